@@ -1,0 +1,229 @@
+/*
+ * rlx/rlx.h - the public API of librlx.
+ *
+ * Applications build a graph, open a session on a device, compile the
+ * graph into a program, set its params once and run it with named inputs.
+ * Backends are found at run time in plugin files; see rlx/plugin.h.
+ *
+ * Conventions: every fallible call returns rlx_status; on failure its
+ * output pointers are set to NULL (or 0) and rlx_last_error() holds a
+ * message for this thread that ends in a "Fix: ..." line. Handles are
+ * opaque and each has a create/destroy pair; destroy accepts NULL.
+ *
+ * Threads: an rlx_runtime may be shared by threads once created; sessions
+ * may be created concurrently. A graph, a session and a program are used
+ * by one thread at a time.
+ */
+#ifndef RLX_RLX_H
+#define RLX_RLX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rlx/abi.h>
+#include <rlx/ops.h>
+#include <rlx/status.h>
+#include <rlx/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(RLX_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define RLX_API __attribute__((visibility("default")))
+#else
+#define RLX_API
+#endif
+
+#define RLX_VERSION_MAJOR 0
+#define RLX_VERSION_MINOR 1
+#define RLX_VERSION_PATCH 0
+#define RLX_VERSION_STRING "0.1.0"
+
+typedef struct rlx_runtime rlx_runtime;
+typedef struct rlx_backend rlx_backend;
+typedef struct rlx_graph rlx_graph;
+typedef struct rlx_session rlx_session;
+typedef struct rlx_program rlx_program;
+
+/* A value in a graph: the result of one node. */
+typedef uint32_t rlx_value;
+#define RLX_VALUE_NONE UINT32_MAX
+
+/* ---- versions, names, errors ---------------------------------------- */
+
+RLX_API const char *rlx_version(void);      /* "0.1.0" */
+RLX_API uint32_t rlx_abi_version(void);     /* RLX_ABI_VERSION of the core */
+RLX_API const char *rlx_status_name(rlx_status status);   /* "RLX_ERR_SHAPE" */
+RLX_API const char *rlx_status_string(rlx_status status); /* "shape mismatch" */
+RLX_API const char *rlx_dtype_name(rlx_dtype dtype);      /* "f32" */
+RLX_API const char *rlx_device_kind_name(rlx_device_kind kind); /* "cuda" */
+RLX_API const char *rlx_op_name(rlx_op op);                /* "matmul" */
+/* Parse names back; RLX_ERR_NOT_FOUND for an unknown name. */
+RLX_API rlx_status rlx_dtype_from_name(const char *name, rlx_dtype *out);
+RLX_API rlx_status rlx_op_from_name(const char *name, rlx_op *out);
+/* Message of this thread's last failed call; "" when none. */
+RLX_API const char *rlx_last_error(void);
+
+/* ---- runtime: registry and plugin loader ----------------------------- */
+
+/* rlx_runtime_create flags */
+#define RLX_RUNTIME_NO_DISCOVERY 0x1u /* skip RLX_PLUGIN_PATH and plugindir */
+
+/* Register the built-in reference CPU backend, then (unless
+ * RLX_RUNTIME_NO_DISCOVERY) scan RLX_PLUGIN_PATH and the system plugin
+ * directory. Rejected files never fail this call; see the diagnostics. */
+RLX_API rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags);
+/* Frees everything. No session or program of RT may still exist. */
+RLX_API void rlx_runtime_destroy(rlx_runtime *rt);
+
+/* Scan a colon-separated list of directories for librlx-backend-*.so, in
+ * that order, each directory's files in byte order of their names. A
+ * name seen earlier (in this call or a previous one) shadows later files. */
+RLX_API rlx_status rlx_runtime_discover(rlx_runtime *rt, const char *dirs);
+/* Load one plugin file by path. Fails, with the reason, if it is rejected;
+ * the rejection is also kept in the diagnostics. */
+RLX_API rlx_status rlx_runtime_load_plugin(rlx_runtime *rt, const char *path);
+/* The system plugin directory compiled into this librlx. */
+RLX_API const char *rlx_plugin_dir(void);
+
+/* Registered backends, in registration order. The list is a snapshot;
+ * backend handles stay valid until the runtime is destroyed. */
+RLX_API uint32_t rlx_runtime_backend_count(const rlx_runtime *rt);
+RLX_API const rlx_backend *rlx_runtime_backend(const rlx_runtime *rt,
+                                               uint32_t index);
+RLX_API const rlx_backend *rlx_runtime_find_backend(const rlx_runtime *rt,
+                                                    const char *id);
+
+/* The best available executing backend for a device name ("cpu", "cuda",
+ * "npu"), or NULL with the reason in rlx_last_error(). */
+RLX_API const rlx_backend *rlx_runtime_choose(rlx_runtime *rt,
+                                              const char *device);
+
+/* Files that were found but not loaded, and shadowed files. */
+typedef enum rlx_diag_kind {
+    RLX_DIAG_REJECTED = 1, /* the file (or one of its backends) was refused */
+    RLX_DIAG_SHADOWED = 2  /* a file of the same name came earlier */
+} rlx_diag_kind;
+RLX_API uint32_t rlx_runtime_diag_count(const rlx_runtime *rt);
+/* Each string out-parameter may be NULL; strings live as long as RT. */
+RLX_API rlx_status rlx_runtime_diag(const rlx_runtime *rt, uint32_t index,
+                                    rlx_diag_kind *kind, const char **path,
+                                    const char **reason, const char **fix);
+
+/* ---- backends -------------------------------------------------------- */
+
+RLX_API const char *rlx_backend_id(const rlx_backend *b);
+RLX_API rlx_device_kind rlx_backend_device_kind(const rlx_backend *b);
+/* "cpu", "cuda", ... or the custom kind's own name. */
+RLX_API const char *rlx_backend_device_name(const rlx_backend *b);
+RLX_API int32_t rlx_backend_priority(const rlx_backend *b);
+RLX_API int rlx_backend_executes(const rlx_backend *b);
+RLX_API const char *rlx_backend_description(const rlx_backend *b);
+/* Plugin file path, or "(built-in)". */
+RLX_API const char *rlx_backend_plugin_path(const rlx_backend *b);
+/* ABI version the plugin was compiled against. */
+RLX_API uint32_t rlx_backend_abi_version(const rlx_backend *b);
+RLX_API int rlx_backend_supports_op(const rlx_backend *b, rlx_op op,
+                                    rlx_dtype dtype);
+/* Run the availability probe now. On RLX_OK, *device_count is set; on
+ * failure rlx_last_error() holds the reason and its Fix. */
+RLX_API rlx_status rlx_backend_probe(const rlx_backend *b,
+                                     uint32_t *device_count);
+
+/* ---- graphs ---------------------------------------------------------- */
+
+RLX_API rlx_status rlx_graph_create(rlx_graph **out);
+RLX_API void rlx_graph_destroy(rlx_graph *g);
+
+/* Sources. Names are unique per graph; dims may hold 0 (empty tensor). */
+RLX_API rlx_status rlx_graph_input(rlx_graph *g, const char *name,
+                                   rlx_dtype dtype, uint32_t rank,
+                                   const int64_t *dims, rlx_value *out);
+RLX_API rlx_status rlx_graph_param(rlx_graph *g, const char *name,
+                                   rlx_dtype dtype, uint32_t rank,
+                                   const int64_t *dims, rlx_value *out);
+/* DATA is copied: product(dims) elements of DTYPE, row-major. */
+RLX_API rlx_status rlx_graph_constant(rlx_graph *g, const char *name,
+                                      rlx_dtype dtype, uint32_t rank,
+                                      const int64_t *dims, const void *data,
+                                      rlx_value *out);
+
+typedef struct rlx_attrs {
+    uint32_t n_ints;
+    const int64_t *ints;
+    uint32_t n_floats;
+    const double *floats;
+} rlx_attrs;
+
+/* Add an op node. NAME may be NULL (one is made up); ATTRS may be NULL
+ * (defaults). Shapes and dtypes are checked now: a mismatch fails with a
+ * message naming the node, the op and both shapes, and adds nothing. */
+RLX_API rlx_status rlx_graph_add_node(rlx_graph *g, const char *name,
+                                      rlx_op op, uint32_t n_inputs,
+                                      const rlx_value *inputs,
+                                      const rlx_attrs *attrs, rlx_value *out);
+/* Mark VALUE as a graph output called NAME. */
+RLX_API rlx_status rlx_graph_output(rlx_graph *g, const char *name,
+                                    rlx_value value);
+
+RLX_API uint32_t rlx_graph_node_count(const rlx_graph *g);
+/* Shape of a value; *dims points into the graph. */
+RLX_API rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
+                                         rlx_dtype *dtype, uint32_t *rank,
+                                         const int64_t **dims);
+
+/* ---- sessions and programs ------------------------------------------ */
+
+/* DEVICE: NULL or "" for the best available (RLX_DEVICE, then the order
+ * tpu, cuda, rocm, vulkan, custom kinds, cpu), a device name with an
+ * optional index ("cuda", "cuda:1", "npu"), or a backend id ("cpu-ref"). */
+RLX_API rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
+                                      rlx_session **out);
+RLX_API void rlx_session_destroy(rlx_session *s);
+RLX_API const rlx_backend *rlx_session_backend(const rlx_session *s);
+RLX_API uint32_t rlx_session_device_index(const rlx_session *s);
+/* Why this backend: candidates considered and the reason each lost. */
+RLX_API const char *rlx_session_explain(const rlx_session *s);
+
+/* Validate, remove dead nodes, check every live op against the backend,
+ * compile. When the session chose its device itself and the backend
+ * cannot take the graph, the next candidate is tried (and the session
+ * moves to it); with an explicit device the first unsupported op is named. */
+RLX_API rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
+                                       rlx_program **out);
+RLX_API void rlx_program_destroy(rlx_program *p);
+
+/* Copy a param's data into the backend (once; later runs reuse it).
+ * NBYTES must equal the param's size. Every param must be set before run. */
+RLX_API rlx_status rlx_program_set_param(rlx_program *p, const char *name,
+                                         const void *data, size_t nbytes);
+/* Inputs are copied at set time. */
+RLX_API rlx_status rlx_program_set_input(rlx_program *p, const char *name,
+                                         const void *data, size_t nbytes);
+RLX_API rlx_status rlx_program_run(rlx_program *p);
+
+RLX_API uint32_t rlx_program_input_count(const rlx_program *p);
+RLX_API uint32_t rlx_program_param_count(const rlx_program *p);
+RLX_API uint32_t rlx_program_output_count(const rlx_program *p);
+/* Describe input, param or output I; any out-parameter may be NULL. */
+typedef enum rlx_slot_kind {
+    RLX_SLOT_INPUT = 1,
+    RLX_SLOT_PARAM = 2,
+    RLX_SLOT_OUTPUT = 3
+} rlx_slot_kind;
+RLX_API rlx_status rlx_program_slot(const rlx_program *p, rlx_slot_kind kind,
+                                    uint32_t index, const char **name,
+                                    rlx_dtype *dtype, uint32_t *rank,
+                                    const int64_t **dims);
+/* Output I of the last run, owned by P until the next run or destroy. */
+RLX_API const void *rlx_program_output_data(const rlx_program *p,
+                                            uint32_t index, size_t *nbytes);
+/* Nodes the program kept after dead-code elimination. */
+RLX_API uint32_t rlx_program_node_count(const rlx_program *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RLX_RLX_H */

@@ -1,0 +1,302 @@
+/*
+ * graph.c - building graphs: sources, op nodes, outputs. Each call checks
+ * its arguments fully before it changes anything, so a failed call leaves
+ * the graph exactly as it was.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims)
+{
+    int64_t n = 1;
+    for (uint32_t i = 0; i < rank; i++) {
+        if (dims[i] < 0)
+            return -1;
+        if (dims[i] != 0 && n > INT64_MAX / dims[i])
+            return -1;
+        n *= dims[i];
+    }
+    return n;
+}
+
+rlx_status rlx_graph_create(rlx_graph **out)
+{
+    if (!out)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_graph_create: OUT is NULL");
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    return RLX_OK;
+}
+
+static void node_free(rlx__node *n)
+{
+    free(n->name);
+    free(n->inputs);
+    free(n->ints);
+    free(n->floats);
+    free(n->data);
+}
+
+void rlx_graph_destroy(rlx_graph *g)
+{
+    if (!g)
+        return;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        node_free(&g->nodes[i]);
+    for (uint32_t i = 0; i < g->n_outputs; i++)
+        free(g->outputs[i].name);
+    free(g->nodes);
+    free(g->outputs);
+    free(g);
+}
+
+static const rlx__node *find_node(const rlx_graph *g, const char *name)
+{
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (strcmp(g->nodes[i].name, name) == 0)
+            return &g->nodes[i];
+    return NULL;
+}
+
+static rlx_status check_name(const rlx_graph *g, const char *name)
+{
+    if (!name || !*name)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "empty name. Fix: give inputs, params and "
+                          "constants a name");
+    if (strlen(name) > 255)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "name '%.40s...' is longer than 255 bytes. Fix: "
+                          "use a shorter name", name);
+    const rlx__node *n = find_node(g, name);
+    if (n)
+        return rlx__error(RLX_ERR_DUPLICATE,
+                          "the graph already has a node named '%s' (%s). "
+                          "Fix: give each node a unique name",
+                          name, rlx_op_name(n->op));
+    return RLX_OK;
+}
+
+/* Append NODE (which the graph then owns); false on out of memory. */
+static int push_node(rlx_graph *g, const rlx__node *node)
+{
+    if (g->n_nodes == g->cap_nodes) {
+        uint32_t cap = g->cap_nodes ? g->cap_nodes * 2 : 16;
+        rlx__node *grown = realloc(g->nodes, cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        g->nodes = grown;
+        g->cap_nodes = cap;
+    }
+    g->nodes[g->n_nodes++] = *node;
+    return 1;
+}
+
+static rlx_status check_shape(const char *name, rlx_dtype dtype,
+                              uint32_t rank, const int64_t *dims,
+                              size_t *nbytes)
+{
+    if (!rlx__dtype_is_known(dtype))
+        return rlx__error(RLX_ERR_DTYPE,
+                          "'%s': unknown dtype %d. Fix: use an RLX_DTYPE_* "
+                          "value", name, (int)dtype);
+    if (rank > RLX_MAX_RANK)
+        return rlx__error(RLX_ERR_SHAPE,
+                          "'%s': rank %u is above the limit of %d. Fix: "
+                          "reshape to at most %d dimensions",
+                          name, rank, RLX_MAX_RANK, RLX_MAX_RANK);
+    if (rank > 0 && !dims)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "'%s': rank %u but DIMS is NULL", name, rank);
+    for (uint32_t i = 0; i < rank; i++)
+        if (dims[i] < 0)
+            return rlx__error(RLX_ERR_SHAPE,
+                              "'%s': dimension %u is negative (%lld). Fix: "
+                              "dimensions are sizes, 0 or more",
+                              name, i, (long long)dims[i]);
+    int64_t n = rlx__shape_elements(rank, dims);
+    size_t esize = rlx_dtype_size(dtype);
+    if (n < 0 || (uint64_t)n > SIZE_MAX / esize)
+        return rlx__error(RLX_ERR_SHAPE,
+                          "'%s': the shape's size overflows. Fix: use "
+                          "smaller dimensions", name);
+    *nbytes = (size_t)n * esize;
+    return RLX_OK;
+}
+
+static rlx_status add_source(rlx_graph *g, rlx_op op, const char *name,
+                             rlx_dtype dtype, uint32_t rank,
+                             const int64_t *dims, const void *data,
+                             rlx_value *out)
+{
+    size_t nbytes = 0;
+    if (out)
+        *out = RLX_VALUE_NONE;
+    if (!g || !out)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_graph_%s: graph or OUT is NULL",
+                          rlx_op_name(op));
+    rlx_status st = check_name(g, name);
+    if (st == RLX_OK)
+        st = check_shape(name, dtype, rank, dims, &nbytes);
+    if (st != RLX_OK)
+        return st;
+    if (op == RLX_OP_CONSTANT && nbytes > 0 && !data)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "constant '%s': DATA is NULL", name);
+
+    rlx__node n = { .op = op, .dtype = dtype, .rank = rank };
+    if (rank)
+        memcpy(n.shape, dims, rank * sizeof *dims);
+    n.name = rlx__strdup(name);
+    if (op == RLX_OP_CONSTANT) {
+        n.data = malloc(nbytes ? nbytes : 1);
+        if (n.data && nbytes)
+            memcpy(n.data, data, nbytes);
+    }
+    if (op == RLX_OP_INPUT)
+        n.slot = g->n_inputs;
+    if (op == RLX_OP_PARAM)
+        n.slot = g->n_params;
+    if (!n.name || (op == RLX_OP_CONSTANT && !n.data) || !push_node(g, &n)) {
+        node_free(&n);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    g->n_inputs += op == RLX_OP_INPUT;
+    g->n_params += op == RLX_OP_PARAM;
+    *out = g->n_nodes - 1;
+    return RLX_OK;
+}
+
+rlx_status rlx_graph_input(rlx_graph *g, const char *name, rlx_dtype dtype,
+                           uint32_t rank, const int64_t *dims, rlx_value *out)
+{
+    return add_source(g, RLX_OP_INPUT, name, dtype, rank, dims, NULL, out);
+}
+
+rlx_status rlx_graph_param(rlx_graph *g, const char *name, rlx_dtype dtype,
+                           uint32_t rank, const int64_t *dims, rlx_value *out)
+{
+    return add_source(g, RLX_OP_PARAM, name, dtype, rank, dims, NULL, out);
+}
+
+rlx_status rlx_graph_constant(rlx_graph *g, const char *name, rlx_dtype dtype,
+                              uint32_t rank, const int64_t *dims,
+                              const void *data, rlx_value *out)
+{
+    return add_source(g, RLX_OP_CONSTANT, name, dtype, rank, dims, data, out);
+}
+
+rlx_status rlx_graph_add_node(rlx_graph *g, const char *name, rlx_op op,
+                              uint32_t n_inputs, const rlx_value *inputs,
+                              const rlx_attrs *attrs, rlx_value *out)
+{
+    char auto_name[64];
+    if (out)
+        *out = RLX_VALUE_NONE;
+    if (!g || !out || (n_inputs && !inputs))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_graph_add_node: graph, OUT or INPUTS is NULL");
+    if (attrs && ((attrs->n_ints && !attrs->ints) ||
+                  (attrs->n_floats && !attrs->floats)))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_graph_add_node: attribute counts without "
+                          "arrays");
+    if (!name) {
+        snprintf(auto_name, sizeof auto_name, "%s_%u", rlx_op_name(op),
+                 g->n_nodes);
+        name = auto_name;
+    }
+    rlx_status st = check_name(g, name);
+    if (st != RLX_OK)
+        return st;
+
+    rlx__node n = { .op = op };
+    st = rlx__shape_infer(g, name, op, n_inputs, inputs, attrs, &n);
+    if (st != RLX_OK)
+        return st;
+
+    n.name = rlx__strdup(name);
+    n.n_inputs = n_inputs;
+    n.inputs = malloc((n_inputs ? n_inputs : 1) * sizeof *n.inputs);
+    int ok = n.name && n.inputs;
+    if (ok && n_inputs)
+        memcpy(n.inputs, inputs, n_inputs * sizeof *inputs);
+    if (ok && attrs && attrs->n_ints) {
+        n.ints = malloc(attrs->n_ints * sizeof *n.ints);
+        ok = n.ints != NULL;
+        if (ok) {
+            memcpy(n.ints, attrs->ints, attrs->n_ints * sizeof *n.ints);
+            n.n_ints = attrs->n_ints;
+        }
+    }
+    if (ok && attrs && attrs->n_floats) {
+        n.floats = malloc(attrs->n_floats * sizeof *n.floats);
+        ok = n.floats != NULL;
+        if (ok) {
+            memcpy(n.floats, attrs->floats,
+                   attrs->n_floats * sizeof *n.floats);
+            n.n_floats = attrs->n_floats;
+        }
+    }
+    if (!ok || !push_node(g, &n)) {
+        node_free(&n);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    *out = g->n_nodes - 1;
+    return RLX_OK;
+}
+
+rlx_status rlx_graph_output(rlx_graph *g, const char *name, rlx_value value)
+{
+    if (!g || !name || !*name)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_graph_output: graph or name missing. Fix: "
+                          "name every output");
+    if (value >= g->n_nodes)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "output '%s': value %u does not exist (the graph "
+                          "has %u nodes)", name, value, g->n_nodes);
+    for (uint32_t i = 0; i < g->n_outputs; i++)
+        if (strcmp(g->outputs[i].name, name) == 0)
+            return rlx__error(RLX_ERR_DUPLICATE,
+                              "the graph already has an output named '%s'. "
+                              "Fix: give each output a unique name", name);
+    rlx__output *grown = realloc(g->outputs,
+                                 (g->n_outputs + 1) * sizeof *grown);
+    if (!grown)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    g->outputs = grown;
+    char *copy = rlx__strdup(name);
+    if (!copy)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    g->outputs[g->n_outputs++] = (rlx__output){ .name = copy, .node = value };
+    return RLX_OK;
+}
+
+uint32_t rlx_graph_node_count(const rlx_graph *g)
+{
+    return g ? g->n_nodes : 0;
+}
+
+rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
+                                 rlx_dtype *dtype, uint32_t *rank,
+                                 const int64_t **dims)
+{
+    if (!g || v >= g->n_nodes)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_graph_value_shape: no value %u", v);
+    const rlx__node *n = &g->nodes[v];
+    if (dtype)
+        *dtype = n->dtype;
+    if (rank)
+        *rank = n->rank;
+    if (dims)
+        *dims = n->shape;
+    return RLX_OK;
+}

@@ -1,0 +1,210 @@
+/*
+ * internal.h - declarations shared by librlx's source files (prefix rlx__).
+ * Nothing here is installed; plugins never see these types.
+ */
+#ifndef RLX_INTERNAL_H
+#define RLX_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rlx/plugin.h>
+#include <rlx/rlx.h>
+
+#define RLX_MAX_RANK 8
+#define RLX_MAX_ID 63
+#define RLX_MSG_MAX 2048
+
+#if defined(__GNUC__)
+#define RLX__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RLX__PRINTF(f, a)
+#endif
+
+/* ---- error.c: this thread's last error, plugin reports ---------------- */
+
+/* Set the message rlx_last_error() returns; returns STATUS. */
+rlx_status rlx__error(rlx_status status, const char *fmt, ...) RLX__PRINTF(2, 3);
+void rlx__error_clear(void);
+/* Plugin reports: cleared before a call into a plugin, read after it. */
+void rlx__report_clear(void);
+void rlx__report_set(const char *message);
+const char *rlx__report_get(void); /* NULL when the plugin said nothing */
+/* Set the last error from a failed plugin call: the plugin's report, or a
+ * generic line; appends a Fix when the plugin gave none. */
+rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
+                                   const char *what);
+/* Copy of "reason" and "fix" parts of a message split at "Fix:". */
+void rlx__split_fix(const char *msg, char **reason, char **fix);
+char *rlx__strdup(const char *s);
+char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
+
+/* ---- names.c ---------------------------------------------------------- */
+
+int rlx__op_is_known(rlx_op op);
+int rlx__op_arity(rlx_op op); /* -1 for unknown */
+int rlx__dtype_is_known(rlx_dtype t);
+int rlx__device_kind_is_known(rlx_device_kind k);
+/* "[2,3,4]" into BUF. */
+const char *rlx__shape_str(char *buf, size_t size, uint32_t rank,
+                           const int64_t *dims);
+
+/* ---- registry.c ------------------------------------------------------- */
+
+typedef struct rlx__plugin {
+    char *path;
+    void *handle;            /* dlopen handle; NULL for built-in */
+    uint32_t abi_version;    /* from its first registration */
+    uint32_t n_backends;
+    unsigned long long dev, ino; /* to spot a second load of one file */
+} rlx__plugin;
+
+struct rlx_backend {
+    char *id;
+    rlx_device_kind kind;
+    char *device_name;       /* "cpu", or the custom kind's name */
+    int32_t priority;
+    uint32_t flags;
+    char *description;
+    rlx_backend_vtable vt;   /* zero-extended copy of the plugin's table */
+    void *backend;
+    rlx__plugin *plugin;
+    uint32_t abi_version;
+    uint32_t order;          /* registration sequence number */
+};
+
+/* An immutable list of backends; replaced whole, never edited, so readers
+ * take no lock. Old lists live until the runtime is destroyed. */
+typedef struct rlx__snapshot {
+    uint32_t count;
+    rlx_backend **items;
+    struct rlx__snapshot *older; /* retired chain, freed at destroy */
+} rlx__snapshot;
+
+typedef struct rlx__diag {
+    rlx_diag_kind kind;
+    char *path;
+    char *reason;
+    char *fix;
+} rlx__diag;
+
+struct rlx_runtime {
+    pthread_mutex_t lock;            /* writers: load, register, diag */
+    _Atomic(rlx__snapshot *) snap;
+    rlx_host host;                   /* host_data points back here */
+    rlx__plugin **plugins;
+    uint32_t n_plugins;
+    rlx__diag *diags;
+    uint32_t n_diags;
+    char **seen_names;               /* basenames scanned, for shadowing */
+    char **seen_paths;
+    uint32_t n_seen;
+    uint32_t next_order;
+    /* set while a plugin's init runs */
+    rlx__plugin *loading;
+    rlx_backend **pending;
+    uint32_t n_pending;
+    char *pending_error;             /* first registration refusal */
+};
+
+rlx_status rlx__registry_init(rlx_runtime *rt);
+void rlx__registry_free(rlx_runtime *rt);
+const rlx__snapshot *rlx__registry_snapshot(const rlx_runtime *rt);
+/* Publish the pending registrations as a new snapshot (lock held). */
+rlx_status rlx__registry_commit(rlx_runtime *rt);
+/* Destroy pending registrations without publishing (lock held). */
+void rlx__registry_discard(rlx_runtime *rt);
+void rlx__backend_free(rlx_backend *b);
+/* Backends able to serve DEVICE (name, no index), best first. */
+uint32_t rlx__registry_rank(const rlx_runtime *rt, const char *device,
+                            const rlx_backend **out, uint32_t max);
+
+/* ---- host.c: the table handed to plugins ------------------------------ */
+
+void rlx__host_init(rlx_runtime *rt);
+
+/* ---- diag (runtime.c) ------------------------------------------------- */
+
+void rlx__diag_add(rlx_runtime *rt, rlx_diag_kind kind, const char *path,
+                   const char *reason, const char *fix);
+
+/* ---- loader.c, elf.c -------------------------------------------------- */
+
+/* Load one file; on rejection records a diagnostic and sets the error.
+ * These run with the runtime lock held. */
+rlx_status rlx__loader_load(rlx_runtime *rt, const char *path);
+/* Scan each directory of a colon-separated list; QUIET_MISSING skips
+ * directories that do not exist without a diagnostic. */
+void rlx__loader_scan(rlx_runtime *rt, const char *dirs, int quiet_missing);
+/* dlclose every plugin; their backends must already be destroyed. */
+void rlx__loader_unload_all(rlx_runtime *rt);
+/* Run a linked-in plugin's init as if it had been loaded from a file. */
+rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
+                               rlx_plugin_init_fn init);
+/* Inspect an ELF header before dlopen: 0 when it may be loadable, else
+ * -1 with a reason and fix (malloc'd). */
+int rlx__elf_check(int fd, long long file_size, char **reason, char **fix);
+
+/* ---- graph.c ---------------------------------------------------------- */
+
+typedef struct rlx__node {
+    rlx_op op;
+    char *name;
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t shape[RLX_MAX_RANK];
+    uint32_t n_inputs;
+    uint32_t *inputs;
+    uint32_t n_ints;
+    int64_t *ints;
+    uint32_t n_floats;
+    double *floats;
+    void *data;       /* CONSTANT */
+    uint32_t slot;    /* INPUT/PARAM */
+} rlx__node;
+
+typedef struct rlx__output {
+    char *name;
+    uint32_t node;
+} rlx__output;
+
+struct rlx_graph {
+    rlx__node *nodes;
+    uint32_t n_nodes, cap_nodes;
+    uint32_t n_inputs, n_params;
+    rlx__output *outputs;
+    uint32_t n_outputs;
+};
+
+/* Elements of a shape, or -1 when it overflows. */
+int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);
+
+/* ---- shape.c ---------------------------------------------------------- */
+
+/* Infer the result of OP on INPUTS; on mismatch sets an error naming
+ * NAME. OUT gets dtype, rank and shape. */
+rlx_status rlx__shape_infer(const rlx_graph *g, const char *name, rlx_op op,
+                            uint32_t n_inputs, const uint32_t *inputs,
+                            const rlx_attrs *attrs, rlx__node *out);
+
+/* ---- view.c: dead-code elimination and the view backends get ---------- */
+
+typedef struct rlx__view {
+    rlx_graph_view view;
+    rlx_node_view *nodes;
+    const rlx_node_view **node_ptrs;
+    uint32_t *inputs, *params, *outputs;
+    uint32_t *edges;          /* every node's input list, one block */
+    uint32_t *remap;          /* graph node -> view node, UINT32_MAX dead */
+    const rlx_graph *graph;
+} rlx__view;
+
+rlx_status rlx__view_build(const rlx_graph *g, rlx__view *out);
+void rlx__view_free(rlx__view *v);
+/* First node B cannot run, or UINT32_MAX. */
+uint32_t rlx__view_first_unsupported(const rlx__view *v, const rlx_backend *b);
+
+#endif /* RLX_INTERNAL_H */

@@ -1,0 +1,377 @@
+/*
+ * program.c - compiling a graph on the session's backend (with fallback
+ * to the next candidate), params uploaded once, named inputs, runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "session.h"
+
+typedef struct rlx__slot {
+    char *name;
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t shape[RLX_MAX_RANK];
+    size_t nbytes;
+    void *host;         /* inputs and outputs: host copy */
+    rlx_buffer *buffer; /* params: the backend's buffer */
+    int set;
+} rlx__slot;
+
+struct rlx_program {
+    const rlx_backend *backend;
+    uint32_t device_index;
+    rlx_executable *exe;
+    uint32_t n_nodes;
+    uint32_t n_slots[4];           /* indexed by rlx_slot_kind */
+    rlx__slot *slots[4];
+    /* argument arrays built once so run allocates nothing */
+    rlx_buffer **param_bufs;
+    const void **input_ptrs;
+    void **output_ptrs;
+    int has_run;
+};
+
+static rlx_status slot_fill(rlx__slot *slot, const char *name,
+                            const rlx__node *n, int host)
+{
+    slot->name = rlx__strdup(name);
+    slot->dtype = n->dtype;
+    slot->rank = n->rank;
+    memcpy(slot->shape, n->shape, sizeof slot->shape);
+    /* the graph checked that this does not overflow */
+    slot->nbytes = (size_t)rlx__shape_elements(n->rank, n->shape) *
+                   rlx_dtype_size(n->dtype);
+    if (host)
+        slot->host = calloc(1, slot->nbytes ? slot->nbytes : 1);
+    if (!slot->name || (host && !slot->host))
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    return RLX_OK;
+}
+
+static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
+{
+    p->n_slots[RLX_SLOT_INPUT] = g->n_inputs;
+    p->n_slots[RLX_SLOT_PARAM] = g->n_params;
+    p->n_slots[RLX_SLOT_OUTPUT] = g->n_outputs;
+    for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++)
+        if (!(p->slots[k] = calloc(p->n_slots[k] + 1, sizeof(rlx__slot))))
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    p->param_bufs = calloc(g->n_params + 1, sizeof *p->param_bufs);
+    p->input_ptrs = calloc(g->n_inputs + 1, sizeof *p->input_ptrs);
+    p->output_ptrs = calloc(g->n_outputs + 1, sizeof *p->output_ptrs);
+    if (!p->param_bufs || !p->input_ptrs || !p->output_ptrs)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+
+    rlx_status st = RLX_OK;
+    for (uint32_t i = 0; i < g->n_nodes && st == RLX_OK; i++) {
+        const rlx__node *n = &g->nodes[i];
+        if (n->op == RLX_OP_INPUT)
+            st = slot_fill(&p->slots[RLX_SLOT_INPUT][n->slot], n->name, n, 1);
+        else if (n->op == RLX_OP_PARAM)
+            st = slot_fill(&p->slots[RLX_SLOT_PARAM][n->slot], n->name, n, 0);
+    }
+    for (uint32_t i = 0; i < g->n_outputs && st == RLX_OK; i++)
+        st = slot_fill(&p->slots[RLX_SLOT_OUTPUT][i], g->outputs[i].name,
+                       &g->nodes[g->outputs[i].node], 1);
+    for (uint32_t i = 0; i < g->n_inputs && st == RLX_OK; i++)
+        p->input_ptrs[i] = p->slots[RLX_SLOT_INPUT][i].host;
+    for (uint32_t i = 0; i < g->n_outputs && st == RLX_OK; i++)
+        p->output_ptrs[i] = p->slots[RLX_SLOT_OUTPUT][i].host;
+    return st;
+}
+
+/* Legalize against B, then compile. */
+static rlx_status compile_on(rlx_program *p, const rlx__view *v,
+                             const rlx_backend *b, uint32_t device_index)
+{
+    uint32_t bad = rlx__view_first_unsupported(v, b);
+    if (bad != UINT32_MAX) {
+        const rlx_node_view *n = v->view.nodes[bad];
+        return rlx__error(RLX_ERR_UNSUPPORTED,
+                          "node '%s' (op %s, %s) is not supported by backend "
+                          "'%s' on device %s. Fix: run on another device "
+                          "(e.g. cpu), or install a backend that supports %s",
+                          n->name, rlx_op_name(n->op), rlx_dtype_name(n->dtype),
+                          b->id, b->device_name, rlx_op_name(n->op));
+    }
+    rlx_compile_options opts = {
+        .struct_size = sizeof opts,
+        .device_index = device_index,
+        .precision = RLX_PRECISION_STRICT,
+    };
+    rlx__report_clear();
+    rlx_executable *exe = NULL;
+    rlx_status st = b->vt.compile(b->backend, &v->view, &opts, &exe);
+    if (st != RLX_OK || !exe)
+        return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
+                                       "compile");
+    p->exe = exe;
+    p->backend = b;
+    p->device_index = device_index;
+    return RLX_OK;
+}
+
+rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
+                               rlx_program **out)
+{
+    if (out)
+        *out = NULL;
+    if (!s || !g || !out)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_compile: NULL argument");
+    rlx__view v;
+    rlx_status st = rlx__view_build(g, &v);
+    if (st != RLX_OK)
+        return st;
+    rlx_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        rlx__view_free(&v);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    st = program_alloc(p, g);
+    p->n_nodes = v.view.n_nodes;
+
+    /* Start at the session's current backend; fall back along the
+     * candidates, and stay on the one that worked. */
+    uint32_t first = 0;
+    while (first < s->n_candidates && s->candidates[first] != s->backend)
+        first++;
+    char first_error[RLX_MSG_MAX] = "";
+    for (uint32_t i = first; st == RLX_OK && i < s->n_candidates; i++) {
+        const rlx_backend *b = s->candidates[i];
+        rlx_status cst = compile_on(p, &v, b, s->device_index);
+        if (cst == RLX_OK) {
+            if (b != s->backend)
+                rlx__session_note(s, "fell back to backend '%s'", b->id);
+            s->backend = b;
+            break;
+        }
+        if (!first_error[0])
+            memcpy(first_error, rlx_last_error(), sizeof first_error);
+        rlx__session_note(s, "backend '%s' could not compile the graph: %s",
+                          b->id, rlx_last_error());
+        if (i + 1 == s->n_candidates)
+            st = i == first ? cst
+                            : rlx__error(cst, "%s (and every fallback "
+                                              "failed: see the session's "
+                                              "explanation)", first_error);
+    }
+    rlx__view_free(&v);
+    if (st != RLX_OK) {
+        rlx_program_destroy(p);
+        return st;
+    }
+    rlx__error_clear();
+    *out = p;
+    return RLX_OK;
+}
+
+void rlx_program_destroy(rlx_program *p)
+{
+    if (!p)
+        return;
+    const rlx_backend *b = p->backend;
+    for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++) {
+        for (uint32_t i = 0; p->slots[k] && i < p->n_slots[k]; i++) {
+            rlx__slot *slot = &p->slots[k][i];
+            if (slot->buffer && b)
+                b->vt.buffer_destroy(b->backend, slot->buffer);
+            free(slot->name);
+            free(slot->host);
+        }
+        free(p->slots[k]);
+    }
+    if (p->exe && b)
+        b->vt.executable_destroy(b->backend, p->exe);
+    free(p->param_bufs);
+    free(p->input_ptrs);
+    free(p->output_ptrs);
+    free(p);
+}
+
+static rlx__slot *find_slot(const rlx_program *p, rlx_slot_kind kind,
+                            const char *name, uint32_t *index)
+{
+    for (uint32_t i = 0; i < p->n_slots[kind]; i++)
+        if (strcmp(p->slots[kind][i].name, name) == 0) {
+            *index = i;
+            return &p->slots[kind][i];
+        }
+    return NULL;
+}
+
+static rlx_status slot_for_set(rlx_program *p, rlx_slot_kind kind,
+                               const char *name, const void *data,
+                               size_t nbytes, rlx__slot **out,
+                               uint32_t *index)
+{
+    const char *what = kind == RLX_SLOT_PARAM ? "param" : "input";
+    if (!p || !name || (nbytes && !data))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_program_set_%s: NULL argument", what);
+    rlx__slot *slot = find_slot(p, kind, name, index);
+    if (!slot)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "the program has no %s named '%s'. Fix: use one "
+                          "of the names given to rlx_graph_%s",
+                          what, name, what);
+    if (nbytes != slot->nbytes) {
+        char shape[128];
+        return rlx__error(RLX_ERR_SHAPE,
+                          "%s '%s' is %s %s (%zu bytes), got %zu bytes. "
+                          "Fix: pass exactly the tensor's size",
+                          what, name, rlx_dtype_name(slot->dtype),
+                          rlx__shape_str(shape, sizeof shape, slot->rank,
+                                         slot->shape),
+                          slot->nbytes, nbytes);
+    }
+    *out = slot;
+    return RLX_OK;
+}
+
+rlx_status rlx_program_set_param(rlx_program *p, const char *name,
+                                 const void *data, size_t nbytes)
+{
+    rlx__slot *slot;
+    uint32_t index;
+    rlx_status st = slot_for_set(p, RLX_SLOT_PARAM, name, data, nbytes,
+                                 &slot, &index);
+    if (st != RLX_OK)
+        return st;
+    const rlx_backend *b = p->backend;
+    rlx_tensor_desc desc = {
+        .struct_size = sizeof desc,
+        .dtype = slot->dtype,
+        .rank = slot->rank,
+        .shape = slot->shape,
+    };
+    rlx_buffer *buf = NULL;
+    rlx__report_clear();
+    st = b->vt.buffer_create(b->backend, p->device_index, &desc, data, &buf);
+    if (st != RLX_OK || !buf)
+        return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
+                                       "uploading a param");
+    if (slot->buffer)
+        b->vt.buffer_destroy(b->backend, slot->buffer);
+    slot->buffer = buf;
+    slot->set = 1;
+    p->param_bufs[index] = buf;
+    return RLX_OK;
+}
+
+rlx_status rlx_program_set_input(rlx_program *p, const char *name,
+                                 const void *data, size_t nbytes)
+{
+    rlx__slot *slot;
+    uint32_t index;
+    rlx_status st = slot_for_set(p, RLX_SLOT_INPUT, name, data, nbytes,
+                                 &slot, &index);
+    if (st != RLX_OK)
+        return st;
+    if (nbytes)
+        memcpy(slot->host, data, nbytes);
+    slot->set = 1;
+    return RLX_OK;
+}
+
+rlx_status rlx_program_run(rlx_program *p)
+{
+    if (!p)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_program_run: NULL program");
+    static const struct {
+        rlx_slot_kind kind;
+        const char *what, *call;
+    } need[] = {
+        { RLX_SLOT_PARAM, "param", "rlx_program_set_param" },
+        { RLX_SLOT_INPUT, "input", "rlx_program_set_input" },
+    };
+    for (size_t k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < p->n_slots[need[k].kind]; i++)
+            if (!p->slots[need[k].kind][i].set)
+                return rlx__error(RLX_ERR_STATE,
+                                  "%s '%s' has not been set. Fix: call %s "
+                                  "before rlx_program_run",
+                                  need[k].what,
+                                  p->slots[need[k].kind][i].name,
+                                  need[k].call);
+    rlx_execute_args args = {
+        .struct_size = sizeof args,
+        .n_params = p->n_slots[RLX_SLOT_PARAM],
+        .params = p->param_bufs,
+        .n_inputs = p->n_slots[RLX_SLOT_INPUT],
+        .inputs = p->input_ptrs,
+        .n_outputs = p->n_slots[RLX_SLOT_OUTPUT],
+        .outputs = p->output_ptrs,
+    };
+    const rlx_backend *b = p->backend;
+    rlx__report_clear();
+    rlx_status st = b->vt.execute(b->backend, p->exe, &args);
+    if (st != RLX_OK)
+        return rlx__error_from_backend(st, b, "run");
+    p->has_run = 1;
+    return RLX_OK;
+}
+
+uint32_t rlx_program_input_count(const rlx_program *p)
+{
+    return p ? p->n_slots[RLX_SLOT_INPUT] : 0;
+}
+
+uint32_t rlx_program_param_count(const rlx_program *p)
+{
+    return p ? p->n_slots[RLX_SLOT_PARAM] : 0;
+}
+
+uint32_t rlx_program_output_count(const rlx_program *p)
+{
+    return p ? p->n_slots[RLX_SLOT_OUTPUT] : 0;
+}
+
+uint32_t rlx_program_node_count(const rlx_program *p)
+{
+    return p ? p->n_nodes : 0;
+}
+
+rlx_status rlx_program_slot(const rlx_program *p, rlx_slot_kind kind,
+                            uint32_t index, const char **name,
+                            rlx_dtype *dtype, uint32_t *rank,
+                            const int64_t **dims)
+{
+    if (!p || kind < RLX_SLOT_INPUT || kind > RLX_SLOT_OUTPUT ||
+        index >= p->n_slots[kind])
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "rlx_program_slot: no such slot (kind %d, index "
+                          "%u)", (int)kind, index);
+    const rlx__slot *slot = &p->slots[kind][index];
+    if (name)
+        *name = slot->name;
+    if (dtype)
+        *dtype = slot->dtype;
+    if (rank)
+        *rank = slot->rank;
+    if (dims)
+        *dims = slot->shape;
+    return RLX_OK;
+}
+
+const void *rlx_program_output_data(const rlx_program *p, uint32_t index,
+                                    size_t *nbytes)
+{
+    if (nbytes)
+        *nbytes = 0;
+    if (!p || index >= p->n_slots[RLX_SLOT_OUTPUT])
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "rlx_program_output_data: no output %u", index),
+               NULL;
+    if (!p->has_run)
+        return rlx__error(RLX_ERR_STATE,
+                          "no outputs yet. Fix: call rlx_program_run "
+                          "first"),
+               NULL;
+    if (nbytes)
+        *nbytes = p->slots[RLX_SLOT_OUTPUT][index].nbytes;
+    return p->slots[RLX_SLOT_OUTPUT][index].host;
+}

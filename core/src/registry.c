@@ -1,0 +1,231 @@
+/*
+ * registry.c - the list of registered backends and device ranking.
+ *
+ * Writers (plugin loads) build a new immutable snapshot under the runtime
+ * lock and publish it with one atomic store; readers load the pointer and
+ * walk it with no lock and no allocation. Retired snapshots are kept until
+ * the runtime is destroyed, so a reader never sees freed memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+rlx_status rlx__registry_init(rlx_runtime *rt)
+{
+    rlx__snapshot *s = calloc(1, sizeof *s);
+    if (!s)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    atomic_store_explicit(&rt->snap, s, memory_order_release);
+    return RLX_OK;
+}
+
+const rlx__snapshot *rlx__registry_snapshot(const rlx_runtime *rt)
+{
+    /* The cast drops const only to satisfy atomic_load's signature. */
+    return atomic_load_explicit(&((rlx_runtime *)rt)->snap,
+                                memory_order_acquire);
+}
+
+void rlx__backend_free(rlx_backend *b)
+{
+    if (!b)
+        return;
+    free(b->id);
+    free(b->device_name);
+    free(b->description);
+    free(b);
+}
+
+/* Call the backend's destructor, then free our record of it. */
+static void backend_release(rlx_backend *b)
+{
+    if (b->vt.backend_destroy)
+        b->vt.backend_destroy(b->backend);
+    rlx__backend_free(b);
+}
+
+rlx_status rlx__registry_commit(rlx_runtime *rt)
+{
+    rlx__snapshot *old = atomic_load_explicit(&rt->snap, memory_order_relaxed);
+    rlx__snapshot *s = calloc(1, sizeof *s);
+    uint32_t n = old->count + rt->n_pending;
+    rlx_backend **items = calloc(n ? n : 1, sizeof *items);
+    if (!s || !items) {
+        free(s);
+        free(items);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (old->count)
+        memcpy(items, old->items, old->count * sizeof *items);
+    if (rt->n_pending)
+        memcpy(items + old->count, rt->pending,
+               rt->n_pending * sizeof *items);
+    s->count = n;
+    s->items = items;
+    s->older = old;
+    atomic_store_explicit(&rt->snap, s, memory_order_release);
+    rt->n_pending = 0;
+    return RLX_OK;
+}
+
+void rlx__registry_discard(rlx_runtime *rt)
+{
+    for (uint32_t i = 0; i < rt->n_pending; i++)
+        backend_release(rt->pending[i]);
+    rt->n_pending = 0;
+}
+
+void rlx__registry_free(rlx_runtime *rt)
+{
+    rlx__snapshot *s = atomic_load_explicit(&rt->snap, memory_order_acquire);
+    if (s) /* the newest snapshot holds every backend ever committed */
+        for (uint32_t i = s->count; i-- > 0;)
+            backend_release(s->items[i]);
+    while (s) {
+        rlx__snapshot *older = s->older;
+        free(s->items);
+        free(s);
+        s = older;
+    }
+    atomic_store(&rt->snap, NULL);
+    rlx__registry_discard(rt);
+    free(rt->pending);
+    rt->pending = NULL;
+}
+
+uint32_t rlx_runtime_backend_count(const rlx_runtime *rt)
+{
+    return rt ? rlx__registry_snapshot(rt)->count : 0;
+}
+
+const rlx_backend *rlx_runtime_backend(const rlx_runtime *rt, uint32_t index)
+{
+    if (!rt)
+        return NULL;
+    const rlx__snapshot *s = rlx__registry_snapshot(rt);
+    return index < s->count ? s->items[index] : NULL;
+}
+
+const rlx_backend *rlx_runtime_find_backend(const rlx_runtime *rt,
+                                            const char *id)
+{
+    if (!rt || !id)
+        return NULL;
+    const rlx__snapshot *s = rlx__registry_snapshot(rt);
+    for (uint32_t i = 0; i < s->count; i++)
+        if (strcmp(s->items[i]->id, id) == 0)
+            return s->items[i];
+    return NULL;
+}
+
+/* Better first: higher priority, then earlier registration. */
+static int backend_better(const rlx_backend *a, const rlx_backend *b)
+{
+    if (a->priority != b->priority)
+        return a->priority > b->priority;
+    return a->order < b->order;
+}
+
+uint32_t rlx__registry_rank(const rlx_runtime *rt, const char *device,
+                            const rlx_backend **out, uint32_t max)
+{
+    const rlx__snapshot *s = rlx__registry_snapshot(rt);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->count && n < max; i++) {
+        const rlx_backend *b = s->items[i];
+        if (!(b->flags & RLX_BACKEND_EXECUTES) ||
+            strcmp(b->device_name, device) != 0)
+            continue;
+        /* insertion sort: lists are a handful long */
+        uint32_t j = n++;
+        while (j > 0 && backend_better(b, out[j - 1])) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = b;
+    }
+    return n;
+}
+
+/* ---- accessors -------------------------------------------------------- */
+
+const char *rlx_backend_id(const rlx_backend *b)
+{
+    return b ? b->id : NULL;
+}
+
+rlx_device_kind rlx_backend_device_kind(const rlx_backend *b)
+{
+    return b ? b->kind : RLX_DEVICE_INVALID;
+}
+
+const char *rlx_backend_device_name(const rlx_backend *b)
+{
+    return b ? b->device_name : NULL;
+}
+
+int32_t rlx_backend_priority(const rlx_backend *b)
+{
+    return b ? b->priority : 0;
+}
+
+int rlx_backend_executes(const rlx_backend *b)
+{
+    return b && (b->flags & RLX_BACKEND_EXECUTES);
+}
+
+const char *rlx_backend_description(const rlx_backend *b)
+{
+    return b && b->description ? b->description : "";
+}
+
+const char *rlx_backend_plugin_path(const rlx_backend *b)
+{
+    if (!b)
+        return NULL;
+    return b->plugin && b->plugin->handle ? b->plugin->path : "(built-in)";
+}
+
+uint32_t rlx_backend_abi_version(const rlx_backend *b)
+{
+    return b ? b->abi_version : 0;
+}
+
+int rlx_backend_supports_op(const rlx_backend *b, rlx_op op, rlx_dtype dtype)
+{
+    if (!b || !rlx__op_is_known(op) || !rlx__dtype_is_known(dtype))
+        return 0;
+    return b->vt.supports_op(b->backend, op, dtype) != 0;
+}
+
+rlx_status rlx_backend_probe(const rlx_backend *b, uint32_t *device_count)
+{
+    if (device_count)
+        *device_count = 0;
+    if (!b)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_backend_probe: NULL backend");
+    rlx_probe_result r = { .struct_size = sizeof r, .device_count = 1 };
+    if (b->vt.probe) {
+        rlx__report_clear();
+        rlx_status st = b->vt.probe(b->backend, &r);
+        if (st != RLX_OK) {
+            const char *msg = rlx__report_get();
+            if (msg && strstr(msg, "Fix:"))
+                return rlx__error(st, "%s", msg);
+            return rlx__error(st,
+                              "%s. Fix: the backend gave no remedy; see "
+                              "its documentation",
+                              msg ? msg : rlx_status_string(st));
+        }
+        if (r.device_count == 0)
+            return rlx__error(RLX_ERR_UNAVAILABLE,
+                              "backend '%s' found no device. Fix: check "
+                              "that the device is present and its driver "
+                              "loaded", b->id);
+    }
+    if (device_count)
+        *device_count = r.device_count;
+    return RLX_OK;
+}

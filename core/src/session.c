@@ -1,0 +1,262 @@
+/*
+ * session.c - choosing a backend for a device request, and explaining the
+ * choice: explicit request, then RLX_DEVICE, then the priority order of
+ * device kinds with a live availability probe of each candidate.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "session.h"
+
+#define MAX_CANDIDATES 32
+
+/* Device kinds tried when nothing was asked for, best first. Custom
+ * kinds (NPUs and such) come between the GPUs and the CPU. */
+static const char *const auto_order[] = {
+    "tpu", "cuda", "rocm", "metal", "vulkan",
+};
+
+static void explain(rlx_session *s, const char *fmt, ...) RLX__PRINTF(2, 3);
+
+static void explain(rlx_session *s, const char *fmt, ...)
+{
+    char line[RLX_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t old = s->explain ? strlen(s->explain) : 0, add = strlen(line);
+    char *grown = realloc(s->explain, old + add + 2);
+    if (!grown)
+        return; /* the explanation is best effort */
+    memcpy(grown + old, line, add);
+    grown[old + add] = '\n';
+    grown[old + add + 1] = '\0';
+    s->explain = grown;
+}
+
+/* Probe the ranked backends of DEVICE; keep the available ones as
+ * candidates. Returns how many were added. */
+static uint32_t add_device(rlx_session *s, const char *device, uint32_t index)
+{
+    const rlx_backend *ranked[MAX_CANDIDATES];
+    uint32_t n = rlx__registry_rank(s->rt, device, ranked, MAX_CANDIDATES);
+    uint32_t added = 0;
+    if (n == 0)
+        explain(s, "  %s: no backend registered", device);
+    for (uint32_t i = 0; i < n && s->n_candidates < MAX_CANDIDATES; i++) {
+        uint32_t count = 0;
+        const rlx_backend *b = ranked[i];
+        if (rlx_backend_probe(b, &count) != RLX_OK) {
+            explain(s, "  %s: backend '%s' unavailable: %s", device, b->id,
+                    rlx_last_error());
+            continue;
+        }
+        if (index >= count) {
+            explain(s, "  %s: backend '%s' has %u device%s, no %s:%u",
+                    device, b->id, count, count == 1 ? "" : "s", device,
+                    index);
+            continue;
+        }
+        explain(s, "  %s: backend '%s' available (priority %d, %u device%s)",
+                device, b->id, b->priority, count, count == 1 ? "" : "s");
+        s->candidates[s->n_candidates++] = b;
+        added++;
+    }
+    return added;
+}
+
+static void add_custom_devices(rlx_session *s)
+{
+    const rlx__snapshot *snap = rlx__registry_snapshot(s->rt);
+    for (uint32_t i = 0; i < snap->count; i++) {
+        const rlx_backend *b = snap->items[i];
+        if (b->kind != RLX_DEVICE_CUSTOM)
+            continue;
+        int seen = 0; /* visit each custom name once, in registration order */
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = snap->items[j]->kind == RLX_DEVICE_CUSTOM &&
+                   strcmp(snap->items[j]->device_name, b->device_name) == 0;
+        if (!seen)
+            add_device(s, b->device_name, 0);
+    }
+}
+
+/* "cuda:1" -> name "cuda", index 1. */
+static rlx_status parse_device(const char *spec, char *name, size_t size,
+                               uint32_t *index)
+{
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    *index = 0;
+    if (len == 0 || len >= size)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "device '%s' is not a device name. Fix: use a "
+                          "name such as cpu, cuda or cuda:1", spec);
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    if (colon) {
+        char *end;
+        unsigned long v = strtoul(colon + 1, &end, 10);
+        if (!colon[1] || *end || colon[1] == '-' || v > 1024)
+            return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                              "device '%s': '%s' is not a device index. "
+                              "Fix: write cuda:0, cuda:1, ...",
+                              spec, colon + 1);
+        *index = (uint32_t)v;
+    }
+    return RLX_OK;
+}
+
+static rlx_status choose_explicit(rlx_session *s, const char *spec)
+{
+    char name[128];
+    rlx_status st = parse_device(spec, name, sizeof name, &s->device_index);
+    if (st != RLX_OK)
+        return st;
+    const rlx_backend *b = rlx_runtime_find_backend(s->rt, name);
+    if (b) {
+        uint32_t count = 0;
+        if (!(b->flags & RLX_BACKEND_EXECUTES))
+            return rlx__error(RLX_ERR_UNSUPPORTED,
+                              "backend '%s' is emission-only: it cannot run "
+                              "graphs. Fix: choose a backend that executes "
+                              "(rlx devices lists them)", b->id);
+        if (rlx_backend_probe(b, &count) != RLX_OK)
+            return rlx__error(RLX_ERR_UNAVAILABLE, "backend '%s': %s", b->id,
+                              rlx_last_error());
+        if (s->device_index >= count)
+            return rlx__error(RLX_ERR_UNAVAILABLE,
+                              "backend '%s' has %u device%s; there is no "
+                              "index %u. Fix: use an index below %u",
+                              b->id, count, count == 1 ? "" : "s",
+                              s->device_index, count);
+        explain(s, "requested backend '%s'", b->id);
+        s->candidates[s->n_candidates++] = b;
+        return RLX_OK;
+    }
+    explain(s, "requested device '%s':", spec);
+    if (add_device(s, name, s->device_index) > 0)
+        return RLX_OK;
+    const rlx_backend *any[1];
+    if (rlx__registry_rank(s->rt, name, any, 1) == 0)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "no backend for device '%s'. Fix: install the "
+                          "backend plugin for it, or pick a device that "
+                          "`rlx devices` lists", name);
+    return rlx__error(RLX_ERR_UNAVAILABLE,
+                      "device '%s' is not available:\n%s"
+                      "Fix: see the reasons above, or pick another device",
+                      spec, s->explain ? s->explain : "");
+}
+
+static void choose_auto(rlx_session *s)
+{
+    explain(s, "no device requested; trying in order:");
+    for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
+        add_device(s, auto_order[i], 0);
+    add_custom_devices(s);
+    add_device(s, "cpu", 0);
+}
+
+rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
+                              rlx_session **out)
+{
+    if (out)
+        *out = NULL;
+    if (!rt || !out)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_create: runtime or OUT is NULL");
+    rlx_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    s->rt = rt;
+    const char *env = NULL;
+    if (!device || !*device) {
+        env = getenv("RLX_DEVICE");
+        device = env && *env ? env : NULL;
+    }
+    rlx_status st = RLX_OK;
+    if (device) {
+        if (env)
+            explain(s, "RLX_DEVICE=%s", env);
+        st = choose_explicit(s, device);
+    } else {
+        choose_auto(s);
+    }
+    if (st == RLX_OK && s->n_candidates == 0)
+        st = rlx__error(RLX_ERR_UNAVAILABLE,
+                        "no backend is available:\n%sFix: see the reasons "
+                        "above", s->explain ? s->explain : "");
+    if (st != RLX_OK) {
+        rlx_session_destroy(s);
+        return st;
+    }
+    s->backend = s->candidates[0];
+    explain(s, "chose backend '%s' for %s:%u", s->backend->id,
+            s->backend->device_name, s->device_index);
+    rlx__error_clear();
+    *out = s;
+    return RLX_OK;
+}
+
+void rlx_session_destroy(rlx_session *s)
+{
+    if (!s)
+        return;
+    free(s->explain);
+    free(s);
+}
+
+const rlx_backend *rlx_session_backend(const rlx_session *s)
+{
+    return s ? s->backend : NULL;
+}
+
+uint32_t rlx_session_device_index(const rlx_session *s)
+{
+    return s ? s->device_index : 0;
+}
+
+const char *rlx_session_explain(const rlx_session *s)
+{
+    return s && s->explain ? s->explain : "";
+}
+
+void rlx__session_note(rlx_session *s, const char *fmt, ...)
+{
+    char line[RLX_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    explain(s, "%s", line);
+}
+
+/* Like a session's choice for one device, without allocating. */
+const rlx_backend *rlx_runtime_choose(rlx_runtime *rt, const char *device)
+{
+    char name[128];
+    uint32_t index;
+    if (!rt || !device || !*device)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_runtime_choose: no device named"),
+               NULL;
+    if (parse_device(device, name, sizeof name, &index) != RLX_OK)
+        return NULL;
+    const rlx_backend *ranked[MAX_CANDIDATES];
+    uint32_t n = rlx__registry_rank(rt, name, ranked, MAX_CANDIDATES);
+    if (n == 0)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "no backend for device '%s'. Fix: install the "
+                          "backend plugin for it", name),
+               NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t count = 0;
+        if (rlx_backend_probe(ranked[i], &count) == RLX_OK && index < count)
+            return ranked[i];
+    }
+    return NULL; /* rlx_last_error() holds the last probe's reason */
+}

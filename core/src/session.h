@@ -1,0 +1,20 @@
+/* session.h - the session record, shared by session.c and program.c. */
+#ifndef RLX_SESSION_H
+#define RLX_SESSION_H
+
+#include "internal.h"
+
+struct rlx_session {
+    rlx_runtime *rt;
+    const rlx_backend *backend;     /* candidates[0] until a fallback */
+    uint32_t device_index;
+    const rlx_backend *candidates[32]; /* available, best first */
+    uint32_t n_candidates;
+    char *explain;
+};
+
+/* Append a line to the session's explanation. */
+void rlx__session_note(rlx_session *s, const char *fmt, ...)
+    RLX__PRINTF(2, 3);
+
+#endif /* RLX_SESSION_H */

@@ -1,0 +1,103 @@
+/*
+ * cpu_ref.c - registration of the reference CPU backend: its info, its
+ * vtable and the op-support table.
+ *
+ * The reference backend favours being obviously right over being fast:
+ * other backends are checked against it, so every kernel is a plain loop
+ * that accumulates in double.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rlx/plugin.h>
+
+#include "cpu_ref.h"
+#include "cpu_ref_internal.h"
+
+rlx_status rlx__cpu_ref_fail(const rlx_host *host, rlx_status status,
+                             const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rlx_host_report(host, status, msg);
+}
+
+const char *rlx__cpu_ref_op_name(rlx_op op)
+{
+    switch ((int)op) {
+#define RLX__CPU_REF_NAME(name, value, text, arity) \
+    case value: return text;
+        RLX_OP_MAP(RLX__CPU_REF_NAME)
+#undef RLX__CPU_REF_NAME
+    default: return "unknown";
+    }
+}
+
+int rlx__cpu_ref_op_arity(rlx_op op)
+{
+    switch ((int)op) {
+#define RLX__CPU_REF_ARITY(name, value, text, arity) \
+    case value: return arity;
+        RLX_OP_MAP(RLX__CPU_REF_ARITY)
+#undef RLX__CPU_REF_ARITY
+    default: return -1;
+    }
+}
+
+/* Every op of ops.h, on f32 only. Unknown ops and dtypes answer 0. */
+static int cpu_ref_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
+{
+    (void)backend;
+    return rlx__cpu_ref_op_arity(op) >= 0 && dtype == RLX_DTYPE_F32;
+}
+
+static void cpu_ref_backend_destroy(void *backend)
+{
+    free(backend);
+}
+
+static const rlx_backend_vtable cpu_ref_vtable = {
+    .struct_size = sizeof(rlx_backend_vtable),
+    .probe = NULL, /* always available */
+    .supports_op = cpu_ref_supports_op,
+    .compile = rlx__cpu_ref_compile,
+    .executable_destroy = rlx__cpu_ref_executable_destroy,
+    .buffer_create = rlx__cpu_ref_buffer_create,
+    .buffer_read = rlx__cpu_ref_buffer_read,
+    .buffer_destroy = rlx__cpu_ref_buffer_destroy,
+    .execute = rlx__cpu_ref_execute,
+    .backend_destroy = cpu_ref_backend_destroy,
+};
+
+rlx_status rlx__cpu_ref_init(const rlx_host *host)
+{
+    if (!host || !host->register_backend)
+        return RLX_ERR_INVALID_ARGUMENT;
+
+    rlx__cpu_ref *self = calloc(1, sizeof *self);
+    if (!self)
+        return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
+                               "cpu-ref: out of memory while registering. "
+                               "Fix: free memory and retry");
+    self->host = host;
+
+    const rlx_backend_info info = {
+        .struct_size = sizeof(rlx_backend_info),
+        .id = "cpu-ref",
+        .device_kind = RLX_DEVICE_CPU,
+        .device_name = NULL,
+        .priority = RLX_PRIORITY_REFERENCE,
+        .flags = RLX_BACKEND_EXECUTES,
+        .description = "portable C11 reference CPU backend (f32, plain loops)",
+        .vtable = &cpu_ref_vtable,
+        .backend = self,
+    };
+    rlx_status st = rlx_register_backend(host, &info);
+    if (st != RLX_OK)
+        free(self); /* not registered: the core never calls destroy */
+    return st;
+}

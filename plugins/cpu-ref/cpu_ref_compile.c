@@ -1,0 +1,307 @@
+/*
+ * cpu_ref_compile.c - turn a borrowed graph view into an executable that
+ * owns everything it needs: node results, op plans, copied constants.
+ *
+ * The core has validated the graph, but a reference backend must not
+ * crash on a core bug or a foreign host either, so every index and shape
+ * the kernels rely on is checked here once; execute then trusts them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_ref_internal.h"
+
+#define FIX_REPORT " Fix: report this as a bug in the rlx core"
+
+static char *copy_string(const char *s)
+{
+    size_t n = s ? strlen(s) + 1 : 1;
+    char *d = malloc(n);
+    if (d) {
+        if (s)
+            memcpy(d, s, n);
+        else
+            d[0] = '\0';
+    }
+    return d;
+}
+
+static rlx_status out_of_memory(const rlx_host *host, const char *what,
+                                const char *name)
+{
+    return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                             "cpu-ref compile: out of memory allocating %s "
+                             "for node '%s'. Fix: free memory, or compile "
+                             "a smaller graph", what, name);
+}
+
+static rlx__cpu_ref_shape shape_of(const rlx_node_view *v)
+{
+    rlx__cpu_ref_shape s = { v->rank, v->shape };
+    return s;
+}
+
+/* The fields compile reads from every node, as of ABI 1.0. */
+#define NODE_MIN_SIZE RLX_STRUCT_SIZE_TO(rlx_node_view, inputs)
+
+/* Check node I of G and copy what execute needs into N. */
+static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
+                               uint32_t i, rlx__cpu_ref_node *n)
+{
+    const rlx_node_view *v = g->nodes[i];
+    if (!v || v->struct_size < NODE_MIN_SIZE)
+        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                 "cpu-ref compile: node %u is %s." FIX_REPORT,
+                                 (unsigned)i,
+                                 v ? "truncated (struct_size too small)"
+                                   : "NULL");
+    n->op = v->op;
+    n->name = copy_string(v->name);
+    if (!n->name)
+        return out_of_memory(host, "a name", v->name ? v->name : "?");
+
+    if (!(rlx__cpu_ref_op_arity(v->op) >= 0 && v->dtype == RLX_DTYPE_F32))
+        return rlx__cpu_ref_fail(host, RLX_ERR_UNSUPPORTED,
+                                 "cpu-ref compile: node '%s' is op %s (%d) "
+                                 "on dtype %d, which cpu-ref does not "
+                                 "execute. Fix: cast the graph to f32, or "
+                                 "choose a backend that supports it",
+                                 n->name, rlx__cpu_ref_op_name(v->op),
+                                 (int)v->op, (int)v->dtype);
+    int arity = rlx__cpu_ref_op_arity(v->op);
+    if (v->n_inputs != (uint32_t)arity || (arity && !v->inputs))
+        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                 "cpu-ref compile: node '%s' (%s) has %u "
+                                 "inputs, expected %d." FIX_REPORT, n->name,
+                                 rlx__cpu_ref_op_name(v->op),
+                                 (unsigned)v->n_inputs, arity);
+    n->n_inputs = v->n_inputs;
+    for (uint32_t j = 0; j < v->n_inputs; j++) {
+        if (v->inputs[j] >= i)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: node '%s' reads node "
+                                     "%u, which does not come before it."
+                                     FIX_REPORT, n->name,
+                                     (unsigned)v->inputs[j]);
+        n->inputs[j] = v->inputs[j];
+    }
+
+    int ok = rlx__cpu_ref_shape_count(shape_of(v), sizeof(float), &n->count);
+    if (ok == 0)
+        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
+                                 "cpu-ref compile: node '%s' has a negative "
+                                 "dim or no dims array." FIX_REPORT, n->name);
+    if (ok < 0)
+        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                                 "cpu-ref compile: node '%s' has more "
+                                 "elements than memory can hold. Fix: use "
+                                 "smaller dims", n->name);
+    n->data = calloc(n->count ? n->count : 1, sizeof(float));
+    if (!n->data)
+        return out_of_memory(host, "the result", n->name);
+
+    /* Missing trailing attributes take their defaults (all 0 but the
+     * softmax axis). */
+    int64_t attr[2] = { 0, 0 };
+    uint32_t n_attr = 0;
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+        v->int_attrs)
+        n_attr = v->n_int_attrs;
+    if (v->op == RLX_OP_SOFTMAX)
+        attr[0] = -1;
+    for (uint32_t j = 0; j < n_attr && j < 2; j++)
+        attr[j] = v->int_attrs[j];
+
+    const rlx_node_view *in0 = arity > 0 ? g->nodes[v->inputs[0]] : NULL;
+    const rlx_node_view *in1 = arity > 1 ? g->nodes[v->inputs[1]] : NULL;
+    char s0[96], s1[96];
+
+    switch (v->op) {
+    case RLX_OP_INPUT:
+    case RLX_OP_PARAM:
+        return RLX_OK; /* slots are bound from the graph's lists */
+    case RLX_OP_CONSTANT: {
+        const void *data = NULL;
+        if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, data))
+            data = v->data;
+        if (n->count && !data)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: constant '%s' has no "
+                                     "data." FIX_REPORT, n->name);
+        if (n->count)
+            memcpy(n->data, data, n->count * sizeof(float));
+        return RLX_OK;
+    }
+    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
+        return rlx__cpu_ref_binary_prepare(host, n->name, shape_of(in0),
+                                           shape_of(in1), shape_of(v),
+                                           &n->plan.bcast, &n->scratch);
+    case RLX_OP_MATMUL:
+        if ((attr[0] != 0 && attr[0] != 1) || (attr[1] != 0 && attr[1] != 1))
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: matmul '%s' has "
+                                     "transpose flags %lld, %lld. Fix: use "
+                                     "0 or 1", n->name, (long long)attr[0],
+                                     (long long)attr[1]);
+        return rlx__cpu_ref_matmul_prepare(host, n->name, shape_of(in0),
+                                           shape_of(in1), shape_of(v),
+                                           attr[0] != 0, attr[1] != 0,
+                                           &n->plan.matmul, &n->scratch);
+    case RLX_OP_SOFTMAX:
+        return rlx__cpu_ref_softmax_prepare(host, n->name, shape_of(in0),
+                                            shape_of(v), attr[0],
+                                            &n->plan.softmax);
+    case RLX_OP_GELU:
+        if (attr[0] != RLX_GELU_ERF && attr[0] != RLX_GELU_TANH)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: gelu '%s' has "
+                                     "approximation %lld. Fix: use 0 (erf) "
+                                     "or 1 (tanh)", n->name,
+                                     (long long)attr[0]);
+        n->gelu_approx = attr[0];
+        break;
+    default:
+        break;
+    }
+    /* Unary: the result has the input's shape. */
+    if (!rlx__cpu_ref_shape_equal(shape_of(in0), shape_of(v)))
+        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
+                                 "cpu-ref compile: %s '%s' maps %s to %s."
+                                 FIX_REPORT, rlx__cpu_ref_op_name(v->op),
+                                 n->name,
+                                 rlx__cpu_ref_shape_str(shape_of(in0), s0,
+                                                        sizeof s0),
+                                 rlx__cpu_ref_shape_str(shape_of(v), s1,
+                                                        sizeof s1));
+    return RLX_OK;
+}
+
+/* Bind the graph's input or param list (LIST, N entries) to nodes of
+ * kind OP and copy it to *OUT. */
+static rlx_status bind_slots(const rlx_host *host, rlx_executable *exe,
+                             const uint32_t *list, uint32_t n, rlx_op op,
+                             uint32_t **out)
+{
+    const char *what = op == RLX_OP_INPUT ? "input" : "param";
+    if (n && !list)
+        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                 "cpu-ref compile: the graph's %s list is "
+                                 "NULL." FIX_REPORT, what);
+    *out = malloc((n ? n : 1) * sizeof **out);
+    if (!*out)
+        return out_of_memory(host, "the slot list", what);
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t idx = list[s];
+        if (idx >= exe->n_nodes || exe->nodes[idx].op != op ||
+            exe->nodes[idx].has_slot)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: %s slot %u names "
+                                     "node %u, which is not a free %s node."
+                                     FIX_REPORT, what, (unsigned)s,
+                                     (unsigned)idx, what);
+        exe->nodes[idx].slot = s;
+        exe->nodes[idx].has_slot = 1;
+        (*out)[s] = idx;
+    }
+    return RLX_OK;
+}
+
+static rlx_status graph_compile(const rlx_host *host, const rlx_graph_view *g,
+                                rlx_executable *exe)
+{
+    rlx_status st;
+    exe->nodes = calloc(g->n_nodes ? g->n_nodes : 1, sizeof *exe->nodes);
+    if (!exe->nodes)
+        return out_of_memory(host, "the node table", "(graph)");
+    exe->n_nodes = g->n_nodes;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if ((st = node_compile(host, g, i, &exe->nodes[i])) != RLX_OK)
+            return st;
+
+    exe->n_inputs = g->n_inputs;
+    exe->n_params = g->n_params;
+    if ((st = bind_slots(host, exe, g->inputs, g->n_inputs, RLX_OP_INPUT,
+                         &exe->input_nodes)) != RLX_OK ||
+        (st = bind_slots(host, exe, g->params, g->n_params, RLX_OP_PARAM,
+                         &exe->param_nodes)) != RLX_OK)
+        return st;
+    for (uint32_t i = 0; i < exe->n_nodes; i++) {
+        const rlx__cpu_ref_node *n = &exe->nodes[i];
+        if ((n->op == RLX_OP_INPUT || n->op == RLX_OP_PARAM) && !n->has_slot)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: %s node '%s' has no "
+                                     "slot." FIX_REPORT,
+                                     rlx__cpu_ref_op_name(n->op), n->name);
+    }
+
+    if (g->n_outputs && !g->outputs)
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "cpu-ref compile: the graph's output list is "
+                               "NULL." FIX_REPORT);
+    exe->output_nodes = malloc((g->n_outputs ? g->n_outputs : 1) *
+                               sizeof *exe->output_nodes);
+    if (!exe->output_nodes)
+        return out_of_memory(host, "the output list", "(graph)");
+    exe->n_outputs = g->n_outputs;
+    for (uint32_t i = 0; i < g->n_outputs; i++) {
+        if (g->outputs[i] >= g->n_nodes)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: output %u names node "
+                                     "%u of %u." FIX_REPORT, (unsigned)i,
+                                     (unsigned)g->outputs[i],
+                                     (unsigned)g->n_nodes);
+        exe->output_nodes[i] = g->outputs[i];
+    }
+    return RLX_OK;
+}
+
+rlx_status rlx__cpu_ref_compile(void *backend, const rlx_graph_view *graph,
+                                const rlx_compile_options *options,
+                                rlx_executable **out)
+{
+    const rlx_host *host = ((rlx__cpu_ref *)backend)->host;
+    if (!graph || !out ||
+        !RLX_HAS_FIELD(graph->struct_size, rlx_graph_view, outputs) ||
+        (graph->n_nodes && !graph->nodes))
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "cpu-ref compile: missing or truncated graph "
+                               "view." FIX_REPORT);
+    if (options &&
+        RLX_HAS_FIELD(options->struct_size, rlx_compile_options,
+                      device_index) &&
+        options->device_index != 0)
+        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                 "cpu-ref compile: device index %u does not "
+                                 "exist. Fix: cpu-ref has one device; use "
+                                 "index 0", (unsigned)options->device_index);
+    /* Precision is ignored: the reference is always strict. */
+
+    rlx_executable *exe = calloc(1, sizeof *exe);
+    if (!exe)
+        return out_of_memory(host, "the executable", "(graph)");
+    rlx_status st = graph_compile(host, graph, exe);
+    if (st != RLX_OK) {
+        rlx__cpu_ref_executable_destroy(backend, exe);
+        return st;
+    }
+    *out = exe;
+    return RLX_OK;
+}
+
+void rlx__cpu_ref_executable_destroy(void *backend, rlx_executable *exe)
+{
+    (void)backend;
+    if (!exe)
+        return;
+    for (uint32_t i = 0; exe->nodes && i < exe->n_nodes; i++) {
+        free(exe->nodes[i].name);
+        free(exe->nodes[i].data);
+        free(exe->nodes[i].scratch);
+    }
+    free(exe->nodes);
+    free(exe->input_nodes);
+    free(exe->param_nodes);
+    free(exe->output_nodes);
+    free(exe);
+}

@@ -1,0 +1,243 @@
+/*
+ * devices_report.c - asks the runtime what it found: backends with their
+ * probes, the backend chosen per device name, and the diagnostics kept
+ * for plugin files that were rejected or shadowed.
+ */
+#include "devices_report.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_diag_kind_name(rlx_diag_kind kind)
+{
+    switch (kind) {
+    case RLX_DIAG_REJECTED: return "rejected";
+    case RLX_DIAG_SHADOWED: return "shadowed";
+    default: return "unknown";
+    }
+}
+
+/* A copy of S[0..n) without surrounding white space. */
+static char *text_trimmed_copy(const char *s, size_t n)
+{
+    while (n > 0 && isspace((unsigned char)*s)) {
+        s++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    char *copy = malloc(n + 1);
+    if (copy) {
+        memcpy(copy, s, n);
+        copy[n] = '\0';
+    }
+    return copy;
+}
+
+/* Messages read "<reason> Fix: <remedy>": split them at "Fix:". A message
+ * without one keeps its whole text as the reason and *fix stays NULL. */
+static void text_split_fix(const char *msg, char **reason, char **fix)
+{
+    const char *at;
+
+    *fix = NULL;
+    if (!msg || !*msg)
+        msg = "no reason given";
+    at = strstr(msg, "Fix:");
+    if (!at) {
+        *reason = text_trimmed_copy(msg, strlen(msg));
+        return;
+    }
+    *reason = text_trimmed_copy(msg, (size_t)(at - msg));
+    at += strlen("Fix:");
+    *fix = text_trimmed_copy(at, strlen(at));
+    if (*fix && !**fix) {
+        free(*fix);
+        *fix = NULL;
+    }
+}
+
+static int search_path_push(cli_devices_report *r, const char *s, size_t n)
+{
+    char **grown = realloc(r->search_path, (r->n_search + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    r->search_path = grown;
+    grown[r->n_search] = malloc(n + 1);
+    if (!grown[r->n_search])
+        return -1;
+    memcpy(grown[r->n_search], s, n);
+    grown[r->n_search][n] = '\0';
+    r->n_search++;
+    return 0;
+}
+
+/* The order the runtime scans: RLX_PLUGIN_PATH's entries (empty ones mean
+ * nothing), then the system plugin directory. */
+static int search_path_gather(cli_devices_report *r)
+{
+    const char *env = getenv("RLX_PLUGIN_PATH");
+
+    while (env && *env) {
+        const char *colon = strchr(env, ':');
+        size_t n = colon ? (size_t)(colon - env) : strlen(env);
+        if (n > 0 && search_path_push(r, env, n) != 0)
+            return -1;
+        env += n;
+        if (*env == ':')
+            env++;
+    }
+    r->n_env_search = r->n_search;
+    const char *sys = rlx_plugin_dir();
+    return search_path_push(r, sys, strlen(sys));
+}
+
+static int backend_row_fill(cli_backend_row *row, const rlx_backend *b)
+{
+    uint32_t abi = rlx_backend_abi_version(b);
+    uint32_t count = 0;
+
+    row->backend = b;
+    row->id = rlx_backend_id(b);
+    row->device = rlx_backend_device_name(b);
+    row->plugin = rlx_backend_plugin_path(b);
+    row->description = rlx_backend_description(b);
+    row->priority = rlx_backend_priority(b);
+    row->executes = rlx_backend_executes(b);
+    snprintf(row->abi, sizeof row->abi, "%u.%u",
+             (unsigned)RLX_ABI_VERSION_MAJOR_OF(abi),
+             (unsigned)RLX_ABI_VERSION_MINOR_OF(abi));
+    if (rlx_backend_probe(b, &count) == RLX_OK) {
+        row->available = 1;
+        row->device_count = count;
+        return 0;
+    }
+    text_split_fix(rlx_last_error(), &row->reason, &row->fix);
+    return row->reason ? 0 : -1;
+}
+
+static cli_device_choice *choice_find(cli_devices_report *r, const char *dev)
+{
+    for (size_t i = 0; i < r->n_choices; i++)
+        if (strcmp(r->choices[i].device, dev) == 0)
+            return &r->choices[i];
+    return NULL;
+}
+
+/* For each distinct device name, which backend a session would get. */
+static int choices_gather(cli_devices_report *r)
+{
+    r->choices = calloc(r->n_backends ? r->n_backends : 1, sizeof *r->choices);
+    if (!r->choices)
+        return -1;
+    for (size_t i = 0; i < r->n_backends; i++) {
+        const char *dev = r->backends[i].device;
+        if (!dev || choice_find(r, dev))
+            continue;
+        cli_device_choice *c = &r->choices[r->n_choices++];
+        c->device = dev;
+        const rlx_backend *b = rlx_runtime_choose(r->rt, dev);
+        if (!b) {
+            char *fix = NULL;
+            text_split_fix(rlx_last_error(), &c->reason, &fix);
+            free(fix);
+            if (!c->reason)
+                return -1;
+            continue;
+        }
+        for (size_t k = 0; k < r->n_backends; k++) {
+            if (r->backends[k].backend == b) {
+                r->backends[k].chosen = 1;
+                c->chosen = &r->backends[k];
+            }
+        }
+    }
+    return 0;
+}
+
+static int diags_gather(cli_devices_report *r)
+{
+    uint32_t n = rlx_runtime_diag_count(r->rt);
+
+    r->diags = calloc(n ? n : 1, sizeof *r->diags);
+    if (!r->diags)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        rlx_diag_kind kind = 0;
+        const char *path = NULL, *reason = NULL, *fix = NULL;
+        if (rlx_runtime_diag(r->rt, i, &kind, &path, &reason, &fix) != RLX_OK)
+            continue;
+        cli_diag_row *d = &r->diags[r->n_diags++];
+        d->kind = kind;
+        d->path = path ? path : "(unknown)";
+        if (fix && *fix) {
+            /* Already split by the runtime. */
+            d->reason = text_trimmed_copy(reason ? reason : "",
+                                          reason ? strlen(reason) : 0);
+            d->fix = text_trimmed_copy(fix, strlen(fix));
+            if (!d->fix)
+                return -1;
+        } else {
+            text_split_fix(reason, &d->reason, &d->fix);
+        }
+        if (!d->reason)
+            return -1;
+    }
+    return 0;
+}
+
+rlx_status cli_devices_report_gather(cli_devices_report *r,
+                                     int *runtime_failed)
+{
+    rlx_status st;
+
+    memset(r, 0, sizeof *r);
+    *runtime_failed = 1;
+    st = rlx_runtime_create(&r->rt, 0);
+    if (st != RLX_OK)
+        return st;
+    *runtime_failed = 0;
+
+    uint32_t n = rlx_runtime_backend_count(r->rt);
+    r->backends = calloc(n ? n : 1, sizeof *r->backends);
+    if (!r->backends)
+        goto oom;
+    for (uint32_t i = 0; i < n; i++) {
+        const rlx_backend *b = rlx_runtime_backend(r->rt, i);
+        if (!b)
+            continue;
+        if (backend_row_fill(&r->backends[r->n_backends++], b) != 0)
+            goto oom;
+    }
+    if (search_path_gather(r) != 0 || choices_gather(r) != 0 ||
+        diags_gather(r) != 0)
+        goto oom;
+    return RLX_OK;
+
+oom:
+    cli_devices_report_free(r);
+    return RLX_ERR_OUT_OF_MEMORY;
+}
+
+void cli_devices_report_free(cli_devices_report *r)
+{
+    for (size_t i = 0; i < r->n_search; i++)
+        free(r->search_path[i]);
+    free(r->search_path);
+    for (size_t i = 0; i < r->n_backends; i++) {
+        free(r->backends[i].reason);
+        free(r->backends[i].fix);
+    }
+    free(r->backends);
+    for (size_t i = 0; i < r->n_choices; i++)
+        free(r->choices[i].reason);
+    free(r->choices);
+    for (size_t i = 0; i < r->n_diags; i++) {
+        free(r->diags[i].reason);
+        free(r->diags[i].fix);
+    }
+    free(r->diags);
+    rlx_runtime_destroy(r->rt);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,88 @@
+/*
+ * main.c - the rlx command-line tool: global options and command dispatch.
+ *
+ * Each command lives in its own cmd_*.c; this file only picks one and
+ * owns the usage text and the error conventions (exit 2 for a usage
+ * mistake, 1 for a failure the runtime reported).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rlx/rlx.h>
+
+#include "cli.h"
+
+void cli_usage_print(FILE *out)
+{
+    fprintf(out,
+            "Usage: rlx <command> [options]\n"
+            "       rlx --help | --version\n"
+            "\n"
+            "Commands:\n"
+            "  devices [--json]               list backends, their availability,\n"
+            "                                 and plugins that were not loaded\n"
+            "  demo [--device D] [--batch N]  build and run a small MLP (batch 4)\n"
+            "  help                           show this help\n"
+            "\n"
+            "Options:\n"
+            "  -h, --help      show this help\n"
+            "  -V, --version   show the library and plugin ABI versions\n"
+            "\n"
+            "Environment:\n"
+            "  RLX_PLUGIN_PATH  colon-separated directories searched for\n"
+            "                   librlx-backend-*.so before %s\n"
+            "  RLX_DEVICE       device used when none is given: a device name\n"
+            "                   (\"cpu\", \"cuda:1\", \"npu\") or a backend id\n",
+            rlx_plugin_dir());
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("rlx: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'rlx --help' for usage.\n", stderr);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_runtime_error(const char *what)
+{
+    const char *msg = rlx_last_error();
+    fprintf(stderr, "rlx: %s: %s\n", what, msg && *msg ? msg : "unknown error");
+    return CLI_EXIT_FAILURE;
+}
+
+static int cli_version_print(void)
+{
+    uint32_t abi = rlx_abi_version();
+    printf("rlx %s (plugin ABI %u.%u)\n", rlx_version(),
+           (unsigned)RLX_ABI_VERSION_MAJOR_OF(abi),
+           (unsigned)RLX_ABI_VERSION_MINOR_OF(abi));
+    return CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        cli_usage_print(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        cli_usage_print(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V"))
+        return cli_version_print();
+    if (!strcmp(cmd, "devices"))
+        return cli_cmd_devices(argc - 1, argv + 1);
+    if (!strcmp(cmd, "demo"))
+        return cli_cmd_demo(argc - 1, argv + 1);
+    if (cmd[0] == '-')
+        return cli_usage_error("unknown option '%s'", cmd);
+    return cli_usage_error("unknown command '%s'", cmd);
+}
