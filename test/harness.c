@@ -21,8 +21,10 @@ void rlx_test__fail(const char *file, int line, const char *fmt, ...)
 int rlx_test_main(const rlx_test_case *cases, size_t n, int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
-    size_t planned = 0, number = 0;
-    int failures = 0;
+    /* volatile: these live across setjmp/longjmp */
+    size_t planned = 0;
+    volatile size_t number = 0;
+    volatile int failures = 0;
 
     for (size_t i = 0; i < n; i++)
         if (!only || strcmp(only, cases[i].name) == 0)
@@ -40,7 +42,7 @@ int rlx_test_main(const rlx_test_case *cases, size_t n, int argc, char **argv)
         if (setjmp(rlx_test__jmp) == 0)
             cases[i].fn();
         number++;
-        printf("%s %zu - %s\n", rlx_test__failed ? "not ok" : "ok", number,
+        printf("%s %zu - %s\n", rlx_test__failed ? "not ok" : "ok", (size_t)number,
                cases[i].name);
         fflush(stdout);
         failures += rlx_test__failed;

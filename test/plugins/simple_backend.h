@@ -1,0 +1,20 @@
+/*
+ * simple_backend.h - a tiny elementwise executor (add, mul, relu on
+ * same-shaped f32 tensors) shared by the test plugins. Written against
+ * the plugin-abi headers alone, as an out-of-tree backend would be.
+ */
+#ifndef RLX_TEST_SIMPLE_BACKEND_H
+#define RLX_TEST_SIMPLE_BACKEND_H
+
+#include <rlx/plugin.h>
+
+typedef struct simple_backend {
+    const rlx_host *host;
+    uint32_t devices;       /* what probe reports */
+    const char *unavailable_env; /* probe fails while this is set */
+} simple_backend;
+
+/* Vtable whose slots expect a simple_backend as their first argument. */
+extern const rlx_backend_vtable simple_vtable;
+
+#endif
