@@ -82,15 +82,15 @@ static int demo_options_parse(int argc, char **argv, demo_options *o)
 }
 
 /* The session's explanation, each line indented under a heading. */
-static void demo_explain_print(const rlx_session *s)
+static void demo_explain_print(const rlx_session *s, FILE *out)
 {
     const char *text = rlx_session_explain(s);
 
-    printf("Why this backend:\n");
+    fprintf(out, "Why this backend:\n");
     while (text && *text) {
         const char *nl = strchr(text, '\n');
         int n = nl ? (int)(nl - text) : (int)strlen(text);
-        printf("  %.*s\n", n, text);
+        fprintf(out, "  %.*s\n", n, text);
         text += n + (nl ? 1 : 0);
     }
 }
@@ -160,7 +160,7 @@ static int demo_report_print(const rlx_session *s, const rlx_program *p,
     printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
            rlx_backend_device_name(b), (unsigned)rlx_session_device_index(s));
     printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
-    demo_explain_print(s);
+    demo_explain_print(s, stdout);
     printf("Program: %u nodes kept of %u\n", (unsigned)rlx_program_node_count(p),
            (unsigned)rlx_graph_node_count(m->graph));
     printf("Time:    compile %.3f ms, run %.3f ms\n", compile_ms, run_ms);
@@ -180,6 +180,7 @@ static int demo_run(rlx_runtime *rt, const cli_mlp *m, const char *device)
     t0 = now_ms();
     if (rlx_session_compile(s, m->graph, &p) != RLX_OK) {
         rc = cli_runtime_error("cannot compile the demo graph");
+        demo_explain_print(s, stderr); /* the candidates and why each lost */
         goto out;
     }
     t1 = now_ms();

@@ -1,0 +1,18 @@
+#!/bin/bash
+# setup-debian.sh - install what building and testing rlx needs on Debian 12.
+# Installs only what is missing; uses sudo when not run as root.
+set -euo pipefail
+
+pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "rlx: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
