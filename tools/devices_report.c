@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *cli_diag_kind_name(rlx_diag_kind kind)
 {
@@ -74,10 +75,15 @@ static int search_path_push(cli_devices_report *r, const char *s, size_t n)
 }
 
 /* The order the runtime scans: RLX_PLUGIN_PATH's entries (empty ones mean
- * nothing), then the system plugin directory. */
+ * nothing), then the system plugin directory. The public API does not
+ * expose the list, so this mirrors the runtime's rule, including that a
+ * set-user-ID or set-group-ID process ignores RLX_PLUGIN_PATH. */
 static int search_path_gather(cli_devices_report *r)
 {
     const char *env = getenv("RLX_PLUGIN_PATH");
+
+    if (getuid() != geteuid() || getgid() != getegid())
+        env = NULL;
 
     while (env && *env) {
         const char *colon = strchr(env, ':');
