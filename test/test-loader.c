@@ -362,6 +362,15 @@ TEST(plugin_path_environment)
     ASSERT(test_find_diag(rt, test_plugin("testmissingdep"), NULL, NULL,
                           NULL) >= 0);
     ASSERT(test_find_diag(rt, "/nonexistent/first", NULL, NULL, NULL) >= 0);
+    /* the search order as scanned: the variable's entries, then system */
+    const char *source;
+    ASSERT_STREQ(rlx_runtime_search_dir(rt, 0, &source), "/nonexistent/first");
+    ASSERT_STREQ(source, "RLX_PLUGIN_PATH");
+    ASSERT_STREQ(rlx_runtime_search_dir(rt, 1, &source),
+                 getenv("RLX_TEST_PLUGIN_DIR"));
+    ASSERT_STREQ(rlx_runtime_search_dir(rt, 2, &source), rlx_plugin_dir());
+    ASSERT_STREQ(source, "system");
+    ASSERT(rlx_runtime_search_dir(rt, 3, &source) == NULL && !source);
     rlx_runtime_destroy(rt);
 }
 

@@ -1,5 +1,7 @@
 /* test-session.c - device choice, explanations, fallback, legalization,
  * params and runs, on the built-in backend and through a plugin. */
+#include <pthread.h>
+
 #include "test-util.h"
 
 /* y = relu(x * w + b) with x [2,3], w [3], b [3]; or a matmul graph. */
@@ -256,7 +258,60 @@ TEST(param_and_input_errors)
     rlx_runtime_destroy(rt);
 }
 
+/* Threads compile and run while the main thread loads plugins: registry
+ * readers take no lock, so this is what ASan (and TSan) must find clean. */
+static rlx_runtime *shared_rt;
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 40; i++) {
+        rlx_graph *g = small_graph(0);
+        rlx_session *s = NULL;
+        rlx_program *p = NULL;
+        float y[6];
+        int ok = rlx_session_create(shared_rt, "cpu", &s) == RLX_OK &&
+                 rlx_session_compile(s, g, &p) == RLX_OK &&
+                 rlx_program_set_param(p, "w", W6, sizeof W6) == RLX_OK &&
+                 rlx_program_set_input(p, "x", X, sizeof X) == RLX_OK &&
+                 rlx_program_run(p) == RLX_OK;
+        if (ok)
+            memcpy(y, rlx_program_output_data(p, 0, NULL), sizeof y);
+        rlx_program_destroy(p);
+        rlx_session_destroy(s);
+        rlx_graph_destroy(g);
+        /* x*w+b for element 0 is 1*2+1 = 3 */
+        if (!ok || y[0] != 3.0f)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+TEST(concurrent_sessions_while_loading)
+{
+    shared_rt = test_runtime();
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        ASSERT(pthread_create(&t[i], NULL, worker, NULL) == 0);
+    rlx_status a = rlx_runtime_load_plugin(shared_rt, test_plugin("testgood"));
+    rlx_status b = rlx_runtime_load_plugin(shared_rt,
+                                           test_plugin("testfastcpu"));
+    int failed = 0;
+    for (int i = 0; i < 4; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        failed += r != NULL;
+    }
+    uint32_t n = rlx_runtime_backend_count(shared_rt);
+    rlx_runtime_destroy(shared_rt);
+    ASSERT_OK(a);
+    ASSERT_OK(b);
+    ASSERT_EQ(failed, 0);
+    ASSERT_EQ(n, 4);
+}
+
 RLX_TEST_LIST(
+    TEST_ENTRY(concurrent_sessions_while_loading),
     TEST_ENTRY(auto_choice_is_explained),
     TEST_ENTRY(auto_prefers_accelerators_over_cpu),
     TEST_ENTRY(device_environment_variable),

@@ -49,7 +49,7 @@ static void json_diagnostics(cli_json *j, const cli_devices_report *r)
     for (size_t i = 0; i < r->n_diags; i++) {
         const cli_diag_row *d = &r->diags[i];
         cli_json_object_begin(j);
-        cli_json_member_string(j, "kind", cli_diag_kind_name(d->kind));
+        cli_json_member_string(j, "kind", rlx_diag_kind_name(d->kind));
         cli_json_member_string(j, "path", d->path);
         cli_json_member_string(j, "reason", d->reason);
         cli_json_member_string(j, "fix", d->fix);

@@ -8,16 +8,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-const char *cli_diag_kind_name(rlx_diag_kind kind)
-{
-    switch (kind) {
-    case RLX_DIAG_REJECTED: return "rejected";
-    case RLX_DIAG_SHADOWED: return "shadowed";
-    default: return "unknown";
-    }
-}
 
 /* A copy of S[0..n) without surrounding white space. */
 static char *text_trimmed_copy(const char *s, size_t n)
@@ -74,29 +64,17 @@ static int search_path_push(cli_devices_report *r, const char *s, size_t n)
     return 0;
 }
 
-/* The order the runtime scans: RLX_PLUGIN_PATH's entries (empty ones mean
- * nothing), then the system plugin directory. The public API does not
- * expose the list, so this mirrors the runtime's rule, including that a
- * set-user-ID or set-group-ID process ignores RLX_PLUGIN_PATH. */
-static int search_path_gather(cli_devices_report *r)
+/* The directories the runtime scanned, in order, as it reports them. */
+static int search_path_gather(cli_devices_report *r, const rlx_runtime *rt)
 {
-    const char *env = getenv("RLX_PLUGIN_PATH");
-
-    if (getuid() != geteuid() || getgid() != getegid())
-        env = NULL;
-
-    while (env && *env) {
-        const char *colon = strchr(env, ':');
-        size_t n = colon ? (size_t)(colon - env) : strlen(env);
-        if (n > 0 && search_path_push(r, env, n) != 0)
+    const char *source, *dir;
+    for (uint32_t i = 0; (dir = rlx_runtime_search_dir(rt, i, &source)); i++) {
+        if (search_path_push(r, dir, strlen(dir)) != 0)
             return -1;
-        env += n;
-        if (*env == ':')
-            env++;
+        if (strcmp(source, "RLX_PLUGIN_PATH") == 0)
+            r->n_env_search = r->n_search;
     }
-    r->n_env_search = r->n_search;
-    const char *sys = rlx_plugin_dir();
-    return search_path_push(r, sys, strlen(sys));
+    return 0;
 }
 
 static int backend_row_fill(cli_backend_row *row, const rlx_backend *b)
@@ -216,7 +194,7 @@ rlx_status cli_devices_report_gather(cli_devices_report *r,
         if (backend_row_fill(&r->backends[r->n_backends++], b) != 0)
             goto oom;
     }
-    if (search_path_gather(r) != 0 || choices_gather(r) != 0 ||
+    if (search_path_gather(r, r->rt) != 0 || choices_gather(r) != 0 ||
         diags_gather(r) != 0)
         goto oom;
     return RLX_OK;

@@ -64,7 +64,6 @@ rlx_status cli_devices_report_gather(cli_devices_report *r,
                                      int *runtime_failed);
 void cli_devices_report_free(cli_devices_report *r);
 
-const char *cli_diag_kind_name(rlx_diag_kind kind);
 
 /* The two views of a report: devices_text.c and devices_json.c. */
 void cli_devices_print_text(const cli_devices_report *r, FILE *out);

@@ -105,7 +105,7 @@ static void text_diagnostics(const cli_devices_report *r, FILE *out)
     for (size_t i = 0; i < r->n_diags; i++) {
         const cli_diag_row *d = &r->diags[i];
         char label[32];
-        snprintf(label, sizeof label, "  %-8s  ", cli_diag_kind_name(d->kind));
+        snprintf(label, sizeof label, "  %-8s  ", rlx_diag_kind_name(d->kind));
         text_line(out, label, d->path);
         text_line(out, "      reason: ", d->reason);
         if (d->fix)

@@ -99,6 +99,9 @@ struct rlx_runtime {
     uint32_t n_plugins;
     rlx__diag *diags;
     uint32_t n_diags;
+    char **search_dirs;              /* every directory scanned, in order */
+    const char **search_sources;     /* where each came from (static) */
+    uint32_t n_search;
     char **seen_names;               /* basenames scanned, for shadowing */
     char **seen_paths;
     uint32_t n_seen;
@@ -136,9 +139,13 @@ void rlx__diag_add(rlx_runtime *rt, rlx_diag_kind kind, const char *path,
 /* Load one file; on rejection records a diagnostic and sets the error.
  * These run with the runtime lock held. */
 rlx_status rlx__loader_load(rlx_runtime *rt, const char *path);
-/* Scan each directory of a colon-separated list; QUIET_MISSING skips
- * directories that do not exist without a diagnostic. */
-void rlx__loader_scan(rlx_runtime *rt, const char *dirs, int quiet_missing);
+/* Scan each directory of a colon-separated list. SOURCE (a static string)
+ * says where the list came from; for RLX__SOURCE_SYSTEM a directory that
+ * does not exist is skipped without a diagnostic. */
+#define RLX__SOURCE_ENV "RLX_PLUGIN_PATH"
+#define RLX__SOURCE_SYSTEM "system"
+#define RLX__SOURCE_API "rlx_runtime_discover"
+void rlx__loader_scan(rlx_runtime *rt, const char *dirs, const char *source);
 /* dlclose every plugin; their backends must already be destroyed. */
 void rlx__loader_unload_all(rlx_runtime *rt);
 /* Run a linked-in plugin's init as if it had been loaded from a file. */

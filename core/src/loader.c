@@ -276,8 +276,25 @@ static const char *shadowed_by(rlx_runtime *rt, const char *name,
     return NULL;
 }
 
-static void scan_dir(rlx_runtime *rt, const char *dir, int quiet_missing)
+static void remember_dir(rlx_runtime *rt, const char *dir, const char *source)
 {
+    char **dirs = realloc(rt->search_dirs, (rt->n_search + 1) * sizeof *dirs);
+    if (dirs)
+        rt->search_dirs = dirs;
+    const char **srcs = realloc(rt->search_sources,
+                                (rt->n_search + 1) * sizeof *srcs);
+    if (srcs)
+        rt->search_sources = srcs;
+    if (dirs && srcs && (dirs[rt->n_search] = rlx__strdup(dir)) != NULL) {
+        srcs[rt->n_search] = source;
+        rt->n_search++;
+    }
+}
+
+static void scan_dir(rlx_runtime *rt, const char *dir, const char *source)
+{
+    int quiet_missing = strcmp(source, RLX__SOURCE_SYSTEM) == 0;
+    remember_dir(rt, dir, source);
     DIR *d = opendir(dir);
     if (!d) {
         if (quiet_missing && errno == ENOENT)
@@ -333,7 +350,7 @@ static void scan_dir(rlx_runtime *rt, const char *dir, int quiet_missing)
     free(names);
 }
 
-void rlx__loader_scan(rlx_runtime *rt, const char *dirs, int quiet_missing)
+void rlx__loader_scan(rlx_runtime *rt, const char *dirs, const char *source)
 {
     const char *p = dirs;
     while (p && *p) {
@@ -344,7 +361,7 @@ void rlx__loader_scan(rlx_runtime *rt, const char *dirs, int quiet_missing)
             if (dir) {
                 memcpy(dir, p, len);
                 dir[len] = '\0';
-                scan_dir(rt, dir, quiet_missing);
+                scan_dir(rt, dir, source);
                 free(dir);
             }
         }

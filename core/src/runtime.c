@@ -74,8 +74,9 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
          * plugin: it is the proof that the ABI suffices. */
         st = rlx__loader_builtin(rt, "(built-in)", rlx__cpu_ref_init);
         if (st == RLX_OK && !(flags & RLX_RUNTIME_NO_DISCOVERY)) {
-            rlx__loader_scan(rt, env_trusted("RLX_PLUGIN_PATH"), 0);
-            rlx__loader_scan(rt, RLX_PLUGINDIR, 1);
+            rlx__loader_scan(rt, env_trusted("RLX_PLUGIN_PATH"),
+                             RLX__SOURCE_ENV);
+            rlx__loader_scan(rt, RLX_PLUGINDIR, RLX__SOURCE_SYSTEM);
         }
         pthread_mutex_unlock(&rt->lock);
     }
@@ -105,6 +106,10 @@ void rlx_runtime_destroy(rlx_runtime *rt)
         free(rt->seen_paths[i]);
     }
     free(rt->seen_names);
+    for (uint32_t i = 0; i < rt->n_search; i++)
+        free(rt->search_dirs[i]);
+    free(rt->search_dirs);
+    free(rt->search_sources);
     free(rt->seen_paths);
     free(rt->pending_error);
     pthread_mutex_destroy(&rt->lock);
@@ -117,7 +122,7 @@ rlx_status rlx_runtime_discover(rlx_runtime *rt, const char *dirs)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_runtime_discover: NULL argument");
     pthread_mutex_lock(&rt->lock);
-    rlx__loader_scan(rt, dirs, 0);
+    rlx__loader_scan(rt, dirs, RLX__SOURCE_API);
     pthread_mutex_unlock(&rt->lock);
     rlx__error_clear();
     return RLX_OK;
@@ -132,6 +137,34 @@ rlx_status rlx_runtime_load_plugin(rlx_runtime *rt, const char *path)
     rlx_status st = rlx__loader_load(rt, path);
     pthread_mutex_unlock(&rt->lock);
     return st;
+}
+
+const char *rlx_runtime_search_dir(const rlx_runtime *rt, uint32_t index,
+                                   const char **source)
+{
+    if (source)
+        *source = NULL;
+    if (!rt)
+        return NULL;
+    rlx_runtime *m = (rlx_runtime *)rt;
+    pthread_mutex_lock(&m->lock);
+    const char *dir = NULL;
+    if (index < rt->n_search) {
+        dir = rt->search_dirs[index];
+        if (source)
+            *source = rt->search_sources[index];
+    }
+    pthread_mutex_unlock(&m->lock);
+    return dir;
+}
+
+const char *rlx_diag_kind_name(rlx_diag_kind kind)
+{
+    switch (kind) {
+    case RLX_DIAG_REJECTED: return "rejected";
+    case RLX_DIAG_SHADOWED: return "shadowed";
+    default: return "unknown";
+    }
 }
 
 uint32_t rlx_runtime_diag_count(const rlx_runtime *rt)

@@ -86,6 +86,12 @@ RLX_API rlx_status rlx_runtime_discover(rlx_runtime *rt, const char *dirs);
 RLX_API rlx_status rlx_runtime_load_plugin(rlx_runtime *rt, const char *path);
 /* The system plugin directory compiled into this librlx. */
 RLX_API const char *rlx_plugin_dir(void);
+/* Directories searched so far, in order, with where each came from
+ * ("RLX_PLUGIN_PATH", "system" or "rlx_runtime_discover"); NULL past the
+ * end. Strings live as long as RT. */
+RLX_API const char *rlx_runtime_search_dir(const rlx_runtime *rt,
+                                           uint32_t index,
+                                           const char **source);
 
 /* Registered backends, in registration order. The list is a snapshot;
  * backend handles stay valid until the runtime is destroyed. */
@@ -105,6 +111,7 @@ typedef enum rlx_diag_kind {
     RLX_DIAG_REJECTED = 1, /* the file (or one of its backends) was refused */
     RLX_DIAG_SHADOWED = 2  /* a file of the same name came earlier */
 } rlx_diag_kind;
+RLX_API const char *rlx_diag_kind_name(rlx_diag_kind kind); /* "shadowed" */
 RLX_API uint32_t rlx_runtime_diag_count(const rlx_runtime *rt);
 /* Each string out-parameter may be NULL; strings live as long as RT. */
 RLX_API rlx_status rlx_runtime_diag(const rlx_runtime *rt, uint32_t index,
