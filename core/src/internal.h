@@ -45,7 +45,10 @@ char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
 /* ---- names.c ---------------------------------------------------------- */
 
 int rlx__op_is_known(rlx_op op);
-int rlx__op_arity(rlx_op op); /* -1 for unknown */
+#define RLX__OP_UNKNOWN (-2)
+/* Inputs OP takes: RLX_OP_VARIADIC (-1) for one or more, RLX__OP_UNKNOWN
+ * for an op this core does not know. */
+int rlx__op_arity(rlx_op op);
 int rlx__dtype_is_known(rlx_dtype t);
 int rlx__device_kind_is_known(rlx_device_kind k);
 /* "[2,3,4]" into BUF. */

@@ -86,7 +86,7 @@ const char *rlx_device_kind_name(rlx_device_kind k)
 
 int rlx__op_is_known(rlx_op op)
 {
-    return rlx__op_arity(op) >= 0;
+    return rlx__op_arity(op) != RLX__OP_UNKNOWN;
 }
 
 int rlx__op_arity(rlx_op op)
@@ -94,7 +94,7 @@ int rlx__op_arity(rlx_op op)
     for (size_t i = 0; i < N_OPS; i++)
         if (op_table[i].op == op)
             return op_table[i].arity;
-    return -1;
+    return RLX__OP_UNKNOWN;
 }
 
 const char *rlx_op_name(rlx_op op)

@@ -136,7 +136,7 @@ rlx_status rlx__shape_infer(const rlx_graph *g, const char *name, rlx_op op,
                             const rlx_attrs *attrs, rlx__node *out)
 {
     int arity = rlx__op_arity(op);
-    if (arity < 0)
+    if (arity == RLX__OP_UNKNOWN)
         return rlx__error(RLX_ERR_UNSUPPORTED,
                           "node '%s': unknown op %d. Fix: use an op from "
                           "rlx/ops.h", name, (int)op);

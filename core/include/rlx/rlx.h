@@ -229,6 +229,22 @@ RLX_API const void *rlx_program_output_data(const rlx_program *p,
 /* Nodes the program kept after dead-code elimination. */
 RLX_API uint32_t rlx_program_node_count(const rlx_program *p);
 
+/* ---- models: YAML graph + safetensors weights (docs/model-format.md) - */
+
+typedef struct rlx_model rlx_model;
+
+/* Parse the YAML model at PATH, map its weights file, validate both and
+ * build the graph. Errors name the file, the line and column or the node,
+ * and end with a Fix; nothing is left half-loaded. */
+RLX_API rlx_status rlx_model_load(const char *path, rlx_model **out);
+RLX_API void rlx_model_destroy(rlx_model *m);
+/* The model's graph, owned by the model. */
+RLX_API const rlx_graph *rlx_model_graph(const rlx_model *m);
+RLX_API const char *rlx_model_name(const rlx_model *m);
+/* Set every param of P (compiled from this model's graph) from the
+ * model's weights. */
+RLX_API rlx_status rlx_model_set_params(const rlx_model *m, rlx_program *p);
+
 #ifdef __cplusplus
 }
 #endif
