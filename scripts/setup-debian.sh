@@ -3,7 +3,8 @@
 # Installs only what is missing; uses sudo when not run as root.
 set -euo pipefail
 
-pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3)
+pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
+      libyaml-dev python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
