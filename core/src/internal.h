@@ -57,13 +57,32 @@ const char *rlx__shape_str(char *buf, size_t size, uint32_t rank,
 
 /* ---- registry.c ------------------------------------------------------- */
 
+/*
+ * A loaded plugin file. Its backends, its code and this record stay valid
+ * while REFS > 0: the registry holds one reference while the plugin is
+ * loaded, and every session, program and call into a backend holds one
+ * more. Unloading drops the registry's; the last release destroys the
+ * backends and closes the file. The record itself is freed only with the
+ * runtime, so a stale backend handle is never a dangling pointer.
+ */
 typedef struct rlx__plugin {
     char *path;
     void *handle;            /* dlopen handle; NULL for built-in */
+    int builtin;
     uint32_t abi_version;    /* from its first registration */
+    rlx_backend **backends;  /* owned */
     uint32_t n_backends;
     unsigned long long dev, ino; /* to spot a second load of one file */
+    int32_t host_fit;        /* rlx_plugin_host_fit's score, -1: none */
+    char *family;            /* its family, NULL: none */
+    _Atomic uint32_t refs;
+    _Atomic int retired;     /* out of the registry */
+    int finalized;           /* backends destroyed, file closed */
 } rlx__plugin;
+
+/* Take a reference on B's plugin; 0 when it has been unloaded. */
+int rlx__backend_acquire(const rlx_backend *b);
+void rlx__backend_release(const rlx_backend *b);
 
 struct rlx_backend {
     char *id;
@@ -94,8 +113,27 @@ typedef struct rlx__diag {
     char *fix;
 } rlx__diag;
 
+/* ---- policy.c, config.c: which backends may be chosen ---------------- */
+
+typedef struct rlx__policy_force_rule {
+    char *device, *id, *source;
+} rlx__policy_force_rule;
+
+typedef struct rlx__policy_disable_rule {
+    char *glob, *source;
+} rlx__policy_disable_rule;
+
+typedef struct rlx__policy {
+    rlx__policy_force_rule *force;
+    uint32_t n_force;
+    rlx__policy_disable_rule *disable;
+    uint32_t n_disable;
+} rlx__policy;
+
 struct rlx_runtime {
     pthread_mutex_t lock;            /* writers: load, register, diag */
+    rlx__policy policy;              /* fixed after creation */
+    char *config_path;               /* the config file read, or NULL */
     _Atomic(rlx__snapshot *) snap;
     rlx_host host;                   /* host_data points back here */
     rlx__plugin **plugins;
@@ -109,6 +147,12 @@ struct rlx_runtime {
     char **seen_paths;
     uint32_t n_seen;
     uint32_t next_order;
+    /* variants (plugins with a host-fit score) found during a scan, kept
+     * unopened-by-init until the scan ends and the best of each family
+     * is known */
+    int deferring;
+    struct rlx__variant *variants;
+    uint32_t n_variants;
     /* set while a plugin's init runs */
     rlx__plugin *loading;
     rlx_backend **pending;
@@ -119,14 +163,33 @@ struct rlx_runtime {
 rlx_status rlx__registry_init(rlx_runtime *rt);
 void rlx__registry_free(rlx_runtime *rt);
 const rlx__snapshot *rlx__registry_snapshot(const rlx_runtime *rt);
-/* Publish the pending registrations as a new snapshot (lock held). */
-rlx_status rlx__registry_commit(rlx_runtime *rt);
+/* Publish the pending registrations, which become P's backends, as a new
+ * snapshot; P starts with the registry's reference (lock held). */
+rlx_status rlx__registry_commit(rlx_runtime *rt, rlx__plugin *p);
+/* Publish a snapshot without P's backends (lock held). */
+rlx_status rlx__registry_remove(rlx_runtime *rt, rlx__plugin *p);
+/* Destroy P's backends, close it if needed and free it (plugin.c). */
+void rlx__plugin_free(rlx__plugin *p);
 /* Destroy pending registrations without publishing (lock held). */
 void rlx__registry_discard(rlx_runtime *rt);
 void rlx__backend_free(rlx_backend *b);
 /* Backends able to serve DEVICE (name, no index), best first. */
 uint32_t rlx__registry_rank(const rlx_runtime *rt, const char *device,
                             const rlx_backend **out, uint32_t max);
+
+rlx_status rlx__policy_force(rlx__policy *pol, const char *device,
+                             const char *id, const char *source);
+rlx_status rlx__policy_disable(rlx__policy *pol, const char *glob,
+                               const char *source);
+void rlx__policy_free(rlx__policy *pol);
+void rlx__policy_from_env(rlx_runtime *rt);
+/* Read the first config file found into rt->policy; problems become
+ * diagnostics, never failures. */
+void rlx__config_load(rlx_runtime *rt);
+/* 1 when B may be chosen; *WHY explains a rule that applies (thread-local
+ * text), NULL when none does. */
+int rlx__policy_allows(const rlx_runtime *rt, const rlx_backend *b,
+                       const char **why);
 
 /* ---- host.c: the table handed to plugins ------------------------------ */
 
@@ -149,8 +212,12 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path);
 #define RLX__SOURCE_SYSTEM "system"
 #define RLX__SOURCE_API "rlx_runtime_discover"
 void rlx__loader_scan(rlx_runtime *rt, const char *dirs, const char *source);
-/* dlclose every plugin; their backends must already be destroyed. */
+/* Free every plugin: destroy its backends, close its file. */
 void rlx__loader_unload_all(rlx_runtime *rt);
+/* Between begin and end, variants wait; end initialises the best of each
+ * family and records the others as not chosen (lock held). */
+void rlx__loader_scan_begin(rlx_runtime *rt);
+void rlx__loader_scan_end(rlx_runtime *rt);
 /* Run a linked-in plugin's init as if it had been loaded from a file. */
 rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
                                rlx_plugin_init_fn init);

@@ -98,10 +98,8 @@ static rlx_status run_init(rlx_runtime *rt, rlx__plugin *p,
     rlx_status st = init(&rt->host);
 
     rt->loading = NULL;
-    if (st == RLX_OK && rt->n_pending > 0) {
-        p->n_backends = rt->n_pending;
-        return rlx__registry_commit(rt);
-    }
+    if (st == RLX_OK && rt->n_pending > 0)
+        return rlx__registry_commit(rt, p);
     rlx__registry_discard(rt);
     if (rt->pending_error) /* the refusal is already in the diagnostics */
         return rlx__error(st != RLX_OK ? st : RLX_ERR_PLUGIN, "%s: %s",
@@ -138,16 +136,6 @@ static rlx_status add_plugin(rlx_runtime *rt, rlx__plugin *p)
     return RLX_OK;
 }
 
-static void plugin_free(rlx__plugin *p)
-{
-    if (!p)
-        return;
-    if (p->handle)
-        dlclose(p->handle);
-    free(p->path);
-    free(p);
-}
-
 rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
                                rlx_plugin_init_fn init)
 {
@@ -156,12 +144,101 @@ rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
         free(p);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
+    p->builtin = 1;
+    p->host_fit = -1;
     rlx_status st = run_init(rt, p, init);
     if (st == RLX_OK)
         st = add_plugin(rt, p);
     if (st != RLX_OK)
-        plugin_free(p);
+        rlx__plugin_free(p);
     return st;
+}
+
+/* Ask a variant plugin how well it fits this host, before its init. */
+static rlx_status host_fit(rlx_runtime *rt, rlx__plugin *p)
+{
+    void *sym = dlsym(p->handle, RLX_PLUGIN_HOST_FIT_SYMBOL);
+    rlx_plugin_host_fit_fn fit = NULL;
+    memcpy(&fit, &sym, sizeof fit);
+    if (!fit)
+        return RLX_OK;
+    const char *family = NULL;
+    int32_t score = fit(&family);
+    p->host_fit = score;
+    p->family = rlx__strdup(family && *family ? family : p->path);
+    if (score > 0)
+        return RLX_OK;
+    char *reason = rlx__printf_alloc(
+        "variant of '%s' cannot run on this host (host-fit score %d)",
+        p->family ? p->family : "?", (int)score);
+    rlx_status st = reject(rt, p->path, RLX_ERR_UNSUPPORTED,
+                           reason ? reason : "cannot run on this host",
+                           "nothing to do if a variant for this CPU is "
+                           "installed beside it; otherwise install the "
+                           "portable variant");
+    free(reason);
+    return st;
+}
+
+typedef struct rlx__variant {
+    rlx__plugin *plugin;
+    rlx_plugin_init_fn init;
+} rlx__variant;
+
+static rlx_status defer(rlx_runtime *rt, rlx__plugin *p,
+                        rlx_plugin_init_fn init)
+{
+    rlx__variant *grown = realloc(rt->variants,
+                                  (rt->n_variants + 1) * sizeof *grown);
+    if (!grown) {
+        rlx__plugin_free(p);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    rt->variants = grown;
+    rt->variants[rt->n_variants++] = (rlx__variant){ p, init };
+    return RLX_OK;
+}
+
+void rlx__loader_scan_begin(rlx_runtime *rt)
+{
+    rt->deferring = 1;
+}
+
+void rlx__loader_scan_end(rlx_runtime *rt)
+{
+    rt->deferring = 0;
+    for (uint32_t i = 0; i < rt->n_variants; i++) {
+        rlx__plugin *p = rt->variants[i].plugin;
+        /* the family's best: highest score, the first found on a tie */
+        const rlx__plugin *best = NULL;
+        for (uint32_t j = 0; j < rt->n_variants; j++) {
+            const rlx__plugin *q = rt->variants[j].plugin;
+            if (strcmp(q->family, p->family) == 0 &&
+                (!best || q->host_fit > best->host_fit))
+                best = q;
+        }
+        if (best != p) {
+            char *reason = rlx__printf_alloc(
+                "variant of '%s' not chosen: host-fit score %d, %s scores "
+                "%d", p->family, (int)p->host_fit, best->path,
+                (int)best->host_fit);
+            rlx__diag_add(rt, RLX_DIAG_VARIANT, p->path,
+                          reason ? reason : "variant not chosen",
+                          "nothing to do: the best variant for this CPU "
+                          "is loaded");
+            free(reason);
+            rlx__plugin_free(p);
+            continue;
+        }
+        rlx_status s = run_init(rt, p, rt->variants[i].init);
+        if (s == RLX_OK)
+            s = add_plugin(rt, p);
+        if (s != RLX_OK)
+            rlx__plugin_free(p);
+    }
+    free(rt->variants);
+    rt->variants = NULL;
+    rt->n_variants = 0;
 }
 
 rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
@@ -171,7 +248,7 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
     if (s != RLX_OK)
         return s;
     for (uint32_t i = 0; i < rt->n_plugins; i++)
-        if (rt->plugins[i]->handle &&
+        if (!rt->plugins[i]->builtin && !atomic_load(&rt->plugins[i]->retired) &&
             rt->plugins[i]->dev == (unsigned long long)st.st_dev &&
             rt->plugins[i]->ino == (unsigned long long)st.st_ino)
             return rlx__error(RLX_ERR_DUPLICATE,
@@ -229,11 +306,16 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
     p->handle = handle;
     p->dev = (unsigned long long)st.st_dev;
     p->ino = (unsigned long long)st.st_ino;
-    s = run_init(rt, p, init);
+    p->host_fit = -1;
+    s = host_fit(rt, p);
+    if (s == RLX_OK && p->family && rt->deferring)
+        return defer(rt, p, init);
+    if (s == RLX_OK)
+        s = run_init(rt, p, init);
     if (s == RLX_OK)
         s = add_plugin(rt, p);
     if (s != RLX_OK)
-        plugin_free(p);
+        rlx__plugin_free(p);
     return s;
 }
 
@@ -372,7 +454,7 @@ void rlx__loader_scan(rlx_runtime *rt, const char *dirs, const char *source)
 void rlx__loader_unload_all(rlx_runtime *rt)
 {
     for (uint32_t i = rt->n_plugins; i-- > 0;)
-        plugin_free(rt->plugins[i]);
+        rlx__plugin_free(rt->plugins[i]);
     free(rt->plugins);
     rt->plugins = NULL;
     rt->n_plugins = 0;

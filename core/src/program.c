@@ -107,6 +107,8 @@ static rlx_status compile_on(rlx_program *p, const rlx__view *v,
     if (st != RLX_OK || !exe)
         return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
                                        "compile");
+    /* the session holds B, so this reference cannot fail */
+    rlx__backend_acquire(b);
     p->exe = exe;
     p->backend = b;
     p->device_index = device_index;
@@ -185,6 +187,9 @@ void rlx_program_destroy(rlx_program *p)
     }
     if (p->exe && b)
         b->vt.executable_destroy(b->backend, p->exe);
+    /* last: this may close the plugin whose code ran just above */
+    if (p->exe && b)
+        rlx__backend_release(b);
     free(p->param_bufs);
     free(p->input_ptrs);
     free(p->output_ptrs);

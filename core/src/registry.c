@@ -45,28 +45,52 @@ static void backend_release(rlx_backend *b)
     rlx__backend_free(b);
 }
 
-rlx_status rlx__registry_commit(rlx_runtime *rt)
+/* Replace the snapshot with OLD's items that KEEP accepts plus ADD. */
+static rlx_status publish(rlx_runtime *rt, const rlx__plugin *drop,
+                          rlx_backend *const *add, uint32_t n_add)
 {
     rlx__snapshot *old = atomic_load_explicit(&rt->snap, memory_order_relaxed);
     rlx__snapshot *s = calloc(1, sizeof *s);
-    uint32_t n = old->count + rt->n_pending;
-    rlx_backend **items = calloc(n ? n : 1, sizeof *items);
+    rlx_backend **items = calloc(old->count + n_add + 1, sizeof *items);
     if (!s || !items) {
         free(s);
         free(items);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    if (old->count)
-        memcpy(items, old->items, old->count * sizeof *items);
-    if (rt->n_pending)
-        memcpy(items + old->count, rt->pending,
-               rt->n_pending * sizeof *items);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < old->count; i++)
+        if (old->items[i]->plugin != drop)
+            items[n++] = old->items[i];
+    for (uint32_t i = 0; i < n_add; i++)
+        items[n++] = add[i];
     s->count = n;
     s->items = items;
     s->older = old;
     atomic_store_explicit(&rt->snap, s, memory_order_release);
+    return RLX_OK;
+}
+
+rlx_status rlx__registry_commit(rlx_runtime *rt, rlx__plugin *p)
+{
+    rlx_backend **owned = malloc(rt->n_pending * sizeof *owned);
+    if (!owned)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(owned, rt->pending, rt->n_pending * sizeof *owned);
+    rlx_status st = publish(rt, NULL, rt->pending, rt->n_pending);
+    if (st != RLX_OK) {
+        free(owned);
+        return st;
+    }
+    p->backends = owned;
+    p->n_backends = rt->n_pending;
+    atomic_store(&p->refs, 1);
     rt->n_pending = 0;
     return RLX_OK;
+}
+
+rlx_status rlx__registry_remove(rlx_runtime *rt, rlx__plugin *p)
+{
+    return publish(rt, p, NULL, 0);
 }
 
 void rlx__registry_discard(rlx_runtime *rt)
@@ -76,12 +100,11 @@ void rlx__registry_discard(rlx_runtime *rt)
     rt->n_pending = 0;
 }
 
+/* Backends belong to their plugins (freed with them); this frees the
+ * snapshots only. */
 void rlx__registry_free(rlx_runtime *rt)
 {
     rlx__snapshot *s = atomic_load_explicit(&rt->snap, memory_order_acquire);
-    if (s) /* the newest snapshot holds every backend ever committed */
-        for (uint32_t i = s->count; i-- > 0;)
-            backend_release(s->items[i]);
     while (s) {
         rlx__snapshot *older = s->older;
         free(s->items);
@@ -184,7 +207,7 @@ const char *rlx_backend_plugin_path(const rlx_backend *b)
 {
     if (!b)
         return NULL;
-    return b->plugin && b->plugin->handle ? b->plugin->path : "(built-in)";
+    return b->plugin->builtin ? "(built-in)" : b->plugin->path;
 }
 
 uint32_t rlx_backend_abi_version(const rlx_backend *b)
@@ -194,9 +217,22 @@ uint32_t rlx_backend_abi_version(const rlx_backend *b)
 
 int rlx_backend_supports_op(const rlx_backend *b, rlx_op op, rlx_dtype dtype)
 {
-    if (!b || !rlx__op_is_known(op) || !rlx__dtype_is_known(dtype))
+    if (!b || !rlx__op_is_known(op) || !rlx__dtype_is_known(dtype) ||
+        !rlx__backend_acquire(b))
         return 0;
-    return b->vt.supports_op(b->backend, op, dtype) != 0;
+    int yes = b->vt.supports_op(b->backend, op, dtype) != 0;
+    rlx__backend_release(b);
+    return yes;
+}
+
+int32_t rlx_backend_host_fit(const rlx_backend *b)
+{
+    return b ? b->plugin->host_fit : -1;
+}
+
+int rlx_backend_is_loaded(const rlx_backend *b)
+{
+    return b && !atomic_load(&b->plugin->retired);
 }
 
 rlx_status rlx_backend_probe(const rlx_backend *b, uint32_t *device_count)
@@ -207,24 +243,30 @@ rlx_status rlx_backend_probe(const rlx_backend *b, uint32_t *device_count)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_backend_probe: NULL backend");
     rlx_probe_result r = { .struct_size = sizeof r, .device_count = 1 };
+    if (!rlx__backend_acquire(b))
+        return rlx__error(RLX_ERR_UNAVAILABLE,
+                          "backend '%s' was unloaded. Fix: load its plugin "
+                          "again", b->id);
+    rlx_status st = RLX_OK;
     if (b->vt.probe) {
         rlx__report_clear();
-        rlx_status st = b->vt.probe(b->backend, &r);
-        if (st != RLX_OK) {
-            const char *msg = rlx__report_get();
-            if (msg && strstr(msg, "Fix:"))
-                return rlx__error(st, "%s", msg);
-            return rlx__error(st,
-                              "%s. Fix: the backend gave no remedy; see "
-                              "its documentation",
-                              msg ? msg : rlx_status_string(st));
-        }
-        if (r.device_count == 0)
-            return rlx__error(RLX_ERR_UNAVAILABLE,
-                              "backend '%s' found no device. Fix: check "
-                              "that the device is present and its driver "
-                              "loaded", b->id);
+        st = b->vt.probe(b->backend, &r);
     }
+    rlx__backend_release(b);
+    if (st != RLX_OK) {
+        const char *msg = rlx__report_get();
+        if (msg && strstr(msg, "Fix:"))
+            return rlx__error(st, "%s", msg);
+        return rlx__error(st,
+                          "%s. Fix: the backend gave no remedy; see its "
+                          "documentation",
+                          msg ? msg : rlx_status_string(st));
+    }
+    if (r.device_count == 0)
+        return rlx__error(RLX_ERR_UNAVAILABLE,
+                          "backend '%s' found no device. Fix: check that "
+                          "the device is present and its driver loaded",
+                          b->id);
     if (device_count)
         *device_count = r.device_count;
     return RLX_OK;

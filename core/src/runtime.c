@@ -67,6 +67,8 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
         return rlx__error(RLX_ERR_INTERNAL, "cannot create a mutex");
     }
     rlx__host_init(rt);
+    rlx__config_load(rt);       /* the environment overrides the file */
+    rlx__policy_from_env(rt);
     rlx_status st = rlx__registry_init(rt);
     if (st == RLX_OK) {
         pthread_mutex_lock(&rt->lock);
@@ -74,9 +76,11 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
          * plugin: it is the proof that the ABI suffices. */
         st = rlx__loader_builtin(rt, "(built-in)", rlx__cpu_ref_init);
         if (st == RLX_OK && !(flags & RLX_RUNTIME_NO_DISCOVERY)) {
+            rlx__loader_scan_begin(rt);
             rlx__loader_scan(rt, env_trusted("RLX_PLUGIN_PATH"),
                              RLX__SOURCE_ENV);
             rlx__loader_scan(rt, RLX_PLUGINDIR, RLX__SOURCE_SYSTEM);
+            rlx__loader_scan_end(rt);
         }
         pthread_mutex_unlock(&rt->lock);
     }
@@ -93,8 +97,8 @@ void rlx_runtime_destroy(rlx_runtime *rt)
 {
     if (!rt)
         return;
-    rlx__registry_free(rt);   /* backends first: their code is in plugins */
-    rlx__loader_unload_all(rt);
+    rlx__loader_unload_all(rt); /* destroys backends, then closes files */
+    rlx__registry_free(rt);
     for (uint32_t i = 0; i < rt->n_diags; i++) {
         free(rt->diags[i].path);
         free(rt->diags[i].reason);
@@ -112,6 +116,8 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     free(rt->search_sources);
     free(rt->seen_paths);
     free(rt->pending_error);
+    rlx__policy_free(&rt->policy);
+    free(rt->config_path);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }
@@ -122,7 +128,9 @@ rlx_status rlx_runtime_discover(rlx_runtime *rt, const char *dirs)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_runtime_discover: NULL argument");
     pthread_mutex_lock(&rt->lock);
+    rlx__loader_scan_begin(rt);
     rlx__loader_scan(rt, dirs, RLX__SOURCE_API);
+    rlx__loader_scan_end(rt);
     pthread_mutex_unlock(&rt->lock);
     rlx__error_clear();
     return RLX_OK;
@@ -163,6 +171,7 @@ const char *rlx_diag_kind_name(rlx_diag_kind kind)
     switch (kind) {
     case RLX_DIAG_REJECTED: return "rejected";
     case RLX_DIAG_SHADOWED: return "shadowed";
+    case RLX_DIAG_VARIANT: return "variant";
     default: return "unknown";
     }
 }

@@ -49,6 +49,11 @@ static uint32_t add_device(rlx_session *s, const char *device, uint32_t index)
     for (uint32_t i = 0; i < n && s->n_candidates < MAX_CANDIDATES; i++) {
         uint32_t count = 0;
         const rlx_backend *b = ranked[i];
+        const char *why;
+        if (!rlx__policy_allows(s->rt, b, &why)) {
+            explain(s, "  %s: backend '%s' %s", device, b->id, why);
+            continue;
+        }
         if (rlx_backend_probe(b, &count) != RLX_OK) {
             explain(s, "  %s: backend '%s' unavailable: %s", device, b->id,
                     rlx_last_error());
@@ -58,6 +63,10 @@ static uint32_t add_device(rlx_session *s, const char *device, uint32_t index)
             explain(s, "  %s: backend '%s' has %u device%s, no %s:%u",
                     device, b->id, count, count == 1 ? "" : "s", device,
                     index);
+            continue;
+        }
+        if (!rlx__backend_acquire(b)) {
+            explain(s, "  %s: backend '%s' was just unloaded", device, b->id);
             continue;
         }
         explain(s, "  %s: backend '%s' available (priority %d, %u device%s)",
@@ -133,6 +142,10 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
                               "index %u. Fix: use an index below %u",
                               b->id, count, count == 1 ? "" : "s",
                               s->device_index, count);
+        if (!rlx__backend_acquire(b))
+            return rlx__error(RLX_ERR_UNAVAILABLE,
+                              "backend '%s' was unloaded. Fix: load its "
+                              "plugin again", b->id);
         explain(s, "requested backend '%s'", b->id);
         s->candidates[s->n_candidates++] = b;
         return RLX_OK;
@@ -206,6 +219,8 @@ void rlx_session_destroy(rlx_session *s)
 {
     if (!s)
         return;
+    for (uint32_t i = 0; i < s->n_candidates; i++)
+        rlx__backend_release(s->candidates[i]);
     free(s->explain);
     free(s);
 }
@@ -255,8 +270,13 @@ const rlx_backend *rlx_runtime_choose(rlx_runtime *rt, const char *device)
                NULL;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t count = 0;
-        if (rlx_backend_probe(ranked[i], &count) == RLX_OK && index < count)
+        const char *why;
+        if (!rlx__policy_allows(rt, ranked[i], &why))
+            rlx__error(RLX_ERR_UNAVAILABLE, "backend '%s' %s. Fix: change "
+                       "the rule if you want it", ranked[i]->id, why);
+        else if (rlx_backend_probe(ranked[i], &count) == RLX_OK &&
+                 index < count)
             return ranked[i];
     }
-    return NULL; /* rlx_last_error() holds the last probe's reason */
+    return NULL; /* rlx_last_error() holds the last reason */
 }

@@ -2,7 +2,7 @@
  * rlx/plugin.h - the plugin entry point and the host table.
  *
  * A plugin is a shared object named librlx-backend-<name>.so that exports
- * exactly one symbol:
+ * one symbol (and optionally rlx_plugin_host_fit, below):
  *
  *     RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host);
  *
@@ -60,6 +60,19 @@ typedef rlx_status (*rlx_plugin_init_fn)(const rlx_host *host);
 
 #define RLX_PLUGIN_INIT_SYMBOL "rlx_plugin_init"
 
+/*
+ * Optional second export, for a backend built in several variants (one
+ * per CPU feature level, say): the loader calls it before rlx_plugin_init
+ * and, among the variants of one FAMILY found in a scan, initialises only
+ * the one with the highest score; the others are closed unused. 0 means
+ * "cannot run on this host". Compile it without the variant's ISA flags:
+ * it runs before anything has checked that the host can run them. It must
+ * not call into the host. *family is a static string.
+ */
+typedef int32_t (*rlx_plugin_host_fit_fn)(const char **family);
+
+#define RLX_PLUGIN_HOST_FIT_SYMBOL "rlx_plugin_host_fit"
+
 /* Register one backend. Call only from rlx_plugin_init. */
 static inline rlx_status rlx_register_backend(const rlx_host *host,
                                               const rlx_backend_info *info)
@@ -89,6 +102,7 @@ static inline void rlx_host_log(const rlx_host *host, rlx_log_level level,
 extern "C" {
 #endif
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host);
+RLX_PLUGIN_EXPORT int32_t rlx_plugin_host_fit(const char **family);
 #ifdef __cplusplus
 }
 #endif

@@ -82,8 +82,15 @@ RLX_API void rlx_runtime_destroy(rlx_runtime *rt);
  * name seen earlier (in this call or a previous one) shadows later files. */
 RLX_API rlx_status rlx_runtime_discover(rlx_runtime *rt, const char *dirs);
 /* Load one plugin file by path. Fails, with the reason, if it is rejected;
- * the rejection is also kept in the diagnostics. */
+ * the rejection is also kept in the diagnostics. Safe while other threads
+ * use the runtime: new sessions see the new backends. */
 RLX_API rlx_status rlx_runtime_load_plugin(rlx_runtime *rt, const char *path);
+/* Take a loaded plugin's backends out of the registry, so new sessions no
+ * longer see them. Sessions and programs already using them keep working;
+ * the backends are destroyed and the file closed when the last of those
+ * is released. The built-in backend cannot be unloaded. */
+RLX_API rlx_status rlx_runtime_unload_plugin(rlx_runtime *rt,
+                                             const char *path);
 /* The system plugin directory compiled into this librlx. */
 RLX_API const char *rlx_plugin_dir(void);
 /* Directories searched so far, in order, with where each came from
@@ -109,7 +116,8 @@ RLX_API const rlx_backend *rlx_runtime_choose(rlx_runtime *rt,
 /* Files that were found but not loaded, and shadowed files. */
 typedef enum rlx_diag_kind {
     RLX_DIAG_REJECTED = 1, /* the file (or one of its backends) was refused */
-    RLX_DIAG_SHADOWED = 2  /* a file of the same name came earlier */
+    RLX_DIAG_SHADOWED = 2, /* a file of the same name came earlier */
+    RLX_DIAG_VARIANT = 3   /* a variant another variant outscored here */
 } rlx_diag_kind;
 RLX_API const char *rlx_diag_kind_name(rlx_diag_kind kind); /* "shadowed" */
 RLX_API uint32_t rlx_runtime_diag_count(const rlx_runtime *rt);
@@ -117,6 +125,17 @@ RLX_API uint32_t rlx_runtime_diag_count(const rlx_runtime *rt);
 RLX_API rlx_status rlx_runtime_diag(const rlx_runtime *rt, uint32_t index,
                                     rlx_diag_kind *kind, const char **path,
                                     const char **reason, const char **fix);
+
+/* Selection policy: RLX_BACKEND_FORCE ("cpu=cpu-ref,..."), then
+ * RLX_BACKEND_DISABLE ("glob,..."), then the config file. Returns 1 when
+ * B may be chosen automatically; *why (may be NULL) gets a sentence
+ * naming the rule and where it came from, or NULL when no rule applies.
+ * The text is valid until the next call on this thread. */
+RLX_API int rlx_runtime_backend_allowed(const rlx_runtime *rt,
+                                        const rlx_backend *b,
+                                        const char **why);
+/* The config file that was read, or NULL. */
+RLX_API const char *rlx_runtime_config_path(const rlx_runtime *rt);
 
 /* ---- backends -------------------------------------------------------- */
 
@@ -133,6 +152,11 @@ RLX_API const char *rlx_backend_plugin_path(const rlx_backend *b);
 RLX_API uint32_t rlx_backend_abi_version(const rlx_backend *b);
 RLX_API int rlx_backend_supports_op(const rlx_backend *b, rlx_op op,
                                     rlx_dtype dtype);
+/* The plugin's host-fit score (rlx_plugin_host_fit), or -1 when it has
+ * none. */
+RLX_API int32_t rlx_backend_host_fit(const rlx_backend *b);
+/* 0 once the backend's plugin has been unloaded. */
+RLX_API int rlx_backend_is_loaded(const rlx_backend *b);
 /* Run the availability probe now. On RLX_OK, *device_count is set; on
  * failure rlx_last_error() holds the reason and its Fix. */
 RLX_API rlx_status rlx_backend_probe(const rlx_backend *b,
