@@ -104,7 +104,8 @@ TEST(duplicate_id)
     for (uint32_t i = 0; i < rlx_runtime_diag_count(rt); i++) {
         const char *reason;
         rlx_runtime_diag(rt, i, NULL, NULL, &reason, NULL);
-        dup += strstr(reason, "'test-dup' is already registered") != NULL;
+        dup += strstr(reason, "'test-dup' is registered twice by this "
+                              "plugin") != NULL;
         refdup += strstr(reason, "'cpu-ref' is already registered by "
                                  "(built-in)") != NULL;
     }

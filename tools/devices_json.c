@@ -25,6 +25,12 @@ static void json_backends(cli_json *j, const cli_devices_report *r)
         cli_json_member_string(j, "reason", b->reason);
         cli_json_member_string(j, "fix", b->fix);
         cli_json_member_bool(j, "chosen", b->chosen);
+        cli_json_member_bool(j, "allowed", b->allowed);
+        cli_json_member_string(j, "policy", b->policy);
+        if (b->host_fit >= 0)
+            cli_json_member_int(j, "host_fit", b->host_fit);
+        else
+            cli_json_member_string(j, "host_fit", NULL);
         cli_json_object_end(j);
     }
     cli_json_array_end(j);
@@ -72,6 +78,7 @@ void cli_devices_print_json(const cli_devices_report *r, FILE *out)
     cli_json_member_string(&j, "rlx_version", rlx_version());
     cli_json_member_string(&j, "abi_version", abi_text);
     cli_json_member_string(&j, "plugin_dir", rlx_plugin_dir());
+    cli_json_member_string(&j, "config_file", r->config_path);
     cli_json_key(&j, "search_path");
     cli_json_array_begin(&j);
     for (size_t i = 0; i < r->n_search; i++)

@@ -77,7 +77,8 @@ static int search_path_gather(cli_devices_report *r, const rlx_runtime *rt)
     return 0;
 }
 
-static int backend_row_fill(cli_backend_row *row, const rlx_backend *b)
+static int backend_row_fill(cli_backend_row *row, const rlx_runtime *r_rt,
+                            const rlx_backend *b)
 {
     uint32_t abi = rlx_backend_abi_version(b);
     uint32_t count = 0;
@@ -89,6 +90,11 @@ static int backend_row_fill(cli_backend_row *row, const rlx_backend *b)
     row->description = rlx_backend_description(b);
     row->priority = rlx_backend_priority(b);
     row->executes = rlx_backend_executes(b);
+    row->host_fit = rlx_backend_host_fit(b);
+    const char *why = NULL;
+    row->allowed = rlx_runtime_backend_allowed(r_rt, b, &why);
+    if (why && !(row->policy = strdup(why)))
+        return -1;
     snprintf(row->abi, sizeof row->abi, "%u.%u",
              (unsigned)RLX_ABI_VERSION_MAJOR_OF(abi),
              (unsigned)RLX_ABI_VERSION_MINOR_OF(abi));
@@ -179,6 +185,8 @@ rlx_status cli_devices_report_gather(cli_devices_report *r,
     memset(r, 0, sizeof *r);
     *runtime_failed = 1;
     st = rlx_runtime_create(&r->rt, 0);
+    if (st == RLX_OK)
+        r->config_path = rlx_runtime_config_path(r->rt);
     if (st != RLX_OK)
         return st;
     *runtime_failed = 0;
@@ -191,7 +199,7 @@ rlx_status cli_devices_report_gather(cli_devices_report *r,
         const rlx_backend *b = rlx_runtime_backend(r->rt, i);
         if (!b)
             continue;
-        if (backend_row_fill(&r->backends[r->n_backends++], b) != 0)
+        if (backend_row_fill(&r->backends[r->n_backends++], r->rt, b) != 0)
             goto oom;
     }
     if (search_path_gather(r, r->rt) != 0 || choices_gather(r) != 0 ||
@@ -212,6 +220,7 @@ void cli_devices_report_free(cli_devices_report *r)
     for (size_t i = 0; i < r->n_backends; i++) {
         free(r->backends[i].reason);
         free(r->backends[i].fix);
+        free(r->backends[i].policy);
     }
     free(r->backends);
     for (size_t i = 0; i < r->n_choices; i++)

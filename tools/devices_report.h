@@ -28,6 +28,9 @@ typedef struct cli_backend_row {
     char *reason;         /* when unavailable; owned */
     char *fix;            /* when unavailable; owned, may be NULL */
     int chosen;           /* rlx_runtime_choose picks it for its device */
+    int32_t host_fit;     /* variant score, -1 when the plugin has none */
+    int allowed;          /* the selection policy lets it be chosen */
+    char *policy;         /* the rule that applies to it; owned, may be NULL */
 } cli_backend_row;
 
 /* One per distinct device name, in order of first appearance. */
@@ -46,6 +49,7 @@ typedef struct cli_diag_row {
 
 typedef struct cli_devices_report {
     rlx_runtime *rt;
+    const char *config_path; /* the config file read, or NULL */
     char **search_path; /* RLX_PLUGIN_PATH entries, then the plugin dir */
     size_t n_search;
     size_t n_env_search; /* how many of those came from RLX_PLUGIN_PATH */

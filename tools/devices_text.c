@@ -71,6 +71,14 @@ static void text_backends(const cli_devices_report *r, FILE *out)
         if (b->description && *b->description)
             text_line(out, "      about:  ", b->description);
         text_line(out, "      plugin: ", b->plugin);
+        if (b->host_fit >= 0) {
+            char fit[32];
+            snprintf(fit, sizeof fit, "%d (best variant for this host)",
+                     (int)b->host_fit);
+            text_line(out, "      score:  ", fit);
+        }
+        if (b->policy)
+            text_line(out, "      policy: ", b->policy);
         if (!b->available) {
             text_line(out, "      reason: ", b->reason);
             if (b->fix)
@@ -100,7 +108,8 @@ static void text_diagnostics(const cli_devices_report *r, FILE *out)
         fprintf(out, "Diagnostics: none; every plugin file found was loaded\n");
         return;
     }
-    fprintf(out, "Diagnostics: %zu plugin file%s not loaded\n", r->n_diags,
+    fprintf(out, "Diagnostics: %zu file%s or setting%s not used\n",
+            r->n_diags, r->n_diags == 1 ? "" : "s",
             r->n_diags == 1 ? "" : "s");
     for (size_t i = 0; i < r->n_diags; i++) {
         const cli_diag_row *d = &r->diags[i];
@@ -121,6 +130,8 @@ void cli_devices_print_text(const cli_devices_report *r, FILE *out)
             (unsigned)RLX_ABI_VERSION_MAJOR_OF(abi),
             (unsigned)RLX_ABI_VERSION_MINOR_OF(abi));
     text_search_path(r, out);
+    if (r->config_path)
+        text_line(out, "Config file: ", r->config_path);
     fputc('\n', out);
     text_backends(r, out);
     fputc('\n', out);

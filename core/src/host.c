@@ -160,6 +160,11 @@ static rlx_status host_register(const rlx_host *host, uint32_t abi,
                       "RLX_BACKEND_EXECUTES for an emission-only backend",
                       info->id, slot, slot);
     const rlx_backend *dup = find_id(rt, info->id);
+    if (dup && dup->plugin == rt->loading)
+        return refuse(rt, RLX_ERR_DUPLICATE,
+                      "backend id '%s' is registered twice by this plugin. "
+                      "Fix: give each backend of a plugin its own id",
+                      info->id);
     if (dup)
         return refuse(rt, RLX_ERR_DUPLICATE,
                       "backend id '%s' is already registered by %s. Fix: "
