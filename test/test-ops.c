@@ -41,25 +41,43 @@ static size_t count_of(uint32_t rank, const int64_t *dims)
 static const float empty_data[1] = { 0.0f };
 
 /*
- * Build a graph with one node OP over N sources, compile it on cpu-ref,
- * run it and return a malloc'd copy of the output; its shape goes to
- * OUT_SHAPE. KINDS[i] says how source i enters the graph: 'i' input,
- * 'p' param, 'c' constant. Everything is freed before any failure is
- * reported, so a failing case does not leak either.
+ * Build a graph with one node OP over N sources of any dtype, compile it
+ * on cpu-ref, run it and return a malloc'd copy of the output with its
+ * dtype and shape. A source's KIND says how it enters the graph: 'i'
+ * input, 'p' param, 'c' constant. Everything is freed before any failure
+ * is reported, so a failing case does not leak either.
  */
 static char run_error[1024];
 
-static rlx_status run_op_try(rlx_op op, const char *kinds, uint32_t n,
-                             const tensor *in, const rlx_attrs *attrs,
-                             tensor *out_shape, float **out)
+#define MAX_SOURCES 8
+
+typedef struct source {
+    char kind;
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t dims[MAX_RANK];
+    const void *data;
+} source;
+
+typedef struct result {
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t dims[MAX_RANK];
+    void *data; /* malloc'd */
+    size_t nbytes;
+} result;
+
+static rlx_status run_any_try(rlx_op op, uint32_t n, const source *in,
+                              const rlx_attrs *attrs, result *out)
 {
     rlx_runtime *rt = NULL;
     rlx_graph *g = NULL;
     rlx_session *s = NULL;
     rlx_program *p = NULL;
-    rlx_value v[2], y;
+    rlx_value v[MAX_SOURCES], y;
     rlx_status st;
     const char *step = "";
+    memset(out, 0, sizeof *out);
 
 #define TRY(expr)                                                           \
     do {                                                                    \
@@ -68,19 +86,23 @@ static rlx_status run_op_try(rlx_op op, const char *kinds, uint32_t n,
             goto done;                                                      \
     } while (0)
 
+    step = "too many sources";
+    st = RLX_ERR_INVALID_ARGUMENT;
+    if (n > MAX_SOURCES)
+        goto done;
     TRY(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
     TRY(rlx_graph_create(&g));
     for (uint32_t i = 0; i < n; i++) {
         char name[16];
         snprintf(name, sizeof name, "x%u", i);
-        if (kinds[i] == 'p')
-            TRY(rlx_graph_param(g, name, RLX_DTYPE_F32, in[i].rank,
+        if (in[i].kind == 'p')
+            TRY(rlx_graph_param(g, name, in[i].dtype, in[i].rank,
                                 in[i].dims, &v[i]));
-        else if (kinds[i] == 'c')
-            TRY(rlx_graph_constant(g, name, RLX_DTYPE_F32, in[i].rank,
+        else if (in[i].kind == 'c')
+            TRY(rlx_graph_constant(g, name, in[i].dtype, in[i].rank,
                                    in[i].dims, in[i].data, &v[i]));
         else
-            TRY(rlx_graph_input(g, name, RLX_DTYPE_F32, in[i].rank,
+            TRY(rlx_graph_input(g, name, in[i].dtype, in[i].rank,
                                 in[i].dims, &v[i]));
     }
     TRY(rlx_graph_add_node(g, "op", op, n, v, attrs, &y));
@@ -89,39 +111,41 @@ static rlx_status run_op_try(rlx_op op, const char *kinds, uint32_t n,
     TRY(rlx_session_compile(s, g, &p));
     for (uint32_t i = 0; i < n; i++) {
         char name[16];
-        size_t nbytes = count_of(in[i].rank, in[i].dims) * sizeof(float);
+        size_t nbytes = count_of(in[i].rank, in[i].dims) *
+                        rlx_dtype_size(in[i].dtype);
         snprintf(name, sizeof name, "x%u", i);
-        if (kinds[i] == 'p')
+        if (in[i].kind == 'p')
             TRY(rlx_program_set_param(p, name, in[i].data, nbytes));
-        else if (kinds[i] == 'i')
+        else if (in[i].kind != 'c')
             TRY(rlx_program_set_input(p, name, in[i].data, nbytes));
     }
     TRY(rlx_program_run(p));
 
     const int64_t *dims = NULL;
     step = "rlx_program_slot(output 0)";
-    TRY(rlx_program_slot(p, RLX_SLOT_OUTPUT, 0, NULL, NULL, &out_shape->rank,
-                         &dims));
-    if (out_shape->rank > MAX_RANK) {
+    TRY(rlx_program_slot(p, RLX_SLOT_OUTPUT, 0, NULL, &out->dtype,
+                         &out->rank, &dims));
+    if (out->rank > MAX_RANK) {
         st = RLX_ERR_SHAPE;
         goto done;
     }
-    memcpy(out_shape->dims, dims, out_shape->rank * sizeof *dims);
+    memcpy(out->dims, dims, out->rank * sizeof *dims);
     size_t nbytes = 0;
     const void *data = rlx_program_output_data(p, 0, &nbytes);
     step = "rlx_program_output_data";
-    if (nbytes != count_of(out_shape->rank, out_shape->dims) * sizeof(float) ||
+    if (nbytes != count_of(out->rank, out->dims) * rlx_dtype_size(out->dtype) ||
         (nbytes && !data)) {
         st = RLX_ERR_INTERNAL;
         goto done;
     }
-    *out = malloc(nbytes ? nbytes : 1);
-    if (!*out) {
+    out->data = malloc(nbytes ? nbytes : 1);
+    if (!out->data) {
         st = RLX_ERR_OUT_OF_MEMORY;
         goto done;
     }
     if (nbytes)
-        memcpy(*out, data, nbytes);
+        memcpy(out->data, data, nbytes);
+    out->nbytes = nbytes;
     st = RLX_OK;
 #undef TRY
 
@@ -136,8 +160,9 @@ done:
     return st;
 }
 
-/* The last output run_op returned; freed by the next call and at exit. */
-static float *last_output;
+/* The last output run_op or run_any returned; freed by the next call and
+ * at exit. */
+static void *last_output;
 
 static void free_last_output(void)
 {
@@ -145,24 +170,48 @@ static void free_last_output(void)
     last_output = NULL;
 }
 
+static const result *run_any(rlx_op op, uint32_t n, const source *in,
+                             const rlx_attrs *attrs)
+{
+    static int registered;
+    static result r;
+    if (!registered)
+        registered = atexit(free_last_output) == 0;
+    free_last_output();
+    if (run_any_try(op, n, in, attrs, &r) != RLX_OK)
+        FAIL("%s failed: %s", rlx_op_name(op), run_error);
+    last_output = r.data;
+    return &r;
+}
+
+/* An f32 run: KINDS[i] is how tensor i enters the graph. */
 static const float *run_op_kinds(rlx_op op, const char *kinds, uint32_t n,
                                  const tensor *in, const rlx_attrs *attrs,
                                  tensor *out_shape)
 {
-    static int registered;
-    if (!registered)
-        registered = atexit(free_last_output) == 0;
-    free_last_output();
-    if (run_op_try(op, kinds, n, in, attrs, out_shape, &last_output) !=
-        RLX_OK)
-        FAIL("%s failed: %s", rlx_op_name(op), run_error);
-    return last_output;
+    source src[MAX_SOURCES];
+    ASSERT(n <= MAX_SOURCES);
+    for (uint32_t i = 0; i < n; i++) {
+        memset(&src[i], 0, sizeof src[i]);
+        src[i].kind = kinds[i];
+        src[i].dtype = RLX_DTYPE_F32;
+        src[i].rank = in[i].rank;
+        memcpy(src[i].dims, in[i].dims, sizeof src[i].dims);
+        src[i].data = in[i].data;
+    }
+    const result *r = run_any(op, n, src, attrs);
+    ASSERT_EQ(r->dtype, RLX_DTYPE_F32);
+    memset(out_shape, 0, sizeof *out_shape);
+    out_shape->rank = r->rank;
+    memcpy(out_shape->dims, r->dims, r->rank * sizeof *r->dims);
+    out_shape->data = r->data;
+    return r->data;
 }
 
 static const float *run_op(rlx_op op, uint32_t n, const tensor *in,
                            const rlx_attrs *attrs, tensor *out_shape)
 {
-    return run_op_kinds(op, "ii", n, in, attrs, out_shape);
+    return run_op_kinds(op, "iiiiiiii", n, in, attrs, out_shape);
 }
 
 /* GOT is EXPECT rounded to float, within REL relative error. */
@@ -808,19 +857,940 @@ done:
     check_values("y (run 2)", got_y[1], ey, 4, REL_TOL, 1e-7);
 }
 
+/* ---- any-dtype helpers ------------------------------------------------ */
+
+static source src(char kind, rlx_dtype dtype, uint32_t rank,
+                  const int64_t *dims, const void *data)
+{
+    source s;
+    memset(&s, 0, sizeof s);
+    s.kind = kind;
+    s.dtype = dtype;
+    s.rank = rank;
+    if (rank)
+        memcpy(s.dims, dims, rank * sizeof *dims);
+    s.data = data ? data : (const void *)empty_data;
+    return s;
+}
+
+static source f32in(uint32_t rank, const int64_t *dims, const float *data)
+{
+    return src('i', RLX_DTYPE_F32, rank, dims, data);
+}
+
+#define ASSERT_RSHAPE(r, n, ...)                                            \
+    do {                                                                    \
+        const int64_t rlx__want[] = { __VA_ARGS__ };                        \
+        ASSERT_EQ((r)->rank, (n));                                          \
+        for (uint32_t rlx__i = 0; rlx__i < (n); rlx__i++)                   \
+            ASSERT_EQ((r)->dims[rlx__i], rlx__want[rlx__i]);                \
+    } while (0)
+
+/* Row-major index of flat position E in (R, DIMS). */
+static void unravel(size_t e, uint32_t r, const int64_t *dims, int64_t *idx)
+{
+    for (uint32_t d = r; d-- > 0;) {
+        idx[d] = (int64_t)(e % (size_t)dims[d]);
+        e /= (size_t)dims[d];
+    }
+}
+
+static size_t ravel(uint32_t r, const int64_t *dims, const int64_t *idx)
+{
+    size_t off = 0;
+    for (uint32_t d = 0; d < r; d++)
+        off = off * (size_t)dims[d] + (size_t)idx[d];
+    return off;
+}
+
+/*
+ * Rounding to the 16-bit floats, written independently of the backend:
+ * scale by a power of two (exact) so the kept bits are the integer part,
+ * then nearbyint (ties to even in the default rounding mode).
+ */
+static uint16_t ref_round16(double x, int mant, int ebits)
+{
+    int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
+    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    uint16_t inf = (uint16_t)(((1 << ebits) - 1) << mant);
+    if (isnan(x))
+        return (uint16_t)(sign | inf | (1 << (mant - 1)));
+    double a = fabs(x);
+    if (isinf(a))
+        return sign | inf;
+    if (a == 0)
+        return sign;
+    int e;
+    frexp(a, &e);
+    e -= 1; /* a in [2^e, 2^(e+1)) */
+    if (e < emin)
+        e = emin;
+    double m = nearbyint(ldexp(a, mant - e));
+    if (m >= ldexp(1.0, mant + 1)) {
+        m /= 2;
+        e++;
+    }
+    if (e > bias)
+        return sign | inf;
+    if (m < ldexp(1.0, mant))
+        return (uint16_t)(sign | (uint16_t)m); /* subnormal */
+    return (uint16_t)(sign | (uint16_t)((e + bias) << mant) |
+                      (uint16_t)(m - ldexp(1.0, mant)));
+}
+
+static uint16_t ref_f16(double x) { return ref_round16(x, 10, 5); }
+static uint16_t ref_bf16(double x) { return ref_round16(x, 7, 8); }
+
+static double ref_f16_value(uint16_t h)
+{
+    int e = (h >> 10) & 31, f = h & 1023;
+    double v = e == 31 ? (f ? NAN : INFINITY)
+               : e == 0 ? ldexp(f, -24) : ldexp(1024 + f, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+static double ref_bf16_value(uint16_t h)
+{
+    uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static uint16_t ref_half(rlx_dtype t, double x)
+{
+    return t == RLX_DTYPE_F16 ? ref_f16(x) : ref_bf16(x);
+}
+
+static double ref_half_value(rlx_dtype t, uint16_t h)
+{
+    return t == RLX_DTYPE_F16 ? ref_f16_value(h) : ref_bf16_value(h);
+}
+
+/* ---- layer_norm, rms_norm -------------------------------------------- */
+
+static void check_norm(rlx_op op, uint32_t r, const int64_t *dims,
+                       const double *eps)
+{
+    size_t n = count_of(r, dims), cols = (size_t)dims[r - 1];
+    static float x[256], gamma[64], beta[64];
+    static double expect[256];
+    ASSERT(n <= 256 && cols <= 64);
+    float *p = pattern(n, 3.0f, 11);
+    memcpy(x, p, n * sizeof *x);
+    free(p);
+    p = pattern(cols, 2.0f, 12);
+    memcpy(gamma, p, cols * sizeof *p);
+    free(p);
+    p = pattern(cols, 1.0f, 13);
+    memcpy(beta, p, cols * sizeof *p);
+    free(p);
+    /* one row far from zero mean, to check the centring */
+    for (size_t j = 0; j < cols; j++)
+        x[j] += 100.0f;
+    double e = eps ? *eps : op == RLX_OP_LAYER_NORM ? 1e-5 : 1e-6;
+    for (size_t row = 0; row < n / cols; row++) {
+        const float *xs = x + row * cols;
+        double mean = 0, var = 0;
+        for (size_t j = 0; j < cols; j++)
+            mean += xs[j];
+        mean /= (double)cols;
+        for (size_t j = 0; j < cols; j++) {
+            double d = op == RLX_OP_LAYER_NORM ? xs[j] - mean : xs[j];
+            var += d * d;
+        }
+        var /= (double)cols;
+        for (size_t j = 0; j < cols; j++)
+            expect[row * cols + j] =
+                op == RLX_OP_LAYER_NORM
+                    ? (xs[j] - mean) / sqrt(var + e) * gamma[j] + beta[j]
+                    : xs[j] / sqrt(var + e) * gamma[j];
+    }
+    source in[3] = { f32in(r, dims, x), f32in(1, DIMS((int64_t)cols), gamma),
+                     f32in(1, DIMS((int64_t)cols), beta) };
+    rlx_attrs attrs = { 0, NULL, 1, eps };
+    const result *y = run_any(op, op == RLX_OP_LAYER_NORM ? 3 : 2, in,
+                              eps ? &attrs : NULL);
+    ASSERT_EQ(y->rank, r);
+    for (uint32_t d = 0; d < r; d++)
+        ASSERT_EQ(y->dims[d], dims[d]);
+    check_values(rlx_op_name(op), y->data, expect, n, 1e-5, 1e-5);
+}
+
+TEST(layer_norm)
+{
+    check_norm(RLX_OP_LAYER_NORM, 2, DIMS(3, 5), NULL);
+    check_norm(RLX_OP_LAYER_NORM, 3, DIMS(2, 2, 4), NULL);
+    double big = 0.5; /* an epsilon large enough to show */
+    check_norm(RLX_OP_LAYER_NORM, 2, DIMS(3, 5), &big);
+    check_norm(RLX_OP_LAYER_NORM, 1, DIMS(6), NULL);
+    /* one feature: x - mean is 0, so the result is beta */
+    check_norm(RLX_OP_LAYER_NORM, 2, DIMS(4, 1), NULL);
+}
+
+TEST(rms_norm)
+{
+    check_norm(RLX_OP_RMS_NORM, 2, DIMS(3, 4), NULL);
+    double big = 2.0;
+    check_norm(RLX_OP_RMS_NORM, 2, DIMS(3, 4), &big);
+    check_norm(RLX_OP_RMS_NORM, 3, DIMS(2, 1, 7), NULL);
+    /* an empty batch */
+    source in[2] = { f32in(2, DIMS(0, 4), NULL), f32in(1, DIMS(4), v3) };
+    static const float g4[4] = { 1, 2, 3, 4 };
+    in[1].data = g4;
+    const result *y = run_any(RLX_OP_RMS_NORM, 2, in, NULL);
+    ASSERT_RSHAPE(y, 2, 0, 4);
+}
+
+/* ---- reductions ------------------------------------------------------ */
+
+/* Reduce X (R, DIMS) over AXES (N_AXES; none: all), compare with a
+ * reference that visits every element; WANT is the result's shape. */
+static void check_reduce(rlx_op op, uint32_t r, const int64_t *dims,
+                         int keep, uint32_t n_axes, const int64_t *axes,
+                         uint32_t want_rank, const int64_t *want)
+{
+    size_t n = count_of(r, dims);
+    float *x = pattern(n, 4.0f, 21);
+    int reduced[MAX_RANK] = { 0 };
+    for (uint32_t d = 0; d < r; d++)
+        reduced[d] = n_axes == 0;
+    for (uint32_t i = 0; i < n_axes; i++)
+        reduced[axes[i] < 0 ? axes[i] + (int64_t)r : axes[i]] = 1;
+    int64_t kept_dims[MAX_RANK];
+    uint32_t kr = 0;
+    for (uint32_t d = 0; d < r; d++)
+        if (!reduced[d])
+            kept_dims[kr++] = dims[d];
+    size_t m = count_of(kr, kept_dims);
+    static double sum[256], cnt[256], mx[256];
+    ASSERT(m <= 256);
+    for (size_t o = 0; o < m; o++) {
+        sum[o] = cnt[o] = 0;
+        mx[o] = -INFINITY;
+    }
+    for (size_t e = 0; e < n; e++) {
+        int64_t idx[MAX_RANK], kidx[MAX_RANK];
+        uint32_t k = 0;
+        unravel(e, r, dims, idx);
+        for (uint32_t d = 0; d < r; d++)
+            if (!reduced[d])
+                kidx[k++] = idx[d];
+        size_t o = ravel(kr, kept_dims, kidx);
+        sum[o] += x[e];
+        cnt[o] += 1;
+        if (x[e] > mx[o])
+            mx[o] = x[e];
+    }
+    static double expect[256];
+    for (size_t o = 0; o < m; o++)
+        expect[o] = op == RLX_OP_REDUCE_SUM ? sum[o]
+                    : op == RLX_OP_REDUCE_MAX ? mx[o]
+                    : cnt[o] ? sum[o] / cnt[o] : NAN;
+
+    int64_t ints[1 + MAX_RANK];
+    ints[0] = keep;
+    for (uint32_t i = 0; i < n_axes; i++)
+        ints[1 + i] = axes[i];
+    rlx_attrs attrs = { 1 + n_axes, ints, 0, NULL };
+    source in = f32in(r, dims, x);
+    const result *y = run_any(op, 1, &in, keep || n_axes ? &attrs : NULL);
+    free(x);
+    ASSERT_EQ(y->rank, want_rank);
+    for (uint32_t d = 0; d < want_rank; d++)
+        ASSERT_EQ(y->dims[d], want[d]);
+    ASSERT_EQ(count_of(y->rank, y->dims), m);
+    check_values(rlx_op_name(op), y->data, expect, m, 1e-6, 1e-5);
+}
+
+static void check_reduce_all_ops(uint32_t r, const int64_t *dims, int keep,
+                                 uint32_t n_axes, const int64_t *axes,
+                                 uint32_t want_rank, const int64_t *want)
+{
+    check_reduce(RLX_OP_REDUCE_SUM, r, dims, keep, n_axes, axes, want_rank,
+                 want);
+    check_reduce(RLX_OP_REDUCE_MEAN, r, dims, keep, n_axes, axes, want_rank,
+                 want);
+    check_reduce(RLX_OP_REDUCE_MAX, r, dims, keep, n_axes, axes, want_rank,
+                 want);
+}
+
+TEST(reductions)
+{
+    /* every axis, with and without keepdims */
+    check_reduce_all_ops(3, DIMS(2, 3, 4), 0, 0, NULL, 0, NULL);
+    check_reduce_all_ops(3, DIMS(2, 3, 4), 1, 0, NULL, 3, DIMS(1, 1, 1));
+    /* one axis, a negative one, two axes */
+    check_reduce_all_ops(3, DIMS(2, 3, 4), 0, 1, DIMS(1), 2, DIMS(2, 4));
+    check_reduce_all_ops(3, DIMS(2, 3, 4), 1, 1, DIMS(-1), 3, DIMS(2, 3, 1));
+    check_reduce_all_ops(3, DIMS(2, 3, 4), 0, 2, DIMS(2, 0), 1, DIMS(3));
+    check_reduce_all_ops(3, DIMS(2, 3, 4), 1, 2, DIMS(0, -1), 3,
+                         DIMS(1, 3, 1));
+    /* size-1 dims and a rank-0 input */
+    check_reduce_all_ops(3, DIMS(1, 5, 1), 0, 1, DIMS(1), 2, DIMS(1, 1));
+    check_reduce_all_ops(0, NULL, 0, 0, NULL, 0, NULL);
+    check_reduce_all_ops(1, DIMS(7), 0, 1, DIMS(0), 0, NULL);
+}
+
+TEST(reductions_empty)
+{
+    /* reducing an empty axis: sum 0, mean NaN, max -inf */
+    check_reduce_all_ops(3, DIMS(2, 0, 3), 0, 1, DIMS(1), 2, DIMS(2, 3));
+    check_reduce_all_ops(3, DIMS(2, 0, 3), 1, 0, NULL, 3, DIMS(1, 1, 1));
+    /* an empty result: nothing to reduce into */
+    check_reduce_all_ops(3, DIMS(2, 0, 3), 0, 1, DIMS(0), 2, DIMS(0, 3));
+    const result *y;
+    source in = f32in(2, DIMS(0, 3), NULL);
+    int64_t ax[2] = { 0, 0 };
+    rlx_attrs attrs = { 2, ax, 0, NULL };
+    y = run_any(RLX_OP_REDUCE_MAX, 1, &in, &attrs);
+    ASSERT_RSHAPE(y, 1, 3);
+    for (int i = 0; i < 3; i++)
+        ASSERT(isinf(((const float *)y->data)[i]) &&
+               ((const float *)y->data)[i] < 0);
+    y = run_any(RLX_OP_REDUCE_MEAN, 1, &in, &attrs);
+    for (int i = 0; i < 3; i++)
+        ASSERT(isnan(((const float *)y->data)[i]));
+}
+
+/* ---- data movement --------------------------------------------------- */
+
+TEST(reshape)
+{
+    float *x = pattern(24, 5.0f, 31);
+    source in = f32in(3, DIMS(2, 3, 4), x);
+    rlx_attrs a1 = { 2, DIMS(4, -1), 0, NULL };
+    const result *y = run_any(RLX_OP_RESHAPE, 1, &in, &a1);
+    ASSERT_RSHAPE(y, 2, 4, 6);
+    ASSERT(memcmp(y->data, x, 24 * sizeof *x) == 0);
+    rlx_attrs a2 = { 4, DIMS(1, -1, 2, 1), 0, NULL };
+    y = run_any(RLX_OP_RESHAPE, 1, &in, &a2);
+    ASSERT_RSHAPE(y, 4, 1, 12, 2, 1);
+    ASSERT(memcmp(y->data, x, 24 * sizeof *x) == 0);
+    free(x);
+    /* to and from a scalar */
+    static const float one[1] = { 7.5f };
+    in = f32in(2, DIMS(1, 1), one);
+    y = run_any(RLX_OP_RESHAPE, 1, &in, NULL);
+    ASSERT_EQ(y->rank, 0);
+    ASSERT(((const float *)y->data)[0] == 7.5f);
+    in = f32in(0, NULL, one);
+    rlx_attrs a3 = { 1, DIMS(-1), 0, NULL };
+    y = run_any(RLX_OP_RESHAPE, 1, &in, &a3);
+    ASSERT_RSHAPE(y, 1, 1);
+    /* empty tensors, and -1 resolved to 0 */
+    in = f32in(2, DIMS(0, 3), NULL);
+    rlx_attrs a4 = { 2, DIMS(3, 0), 0, NULL };
+    y = run_any(RLX_OP_RESHAPE, 1, &in, &a4);
+    ASSERT_RSHAPE(y, 2, 3, 0);
+    rlx_attrs a5 = { 2, DIMS(-1, 3), 0, NULL };
+    y = run_any(RLX_OP_RESHAPE, 1, &in, &a5);
+    ASSERT_RSHAPE(y, 2, 0, 3);
+    /* any dtype */
+    static const int64_t big[6] = { INT64_MIN, -1, 0, 1, 42, INT64_MAX };
+    in = src('i', RLX_DTYPE_I64, 1, DIMS(6), big);
+    rlx_attrs a6 = { 2, DIMS(3, 2), 0, NULL };
+    y = run_any(RLX_OP_RESHAPE, 1, &in, &a6);
+    ASSERT_EQ(y->dtype, RLX_DTYPE_I64);
+    ASSERT_RSHAPE(y, 2, 3, 2);
+    ASSERT(memcmp(y->data, big, sizeof big) == 0);
+}
+
+/* Transpose X (R, DIMS) of element size ES by PERM (NULL: reverse). */
+static void check_transpose(rlx_dtype t, uint32_t r, const int64_t *dims,
+                            const int64_t *perm)
+{
+    size_t es = rlx_dtype_size(t), n = count_of(r, dims);
+    unsigned char *x = malloc(n * es + 1);
+    ASSERT(x);
+    for (size_t i = 0; i < n * es; i++)
+        x[i] = (unsigned char)(i * 7 + 3);
+    int64_t p[MAX_RANK], od[MAX_RANK];
+    for (uint32_t d = 0; d < r; d++) {
+        p[d] = perm ? (perm[d] < 0 ? perm[d] + (int64_t)r : perm[d])
+                    : (int64_t)(r - 1 - d);
+        od[d] = dims[p[d]];
+    }
+    rlx_attrs attrs = { r, perm, 0, NULL };
+    source in = src('i', t, r, dims, x);
+    const result *y = run_any(RLX_OP_TRANSPOSE, 1, &in, perm ? &attrs : NULL);
+    int ok = y->rank == r && y->dtype == t;
+    for (uint32_t d = 0; ok && d < r; d++)
+        ok = y->dims[d] == od[d];
+    for (size_t e = 0; ok && e < n; e++) {
+        int64_t oi[MAX_RANK], ii[MAX_RANK];
+        unravel(e, r, od, oi);
+        for (uint32_t d = 0; d < r; d++)
+            ii[p[d]] = oi[d];
+        ok = memcmp((const unsigned char *)y->data + e * es,
+                    x + ravel(r, dims, ii) * es, es) == 0;
+    }
+    free(x);
+    if (!ok)
+        FAIL("transpose of %s rank %u gave a wrong result",
+             rlx_dtype_name(t), r);
+}
+
+TEST(transpose)
+{
+    check_transpose(RLX_DTYPE_F32, 3, DIMS(2, 3, 4), NULL);
+    check_transpose(RLX_DTYPE_F32, 3, DIMS(2, 3, 4), DIMS(1, 0, 2));
+    check_transpose(RLX_DTYPE_F32, 3, DIMS(2, 3, 4), DIMS(-1, 0, 1));
+    check_transpose(RLX_DTYPE_F32, 2, DIMS(1, 5), NULL);
+    check_transpose(RLX_DTYPE_I64, 4, DIMS(2, 1, 3, 2), DIMS(3, 1, 0, 2));
+    check_transpose(RLX_DTYPE_U8, 2, DIMS(3, 4), NULL);
+    check_transpose(RLX_DTYPE_F16, 2, DIMS(3, 4), DIMS(1, 0));
+    check_transpose(RLX_DTYPE_F32, 2, DIMS(0, 4), NULL);
+    check_transpose(RLX_DTYPE_F32, 0, NULL, NULL);
+}
+
+TEST(concat)
+{
+    static const float a[2] = { 1, 2 }, b[6] = { 3, 4, 5, 6, 7, 8 };
+    source in[3] = { f32in(2, DIMS(2, 1), a), f32in(2, DIMS(2, 3), b),
+                     f32in(2, DIMS(2, 0), NULL) };
+    int64_t axis = 1;
+    rlx_attrs attrs = { 1, &axis, 0, NULL };
+    const result *y = run_any(RLX_OP_CONCAT, 3, in, &attrs);
+    ASSERT_RSHAPE(y, 2, 2, 4);
+    static const float want1[8] = { 1, 3, 4, 5, 2, 6, 7, 8 };
+    ASSERT(memcmp(y->data, want1, sizeof want1) == 0);
+    axis = -1;
+    y = run_any(RLX_OP_CONCAT, 3, in, &attrs);
+    ASSERT(memcmp(y->data, want1, sizeof want1) == 0);
+
+    /* axis 0 (the default) with three inputs, one a constant */
+    source r3[3] = { f32in(2, DIMS(1, 2), a), f32in(2, DIMS(3, 2), b),
+                     src('c', RLX_DTYPE_F32, 2, DIMS(1, 2), a) };
+    y = run_any(RLX_OP_CONCAT, 3, r3, NULL);
+    ASSERT_RSHAPE(y, 2, 5, 2);
+    static const float want0[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 1, 2 };
+    ASSERT(memcmp(y->data, want0, sizeof want0) == 0);
+
+    /* one input; i64 data; a middle axis */
+    y = run_any(RLX_OP_CONCAT, 1, r3 + 1, NULL);
+    ASSERT(memcmp(y->data, b, sizeof b) == 0);
+    static const int64_t p[4] = { 1, 2, 3, 4 }, q[2] = { -5, -6 };
+    source i64[2] = { src('i', RLX_DTYPE_I64, 3, DIMS(2, 2, 1), p),
+                      src('i', RLX_DTYPE_I64, 3, DIMS(2, 1, 1), q) };
+    axis = 1;
+    y = run_any(RLX_OP_CONCAT, 2, i64, &attrs);
+    ASSERT_RSHAPE(y, 3, 2, 3, 1);
+    static const int64_t want2[6] = { 1, 2, -5, 3, 4, -6 };
+    ASSERT(memcmp(y->data, want2, sizeof want2) == 0);
+}
+
+/* Slice X [4,5] (values 0..19) with TRIPLES; compare with a reference
+ * that clamps as ops.h says. */
+static void check_slice(uint32_t n_ints, const int64_t *triples)
+{
+    static const int64_t dims[2] = { 4, 5 };
+    float x[20];
+    for (int i = 0; i < 20; i++)
+        x[i] = (float)i;
+    int64_t start[2] = { 0, 0 }, len[2] = { 4, 5 };
+    for (uint32_t t = 0; t < n_ints; t += 3) {
+        int64_t ax = triples[t] < 0 ? triples[t] + 2 : triples[t];
+        int64_t s = triples[t + 1], e = triples[t + 2];
+        if (s < 0)
+            s += dims[ax];
+        if (e < 0)
+            e += dims[ax];
+        s = s < 0 ? 0 : s > dims[ax] ? dims[ax] : s;
+        e = e < 0 ? 0 : e > dims[ax] ? dims[ax] : e;
+        start[ax] = s;
+        len[ax] = e > s ? e - s : 0;
+    }
+    rlx_attrs attrs = { n_ints, triples, 0, NULL };
+    source in = f32in(2, dims, x);
+    const result *y = run_any(RLX_OP_SLICE, 1, &in, n_ints ? &attrs : NULL);
+    ASSERT_RSHAPE(y, 2, len[0], len[1]);
+    const float *got = y->data;
+    for (int64_t i = 0; i < len[0]; i++)
+        for (int64_t j = 0; j < len[1]; j++)
+            ASSERT(got[i * len[1] + j] == x[(start[0] + i) * 5 + start[1] + j]);
+}
+
+TEST(slice)
+{
+    check_slice(3, DIMS(0, 1, 3));
+    check_slice(6, DIMS(0, 1, 3, 1, -3, 100)); /* end clamps */
+    check_slice(3, DIMS(-1, -100, 2));         /* start clamps */
+    check_slice(3, DIMS(1, 4, 2));             /* start > end: empty */
+    check_slice(3, DIMS(0, -1, 4));            /* the last row */
+    check_slice(0, NULL);                      /* nothing: a copy */
+    check_slice(6, DIMS(1, 0, 5, 0, 2, -1));
+    /* any dtype: u8 */
+    static const unsigned char b[6] = { 1, 2, 3, 4, 5, 6 };
+    source in = src('i', RLX_DTYPE_U8, 2, DIMS(2, 3), b);
+    rlx_attrs attrs = { 3, DIMS(1, 1, 3), 0, NULL };
+    const result *y = run_any(RLX_OP_SLICE, 1, &in, &attrs);
+    ASSERT_EQ(y->dtype, RLX_DTYPE_U8);
+    ASSERT_RSHAPE(y, 2, 2, 2);
+    static const unsigned char want[4] = { 2, 3, 5, 6 };
+    ASSERT(memcmp(y->data, want, 4) == 0);
+}
+
+/* Gather from X [3,4] (values 10*i + j) along AXIS. */
+static void check_gather(rlx_dtype index_dtype, uint32_t idx_rank,
+                         const int64_t *idx_dims, const int64_t *idx,
+                         int64_t axis)
+{
+    float x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = (float)(10 * (i / 4) + i % 4);
+    size_t n = count_of(idx_rank, idx_dims);
+    int32_t i32[16];
+    ASSERT(n <= 16);
+    for (size_t i = 0; i < n; i++)
+        i32[i] = (int32_t)idx[i];
+    source in[2] = { f32in(2, DIMS(3, 4), x),
+                     src('i', index_dtype, idx_rank, idx_dims,
+                         index_dtype == RLX_DTYPE_I32 ? (const void *)i32
+                                                      : (const void *)idx) };
+    rlx_attrs attrs = { 1, &axis, 0, NULL };
+    const result *y = run_any(RLX_OP_GATHER, 2, in, &attrs);
+    const float *got = y->data;
+    if (axis == 0) {
+        ASSERT_EQ(y->rank, idx_rank + 1);
+        for (size_t k = 0; k < n; k++)
+            for (int j = 0; j < 4; j++)
+                ASSERT(got[k * 4 + (size_t)j] == x[idx[k] * 4 + j]);
+    } else {
+        ASSERT_EQ(y->rank, idx_rank + 1);
+        ASSERT_EQ(y->dims[0], 3);
+        for (int i = 0; i < 3; i++)
+            for (size_t k = 0; k < n; k++)
+                ASSERT(got[(size_t)i * n + k] == x[i * 4 + idx[k]]);
+    }
+    for (uint32_t d = 0; d < idx_rank; d++)
+        ASSERT_EQ(y->dims[axis == 0 ? d : d + 1], idx_dims[d]);
+}
+
+TEST(gather)
+{
+    check_gather(RLX_DTYPE_I32, 1, DIMS(2), DIMS(2, 0), 0);
+    check_gather(RLX_DTYPE_I64, 1, DIMS(4), DIMS(1, 1, 0, 2), 0);
+    check_gather(RLX_DTYPE_I32, 2, DIMS(2, 2), DIMS(3, 0, 1, 3), 1);
+    check_gather(RLX_DTYPE_I64, 2, DIMS(2, 2), DIMS(3, 0, 1, 3), -1);
+    check_gather(RLX_DTYPE_I64, 1, DIMS(0), DIMS(0), 1); /* no indices */
+    check_gather(RLX_DTYPE_I32, 0, NULL, DIMS(2), 0);    /* a scalar */
+
+    /* an embedding lookup on i64 data */
+    static const int64_t table[6] = { 100, 101, 200, 201, 300, 301 };
+    static const int32_t ids[3] = { 2, 2, 0 };
+    source in[2] = { src('p', RLX_DTYPE_I64, 2, DIMS(3, 2), table),
+                     src('i', RLX_DTYPE_I32, 1, DIMS(3), ids) };
+    const result *y = run_any(RLX_OP_GATHER, 2, in, NULL);
+    ASSERT_EQ(y->dtype, RLX_DTYPE_I64);
+    ASSERT_RSHAPE(y, 2, 3, 2);
+    static const int64_t want[6] = { 300, 301, 300, 301, 100, 101 };
+    ASSERT(memcmp(y->data, want, sizeof want) == 0);
+}
+
+TEST(gather_index_out_of_range)
+{
+    static const float x[6] = { 1, 2, 3, 4, 5, 6 };
+    static const int32_t bad32[2] = { 0, 3 };
+    static const int64_t neg64[2] = { -1, 0 };
+    source in[2] = { f32in(2, DIMS(3, 2), x),
+                     src('i', RLX_DTYPE_I32, 1, DIMS(2), bad32) };
+    result r;
+    ASSERT_STATUS(run_any_try(RLX_OP_GATHER, 2, in, NULL, &r),
+                  RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(run_error, "rlx_program_run");
+    ASSERT_CONTAINS(run_error, "'op'");
+    ASSERT_CONTAINS(run_error, "index 3");
+    ASSERT_CONTAINS(run_error, "[0, 3)");
+    ASSERT_CONTAINS(run_error, "Fix:");
+    in[1] = src('i', RLX_DTYPE_I64, 1, DIMS(2), neg64);
+    int64_t axis = 1;
+    rlx_attrs attrs = { 1, &axis, 0, NULL };
+    ASSERT_STATUS(run_any_try(RLX_OP_GATHER, 2, in, &attrs, &r),
+                  RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(run_error, "index -1");
+    ASSERT_CONTAINS(run_error, "[0, 2)");
+}
+
+/* ---- cast and fill --------------------------------------------------- */
+
+/* Cast N values of dtype FROM at X to TO; returns the result bytes. */
+static const void *cast_run(rlx_dtype from, rlx_dtype to, size_t n,
+                            const void *x)
+{
+    int64_t t = to;
+    rlx_attrs attrs = { 1, &t, 0, NULL };
+    source in = src('i', from, 1, DIMS((int64_t)n), x);
+    const result *y = run_any(RLX_OP_CAST, 1, &in, &attrs);
+    ASSERT_EQ(y->dtype, to);
+    ASSERT_RSHAPE(y, 1, (int64_t)n);
+    return y->data;
+}
+
+TEST(cast_float_to_int)
+{
+    static const float x[10] = { 2.7f, -2.7f, 0.0f, -0.5f, 3e9f, -3e9f,
+                                 NAN, INFINITY, -INFINITY, 254.9f };
+    static const int32_t w32[10] = { 2, -2, 0, 0, INT32_MAX, INT32_MIN,
+                                     0, INT32_MAX, INT32_MIN, 254 };
+    ASSERT(memcmp(cast_run(RLX_DTYPE_F32, RLX_DTYPE_I32, 10, x), w32,
+                  sizeof w32) == 0);
+    static const uint8_t wu8[10] = { 2, 0, 0, 0, 255, 0, 0, 255, 0, 254 };
+    ASSERT(memcmp(cast_run(RLX_DTYPE_F32, RLX_DTYPE_U8, 10, x), wu8,
+                  sizeof wu8) == 0);
+    static const int8_t wi8[10] = { 2, -2, 0, 0, 127, -128, 0, 127, -128,
+                                    127 };
+    ASSERT(memcmp(cast_run(RLX_DTYPE_F32, RLX_DTYPE_I8, 10, x), wi8,
+                  sizeof wi8) == 0);
+    /* bool is x != 0: NaN is nonzero */
+    static const uint8_t wb[10] = { 1, 1, 0, 1, 1, 1, 1, 1, 1, 1 };
+    ASSERT(memcmp(cast_run(RLX_DTYPE_F32, RLX_DTYPE_BOOL, 10, x), wb,
+                  sizeof wb) == 0);
+    static const double d[5] = { 1e19, -1e19, 9.2233720368547748e18,
+                                 -9.2233720368547758e18, -7.99 };
+    static const int64_t w64[5] = { INT64_MAX, INT64_MIN, INT64_MAX,
+                                    INT64_MIN, -7 };
+    const int64_t *g64 = cast_run(RLX_DTYPE_F64, RLX_DTYPE_I64, 5, d);
+    ASSERT_EQ(g64[0], w64[0]);
+    ASSERT_EQ(g64[1], w64[1]);
+    ASSERT_EQ(g64[2], 9223372036854774784LL); /* the largest below 2^63 */
+    ASSERT_EQ(g64[3], w64[3]);
+    ASSERT_EQ(g64[4], w64[4]);
+}
+
+TEST(cast_int_and_bool)
+{
+    static const int64_t v[5] = { 3000000000LL, -3000000000LL, -1, 300,
+                                  16777217 };
+    const int32_t *g32 = cast_run(RLX_DTYPE_I64, RLX_DTYPE_I32, 5, v);
+    ASSERT_EQ(g32[0], INT32_MAX); /* narrowing saturates */
+    ASSERT_EQ(g32[1], INT32_MIN);
+    ASSERT_EQ(g32[2], -1);
+    const uint8_t *gu8 = cast_run(RLX_DTYPE_I64, RLX_DTYPE_U8, 5, v);
+    ASSERT_EQ(gu8[2], 0);
+    ASSERT_EQ(gu8[3], 255);
+    const float *gf = cast_run(RLX_DTYPE_I64, RLX_DTYPE_F32, 5, v);
+    ASSERT(gf[3] == 300.0f);
+    ASSERT(gf[4] == 16777216.0f); /* 2^24 + 1 ties to even */
+    ASSERT(gf[0] == 3e9f);
+    static const uint8_t b[3] = { 0, 1, 1 };
+    const float *bf = cast_run(RLX_DTYPE_BOOL, RLX_DTYPE_F32, 3, b);
+    ASSERT(bf[0] == 0.0f && bf[1] == 1.0f && bf[2] == 1.0f);
+    static const int8_t s8[3] = { -128, -1, 127 };
+    const int64_t *w = cast_run(RLX_DTYPE_I8, RLX_DTYPE_I64, 3, s8);
+    ASSERT(w[0] == -128 && w[1] == -1 && w[2] == 127);
+    const double *wd = cast_run(RLX_DTYPE_I8, RLX_DTYPE_F64, 3, s8);
+    ASSERT(wd[0] == -128.0 && wd[2] == 127.0);
+    static const float f[2] = { 0.1f, -1e30f };
+    const double *fd = cast_run(RLX_DTYPE_F32, RLX_DTYPE_F64, 2, f);
+    ASSERT(fd[0] == (double)0.1f && fd[1] == (double)-1e30f);
+    static const double dd[2] = { 1e300, 0.1 };
+    const float *df = cast_run(RLX_DTYPE_F64, RLX_DTYPE_F32, 2, dd);
+    ASSERT(isinf(df[0]) && df[1] == 0.1f);
+}
+
+TEST(half_bit_patterns)
+{
+    /* the test's own rounding, on known patterns */
+    ASSERT_EQ(ref_f16(1.0), 0x3C00);
+    ASSERT_EQ(ref_bf16(1.0), 0x3F80);
+    ASSERT_EQ(ref_f16(-2.0), 0xC000);
+    ASSERT_EQ(ref_f16(65504.0), 0x7BFF);
+    ASSERT_EQ(ref_f16(65519.0), 0x7BFF);
+    ASSERT_EQ(ref_f16(65520.0), 0x7C00); /* rounds to inf */
+    ASSERT_EQ(ref_f16(ldexp(1, -24)), 0x0001);
+    ASSERT_EQ(ref_f16(ldexp(1, -25)), 0x0000); /* tie to even: 0 */
+    ASSERT_EQ(ref_f16(ldexp(3, -25)), 0x0002); /* tie to even: 2 */
+    ASSERT_EQ(ref_f16(ldexp(1, -14)), 0x0400); /* smallest normal */
+    ASSERT_EQ(ref_bf16(1.0 + ldexp(1, -8)), 0x3F80);
+    ASSERT_EQ(ref_bf16(1.0 + ldexp(3, -8)), 0x3F82);
+    ASSERT_EQ(ref_f16(1.0 + ldexp(1, -11)), 0x3C00);
+    ASSERT_EQ(ref_f16(1.0 + ldexp(3, -11)), 0x3C02);
+
+    /* cpu-ref's casts agree, bit for bit */
+    static const float x[16] = {
+        1.0f, -2.0f, 65504.0f, 65519.0f, 65520.0f, 0x1p-24f, 0x1p-25f,
+        0x3p-25f, 0x1p-14f, 1.00390625f, 1.01171875f, 1.00048828125f,
+        1.00146484375f, 0.1f, -3.3e38f, 1e-40f,
+    };
+    const uint16_t *h = cast_run(RLX_DTYPE_F32, RLX_DTYPE_F16, 16, x);
+    for (int i = 0; i < 16; i++)
+        if (h[i] != ref_f16(x[i]))
+            FAIL("f16 of %g: 0x%04x, expected 0x%04x", (double)x[i], h[i],
+                 ref_f16(x[i]));
+    const uint16_t *b = cast_run(RLX_DTYPE_F32, RLX_DTYPE_BF16, 16, x);
+    for (int i = 0; i < 16; i++)
+        if (b[i] != ref_bf16(x[i]))
+            FAIL("bf16 of %g: 0x%04x, expected 0x%04x", (double)x[i], b[i],
+                 ref_bf16(x[i]));
+
+    /* NaN and infinities survive; widening is exact */
+    static const float s[3] = { NAN, INFINITY, -INFINITY };
+    h = cast_run(RLX_DTYPE_F32, RLX_DTYPE_F16, 3, s);
+    ASSERT((h[0] & 0x7C00) == 0x7C00 && (h[0] & 0x3FF) != 0);
+    ASSERT_EQ(h[1], 0x7C00);
+    ASSERT_EQ(h[2], 0xFC00);
+    static const uint16_t every[8] = { 0x0001, 0x03FF, 0x0400, 0x3C00,
+                                       0x7BFF, 0x8001, 0xFC00, 0x3555 };
+    const float *w = cast_run(RLX_DTYPE_F16, RLX_DTYPE_F32, 8, every);
+    for (int i = 0; i < 8; i++)
+        ASSERT((double)w[i] == ref_f16_value(every[i]));
+    w = cast_run(RLX_DTYPE_BF16, RLX_DTYPE_F32, 8, every);
+    for (int i = 0; i < 8; i++)
+        ASSERT((double)w[i] == ref_bf16_value(every[i]));
+    /* f16 -> bf16 -> f16 of a value exact in both */
+    static const uint16_t one_h[1] = { 0x3C00 };
+    const uint16_t *ob = cast_run(RLX_DTYPE_F16, RLX_DTYPE_BF16, 1, one_h);
+    ASSERT_EQ(ob[0], 0x3F80);
+    /* f64 rounds once, straight to f16 */
+    static const double dd[2] = { 1.0 + ldexp(1, -11) + ldexp(1, -40),
+                                  -65520.0 };
+    h = cast_run(RLX_DTYPE_F64, RLX_DTYPE_F16, 2, dd);
+    ASSERT_EQ(h[0], 0x3C01);
+    ASSERT_EQ(h[1], 0xFC00);
+}
+
+TEST(fill)
+{
+    int64_t ints[3] = { RLX_DTYPE_F32, 2, 3 };
+    double value = 1.5;
+    rlx_attrs attrs = { 3, ints, 1, &value };
+    const result *y = run_any(RLX_OP_FILL, 0, NULL, &attrs);
+    ASSERT_EQ(y->dtype, RLX_DTYPE_F32);
+    ASSERT_RSHAPE(y, 2, 2, 3);
+    for (int i = 0; i < 6; i++)
+        ASSERT(((const float *)y->data)[i] == 1.5f);
+    /* an int dtype truncates like cast; a scalar; default value 0 */
+    ints[0] = RLX_DTYPE_I32;
+    value = -7.9;
+    y = run_any(RLX_OP_FILL, 0, NULL, &attrs);
+    for (int i = 0; i < 6; i++)
+        ASSERT(((const int32_t *)y->data)[i] == -7);
+    rlx_attrs scalar = { 1, ints, 0, NULL };
+    ints[0] = RLX_DTYPE_F64;
+    y = run_any(RLX_OP_FILL, 0, NULL, &scalar);
+    ASSERT_EQ(y->rank, 0);
+    ASSERT(((const double *)y->data)[0] == 0.0);
+    ints[0] = RLX_DTYPE_F16;
+    value = 1.0;
+    y = run_any(RLX_OP_FILL, 0, NULL, &attrs);
+    ASSERT_EQ(((const uint16_t *)y->data)[5], 0x3C00);
+    ints[0] = RLX_DTYPE_BOOL;
+    value = -0.25;
+    y = run_any(RLX_OP_FILL, 0, NULL, &attrs);
+    ASSERT_EQ(((const uint8_t *)y->data)[0], 1);
+    int64_t empty[3] = { RLX_DTYPE_U8, 0, 4 };
+    rlx_attrs ea = { 3, empty, 1, &value };
+    y = run_any(RLX_OP_FILL, 0, NULL, &ea);
+    ASSERT_RSHAPE(y, 2, 0, 4);
+}
+
+/* ---- causal softmax -------------------------------------------------- */
+
+static void check_causal(uint32_t r, const int64_t *dims)
+{
+    size_t n = count_of(r, dims);
+    size_t rows = (size_t)dims[r - 2], cols = (size_t)dims[r - 1];
+    float *x = pattern(n, 3.0f, 41);
+    static double expect[256];
+    ASSERT(n <= 256);
+    for (size_t line = 0; line < n / cols; line++) {
+        int64_t i = (int64_t)(line % rows);
+        const float *xs = x + line * cols;
+        double m = -INFINITY, sum = 0;
+        for (size_t j = 0; j < cols; j++)
+            if ((int64_t)j <= i + (int64_t)cols - (int64_t)rows && xs[j] > m)
+                m = xs[j];
+        for (size_t j = 0; j < cols; j++)
+            if ((int64_t)j <= i + (int64_t)cols - (int64_t)rows)
+                sum += exp(xs[j] - m);
+        for (size_t j = 0; j < cols; j++)
+            expect[line * cols + j] =
+                (int64_t)j <= i + (int64_t)cols - (int64_t)rows
+                    ? exp(xs[j] - m) / sum : 0.0;
+    }
+    int64_t ints[2] = { -1, 1 };
+    rlx_attrs attrs = { 2, ints, 0, NULL };
+    source in = f32in(r, dims, x);
+    const result *y = run_any(RLX_OP_SOFTMAX, 1, &in, &attrs);
+    free(x);
+    ASSERT_EQ(count_of(y->rank, y->dims), n);
+    check_values("causal softmax", y->data, expect, n, REL_TOL, 1e-7);
+}
+
+TEST(softmax_causal)
+{
+    check_causal(2, DIMS(4, 4));
+    check_causal(3, DIMS(2, 3, 3));
+    check_causal(2, DIMS(3, 5));   /* more columns: a cached prefix */
+    check_causal(2, DIMS(4, 2));   /* fewer: the first rows are all 0 */
+    check_causal(4, DIMS(2, 1, 2, 3));
+    /* axis given as the last one explicitly */
+    static const float x[4] = { 1, 2, 3, 4 };
+    int64_t ints[2] = { 1, 1 };
+    rlx_attrs attrs = { 2, ints, 0, NULL };
+    source in = f32in(2, DIMS(2, 2), x);
+    const result *y = run_any(RLX_OP_SOFTMAX, 1, &in, &attrs);
+    const float *g = y->data;
+    ASSERT(g[0] == 1.0f && g[1] == 0.0f);
+    ASSERT_NEAR(g[2], 1 / (1 + exp(1.0)), 1e-7);
+}
+
+/* ---- f16 and bf16 ---------------------------------------------------- */
+
+/*
+ * Run OP on N inputs rounded to T (f16 or bf16) and check the result is,
+ * bit for bit, the f32 result on the same (widened) values rounded to T
+ * by the test's own helper: "compute as if in f32, round the result".
+ */
+static void check_half(rlx_dtype t, rlx_op op, uint32_t n,
+                       const uint32_t *ranks, const int64_t *const *dims,
+                       const rlx_attrs *attrs)
+{
+    source hs[3], fs[3];
+    uint16_t *h[3] = { NULL, NULL, NULL };
+    float *f[3] = { NULL, NULL, NULL };
+    for (uint32_t i = 0; i < n; i++) {
+        size_t c = count_of(ranks[i], dims[i]);
+        float *p = pattern(c, 2.5f, 50 + i);
+        h[i] = malloc((c ? c : 1) * sizeof *h[i]);
+        f[i] = malloc((c ? c : 1) * sizeof *f[i]);
+        ASSERT(h[i] && f[i]);
+        for (size_t k = 0; k < c; k++) {
+            h[i][k] = ref_half(t, p[k]);
+            f[i][k] = (float)ref_half_value(t, h[i][k]);
+        }
+        free(p);
+        hs[i] = src('i', t, ranks[i], dims[i], h[i]);
+        fs[i] = f32in(ranks[i], dims[i], f[i]);
+    }
+    const result *y32 = run_any(op, n, fs, attrs);
+    size_t m = count_of(y32->rank, y32->dims);
+    float *want = malloc((m ? m : 1) * sizeof *want);
+    ASSERT(want);
+    if (m)
+        memcpy(want, y32->data, m * sizeof *want);
+    const result *y = run_any(op, n, hs, attrs);
+    int bad = -1;
+    ASSERT_EQ(y->dtype, t);
+    ASSERT_EQ(count_of(y->rank, y->dims), m);
+    for (size_t k = 0; k < m && bad < 0; k++)
+        if (((const uint16_t *)y->data)[k] != ref_half(t, want[k]))
+            bad = (int)k;
+    uint16_t got = bad >= 0 ? ((const uint16_t *)y->data)[bad] : 0;
+    float w = bad >= 0 ? want[bad] : 0;
+    free(want);
+    for (uint32_t i = 0; i < n; i++) {
+        free(h[i]);
+        free(f[i]);
+    }
+    if (bad >= 0)
+        FAIL("%s %s: element %d is 0x%04x, expected 0x%04x (f32 %g)",
+             rlx_dtype_name(t), rlx_op_name(op), bad, got, ref_half(t, w),
+             (double)w);
+}
+
+static void check_half_ops(rlx_dtype t)
+{
+    const uint32_t r2[3] = { 2, 2, 1 }, r21[2] = { 2, 1 }, r1[1] = { 2 };
+    const int64_t *d23x3[2] = { DIMS(2, 3), DIMS(3) };
+    check_half(t, RLX_OP_ADD, 2, r21, d23x3, NULL);
+    check_half(t, RLX_OP_MUL, 2, r21, d23x3, NULL);
+    check_half(t, RLX_OP_DIV, 2, r21, d23x3, NULL);
+    const int64_t *d45[1] = { DIMS(4, 5) };
+    check_half(t, RLX_OP_EXP, 1, r1, d45, NULL);
+    check_half(t, RLX_OP_GELU, 1, r1, d45, NULL);
+    check_half(t, RLX_OP_TANH, 1, r1, d45, NULL);
+    check_half(t, RLX_OP_SOFTMAX, 1, r1, d45, NULL);
+    const int64_t *mm[2] = { DIMS(3, 8), DIMS(8, 4) };
+    check_half(t, RLX_OP_MATMUL, 2, r2, mm, NULL);
+    const int64_t *ln[3] = { DIMS(3, 6), DIMS(6), DIMS(6) };
+    const uint32_t rln[3] = { 2, 1, 1 };
+    check_half(t, RLX_OP_LAYER_NORM, 3, rln, ln, NULL);
+    check_half(t, RLX_OP_RMS_NORM, 2, rln, ln, NULL);
+    int64_t red[2] = { 0, 1 };
+    rlx_attrs ra = { 2, red, 0, NULL };
+    check_half(t, RLX_OP_REDUCE_SUM, 1, r1, d45, &ra);
+    check_half(t, RLX_OP_REDUCE_MEAN, 1, r1, d45, &ra);
+    check_half(t, RLX_OP_REDUCE_MAX, 1, r1, d45, NULL);
+
+    /* add, straight against libm-free arithmetic in double */
+    static const float a[4] = { 1.0f, 0.1f, 60000.0f, -3.25f };
+    static const float b[4] = { 0.0009765625f, 0.2f, 8000.0f, 1e-3f };
+    uint16_t ha[4], hb[4];
+    for (int i = 0; i < 4; i++) {
+        ha[i] = ref_half(t, a[i]);
+        hb[i] = ref_half(t, b[i]);
+    }
+    source in[2] = { src('i', t, 1, DIMS(4), ha), src('i', t, 1, DIMS(4), hb) };
+    const result *y = run_any(RLX_OP_ADD, 2, in, NULL);
+    for (int i = 0; i < 4; i++) {
+        double sum = ref_half_value(t, ha[i]) + ref_half_value(t, hb[i]);
+        ASSERT_EQ(((const uint16_t *)y->data)[i], ref_half(t, (float)sum));
+    }
+    if (t == RLX_DTYPE_F16) /* 60000 + 8000 overflows f16 */
+        ASSERT_EQ(((const uint16_t *)y->data)[2], 0x7C00);
+}
+
+TEST(f16_ops) { check_half_ops(RLX_DTYPE_F16); }
+TEST(bf16_ops) { check_half_ops(RLX_DTYPE_BF16); }
+
+TEST(half_movement)
+{
+    /* data movement on f16 keeps the bits; a float op after it reads
+     * the moved values */
+    static const uint16_t h[6] = { 0x3C00, 0x4000, 0x4200,
+                                   0xBC00, 0x0001, 0x7BFF };
+    source in = src('i', RLX_DTYPE_F16, 2, DIMS(2, 3), h);
+    const result *y = run_any(RLX_OP_TRANSPOSE, 1, &in, NULL);
+    static const uint16_t want[6] = { 0x3C00, 0xBC00, 0x4000,
+                                      0x0001, 0x4200, 0x7BFF };
+    ASSERT_EQ(y->dtype, RLX_DTYPE_F16);
+    ASSERT(memcmp(y->data, want, sizeof want) == 0);
+}
+
+/* Float ops on f32, f16, bf16 only; sources, data movement, cast and fill
+ * on every dtype; nothing on unknown values. */
+static int is_float_op(rlx_op op)
+{
+    switch (op) {
+    case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
+    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
+    case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
+    case RLX_OP_FILL:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 TEST(supports_every_op)
 {
     rlx_runtime *rt = NULL;
     ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
     const rlx_backend *b = rlx_runtime_find_backend(rt, "cpu-ref");
     int missing = 0, extra = 0;
+    static const rlx_dtype floats[] = { RLX_DTYPE_F32, RLX_DTYPE_F16,
+                                        RLX_DTYPE_BF16 };
+    static const rlx_dtype others[] = { RLX_DTYPE_F64, RLX_DTYPE_I32,
+                                        RLX_DTYPE_I64, RLX_DTYPE_I8,
+                                        RLX_DTYPE_U8, RLX_DTYPE_BOOL };
     if (b) {
 #define CHECK_OP(name, value, text, arity)                                  \
-    missing += !rlx_backend_supports_op(b, RLX_OP_##name, RLX_DTYPE_F32);   \
-    extra += rlx_backend_supports_op(b, RLX_OP_##name, RLX_DTYPE_F64) != 0;
+    for (size_t i = 0; i < 3; i++)                                          \
+        missing += !rlx_backend_supports_op(b, RLX_OP_##name, floats[i]);   \
+    for (size_t i = 0; i < 6; i++) {                                        \
+        int want = !is_float_op(RLX_OP_##name);                             \
+        int got = rlx_backend_supports_op(b, RLX_OP_##name, others[i]) != 0; \
+        missing += want && !got;                                            \
+        extra += got && !want;                                              \
+    }                                                                       \
+    extra += rlx_backend_supports_op(b, RLX_OP_##name, (rlx_dtype)999) != 0; \
+    extra += rlx_backend_supports_op(b, RLX_OP_##name, RLX_DTYPE_INVALID) != 0;
         RLX_OP_MAP(CHECK_OP)
 #undef CHECK_OP
         extra += rlx_backend_supports_op(b, (rlx_op)9999, RLX_DTYPE_F32) != 0;
+        extra += rlx_backend_supports_op(b, (rlx_op)-1, RLX_DTYPE_F32) != 0;
         extra += rlx_backend_supports_op(b, RLX_OP_INVALID, RLX_DTYPE_F32) !=
                  0;
         extra += rlx_backend_supports_op(b, RLX_OP_ADD, (rlx_dtype)999) != 0;
@@ -847,4 +1817,13 @@ RLX_TEST_LIST(TEST_ENTRY(supports_every_op), TEST_ENTRY(relu),
               TEST_ENTRY(matmul_batched), TEST_ENTRY(matmul_vectors),
               TEST_ENTRY(matmul_empty), TEST_ENTRY(softmax_last_axis),
               TEST_ENTRY(softmax_axis0), TEST_ENTRY(softmax_middle_axis),
-              TEST_ENTRY(empty_tensors), TEST_ENTRY(param_graph))
+              TEST_ENTRY(empty_tensors), TEST_ENTRY(param_graph),
+              TEST_ENTRY(layer_norm), TEST_ENTRY(rms_norm),
+              TEST_ENTRY(reductions), TEST_ENTRY(reductions_empty),
+              TEST_ENTRY(reshape), TEST_ENTRY(transpose),
+              TEST_ENTRY(concat), TEST_ENTRY(slice), TEST_ENTRY(gather),
+              TEST_ENTRY(gather_index_out_of_range),
+              TEST_ENTRY(cast_float_to_int), TEST_ENTRY(cast_int_and_bool),
+              TEST_ENTRY(half_bit_patterns), TEST_ENTRY(fill),
+              TEST_ENTRY(softmax_causal), TEST_ENTRY(f16_ops),
+              TEST_ENTRY(bf16_ops), TEST_ENTRY(half_movement))

@@ -7,6 +7,7 @@
 #ifndef RLX_TOOLS_CLI_H
 #define RLX_TOOLS_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes. */
@@ -18,6 +19,23 @@
  * returns the process exit code. */
 int cli_cmd_devices(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_conformance(int argc, char **argv);
+
+/* The value of ARGV[*I] given as "NAME value" or "NAME=value"; NULL when
+ * it is not that option (*MISSING set when the value is absent).
+ * Advances *I past a separate value. */
+const char *cli_option_value(int argc, char **argv, int *i, const char *name,
+                             int *missing);
+/* snprintf for messages that may be cut short on purpose (it keeps
+ * -Wformat-truncation for the cases where cutting would be a bug). */
+void cli_format(char *dst, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A whole decimal (or 0x hex) number in [MIN, MAX]; -1 otherwise. */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 void cli_usage_print(FILE *out);
 /* "rlx: MESSAGE" and a hint to run rlx --help; returns CLI_EXIT_USAGE. */

@@ -72,7 +72,7 @@ static void text_backends(const cli_devices_report *r, FILE *out)
             text_line(out, "      about:  ", b->description);
         text_line(out, "      plugin: ", b->plugin);
         if (b->host_fit >= 0) {
-            char fit[32];
+            char fit[48];
             snprintf(fit, sizeof fit, "%d (best variant for this host)",
                      (int)b->host_fit);
             text_line(out, "      score:  ", fit);

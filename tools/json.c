@@ -9,6 +9,7 @@
 #include "json.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 
 void cli_json_init(cli_json *j, FILE *out)
@@ -159,6 +160,16 @@ void cli_json_null(cli_json *j)
 {
     json_before_value(j);
     fputs("null", j->out);
+}
+
+void cli_json_double(cli_json *j, double v)
+{
+    if (!isfinite(v)) {
+        cli_json_null(j);
+        return;
+    }
+    json_before_value(j);
+    fprintf(j->out, "%.9g", v);
 }
 
 void cli_json_member_string(cli_json *j, const char *key, const char *s)

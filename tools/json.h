@@ -36,6 +36,8 @@ void cli_json_string(cli_json *j, const char *s);
 void cli_json_int(cli_json *j, int64_t v);
 void cli_json_bool(cli_json *j, int v);
 void cli_json_null(cli_json *j);
+/* A finite double with 9 significant digits; null otherwise. */
+void cli_json_double(cli_json *j, double v);
 
 /* Shorthands for "key": value inside an object. */
 void cli_json_member_string(cli_json *j, const char *key, const char *s);

@@ -23,6 +23,19 @@ void cli_usage_print(FILE *out)
             "  devices [--json]               list backends, their availability,\n"
             "                                 and plugins that were not loaded\n"
             "  demo [--device D] [--batch N]  build and run a small MLP (batch 4)\n"
+            "  run MODEL.yaml [options]       load a model and run it:\n"
+            "      --device D                 device or backend id (default: best)\n"
+            "      --input NAME=FILE.npy      an input (repeatable); inputs not\n"
+            "                                 given get random data in [-1, 1)\n"
+            "      --seed N                   seed of that random data (default 0)\n"
+            "      --output DIR               write each output as DIR/NAME.npy\n"
+            "      --repeat N                 run N times, report the median time\n"
+            "  conformance [options]          check a backend's results against\n"
+            "                                 cpu-ref, op by op (docs/conformance.md):\n"
+            "      --backend ID               backend under test (default: cpu's)\n"
+            "      --seed N                   seed of shapes and values (default 1)\n"
+            "      --models FILE.yaml ...     also compare whole models\n"
+            "      --json                     the report as JSON\n"
             "  help                           show this help\n"
             "\n"
             "Options:\n"
@@ -82,6 +95,10 @@ int main(int argc, char **argv)
         return cli_cmd_devices(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
         return cli_cmd_demo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run"))
+        return cli_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "conformance"))
+        return cli_cmd_conformance(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return cli_usage_error("unknown option '%s'", cmd);
     return cli_usage_error("unknown command '%s'", cmd);

@@ -44,15 +44,46 @@ int rlx__cpu_ref_op_arity(rlx_op op)
     case value: return arity;
         RLX_OP_MAP(RLX__CPU_REF_ARITY)
 #undef RLX__CPU_REF_ARITY
-    default: return -1;
+    default: return RLX__CPU_REF_OP_UNKNOWN;
     }
 }
 
-/* Every op of ops.h, on f32 only. Unknown ops and dtypes answer 0. */
+int rlx__cpu_ref_is_float_op(rlx_op op)
+{
+    switch (op) {
+    case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
+    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
+    case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
+    case RLX_OP_FILL:
+        return 0;
+    default:
+        return rlx__cpu_ref_op_arity(op) != RLX__CPU_REF_OP_UNKNOWN;
+    }
+}
+
+/* Float ops on f32, f16 and bf16; sources, data movement, cast and fill
+ * on every dtype of types.h. Unknown ops and dtypes answer 0. */
+int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
+{
+    if (rlx__cpu_ref_op_arity(op) == RLX__CPU_REF_OP_UNKNOWN)
+        return 0;
+    if (rlx__cpu_ref_is_float_op(op))
+        return dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F16 ||
+               dtype == RLX_DTYPE_BF16;
+    switch (dtype) {
+    case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
+    case RLX_DTYPE_F64: case RLX_DTYPE_I32: case RLX_DTYPE_I64:
+    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_BOOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int cpu_ref_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
-    return rlx__cpu_ref_op_arity(op) >= 0 && dtype == RLX_DTYPE_F32;
+    return rlx__cpu_ref_supports(op, dtype);
 }
 
 static void cpu_ref_backend_destroy(void *backend)
@@ -92,7 +123,8 @@ rlx_status rlx__cpu_ref_init(const rlx_host *host)
         .device_name = NULL,
         .priority = RLX_PRIORITY_REFERENCE,
         .flags = RLX_BACKEND_EXECUTES,
-        .description = "portable C11 reference CPU backend (f32, plain loops)",
+        .description = "portable C11 reference CPU backend (all ops, "
+                       "all dtypes, plain loops)",
         .vtable = &cpu_ref_vtable,
         .backend = self,
     };

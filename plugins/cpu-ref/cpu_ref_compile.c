@@ -44,6 +44,100 @@ static rlx__cpu_ref_shape shape_of(const rlx_node_view *v)
 /* The fields compile reads from every node, as of ABI 1.0. */
 #define NODE_MIN_SIZE RLX_STRUCT_SIZE_TO(rlx_node_view, inputs)
 
+static int is_float_dtype(rlx_dtype t)
+{
+    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
+}
+
+/* Inputs that must share the result's dtype: every input of a float op
+ * and of concat; the data of reshape, transpose, slice, gather. */
+static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
+{
+    if (rlx__cpu_ref_is_float_op(op) || op == RLX_OP_CONCAT)
+        return n_inputs;
+    switch (op) {
+    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_SLICE:
+    case RLX_OP_GATHER:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Copy V's inputs into N, checking their order and dtypes. */
+static rlx_status node_inputs(const rlx_host *host, const rlx_graph_view *g,
+                              uint32_t i, const rlx_node_view *v,
+                              rlx__cpu_ref_node *n)
+{
+    int arity = rlx__cpu_ref_op_arity(v->op);
+    int ok = arity == RLX_OP_VARIADIC ? v->n_inputs >= 1
+                                      : v->n_inputs == (uint32_t)arity;
+    if (!ok || (v->n_inputs && !v->inputs))
+        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                 "cpu-ref compile: node '%s' (%s) has %u "
+                                 "inputs, expected %d." FIX_REPORT, n->name,
+                                 rlx__cpu_ref_op_name(v->op),
+                                 (unsigned)v->n_inputs, arity);
+    n->inputs = malloc((v->n_inputs ? v->n_inputs : 1) * sizeof *n->inputs);
+    if (!n->inputs)
+        return out_of_memory(host, "the input list", n->name);
+    n->n_inputs = v->n_inputs;
+    uint32_t same = same_dtype_inputs(v->op, v->n_inputs);
+    for (uint32_t j = 0; j < v->n_inputs; j++) {
+        if (v->inputs[j] >= i)
+            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                     "cpu-ref compile: node '%s' reads node "
+                                     "%u, which does not come before it."
+                                     FIX_REPORT, n->name,
+                                     (unsigned)v->inputs[j]);
+        n->inputs[j] = v->inputs[j];
+        rlx_dtype t = g->nodes[v->inputs[j]]->dtype;
+        if (j < same && t != v->dtype)
+            return rlx__cpu_ref_fail(host, RLX_ERR_DTYPE,
+                                     "cpu-ref compile: node '%s' (%s) is %d "
+                                     "but its input %u is %d." FIX_REPORT,
+                                     n->name, rlx__cpu_ref_op_name(v->op),
+                                     (int)v->dtype, (unsigned)j, (int)t);
+    }
+    if (v->op == RLX_OP_CAST) {
+        n->from = g->nodes[v->inputs[0]]->dtype;
+        if (rlx_dtype_size(n->from) == 0)
+            return rlx__cpu_ref_fail(host, RLX_ERR_UNSUPPORTED,
+                                     "cpu-ref compile: cast '%s' reads "
+                                     "unknown dtype %d. Fix: use a dtype "
+                                     "from rlx/types.h", n->name,
+                                     (int)n->from);
+    }
+    return RLX_OK;
+}
+
+/* Allocate N's result (and its f32 copy for f16 and bf16). */
+static rlx_status node_alloc(const rlx_host *host, const rlx_node_view *v,
+                             rlx__cpu_ref_node *n)
+{
+    n->dtype = v->dtype;
+    n->elem = rlx_dtype_size(v->dtype);
+    int ok = rlx__cpu_ref_shape_count(shape_of(v), n->elem, &n->count);
+    if (ok == 0)
+        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
+                                 "cpu-ref compile: node '%s' has a negative "
+                                 "dim or no dims array." FIX_REPORT, n->name);
+    if (ok < 0)
+        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                                 "cpu-ref compile: node '%s' has more "
+                                 "elements than memory can hold. Fix: use "
+                                 "smaller dims", n->name);
+    n->data = calloc(n->count ? n->count : 1, n->elem);
+    if (!n->data)
+        return out_of_memory(host, "the result", n->name);
+    if (n->dtype == RLX_DTYPE_F32)
+        n->f32 = (float *)(void *)n->data; /* calloc'd: aligned */
+    else if (is_float_dtype(n->dtype) &&
+             !(n->f32 = calloc(n->count ? n->count : 1, sizeof(float))))
+        return out_of_memory(host, "the f32 copy", n->name);
+    return RLX_OK;
+}
+
 /* Check node I of G and copy what execute needs into N. */
 static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                uint32_t i, rlx__cpu_ref_node *n)
@@ -60,7 +154,7 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
     if (!n->name)
         return out_of_memory(host, "a name", v->name ? v->name : "?");
 
-    if (!(rlx__cpu_ref_op_arity(v->op) >= 0 && v->dtype == RLX_DTYPE_F32))
+    if (!rlx__cpu_ref_supports(v->op, v->dtype))
         return rlx__cpu_ref_fail(host, RLX_ERR_UNSUPPORTED,
                                  "cpu-ref compile: node '%s' is op %s (%d) "
                                  "on dtype %d, which cpu-ref does not "
@@ -68,52 +162,32 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                  "choose a backend that supports it",
                                  n->name, rlx__cpu_ref_op_name(v->op),
                                  (int)v->op, (int)v->dtype);
-    int arity = rlx__cpu_ref_op_arity(v->op);
-    if (v->n_inputs != (uint32_t)arity || (arity && !v->inputs))
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: node '%s' (%s) has %u "
-                                 "inputs, expected %d." FIX_REPORT, n->name,
-                                 rlx__cpu_ref_op_name(v->op),
-                                 (unsigned)v->n_inputs, arity);
-    n->n_inputs = v->n_inputs;
-    for (uint32_t j = 0; j < v->n_inputs; j++) {
-        if (v->inputs[j] >= i)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: node '%s' reads node "
-                                     "%u, which does not come before it."
-                                     FIX_REPORT, n->name,
-                                     (unsigned)v->inputs[j]);
-        n->inputs[j] = v->inputs[j];
-    }
+    rlx_status st = node_inputs(host, g, i, v, n);
+    if (st == RLX_OK)
+        st = node_alloc(host, v, n);
+    if (st != RLX_OK)
+        return st;
 
-    int ok = rlx__cpu_ref_shape_count(shape_of(v), sizeof(float), &n->count);
-    if (ok == 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                                 "cpu-ref compile: node '%s' has a negative "
-                                 "dim or no dims array." FIX_REPORT, n->name);
-    if (ok < 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                                 "cpu-ref compile: node '%s' has more "
-                                 "elements than memory can hold. Fix: use "
-                                 "smaller dims", n->name);
-    n->data = calloc(n->count ? n->count : 1, sizeof(float));
-    if (!n->data)
-        return out_of_memory(host, "the result", n->name);
-
-    /* Missing trailing attributes take their defaults (all 0 but the
-     * softmax axis). */
-    int64_t attr[2] = { 0, 0 };
-    uint32_t n_attr = 0;
+    /* Missing trailing attributes take their defaults. */
+    rlx__cpu_ref_attrs a = { 0, NULL, 0, NULL };
     if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-        v->int_attrs)
-        n_attr = v->n_int_attrs;
-    if (v->op == RLX_OP_SOFTMAX)
-        attr[0] = -1;
-    for (uint32_t j = 0; j < n_attr && j < 2; j++)
-        attr[j] = v->int_attrs[j];
+        v->int_attrs) {
+        a.n_ints = v->n_int_attrs;
+        a.ints = v->int_attrs;
+    }
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
+        v->float_attrs) {
+        a.n_floats = v->n_float_attrs;
+        a.floats = v->float_attrs;
+    }
+    int64_t attr[2] = { v->op == RLX_OP_SOFTMAX ? -1 : 0, 0 };
+    for (uint32_t j = 0; j < a.n_ints && j < 2; j++)
+        attr[j] = a.ints[j];
 
-    const rlx_node_view *in0 = arity > 0 ? g->nodes[v->inputs[0]] : NULL;
-    const rlx_node_view *in1 = arity > 1 ? g->nodes[v->inputs[1]] : NULL;
+    const rlx_node_view *in0 = n->n_inputs > 0 ? g->nodes[v->inputs[0]]
+                                               : NULL;
+    const rlx_node_view *in1 = n->n_inputs > 1 ? g->nodes[v->inputs[1]]
+                                               : NULL;
     char s0[96], s1[96];
 
     switch (v->op) {
@@ -129,9 +203,16 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                      "cpu-ref compile: constant '%s' has no "
                                      "data." FIX_REPORT, n->name);
         if (n->count)
-            memcpy(n->data, data, n->count * sizeof(float));
+            memcpy(n->data, data, n->count * n->elem);
+        rlx__cpu_ref_node_widen(n);
         return RLX_OK;
     }
+    case RLX_OP_FILL:
+        rlx__cpu_ref_fill(a.n_floats > RLX_ATTR_FILL_VALUE
+                              ? a.floats[RLX_ATTR_FILL_VALUE] : 0.0,
+                          n->dtype, n->data, n->count);
+        rlx__cpu_ref_node_widen(n);
+        return RLX_OK;
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
         return rlx__cpu_ref_binary_prepare(host, n->name, shape_of(in0),
@@ -150,8 +231,15 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                            &n->plan.matmul, &n->scratch);
     case RLX_OP_SOFTMAX:
         return rlx__cpu_ref_softmax_prepare(host, n->name, shape_of(in0),
-                                            shape_of(v), attr[0],
+                                            shape_of(v), attr[0], attr[1],
                                             &n->plan.softmax);
+    case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
+        return rlx__cpu_ref_norm_prepare(host, g, v, &a, &n->plan.norm);
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+        return rlx__cpu_ref_reduce_prepare(host, g, v, &a, n);
+    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
+    case RLX_OP_SLICE: case RLX_OP_GATHER:
+        return rlx__cpu_ref_movement_prepare(host, g, v, &a, n);
     case RLX_OP_GELU:
         if (attr[0] != RLX_GELU_ERF && attr[0] != RLX_GELU_TANH)
             return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
@@ -162,9 +250,9 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         n->gelu_approx = attr[0];
         break;
     default:
-        break;
+        break; /* unary and cast */
     }
-    /* Unary: the result has the input's shape. */
+    /* Unary and cast: the result has the input's shape. */
     if (!rlx__cpu_ref_shape_equal(shape_of(in0), shape_of(v)))
         return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
                                  "cpu-ref compile: %s '%s' maps %s to %s."
@@ -295,9 +383,14 @@ void rlx__cpu_ref_executable_destroy(void *backend, rlx_executable *exe)
     if (!exe)
         return;
     for (uint32_t i = 0; exe->nodes && i < exe->n_nodes; i++) {
-        free(exe->nodes[i].name);
-        free(exe->nodes[i].data);
-        free(exe->nodes[i].scratch);
+        rlx__cpu_ref_node *n = &exe->nodes[i];
+        if (n->f32 != (float *)(void *)n->data)
+            free(n->f32);
+        free(n->name);
+        free(n->inputs);
+        free(n->data);
+        free(n->scratch);
+        free(n->acc);
     }
     free(exe->nodes);
     free(exe->input_nodes);

@@ -39,17 +39,16 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     for (uint32_t s = 0; s < exe->n_params; s++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->param_nodes[s]];
         const rlx_buffer *b = args->params[s];
-        if (!b || b->dtype != RLX_DTYPE_F32 ||
-            b->nbytes != n->count * sizeof(float))
+        if (!b || b->dtype != n->dtype || b->nbytes != n->count * n->elem)
             return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                      "cpu-ref execute: param '%s' (slot %u) "
-                                     "%s. Fix: set the param from an f32 "
-                                     "buffer of %zu bytes made by cpu-ref",
-                                     n->name, (unsigned)s,
+                                     "%s. Fix: set the param from a buffer "
+                                     "of dtype %d and %zu bytes made by "
+                                     "cpu-ref", n->name, (unsigned)s,
                                      !b ? "has no buffer"
                                         : "has a buffer of another dtype or "
                                           "size",
-                                     n->count * sizeof(float));
+                                     (int)n->dtype, n->count * n->elem);
     }
     for (uint32_t s = 0; s < exe->n_inputs; s++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->input_nodes[s]];
@@ -71,38 +70,70 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     return RLX_OK;
 }
 
-static void node_run(rlx_executable *exe, rlx__cpu_ref_node *n,
-                     const rlx_execute_args *args)
+/* The f32 view of input J of N (a float op's inputs all have one). */
+static const float *in_f32(const rlx_executable *exe,
+                           const rlx__cpu_ref_node *n, uint32_t j)
 {
-    size_t nbytes = n->count * sizeof(float);
-    const float *x = n->n_inputs > 0 ? exe->nodes[n->inputs[0]].data : NULL;
-    const float *y = n->n_inputs > 1 ? exe->nodes[n->inputs[1]].data : NULL;
+    return j < n->n_inputs ? exe->nodes[n->inputs[j]].f32 : NULL;
+}
+
+static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
+                           rlx__cpu_ref_node *n, const rlx_execute_args *args)
+{
+    size_t nbytes = n->count * n->elem;
+    const float *x = in_f32(exe, n, 0), *y = in_f32(exe, n, 1);
 
     switch (n->op) {
     case RLX_OP_INPUT:
         if (nbytes)
             memcpy(n->data, args->inputs[n->slot], nbytes);
-        break;
+        rlx__cpu_ref_node_widen(n);
+        return RLX_OK;
     case RLX_OP_PARAM:
         if (nbytes)
             memcpy(n->data, args->params[n->slot]->bytes, nbytes);
-        break;
+        rlx__cpu_ref_node_widen(n);
+        return RLX_OK;
     case RLX_OP_CONSTANT:
-        break; /* filled at compile time */
+    case RLX_OP_FILL:
+        return RLX_OK; /* filled at compile time */
+    case RLX_OP_CAST: {
+        const rlx__cpu_ref_node *in = &exe->nodes[n->inputs[0]];
+        rlx__cpu_ref_convert(n->from, in->data, n->dtype, n->data, n->count);
+        rlx__cpu_ref_node_widen(n);
+        return RLX_OK;
+    }
+    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
+    case RLX_OP_SLICE: case RLX_OP_GATHER: {
+        rlx_status st = rlx__cpu_ref_movement_run(host, exe, n);
+        if (st == RLX_OK)
+            rlx__cpu_ref_node_widen(n);
+        return st;
+    }
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-        rlx__cpu_ref_binary(n->op, &n->plan.bcast, x, y, n->data, n->count);
+        rlx__cpu_ref_binary(n->op, &n->plan.bcast, x, y, n->f32, n->count);
         break;
     case RLX_OP_MATMUL:
-        rlx__cpu_ref_matmul_run(&n->plan.matmul, x, y, n->data, n->count);
+        rlx__cpu_ref_matmul_run(&n->plan.matmul, x, y, n->f32, n->count);
         break;
     case RLX_OP_SOFTMAX:
-        rlx__cpu_ref_softmax_run(&n->plan.softmax, x, n->data);
+        rlx__cpu_ref_softmax_run(&n->plan.softmax, x, n->f32);
+        break;
+    case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
+        rlx__cpu_ref_norm_run(n->op, &n->plan.norm, x, y, in_f32(exe, n, 2),
+                              n->f32);
+        break;
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+        rlx__cpu_ref_reduce_run(n, x, exe->nodes[n->inputs[0]].count);
         break;
     default: /* compile admitted only known ops: the rest are unary */
-        rlx__cpu_ref_unary(n->op, n->gelu_approx, x, n->data, n->count);
+        rlx__cpu_ref_unary(n->op, n->gelu_approx, x, n->f32, n->count);
         break;
     }
+    /* float ops computed in f32: round to f16/bf16 where needed */
+    rlx__cpu_ref_node_narrow(n);
+    return RLX_OK;
 }
 
 rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
@@ -116,12 +147,15 @@ rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
     rlx_status st = check_args(host, exe, args);
     if (st != RLX_OK)
         return st;
+    /* Only a gather index out of range fails a node; the outputs are
+     * copied after every node ran, so a failed run writes none. */
     for (uint32_t i = 0; i < exe->n_nodes; i++)
-        node_run(exe, &exe->nodes[i], args);
+        if ((st = node_run(host, exe, &exe->nodes[i], args)) != RLX_OK)
+            return st;
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->output_nodes[i]];
         if (n->count)
-            memcpy(args->outputs[i], n->data, n->count * sizeof(float));
+            memcpy(args->outputs[i], n->data, n->count * n->elem);
     }
     return RLX_OK;
 }

@@ -35,8 +35,15 @@ rlx_status rlx__cpu_ref_fail(const rlx_host *host, rlx_status status,
 
 /* Lower-case op name for messages; "unknown" for a value not in ops.h. */
 const char *rlx__cpu_ref_op_name(rlx_op op);
-/* Number of inputs of OP, or -1 for a value not in ops.h. */
+/* Number of inputs of OP: RLX_OP_VARIADIC (-1) for one or more, or
+ * RLX__CPU_REF_OP_UNKNOWN for a value not in ops.h. */
+#define RLX__CPU_REF_OP_UNKNOWN (-2)
 int rlx__cpu_ref_op_arity(rlx_op op);
+/* Nonzero for the ops that compute in floating point (f32, f16, bf16):
+ * binary, unary, matmul, softmax, norms, reductions. */
+int rlx__cpu_ref_is_float_op(rlx_op op);
+/* Nonzero when cpu-ref runs OP with a result of DTYPE. */
+int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype);
 
 /* ---- shapes --------------------------------------------------------- */
 
@@ -59,6 +66,19 @@ const char *rlx__cpu_ref_shape_str(rlx__cpu_ref_shape shape, char *buf,
 /* Round a double to the nearest float as IEEE 754 does, without the
  * undefined behaviour C gives an out-of-range conversion. */
 float rlx__cpu_ref_to_f32(double x);
+
+/* ---- cpu_ref_half.c: f16 and bf16 ---------------------------------- */
+
+/* Round to nearest even, once, with subnormals, inf and NaN. */
+uint16_t rlx__cpu_ref_f16_from_double(double x);
+uint16_t rlx__cpu_ref_bf16_from_double(double x);
+float rlx__cpu_ref_f32_from_double(double x);
+uint16_t rlx__cpu_ref_f16_from_int(int64_t v);
+uint16_t rlx__cpu_ref_bf16_from_int(int64_t v);
+float rlx__cpu_ref_f32_from_int(int64_t v);
+/* Exact widening. */
+float rlx__cpu_ref_f16_to_f32(uint16_t h);
+float rlx__cpu_ref_bf16_to_f32(uint16_t h);
 
 /* ---- buffers -------------------------------------------------------- */
 
@@ -101,28 +121,80 @@ typedef struct rlx__cpu_ref_matmul {
     size_t *index;          /* scratch counter */
 } rlx__cpu_ref_matmul;
 
-/* Softmax over the middle dim of [outer, len, inner]. */
+/* Softmax over the middle dim of [outer, len, inner]. With CAUSAL, inner
+ * is 1 and line o is row (o % rows) of a [rows, len] matrix. */
 typedef struct rlx__cpu_ref_softmax {
     size_t outer, len, inner;
+    int causal;
+    size_t rows;
 } rlx__cpu_ref_softmax;
+
+/* layer_norm / rms_norm over the last axis: ROWS lines of COLS. */
+typedef struct rlx__cpu_ref_norm {
+    size_t rows, cols;
+    double eps;
+} rlx__cpu_ref_norm;
+
+/* Reductions: walk the input, adding each element into the output slot
+ * its index maps to (stride 0 along reduced dims). */
+typedef struct rlx__cpu_ref_reduce {
+    uint32_t rank;       /* of the input */
+    size_t *dims;        /* input dims */
+    size_t *out_stride;  /* output element stride per input dim */
+    size_t *index;       /* scratch counter */
+    size_t per_output;   /* input elements behind each output element */
+} rlx__cpu_ref_reduce;
+
+/* A strided copy (transpose, slice): output element at index i comes
+ * from input element BASE + sum(i[d] * stride[d]). */
+typedef struct rlx__cpu_ref_strided {
+    uint32_t rank;       /* of the output */
+    size_t *dims;        /* output dims */
+    size_t *stride;      /* input element stride per output dim */
+    size_t *index;       /* scratch counter */
+    size_t base;
+} rlx__cpu_ref_strided;
+
+/* Concat: for each of OUTER steps, each input's CHUNK bytes in turn. */
+typedef struct rlx__cpu_ref_concat {
+    size_t outer;
+    size_t *chunk;       /* bytes per step, one per input */
+} rlx__cpu_ref_concat;
+
+/* Gather: data [outer, dim, inner] by n_idx indices along dim. */
+typedef struct rlx__cpu_ref_gather {
+    size_t outer, dim, inner, n_idx;
+    rlx_dtype index_dtype; /* i32 or i64 */
+} rlx__cpu_ref_gather;
 
 /* ---- executables ---------------------------------------------------- */
 
 typedef struct rlx__cpu_ref_node {
     rlx_op op;
     char *name;            /* copied, for messages */
+    rlx_dtype dtype;       /* of the result */
+    size_t elem;           /* bytes per element */
     size_t count;          /* elements of the result */
     uint32_t n_inputs;
-    uint32_t inputs[2];    /* node indices */
+    uint32_t *inputs;      /* node indices, n_inputs of them */
     int64_t gelu_approx;   /* RLX_GELU_ERF or RLX_GELU_TANH */
+    rlx_dtype from;        /* CAST: the input's dtype */
     uint32_t slot;         /* INPUT/PARAM: slot index */
     int has_slot;
-    float *data;           /* result, count elements (at least one) */
+    unsigned char *data;   /* result, count * elem bytes (at least one) */
+    float *f32;            /* float dtypes: the result as f32; data itself
+                              for f32, a widened copy for f16 and bf16 */
     size_t *scratch;       /* owns the arrays of the plans below */
+    double *acc;           /* REDUCE_*: one accumulator per output */
     union {
         rlx__cpu_ref_bcast bcast;
         rlx__cpu_ref_matmul matmul;
         rlx__cpu_ref_softmax softmax;
+        rlx__cpu_ref_norm norm;
+        rlx__cpu_ref_reduce reduce;
+        rlx__cpu_ref_strided strided;
+        rlx__cpu_ref_concat concat;
+        rlx__cpu_ref_gather gather;
     } plan;
 } rlx__cpu_ref_node;
 
@@ -178,8 +250,61 @@ rlx_status rlx__cpu_ref_softmax_prepare(const rlx_host *host,
                                         const char *name,
                                         rlx__cpu_ref_shape in,
                                         rlx__cpu_ref_shape out, int64_t axis,
+                                        int64_t causal,
                                         rlx__cpu_ref_softmax *plan);
 void rlx__cpu_ref_softmax_run(const rlx__cpu_ref_softmax *plan,
                               const float *x, float *y);
+
+/* The integer attributes of a node (ints, count) and its float ones,
+ * as far as its struct_size carries them. */
+typedef struct rlx__cpu_ref_attrs {
+    uint32_t n_ints;
+    const int64_t *ints;
+    uint32_t n_floats;
+    const double *floats;
+} rlx__cpu_ref_attrs;
+
+/* kernels_norm.c */
+rlx_status rlx__cpu_ref_norm_prepare(const rlx_host *host,
+                                     const rlx_graph_view *g,
+                                     const rlx_node_view *v,
+                                     const rlx__cpu_ref_attrs *a,
+                                     rlx__cpu_ref_norm *plan);
+void rlx__cpu_ref_norm_run(rlx_op op, const rlx__cpu_ref_norm *plan,
+                           const float *x, const float *gamma,
+                           const float *beta, float *y);
+
+/* kernels_reduce.c */
+rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
+                                       const rlx_graph_view *g,
+                                       const rlx_node_view *v,
+                                       const rlx__cpu_ref_attrs *a,
+                                       rlx__cpu_ref_node *n);
+void rlx__cpu_ref_reduce_run(rlx__cpu_ref_node *n, const float *x,
+                             size_t in_count);
+
+/* kernels_movement.c: reshape, transpose, slice, concat, gather */
+rlx_status rlx__cpu_ref_movement_prepare(const rlx_host *host,
+                                         const rlx_graph_view *g,
+                                         const rlx_node_view *v,
+                                         const rlx__cpu_ref_attrs *a,
+                                         rlx__cpu_ref_node *n);
+/* Run N, reading its inputs' results in EXE; fails only for a gather
+ * index out of range (reported with the node's name). */
+rlx_status rlx__cpu_ref_movement_run(const rlx_host *host,
+                                     const rlx_executable *exe,
+                                     rlx__cpu_ref_node *n);
+
+/* kernels_cast.c: cast and fill */
+/* Convert COUNT elements of dtype FROM at SRC to dtype TO at DST. */
+void rlx__cpu_ref_convert(rlx_dtype from, const void *src, rlx_dtype to,
+                          void *dst, size_t count);
+/* Store X, converted as a cast from f64 would, COUNT times at DST. */
+void rlx__cpu_ref_fill(double x, rlx_dtype to, void *dst, size_t count);
+/* f16/bf16 nodes: refresh N's f32 copy from its data (widen), or round
+ * the f32 results into data and refresh the copy (narrow). Other dtypes:
+ * nothing to do. */
+void rlx__cpu_ref_node_widen(rlx__cpu_ref_node *n);
+void rlx__cpu_ref_node_narrow(rlx__cpu_ref_node *n);
 
 #endif /* RLX_CPU_REF_INTERNAL_H */

@@ -41,8 +41,10 @@ static rlx_status probe(void *bd, rlx_probe_result *out)
 
 static int supports_op(void *bd, rlx_op op, rlx_dtype dtype)
 {
-    (void)bd;
+    simple_backend *b = bd;
     if (dtype != RLX_DTYPE_F32)
+        return 0;
+    if (b->wrong_add && (op == RLX_OP_MUL || op == RLX_OP_RELU))
         return 0;
     return op == RLX_OP_INPUT || op == RLX_OP_PARAM ||
            op == RLX_OP_CONSTANT || op == RLX_OP_ADD || op == RLX_OP_MUL ||
@@ -161,7 +163,7 @@ static void buffer_destroy(void *bd, rlx_buffer *buf)
 static rlx_status execute(void *bd, rlx_executable *e,
                           const rlx_execute_args *a)
 {
-    (void)bd;
+    const simple_backend *b = bd;
     for (uint32_t i = 0; i < e->n_nodes; i++) {
         float *o;
         const float *x = e->val[e->in[i][0]], *y = e->val[e->in[i][1]];
@@ -176,7 +178,8 @@ static rlx_status execute(void *bd, rlx_executable *e,
         case RLX_OP_ADD: case RLX_OP_MUL: case RLX_OP_RELU:
             o = e->val[i];
             for (size_t k = 0; k < e->count[i]; k++)
-                o[k] = e->ops[i] == RLX_OP_ADD   ? x[k] + y[k]
+                o[k] = e->ops[i] == RLX_OP_ADD   ? (b->wrong_add ? x[k] - y[k]
+                                                                 : x[k] + y[k])
                        : e->ops[i] == RLX_OP_MUL ? x[k] * y[k]
                        : (x[k] > 0 ? x[k] : 0);
             break;

@@ -12,6 +12,7 @@ typedef struct simple_backend {
     const rlx_host *host;
     uint32_t devices;       /* what probe reports */
     const char *unavailable_env; /* probe fails while this is set */
+    int wrong_add;          /* only add, and it subtracts (conformance) */
 } simple_backend;
 
 /* Vtable whose slots expect a simple_backend as their first argument. */

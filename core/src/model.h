@@ -1,0 +1,187 @@
+/*
+ * model.h - declarations shared by the model loader's files (prefix
+ * rlx__): the JSON parser for safetensors headers, the safetensors
+ * reader, the YAML document tree with source marks, the op attribute
+ * schema and the tree-to-graph builder. See docs/model-format.md.
+ */
+#ifndef RLX_MODEL_H
+#define RLX_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* ---- json.c: a strict JSON parser (RFC 8259) for safetensors headers - */
+
+#define RLX__JSON_MAX_DEPTH 64
+
+typedef enum rlx__json_kind {
+    RLX__JSON_NULL = 1,
+    RLX__JSON_BOOL,
+    RLX__JSON_NUMBER,
+    RLX__JSON_STRING,
+    RLX__JSON_ARRAY,
+    RLX__JSON_OBJECT
+} rlx__json_kind;
+
+typedef struct rlx__json {
+    rlx__json_kind kind;
+    size_t offset;          /* byte offset of the value in the text */
+    int boolean;            /* BOOL */
+    /* NUMBER: is_uint when it is a plain non-negative integer that fits
+     * in uint64_t (then u holds it); uint_overflow when it is a plain
+     * non-negative integer too large for uint64_t. */
+    int is_uint, uint_overflow;
+    uint64_t u;
+    char *string;           /* STRING (NUL-free UTF-8) */
+    uint32_t n;             /* ARRAY, OBJECT: number of items */
+    struct rlx__json *items;
+    char **keys;            /* OBJECT: keys, unique */
+} rlx__json;
+
+/* Parse TEXT[0..LEN) as one JSON value. On failure returns NULL and
+ * writes a one-line reason with the byte offset into ERR. */
+rlx__json *rlx__json_parse(const char *text, size_t len, char *err,
+                           size_t err_size);
+void rlx__json_free(rlx__json *v);
+/* Member KEY of an object, or NULL. */
+const rlx__json *rlx__json_get(const rlx__json *obj, const char *key);
+
+/* ---- safetensors.c: a validated, memory-mapped weights file ---------- */
+
+typedef struct rlx__st_tensor {
+    char *name;
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t shape[RLX_MAX_RANK];
+    uint64_t begin, end;    /* data_offsets, relative to the data area */
+    const void *data;       /* into the mapping */
+} rlx__st_tensor;
+
+typedef struct rlx__safetensors {
+    char *path;
+    void *map;
+    size_t map_size;
+    uint32_t n;
+    rlx__st_tensor *tensors; /* sorted by name */
+} rlx__safetensors;
+
+/* Open, map and validate PATH. Errors start with PATH and end with a
+ * Fix; *OUT is NULL on failure. */
+rlx_status rlx__safetensors_open(const char *path, rlx__safetensors **out);
+void rlx__safetensors_close(rlx__safetensors *st);
+const rlx__st_tensor *rlx__safetensors_find(const rlx__safetensors *st,
+                                            const char *name);
+/* "F32" -> RLX_DTYPE_F32; RLX_DTYPE_INVALID for an unknown name. */
+rlx_dtype rlx__safetensors_dtype(const char *name);
+
+/* ---- model_yaml.c: YAML text -> a document tree with marks ----------- */
+
+typedef enum rlx__ykind {
+    RLX__Y_SCALAR = 1,
+    RLX__Y_SEQ,
+    RLX__Y_MAP
+} rlx__ykind;
+
+typedef struct rlx__ynode {
+    rlx__ykind kind;
+    uint32_t line, col;     /* 1-based start of the node */
+    char *text;             /* SCALAR */
+    int quoted;             /* SCALAR written in quotes or as a block */
+    uint32_t n;             /* SEQ: items; MAP: pairs */
+    uint32_t n_items;       /* entries of ITEMS (2 * pairs for a MAP) */
+    struct rlx__ynode **items; /* MAP: key, value, key, value, ... */
+} rlx__ynode;
+
+/* Parse the YAML file PATH into a tree (one document, keys of every
+ * mapping unique scalars, no aliases). Errors name PATH:LINE:COL. */
+rlx_status rlx__yaml_load(const char *path, rlx__ynode **out);
+void rlx__ynode_free(rlx__ynode *n);
+/* Value of KEY in mapping MAP, or NULL. */
+const rlx__ynode *rlx__ynode_get(const rlx__ynode *map, const char *key);
+/* A plain null scalar: empty, "~" or "null". */
+int rlx__ynode_is_null(const rlx__ynode *n);
+const char *rlx__ykind_name(rlx__ykind k);
+
+/* ---- op_attrs.c: YAML attribute names -> int_attrs / float_attrs ----- */
+
+typedef enum rlx__attr_kind {
+    RLX__ATTR_BOOL = 1,     /* true/false -> 1/0 */
+    RLX__ATTR_INT,
+    RLX__ATTR_FLOAT,        /* float_attrs */
+    RLX__ATTR_INTS,         /* a list filling int_attrs from INDEX on */
+    RLX__ATTR_DTYPE,        /* a dtype name -> its rlx_dtype value */
+    RLX__ATTR_GELU,         /* erf|tanh */
+    RLX__ATTR_SLICE_AXES,   /* slice: (axis, start, end) triples */
+    RLX__ATTR_SLICE_STARTS,
+    RLX__ATTR_SLICE_ENDS
+} rlx__attr_kind;
+
+typedef struct rlx__attr_schema {
+    rlx_op op;
+    const char *name;
+    rlx__attr_kind kind;
+    uint32_t index;
+    double dflt;            /* for scalar attributes */
+    int required;
+} rlx__attr_schema;
+
+/* The row for OP's attribute NAME, or NULL. */
+const rlx__attr_schema *rlx__attr_find(rlx_op op, const char *name);
+/* Row I of the table (NULL past the end). */
+const rlx__attr_schema *rlx__attr_row(uint32_t i);
+/* OP's attribute names, comma-separated, or "none" into BUF. */
+const char *rlx__attr_names(rlx_op op, char *buf, size_t size);
+
+/* Attributes of one node, converted. Arrays are malloc'd; free with
+ * rlx__node_attrs_free. */
+typedef struct rlx__node_attrs {
+    uint32_t n_ints, n_floats;
+    int64_t *ints;
+    double *floats;
+} rlx__node_attrs;
+
+/* Convert the YAML mapping ATTRS (may be NULL: defaults) of node NAME,
+ * op OP, into int/float attributes. Errors are located in PATH, at the
+ * offending YAML node or else at AT (the node's own mapping). */
+rlx_status rlx__attrs_convert(const char *path, const char *name, rlx_op op,
+                              const rlx__ynode *at, const rlx__ynode *attrs,
+                              rlx__node_attrs *out);
+void rlx__node_attrs_free(rlx__node_attrs *a);
+
+/* ---- model_values.c: scalars, located errors, constants' values ----- */
+
+/* Located error: "PATH:LINE:COL: " + message. */
+rlx_status rlx__model_error(rlx_status st, const char *path,
+                            const rlx__ynode *at, const char *fmt, ...)
+    RLX__PRINTF(4, 5);
+/* Scalar parsers; each fails with a located error naming WHAT. */
+rlx_status rlx__yaml_int(const char *path, const rlx__ynode *n,
+                         const char *what, int64_t *out);
+rlx_status rlx__yaml_float(const char *path, const rlx__ynode *n,
+                           const char *what, double *out);
+rlx_status rlx__yaml_bool(const char *path, const rlx__ynode *n,
+                          const char *what, int *out);
+
+/* The inline VALUE of constant NAME (a scalar, a flat list or lists
+ * nested like the shape) as DTYPE elements in a malloc'd buffer. */
+rlx_status rlx__constant_values(const char *path, const char *name,
+                                rlx_dtype dtype, uint32_t rank,
+                                const int64_t *dims, const rlx__ynode *value,
+                                void **out);
+
+/* ---- model_build.c: tree + weights -> graph -------------------------- */
+
+typedef struct rlx__model_parts {
+    char *name;
+    rlx_graph *graph;
+    rlx__safetensors *weights; /* NULL when the model has no weights */
+} rlx__model_parts;
+
+/* Build the graph described by ROOT (loaded from PATH). On failure
+ * everything built so far is freed and PARTS is left zeroed. */
+rlx_status rlx__model_build(const char *path, const rlx__ynode *root,
+                            rlx__model_parts *parts);
+
+#endif /* RLX_MODEL_H */

@@ -1,0 +1,72 @@
+/*
+ * shape_internal.h - what the shape_*.c files share: the node being
+ * inferred, attribute access and the one error format
+ * ("node 'NAME' (op): what. Fix: how").
+ */
+#ifndef RLX_SHAPE_INTERNAL_H
+#define RLX_SHAPE_INTERNAL_H
+
+#include "internal.h"
+
+#define RLX__SHAPE_BUF 128
+
+/* The node being added: its name, op, inputs and attributes. */
+typedef struct rlx__shape_ctx {
+    const rlx_graph *g;
+    const char *name;
+    rlx_op op;
+    uint32_t n_inputs;
+    const uint32_t *inputs; /* checked to exist */
+    const rlx_attrs *attrs; /* may be NULL */
+} rlx__shape_ctx;
+
+/* Input I of the node. */
+static inline const rlx__node *rlx__shape_in(const rlx__shape_ctx *c,
+                                             uint32_t i)
+{
+    return &c->g->nodes[c->inputs[i]];
+}
+
+/* Integer attribute I, or DFLT when absent. */
+static inline int64_t rlx__shape_int(const rlx__shape_ctx *c, uint32_t i,
+                                     int64_t dflt)
+{
+    return c->attrs && i < c->attrs->n_ints ? c->attrs->ints[i] : dflt;
+}
+
+static inline uint32_t rlx__shape_n_ints(const rlx__shape_ctx *c)
+{
+    return c->attrs ? c->attrs->n_ints : 0;
+}
+
+/* Set the error "node 'NAME' (op): <detail>"; returns ST. */
+rlx_status rlx__shape_error(const rlx__shape_ctx *c, rlx_status st,
+                            const char *fmt, ...) RLX__PRINTF(3, 4);
+
+/* "[2,3]" of node N into BUF. */
+const char *rlx__shape_of(char *buf, size_t size, const rlx__node *n);
+
+/* Normalize AXIS (negative counts from the end) for RANK into *OUT;
+ * sets an error naming WHAT ("axis", "reduce axis") when out of range. */
+rlx_status rlx__shape_axis(const rlx__shape_ctx *c, const char *what,
+                           int64_t axis, uint32_t rank, uint32_t *out);
+
+/* ---- shape_norm.c: layer_norm, rms_norm, reductions -------------------- */
+
+rlx_status rlx__shape_norm(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_reduce(const rlx__shape_ctx *c, rlx__node *out);
+
+/* ---- shape_movement.c: reshape, transpose, concat, slice, gather ------- */
+
+rlx_status rlx__shape_reshape(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_transpose(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_concat(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_slice(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_gather(const rlx__shape_ctx *c, rlx__node *out);
+
+/* ---- shape_create.c: cast, fill ---------------------------------------- */
+
+rlx_status rlx__shape_cast(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_fill(const rlx__shape_ctx *c, rlx__node *out);
+
+#endif /* RLX_SHAPE_INTERNAL_H */

@@ -1,0 +1,104 @@
+/*
+ * cuda_buffer.c - param buffers in device memory: uploaded once when the
+ * application sets a param, then bound by pointer into every run, so
+ * weights never cross the bus again.
+ */
+#include <stdlib.h>
+
+#include "cuda_internal.h"
+
+rlx_status rlxc_buffer_create(void *backend, uint32_t device_index,
+                              const rlx_tensor_desc *desc, const void *data,
+                              rlx_buffer **out)
+{
+    rlxc_backend *be = backend;
+    if (!desc || !out ||
+        !RLX_HAS_FIELD(desc->struct_size, rlx_tensor_desc, shape) ||
+        (desc->rank && !desc->shape))
+        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                               "cuda buffer_create: missing or truncated "
+                               "tensor description. Fix: pass an "
+                               "rlx_tensor_desc with struct_size = sizeof "
+                               "(rlx_tensor_desc) and a non-NULL out pointer");
+    size_t elem = rlx_dtype_size(desc->dtype);
+    if (elem == 0)
+        return rlxc_fail(be->host, RLX_ERR_UNSUPPORTED,
+                         "cuda buffer_create: unknown dtype %d. Fix: use a "
+                         "dtype from rlx/types.h", (int)desc->dtype);
+    size_t count = 1;
+    for (uint32_t d = 0; d < desc->rank; d++) {
+        if (desc->shape[d] < 0)
+            return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                                   "cuda buffer_create: negative dim. Fix: "
+                                   "pass dims >= 0");
+        size_t dim = (size_t)desc->shape[d];
+        if (dim && count > SIZE_MAX / elem / dim)
+            return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                   "cuda buffer_create: tensor size "
+                                   "overflows. Fix: use smaller dims");
+        count *= dim;
+    }
+    rlx_status st = rlxc_device_use(be, device_index);
+    if (st != RLX_OK)
+        return st;
+    rlx_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf)
+        return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda buffer_create: out of host memory. "
+                               "Fix: free memory");
+    buf->device = device_index;
+    buf->dtype = desc->dtype;
+    buf->nbytes = count * elem;
+    if (buf->nbytes) {
+        cudaError_t err = cudaMalloc(&buf->ptr, buf->nbytes);
+        if (err == cudaSuccess)
+            err = data ? cudaMemcpy(buf->ptr, data, buf->nbytes,
+                                    cudaMemcpyHostToDevice)
+                       : cudaMemset(buf->ptr, 0, buf->nbytes);
+        if (err != cudaSuccess) {
+            if (buf->ptr)
+                cudaFree(buf->ptr);
+            free(buf);
+            return rlxc_cuda_fail(be->host, err,
+                                  "buffer_create: cannot upload a param");
+        }
+    }
+    *out = buf;
+    return RLX_OK;
+}
+
+rlx_status rlxc_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
+                            size_t nbytes)
+{
+    rlxc_backend *be = backend;
+    if (!buffer || (nbytes && !dst))
+        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                               "cuda buffer_read: NULL buffer or "
+                               "destination. Fix: pass a buffer made by "
+                               "cuda and a destination of its size");
+    if (nbytes != buffer->nbytes)
+        return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                         "cuda buffer_read: asked for %zu bytes of a "
+                         "%zu-byte buffer. Fix: read exactly the buffer's "
+                         "size", nbytes, buffer->nbytes);
+    if (!nbytes)
+        return RLX_OK;
+    rlx_status st = rlxc_device_use(be, buffer->device);
+    if (st != RLX_OK)
+        return st;
+    cudaError_t err = cudaMemcpy(dst, buffer->ptr, nbytes,
+                                 cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(be->host, err, "buffer_read");
+    return RLX_OK;
+}
+
+void rlxc_buffer_destroy(void *backend, rlx_buffer *buffer)
+{
+    rlxc_backend *be = backend;
+    if (!buffer)
+        return;
+    if (buffer->ptr && rlxc_device_use(be, buffer->device) == RLX_OK)
+        cudaFree(buffer->ptr);
+    free(buffer);
+}

@@ -1,0 +1,279 @@
+/*
+ * cuda_execute.c - run an executable: copy inputs into pinned staging,
+ * replay the CUDA graph (input uploads, every step, output downloads),
+ * wait, and copy outputs out of staging.
+ *
+ * The graph is captured at the first run and again only when a param
+ * buffer's device pointer differs from the one it was captured with, so
+ * a run costs one graph launch and one synchronization whatever the
+ * number of kernels.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+void *rlxc_value_ptr(const rlx_executable *exe, int v, void *const *params)
+{
+    if (v < 0)
+        return NULL;
+    const rlxc_value *x = &exe->values[v];
+    switch (x->loc) {
+    case RLXC_LOC_ARENA:
+        return (char *)exe->arena + exe->storages[x->storage].offset;
+    case RLXC_LOC_PARAM:
+        return params[x->slot];
+    case RLXC_LOC_CONST:
+        return (char *)exe->consts + x->offset;
+    default:
+        return NULL;
+    }
+}
+
+static rlx_status step_enqueue(rlx_executable *exe, const rlxc_step *s,
+                               void *const *params)
+{
+    cudaStream_t st = exe->stream;
+    const rlxc_value *y = &exe->values[s->out];
+    void *out = rlxc_value_ptr(exe, s->out, params);
+    const void *in0 = rlxc_value_ptr(exe, s->in[0], params);
+    const void *in1 = rlxc_value_ptr(exe, s->in[1], params);
+    const void *in2 = rlxc_value_ptr(exe, s->in[2], params);
+    cudaError_t err = cudaSuccess;
+    switch (s->kind) {
+    case RLXC_STEP_UNARY:
+        err = rlxc_unary(st, y->dtype, s->op, s->approx, in0, out, y->count);
+        break;
+    case RLXC_STEP_BINARY:
+        err = rlxc_binary(st, y->dtype, s->op, in0, in1, out, y->count,
+                          &s->bcast);
+        break;
+    case RLXC_STEP_MATMUL:
+        return rlxc_matmul_enqueue(exe, s, params);
+    case RLXC_STEP_SOFTMAX:
+        err = rlxc_softmax(st, y->dtype, in0, out, s->outer, s->len, s->inner,
+                           s->causal_rows);
+        break;
+    case RLXC_STEP_NORM:
+        err = rlxc_norm(st, y->dtype, s->op == RLX_OP_RMS_NORM, in0, in1, in2,
+                        out, s->outer, s->len, s->eps);
+        break;
+    case RLXC_STEP_REDUCE:
+        err = rlxc_reduce(st, y->dtype, s->op, in0, out, &s->reduce);
+        break;
+    case RLXC_STEP_COPY: {
+        size_t elem = rlx_dtype_size(y->dtype);
+        const char *src = (const char *)in0 + s->src_offset;
+        char *dst = (char *)out + s->dst_offset;
+        const rlxc_copy_plan *p = &s->copy;
+        if (p->rank == 0 || (p->rank == 1 && p->src_stride[0] == 1 &&
+                             p->dst_stride[0] == 1))
+            err = cudaMemcpyAsync(dst, src, (size_t)p->count * elem,
+                                  cudaMemcpyDeviceToDevice, st);
+        else
+            err = rlxc_copy(st, elem, src, dst, p);
+        break;
+    }
+    case RLXC_STEP_GATHER:
+        err = rlxc_gather(st, rlx_dtype_size(y->dtype), in0, in1,
+                          s->idx_is_i64, out, s->outer, s->len, s->n_idx,
+                          s->inner, exe->dev_flag);
+        break;
+    case RLXC_STEP_CAST:
+        err = rlxc_cast(st, exe->values[s->in[0]].dtype, y->dtype, in0, out,
+                        y->count);
+        break;
+    case RLXC_STEP_FILL:
+        err = rlxc_fill(st, y->dtype, out, y->count, s->fill);
+        break;
+    case RLXC_STEP_ZERO:
+        err = cudaMemsetAsync(out, 0, y->nbytes, st);
+        break;
+    }
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(exe->be->host, err, "cannot launch a kernel");
+    return RLX_OK;
+}
+
+rlx_status rlxc_steps_enqueue(rlx_executable *exe, void *const *params)
+{
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        rlx_status st = step_enqueue(exe, &exe->steps[i], params);
+        if (st != RLX_OK)
+            return st;
+    }
+    return RLX_OK;
+}
+
+/* Record the whole run on the stream: uploads, steps, downloads. */
+static rlx_status record(rlx_executable *exe, void *const *params)
+{
+    cudaStream_t s = exe->stream;
+    cudaError_t err = cudaSuccess;
+    if (exe->dev_flag)
+        err = cudaMemsetAsync(exe->dev_flag, 0, sizeof(int), s);
+    for (uint32_t i = 0; err == cudaSuccess && i < exe->n_inputs; i++) {
+        int v = (int)exe->input_values[i];
+        if (exe->values[v].nbytes)
+            err = cudaMemcpyAsync(rlxc_value_ptr(exe, v, params),
+                                  exe->stage + exe->input_stage[i],
+                                  exe->values[v].nbytes,
+                                  cudaMemcpyHostToDevice, s);
+    }
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(exe->be->host, err, "cannot upload inputs");
+    rlx_status st = rlxc_steps_enqueue(exe, params);
+    if (st != RLX_OK)
+        return st;
+    for (uint32_t i = 0; err == cudaSuccess && i < exe->n_outputs; i++) {
+        int v = (int)exe->output_values[i];
+        if (exe->values[v].nbytes)
+            err = cudaMemcpyAsync(exe->stage + exe->output_stage[i],
+                                  rlxc_value_ptr(exe, v, params),
+                                  exe->values[v].nbytes,
+                                  cudaMemcpyDeviceToHost, s);
+    }
+    if (err == cudaSuccess && exe->dev_flag)
+        err = cudaMemcpyAsync(exe->stage + exe->flag_stage, exe->dev_flag,
+                              sizeof(int), cudaMemcpyDeviceToHost, s);
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(exe->be->host, err, "cannot download outputs");
+    return RLX_OK;
+}
+
+static rlx_status capture(rlx_executable *exe, void *const *params)
+{
+    const rlx_host *host = exe->be->host;
+    if (exe->graph) {
+        cudaGraphExecDestroy(exe->graph);
+        exe->graph = NULL;
+    }
+    cudaError_t err = cudaStreamBeginCapture(exe->stream,
+                                             cudaStreamCaptureModeThreadLocal);
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(host, err, "cannot start a graph capture");
+    rlx_status st = record(exe, params);
+    cudaGraph_t graph = NULL;
+    err = cudaStreamEndCapture(exe->stream, &graph);
+    if (st != RLX_OK) {
+        if (graph)
+            cudaGraphDestroy(graph);
+        return st;
+    }
+    if (err == cudaSuccess)
+        err = cudaGraphInstantiate(&exe->graph, graph, 0);
+    if (graph)
+        cudaGraphDestroy(graph);
+    if (err != cudaSuccess) {
+        exe->graph = NULL;
+        return rlxc_cuda_fail(host, err, "cannot capture the CUDA graph");
+    }
+    memcpy(exe->graph_params, params, exe->n_params * sizeof *params);
+    rlxc_log(host, RLX_LOG_DEBUG, "cuda: captured a CUDA graph of %u steps",
+             (unsigned)exe->n_steps);
+    return RLX_OK;
+}
+
+static rlx_status check_args(rlx_executable *exe,
+                             const rlx_execute_args *args, void **params)
+{
+    const rlx_host *host = exe->be->host;
+    if (!args || !RLX_HAS_FIELD(args->struct_size, rlx_execute_args, outputs))
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "cuda execute: missing or truncated "
+                               "arguments. Fix: pass an rlx_execute_args "
+                               "with struct_size = sizeof (rlx_execute_args)");
+    if (args->n_params != exe->n_params || args->n_inputs != exe->n_inputs ||
+        args->n_outputs != exe->n_outputs ||
+        (exe->n_params && !args->params) || (exe->n_inputs && !args->inputs) ||
+        (exe->n_outputs && !args->outputs))
+        return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                         "cuda execute: got %u params, %u inputs, %u "
+                         "outputs; the graph has %u, %u, %u. Fix: pass one "
+                         "entry per slot of the compiled graph",
+                         (unsigned)args->n_params, (unsigned)args->n_inputs,
+                         (unsigned)args->n_outputs, (unsigned)exe->n_params,
+                         (unsigned)exe->n_inputs, (unsigned)exe->n_outputs);
+    for (uint32_t s = 0; s < exe->n_params; s++) {
+        const rlxc_value *v = &exe->values[exe->param_values[s]];
+        const rlx_buffer *b = args->params[s];
+        if (!b || b->dtype != v->dtype || b->nbytes != v->nbytes ||
+            b->device != exe->device)
+            return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             "cuda execute: param slot %u %s. Fix: set the "
+                             "param from a buffer of %zu bytes made by the "
+                             "cuda backend on cuda:%u", (unsigned)s,
+                             !b ? "has no buffer"
+                                : "has a buffer of another dtype, size or "
+                                  "device",
+                             v->nbytes, (unsigned)exe->device);
+        params[s] = b->ptr;
+    }
+    for (uint32_t s = 0; s < exe->n_inputs; s++)
+        if (exe->values[exe->input_values[s]].nbytes && !args->inputs[s])
+            return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             "cuda execute: input slot %u is NULL. Fix: set "
+                             "every input before running", (unsigned)s);
+    for (uint32_t s = 0; s < exe->n_outputs; s++)
+        if (exe->values[exe->output_values[s]].nbytes && !args->outputs[s])
+            return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             "cuda execute: output %u has no destination. "
+                             "Fix: pass host memory for every output",
+                             (unsigned)s);
+    return RLX_OK;
+}
+
+rlx_status rlxc_execute(void *backend, rlx_executable *exe,
+                        const rlx_execute_args *args)
+{
+    rlxc_backend *be = backend;
+    if (!exe)
+        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                               "cuda execute: NULL executable. Fix: pass an "
+                               "executable made by the cuda backend");
+    void *stack_params[16];
+    void **params = exe->n_params <= 16
+                        ? stack_params
+                        : calloc(exe->n_params, sizeof *params);
+    if (!params)
+        return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda execute: out of memory. Fix: free "
+                               "memory");
+    rlx_status st = check_args(exe, args, params);
+    if (st == RLX_OK && cudaSetDevice((int)exe->device) != cudaSuccess)
+        st = rlxc_device_use(be, exe->device);
+    if (st == RLX_OK &&
+        (!exe->graph || memcmp(exe->graph_params, params,
+                               exe->n_params * sizeof *params)))
+        st = capture(exe, params);
+    if (params != stack_params)
+        free(params);
+    if (st != RLX_OK)
+        return st;
+
+    for (uint32_t i = 0; i < exe->n_inputs; i++) {
+        size_t n = exe->values[exe->input_values[i]].nbytes;
+        if (n)
+            memcpy(exe->stage + exe->input_stage[i], args->inputs[i], n);
+    }
+    cudaError_t err = cudaGraphLaunch(exe->graph, exe->stream);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(exe->stream);
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(be->host, err, "the run failed on the GPU");
+    if (exe->dev_flag) {
+        int flag;
+        memcpy(&flag, exe->stage + exe->flag_stage, sizeof flag);
+        if (flag)
+            return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                                   "cuda execute: a gather index is outside "
+                                   "[0, dim) of its axis. Fix: check the "
+                                   "index input's values");
+    }
+    for (uint32_t i = 0; i < exe->n_outputs; i++) {
+        size_t n = exe->values[exe->output_values[i]].nbytes;
+        if (n)
+            memcpy(args->outputs[i], exe->stage + exe->output_stage[i], n);
+    }
+    return RLX_OK;
+}

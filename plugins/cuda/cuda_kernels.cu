@@ -1,0 +1,685 @@
+/*
+ * cuda_kernels.cu - every CUDA kernel of the rlx CUDA backend except
+ * matmul (cuBLASLt), with extern "C" launchers declared in
+ * cuda_kernels.h. Float kernels are templated over f32, f16 and bf16:
+ * they load to f32, compute, and round once on store, as ops.h asks.
+ * Data movement kernels work on raw element sizes, so they take any
+ * dtype.
+ */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#include <rlx/ops.h>
+#include <rlx/types.h>
+
+#include "cuda_kernels.h"
+
+namespace {
+
+/* ---- element access ---------------------------------------------------- */
+
+__device__ __forceinline__ float ld(const float *p, int64_t i) { return p[i]; }
+__device__ __forceinline__ float ld(const __half *p, int64_t i)
+{
+    return __half2float(p[i]);
+}
+__device__ __forceinline__ float ld(const __nv_bfloat16 *p, int64_t i)
+{
+    return __bfloat162float(p[i]);
+}
+__device__ __forceinline__ void st(float *p, int64_t i, float v) { p[i] = v; }
+__device__ __forceinline__ void st(__half *p, int64_t i, float v)
+{
+    p[i] = __float2half_rn(v);
+}
+__device__ __forceinline__ void st(__nv_bfloat16 *p, int64_t i, float v)
+{
+    p[i] = __float2bfloat16_rn(v);
+}
+
+const int kThreads = 256;
+
+inline unsigned grid_for(int64_t n, int threads = kThreads)
+{
+    int64_t b = (n + threads - 1) / threads;
+    if (b > 65535LL * 16)
+        b = 65535LL * 16; /* grid-stride loops cover the rest */
+    return (unsigned)(b < 1 ? 1 : b);
+}
+
+#define GRID_LOOP(i, n)                                                      \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
+         i += (int64_t)gridDim.x * blockDim.x)
+
+/* ---- unary ------------------------------------------------------------- */
+
+__device__ __forceinline__ float sigmoidf_(float x)
+{
+    if (x >= 0.f)
+        return 1.f / (1.f + expf(-x));
+    float e = expf(x);
+    return e / (1.f + e);
+}
+
+__device__ __forceinline__ float unary_f(int op, int approx, float x)
+{
+    switch (op) {
+    case RLX_OP_RELU: return x > 0.f || isnan(x) ? x : 0.f;
+    case RLX_OP_GELU:
+        if (approx == RLX_GELU_TANH) {
+            const float c = 0.7978845608028654f;
+            return 0.5f * x * (1.f + tanhf(c * (x + 0.044715f * x * x * x)));
+        }
+        return 0.5f * x * erfcf(-x * 0.7071067811865476f);
+    case RLX_OP_SIGMOID: return sigmoidf_(x);
+    case RLX_OP_TANH: return tanhf(x);
+    case RLX_OP_EXP: return expf(x);
+    case RLX_OP_SIN: return sinf(x);
+    case RLX_OP_COS: return cosf(x);
+    case RLX_OP_NEG: return -x;
+    case RLX_OP_ABS: return fabsf(x);
+    case RLX_OP_LOG: return logf(x);
+    case RLX_OP_SQRT: return sqrtf(x);
+    case RLX_OP_RSQRT: return 1.f / sqrtf(x);
+    case RLX_OP_SILU: return x * sigmoidf_(x);
+    case RLX_OP_TAN: return tanf(x);
+    case RLX_OP_ATAN: return atanf(x);
+    default: return __int_as_float(0x7fc00000);
+    }
+}
+
+template <typename T>
+__global__ void unary_kernel(int op, int approx, const T *x, T *y, int64_t n)
+{
+    GRID_LOOP(i, n) st(y, i, unary_f(op, approx, ld(x, i)));
+}
+
+/* ---- binary ------------------------------------------------------------ */
+
+__device__ __forceinline__ float binary_f(int op, float a, float b)
+{
+    switch (op) {
+    case RLX_OP_ADD: return a + b;
+    case RLX_OP_SUB: return a - b;
+    case RLX_OP_MUL: return a * b;
+    case RLX_OP_DIV: return a / b;
+    case RLX_OP_MAX: return isnan(a) || isnan(b) ? a + b : (a > b ? a : b);
+    case RLX_OP_MIN: return isnan(a) || isnan(b) ? a + b : (a < b ? a : b);
+    case RLX_OP_POW: return powf(a, b);
+    default: return __int_as_float(0x7fc00000);
+    }
+}
+
+__device__ __forceinline__ int64_t side_index(const rlxc_bside &s,
+                                              const rlxc_bcast &p, int64_t i)
+{
+    if (s.mode == 0)
+        return i;
+    if (s.mode == 1)
+        return (i / s.div) % s.mod;
+    int64_t off = 0, rest = i;
+    for (int d = (int)p.rank - 1; d >= 0; d--) {
+        int64_t q = rest / p.dims[d];
+        off += (rest - q * p.dims[d]) * s.stride[d];
+        rest = q;
+    }
+    return off;
+}
+
+template <typename T>
+__global__ void binary_same_kernel(int op, const T *a, const T *b, T *y,
+                                   int64_t n)
+{
+    GRID_LOOP(i, n) st(y, i, binary_f(op, ld(a, i), ld(b, i)));
+}
+
+template <typename T>
+__global__ void binary_kernel(int op, const T *a, const T *b, T *y, int64_t n,
+                              rlxc_bcast p)
+{
+    GRID_LOOP(i, n)
+    {
+        st(y, i, binary_f(op, ld(a, side_index(p.a, p, i)),
+                          ld(b, side_index(p.b, p, i))));
+    }
+}
+
+/* ---- strided copy (transpose, slice, concat) --------------------------- */
+
+template <typename E>
+__global__ void copy_kernel(const E *src, E *dst, rlxc_copy_plan p)
+{
+    GRID_LOOP(i, p.count)
+    {
+        int64_t so = 0, dof = 0, rest = i;
+        for (int d = (int)p.rank - 1; d >= 0; d--) {
+            int64_t q = rest / p.dims[d];
+            int64_t r = rest - q * p.dims[d];
+            so += r * p.src_stride[d];
+            dof += r * p.dst_stride[d];
+            rest = q;
+        }
+        dst[dof] = src[so];
+    }
+}
+
+/* ---- softmax ----------------------------------------------------------- */
+
+__device__ __forceinline__ float warp_max(float v)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        float w = __shfl_xor_sync(0xffffffffu, v, o);
+        v = (w > v || isnan(w)) ? w : v;
+    }
+    return v;
+}
+
+__device__ __forceinline__ float warp_sum(float v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+/* One warp per row (inner == 1). */
+template <typename T>
+__global__ void softmax_rows_kernel(const T *x, T *y, int64_t rows,
+                                    int64_t len, int64_t causal_rows)
+{
+    int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= rows)
+        return;
+    const T *xr = x + row * len;
+    T *yr = y + row * len;
+    int64_t keep = len;
+    if (causal_rows > 0) {
+        int64_t i = row % causal_rows;
+        keep = i + len + 1 - causal_rows;
+        keep = keep < 0 ? 0 : (keep > len ? len : keep);
+    }
+    float m = -INFINITY;
+    for (int64_t j = lane; j < keep; j += 32) {
+        float v = ld(xr, j);
+        m = (v > m || isnan(v)) ? v : m;
+    }
+    m = warp_max(m);
+    float s = 0.f;
+    for (int64_t j = lane; j < keep; j += 32)
+        s += expf(ld(xr, j) - m);
+    s = warp_sum(s);
+    float inv = 1.f / s;
+    for (int64_t j = lane; j < len; j += 32)
+        st(yr, j, j < keep ? expf(ld(xr, j) - m) * inv : 0.f);
+}
+
+/* One thread per (outer, inner) column: the axis is not the last. */
+template <typename T>
+__global__ void softmax_cols_kernel(const T *x, T *y, int64_t outer,
+                                    int64_t len, int64_t inner)
+{
+    GRID_LOOP(c, outer * inner)
+    {
+        int64_t o = c / inner, in = c - o * inner;
+        const T *xs = x + o * len * inner + in;
+        T *ys = y + o * len * inner + in;
+        float m = -INFINITY, s = 0.f;
+        for (int64_t j = 0; j < len; j++) {
+            float v = ld(xs, j * inner);
+            m = (v > m || isnan(v)) ? v : m;
+        }
+        for (int64_t j = 0; j < len; j++)
+            s += expf(ld(xs, j * inner) - m);
+        float inv = 1.f / s;
+        for (int64_t j = 0; j < len; j++)
+            st(ys, j * inner, expf(ld(xs, j * inner) - m) * inv);
+    }
+}
+
+/* ---- layer_norm / rms_norm: one warp per row ----------------------------- */
+
+template <typename T>
+__global__ void norm_kernel(int is_rms, const T *x, const T *gamma,
+                            const T *beta, T *y, int64_t rows, int64_t cols,
+                            float eps)
+{
+    int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= rows)
+        return;
+    const T *xr = x + row * cols;
+    T *yr = y + row * cols;
+    float mean = 0.f;
+    if (!is_rms) {
+        float s = 0.f;
+        for (int64_t j = lane; j < cols; j += 32)
+            s += ld(xr, j);
+        mean = warp_sum(s) / (float)cols;
+    }
+    float q = 0.f;
+    for (int64_t j = lane; j < cols; j += 32) {
+        float d = ld(xr, j) - mean;
+        q += d * d;
+    }
+    float inv = rsqrtf(warp_sum(q) / (float)cols + eps);
+    for (int64_t j = lane; j < cols; j += 32) {
+        float v = (ld(xr, j) - mean) * inv * ld(gamma, j);
+        if (!is_rms)
+            v += ld(beta, j);
+        st(yr, j, v);
+    }
+}
+
+/* ---- reductions ---------------------------------------------------------- */
+
+__device__ __forceinline__ int64_t plan_offset(int rank, const int64_t *dims,
+                                               const int64_t *stride,
+                                               int64_t i)
+{
+    int64_t off = 0;
+    for (int d = rank - 1; d >= 0; d--) {
+        int64_t q = i / dims[d];
+        off += (i - q * dims[d]) * stride[d];
+        i = q;
+    }
+    return off;
+}
+
+__device__ __forceinline__ double reduce_join(int is_max, double a, double b)
+{
+    if (!is_max)
+        return a + b;
+    return (b > a || isnan(b)) ? b : a;
+}
+
+template <typename T>
+__device__ __forceinline__ void reduce_store(int op, T *y, int64_t o,
+                                             double acc, int64_t n_red)
+{
+    if (op == RLX_OP_REDUCE_MEAN)
+        acc = acc / (double)n_red; /* 0 / 0 is NaN, as ops.h says */
+    st(y, o, (float)acc);
+}
+
+/* One block per output element. */
+template <typename T>
+__global__ void reduce_block_kernel(int op, const T *x, T *y,
+                                    rlxc_reduce_plan p)
+{
+    __shared__ double part[32];
+    int is_max = op == RLX_OP_REDUCE_MAX;
+    for (int64_t o = blockIdx.x; o < p.n_out; o += gridDim.x) {
+        int64_t base = plan_offset((int)p.out_rank, p.out_dims, p.out_stride, o);
+        double acc = is_max ? -INFINITY : 0.0;
+        for (int64_t r = threadIdx.x; r < p.n_red; r += blockDim.x)
+            acc = reduce_join(is_max, acc,
+                              (double)ld(x, base + plan_offset((int)p.red_rank,
+                                                               p.red_dims,
+                                                               p.red_stride,
+                                                               r)));
+        for (int off = 16; off > 0; off >>= 1)
+            acc = reduce_join(is_max, acc,
+                              __shfl_xor_sync(0xffffffffu, acc, off));
+        if ((threadIdx.x & 31) == 0)
+            part[threadIdx.x / 32] = acc;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double a = part[0];
+            for (unsigned w = 1; w < blockDim.x / 32; w++)
+                a = reduce_join(is_max, a, part[w]);
+            reduce_store(op, y, o, a, p.n_red);
+        }
+        __syncthreads();
+    }
+}
+
+/* One thread per output element: short reductions. */
+template <typename T>
+__global__ void reduce_thread_kernel(int op, const T *x, T *y,
+                                     rlxc_reduce_plan p)
+{
+    int is_max = op == RLX_OP_REDUCE_MAX;
+    GRID_LOOP(o, p.n_out)
+    {
+        int64_t base = plan_offset((int)p.out_rank, p.out_dims, p.out_stride, o);
+        double acc = is_max ? -INFINITY : 0.0;
+        for (int64_t r = 0; r < p.n_red; r++)
+            acc = reduce_join(is_max, acc,
+                              (double)ld(x, base + plan_offset((int)p.red_rank,
+                                                               p.red_dims,
+                                                               p.red_stride,
+                                                               r)));
+        reduce_store(op, y, o, acc, p.n_red);
+    }
+}
+
+/* ---- gather -------------------------------------------------------------- */
+
+template <typename E>
+__global__ void gather_kernel(const E *data, const void *idx, int idx_is_i64,
+                              E *y, int64_t outer, int64_t dim, int64_t n_idx,
+                              int64_t inner, int *err)
+{
+    GRID_LOOP(i, outer * n_idx * inner)
+    {
+        int64_t in = i % inner;
+        int64_t t = i / inner;
+        int64_t j = t % n_idx;
+        int64_t o = t / n_idx;
+        int64_t k = idx_is_i64 ? ((const int64_t *)idx)[j]
+                               : (int64_t)((const int32_t *)idx)[j];
+        if (k < 0 || k >= dim) {
+            *err = 1;
+            y[i] = E();
+        } else {
+            y[i] = data[(o * dim + k) * inner + in];
+        }
+    }
+}
+
+/* ---- cast and fill --------------------------------------------------------- */
+
+struct value {
+    int is_float;
+    double f;
+    long long i;
+};
+
+__device__ __forceinline__ value load_any(int t, const void *p, int64_t k)
+{
+    value v = { 0, 0.0, 0 };
+    switch (t) {
+    case RLX_DTYPE_F32: v.is_float = 1; v.f = ((const float *)p)[k]; break;
+    case RLX_DTYPE_F64: v.is_float = 1; v.f = ((const double *)p)[k]; break;
+    case RLX_DTYPE_F16:
+        v.is_float = 1; v.f = __half2float(((const __half *)p)[k]); break;
+    case RLX_DTYPE_BF16:
+        v.is_float = 1;
+        v.f = __bfloat162float(((const __nv_bfloat16 *)p)[k]);
+        break;
+    case RLX_DTYPE_I32: v.i = ((const int32_t *)p)[k]; break;
+    case RLX_DTYPE_I64: v.i = ((const long long *)p)[k]; break;
+    case RLX_DTYPE_I8: v.i = ((const int8_t *)p)[k]; break;
+    case RLX_DTYPE_U8: v.i = ((const uint8_t *)p)[k]; break;
+    case RLX_DTYPE_BOOL: v.i = ((const uint8_t *)p)[k] != 0; break;
+    default: break;
+    }
+    return v;
+}
+
+__device__ __forceinline__ long long to_int(value v, long long lo,
+                                            long long hi)
+{
+    if (!v.is_float)
+        return v.i < lo ? lo : (v.i > hi ? hi : v.i);
+    if (isnan(v.f))
+        return 0;
+    double t = trunc(v.f);
+    if (t <= (double)lo)
+        return lo;
+    if (t >= (double)hi)
+        return hi;
+    return (long long)t;
+}
+
+__device__ __forceinline__ void store_any(int t, void *p, int64_t k, value v)
+{
+    switch (t) {
+    case RLX_DTYPE_F32:
+        ((float *)p)[k] = v.is_float ? __double2float_rn(v.f)
+                                     : __ll2float_rn(v.i);
+        break;
+    case RLX_DTYPE_F64:
+        ((double *)p)[k] = v.is_float ? v.f : (double)v.i;
+        break;
+    case RLX_DTYPE_F16:
+        ((__half *)p)[k] = v.is_float ? __double2half(v.f)
+                                      : __ll2half_rn(v.i);
+        break;
+    case RLX_DTYPE_BF16:
+        ((__nv_bfloat16 *)p)[k] = v.is_float ? __double2bfloat16(v.f)
+                                             : __ll2bfloat16_rn(v.i);
+        break;
+    case RLX_DTYPE_I32:
+        ((int32_t *)p)[k] = (int32_t)to_int(v, INT32_MIN, INT32_MAX);
+        break;
+    case RLX_DTYPE_I64:
+        ((long long *)p)[k] = to_int(v, INT64_MIN, INT64_MAX);
+        break;
+    case RLX_DTYPE_I8:
+        ((int8_t *)p)[k] = (int8_t)to_int(v, INT8_MIN, INT8_MAX);
+        break;
+    case RLX_DTYPE_U8:
+        ((uint8_t *)p)[k] = (uint8_t)to_int(v, 0, UINT8_MAX);
+        break;
+    case RLX_DTYPE_BOOL:
+        ((uint8_t *)p)[k] = v.is_float ? v.f != 0.0 : v.i != 0;
+        break;
+    default: break;
+    }
+}
+
+__global__ void cast_kernel(int from, int to, const void *x, void *y,
+                            int64_t n)
+{
+    GRID_LOOP(i, n) store_any(to, y, i, load_any(from, x, i));
+}
+
+__global__ void fill_kernel(int to, void *y, int64_t n, double value_)
+{
+    value v = { 1, value_, 0 };
+    GRID_LOOP(i, n) store_any(to, y, i, v);
+}
+
+/* ---- dispatch helpers -------------------------------------------------- */
+
+template <template <typename> class F, typename... Args>
+cudaError_t by_float(int dtype, Args... args)
+{
+    switch (dtype) {
+    case RLX_DTYPE_F32: return F<float>::run(args...);
+    case RLX_DTYPE_F16: return F<__half>::run(args...);
+    case RLX_DTYPE_BF16: return F<__nv_bfloat16>::run(args...);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+template <typename T> struct UnaryL {
+    static cudaError_t run(cudaStream_t s, int op, int approx, const void *x,
+                           void *y, int64_t n)
+    {
+        unary_kernel<T><<<grid_for(n), kThreads, 0, s>>>(
+            op, approx, (const T *)x, (T *)y, n);
+        return cudaGetLastError();
+    }
+};
+
+template <typename T> struct BinaryL {
+    static cudaError_t run(cudaStream_t s, int op, const void *a,
+                           const void *b, void *y, int64_t n,
+                           const rlxc_bcast *p)
+    {
+        if (!p || (p->a.mode == 0 && p->b.mode == 0))
+            binary_same_kernel<T><<<grid_for(n), kThreads, 0, s>>>(
+                op, (const T *)a, (const T *)b, (T *)y, n);
+        else
+            binary_kernel<T><<<grid_for(n), kThreads, 0, s>>>(
+                op, (const T *)a, (const T *)b, (T *)y, n, *p);
+        return cudaGetLastError();
+    }
+};
+
+template <typename T> struct SoftmaxL {
+    static cudaError_t run(cudaStream_t s, const void *x, void *y,
+                           int64_t outer, int64_t len, int64_t inner,
+                           int64_t causal_rows)
+    {
+        if (inner == 1) {
+            const int rows_per_block = 4;
+            int64_t blocks = (outer + rows_per_block - 1) / rows_per_block;
+            softmax_rows_kernel<T><<<(unsigned)blocks, 32 * rows_per_block, 0,
+                                     s>>>((const T *)x, (T *)y, outer, len,
+                                          causal_rows);
+        } else {
+            softmax_cols_kernel<T><<<grid_for(outer * inner), kThreads, 0,
+                                     s>>>((const T *)x, (T *)y, outer, len,
+                                          inner);
+        }
+        return cudaGetLastError();
+    }
+};
+
+template <typename T> struct NormL {
+    static cudaError_t run(cudaStream_t s, int is_rms, const void *x,
+                           const void *g, const void *b, void *y,
+                           int64_t rows, int64_t cols, float eps)
+    {
+        const int rows_per_block = 4;
+        int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
+        norm_kernel<T><<<(unsigned)blocks, 32 * rows_per_block, 0, s>>>(
+            is_rms, (const T *)x, (const T *)g, (const T *)b, (T *)y, rows,
+            cols, eps);
+        return cudaGetLastError();
+    }
+};
+
+template <typename T> struct ReduceL {
+    static cudaError_t run(cudaStream_t s, int op, const void *x, void *y,
+                           const rlxc_reduce_plan *p)
+    {
+        if (p->n_red >= 512 && p->n_out < 65536LL * 16)
+            reduce_block_kernel<T><<<(unsigned)(p->n_out ? p->n_out : 1), 256,
+                                     0, s>>>(op, (const T *)x, (T *)y, *p);
+        else
+            reduce_thread_kernel<T><<<grid_for(p->n_out), kThreads, 0, s>>>(
+                op, (const T *)x, (T *)y, *p);
+        return cudaGetLastError();
+    }
+};
+
+template <typename E>
+cudaError_t copy_as(cudaStream_t s, const void *src, void *dst,
+                    const rlxc_copy_plan *p)
+{
+    copy_kernel<E><<<grid_for(p->count), kThreads, 0, s>>>(
+        (const E *)src, (E *)dst, *p);
+    return cudaGetLastError();
+}
+
+template <typename E>
+cudaError_t gather_as(cudaStream_t s, const void *data, const void *idx,
+                      int is64, void *y, int64_t outer, int64_t dim,
+                      int64_t n_idx, int64_t inner, int *err)
+{
+    gather_kernel<E><<<grid_for(outer * n_idx * inner), kThreads, 0, s>>>(
+        (const E *)data, idx, is64, (E *)y, outer, dim, n_idx, inner, err);
+    return cudaGetLastError();
+}
+
+} /* namespace */
+
+/* ---- launchers ------------------------------------------------------------ */
+
+extern "C" cudaError_t rlxc_unary(cudaStream_t s, int dtype, int op,
+                                  int approx, const void *x, void *y,
+                                  int64_t n)
+{
+    return n ? by_float<UnaryL>(dtype, s, op, approx, x, y, n) : cudaSuccess;
+}
+
+extern "C" cudaError_t rlxc_binary(cudaStream_t s, int dtype, int op,
+                                   const void *a, const void *b, void *y,
+                                   int64_t n, const rlxc_bcast *plan)
+{
+    return n ? by_float<BinaryL>(dtype, s, op, a, b, y, n, plan)
+             : cudaSuccess;
+}
+
+extern "C" cudaError_t rlxc_copy(cudaStream_t s, size_t elem_size,
+                                 const void *src, void *dst,
+                                 const rlxc_copy_plan *plan)
+{
+    if (plan->count == 0)
+        return cudaSuccess;
+    switch (elem_size) {
+    case 1: return copy_as<uint8_t>(s, src, dst, plan);
+    case 2: return copy_as<uint16_t>(s, src, dst, plan);
+    case 4: return copy_as<uint32_t>(s, src, dst, plan);
+    case 8: return copy_as<unsigned long long>(s, src, dst, plan);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+extern "C" cudaError_t rlxc_softmax(cudaStream_t s, int dtype, const void *x,
+                                    void *y, int64_t outer, int64_t len,
+                                    int64_t inner, int64_t causal_rows)
+{
+    if (outer == 0 || len == 0 || inner == 0)
+        return cudaSuccess;
+    return by_float<SoftmaxL>(dtype, s, x, y, outer, len, inner, causal_rows);
+}
+
+extern "C" cudaError_t rlxc_norm(cudaStream_t s, int dtype, int is_rms,
+                                 const void *x, const void *gamma,
+                                 const void *beta, void *y, int64_t rows,
+                                 int64_t cols, float eps)
+{
+    if (rows == 0 || cols == 0)
+        return cudaSuccess;
+    return by_float<NormL>(dtype, s, is_rms, x, gamma, beta, y, rows, cols,
+                           eps);
+}
+
+extern "C" cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op,
+                                   const void *x, void *y,
+                                   const rlxc_reduce_plan *plan)
+{
+    if (plan->n_out == 0)
+        return cudaSuccess;
+    return by_float<ReduceL>(dtype, s, op, x, y, plan);
+}
+
+extern "C" cudaError_t rlxc_gather(cudaStream_t s, size_t elem_size,
+                                   const void *data, const void *idx,
+                                   int idx_is_i64, void *y, int64_t outer,
+                                   int64_t dim, int64_t n_idx, int64_t inner,
+                                   int *err)
+{
+    if (outer * n_idx * inner == 0)
+        return cudaSuccess;
+    switch (elem_size) {
+    case 1: return gather_as<uint8_t>(s, data, idx, idx_is_i64, y, outer, dim,
+                                      n_idx, inner, err);
+    case 2: return gather_as<uint16_t>(s, data, idx, idx_is_i64, y, outer, dim,
+                                       n_idx, inner, err);
+    case 4: return gather_as<uint32_t>(s, data, idx, idx_is_i64, y, outer, dim,
+                                       n_idx, inner, err);
+    case 8: return gather_as<unsigned long long>(s, data, idx, idx_is_i64, y,
+                                                 outer, dim, n_idx, inner,
+                                                 err);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+extern "C" cudaError_t rlxc_cast(cudaStream_t s, int src_dtype,
+                                 int dst_dtype, const void *x, void *y,
+                                 int64_t n)
+{
+    if (n == 0)
+        return cudaSuccess;
+    cast_kernel<<<grid_for(n), kThreads, 0, s>>>(src_dtype, dst_dtype, x, y,
+                                                 n);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t rlxc_fill(cudaStream_t s, int dtype, void *y,
+                                 int64_t n, double value)
+{
+    if (n == 0)
+        return cudaSuccess;
+    fill_kernel<<<grid_for(n), kThreads, 0, s>>>(dtype, y, n, value);
+    return cudaGetLastError();
+}

@@ -1,0 +1,340 @@
+/*
+ * cuda_matmul.c - matmul through cuBLASLt: descriptors, layouts and the
+ * algorithm are chosen once at compile time; enqueue only calls
+ * cublasLtMatmul (inside the CUDA graph capture).
+ *
+ * rlx is row-major and cuBLAS column-major, so Y = A B is computed as
+ * Y^T = B^T A^T: cuBLAS' A is our b, its B is our a, and no data moves.
+ * Batch dims that only a carries fold into m (one large GEMM); other
+ * batches use the strided-batch attributes when the offsets are regular,
+ * else one call per batch. f32 uses the plain f32 compute type unless the
+ * precision allows TF32; f16 and bf16 accumulate in f32.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+static cudaDataType_t data_type(rlx_dtype t)
+{
+    switch (t) {
+    case RLX_DTYPE_F16: return CUDA_R_16F;
+    case RLX_DTYPE_BF16: return CUDA_R_16BF;
+    default: return CUDA_R_32F;
+    }
+}
+
+static const char *blas_name(const rlxc_backend *be, cublasStatus_t cs)
+{
+    return be->blas.status_name ? be->blas.status_name(cs) : "error";
+}
+
+static rlx_status blas_fail(rlx_executable *exe, cublasStatus_t cs,
+                            const char *what)
+{
+    return rlxc_fail(exe->be->host,
+                     cs == CUBLAS_STATUS_ALLOC_FAILED ? RLX_ERR_OUT_OF_MEMORY
+                                                      : RLX_ERR_DEVICE,
+                     "cuda: %s failed: %s (%d). Fix: check nvidia-smi; if "
+                     "it repeats, report it with RLX_LOG=debug output",
+                     what, blas_name(exe->be, cs), (int)cs);
+}
+
+void rlxc_matmul_free(rlxc_backend *be, rlxc_matmul *mm)
+{
+    if (!mm)
+        return;
+    if (be->blas_ok) {
+        if (mm->desc)
+            be->blas.desc_destroy(mm->desc);
+        if (mm->la)
+            be->blas.layout_destroy(mm->la);
+        if (mm->lb)
+            be->blas.layout_destroy(mm->lb);
+        if (mm->ld)
+            be->blas.layout_destroy(mm->ld);
+    }
+    free(mm->a_off);
+    free(mm->b_off);
+    free(mm->y_off);
+    free(mm);
+}
+
+/* One side's batch strides per output batch dim (elements; 0 stretched). */
+static void batch_strides(const rlx_node_view *x, uint32_t br,
+                          int64_t matrix, int64_t *stride)
+{
+    uint32_t xb = x->rank >= 2 ? x->rank - 2 : 0;
+    int64_t step = matrix;
+    for (uint32_t d = br; d-- > 0;) {
+        uint32_t from_right = br - 1 - d;
+        if (from_right >= xb) {
+            stride[d] = 0;
+            continue;
+        }
+        int64_t dim = x->shape[xb - 1 - from_right];
+        stride[d] = dim == 1 ? 0 : step;
+        step *= dim;
+    }
+}
+
+static int set_layout_batch(rlxc_backend *be, cublasLtMatrixLayout_t l,
+                            int32_t count, int64_t stride)
+{
+    return be->blas.layout_set(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                               sizeof count) == CUBLAS_STATUS_SUCCESS &&
+           be->blas.layout_set(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                               &stride, sizeof stride) ==
+               CUBLAS_STATUS_SUCCESS;
+}
+
+/* Make descriptors for (M, N, K) and ask for an algorithm. Returns
+ * RLX_ERR_UNSUPPORTED, unreported, when cuBLASLt has none. */
+static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
+                           rlx_dtype dtype, int64_t m, int64_t n, int64_t k,
+                           int ta, int tb, int32_t batch, int64_t sa,
+                           int64_t sb, uint32_t align, int precision)
+{
+    rlxc_backend *be = exe->be;
+    const rlxc_blas *bl = &be->blas;
+    cudaDataType_t t = data_type(dtype);
+    cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
+    if (dtype == RLX_DTYPE_F32 && (precision == RLX_PRECISION_ALLOW_TF32 ||
+                                   precision == RLX_PRECISION_ALLOW_REDUCED))
+        ct = CUBLAS_COMPUTE_32F_FAST_TF32;
+    cublasStatus_t cs;
+    if ((cs = bl->desc_create(&mm->desc, ct, CUDA_R_32F)) !=
+        CUBLAS_STATUS_SUCCESS)
+        return blas_fail(exe, cs, "cublasLtMatmulDescCreate");
+    int32_t op_a = tb ? CUBLAS_OP_T : CUBLAS_OP_N; /* cuBLAS A = our b */
+    int32_t op_b = ta ? CUBLAS_OP_T : CUBLAS_OP_N; /* cuBLAS B = our a */
+    uint32_t epi = (uint32_t)mm->epilogue;
+    bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_a, sizeof op_a);
+    bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_b, sizeof op_b);
+    if (epi != CUBLASLT_EPILOGUE_DEFAULT) {
+        bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi,
+                     sizeof epi);
+        int32_t bt = (int32_t)t;
+        bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt,
+                     sizeof bt);
+    }
+    /* our b: [k, n] row-major is n x k column-major (ld n); transposed,
+     * [n, k] is k x n (ld k). Likewise a. */
+    if ((cs = bl->layout_create(&mm->la, t, (uint64_t)(tb ? k : n),
+                                (uint64_t)(tb ? n : k), tb ? k : n)) !=
+            CUBLAS_STATUS_SUCCESS ||
+        (cs = bl->layout_create(&mm->lb, t, (uint64_t)(ta ? m : k),
+                                (uint64_t)(ta ? k : m), ta ? m : k)) !=
+            CUBLAS_STATUS_SUCCESS ||
+        (cs = bl->layout_create(&mm->ld, t, (uint64_t)n, (uint64_t)m, n)) !=
+            CUBLAS_STATUS_SUCCESS)
+        return blas_fail(exe, cs, "cublasLtMatrixLayoutCreate");
+    if (batch > 1 && !(set_layout_batch(be, mm->la, batch, sb) &&
+                       set_layout_batch(be, mm->lb, batch, sa) &&
+                       set_layout_batch(be, mm->ld, batch, m * n)))
+        return RLX_ERR_UNSUPPORTED;
+
+    cublasLtMatmulPreference_t pref;
+    if ((cs = bl->pref_create(&pref)) != CUBLAS_STATUS_SUCCESS)
+        return blas_fail(exe, cs, "cublasLtMatmulPreferenceCreate");
+    uint64_t ws = exe->workspace_bytes ? exe->workspace_bytes
+                                       : ((uint64_t)32 << 20);
+    bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
+                 sizeof ws);
+    if (align < 256) {
+        bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+                     &align, sizeof align);
+        bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                     &align, sizeof align);
+        bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+                     &align, sizeof align);
+        bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
+                     &align, sizeof align);
+    }
+    cublasLtMatmulHeuristicResult_t res;
+    int found = 0;
+    memset(&res, 0, sizeof res);
+    cs = bl->heuristic(exe->lt, mm->desc, mm->la, mm->lb, mm->ld, mm->ld,
+                       pref, 1, &res, &found);
+    bl->pref_destroy(pref);
+    if (cs != CUBLAS_STATUS_SUCCESS || found < 1)
+        return RLX_ERR_UNSUPPORTED;
+    mm->algo = res.algo;
+    return RLX_OK;
+}
+
+static void reset(rlxc_backend *be, rlxc_matmul *mm)
+{
+    if (mm->desc)
+        be->blas.desc_destroy(mm->desc);
+    if (mm->la)
+        be->blas.layout_destroy(mm->la);
+    if (mm->lb)
+        be->blas.layout_destroy(mm->lb);
+    if (mm->ld)
+        be->blas.layout_destroy(mm->ld);
+    mm->desc = NULL;
+    mm->la = mm->lb = mm->ld = NULL;
+    free(mm->a_off);
+    free(mm->b_off);
+    free(mm->y_off);
+    mm->a_off = mm->b_off = mm->y_off = NULL;
+}
+
+static uint32_t offset_align(const int64_t *off, int64_t n, size_t elem)
+{
+    uint32_t align = 256;
+    for (int64_t t = 0; t < n; t++)
+        while (align > 1 && ((uint64_t)off[t] * elem) % align)
+            align /= 2;
+    return align;
+}
+
+rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
+                            const rlx_node_view *v, const rlx_node_view *a,
+                            const rlx_node_view *b, int64_t transpose_a,
+                            int64_t transpose_b, int precision)
+{
+    rlxc_backend *be = exe->be;
+    rlxc_matmul *mm = step->mm;
+    int ta = a->rank >= 2 && transpose_a, tb = b->rank >= 2 && transpose_b;
+    int64_t m, k, n;
+    if (a->rank == 1) {
+        m = 1;
+        k = a->shape[0];
+    } else {
+        int64_t r = a->shape[a->rank - 2], c = a->shape[a->rank - 1];
+        m = ta ? c : r;
+        k = ta ? r : c;
+    }
+    if (b->rank == 1)
+        n = 1;
+    else
+        n = tb ? b->shape[b->rank - 2] : b->shape[b->rank - 1];
+
+    uint32_t ab = a->rank >= 2 ? a->rank - 2 : 0;
+    uint32_t bb = b->rank >= 2 ? b->rank - 2 : 0;
+    uint32_t br = ab > bb ? ab : bb;
+    int64_t n_batch = 1, b_batch = 1;
+    for (uint32_t d = 0; d < br; d++)
+        n_batch *= v->shape[d];
+    for (uint32_t d = 0; d < bb; d++)
+        b_batch *= b->shape[d];
+    if (b_batch == 1 && !ta && n_batch > 1) { /* fold a's batch into m */
+        m *= n_batch;
+        n_batch = 1;
+    }
+
+    int64_t sa[RLXC_MAX_RANK], sb[RLXC_MAX_RANK];
+    int64_t *ao = calloc((size_t)n_batch, sizeof *ao);
+    int64_t *bo = calloc((size_t)n_batch, sizeof *bo);
+    if (!ao || !bo) {
+        free(ao);
+        free(bo);
+        return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda compile: out of memory. Fix: free "
+                               "memory");
+    }
+    if (n_batch > 1) {
+        batch_strides(a, br, m * k, sa);
+        batch_strides(b, br, k * n, sb);
+        int64_t idx[RLXC_MAX_RANK] = { 0 }, ia = 0, ib = 0;
+        for (int64_t t = 0; t < n_batch; t++) {
+            ao[t] = ia;
+            bo[t] = ib;
+            for (uint32_t d = br; d-- > 0;) {
+                ia += sa[d];
+                ib += sb[d];
+                if (++idx[d] < v->shape[d])
+                    break;
+                ia -= sa[d] * v->shape[d];
+                ib -= sb[d] * v->shape[d];
+                idx[d] = 0;
+            }
+        }
+    }
+    int regular = 1;
+    for (int64_t t = 0; t < n_batch && regular; t++)
+        regular = ao[t] == t * (n_batch > 1 ? ao[1] : 0) &&
+                  bo[t] == t * (n_batch > 1 ? bo[1] : 0);
+
+    rlx_status st = RLX_ERR_UNSUPPORTED;
+    mm->n_calls = 1;
+    if (regular)
+        st = describe(exe, mm, v->dtype, m, n, k, ta, tb, (int32_t)n_batch,
+                      n_batch > 1 ? ao[1] : 0, n_batch > 1 ? bo[1] : 0, 256,
+                      precision);
+    if (st == RLX_ERR_UNSUPPORTED && n_batch > 1 &&
+        mm->epilogue == CUBLASLT_EPILOGUE_DEFAULT) {
+        /* one call per batch */
+        reset(be, mm);
+        size_t elem = rlx_dtype_size(v->dtype);
+        mm->y_off = calloc((size_t)n_batch, sizeof *mm->y_off);
+        if (!mm->y_off) {
+            free(ao);
+            free(bo);
+            return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                   "cuda compile: out of memory. Fix: free "
+                                   "memory");
+        }
+        for (int64_t t = 0; t < n_batch; t++)
+            mm->y_off[t] = t * m * n;
+        uint32_t align = offset_align(ao, n_batch, elem);
+        uint32_t al2 = offset_align(bo, n_batch, elem);
+        uint32_t al3 = offset_align(mm->y_off, n_batch, elem);
+        align = align < al2 ? align : al2;
+        align = align < al3 ? align : al3;
+        mm->a_off = ao;
+        mm->b_off = bo;
+        ao = bo = NULL;
+        mm->n_calls = n_batch;
+        st = describe(exe, mm, v->dtype, m, n, k, ta, tb, 1, 0, 0, align,
+                      precision);
+    }
+    free(ao);
+    free(bo);
+    if (st == RLX_ERR_UNSUPPORTED) {
+        if (mm->epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
+            reset(be, mm);
+            return RLX_ERR_UNSUPPORTED; /* the caller unfuses */
+        }
+        return rlxc_fail(be->host, RLX_ERR_UNSUPPORTED,
+                         "cuda compile: cuBLASLt has no algorithm for "
+                         "matmul '%s' (m %lld, n %lld, k %lld, batch %lld, "
+                         "dtype %d). Fix: run this graph on another device, "
+                         "or report it", v->name, (long long)m,
+                         (long long)n, (long long)k, (long long)n_batch,
+                         (int)v->dtype);
+    }
+    return st;
+}
+
+rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
+                               void *const *params)
+{
+    const rlxc_blas *bl = &exe->be->blas;
+    rlxc_matmul *mm = step->mm;
+    size_t elem = rlx_dtype_size(exe->values[step->out].dtype);
+    const char *a = rlxc_value_ptr(exe, step->in[0], params);
+    const char *b = rlxc_value_ptr(exe, step->in[1], params);
+    char *y = rlxc_value_ptr(exe, step->out, params);
+    const float alpha = 1.0f, beta = 0.0f;
+    if (mm->bias_value >= 0) {
+        const void *bias = rlxc_value_ptr(exe, mm->bias_value, params);
+        bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
+                     sizeof bias);
+    }
+    for (int64_t t = 0; t < mm->n_calls; t++) {
+        size_t ao = mm->a_off ? (size_t)mm->a_off[t] * elem : 0;
+        size_t bo = mm->b_off ? (size_t)mm->b_off[t] * elem : 0;
+        size_t yo = mm->y_off ? (size_t)mm->y_off[t] * elem : 0;
+        cublasStatus_t cs = bl->matmul(exe->lt, mm->desc, &alpha, b + bo,
+                                       mm->la, a + ao, mm->lb, &beta, y + yo,
+                                       mm->ld, y + yo, mm->ld, &mm->algo,
+                                       exe->workspace, exe->workspace_bytes,
+                                       exe->stream);
+        if (cs != CUBLAS_STATUS_SUCCESS)
+            return blas_fail(exe, cs, "cublasLtMatmul");
+    }
+    return RLX_OK;
+}

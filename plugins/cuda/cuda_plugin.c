@@ -1,0 +1,400 @@
+/*
+ * cuda_plugin.c - the entry point of librlx-backend-cuda.so: registers
+ * the "cuda" backend, and holds what touches the driver outside compile
+ * and execute: the availability probe, lazy per-device contexts, and
+ * cuBLASLt loaded with dlopen at first use (so a machine with the plugin
+ * but no CUDA toolkit still loads it and lists the reason).
+ *
+ * Loading does no CUDA call at all: cudart is linked statically and
+ * initialises itself at the first call, which is the probe's
+ * cudaGetDeviceCount.
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+#ifndef RLXC_CUDA_LIBDIR
+#define RLXC_CUDA_LIBDIR ""
+#endif
+
+rlx_status rlxc_fail(const rlx_host *host, rlx_status st, const char *fmt,
+                     ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rlx_host_report(host, st, msg);
+}
+
+void rlxc_log(const rlx_host *host, rlx_log_level level, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rlx_host_log(host, level, msg);
+}
+
+static int is_driver_error(cudaError_t err)
+{
+    return err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
+           err == cudaErrorInitializationError ||
+           err == cudaErrorCompatNotSupportedOnDevice ||
+           err == cudaErrorSystemDriverMismatch ||
+           err == cudaErrorSystemNotReady ||
+           err == cudaErrorDevicesUnavailable ||
+           err == cudaErrorInvalidDevice;
+}
+
+rlx_status rlxc_cuda_fail(const rlx_host *host, cudaError_t err,
+                          const char *what)
+{
+    const char *fix;
+    rlx_status st = RLX_ERR_DEVICE;
+    if (err == cudaErrorMemoryAllocation) {
+        st = RLX_ERR_OUT_OF_MEMORY;
+        fix = "free GPU memory (other processes: nvidia-smi), or use a "
+              "smaller model or batch";
+    } else if (is_driver_error(err)) {
+        st = RLX_ERR_UNAVAILABLE;
+        fix = "install or update the NVIDIA driver and check that "
+              "nvidia-smi lists the GPU; if it does, check "
+              "CUDA_VISIBLE_DEVICES";
+    } else if (err == cudaErrorNoKernelImageForDevice ||
+               err == cudaErrorUnsupportedPtxVersion ||
+               err == cudaErrorInvalidPtx) {
+        fix = "this GPU or driver is older than the plugin was built for; "
+              "update the NVIDIA driver or rebuild rlx for this GPU";
+    } else {
+        fix = "check nvidia-smi and the kernel log (dmesg) for GPU faults; "
+              "if the error repeats, report it with RLX_LOG=debug output";
+    }
+    return rlxc_fail(host, st, "cuda: %s: %s (%s). Fix: %s", what,
+                     cudaGetErrorName(err), cudaGetErrorString(err), fix);
+}
+
+/* ---- probe and devices ------------------------------------------------- */
+
+static void log_devices(rlxc_backend *be, int count)
+{
+    for (int i = 0; i < count; i++) {
+        struct cudaDeviceProp p;
+        char bus[32] = "?";
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
+            continue;
+        cudaDeviceGetPCIBusId(bus, (int)sizeof bus, i);
+        rlxc_log(be->host, RLX_LOG_INFO,
+                 "cuda:%d: %s, compute capability %d.%d, %.1f GiB, "
+                 "%d multiprocessors, PCI %s", i, p.name, p.major, p.minor,
+                 (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
+                 p.multiProcessorCount, bus);
+    }
+}
+
+/* Count the visible devices (under be->lock). */
+static rlx_status count_devices(rlxc_backend *be, int *count)
+{
+    int n = 0;
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err == cudaSuccess && n == 0)
+        err = cudaErrorNoDevice;
+    if (err != cudaSuccess) {
+        const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+        cudaGetLastError(); /* clear it: the next probe asks again */
+        return rlxc_fail(be->host, RLX_ERR_UNAVAILABLE,
+                         "cuda: no usable NVIDIA GPU: cudaGetDeviceCount "
+                         "returned %s (%s); CUDA_VISIBLE_DEVICES is %s%s%s. "
+                         "Fix: install the NVIDIA driver and check that "
+                         "nvidia-smi lists the GPU; if it does, check "
+                         "CUDA_VISIBLE_DEVICES (unset it, or name GPUs "
+                         "that exist)",
+                         cudaGetErrorName(err), cudaGetErrorString(err),
+                         cvd ? "'" : "unset", cvd ? cvd : "",
+                         cvd ? "'" : "");
+    }
+    if (be->n_devices < 0) {
+        be->devices = calloc((size_t)n, sizeof *be->devices);
+        if (!be->devices)
+            return rlxc_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                             "cuda: out of memory. Fix: free memory");
+        be->n_devices = n;
+    }
+    if (!be->probed) {
+        be->probed = 1;
+        log_devices(be, n);
+    }
+    *count = n < be->n_devices ? n : be->n_devices;
+    return RLX_OK;
+}
+
+rlx_status rlxc_probe(void *backend, rlx_probe_result *out)
+{
+    rlxc_backend *be = backend;
+    int n = 0;
+    pthread_mutex_lock(&be->lock);
+    rlx_status st = count_devices(be, &n);
+    pthread_mutex_unlock(&be->lock);
+    if (st == RLX_OK && out &&
+        RLX_HAS_FIELD(out->struct_size, rlx_probe_result, device_count))
+        out->device_count = (uint32_t)n;
+    return st;
+}
+
+rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index)
+{
+    rlx_status st = RLX_OK;
+    int n = 0;
+    pthread_mutex_lock(&be->lock);
+    if ((st = count_devices(be, &n)) != RLX_OK)
+        goto out;
+    if (index >= (uint32_t)n) {
+        st = rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                       "cuda: device cuda:%u does not exist; %d visible. "
+                       "Fix: use cuda:0 to cuda:%d, or check "
+                       "CUDA_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
+        goto out;
+    }
+    cudaError_t err = cudaSetDevice((int)index);
+    if (err == cudaSuccess && !be->devices[index].open) {
+        err = cudaFree(NULL); /* creates the primary context */
+        if (err == cudaSuccess) {
+            size_t free_b = 0, total_b = 0;
+            cudaMemGetInfo(&free_b, &total_b);
+            rlxc_log(be->host, RLX_LOG_INFO,
+                     "cuda:%u: context created; %.1f of %.1f GiB free",
+                     (unsigned)index, (double)free_b / 1073741824.0,
+                     (double)total_b / 1073741824.0);
+            be->devices[index].open = 1;
+        }
+    }
+    if (err != cudaSuccess)
+        st = rlxc_cuda_fail(be->host, err, "cannot open the device");
+out:
+    pthread_mutex_unlock(&be->lock);
+    return st;
+}
+
+/* ---- cuBLASLt ------------------------------------------------------------ */
+
+static void *open_cublaslt(char *why, size_t size)
+{
+    char name[512];
+    const char *dirs[] = { "", RLXC_CUDA_LIBDIR };
+    why[0] = '\0';
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        if (d > 0 && !dirs[d][0])
+            continue;
+        snprintf(name, sizeof name, "%s%slibcublasLt.so.%d", dirs[d],
+                 dirs[d][0] ? "/" : "", CUBLAS_VER_MAJOR);
+        void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (h)
+            return h;
+        if (!why[0]) {
+            const char *e = dlerror();
+            snprintf(why, size, "%.300s", e ? e : name);
+        }
+    }
+    return NULL;
+}
+
+#define RLXC_SYM(field, sym)                                               \
+    do {                                                                     \
+        *(void **)(&b->field) = dlsym(b->lib, sym);                          \
+        if (!b->field) {                                                     \
+            snprintf(be->blas_error, sizeof be->blas_error,                  \
+                     "%s has no symbol %s", "libcublasLt", sym);             \
+            return 0;                                                        \
+        }                                                                    \
+    } while (0)
+
+static int load_blas(rlxc_backend *be)
+{
+    rlxc_blas *b = &be->blas;
+    char why[320];
+    b->lib = open_cublaslt(why, sizeof why);
+    if (!b->lib) {
+        snprintf(be->blas_error, sizeof be->blas_error, "%s", why);
+        return 0;
+    }
+    RLXC_SYM(create, "cublasLtCreate");
+    RLXC_SYM(destroy, "cublasLtDestroy");
+    RLXC_SYM(desc_create, "cublasLtMatmulDescCreate");
+    RLXC_SYM(desc_set, "cublasLtMatmulDescSetAttribute");
+    RLXC_SYM(desc_destroy, "cublasLtMatmulDescDestroy");
+    RLXC_SYM(layout_create, "cublasLtMatrixLayoutCreate");
+    RLXC_SYM(layout_set, "cublasLtMatrixLayoutSetAttribute");
+    RLXC_SYM(layout_destroy, "cublasLtMatrixLayoutDestroy");
+    RLXC_SYM(pref_create, "cublasLtMatmulPreferenceCreate");
+    RLXC_SYM(pref_set, "cublasLtMatmulPreferenceSetAttribute");
+    RLXC_SYM(pref_destroy, "cublasLtMatmulPreferenceDestroy");
+    RLXC_SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic");
+    RLXC_SYM(matmul, "cublasLtMatmul");
+    *(void **)(&b->status_name) = dlsym(b->lib, "cublasLtGetStatusName");
+    return 1;
+}
+
+rlx_status rlxc_device_blas(rlxc_backend *be, uint32_t index,
+                            cublasLtHandle_t *out)
+{
+    rlx_status st = RLX_OK;
+    pthread_mutex_lock(&be->lock);
+    if (!be->blas_tried) {
+        be->blas_tried = 1;
+        be->blas_ok = load_blas(be);
+        if (!be->blas_ok && be->blas.lib) {
+            dlclose(be->blas.lib);
+            be->blas.lib = NULL;
+        }
+    }
+    if (!be->blas_ok) {
+        st = rlxc_fail(be->host, RLX_ERR_UNAVAILABLE,
+                       "cuda: matmul needs cuBLASLt %d, which could not be "
+                       "loaded: %s. Fix: install the CUDA %d runtime "
+                       "libraries (libcublasLt.so.%d, e.g. the "
+                       "libcublaslt%d package or the CUDA toolkit) and make "
+                       "them findable (ldconfig or LD_LIBRARY_PATH)",
+                       CUBLAS_VER_MAJOR, be->blas_error, CUBLAS_VER_MAJOR,
+                       CUBLAS_VER_MAJOR, CUBLAS_VER_MAJOR);
+        goto out;
+    }
+    if (index >= (uint32_t)be->n_devices) {
+        st = rlxc_fail(be->host, RLX_ERR_INTERNAL,
+                       "cuda: cuBLASLt asked for device %u before it was "
+                       "opened. Fix: report this as a bug", (unsigned)index);
+        goto out;
+    }
+    if (!be->devices[index].lt) {
+        cublasStatus_t cs = be->blas.create(&be->devices[index].lt);
+        if (cs != CUBLAS_STATUS_SUCCESS) {
+            be->devices[index].lt = NULL;
+            st = rlxc_fail(be->host, cs == CUBLAS_STATUS_ALLOC_FAILED
+                                         ? RLX_ERR_OUT_OF_MEMORY
+                                         : RLX_ERR_DEVICE,
+                           "cuda: cublasLtCreate failed: %s. Fix: check "
+                           "that the cuBLAS library matches the CUDA "
+                           "driver (nvidia-smi)",
+                           be->blas.status_name ? be->blas.status_name(cs)
+                                                : "error");
+            goto out;
+        }
+    }
+    *out = be->devices[index].lt;
+out:
+    pthread_mutex_unlock(&be->lock);
+    return st;
+}
+
+void rlxc_backend_free(rlxc_backend *be)
+{
+    if (!be)
+        return;
+    for (int i = 0; i < be->n_devices; i++)
+        if (be->devices[i].lt && be->blas.destroy) {
+            cudaSetDevice(i);
+            be->blas.destroy(be->devices[i].lt);
+        }
+    free(be->devices);
+    /* cuBLASLt stays loaded: unloading a CUDA library while the runtime
+     * may still hold its state is not safe. */
+    pthread_mutex_destroy(&be->lock);
+    free(be);
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static int is_float_dtype(rlx_dtype t)
+{
+    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
+}
+
+static int rlxc_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
+{
+    (void)backend;
+    if (rlx_dtype_size(dtype) == 0)
+        return 0;
+    switch (op) {
+    case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
+    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
+    case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
+    case RLX_OP_FILL:
+        return 1;
+    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
+    case RLX_OP_RELU: case RLX_OP_GELU: case RLX_OP_SIGMOID:
+    case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
+    case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT:
+    case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
+    case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
+    case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
+    case RLX_OP_REDUCE_MAX:
+        return is_float_dtype(dtype);
+    default:
+        return 0;
+    }
+}
+
+static void rlxc_backend_destroy(void *backend)
+{
+    rlxc_backend_free(backend);
+}
+
+static const rlx_backend_vtable rlxc_vtable = {
+    .struct_size = sizeof(rlx_backend_vtable),
+    .probe = rlxc_probe,
+    .supports_op = rlxc_supports_op,
+    .compile = rlxc_compile,
+    .executable_destroy = rlxc_executable_destroy,
+    .buffer_create = rlxc_buffer_create,
+    .buffer_read = rlxc_buffer_read,
+    .buffer_destroy = rlxc_buffer_destroy,
+    .execute = rlxc_execute,
+    .backend_destroy = rlxc_backend_destroy,
+};
+
+RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
+{
+    if (!host || !host->register_backend)
+        return RLX_ERR_INVALID_ARGUMENT;
+    rlxc_backend *be = calloc(1, sizeof *be);
+    if (!be)
+        return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda: out of memory while registering. "
+                               "Fix: free memory and retry");
+    be->host = host;
+    be->n_devices = -1;
+    if (pthread_mutex_init(&be->lock, NULL) != 0) {
+        free(be);
+        return rlx_host_report(host, RLX_ERR_INTERNAL,
+                               "cuda: cannot create a mutex. Fix: free "
+                               "system resources and retry");
+    }
+    char description[160];
+    snprintf(description, sizeof description,
+             "NVIDIA GPUs: CUDA %d.%d runtime (static), cuBLASLt %d matmul, "
+             "CUDA graphs; f32/f16/bf16", CUDART_VERSION / 1000,
+             CUDART_VERSION % 1000 / 10, CUBLAS_VER_MAJOR);
+    const rlx_backend_info info = {
+        .struct_size = sizeof(rlx_backend_info),
+        .id = "cuda",
+        .device_kind = RLX_DEVICE_CUDA,
+        .device_name = NULL,
+        .priority = RLX_PRIORITY_DEFAULT,
+        .flags = RLX_BACKEND_EXECUTES,
+        .description = description,
+        .vtable = &rlxc_vtable,
+        .backend = be,
+    };
+    rlx_status st = rlx_register_backend(host, &info);
+    if (st != RLX_OK) {
+        pthread_mutex_destroy(&be->lock);
+        free(be);
+    }
+    return st;
+}

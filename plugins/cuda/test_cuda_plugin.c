@@ -1,0 +1,182 @@
+/*
+ * test_cuda_plugin.c - loads librlx-backend-cuda.so through the public
+ * API and checks what every machine can check: the file loads quickly,
+ * registers backend "cuda" on device cuda, answers supports_op, and its
+ * probe tells the truth. Without a GPU the probe must fail with
+ * RLX_ERR_UNAVAILABLE and a message holding "Fix:", and a session on
+ * cuda must fail the same way; with a GPU it must succeed and a small
+ * graph must run and match the CPU. Prints TAP.
+ *
+ * Whether a GPU is expected: RLX_TEST_CUDA_EXPECT=gpu|none, else the
+ * presence of /dev/nvidia0 (and CUDA_VISIBLE_DEVICES not hiding all).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rlx/rlx.h>
+
+static int n_test, n_fail;
+
+static void ok(int cond, const char *fmt, const char *detail)
+{
+    n_test++;
+    if (!cond)
+        n_fail++;
+    printf("%s %d - %s", cond ? "ok" : "not ok", n_test, fmt);
+    if (detail && *detail)
+        printf(" (%s)", detail);
+    printf("\n");
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int expect_gpu(void)
+{
+    const char *e = getenv("RLX_TEST_CUDA_EXPECT");
+    if (e && !strcmp(e, "gpu"))
+        return 1;
+    if (e && !strcmp(e, "none"))
+        return 0;
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    if (cvd && (!*cvd || !strcmp(cvd, "-1")))
+        return 0;
+    return access("/dev/nvidia0", F_OK) == 0;
+}
+
+/* y = relu(x @ w + b) on DEVICE; returns 0 on success. */
+static int run_small(rlx_runtime *rt, const char *device, float *y)
+{
+    rlx_graph *g = NULL;
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_value x, w, b, mm, add, r;
+    float xs[2 * 3] = { 1, -2, 3, 0.5f, 0.25f, -1 };
+    float ws[3 * 4], bs[4] = { 0.1f, -0.2f, 0.3f, -0.4f };
+    for (int i = 0; i < 12; i++)
+        ws[i] = (float)(i % 5) * 0.5f - 1.0f;
+    int rc = 1;
+    if (rlx_graph_create(&g) != RLX_OK ||
+        rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, (int64_t[]){ 2, 3 }, &x) ||
+        rlx_graph_param(g, "w", RLX_DTYPE_F32, 2, (int64_t[]){ 3, 4 }, &w) ||
+        rlx_graph_param(g, "b", RLX_DTYPE_F32, 1, (int64_t[]){ 4 }, &b) ||
+        rlx_graph_add_node(g, "mm", RLX_OP_MATMUL, 2,
+                           (rlx_value[]){ x, w }, NULL, &mm) ||
+        rlx_graph_add_node(g, "add", RLX_OP_ADD, 2, (rlx_value[]){ mm, b },
+                           NULL, &add) ||
+        rlx_graph_add_node(g, "relu", RLX_OP_RELU, 1, &add, NULL, &r) ||
+        rlx_graph_output(g, "y", r))
+        goto out;
+    if (rlx_session_create(rt, device, &s) || rlx_session_compile(s, g, &p) ||
+        rlx_program_set_param(p, "w", ws, sizeof ws) ||
+        rlx_program_set_param(p, "b", bs, sizeof bs) ||
+        rlx_program_set_input(p, "x", xs, sizeof xs))
+        goto out;
+    for (int rep = 0; rep < 3; rep++) /* replays the captured graph */
+        if (rlx_program_run(p))
+            goto out;
+    memcpy(y, rlx_program_output_data(p, 0, NULL), 8 * sizeof(float));
+    rc = 0;
+out:
+    if (rc)
+        fprintf(stderr, "# %s: %s\n", device, rlx_last_error());
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
+        return 2;
+    }
+    int gpu = expect_gpu();
+    printf("# expecting %s\n", gpu ? "a GPU" : "no GPU");
+    rlx_runtime *rt = NULL;
+    ok(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) == RLX_OK,
+       "runtime created without discovery", rlx_last_error());
+    if (!rt) {
+        printf("1..%d\n", n_test);
+        return 1;
+    }
+    double t0 = now_ms();
+    rlx_status st = rlx_runtime_load_plugin(rt, argv[1]);
+    double dt = now_ms() - t0;
+    ok(st == RLX_OK, "plugin loads", st ? rlx_last_error() : "");
+    char ms[64];
+    snprintf(ms, sizeof ms, "%.2f ms", dt);
+    ok(dt < 200.0, "loading takes little time (no CUDA context)", ms);
+
+    const rlx_backend *b = rlx_runtime_find_backend(rt, "cuda");
+    ok(b != NULL, "backend 'cuda' registered", "");
+    if (b) {
+        ok(rlx_backend_device_kind(b) == RLX_DEVICE_CUDA,
+           "device kind is cuda", "");
+        ok(!strcmp(rlx_backend_device_name(b), "cuda"), "device name cuda",
+           rlx_backend_device_name(b));
+        ok(rlx_backend_executes(b), "backend executes", "");
+        ok(rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_F32) &&
+               rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_F16) &&
+               rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_BF16),
+           "matmul on f32, f16 and bf16", "");
+        ok(!rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_I32) &&
+               !rlx_backend_supports_op(b, RLX_OP_EXP, RLX_DTYPE_F64),
+           "no float ops on integer or f64 dtypes", "");
+        ok(rlx_backend_supports_op(b, RLX_OP_TRANSPOSE, RLX_DTYPE_I64) &&
+               rlx_backend_supports_op(b, RLX_OP_GATHER, RLX_DTYPE_U8),
+           "data movement on any dtype", "");
+        ok(!rlx_backend_supports_op(b, (rlx_op)9999, RLX_DTYPE_F32) &&
+               !rlx_backend_supports_op(b, RLX_OP_ADD, (rlx_dtype)999),
+           "unknown op and dtype answer 0", "");
+
+        uint32_t count = 0;
+        t0 = now_ms();
+        st = rlx_backend_probe(b, &count);
+        dt = now_ms() - t0;
+        char detail[1024];
+        snprintf(detail, sizeof detail, "%s, %u devices, %.1f ms: %s",
+                 rlx_status_name(st), (unsigned)count, dt,
+                 st ? rlx_last_error() : "");
+        if (gpu) {
+            ok(st == RLX_OK && count >= 1, "probe finds a GPU", detail);
+            float y[8], yc[8];
+            int rg = run_small(rt, "cuda", y);
+            int rc = run_small(rt, "cpu-ref", yc);
+            ok(rg == 0 && rc == 0, "a small graph runs on cuda and cpu-ref",
+               rg ? rlx_last_error() : "");
+            double err = 0;
+            for (int i = 0; i < 8 && !rg && !rc; i++)
+                err = fmax(err, fabs((double)y[i] - yc[i]));
+            snprintf(detail, sizeof detail, "max |diff| %g", err);
+            ok(!rg && !rc && err < 1e-5, "cuda matches cpu-ref", detail);
+        } else {
+            ok(st == RLX_ERR_UNAVAILABLE, "probe fails with "
+               "RLX_ERR_UNAVAILABLE", detail);
+            ok(st != RLX_OK && strstr(rlx_last_error(), "Fix:") != NULL,
+               "the probe's message has a Fix", rlx_last_error());
+            ok(st != RLX_OK && strstr(rlx_last_error(), "cuda") != NULL,
+               "the message names the CUDA error", "");
+            rlx_session *s = NULL;
+            st = rlx_session_create(rt, "cuda", &s);
+            snprintf(detail, sizeof detail, "%s: %s", rlx_status_name(st),
+                     rlx_last_error());
+            ok(st != RLX_OK && s == NULL &&
+                   strstr(rlx_last_error(), "Fix:") != NULL,
+               "a session on cuda fails with a Fix", detail);
+            rlx_session_destroy(s);
+        }
+    }
+    rlx_runtime_destroy(rt);
+    printf("1..%d\n", n_test);
+    return n_fail != 0;
+}

@@ -1,0 +1,43 @@
+#version 450
+// unary.comp - y[i] = f(x[i]) for the elementwise one-input float ops.
+#extension GL_GOOGLE_include_directive : require
+layout(local_size_x = 256) in;
+#include "common.glsl"
+
+layout(push_constant) uniform P { uint count, op, rnd, approx; } p;
+layout(std430, set = 0, binding = 0) writeonly buffer Y { float y[]; };
+layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
+
+float apply(uint op, float v)
+{
+    switch (op) {
+    case 30u: return v > 0.0 || isnan(v) ? v : 0.0;              // relu
+    case 31u:                                                    // gelu
+        if (p.approx == 1u)
+            return 0.5 * v * (1.0 + rlx_tanh(0.79788456080286535588 *
+                                             (v + 0.044715 * v * v * v)));
+        return 0.5 * v * rlx_erfc(-v * 0.70710678118654752440);
+    case 32u: return rlx_sigmoid(v);
+    case 33u: return rlx_tanh(v);
+    case 34u: return rlx_exp(v);
+    case 35u: return rlx_sincos(v).x;
+    case 36u: return rlx_sincos(v).y;
+    case 37u: return -v;
+    case 38u: return abs(v);
+    case 39u: return rlx_log(v);
+    case 40u: return rlx_sqrt(v);
+    case 41u: return 1.0 / rlx_sqrt(v);
+    case 42u: return v * rlx_sigmoid(v);                         // silu
+    case 43u: { vec2 sc = rlx_sincos(v); return sc.x / sc.y; }   // tan
+    case 44u: return rlx_atan(v);
+    default: return RLX_NAN;
+    }
+}
+
+void main()
+{
+    uint i = rlx_gid();
+    if (i >= p.count)
+        return;
+    y[i] = rlx_round(apply(p.op, x[i]), p.rnd);
+}

@@ -1,0 +1,182 @@
+/*
+ * vk_dtype.c - host-side conversion between rlx dtypes and the device's
+ * 32-bit word layout (see vk_internal.h), and f16/bf16 rounding.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "vk_internal.h"
+
+uint32_t rlx__vk_dtype_words(rlx_dtype t)
+{
+    switch (t) {
+    case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
+    case RLX_DTYPE_I32: case RLX_DTYPE_U8: case RLX_DTYPE_BOOL:
+    case RLX_DTYPE_I8:
+        return 1;
+    case RLX_DTYPE_I64: case RLX_DTYPE_F64:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+uint16_t rlx__vk_f16_from_f32(float f)
+{
+    uint32_t u = f32_bits(f);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    uint32_t a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x1ffu));
+    if (a >= 0x477ff000u) /* 65520 and up round to infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    if (a < 0x38800000u) { /* below 2^-14: subnormal, quantum 2^-24 */
+        float q = f32_from_bits(a) * 16777216.0f; /* exact */
+        return (uint16_t)(sign | (uint16_t)nearbyintf(q));
+    }
+    a += 0xfffu + ((a >> 13) & 1u);
+    return (uint16_t)(sign | (((a >> 23) - 112u) << 10) |
+                      ((a >> 13) & 0x3ffu));
+}
+
+float rlx__vk_f32_from_f16(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0) {
+        float v = (float)m / 16777216.0f;
+        return sign ? -v : v;
+    }
+    if (e == 31)
+        return f32_from_bits(sign | 0x7f800000u | (m << 13));
+    return f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+uint16_t rlx__vk_bf16_from_f32(float f)
+{
+    uint32_t u = f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
+{
+    const unsigned char *s = src;
+    for (size_t i = 0; i < n; i++) {
+        switch (t) {
+        case RLX_DTYPE_F16: {
+            uint16_t h;
+            memcpy(&h, s + 2 * i, 2);
+            dst[i] = f32_bits(rlx__vk_f32_from_f16(h));
+            break;
+        }
+        case RLX_DTYPE_BF16: {
+            uint16_t h;
+            memcpy(&h, s + 2 * i, 2);
+            dst[i] = (uint32_t)h << 16;
+            break;
+        }
+        case RLX_DTYPE_U8: dst[i] = s[i]; break;
+        case RLX_DTYPE_BOOL: dst[i] = s[i] != 0; break;
+        case RLX_DTYPE_I8: dst[i] = (uint32_t)(int32_t)(int8_t)s[i]; break;
+        default: /* 4- and 8-byte types are copied whole */
+            memcpy(dst, src, n * 4 * rlx__vk_dtype_words(t));
+            return;
+        }
+    }
+}
+
+void rlx__vk_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n)
+{
+    unsigned char *d = dst;
+    for (size_t i = 0; i < n; i++) {
+        switch (t) {
+        case RLX_DTYPE_F16: {
+            uint16_t h = rlx__vk_f16_from_f32(f32_from_bits(src[i]));
+            memcpy(d + 2 * i, &h, 2);
+            break;
+        }
+        case RLX_DTYPE_BF16: {
+            uint16_t h = rlx__vk_bf16_from_f32(f32_from_bits(src[i]));
+            memcpy(d + 2 * i, &h, 2);
+            break;
+        }
+        case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: case RLX_DTYPE_I8:
+            d[i] = (unsigned char)(src[i] & 0xffu);
+            break;
+        default:
+            memcpy(dst, src, n * 4 * rlx__vk_dtype_words(t));
+            return;
+        }
+    }
+}
+
+/* Float to integer: truncate toward zero, saturate, NaN to 0. */
+static int64_t to_int(double v, double lo, double hi)
+{
+    if (isnan(v))
+        return 0;
+    v = trunc(v);
+    if (v <= lo)
+        return (int64_t)lo;
+    if (v >= hi)
+        return (int64_t)hi;
+    return (int64_t)v;
+}
+
+void rlx__vk_scalar_words(rlx_dtype t, double v, uint32_t out[2])
+{
+    out[0] = out[1] = 0;
+    switch (t) {
+    case RLX_DTYPE_F32:
+        out[0] = f32_bits((float)v);
+        break;
+    case RLX_DTYPE_F16:
+        out[0] = f32_bits(rlx__vk_f32_from_f16(
+            rlx__vk_f16_from_f32((float)v)));
+        break;
+    case RLX_DTYPE_BF16:
+        out[0] = (uint32_t)rlx__vk_bf16_from_f32((float)v) << 16;
+        break;
+    case RLX_DTYPE_I32:
+        out[0] = (uint32_t)(int32_t)to_int(v, -2147483648.0, 2147483647.0);
+        break;
+    case RLX_DTYPE_U8: out[0] = (uint32_t)to_int(v, 0, 255); break;
+    case RLX_DTYPE_I8: out[0] = (uint32_t)(int32_t)to_int(v, -128, 127); break;
+    case RLX_DTYPE_BOOL: out[0] = v != 0; break;
+    case RLX_DTYPE_I64: {
+        int64_t x;
+        if (isnan(v))
+            x = 0;
+        else if (v >= 9223372036854775807.0)
+            x = INT64_MAX;
+        else if (v <= -9223372036854775808.0)
+            x = INT64_MIN;
+        else
+            x = (int64_t)trunc(v);
+        memcpy(out, &x, 8);
+        break;
+    }
+    case RLX_DTYPE_F64:
+        memcpy(out, &v, 8);
+        break;
+    default:
+        break;
+    }
+}

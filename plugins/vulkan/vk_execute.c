@@ -1,0 +1,107 @@
+/*
+ * vk_execute.c - run an executable once: check the arguments, widen the
+ * inputs into staging, submit the recorded command buffer and wait,
+ * check the error flag, narrow the outputs.
+ */
+#include <string.h>
+
+#include "vk_internal.h"
+
+static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
+                             const rlx_execute_args *a)
+{
+    if (!a || !RLX_HAS_FIELD(a->struct_size, rlx_execute_args, outputs))
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "vulkan execute: missing or truncated "
+                               "arguments. Fix: pass an rlx_execute_args "
+                               "with struct_size = sizeof (rlx_execute_args)");
+    if (a->n_params != exe->n_params || a->n_inputs != exe->n_inputs ||
+        a->n_outputs != exe->n_outputs ||
+        (exe->n_params && !a->params) || (exe->n_inputs && !a->inputs) ||
+        (exe->n_outputs && !a->outputs))
+        return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "vulkan execute: got %u params, %u inputs, %u "
+                            "outputs; the graph has %u, %u, %u. Fix: pass "
+                            "one entry per slot of the compiled graph",
+                            (unsigned)a->n_params, (unsigned)a->n_inputs,
+                            (unsigned)a->n_outputs, (unsigned)exe->n_params,
+                            (unsigned)exe->n_inputs,
+                            (unsigned)exe->n_outputs);
+    for (uint32_t s = 0; s < exe->n_params; s++) {
+        const rlx__vk_value *v = &exe->values[exe->param_nodes[s]];
+        const rlx_buffer *b = a->params[s];
+        if (!b || b->ctx != exe->ctx || b->dtype != v->dtype ||
+            b->count != v->count)
+            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "vulkan execute: param '%s' (slot %u) %s. "
+                                "Fix: set the param from a buffer of its "
+                                "dtype and shape made by this backend on "
+                                "this device",
+                                exe->names[exe->param_nodes[s]], (unsigned)s,
+                                !b ? "has no buffer"
+                                   : "has a buffer of another dtype, size or "
+                                     "device");
+    }
+    for (uint32_t s = 0; s < exe->n_inputs; s++)
+        if (exe->values[exe->inputs[s].node].count && !a->inputs[s])
+            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "vulkan execute: input '%s' is NULL. Fix: "
+                                "set every input before running",
+                                exe->names[exe->inputs[s].node]);
+    for (uint32_t s = 0; s < exe->n_outputs; s++)
+        if (exe->values[exe->outputs[s].node].count && !a->outputs[s])
+            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "vulkan execute: output %u has no "
+                                "destination. Fix: pass host memory for "
+                                "every output", (unsigned)s);
+    return RLX_OK;
+}
+
+rlx_status rlx__vk_execute(void *backend, rlx_executable *exe,
+                           const rlx_execute_args *args)
+{
+    rlx__vk *vk = backend;
+    if (!exe)
+        return rlx_host_report(vk->host, RLX_ERR_INVALID_ARGUMENT,
+                               "vulkan execute: NULL executable. Fix: pass "
+                               "an executable made by this backend");
+    rlx_status st = check_args(vk->host, exe, args);
+    if (st != RLX_OK)
+        return st;
+    int stale = !exe->recorded;
+    for (uint32_t s = 0; s < exe->n_params && !stale; s++)
+        stale = exe->bound[s] != args->params[s];
+    if (stale && (st = rlx__vk_record(exe, args->params)) != RLX_OK) {
+        exe->recorded = 0;
+        return st;
+    }
+    unsigned char *map = exe->staging.map;
+    for (uint32_t s = 0; s < exe->n_inputs; s++) {
+        const rlx__vk_value *v = &exe->values[exe->inputs[s].node];
+        if (v->count)
+            rlx__vk_widen(v->dtype, args->inputs[s],
+                          (uint32_t *)(void *)(map + exe->inputs[s].staging),
+                          v->count);
+    }
+    if ((st = rlx__vk_submit_wait(exe->ctx, exe->cb, exe->fence)) != RLX_OK)
+        return st;
+    if (exe->uses_err) {
+        uint32_t flag;
+        memcpy(&flag, map, 4);
+        if (flag)
+            return rlx_host_report(vk->host, RLX_ERR_INVALID_ARGUMENT,
+                                   "vulkan execute: a gather index is "
+                                   "outside [0, dim) of its axis. Fix: "
+                                   "pass indices within the gathered "
+                                   "axis");
+    }
+    for (uint32_t s = 0; s < exe->n_outputs; s++) {
+        const rlx__vk_value *v = &exe->values[exe->outputs[s].node];
+        if (v->count)
+            rlx__vk_narrow(v->dtype,
+                           (const uint32_t *)(const void *)(
+                               map + exe->outputs[s].staging),
+                           args->outputs[s], v->count);
+    }
+    return RLX_OK;
+}

@@ -1,0 +1,261 @@
+/*
+ * vk_internal.h - types shared by the files of the Vulkan backend: the
+ * backend object with its cached device list, per-device contexts
+ * (logical device, queue, pipelines), buffers and executables.
+ *
+ * Values on the device are widened to 32-bit words: f32, f16 and bf16
+ * are held as f32 (f16 and bf16 exactly, already rounded), i32/u8/i8/bool
+ * as one 32-bit integer, i64 and f64 as two words. Conversion happens on
+ * the host at the boundaries (params once, inputs and outputs per run),
+ * so every shader reads and writes 32-bit words and f16/bf16 work on any
+ * device, with or without shaderFloat16.
+ */
+#ifndef RLX_VK_INTERNAL_H
+#define RLX_VK_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rlx/backend.h>
+#include <rlx/plugin.h>
+
+#include "vk_fns.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RLX__VK_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define RLX__VK_PRINTF(fmt, args)
+#endif
+
+#define RLX_VK_MAX_RANK 8       /* after merging contiguous dims */
+#define RLX_VK_PUSH_WORDS 32    /* 128 bytes, the guaranteed minimum */
+#define RLX_VK_LOCAL 256        /* threads of the elementwise shaders */
+
+/* Pipelines, one per shader (variant); created on first use. */
+typedef enum rlx__vk_pipe {
+    RLX_VK_PIPE_UNARY,
+    RLX_VK_PIPE_BINARY,
+    RLX_VK_PIPE_COPY,
+    RLX_VK_PIPE_GATHER,
+    RLX_VK_PIPE_CAST,
+    RLX_VK_PIPE_MATMUL,
+    RLX_VK_PIPE_SGEMM,      /* 128x128 tiles, BK 8 */
+    RLX_VK_PIPE_SGEMM_BK16, /* 128x128 tiles, BK 16 */
+    RLX_VK_PIPE_SOFTMAX,
+    RLX_VK_PIPE_NORM,
+    RLX_VK_PIPE_REDUCE,
+    RLX_VK_PIPE_COUNT
+} rlx__vk_pipe;
+
+/* Round modes the float shaders apply to every result. */
+#define RLX_VK_ROUND_NONE 0u
+#define RLX_VK_ROUND_F16 1u
+#define RLX_VK_ROUND_BF16 2u
+
+/* ---- devices ---------------------------------------------------------- */
+
+typedef struct rlx__vk_device_info {
+    VkPhysicalDevice phys;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem;
+    char driver[160];          /* "NVIDIA 580.159.04", "llvmpipe Mesa ..." */
+    uint64_t local_bytes;      /* largest device-local heap */
+    uint32_t queue_family;     /* first with compute */
+    int has_int64, has_float64;
+} rlx__vk_device_info;
+
+typedef struct rlx__vk rlx__vk;
+
+/* A logical device: created on first use, lives until backend_destroy. */
+typedef struct rlx__vk_ctx {
+    rlx__vk *vk;
+    const rlx__vk_device_info *info;
+    uint32_t index;            /* vulkan:N */
+    VkDevice dev;
+    rlx__vk_device_fns fn;
+    VkQueue queue;
+    pthread_mutex_t lock;      /* queue, pool and pipeline creation */
+    VkCommandPool pool;        /* one-shot transfers */
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipelineCache cache;
+    VkPipeline pipes[RLX_VK_PIPE_COUNT];
+    uint32_t local_type, host_type; /* memory type indices */
+    int int64, float64;        /* features enabled */
+} rlx__vk_ctx;
+
+struct rlx__vk {
+    const rlx_host *host;
+    pthread_mutex_t lock;      /* discovery and context creation */
+    int probed;
+    rlx_status probe_status;
+    char probe_msg[1024];
+    void *lib;
+    rlx__vk_instance_fns fn;
+    VkInstance instance;
+    uint32_t n_devices;
+    rlx__vk_device_info *devices; /* preference order, index = vulkan:N */
+    rlx__vk_ctx **ctx;
+};
+
+/* Report a formatted message (ending in "Fix: ...") and return STATUS. */
+rlx_status rlx__vk_fail(const rlx_host *host, rlx_status status,
+                        const char *fmt, ...) RLX__VK_PRINTF(3, 4);
+/* Report a failed Vulkan call WHAT with its VkResult named; device loss
+ * and out-of-memory map to RLX_ERR_DEVICE and RLX_ERR_OUT_OF_MEMORY. */
+rlx_status rlx__vk_fail_vk(const rlx__vk_ctx *ctx, VkResult r,
+                           const char *what);
+
+/* Discover once (loader, instance, devices); cached. RLX_OK or a
+ * reported RLX_ERR_UNAVAILABLE (the message is kept for later calls). */
+rlx_status rlx__vk_discover(rlx__vk *vk);
+void rlx__vk_teardown(rlx__vk *vk);
+/* Context for vulkan:INDEX, created on first use. */
+rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out);
+void rlx__vk_context_destroy(rlx__vk_ctx *ctx);
+rlx_status rlx__vk_pipeline(rlx__vk_ctx *ctx, rlx__vk_pipe pipe,
+                            VkPipeline *out);
+
+/* ---- memory ----------------------------------------------------------- */
+
+typedef struct rlx__vk_mem {
+    VkBuffer buf;
+    VkDeviceMemory mem;
+    VkDeviceSize size;
+    void *map;                 /* host-visible allocations only */
+} rlx__vk_mem;
+
+/* A buffer of SIZE bytes (at least 16), device-local or host-visible. */
+rlx_status rlx__vk_mem_create(rlx__vk_ctx *ctx, VkDeviceSize size,
+                              int host_visible, rlx__vk_mem *out);
+void rlx__vk_mem_destroy(rlx__vk_ctx *ctx, rlx__vk_mem *m);
+/* Copy between host and a device buffer through a temporary staging
+ * buffer; blocks until done. */
+rlx_status rlx__vk_upload(rlx__vk_ctx *ctx, VkBuffer dst, VkDeviceSize off,
+                          const void *src, size_t n);
+rlx_status rlx__vk_download(rlx__vk_ctx *ctx, VkBuffer src,
+                            VkDeviceSize off, void *dst, size_t n);
+/* Submit CB and wait (under the context's queue lock for the submit). */
+rlx_status rlx__vk_submit_wait(rlx__vk_ctx *ctx, VkCommandBuffer cb,
+                               VkFence fence);
+
+/* ---- dtypes ----------------------------------------------------------- */
+
+/* 32-bit words a dtype takes on the device: 1, 2, or 0 if unknown. */
+uint32_t rlx__vk_dtype_words(rlx_dtype t);
+/* Host (rlx_dtype_size bytes each) to device words and back. */
+void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n);
+void rlx__vk_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n);
+/* Value V converted to dtype T in device words (for fill). */
+void rlx__vk_scalar_words(rlx_dtype t, double v, uint32_t out[2]);
+uint16_t rlx__vk_f16_from_f32(float f);
+float rlx__vk_f32_from_f16(uint16_t h);
+uint16_t rlx__vk_bf16_from_f32(float f);
+
+/* ---- buffers (params) ------------------------------------------------- */
+
+struct rlx_buffer {
+    rlx__vk_ctx *ctx;
+    rlx_dtype dtype;
+    size_t count;              /* elements */
+    rlx__vk_mem m;
+};
+
+/* ---- executables ------------------------------------------------------ */
+
+/* One node's result on the device. */
+typedef struct rlx__vk_value {
+    rlx_op op;
+    rlx_dtype dtype;
+    uint32_t words;            /* per element */
+    size_t count;
+    uint32_t alias;            /* reshape: the node whose storage it is */
+    int param_slot;            /* >= 0: lives in a param buffer */
+    VkDeviceSize offset;       /* in the arena */
+    VkDeviceSize bytes;        /* count * words * 4 */
+} rlx__vk_value;
+
+#define RLX_VK_BIND_NONE UINT32_MAX
+#define RLX_VK_BIND_ERR (UINT32_MAX - 1) /* the run's error flag */
+
+typedef struct rlx__vk_dispatch {
+    rlx__vk_pipe pipe;
+    uint32_t groups[3];
+    uint32_t push[RLX_VK_PUSH_WORDS];
+    uint32_t bind[5];          /* node index per binding, or BIND_* */
+    VkDescriptorSet set;
+} rlx__vk_dispatch;
+
+typedef struct rlx__vk_io {
+    uint32_t node;
+    VkDeviceSize staging;      /* offset in the staging buffer */
+} rlx__vk_io;
+
+struct rlx_executable {
+    rlx__vk_ctx *ctx;
+    uint32_t n_nodes;
+    rlx__vk_value *values;
+    char **names;
+    uint32_t n_dispatch, cap_dispatch;
+    rlx__vk_dispatch *dispatch;
+    uint32_t n_inputs, n_params, n_outputs;
+    rlx__vk_io *inputs, *outputs;
+    uint32_t *param_nodes;
+    rlx_buffer **bound;        /* params the command buffer was recorded with */
+    int recorded;
+    int uses_err;
+    rlx__vk_mem arena;         /* device-local: err flag + every value */
+    rlx__vk_mem staging;       /* host-visible: err flag + inputs + outputs */
+    VkDescriptorPool dpool;
+    VkCommandPool pool;
+    VkCommandBuffer cb;
+    VkFence fence;
+};
+
+/* Append a dispatch to EXE; NULL on out of memory (reported). */
+rlx__vk_dispatch *rlx__vk_dispatch_add(const rlx_host *host,
+                                       rlx_executable *exe, rlx__vk_pipe p);
+/* Workgroup counts for N threads of groups of LOCAL, spread over x and y
+ * so neither passes 65535. */
+void rlx__vk_grid(rlx__vk_dispatch *d, uint64_t n, uint32_t local);
+
+/* Op planners: append the dispatches that compute node I of G. */
+typedef struct rlx__vk_plan_ctx {
+    const rlx_host *host;
+    rlx__vk_ctx *ctx;
+    const rlx_graph_view *g;
+    rlx_executable *exe;
+    uint32_t i;
+    const rlx_node_view *v;
+    uint32_t round;            /* RLX_VK_ROUND_* from the node's dtype */
+    const char *name;
+} rlx__vk_plan_ctx;
+
+rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc);
+rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc);
+rlx_status rlx__vk_plan_rows(rlx__vk_plan_ctx *pc);     /* softmax, norms */
+rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc);
+rlx_status rlx__vk_plan_movement(rlx__vk_plan_ctx *pc); /* transpose... */
+
+/* Record EXE's command buffer for the param buffers in PARAMS. */
+rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params);
+
+rlx_status rlx__vk_compile(void *backend, const rlx_graph_view *graph,
+                           const rlx_compile_options *options,
+                           rlx_executable **out);
+void rlx__vk_executable_destroy(void *backend, rlx_executable *exe);
+rlx_status rlx__vk_execute(void *backend, rlx_executable *exe,
+                           const rlx_execute_args *args);
+rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
+                                 const rlx_tensor_desc *desc,
+                                 const void *data, rlx_buffer **out);
+rlx_status rlx__vk_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
+                               size_t nbytes);
+void rlx__vk_buffer_destroy(void *backend, rlx_buffer *buffer);
+
+/* Lower-case op name for messages. */
+const char *rlx__vk_op_name(rlx_op op);
+int rlx__vk_op_arity(rlx_op op);
+
+#endif /* RLX_VK_INTERNAL_H */

@@ -1,0 +1,154 @@
+/*
+ * vk_plan_elementwise.c - unary ops, broadcasting binary ops and cast:
+ * one thread per output element.
+ *
+ * binary push words: count, op, round, rank, dims[8], a strides[8],
+ * b strides[8]; unary: count, op, round, gelu approximation; cast:
+ * count, source dtype, target dtype.
+ */
+#include <string.h>
+
+#include "vk_plan.h"
+
+static int is_float(rlx_dtype t)
+{
+    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
+}
+
+/* Broadcast strides of IN against the output's RANK dims. */
+static void bcast_strides(const rlx_node_view *in, uint32_t rank,
+                          uint64_t *out)
+{
+    uint64_t s = 1;
+    for (uint32_t d = rank; d-- > 0;) {
+        uint32_t from_right = rank - 1 - d;
+        if (from_right >= in->rank) {
+            out[d] = 0;
+            continue;
+        }
+        uint64_t di = (uint64_t)in->shape[in->rank - 1 - from_right];
+        out[d] = di == 1 ? 0 : s;
+        s *= di;
+    }
+}
+
+static rlx_status plan_binary(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *a = rlx__vk_input(pc, 0),
+                        *b = rlx__vk_input(pc, 1);
+    if (v->rank > 16 || a->rank > v->rank || b->rank > v->rank)
+        return rlx__vk_unsupported(pc, "operand ranks do not broadcast");
+    uint64_t dims[16], sa[16], sb[16];
+    for (uint32_t d = 0; d < v->rank; d++)
+        dims[d] = (uint64_t)v->shape[d];
+    bcast_strides(a, v->rank, sa);
+    bcast_strides(b, v->rank, sb);
+    uint64_t dummy[16];
+    rlx__vk_strides(v->rank, v->shape, dummy);
+    uint32_t r = rlx__vk_collapse(v->rank, dims, sa, sb, dummy);
+    if (r > RLX_VK_MAX_RANK)
+        return rlx__vk_unsupported(pc, "more than 8 broadcast dims remain "
+                                       "after merging");
+    size_t count = pc->exe->values[pc->i].count;
+    if (!count)
+        return RLX_OK;
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_BINARY);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    d->push[1] = (uint32_t)v->op;
+    d->push[2] = pc->round;
+    d->push[3] = r;
+    for (uint32_t k = 0; k < r; k++) {
+        d->push[4 + k] = (uint32_t)dims[k];
+        d->push[12 + k] = (uint32_t)sa[k];
+        d->push[20 + k] = (uint32_t)sb[k];
+    }
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    d->bind[2] = v->inputs[1];
+    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    return RLX_OK;
+}
+
+static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v;
+    int64_t approx = 0;
+    if (v->op == RLX_OP_GELU) {
+        approx = rlx__vk_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
+        if (approx != RLX_GELU_ERF && approx != RLX_GELU_TANH)
+            return rlx__vk_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
+                                "vulkan compile: gelu '%s' has "
+                                "approximation %lld. Fix: use 0 (erf) or 1 "
+                                "(tanh)", pc->name, (long long)approx);
+    }
+    size_t count = pc->exe->values[pc->i].count;
+    if (!count)
+        return RLX_OK;
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_UNARY);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    d->push[1] = (uint32_t)v->op;
+    d->push[2] = pc->round;
+    d->push[3] = (uint32_t)approx;
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    return RLX_OK;
+}
+
+static rlx_status plan_cast(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    if (!rlx__vk_dtype_words(in->dtype))
+        return rlx__vk_unsupported(pc, "the source dtype is unknown");
+    if (!pc->ctx->int64 || !pc->ctx->float64)
+        return rlx__vk_unsupported(pc, "cast needs shaderInt64 and "
+                                       "shaderFloat64, which this device "
+                                       "lacks");
+    size_t count = pc->exe->values[pc->i].count;
+    if (!count)
+        return RLX_OK;
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_CAST);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    d->push[1] = (uint32_t)in->dtype;
+    d->push[2] = (uint32_t)v->dtype;
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    return RLX_OK;
+}
+
+rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v;
+    if (v->op == RLX_OP_CAST)
+        return plan_cast(pc);
+    if (!is_float(v->dtype))
+        return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
+    for (uint32_t j = 0; j < v->n_inputs; j++)
+        if (rlx__vk_input(pc, j)->dtype != v->dtype)
+            return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+    switch (v->op) {
+    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
+        return plan_binary(pc);
+    default:
+        if (v->n_inputs != 1)
+            return rlx__vk_unsupported(pc, "unknown op");
+        if (pc->exe->values[v->inputs[0]].count !=
+            pc->exe->values[pc->i].count)
+            return rlx__vk_fail(pc->host, RLX_ERR_SHAPE,
+                                "vulkan compile: %s '%s' changes the element "
+                                "count." RLX_VK_FIX_REPORT,
+                                rlx__vk_op_name(v->op), pc->name);
+        return plan_unary(pc);
+    }
+}

@@ -1,0 +1,184 @@
+/*
+ * vk_plan_movement.c - data movement on any dtype: transpose, slice and
+ * concat become strided copies (one per concat input); gather indexes
+ * one axis and raises the run's error flag on an index out of range.
+ * (Reshape needs no work: its value aliases its input's storage.)
+ *
+ * copy push words: count, words per element, rank, source offset,
+ * destination offset, dims[8], source strides[8], destination
+ * strides[8]. gather: count, words, axis dim, inner count, index count,
+ * index words.
+ */
+#include "vk_plan.h"
+
+static rlx_status add_copy(rlx__vk_plan_ctx *pc, uint32_t src, uint32_t rank,
+                           uint64_t *dims, uint64_t *ss, uint64_t *ds,
+                           uint64_t src_off, uint64_t dst_off)
+{
+    uint64_t count = 1;
+    for (uint32_t d = 0; d < rank; d++)
+        count *= dims[d];
+    if (!count)
+        return RLX_OK;
+    uint32_t r = rlx__vk_collapse(rank, dims, ss, ds, NULL);
+    if (r > RLX_VK_MAX_RANK)
+        return rlx__vk_unsupported(pc, "more than 8 dims remain after "
+                                       "merging contiguous ones");
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_COPY);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    d->push[1] = pc->exe->values[pc->i].words;
+    d->push[2] = r;
+    d->push[3] = (uint32_t)src_off;
+    d->push[4] = (uint32_t)dst_off;
+    for (uint32_t k = 0; k < r; k++) {
+        d->push[5 + k] = (uint32_t)dims[k];
+        d->push[13 + k] = (uint32_t)ss[k];
+        d->push[21 + k] = (uint32_t)ds[k];
+    }
+    d->bind[0] = pc->i;
+    d->bind[1] = src;
+    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    return RLX_OK;
+}
+
+static rlx_status plan_transpose(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    uint32_t r = in->rank;
+    uint64_t is[16], dims[16], ss[16], ds[16];
+    if (r != v->rank)
+        return rlx__vk_unsupported(pc, "rank changes");
+    rlx__vk_strides(r, in->shape, is);
+    rlx__vk_strides(r, v->shape, ds);
+    int have = RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+               v->int_attrs && v->n_int_attrs == r;
+    for (uint32_t d = 0; d < r; d++) {
+        int64_t p = have ? v->int_attrs[d] : (int64_t)(r - 1 - d);
+        if (p < 0)
+            p += r;
+        if (p < 0 || p >= (int64_t)r)
+            return rlx__vk_unsupported(pc, "permutation out of range");
+        dims[d] = (uint64_t)v->shape[d];
+        ss[d] = is[p];
+    }
+    return add_copy(pc, v->inputs[0], r, dims, ss, ds, 0, 0);
+}
+
+static rlx_status plan_slice(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    uint32_t r = in->rank;
+    uint64_t is[16], dims[16], ds[16], start[16] = { 0 };
+    if (r != v->rank)
+        return rlx__vk_unsupported(pc, "rank changes");
+    rlx__vk_strides(r, in->shape, is);
+    rlx__vk_strides(r, v->shape, ds);
+    uint32_t n = RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+                         v->int_attrs ? v->n_int_attrs : 0;
+    for (uint32_t t = 0; t + 3 <= n; t += 3) {
+        int64_t axis = v->int_attrs[t], s = v->int_attrs[t + 1];
+        int64_t dim;
+        if (axis < 0)
+            axis += r;
+        if (axis < 0 || axis >= (int64_t)r)
+            return rlx__vk_unsupported(pc, "slice axis out of range");
+        dim = in->shape[axis];
+        if (s < 0)
+            s += dim;
+        if (s < 0)
+            s = 0;
+        if (s > dim)
+            s = dim;
+        start[axis] = (uint64_t)s;
+    }
+    uint64_t off = 0;
+    for (uint32_t d = 0; d < r; d++) {
+        off += start[d] * is[d];
+        dims[d] = (uint64_t)v->shape[d];
+    }
+    return add_copy(pc, v->inputs[0], r, dims, is, ds, off, 0);
+}
+
+static rlx_status plan_concat(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v;
+    uint32_t r = v->rank;
+    int64_t axis = rlx__vk_int_attr(v, RLX_ATTR_CONCAT_AXIS, 0);
+    if (axis < 0)
+        axis += r;
+    if (axis < 0 || axis >= (int64_t)r)
+        return rlx__vk_unsupported(pc, "concat axis out of range");
+    uint64_t os[16];
+    rlx__vk_strides(r, v->shape, os);
+    uint64_t at = 0;
+    for (uint32_t j = 0; j < v->n_inputs; j++) {
+        const rlx_node_view *in = rlx__vk_input(pc, j);
+        if (in->rank != r)
+            return rlx__vk_unsupported(pc, "inputs of another rank");
+        uint64_t dims[16], ss[16], ds[16];
+        rlx__vk_strides(r, in->shape, ss);
+        for (uint32_t d = 0; d < r; d++) {
+            dims[d] = (uint64_t)in->shape[d];
+            ds[d] = os[d];
+        }
+        rlx_status st = add_copy(pc, v->inputs[j], r, dims, ss, ds, 0,
+                                 at * os[axis]);
+        if (st != RLX_OK)
+            return st;
+        at += (uint64_t)in->shape[axis];
+    }
+    return RLX_OK;
+}
+
+static rlx_status plan_gather(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *data = rlx__vk_input(pc, 0),
+                        *idx = rlx__vk_input(pc, 1);
+    if (idx->dtype != RLX_DTYPE_I32 && idx->dtype != RLX_DTYPE_I64)
+        return rlx__vk_unsupported(pc, "indices must be i32 or i64");
+    int64_t axis = rlx__vk_int_attr(v, RLX_ATTR_GATHER_AXIS, 0);
+    if (axis < 0)
+        axis += data->rank;
+    if (axis < 0 || axis >= (int64_t)data->rank)
+        return rlx__vk_unsupported(pc, "gather axis out of range");
+    uint64_t inner = 1;
+    for (uint32_t d = (uint32_t)axis + 1; d < data->rank; d++)
+        inner *= (uint64_t)data->shape[d];
+    size_t count = pc->exe->values[pc->i].count;
+    if (!count)
+        return RLX_OK;
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_GATHER);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    d->push[1] = pc->exe->values[pc->i].words;
+    d->push[2] = (uint32_t)data->shape[axis];
+    d->push[3] = (uint32_t)inner;
+    d->push[4] = (uint32_t)pc->exe->values[v->inputs[1]].count;
+    d->push[5] = rlx__vk_dtype_words(idx->dtype);
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    d->bind[2] = v->inputs[1];
+    d->bind[4] = RLX_VK_BIND_ERR;
+    pc->exe->uses_err = 1;
+    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    return RLX_OK;
+}
+
+rlx_status rlx__vk_plan_movement(rlx__vk_plan_ctx *pc)
+{
+    for (uint32_t j = 0; j < pc->v->n_inputs; j++)
+        if (pc->v->op != RLX_OP_GATHER || j == 0)
+            if (rlx__vk_input(pc, j)->dtype != pc->v->dtype)
+                return rlx__vk_unsupported(pc, "operands of another dtype");
+    switch (pc->v->op) {
+    case RLX_OP_TRANSPOSE: return plan_transpose(pc);
+    case RLX_OP_SLICE: return plan_slice(pc);
+    case RLX_OP_CONCAT: return plan_concat(pc);
+    default: return plan_gather(pc);
+    }
+}

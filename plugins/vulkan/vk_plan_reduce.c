@@ -1,0 +1,81 @@
+/*
+ * vk_plan_reduce.c - reduce_sum, reduce_mean and reduce_max over any set
+ * of axes: the input's dims are split into kept and reduced ones (each
+ * run of neighbours merged), one workgroup per output element walks its
+ * reduced elements and combines them in shared memory.
+ *
+ * push words: output count, reduced count, op, round, kept rank,
+ * reduced rank, dims[8] (kept first, then reduced), strides[8].
+ */
+#include "vk_plan.h"
+
+rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    if (v->dtype != RLX_DTYPE_F32 && v->dtype != RLX_DTYPE_F16 &&
+        v->dtype != RLX_DTYPE_BF16)
+        return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
+    if (in->dtype != v->dtype)
+        return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+    uint32_t r = in->rank;
+    int red[16] = { 0 };
+    uint32_t n_axes = 0;
+    uint32_t n = RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+                         v->int_attrs ? v->n_int_attrs : 0;
+    for (uint32_t k = RLX_ATTR_REDUCE_AXES; k < n; k++) {
+        int64_t ax = v->int_attrs[k];
+        if (ax < 0)
+            ax += r;
+        if (ax < 0 || ax >= (int64_t)r)
+            return rlx__vk_unsupported(pc, "reduce axis out of range");
+        red[ax] = 1;
+        n_axes++;
+    }
+    if (n_axes == 0)
+        for (uint32_t d = 0; d < r; d++)
+            red[d] = 1;
+    uint64_t is[16], kd[16], ks[16], rd[16], rs[16];
+    rlx__vk_strides(r, in->shape, is);
+    uint32_t nk = 0, nr = 0;
+    uint64_t out_count = 1, red_count = 1;
+    for (uint32_t d = 0; d < r; d++) {
+        uint64_t dim = (uint64_t)in->shape[d];
+        if (red[d]) {
+            rd[nr] = dim;
+            rs[nr++] = is[d];
+            red_count *= dim;
+        } else {
+            kd[nk] = dim;
+            ks[nk++] = is[d];
+            out_count *= dim;
+        }
+    }
+    nk = rlx__vk_collapse(nk, kd, ks, NULL, NULL);
+    nr = rlx__vk_collapse(nr, rd, rs, NULL, NULL);
+    if (nk + nr > RLX_VK_MAX_RANK)
+        return rlx__vk_unsupported(pc, "more than 8 dims after merging");
+    if (out_count == 0)
+        return RLX_OK;
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_REDUCE);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)out_count;
+    d->push[1] = (uint32_t)red_count;
+    d->push[2] = (uint32_t)v->op;
+    d->push[3] = pc->round;
+    d->push[4] = nk;
+    d->push[5] = nr;
+    for (uint32_t q = 0; q < nk; q++) {
+        d->push[6 + q] = (uint32_t)kd[q];
+        d->push[14 + q] = (uint32_t)ks[q];
+    }
+    for (uint32_t q = 0; q < nr; q++) {
+        d->push[6 + nk + q] = (uint32_t)rd[q];
+        d->push[14 + nk + q] = (uint32_t)rs[q];
+    }
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    rlx__vk_grid(d, out_count * 64, 64);
+    return RLX_OK;
+}

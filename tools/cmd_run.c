@@ -1,0 +1,345 @@
+/*
+ * cmd_run.c - `rlx run MODEL.yaml`: load a model, compile it on a device,
+ * feed it inputs from .npy files (or seeded random data), run it, and
+ * report which backend ran it, how long it took and what came out, so a
+ * user can try a model on a machine's best device with one command.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rlx/rlx.h>
+
+#include "cli.h"
+#include "model_run.h"
+#include "npy.h"
+
+#define RUN_INPUTS_MAX 64
+#define RUN_REPEAT_MAX 100000
+#define RUN_SHOW_VALUES 8
+
+typedef struct run_input_arg {
+    char *name; /* "x" of "--input x=file.npy", malloc'd */
+    const char *file;
+    int used;
+} run_input_arg;
+
+typedef struct run_options {
+    const char *model;
+    const char *device;
+    const char *output_dir;
+    uint64_t seed;
+    uint64_t repeat;
+    run_input_arg inputs[RUN_INPUTS_MAX];
+    int n_inputs;
+} run_options;
+
+static void run_options_free(run_options *o)
+{
+    for (int i = 0; i < o->n_inputs; i++)
+        free(o->inputs[i].name);
+}
+
+static int run_input_parse(run_options *o, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        return cli_usage_error("run: --input wants NAME=FILE.npy, not '%s'",
+                               v);
+    if (o->n_inputs >= RUN_INPUTS_MAX)
+        return cli_usage_error("run: at most %d --input options",
+                               RUN_INPUTS_MAX);
+    for (int i = 0; i < o->n_inputs; i++)
+        if (strlen(o->inputs[i].name) == (size_t)(eq - v) &&
+            !strncmp(o->inputs[i].name, v, (size_t)(eq - v)))
+            return cli_usage_error("run: input '%.*s' given twice",
+                                   (int)(eq - v), v);
+    run_input_arg *a = &o->inputs[o->n_inputs];
+    a->name = malloc((size_t)(eq - v) + 1);
+    if (!a->name)
+        return cli_usage_error("run: out of memory");
+    memcpy(a->name, v, (size_t)(eq - v));
+    a->name[eq - v] = '\0';
+    a->file = eq + 1;
+    a->used = 0;
+    o->n_inputs++;
+    return 0;
+}
+
+static int run_options_parse(int argc, char **argv, run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->repeat = 1;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0, rc;
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cli_usage_print(stdout);
+            return -1;
+        } else if ((v = cli_option_value(argc, argv, &i, "--device",
+                                         &missing))) {
+            o->device = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--input",
+                                         &missing))) {
+            if ((rc = run_input_parse(o, v)) != 0)
+                return rc;
+        } else if ((v = cli_option_value(argc, argv, &i, "--seed",
+                                         &missing))) {
+            if (cli_parse_u64(v, 0, UINT64_MAX, &o->seed) != 0)
+                return cli_usage_error("run: --seed wants a non-negative "
+                                       "integer, not '%s'", v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--repeat",
+                                         &missing))) {
+            if (cli_parse_u64(v, 1, RUN_REPEAT_MAX, &o->repeat) != 0)
+                return cli_usage_error("run: --repeat wants a number from 1 "
+                                       "to %d, not '%s'", RUN_REPEAT_MAX, v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--output",
+                                         &missing))) {
+            o->output_dir = v;
+        } else if (missing) {
+            return cli_usage_error("run: option '%s' needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("run: unknown option '%s'", argv[i]);
+        } else if (o->model) {
+            return cli_usage_error("run: unexpected argument '%s' (one model "
+                                   "only)", argv[i]);
+        } else {
+            o->model = argv[i];
+        }
+    }
+    if (!o->model)
+        return cli_usage_error("run: no model given; usage: rlx run "
+                               "MODEL.yaml [options]");
+    return 0;
+}
+
+/* ---- inputs ---------------------------------------------------------- */
+
+static run_input_arg *run_input_find(run_options *o, const char *name)
+{
+    for (int i = 0; i < o->n_inputs; i++)
+        if (!strcmp(o->inputs[i].name, name))
+            return &o->inputs[i];
+    return NULL;
+}
+
+/* Reads ARG's file and checks it against input I of P. */
+static int run_input_read(const rlx_program *p, uint32_t i,
+                          const run_input_arg *arg, cli_tensor *t)
+{
+    char err[1024], have[160], want[160];
+    rlx_dtype dtype;
+    uint32_t rank;
+    const int64_t *dims;
+
+    if (cli_npy_read(arg->file, t, err, sizeof err) != 0) {
+        fprintf(stderr, "rlx: input '%s': %s\n", arg->name, err);
+        return CLI_EXIT_FAILURE;
+    }
+    rlx_program_slot(p, RLX_SLOT_INPUT, i, NULL, &dtype, &rank, &dims);
+    if (t->dtype == CLI_NPY_U16 && dtype == RLX_DTYPE_BF16)
+        t->dtype = RLX_DTYPE_BF16; /* '<u2' carries bf16 bits */
+    int same = t->dtype == dtype && t->rank == rank &&
+               (rank == 0 || !memcmp(t->dims, dims, rank * sizeof *dims));
+    if (same)
+        return CLI_EXIT_OK;
+    cli_shape_format(have, sizeof have, t->rank, t->dims);
+    cli_shape_format(want, sizeof want, rank, dims);
+    fprintf(stderr, "rlx: input '%s': %s holds %s %s, but the model wants "
+            "%s %s.\nFix: save an array of that shape and dtype (numpy: "
+            "%s%s%s)\n", arg->name, arg->file,
+            t->dtype == CLI_NPY_U16 ? "u16" : rlx_dtype_name(t->dtype), have,
+            rlx_dtype_name(dtype), want,
+            dtype == RLX_DTYPE_BF16 ? "bf16 travels as its raw bits, "
+                                      "(a.astype('<f4').view('<u4') >> 16)"
+                                      ".astype('<u2')"
+                                    : "a.astype('",
+            dtype == RLX_DTYPE_BF16 ? ""
+            : cli_npy_descr(dtype)  ? cli_npy_descr(dtype) : "?",
+            dtype == RLX_DTYPE_BF16 ? "" : "')");
+    cli_tensor_free(t);
+    return CLI_EXIT_FAILURE;
+}
+
+static int run_inputs_set(rlx_program *p, run_options *o)
+{
+    uint32_t n = rlx_program_input_count(p);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = NULL;
+        cli_tensor t;
+        char shape[160];
+        int rc;
+
+        rlx_program_slot(p, RLX_SLOT_INPUT, i, &name, NULL, NULL, NULL);
+        run_input_arg *arg = run_input_find(o, name);
+        if (arg) {
+            arg->used = 1;
+            rc = run_input_read(p, i, arg, &t);
+        } else {
+            rc = cli_input_seeded(p, i, o->seed, &t);
+        }
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        cli_shape_format(shape, sizeof shape, t.rank, t.dims);
+        if (arg)
+            printf("Input:   %s %s %s from %s\n", name, shape,
+                   rlx_dtype_name(t.dtype), arg->file);
+        else
+            printf("Input:   %s %s %s, random in [-1, 1) from seed %llu\n",
+                   name, shape, rlx_dtype_name(t.dtype),
+                   (unsigned long long)o->seed);
+        rc = cli_input_set(p, name, &t);
+        cli_tensor_free(&t);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    for (int i = 0; i < o->n_inputs; i++) {
+        if (o->inputs[i].used)
+            continue;
+        fprintf(stderr, "rlx: run: the model has no input '%s'.\nFix: name "
+                "one of its inputs:", o->inputs[i].name);
+        for (uint32_t k = 0; k < n; k++) {
+            const char *name = NULL;
+            rlx_program_slot(p, RLX_SLOT_INPUT, k, &name, NULL, NULL, NULL);
+            fprintf(stderr, " %s", name ? name : "?");
+        }
+        fputc('\n', stderr);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- running and reporting ------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Runs REPEAT times; *MEDIAN_MS is the median run time. */
+static int run_repeat(rlx_program *p, uint64_t repeat, double *median_ms)
+{
+    double *t = malloc(repeat * sizeof *t);
+    if (!t) {
+        fputs("rlx: out of memory\n", stderr);
+        return CLI_EXIT_FAILURE;
+    }
+    for (uint64_t i = 0; i < repeat; i++) {
+        double t0 = cli_now_ms();
+        if (rlx_program_run(p) != RLX_OK) {
+            free(t);
+            return cli_runtime_error("run failed");
+        }
+        t[i] = cli_now_ms() - t0;
+    }
+    qsort(t, repeat, sizeof *t, cmp_double);
+    *median_ms = repeat % 2 ? t[repeat / 2]
+                            : (t[repeat / 2 - 1] + t[repeat / 2]) / 2;
+    free(t);
+    return CLI_EXIT_OK;
+}
+
+/* DIR/NAME.npy, with '/' in NAME replaced so it stays inside DIR. */
+static int run_output_write(const char *dir, const char *name,
+                            const cli_tensor *t)
+{
+    char path[4096], err[1024];
+    int n = snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        fprintf(stderr, "rlx: output path too long\n");
+        return CLI_EXIT_FAILURE;
+    }
+    for (char *c = path + strlen(dir) + 1; *c; c++)
+        if (*c == '/')
+            *c = '_';
+    if (cli_npy_write(path, t, err, sizeof err) != 0) {
+        fprintf(stderr, "rlx: %s\n", err);
+        return CLI_EXIT_FAILURE;
+    }
+    printf("  written: %s\n", path);
+    return CLI_EXIT_OK;
+}
+
+static int run_outputs_print(const rlx_program *p, const run_options *o)
+{
+    uint32_t n = rlx_program_output_count(p);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = NULL;
+        cli_tensor t;
+        char shape[160];
+        double sum = 0, sum_sq = 0;
+        int rc;
+
+        rlx_program_slot(p, RLX_SLOT_OUTPUT, i, &name, NULL, NULL, NULL);
+        if ((rc = cli_output_copy(p, i, &t)) != CLI_EXIT_OK)
+            return rc;
+        cli_shape_format(shape, sizeof shape, t.rank, t.dims);
+        printf("Output:  %s %s %s\n  values:", name, shape,
+               rlx_dtype_name(t.dtype));
+        for (size_t k = 0; k < t.count; k++) {
+            double v = cli_tensor_get(&t, k);
+            if (k < RUN_SHOW_VALUES)
+                printf(" %.6g", v);
+            sum += v;
+            sum_sq += v * v;
+        }
+        printf("%s\n", t.count > RUN_SHOW_VALUES ? " ..." : "");
+        printf("  checksum: sum %.9g, sum of squares %.9g\n", sum, sum_sq);
+        if (o->output_dir)
+            rc = run_output_write(o->output_dir, name, &t);
+        cli_tensor_free(&t);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
+{
+    cli_model_exec x;
+    double run_ms = 0;
+    int rc = cli_model_exec_create(rt, m, o->device, &x);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    /* After compile: a session that chose its device may have moved on. */
+    const rlx_backend *b = rlx_session_backend(x.session);
+    printf("Model:   %s (%s)\n", cli_model_name(m), o->model);
+    printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
+           rlx_backend_device_name(b),
+           (unsigned)rlx_session_device_index(x.session));
+    printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
+    rc = run_inputs_set(x.program, o);
+    if (rc == CLI_EXIT_OK)
+        rc = run_repeat(x.program, o->repeat, &run_ms);
+    if (rc == CLI_EXIT_OK) {
+        printf("Time:    compile %.3f ms, run %.3f ms", x.compile_ms, run_ms);
+        if (o->repeat > 1)
+            printf(" (median of %llu)", (unsigned long long)o->repeat);
+        printf("\n");
+        rc = run_outputs_print(x.program, o);
+    }
+    cli_model_exec_destroy(&x);
+    return rc;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+    run_options o;
+    rlx_runtime *rt = NULL;
+    rlx_model *m = NULL;
+    int rc = run_options_parse(argc, argv, &o);
+
+    if (rc == 0)
+        rc = cli_model_open(o.model, &m);
+    if (rc == 0 && rlx_runtime_create(&rt, 0) != RLX_OK)
+        rc = cli_runtime_error("cannot create the runtime");
+    if (rc == 0)
+        rc = run_model(rt, m, &o);
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = CLI_EXIT_FAILURE;
+    cli_model_close(m);
+    rlx_runtime_destroy(rt);
+    run_options_free(&o);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}

@@ -1,0 +1,145 @@
+/* model_run.c - see model_run.h. */
+#include "model_run.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+/* Model loading lands in librlx alongside this tool; until a librlx with
+ * it is installed the references stay weak and the tool says so instead
+ * of failing to start. */
+#pragma weak rlx_model_load
+#pragma weak rlx_model_destroy
+#pragma weak rlx_model_graph
+#pragma weak rlx_model_set_params
+#pragma weak rlx_model_name
+
+double cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int cli_model_open(const char *path, rlx_model **out)
+{
+    *out = NULL;
+    if (!rlx_model_load) {
+        fprintf(stderr, "rlx: this librlx (%s) cannot load models.\n"
+                "Fix: install a librlx that provides rlx_model_load\n",
+                rlx_version());
+        return CLI_EXIT_FAILURE;
+    }
+    if (rlx_model_load(path, out) != RLX_OK) {
+        const char *msg = rlx_last_error();
+        fprintf(stderr, "rlx: %s\n", msg && *msg ? msg : "cannot load model");
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_model_close(rlx_model *m)
+{
+    if (m && rlx_model_destroy)
+        rlx_model_destroy(m);
+}
+
+const char *cli_model_name(const rlx_model *m)
+{
+    return rlx_model_name ? rlx_model_name(m) : "?";
+}
+
+int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
+                          const char *device, cli_model_exec *x)
+{
+    rlx_status st;
+    memset(x, 0, sizeof *x);
+    if ((st = rlx_session_create(rt, device, &x->session)) != RLX_OK) {
+        x->status = st;
+        return cli_runtime_error("cannot open a session");
+    }
+    double t0 = cli_now_ms();
+    if ((st = rlx_session_compile(x->session, rlx_model_graph(m),
+                                  &x->program)) != RLX_OK ||
+        (st = rlx_model_set_params(m, x->program)) != RLX_OK) {
+        int rc = cli_runtime_error(x->program ? "cannot set the model's "
+                                                "weights"
+                                              : "cannot compile the model");
+        cli_model_exec_destroy(x);
+        x->status = st;
+        return rc;
+    }
+    x->compile_ms = cli_now_ms() - t0;
+    return CLI_EXIT_OK;
+}
+
+void cli_model_exec_destroy(cli_model_exec *x)
+{
+    rlx_program_destroy(x->program);
+    rlx_session_destroy(x->session);
+    memset(x, 0, sizeof *x);
+}
+
+static int slot_tensor(const rlx_program *p, rlx_slot_kind kind, uint32_t i,
+                       const char **name, cli_tensor *out)
+{
+    rlx_dtype dtype;
+    uint32_t rank;
+    const int64_t *dims;
+    if (rlx_program_slot(p, kind, i, name, &dtype, &rank, &dims) != RLX_OK)
+        return cli_runtime_error("cannot describe a program slot");
+    if (cli_tensor_alloc(out, dtype, rank, dims) != 0) {
+        fprintf(stderr, "rlx: out of memory for a %s tensor of rank %u\n",
+                rlx_dtype_name(dtype), (unsigned)rank);
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_input_seeded(const rlx_program *p, uint32_t i, uint64_t seed,
+                     cli_tensor *out)
+{
+    const char *name = NULL;
+    int rc = slot_tensor(p, RLX_SLOT_INPUT, i, &name, out);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    uint64_t state = cli_rng_seed(seed, name);
+    int is_float = out->dtype == RLX_DTYPE_F32 ||
+                   out->dtype == RLX_DTYPE_F16 ||
+                   out->dtype == RLX_DTYPE_BF16 ||
+                   out->dtype == RLX_DTYPE_F64;
+    cli_tensor_fill_uniform(out, &state, is_float ? -1.0 : 0.0,
+                            is_float ? 1.0 : 2.0);
+    return CLI_EXIT_OK;
+}
+
+int cli_input_set(rlx_program *p, const char *name, const cli_tensor *t)
+{
+    if (rlx_program_set_input(p, name, t->data, t->nbytes) != RLX_OK) {
+        char what[300];
+        cli_format(what, sizeof what, "cannot set input '%s'", name);
+        return cli_runtime_error(what);
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_output_copy(const rlx_program *p, uint32_t i, cli_tensor *out)
+{
+    const char *name = NULL;
+    size_t nbytes = 0;
+    int rc = slot_tensor(p, RLX_SLOT_OUTPUT, i, &name, out);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const void *data = rlx_program_output_data(p, i, &nbytes);
+    if ((!data && out->nbytes) || nbytes != out->nbytes) {
+        fprintf(stderr, "rlx: output '%s' has %zu bytes, expected %zu\n",
+                name ? name : "?", nbytes, out->nbytes);
+        cli_tensor_free(out);
+        return CLI_EXIT_FAILURE;
+    }
+    if (nbytes)
+        memcpy(out->data, data, nbytes);
+    return CLI_EXIT_OK;
+}
