@@ -3,13 +3,18 @@
 
 Prints one line per suite, then "N passed, N failed". A test that failed
 without printing any TAP line (a crash before its plan) counts as one
-failure. Exits 1 when anything failed.
+failure, and so does a build that failed (passed as "DIR:build-failed").
+Exits 1 when anything failed.
 """
 import json
 import sys
 
 passed = failed = 0
 for path in sys.argv[1:]:
+    if path.endswith(":build-failed"):
+        print(f"{path.split(':')[0]}: build failed")
+        failed += 1
+        continue
     p = f = 0
     with open(path, encoding="utf-8") as log:
         for line in log:

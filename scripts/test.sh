@@ -1,26 +1,33 @@
 #!/bin/bash
-# test.sh - set up, then build and run the whole test suite twice: a
-# -Werror build, and an AddressSanitizer + UndefinedBehaviorSanitizer
-# build. Ends with the line "N passed, N failed" over every test case.
+# test.sh - set up, then build and run the whole test suite three times:
+# a -Werror build; an AddressSanitizer + UndefinedBehaviorSanitizer build;
+# and a ThreadSanitizer build of the suites that run threads (live plugin
+# swaps, concurrent sessions). Ends with the line "N passed, N failed"
+# over every test case.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh || exit 1
+# The CUDA toolkit, where installed, is found through nvcc on PATH.
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
 
 status=0
 logs=()
-run_suite() { # dir, meson options...
-  local dir=$1; shift
-  echo "== $dir: meson setup $*"
+run_suite() { # dir "meson options" [test names...]
+  local dir=$1 opts=$2; shift 2
+  echo "== $dir: meson setup $opts"
   if [ ! -f "$dir/build.ninja" ]; then
-    meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; status=1; return; }
+    # shellcheck disable=SC2086
+    meson setup "$dir" $opts >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; status=1; logs+=("$dir:build-failed"); return; }
   fi
-  ninja -C "$dir" || { status=1; return; }
-  meson test -C "$dir" --print-errorlogs || status=1
+  ninja -C "$dir" || { status=1; logs+=("$dir:build-failed"); return; }
+  meson test -C "$dir" --print-errorlogs "$@" || status=1
   logs+=("$dir/meson-logs/testlog.json")
 }
 
-run_suite build-werror -Dwerror=true
-run_suite build-sanitize -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+run_suite build-werror "-Dwerror=true"
+run_suite build-sanitize "-Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false"
+run_suite build-tsan "-Dwerror=true -Db_sanitize=thread -Db_lundef=false" \
+  --suite threads
 
 python3 scripts/tap-count.py "${logs[@]}" || status=1
 exit $status

@@ -7,15 +7,6 @@
 
 #include "cli.h"
 
-/* Model loading lands in librlx alongside this tool; until a librlx with
- * it is installed the references stay weak and the tool says so instead
- * of failing to start. */
-#pragma weak rlx_model_load
-#pragma weak rlx_model_destroy
-#pragma weak rlx_model_graph
-#pragma weak rlx_model_set_params
-#pragma weak rlx_model_name
-
 double cli_now_ms(void)
 {
     struct timespec ts;
@@ -26,12 +17,6 @@ double cli_now_ms(void)
 int cli_model_open(const char *path, rlx_model **out)
 {
     *out = NULL;
-    if (!rlx_model_load) {
-        fprintf(stderr, "rlx: this librlx (%s) cannot load models.\n"
-                "Fix: install a librlx that provides rlx_model_load\n",
-                rlx_version());
-        return CLI_EXIT_FAILURE;
-    }
     if (rlx_model_load(path, out) != RLX_OK) {
         const char *msg = rlx_last_error();
         fprintf(stderr, "rlx: %s\n", msg && *msg ? msg : "cannot load model");
@@ -42,13 +27,13 @@ int cli_model_open(const char *path, rlx_model **out)
 
 void cli_model_close(rlx_model *m)
 {
-    if (m && rlx_model_destroy)
+    if (m)
         rlx_model_destroy(m);
 }
 
 const char *cli_model_name(const rlx_model *m)
 {
-    return rlx_model_name ? rlx_model_name(m) : "?";
+    return rlx_model_name(m);
 }
 
 int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
