@@ -2,6 +2,8 @@
  * params and runs, on the built-in backend and through a plugin. */
 #include <pthread.h>
 
+#include <rlx/backend.h>
+
 #include "test-util.h"
 
 /* y = relu(x * w + b) with x [2,3], w [3], b [3]; or a matmul graph. */
@@ -69,6 +71,27 @@ TEST(auto_prefers_accelerators_over_cpu)
     rlx_session *s;
     ASSERT_OK(rlx_session_create(rt, "", &s));
     ASSERT_STREQ(rlx_backend_id(rlx_session_backend(s)), "test-good");
+    rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(software_devices_rank_after_the_cpu)
+{
+    rlx_runtime *rt = test_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(rt, test_plugin("testsoftgpu")));
+    const rlx_backend *soft = rlx_runtime_find_backend(rt, "test-softgpu");
+    uint32_t count = 0, flags = 0;
+    ASSERT_OK(rlx_backend_probe_ex(soft, &count, &flags));
+    ASSERT_EQ(flags, RLX_PROBE_SOFTWARE);
+    rlx_session *s;
+    ASSERT_OK(rlx_session_create(rt, NULL, &s));
+    ASSERT_STREQ(rlx_backend_id(rlx_session_backend(s)), "cpu-ref");
+    ASSERT_CONTAINS(rlx_session_explain(s), "runs on a software device");
+    /* still a fallback candidate, after the CPU */
+    ASSERT_EQ(s ? 1 : 0, 1);
+    rlx_session_destroy(s);
+    ASSERT_OK(rlx_session_create(rt, "vulkan", &s));
+    ASSERT_STREQ(rlx_backend_id(rlx_session_backend(s)), "test-softgpu");
     rlx_session_destroy(s);
     rlx_runtime_destroy(rt);
 }
@@ -314,6 +337,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(concurrent_sessions_while_loading),
     TEST_ENTRY(auto_choice_is_explained),
     TEST_ENTRY(auto_prefers_accelerators_over_cpu),
+    TEST_ENTRY(software_devices_rank_after_the_cpu),
     TEST_ENTRY(device_environment_variable),
     TEST_ENTRY(unknown_or_bad_device),
     TEST_ENTRY(runs_on_reference_backend),

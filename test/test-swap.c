@@ -4,6 +4,7 @@
  * its last user is gone, never under running code. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "test-util.h"
 
@@ -149,10 +150,15 @@ TEST(swap_while_threads_run)
     atomic_store(&wrong, 0);
     for (int i = 0; i < 3; i++)
         ASSERT(pthread_create(&t[i], NULL, worker, NULL) == 0);
-    int load_fail = 0, unload_fail = 0;
-    for (int i = 0; i < 40; i++) {
+    /* Swap at least 40 times, and on until the workers have compiled and
+     * run 30 programs across the swaps (bounded, for a stalled machine). */
+    int load_fail = 0, unload_fail = 0, swaps = 0;
+    struct timespec pause = { 0, 200 * 1000 };
+    while ((swaps < 40 || atomic_load(&runs) < 30) && swaps < 200000) {
         load_fail += rlx_runtime_load_plugin(live_rt, path) != RLX_OK;
+        nanosleep(&pause, NULL);
         unload_fail += rlx_runtime_unload_plugin(live_rt, path) != RLX_OK;
+        swaps++;
     }
     atomic_store(&stop, 1);
     for (int i = 0; i < 3; i++)
@@ -161,7 +167,7 @@ TEST(swap_while_threads_run)
     ASSERT_EQ(load_fail, 0);
     ASSERT_EQ(unload_fail, 0);
     ASSERT_EQ(atomic_load(&wrong), 0);
-    ASSERT(atomic_load(&runs) > 0);
+    ASSERT(atomic_load(&runs) >= 30);
 }
 
 RLX_TEST_LIST(

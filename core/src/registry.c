@@ -237,8 +237,16 @@ int rlx_backend_is_loaded(const rlx_backend *b)
 
 rlx_status rlx_backend_probe(const rlx_backend *b, uint32_t *device_count)
 {
+    return rlx_backend_probe_ex(b, device_count, NULL);
+}
+
+rlx_status rlx_backend_probe_ex(const rlx_backend *b, uint32_t *device_count,
+                                uint32_t *flags)
+{
     if (device_count)
         *device_count = 0;
+    if (flags)
+        *flags = 0;
     if (!b)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_backend_probe: NULL backend");
@@ -269,5 +277,7 @@ rlx_status rlx_backend_probe(const rlx_backend *b, uint32_t *device_count)
                           b->id);
     if (device_count)
         *device_count = r.device_count;
+    if (flags)
+        *flags = r.flags;
     return RLX_OK;
 }

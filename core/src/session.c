@@ -37,28 +37,45 @@ static void explain(rlx_session *s, const char *fmt, ...)
     s->explain = grown;
 }
 
+/* Which devices add_device keeps: all, or only hardware or only software
+ * ones (RLX_PROBE_SOFTWARE), so that automatic choice can put software
+ * devices after the native CPU. */
+enum { KEEP_ALL, KEEP_HARDWARE, KEEP_SOFTWARE };
+
 /* Probe the ranked backends of DEVICE; keep the available ones as
  * candidates. Returns how many were added. */
-static uint32_t add_device(rlx_session *s, const char *device, uint32_t index)
+static uint32_t add_device_kept(rlx_session *s, const char *device,
+                                uint32_t index, int keep)
 {
     const rlx_backend *ranked[MAX_CANDIDATES];
     uint32_t n = rlx__registry_rank(s->rt, device, ranked, MAX_CANDIDATES);
     uint32_t added = 0;
-    if (n == 0)
+    if (n == 0 && keep != KEEP_SOFTWARE)
         explain(s, "  %s: no backend registered", device);
     for (uint32_t i = 0; i < n && s->n_candidates < MAX_CANDIDATES; i++) {
         uint32_t count = 0;
         const rlx_backend *b = ranked[i];
         const char *why;
         if (!rlx__policy_allows(s->rt, b, &why)) {
-            explain(s, "  %s: backend '%s' %s", device, b->id, why);
+            if (keep != KEEP_SOFTWARE)
+                explain(s, "  %s: backend '%s' %s", device, b->id, why);
             continue;
         }
-        if (rlx_backend_probe(b, &count) != RLX_OK) {
-            explain(s, "  %s: backend '%s' unavailable: %s", device, b->id,
-                    rlx_last_error());
+        uint32_t flags = 0;
+        if (rlx_backend_probe_ex(b, &count, &flags) != RLX_OK) {
+            if (keep != KEEP_SOFTWARE)
+                explain(s, "  %s: backend '%s' unavailable: %s", device,
+                        b->id, rlx_last_error());
             continue;
         }
+        int software = (flags & RLX_PROBE_SOFTWARE) != 0;
+        if (keep == KEEP_HARDWARE && software) {
+            explain(s, "  %s: backend '%s' runs on a software device; "
+                       "ranked after the CPU", device, b->id);
+            continue;
+        }
+        if (keep == KEEP_SOFTWARE && !software)
+            continue;
         if (index >= count) {
             explain(s, "  %s: backend '%s' has %u device%s, no %s:%u",
                     device, b->id, count, count == 1 ? "" : "s", device,
@@ -77,7 +94,13 @@ static uint32_t add_device(rlx_session *s, const char *device, uint32_t index)
     return added;
 }
 
-static void add_custom_devices(rlx_session *s)
+static uint32_t add_device(rlx_session *s, const char *device,
+                           uint32_t index)
+{
+    return add_device_kept(s, device, index, KEEP_ALL);
+}
+
+static void add_custom_devices(rlx_session *s, int keep)
 {
     const rlx__snapshot *snap = rlx__registry_snapshot(s->rt);
     for (uint32_t i = 0; i < snap->count; i++) {
@@ -89,7 +112,7 @@ static void add_custom_devices(rlx_session *s)
             seen = snap->items[j]->kind == RLX_DEVICE_CUSTOM &&
                    strcmp(snap->items[j]->device_name, b->device_name) == 0;
         if (!seen)
-            add_device(s, b->device_name, 0);
+            add_device_kept(s, b->device_name, 0, keep);
     }
 }
 
@@ -169,9 +192,13 @@ static void choose_auto(rlx_session *s)
 {
     explain(s, "no device requested; trying in order:");
     for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
-        add_device(s, auto_order[i], 0);
-    add_custom_devices(s);
+        add_device_kept(s, auto_order[i], 0, KEEP_HARDWARE);
+    add_custom_devices(s, KEEP_HARDWARE);
     add_device(s, "cpu", 0);
+    /* software implementations of accelerators last */
+    for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
+        add_device_kept(s, auto_order[i], 0, KEEP_SOFTWARE);
+    add_custom_devices(s, KEEP_SOFTWARE);
 }
 
 rlx_status rlx_session_create(rlx_runtime *rt, const char *device,

@@ -61,7 +61,14 @@ typedef struct rlx_probe_result {
     uint32_t struct_size;
     /* --- since 1.0 --- */
     uint32_t device_count;    /* usable devices; the core preset 1 */
+    uint32_t flags;           /* RLX_PROBE_*; the core preset 0 */
 } rlx_probe_result;
+
+/* rlx_probe_result.flags */
+/* The device is a software implementation running on the host CPU
+ * (lavapipe, SwiftShader): automatic device choice ranks it after the
+ * native CPU backends; an explicit request still gets it. */
+#define RLX_PROBE_SOFTWARE 0x1u
 
 typedef struct rlx_execute_args {
     uint32_t struct_size;

@@ -36,6 +36,8 @@ static rlx_status probe(void *bd, rlx_probe_result *out)
                                "test device switched off by the "
                                "environment. Fix: unset the variable");
     out->device_count = b->devices;
+    if (RLX_HAS_FIELD(out->struct_size, rlx_probe_result, flags))
+        out->flags = b->probe_flags;
     return RLX_OK;
 }
 

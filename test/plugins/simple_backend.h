@@ -12,6 +12,7 @@ typedef struct simple_backend {
     const rlx_host *host;
     uint32_t devices;       /* what probe reports */
     const char *unavailable_env; /* probe fails while this is set */
+    uint32_t probe_flags;   /* RLX_PROBE_* the probe reports */
     int wrong_add;          /* only add, and it subtracts (conformance) */
 } simple_backend;
 

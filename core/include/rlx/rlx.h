@@ -161,6 +161,11 @@ RLX_API int rlx_backend_is_loaded(const rlx_backend *b);
  * failure rlx_last_error() holds the reason and its Fix. */
 RLX_API rlx_status rlx_backend_probe(const rlx_backend *b,
                                      uint32_t *device_count);
+/* The same, also giving the probe's RLX_PROBE_* flags (rlx/backend.h):
+ * RLX_PROBE_SOFTWARE marks a software device such as lavapipe. */
+RLX_API rlx_status rlx_backend_probe_ex(const rlx_backend *b,
+                                        uint32_t *device_count,
+                                        uint32_t *flags);
 
 /* ---- graphs ---------------------------------------------------------- */
 
