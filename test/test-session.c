@@ -96,6 +96,33 @@ TEST(software_devices_rank_after_the_cpu)
     rlx_runtime_destroy(rt);
 }
 
+TEST(precision_setting)
+{
+    rlx_runtime *rt = test_runtime();
+    rlx_session *s = NULL;
+    ASSERT_OK(rlx_session_create(rt, "cpu", &s));
+    ASSERT_EQ(rlx_session_precision(s), RLX_PRECISION_STRICT);
+    ASSERT_OK(rlx_session_set_precision(s, RLX_PRECISION_ALLOW_TF32));
+    ASSERT_EQ(rlx_session_precision(s), RLX_PRECISION_ALLOW_TF32);
+    ASSERT_STATUS(rlx_session_set_precision(s, (rlx_precision)9),
+                  RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ(rlx_session_precision(s), RLX_PRECISION_ALLOW_TF32);
+    rlx_session_destroy(s);
+    setenv("RLX_PRECISION", "reduced", 1);
+    rlx_status st = rlx_session_create(rt, "cpu", &s);
+    rlx_precision got = rlx_session_precision(s);
+    rlx_session_destroy(s);
+    setenv("RLX_PRECISION", "fast", 1);
+    rlx_status bad = rlx_session_create(rt, "cpu", &s);
+    unsetenv("RLX_PRECISION");
+    ASSERT_OK(st);
+    ASSERT_EQ(got, RLX_PRECISION_ALLOW_REDUCED);
+    ASSERT_EQ(bad, RLX_ERR_INVALID_ARGUMENT);
+    ASSERT(s == NULL);
+    ASSERT_CONTAINS(rlx_last_error(), "RLX_PRECISION='fast'");
+    rlx_runtime_destroy(rt);
+}
+
 TEST(device_environment_variable)
 {
     rlx_runtime *rt = test_runtime();
@@ -338,6 +365,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(auto_choice_is_explained),
     TEST_ENTRY(auto_prefers_accelerators_over_cpu),
     TEST_ENTRY(software_devices_rank_after_the_cpu),
+    TEST_ENTRY(precision_setting),
     TEST_ENTRY(device_environment_variable),
     TEST_ENTRY(unknown_or_bad_device),
     TEST_ENTRY(runs_on_reference_backend),

@@ -84,7 +84,8 @@ static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
 
 /* Legalize against B, then compile. */
 static rlx_status compile_on(rlx_program *p, const rlx__view *v,
-                             const rlx_backend *b, uint32_t device_index)
+                             const rlx_backend *b, uint32_t device_index,
+                             rlx_precision precision)
 {
     uint32_t bad = rlx__view_first_unsupported(v, b);
     if (bad != UINT32_MAX) {
@@ -99,7 +100,7 @@ static rlx_status compile_on(rlx_program *p, const rlx__view *v,
     rlx_compile_options opts = {
         .struct_size = sizeof opts,
         .device_index = device_index,
-        .precision = RLX_PRECISION_STRICT,
+        .precision = precision,
     };
     rlx__report_clear();
     rlx_executable *exe = NULL;
@@ -143,7 +144,8 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
     char first_error[RLX_MSG_MAX] = "";
     for (uint32_t i = first; st == RLX_OK && i < s->n_candidates; i++) {
         const rlx_backend *b = s->candidates[i];
-        rlx_status cst = compile_on(p, &v, b, s->device_index);
+        rlx_status cst = compile_on(p, &v, b, s->device_index,
+                                    s->precision);
         if (cst == RLX_OK) {
             if (b != s->backend)
                 rlx__session_note(s, "fell back to backend '%s'", b->id);
@@ -175,6 +177,10 @@ void rlx_program_destroy(rlx_program *p)
     if (!p)
         return;
     const rlx_backend *b = p->backend;
+    /* The executable goes first: backends may hold on to the host input
+     * and output memory (pinned for DMA) until executable_destroy. */
+    if (p->exe && b)
+        b->vt.executable_destroy(b->backend, p->exe);
     for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++) {
         for (uint32_t i = 0; p->slots[k] && i < p->n_slots[k]; i++) {
             rlx__slot *slot = &p->slots[k][i];
@@ -185,8 +191,6 @@ void rlx_program_destroy(rlx_program *p)
         }
         free(p->slots[k]);
     }
-    if (p->exe && b)
-        b->vt.executable_destroy(b->backend, p->exe);
     /* last: this may close the plugin whose code ran just above */
     if (p->exe && b)
         rlx__backend_release(b);

@@ -201,6 +201,47 @@ static void choose_auto(rlx_session *s)
     add_custom_devices(s, KEEP_SOFTWARE);
 }
 
+static const char *const precision_names[] = {
+    [RLX_PRECISION_STRICT] = "strict",
+    [RLX_PRECISION_ALLOW_TF32] = "tf32",
+    [RLX_PRECISION_ALLOW_REDUCED] = "reduced",
+};
+
+rlx_status rlx_session_set_precision(rlx_session *s, rlx_precision precision)
+{
+    if (!s || precision < RLX_PRECISION_STRICT ||
+        precision > RLX_PRECISION_ALLOW_REDUCED)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_set_precision: %d is not an "
+                          "rlx_precision. Fix: use RLX_PRECISION_STRICT, "
+                          "_ALLOW_TF32 or _ALLOW_REDUCED", (int)precision);
+    s->precision = precision;
+    return RLX_OK;
+}
+
+rlx_precision rlx_session_precision(const rlx_session *s)
+{
+    return s ? s->precision : RLX_PRECISION_STRICT;
+}
+
+/* RLX_PRECISION sets a new session's precision; a bad value is an error
+ * rather than a silent STRICT, since the user asked for something. */
+static rlx_status precision_from_env(rlx_session *s)
+{
+    const char *env = getenv("RLX_PRECISION");
+    if (!env || !*env)
+        return RLX_OK;
+    for (int i = 0; i <= RLX_PRECISION_ALLOW_REDUCED; i++)
+        if (strcmp(env, precision_names[i]) == 0) {
+            s->precision = (rlx_precision)i;
+            explain(s, "RLX_PRECISION=%s", env);
+            return RLX_OK;
+        }
+    return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                      "RLX_PRECISION='%s' is not a precision. Fix: set it "
+                      "to strict, tf32 or reduced, or unset it", env);
+}
+
 rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
                               rlx_session **out)
 {
@@ -213,12 +254,17 @@ rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
     if (!s)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     s->rt = rt;
+    s->precision = RLX_PRECISION_STRICT;
     const char *env = NULL;
     if (!device || !*device) {
         env = getenv("RLX_DEVICE");
         device = env && *env ? env : NULL;
     }
-    rlx_status st = RLX_OK;
+    rlx_status st = precision_from_env(s);
+    if (st != RLX_OK) {
+        rlx_session_destroy(s);
+        return st;
+    }
     if (device) {
         if (env)
             explain(s, "RLX_DEVICE=%s", env);

@@ -8,6 +8,7 @@ struct rlx_session {
     rlx_runtime *rt;
     const rlx_backend *backend;     /* candidates[0] until a fallback */
     uint32_t device_index;
+    rlx_precision precision;        /* handed to every compile */
     const rlx_backend *candidates[32]; /* available, best first */
     uint32_t n_candidates;
     char *explain;

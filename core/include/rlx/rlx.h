@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include <rlx/abi.h>
+#include <rlx/backend.h>
 #include <rlx/ops.h>
 #include <rlx/status.h>
 #include <rlx/types.h>
@@ -221,6 +222,12 @@ RLX_API const rlx_backend *rlx_session_backend(const rlx_session *s);
 RLX_API uint32_t rlx_session_device_index(const rlx_session *s);
 /* Why this backend: candidates considered and the reason each lost. */
 RLX_API const char *rlx_session_explain(const rlx_session *s);
+/* How far later compiles may trade precision for speed (rlx/backend.h):
+ * STRICT (the default, or RLX_PRECISION=strict), ALLOW_TF32 ("tf32": f32
+ * matmuls may use TF32 units) or ALLOW_REDUCED ("reduced"). */
+RLX_API rlx_status rlx_session_set_precision(rlx_session *s,
+                                             rlx_precision precision);
+RLX_API rlx_precision rlx_session_precision(const rlx_session *s);
 
 /* Validate, remove dead nodes, check every live op against the backend,
  * compile. When the session chose its device itself and the backend
