@@ -774,7 +774,13 @@ static rlx_status slots(ctx *c)
     exe->input_stage = calloc(g->n_inputs + 1, sizeof(size_t));
     exe->output_stage = calloc(g->n_outputs + 1, sizeof(size_t));
     exe->graph_params = calloc(g->n_params + 1, sizeof(void *));
-    if (!exe->input_values || !exe->param_values || !exe->output_values ||
+    size_t n_io = (size_t)g->n_inputs + g->n_outputs + 1;
+    exe->io_user = calloc(n_io, sizeof(void *));
+    exe->io_reg = calloc(n_io, 1);
+    exe->io_host = calloc(n_io, sizeof(void *));
+    exe->graph_io = calloc(n_io, sizeof(void *));
+    if (!exe->io_user || !exe->io_reg || !exe->io_host || !exe->graph_io ||
+        !exe->input_values || !exe->param_values || !exe->output_values ||
         !exe->input_stage || !exe->output_stage || !exe->graph_params)
         return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
                                "cuda compile: out of memory. Fix: free "
@@ -851,6 +857,8 @@ static rlx_status allocate(ctx *c)
         return rlxc_cuda_fail(c->host, err,
                               "compile: cannot allocate device memory for "
                               "the graph");
+    if (exe->lt)
+        rlxc_matmul_autotune(exe);
     rlxc_log(c->host, RLX_LOG_DEBUG,
              "cuda compile: %u nodes, %u steps, %u intermediates in a "
              "%zu-byte arena, %zu bytes of constants",
@@ -942,6 +950,11 @@ void rlxc_executable_destroy(void *backend, rlx_executable *exe)
         cudaFree(exe->dev_flag);
         if (exe->stage)
             cudaFreeHost(exe->stage);
+        for (uint32_t j = 0; exe->io_reg && j < exe->n_inputs + exe->n_outputs;
+             j++)
+            if (exe->io_reg[j])
+                cudaHostUnregister(exe->io_user[j]);
+        cudaGetLastError();
     }
     for (uint32_t s = 0; s < exe->n_steps; s++)
         if (exe->steps[s].mm)
@@ -955,5 +968,9 @@ void rlxc_executable_destroy(void *backend, rlx_executable *exe)
     free(exe->input_stage);
     free(exe->output_stage);
     free(exe->graph_params);
+    free(exe->io_user);
+    free(exe->io_reg);
+    free(exe->io_host);
+    free(exe->graph_io);
     free(exe);
 }

@@ -8,6 +8,7 @@
  * a run costs one graph launch and one synchronization whatever the
  * number of kernels.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +117,7 @@ static rlx_status record(rlx_executable *exe, void *const *params)
         int v = (int)exe->input_values[i];
         if (exe->values[v].nbytes)
             err = cudaMemcpyAsync(rlxc_value_ptr(exe, v, params),
-                                  exe->stage + exe->input_stage[i],
+                                  exe->io_host[i],
                                   exe->values[v].nbytes,
                                   cudaMemcpyHostToDevice, s);
     }
@@ -128,7 +129,7 @@ static rlx_status record(rlx_executable *exe, void *const *params)
     for (uint32_t i = 0; err == cudaSuccess && i < exe->n_outputs; i++) {
         int v = (int)exe->output_values[i];
         if (exe->values[v].nbytes)
-            err = cudaMemcpyAsync(exe->stage + exe->output_stage[i],
+            err = cudaMemcpyAsync(exe->io_host[exe->n_inputs + i],
                                   rlxc_value_ptr(exe, v, params),
                                   exe->values[v].nbytes,
                                   cudaMemcpyDeviceToHost, s);
@@ -139,6 +140,56 @@ static rlx_status record(rlx_executable *exe, void *const *params)
     if (err != cudaSuccess)
         return rlxc_cuda_fail(exe->be->host, err, "cannot download outputs");
     return RLX_OK;
+}
+
+static const char *step_name(const rlxc_step *s)
+{
+    static const char *const names[] = {
+        "?", "unary", "binary", "matmul", "softmax", "norm", "reduce",
+        "copy", "gather", "cast", "fill", "zero"
+    };
+    return (unsigned)s->kind < sizeof names / sizeof names[0]
+               ? names[s->kind] : "?";
+}
+
+void rlxc_profile(rlx_executable *exe, void *const *params)
+{
+    const rlx_host *host = exe->be->host;
+    cudaEvent_t ev[2];
+    if (cudaEventCreate(&ev[0]) != cudaSuccess)
+        return;
+    if (cudaEventCreate(&ev[1]) != cudaSuccess) {
+        cudaEventDestroy(ev[0]);
+        return;
+    }
+    float total = 0.f;
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        const rlxc_step *s = &exe->steps[i];
+        const rlxc_value *y = &exe->values[s->out];
+        cudaEventRecord(ev[0], exe->stream);
+        rlx_status st = step_enqueue(exe, s, params);
+        cudaEventRecord(ev[1], exe->stream);
+        float ms = 0.f;
+        if (st != RLX_OK || cudaEventSynchronize(ev[1]) != cudaSuccess)
+            break;
+        cudaEventElapsedTime(&ms, ev[0], ev[1]);
+        total += ms;
+        char shape[96];
+        int at = snprintf(shape, sizeof shape, "[");
+        for (uint32_t d = 0; d < y->rank && at < 80; d++)
+            at += snprintf(shape + at, sizeof shape - (size_t)at, "%s%lld",
+                           d ? ", " : "", (long long)y->dims[d]);
+        snprintf(shape + at, sizeof shape - (size_t)at, "]");
+        rlxc_log(host, RLX_LOG_INFO,
+                 "cuda profile: step %3u %-8s op %3d dtype %d -> %-20s "
+                 "%8.4f ms", (unsigned)i, step_name(s), s->op,
+                 (int)y->dtype, shape, (double)ms);
+    }
+    rlxc_log(host, RLX_LOG_INFO,
+             "cuda profile: %u steps, %.4f ms of GPU time, one at a time",
+             (unsigned)exe->n_steps, (double)total);
+    cudaEventDestroy(ev[0]);
+    cudaEventDestroy(ev[1]);
 }
 
 static rlx_status capture(rlx_executable *exe, void *const *params)
@@ -169,6 +220,8 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
         return rlxc_cuda_fail(host, err, "cannot capture the CUDA graph");
     }
     memcpy(exe->graph_params, params, exe->n_params * sizeof *params);
+    memcpy(exe->graph_io, exe->io_host,
+           (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_host);
     rlxc_log(host, RLX_LOG_DEBUG, "cuda: captured a CUDA graph of %u steps",
              (unsigned)exe->n_steps);
     return RLX_OK;
@@ -223,6 +276,40 @@ static rlx_status check_args(rlx_executable *exe,
     return RLX_OK;
 }
 
+/* Inputs and outputs of at least this many bytes are copied by DMA
+ * straight from and to the caller's memory once it is page-locked. */
+#define DIRECT_MIN_BYTES ((size_t)256 << 10)
+
+/* Choose the host side of every input and output copy; returns nonzero
+ * when it differs from what the graph was captured with. */
+static int bind_io(rlx_executable *exe, const rlx_execute_args *args)
+{
+    uint32_t n_io = exe->n_inputs + exe->n_outputs;
+    for (uint32_t j = 0; j < n_io; j++) {
+        int is_in = j < exe->n_inputs;
+        uint32_t k = is_in ? j : j - exe->n_inputs;
+        size_t n = exe->values[is_in ? exe->input_values[k]
+                                     : exe->output_values[k]].nbytes;
+        void *user = is_in ? (void *)args->inputs[k] : args->outputs[k];
+        void *stage = exe->stage + (is_in ? exe->input_stage[k]
+                                          : exe->output_stage[k]);
+        if (n >= DIRECT_MIN_BYTES && user != exe->io_user[j]) {
+            if (exe->io_reg[j])
+                cudaHostUnregister(exe->io_user[j]);
+            exe->io_reg[j] = 0;
+            exe->io_user[j] = user;
+            if (cudaHostRegister(user, n, cudaHostRegisterDefault) ==
+                cudaSuccess)
+                exe->io_reg[j] = 1;
+            cudaGetLastError(); /* not registered: use the staging */
+        }
+        exe->io_host[j] = n >= DIRECT_MIN_BYTES && exe->io_reg[j] &&
+                                  user == exe->io_user[j]
+                              ? user : stage;
+    }
+    return memcmp(exe->io_host, exe->graph_io, n_io * sizeof(void *)) != 0;
+}
+
 rlx_status rlxc_execute(void *backend, rlx_executable *exe,
                         const rlx_execute_args *args)
 {
@@ -242,10 +329,16 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
     rlx_status st = check_args(exe, args, params);
     if (st == RLX_OK && cudaSetDevice((int)exe->device) != cudaSuccess)
         st = rlxc_device_use(be, exe->device);
+    int io_moved = st == RLX_OK ? bind_io(exe, args) : 0;
     if (st == RLX_OK &&
-        (!exe->graph || memcmp(exe->graph_params, params,
-                               exe->n_params * sizeof *params)))
+        (!exe->graph || io_moved ||
+         memcmp(exe->graph_params, params, exe->n_params * sizeof *params)))
         st = capture(exe, params);
+    if (st == RLX_OK && !exe->profiled && getenv("RLX_CUDA_PROFILE") &&
+        strcmp(getenv("RLX_CUDA_PROFILE"), "0")) {
+        exe->profiled = 1;
+        rlxc_profile(exe, params);
+    }
     if (params != stack_params)
         free(params);
     if (st != RLX_OK)
@@ -253,8 +346,8 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
 
     for (uint32_t i = 0; i < exe->n_inputs; i++) {
         size_t n = exe->values[exe->input_values[i]].nbytes;
-        if (n)
-            memcpy(exe->stage + exe->input_stage[i], args->inputs[i], n);
+        if (n && exe->io_host[i] != args->inputs[i])
+            memcpy(exe->io_host[i], args->inputs[i], n);
     }
     cudaError_t err = cudaGraphLaunch(exe->graph, exe->stream);
     if (err == cudaSuccess)
@@ -272,8 +365,9 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
     }
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         size_t n = exe->values[exe->output_values[i]].nbytes;
-        if (n)
-            memcpy(args->outputs[i], exe->stage + exe->output_stage[i], n);
+        void *h = exe->io_host[exe->n_inputs + i];
+        if (n && h != args->outputs[i])
+            memcpy(args->outputs[i], h, n);
     }
     return RLX_OK;
 }

@@ -169,10 +169,15 @@ typedef enum rlxc_step_kind {
     RLXC_STEP_ZERO
 } rlxc_step_kind;
 
+#define RLXC_MAX_ALGOS 8
+
 typedef struct rlxc_matmul {
     cublasLtMatmulDesc_t desc;
     cublasLtMatrixLayout_t la, lb, ld; /* cuBLAS' A (our b), B (our a), D */
     cublasLtMatmulAlgo_t algo;
+    int n_algos;          /* candidates from the heuristic, best first */
+    cublasLtMatmulAlgo_t algos[RLXC_MAX_ALGOS];
+    int64_t m, n, k, batch;
     int64_t n_calls;      /* 1, or one call per batch when not strided */
     int64_t *a_off, *b_off, *y_off; /* element offsets per call */
     int bias_value;       /* fused bias node, or -1 */
@@ -222,6 +227,14 @@ struct rlx_executable {
     cublasLtHandle_t lt;
     cudaGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
+    int profiled;         /* RLX_CUDA_PROFILE done */
+    /* Large inputs and outputs: the caller's host memory, page-locked
+     * with cudaHostRegister so the graph copies straight from and to it
+     * (no staging copy); per input slot, then per output. */
+    void **io_user;       /* caller pointer last seen */
+    unsigned char *io_reg;/* 1 when io_user is registered by us */
+    void **io_host;       /* host side the graph copies with */
+    void **graph_io;      /* io_host at capture */
 };
 
 rlx_status rlxc_compile(void *backend, const rlx_graph_view *graph,
@@ -245,5 +258,11 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
 rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
                                void *const *params);
 void rlxc_matmul_free(rlxc_backend *be, rlxc_matmul *mm);
+/* Time the heuristic's candidates of every large matmul on scratch data
+ * and keep the fastest (compile time, once). */
+rlx_status rlxc_matmul_autotune(rlx_executable *exe);
+/* RLX_CUDA_PROFILE=1: run the steps once, eagerly, timing each, and log
+ * the times at info level. */
+void rlxc_profile(rlx_executable *exe, void *const *params);
 
 #endif /* RLX_CUDA_INTERNAL_H */

@@ -151,15 +151,25 @@ static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
         bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
                      &align, sizeof align);
     }
-    cublasLtMatmulHeuristicResult_t res;
+    cublasLtMatmulHeuristicResult_t res[RLXC_MAX_ALGOS];
     int found = 0;
-    memset(&res, 0, sizeof res);
+    memset(res, 0, sizeof res);
     cs = bl->heuristic(exe->lt, mm->desc, mm->la, mm->lb, mm->ld, mm->ld,
-                       pref, 1, &res, &found);
+                       pref, RLXC_MAX_ALGOS, res, &found);
     bl->pref_destroy(pref);
     if (cs != CUBLAS_STATUS_SUCCESS || found < 1)
         return RLX_ERR_UNSUPPORTED;
-    mm->algo = res.algo;
+    mm->n_algos = 0;
+    for (int i = 0; i < found && i < RLXC_MAX_ALGOS; i++)
+        if (res[i].state == CUBLAS_STATUS_SUCCESS)
+            mm->algos[mm->n_algos++] = res[i].algo;
+    if (mm->n_algos == 0)
+        return RLX_ERR_UNSUPPORTED;
+    mm->algo = mm->algos[0];
+    mm->m = m;
+    mm->n = n;
+    mm->k = k;
+    mm->batch = batch;
     return RLX_OK;
 }
 
@@ -336,5 +346,101 @@ rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
         if (cs != CUBLAS_STATUS_SUCCESS)
             return blas_fail(exe, cs, "cublasLtMatmul");
     }
+    return RLX_OK;
+}
+
+/* ---- autotuning -------------------------------------------------------- */
+
+#define TUNE_MIN_FLOP (2.0 * 512 * 512 * 512)
+
+static float time_algo(rlx_executable *exe, rlxc_matmul *mm, int which,
+                       const void *a, const void *b, void *y,
+                       cudaEvent_t e0, cudaEvent_t e1)
+{
+    const rlxc_blas *bl = &exe->be->blas;
+    const float alpha = 1.0f, beta = 0.0f;
+    float best = -1.f;
+    for (int rep = 0; rep < 4; rep++) {
+        cudaEventRecord(e0, exe->stream);
+        cublasStatus_t cs = bl->matmul(exe->lt, mm->desc, &alpha, b, mm->la,
+                                       a, mm->lb, &beta, y, mm->ld, y, mm->ld,
+                                       &mm->algos[which], exe->workspace,
+                                       exe->workspace_bytes, exe->stream);
+        cudaEventRecord(e1, exe->stream);
+        if (cs != CUBLAS_STATUS_SUCCESS ||
+            cudaEventSynchronize(e1) != cudaSuccess)
+            return -1.f;
+        float ms = 0.f;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (rep > 0 && (best < 0 || ms < best)) /* rep 0 warms up */
+            best = ms;
+    }
+    return best;
+}
+
+rlx_status rlxc_matmul_autotune(rlx_executable *exe)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        rlxc_step *s = &exe->steps[i];
+        rlxc_matmul *mm = s->mm;
+        if (!mm || mm->n_algos < 2 || mm->n_calls != 1 ||
+            2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
+                    (double)mm->batch < TUNE_MIN_FLOP)
+            continue;
+        rlx_dtype dt = exe->values[s->out].dtype;
+        size_t es = rlx_dtype_size(dt);
+        size_t na = exe->values[s->in[0]].nbytes;
+        size_t nb = exe->values[s->in[1]].nbytes;
+        size_t ny = (size_t)(mm->m * mm->n * mm->batch) * es;
+        size_t nbias = mm->bias_value >= 0
+                           ? exe->values[mm->bias_value].nbytes : 0;
+        char *buf = NULL;
+        size_t total = na + nb + ny + nbias + 4 * 256;
+        if (cudaMalloc((void **)&buf, total) != cudaSuccess) {
+            cudaGetLastError();
+            continue; /* no room to tune: keep the heuristic's choice */
+        }
+        if (!e0 && (cudaEventCreate(&e0) != cudaSuccess ||
+                    cudaEventCreate(&e1) != cudaSuccess)) {
+            cudaFree(buf);
+            break;
+        }
+        char *a = buf, *b = a + (na + 255) / 256 * 256;
+        char *y = b + (nb + 255) / 256 * 256;
+        char *bias = y + (ny + 255) / 256 * 256;
+        /* small random-free data: every element 1/k, so no overflow */
+        rlxc_fill(exe->stream, dt, a, (int64_t)(na / es),
+                  1.0 / (double)mm->k);
+        rlxc_fill(exe->stream, dt, b, (int64_t)(nb / es), 0.5);
+        if (nbias) {
+            rlxc_fill(exe->stream, dt, bias, (int64_t)(nbias / es), 0.25);
+            exe->be->blas.desc_set(mm->desc,
+                                   CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
+                                   sizeof bias);
+        }
+        int best = 0;
+        float best_ms = -1.f;
+        for (int c = 0; c < mm->n_algos; c++) {
+            float ms = time_algo(exe, mm, c, a, b, y, e0, e1);
+            if (ms >= 0 && (best_ms < 0 || ms < best_ms)) {
+                best_ms = ms;
+                best = c;
+            }
+        }
+        cudaStreamSynchronize(exe->stream);
+        cudaGetLastError(); /* a candidate that failed is just skipped */
+        cudaFree(buf);
+        mm->algo = mm->algos[best];
+        rlxc_log(exe->be->host, RLX_LOG_DEBUG,
+                 "cuda: matmul %lldx%lldx%lld (batch %lld): candidate %d "
+                 "of %d, %.4f ms", (long long)mm->m, (long long)mm->n,
+                 (long long)mm->k, (long long)mm->batch, best, mm->n_algos,
+                 (double)best_ms);
+    }
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
     return RLX_OK;
 }

@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""bench_models.py - an MLP (784-4096-4096-10, ReLU; batch 1, 64, 1024)
+and a transformer encoder block (d_model 512, 8 heads, ff 2048, ReLU,
+post-norm; seq 128, batch 8; f32 and bf16) through rlx's cuda backend
+and through PyTorch (eager, and replaying a CUDA graph), on the same
+weights, with the outputs compared.
+
+rlx is driven through its public C API with ctypes. An rlx run takes its
+inputs from and gives its outputs to host memory (the plugin ABI says
+so), so PyTorch is timed twice: with tensors already on the GPU (its
+usual benchmark), and with the same host-in/host-out contract as rlx
+(pinned input copied in, output copied out, synchronized).
+
+    RLX_LIB=build/core/librlx.so.1 RLX_PLUGIN_PATH=build/plugins/cuda \
+        python3 bench_models.py
+"""
+import ctypes as C
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+F32, F16, BF16, I64 = 1, 2, 3, 5
+OP = dict(add=10, mul=12, relu=30, matmul=60, softmax=61, layer_norm=62,
+          reshape=70, transpose=71, slice=73)
+
+
+class Attrs(C.Structure):
+    _fields_ = [("n_ints", C.c_uint32), ("ints", C.POINTER(C.c_int64)),
+                ("n_floats", C.c_uint32), ("floats", C.POINTER(C.c_double))]
+
+
+lib = C.CDLL(os.environ.get("RLX_LIB", "librlx.so.1"))
+lib.rlx_last_error.restype = C.c_char_p
+lib.rlx_program_output_data.restype = C.c_void_p
+
+
+def ck(st):
+    if st != 0:
+        raise RuntimeError(lib.rlx_last_error().decode())
+
+
+def i64s(v):
+    return (C.c_int64 * len(v))(*v)
+
+
+class Graph:
+    def __init__(self, dtype):
+        self.g = C.c_void_p()
+        ck(lib.rlx_graph_create(C.byref(self.g)))
+        self.dtype = dtype
+        self.params = {}
+
+    def inp(self, name, shape):
+        v = C.c_uint32()
+        ck(lib.rlx_graph_input(self.g, name.encode(), self.dtype, len(shape),
+                               i64s(shape), C.byref(v)))
+        return v.value
+
+    def param(self, name, array):
+        """ARRAY: a torch tensor of the graph's dtype (on any device)."""
+        v = C.c_uint32()
+        shape = list(array.shape)
+        ck(lib.rlx_graph_param(self.g, name.encode(), self.dtype, len(shape),
+                               i64s(shape), C.byref(v)))
+        self.params[name] = to_bytes(array)
+        return v.value
+
+    def const(self, name, array):
+        v = C.c_uint32()
+        shape = list(array.shape)
+        data = to_bytes(array)
+        ck(lib.rlx_graph_constant(self.g, name.encode(), self.dtype,
+                                  len(shape), i64s(shape), data, C.byref(v)))
+        return v.value
+
+    def node(self, op, inputs, ints=(), floats=()):
+        v = C.c_uint32()
+        a = Attrs(len(ints), i64s(ints) if ints else None, len(floats),
+                  (C.c_double * len(floats))(*floats) if floats else None)
+        ck(lib.rlx_graph_add_node(self.g, None, OP[op], len(inputs),
+                                  (C.c_uint32 * len(inputs))(*inputs),
+                                  C.byref(a), C.byref(v)))
+        return v.value
+
+    def output(self, name, v):
+        ck(lib.rlx_graph_output(self.g, name.encode(), v))
+
+
+def to_bytes(t):
+    t = t.detach().contiguous().cpu()
+    if t.dtype == torch.bfloat16:
+        t = t.view(torch.int16)
+    return t.numpy().tobytes()
+
+
+class Program:
+    def __init__(self, rt, graph, device="cuda"):
+        self.s = C.c_void_p()
+        self.p = C.c_void_p()
+        ck(lib.rlx_session_create(rt, device.encode(), C.byref(self.s)))
+        ck(lib.rlx_session_compile(self.s, graph.g, C.byref(self.p)))
+        for name, data in graph.params.items():
+            ck(lib.rlx_program_set_param(self.p, name.encode(), data,
+                                         len(data)))
+        self.dtype = graph.dtype
+
+    def run(self, x_bytes, out_shape):
+        ck(lib.rlx_program_set_input(self.p, b"x", x_bytes, len(x_bytes)))
+        ck(lib.rlx_program_run(self.p))
+        return self.output(out_shape)
+
+    def output(self, shape):
+        n = C.c_size_t()
+        ptr = lib.rlx_program_output_data(self.p, 0, C.byref(n))
+        raw = np.ctypeslib.as_array(C.cast(ptr, C.POINTER(C.c_uint8)),
+                                 shape=(n.value,)).copy()
+        if self.dtype == BF16:
+            return torch.from_numpy(raw.view(np.int16)).view(
+                torch.bfloat16).reshape(shape).float()
+        return torch.from_numpy(raw.view(np.float32)).reshape(shape)
+
+    def bench_fn(self, x_bytes):
+        p, n = self.p, len(x_bytes)
+        set_input, run = lib.rlx_program_set_input, lib.rlx_program_run
+
+        def fn():
+            set_input(p, b"x", x_bytes, n)
+            run(p)
+        return fn
+
+
+def timeit(fn, sync=None, min_time=0.3, blocks=5):
+    """Median over BLOCKS of the mean time per call, in ms."""
+    for _ in range(10):
+        fn()
+    if sync:
+        sync()
+    t0 = time.perf_counter()
+    k = 0
+    while time.perf_counter() - t0 < 0.05:
+        fn()
+        k += 1
+    if sync:
+        sync()
+    per = (time.perf_counter() - t0) / max(k, 1)
+    iters = max(3, int(min_time / blocks / max(per, 1e-7)))
+    res = []
+    for _ in range(blocks):
+        t0 = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        if sync:
+            sync()
+        res.append((time.perf_counter() - t0) / iters * 1e3)
+    return sorted(res)[blocks // 2]
+
+
+def torch_variants(model, x_host):
+    """Times of PyTorch eager and CUDA graph, device-resident and
+    host-in/host-out, and the output."""
+    sync = torch.cuda.synchronize
+    xd = x_host.cuda()
+    xp = x_host.pin_memory()
+    out = {}
+    with torch.inference_mode():
+        y = model(xd)
+        yp = torch.empty(y.shape, dtype=y.dtype, pin_memory=True)
+        out["eager"] = timeit(lambda: model(xd), sync)
+
+        def eager_host():
+            xs = xp.to("cuda", non_blocking=True)
+            yp.copy_(model(xs), non_blocking=True)
+            sync()
+        out["eager+io"] = timeit(eager_host)
+        static_x = xd.clone()
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                model(static_x)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            static_y = model(static_x)
+        out["graph"] = timeit(g.replay, sync)
+
+        def graph_host():
+            static_x.copy_(xp, non_blocking=True)
+            g.replay()
+            yp.copy_(static_y, non_blocking=True)
+            sync()
+        out["graph+io"] = timeit(graph_host)
+    return out, y.float().cpu()
+
+
+def compare(a, b):
+    a, b = a.double(), b.double()
+    rel = (a - b).norm() / max(b.norm(), 1e-30)
+    return float(rel), float((a - b).abs().max())
+
+
+# ---- models -----------------------------------------------------------------
+
+def mlp_graph(lin, dtype, batch):
+    g = Graph(dtype)
+    x = g.inp("x", [batch, 784])
+    h = x
+    for i, l in enumerate(lin):
+        w = g.param(f"w{i}", l.weight)            # [out, in]
+        b = g.param(f"b{i}", l.bias)
+        h = g.node("matmul", [h, w], ints=[0, 1])  # x @ w^T
+        h = g.node("add", [h, b])
+        if i < len(lin) - 1:
+            h = g.node("relu", [h])
+    g.output("y", h)
+    return g
+
+
+def encoder_graph(layer, dtype, B, S, D, H):
+    g = Graph(dtype)
+    Dh = D // H
+    x = g.inp("x", [B, S, D])
+    at = layer.self_attn
+    w_in = g.param("w_in", at.in_proj_weight)        # [3D, D]
+    b_in = g.param("b_in", at.in_proj_bias)
+    qkv = g.node("add", [g.node("matmul", [x, w_in], ints=[0, 1]), b_in])
+    heads = []
+    for i in range(3):
+        t = g.node("slice", [qkv], ints=[2, i * D, (i + 1) * D])
+        t = g.node("reshape", [t], ints=[B, S, H, Dh])
+        heads.append(g.node("transpose", [t], ints=[0, 2, 1, 3]))
+    q, k, v = heads
+    scale = g.const("scale", torch.tensor([1.0 / math.sqrt(Dh)],
+                                          dtype=torch_dtype(dtype)))
+    sc = g.node("mul", [g.node("matmul", [q, k], ints=[0, 1]), scale])
+    p = g.node("softmax", [sc], ints=[-1])
+    a = g.node("matmul", [p, v])                        # [B, H, S, Dh]
+    a = g.node("reshape", [g.node("transpose", [a], ints=[0, 2, 1, 3])],
+               ints=[B, S, D])
+    w_o = g.param("w_o", at.out_proj.weight)
+    b_o = g.param("b_o", at.out_proj.bias)
+    a = g.node("add", [g.node("matmul", [a, w_o], ints=[0, 1]), b_o])
+    x1 = g.node("layer_norm", [g.node("add", [x, a]),
+                               g.param("g1", layer.norm1.weight),
+                               g.param("be1", layer.norm1.bias)],
+                floats=[layer.norm1.eps])
+    w1 = g.param("w1", layer.linear1.weight)
+    b1 = g.param("b1", layer.linear1.bias)
+    w2 = g.param("w2", layer.linear2.weight)
+    b2 = g.param("b2", layer.linear2.bias)
+    h = g.node("relu", [g.node("add", [g.node("matmul", [x1, w1],
+                                              ints=[0, 1]), b1])])
+    h = g.node("add", [g.node("matmul", [h, w2], ints=[0, 1]), b2])
+    y = g.node("layer_norm", [g.node("add", [x1, h]),
+                              g.param("g2", layer.norm2.weight),
+                              g.param("be2", layer.norm2.bias)],
+               floats=[layer.norm2.eps])
+    g.output("y", y)
+    return g
+
+
+def torch_dtype(d):
+    return {F32: torch.float32, BF16: torch.bfloat16, F16: torch.float16}[d]
+
+
+def main():
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    rt = C.c_void_p()
+    ck(lib.rlx_runtime_create(C.byref(rt), 0))
+    print(f"# GPU: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
+    rows = []
+    hdr = (f"{'model':<26} {'rlx':>8} {'eager':>8} {'graph':>8} "
+           f"{'eager+io':>9} {'graph+io':>9} {'rlx/graph+io':>12} "
+           f"{'rlx/eager+io':>12} {'rel.err':>9}")
+    print(hdr)
+
+    def report(name, prog, x_bytes, tv, y_rlx, y_ref):
+        t_rlx = timeit(prog.bench_fn(x_bytes))
+        rel, mx = compare(y_rlx, y_ref)
+        line = (f"{name:<26} {t_rlx:8.4f} {tv['eager']:8.4f} "
+                f"{tv['graph']:8.4f} {tv['eager+io']:9.4f} "
+                f"{tv['graph+io']:9.4f} {tv['graph+io'] / t_rlx:11.2f}x "
+                f"{tv['eager+io'] / t_rlx:11.2f}x {rel:9.2e}")
+        print(line, flush=True)
+        rows.append(line)
+
+    # MLP, f32
+    lin = [torch.nn.Linear(784, 4096), torch.nn.Linear(4096, 4096),
+           torch.nn.Linear(4096, 10)]
+    model = torch.nn.Sequential(lin[0], torch.nn.ReLU(), lin[1],
+                                torch.nn.ReLU(), lin[2]).cuda().eval()
+    for batch in (1, 64, 1024):
+        x = torch.randn(batch, 784)
+        tv, y_ref = torch_variants(model, x)
+        prog = Program(rt, mlp_graph(lin, F32, batch))
+        xb = to_bytes(x)
+        y = prog.run(xb, [batch, 10])
+        report(f"mlp f32 batch {batch}", prog, xb, tv, y, y_ref)
+
+    # Transformer encoder block, f32 and bf16
+    B, S, D, H, FF = 8, 128, 512, 8, 2048
+    for dt in (F32, BF16):
+        torch.manual_seed(1)
+        layer = torch.nn.TransformerEncoderLayer(
+            D, H, FF, dropout=0.0, activation="relu", batch_first=True)
+        layer = layer.to(torch_dtype(dt)).cuda().eval()
+        x = torch.randn(B, S, D).to(torch_dtype(dt))
+        tv, y_ref = torch_variants(layer, x)
+        prog = Program(rt, encoder_graph(layer, dt, B, S, D, H))
+        xb = to_bytes(x)
+        y = prog.run(xb, [B, S, D])
+        name = f"encoder {'f32' if dt == F32 else 'bf16'} b{B} s{S}"
+        report(name, prog, xb, tv, y, y_ref)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
