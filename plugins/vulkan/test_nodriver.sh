@@ -10,9 +10,9 @@ out=$(VK_DRIVER_FILES=/nonexistent/rlx-test.json \
 rc=$?
 if [ $rc -eq 0 ]; then echo "ok 1 - rlx devices exits 0"; else
   echo "not ok 1 - rlx devices exits $rc"; echo "$out" | sed 's/^/# /'; fi
-if echo "$out" | grep -q '^  *vulkan .*unavailable'; then
+if echo "$out" | grep -Eq '^ +[*]? *vulkan .*unavailable'; then
   echo "ok 2 - vulkan listed as unavailable"; else
   echo "not ok 2 - vulkan not listed as unavailable"; echo "$out" | sed 's/^/# /'; fi
-if echo "$out" | grep -A4 '^  *vulkan ' | grep -qi 'fix:.*driver'; then
+if echo "$out" | grep -E -A4 '^ +[*]? *vulkan ' | grep -qi 'fix:.*driver'; then
   echo "ok 3 - the reason comes with a Fix naming a driver"; else
   echo "not ok 3 - no Fix"; echo "$out" | sed 's/^/# /'; fi
