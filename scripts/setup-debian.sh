@@ -4,7 +4,12 @@
 set -euo pipefail
 
 pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
-      libyaml-dev python3-numpy)
+      libyaml-dev python3-numpy
+      # backends: OpenBLAS; Vulkan headers, loader, glslc, and lavapipe
+      # (Mesa's CPU Vulkan driver) so CI runs the Vulkan backend for real
+      libopenblas-dev libvulkan-dev glslc mesa-vulkan-drivers
+      # ABI baseline check (abidw, abidiff); Debian packages and their test
+      abigail-tools dpkg-dev file lintian)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
