@@ -36,6 +36,11 @@ void cli_usage_print(FILE *out)
             "      --seed N                   seed of shapes and values (default 1)\n"
             "      --models FILE.yaml ...     also compare whole models\n"
             "      --json                     the report as JSON\n"
+            "  bench MODEL.yaml [options]     compile and run time per backend,\n"
+            "                                 and output difference from cpu-ref:\n"
+            "      --repeat N                 timed repeats (default 20)\n"
+            "      --backend ID               only this backend (repeatable)\n"
+            "      --seed N                   seed of the inputs (default 0)\n"
             "  help                           show this help\n"
             "\n"
             "Options:\n"
@@ -99,6 +104,8 @@ int main(int argc, char **argv)
         return cli_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "conformance"))
         return cli_cmd_conformance(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench"))
+        return cli_cmd_bench(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return cli_usage_error("unknown option '%s'", cmd);
     return cli_usage_error("unknown command '%s'", cmd);

@@ -1,0 +1,177 @@
+/*
+ * backend.c - the cpu-openblas plugin: rlx_plugin_init, the backend info
+ * and vtable, and the backend object's life (the thread pool is started
+ * by the first compile and joined here in backend_destroy).
+ *
+ * Every op and dtype cpu-ref supports is supported: f32 math has fast
+ * kernels (sgemm, vectorised loops over the pool); the rest runs through
+ * cpu-ref's kernels, linked in statically. Buffers are cpu-ref's (a host
+ * copy), so params are shared in place by both paths.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cblas.h>
+
+#include "blas_internal.h"
+#include "cpu_ref_internal.h"
+
+#ifndef RLX_BLAS_VARIANT_NAME
+#define RLX_BLAS_VARIANT_NAME "portable"
+#endif
+
+rlx_status rlx__blas_fail(const rlx_host *host, rlx_status status,
+                          const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rlx_host_report(host, status, msg);
+}
+
+void rlx__blas_log(const rlx_host *host, rlx_log_level level,
+                   const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rlx_host_log(host, level, msg);
+}
+
+int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype)
+{
+    return rlx__cpu_ref_supports(op, dtype);
+}
+
+static int blas_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
+{
+    (void)backend;
+    return rlx__cpu_ref_supports(op, dtype);
+}
+
+static unsigned online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > 256 ? 256u : (unsigned)n;
+}
+
+/* The pool, started on first use. */
+static rlx_status ensure_pool(rlx__blas_backend *be)
+{
+    rlx_status st = RLX_OK;
+    pthread_mutex_lock(&be->pool_mu);
+    if (!be->pool) {
+        be->pool = rlx__blas_pool_create(online_cpus());
+        if (!be->pool)
+            st = rlx__blas_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "cpu-openblas: cannot start the worker "
+                                "threads. Fix: free memory or raise the "
+                                "thread limit");
+        else
+            rlx__blas_log(be->host, RLX_LOG_DEBUG,
+                          "cpu-openblas (%s): %u pool threads; OpenBLAS "
+                          "%s with %d threads", RLX_BLAS_VARIANT_NAME,
+                          rlx__blas_pool_threads(be->pool),
+                          openblas_get_config(),
+                          openblas_get_num_threads());
+    }
+    pthread_mutex_unlock(&be->pool_mu);
+    return st;
+}
+
+static rlx_status blas_compile(void *backend, const rlx_graph_view *graph,
+                               const rlx_compile_options *options,
+                               rlx_executable **out)
+{
+    rlx__blas_backend *be = backend;
+    rlx_status st = ensure_pool(be);
+    return st == RLX_OK ? rlx__blas_compile(backend, graph, options, out)
+                        : st;
+}
+
+static rlx_status blas_buffer_create(void *backend, uint32_t device_index,
+                                     const rlx_tensor_desc *desc,
+                                     const void *data, rlx_buffer **out)
+{
+    rlx__blas_backend *be = backend;
+    return rlx__cpu_ref_buffer_create(be->ref, device_index, desc, data, out);
+}
+
+static rlx_status blas_buffer_read(void *backend, rlx_buffer *buffer,
+                                   void *dst, size_t nbytes)
+{
+    rlx__blas_backend *be = backend;
+    return rlx__cpu_ref_buffer_read(be->ref, buffer, dst, nbytes);
+}
+
+static void blas_buffer_destroy(void *backend, rlx_buffer *buffer)
+{
+    rlx__blas_backend *be = backend;
+    rlx__cpu_ref_buffer_destroy(be->ref, buffer);
+}
+
+static void blas_backend_destroy(void *backend)
+{
+    rlx__blas_backend *be = backend;
+    rlx__blas_pool_destroy(be->pool);
+    pthread_mutex_destroy(&be->pool_mu);
+    free(be->ref);
+    free(be);
+}
+
+static const rlx_backend_vtable blas_vtable = {
+    .struct_size = sizeof(rlx_backend_vtable),
+    .probe = NULL, /* a CPU backend is always available */
+    .supports_op = blas_supports_op,
+    .compile = blas_compile,
+    .executable_destroy = rlx__blas_executable_destroy,
+    .buffer_create = blas_buffer_create,
+    .buffer_read = blas_buffer_read,
+    .buffer_destroy = blas_buffer_destroy,
+    .execute = rlx__blas_execute,
+    .backend_destroy = blas_backend_destroy,
+};
+
+RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
+{
+    if (!host || !host->register_backend)
+        return RLX_ERR_INVALID_ARGUMENT;
+    rlx__blas_backend *be = calloc(1, sizeof *be);
+    rlx__cpu_ref *ref = calloc(1, sizeof *ref);
+    if (!be || !ref) {
+        free(be);
+        free(ref);
+        return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
+                               "cpu-openblas: out of memory while "
+                               "registering. Fix: free memory and retry");
+    }
+    be->host = host;
+    ref->host = host;
+    be->ref = ref;
+    pthread_mutex_init(&be->pool_mu, NULL);
+    const rlx_backend_info info = {
+        .struct_size = sizeof(rlx_backend_info),
+        .id = "cpu-openblas",
+        .device_kind = RLX_DEVICE_CPU,
+        .priority = RLX_PRIORITY_TUNED,
+        .flags = RLX_BACKEND_EXECUTES,
+        .description = "OpenBLAS sgemm and vectorised threaded kernels ("
+                       RLX_BLAS_VARIANT_NAME " variant); cpu-ref for the "
+                       "rest",
+        .vtable = &blas_vtable,
+        .backend = be,
+    };
+    rlx_status st = rlx_register_backend(host, &info);
+    if (st != RLX_OK) { /* not registered: ours to free */
+        pthread_mutex_destroy(&be->pool_mu);
+        free(ref);
+        free(be);
+    }
+    return st;
+}

@@ -1,0 +1,218 @@
+/*
+ * blas_internal.h - what the files of the cpu-openblas backend share: the
+ * backend object, the compiled executable (a list of steps over one
+ * arena), and the entry points of each kernel file.
+ *
+ * A step is one graph node. Its result lives in one of: the arena (an
+ * offset chosen by the liveness plan in plan.c), an input or param slot
+ * (read in place), a constant copied at compile time, or another step's
+ * storage (reshape is an alias). Ops and dtypes without a fast kernel run
+ * through cpu-ref's own compile/execute on a one-node graph (fallback.c).
+ */
+#ifndef RLX_BLAS_INTERNAL_H
+#define RLX_BLAS_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rlx/backend.h>
+#include <rlx/plugin.h>
+
+#if defined(__GNUC__)
+#define RLX__BLAS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RLX__BLAS_PRINTF(f, a)
+#endif
+
+/* Arena offsets and row starts are aligned to a cache line. */
+#define RLX__BLAS_ALIGN 64u
+
+/* ---- pool.c: the backend's worker threads --------------------------- */
+
+typedef struct rlx__blas_pool rlx__blas_pool;
+/* One task of a parallel loop: handle items [begin, end). */
+typedef void (*rlx__blas_task_fn)(void *ctx, size_t begin, size_t end);
+
+/* N_THREADS counts the caller: N_THREADS - 1 workers are started. */
+rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads);
+void rlx__blas_pool_destroy(rlx__blas_pool *pool);
+unsigned rlx__blas_pool_threads(const rlx__blas_pool *pool);
+/* Run FN over [0, N) in chunks of at least GRAIN items. When the pool is
+ * busy with another executable's loop, the caller runs it alone. */
+void rlx__blas_parallel_for(rlx__blas_pool *pool, size_t n, size_t grain,
+                            rlx__blas_task_fn fn, void *ctx);
+
+/* ---- backend object -------------------------------------------------- */
+
+typedef struct rlx__blas_backend {
+    const rlx_host *host;
+    void *ref;                /* cpu-ref's backend object, for fallback */
+    pthread_mutex_t pool_mu;
+    rlx__blas_pool *pool;     /* created at the first compile */
+} rlx__blas_backend;
+
+rlx_status rlx__blas_fail(const rlx_host *host, rlx_status status,
+                          const char *fmt, ...) RLX__BLAS_PRINTF(3, 4);
+void rlx__blas_log(const rlx_host *host, rlx_log_level level,
+                   const char *fmt, ...) RLX__BLAS_PRINTF(3, 4);
+
+/* ---- plan.c: liveness-based arena plan ------------------------------- */
+
+typedef struct rlx__blas_value {
+    size_t nbytes;
+    uint32_t first, last;     /* steps that define and last read it */
+    size_t offset;            /* out: arena offset */
+} rlx__blas_value;
+
+/* Assign offsets so values live at the same time never overlap; returns
+ * the arena size (the planned peak). */
+size_t rlx__blas_plan(rlx__blas_value *values, uint32_t n);
+
+/* ---- steps and executables ------------------------------------------- */
+
+typedef enum rlx__blas_where {
+    RLX__BLAS_ARENA,          /* exe->arena + value offset */
+    RLX__BLAS_INPUT,          /* args->inputs[slot] */
+    RLX__BLAS_PARAM,          /* args->params[slot]->bytes */
+    RLX__BLAS_CONST,          /* step->owned */
+    RLX__BLAS_ALIAS           /* same storage as step alias_of */
+} rlx__blas_where;
+
+typedef enum rlx__blas_kind {
+    RLX__BLAS_K_SOURCE,       /* input, param, constant, reshape: no work */
+    RLX__BLAS_K_UNARY,
+    RLX__BLAS_K_BINARY,
+    RLX__BLAS_K_MATMUL,
+    RLX__BLAS_K_SOFTMAX,
+    RLX__BLAS_K_NORM,
+    RLX__BLAS_K_REDUCE,
+    RLX__BLAS_K_TRANSPOSE,
+    RLX__BLAS_K_FALLBACK      /* a one-node cpu-ref executable */
+} rlx__blas_kind;
+
+/* Binary op after merging dims: ROWS rows of LEN, each input stepping
+ * by a 0/1 stride inside a row and by per-dim strides between rows. */
+#define RLX__BLAS_MAX_RANK 8
+typedef struct rlx__blas_binary {
+    size_t len;               /* inner run */
+    int a_inner, b_inner;     /* 1: contiguous, 0: broadcast */
+    uint32_t rank;            /* outer dims (rows) */
+    size_t dims[RLX__BLAS_MAX_RANK];
+    size_t a_stride[RLX__BLAS_MAX_RANK], b_stride[RLX__BLAS_MAX_RANK];
+    size_t rows;
+} rlx__blas_binary;
+
+typedef struct rlx__blas_gemm {
+    size_t m, k, n;
+    int trans_a, trans_b;
+    size_t lda, ldb;
+    size_t n_batch;           /* sgemm calls */
+    size_t *a_off, *b_off;    /* element offset of each batch, owned */
+} rlx__blas_gemm;
+
+/* [outer, len, inner] around one axis (softmax, reductions). */
+typedef struct rlx__blas_axis {
+    size_t outer, len, inner;
+    int causal;
+    size_t rows;              /* causal: rows of each matrix */
+} rlx__blas_axis;
+
+typedef struct rlx__blas_norm {
+    size_t rows, cols;
+    float eps;
+} rlx__blas_norm;
+
+typedef struct rlx__blas_transpose {
+    uint32_t rank;            /* of the output */
+    size_t dims[RLX__BLAS_MAX_RANK];
+    size_t stride[RLX__BLAS_MAX_RANK]; /* input stride per output dim */
+    size_t rows;              /* product of all but the last dim */
+} rlx__blas_transpose;
+
+typedef struct rlx__blas_step {
+    rlx_op op;
+    rlx__blas_kind kind;
+    rlx_dtype dtype;
+    size_t nbytes;            /* of the result */
+    size_t count;
+    uint32_t n_inputs;
+    uint32_t *inputs;         /* step indices */
+    rlx__blas_where where;
+    uint32_t slot;            /* INPUT/PARAM slot; ARENA: value index */
+    uint32_t alias_of;        /* ALIAS: the step whose storage it shares */
+    void *owned;              /* CONST data */
+    int64_t approx;           /* GELU form */
+    union {
+        rlx__blas_binary binary;
+        rlx__blas_gemm gemm;
+        rlx__blas_axis axis;
+        rlx__blas_norm norm;
+        rlx__blas_transpose transpose;
+    } plan;
+    void *fallback;           /* FALLBACK: the cpu-ref executable */
+    const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
+    unsigned char *ptr;       /* resolved at execute */
+} rlx__blas_step;
+
+typedef struct rlx__blas_exe {
+    uint32_t n_steps;
+    rlx__blas_step *steps;
+    uint32_t n_inputs, n_params, n_outputs;
+    uint32_t *input_steps, *param_steps, *output_steps;
+    rlx__blas_value *values;  /* arena values */
+    uint32_t n_values;
+    size_t arena_size;
+    unsigned char *arena;
+    size_t *stage_off;        /* per input slot: offset in stage */
+    size_t stage_size;        /* all inputs' bytes */
+    unsigned char *stage;     /* copies of misaligned inputs, made lazily */
+} rlx__blas_exe;
+
+rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *graph,
+                             const rlx_compile_options *options,
+                             rlx_executable **out);
+void rlx__blas_executable_destroy(void *backend, rlx_executable *exe);
+rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
+                             const rlx_execute_args *args);
+
+/* ---- fallback.c: cpu-ref on one node -------------------------------- */
+
+rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
+                                      const rlx_graph_view *g, uint32_t i,
+                                      void **out);
+rlx_status rlx__blas_fallback_run(rlx__blas_backend *be, void *fb,
+                                  const void *const *inputs,
+                                  uint32_t n_inputs, void *output);
+void rlx__blas_fallback_destroy(rlx__blas_backend *be, void *fb);
+/* cpu-ref's op table, reused (supports_op answers exactly as cpu-ref). */
+int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype);
+
+/* ---- prepare.c: compile-time plans of the fast kernels --------------- */
+
+/* Returns RLX_OK and fills STEP's plan, or RLX_ERR_UNSUPPORTED when the
+ * node has no fast kernel (the caller then falls back). */
+rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
+                             uint32_t i, rlx__blas_step *step);
+
+/* ---- kernels -------------------------------------------------------- */
+
+void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
+                     const float *x, float *y, size_t count);
+void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
+                          const rlx__blas_binary *p, const float *a,
+                          const float *b, float *y);
+void rlx__blas_gemm_run(const rlx__blas_gemm *p, const float *a,
+                        const float *b, float *y);
+void rlx__blas_softmax_run(rlx__blas_pool *pool, const rlx__blas_axis *p,
+                           const float *x, float *y);
+void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,
+                        const rlx__blas_norm *p, const float *x,
+                        const float *gamma, const float *beta, float *y);
+void rlx__blas_reduce_run(rlx__blas_pool *pool, rlx_op op,
+                          const rlx__blas_axis *p, const float *x, float *y);
+void rlx__blas_transpose_run(rlx__blas_pool *pool,
+                             const rlx__blas_transpose *p, const uint32_t *x,
+                             uint32_t *y);
+
+#endif /* RLX_BLAS_INTERNAL_H */

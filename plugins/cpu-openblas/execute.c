@@ -1,0 +1,164 @@
+/*
+ * execute.c - run a compiled graph once: check the arguments, resolve
+ * each step's storage (arena offset, caller's input, param buffer,
+ * constant, alias), run its kernel, then copy the outputs out. Every
+ * argument is checked before the first step runs, and outputs are
+ * written only after every step succeeded (only a gather with an index
+ * out of range can fail mid-way), so a failed run changes nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas_internal.h"
+#include "cpu_ref_internal.h"
+
+static rlx_status check_args(const rlx_host *host, const rlx__blas_exe *x,
+                             const rlx_execute_args *a)
+{
+    if (!a || !RLX_HAS_FIELD(a->struct_size, rlx_execute_args, outputs))
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "cpu-openblas execute: missing or truncated "
+                               "arguments. Fix: pass an rlx_execute_args "
+                               "with struct_size = sizeof (rlx_execute_args)");
+    if (a->n_params != x->n_params || a->n_inputs != x->n_inputs ||
+        a->n_outputs != x->n_outputs ||
+        (x->n_params && !a->params) || (x->n_inputs && !a->inputs) ||
+        (x->n_outputs && !a->outputs))
+        return rlx__blas_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                              "cpu-openblas execute: got %u params, %u "
+                              "inputs, %u outputs; the graph has %u, %u, "
+                              "%u. Fix: pass one entry per slot",
+                              (unsigned)a->n_params, (unsigned)a->n_inputs,
+                              (unsigned)a->n_outputs, (unsigned)x->n_params,
+                              (unsigned)x->n_inputs, (unsigned)x->n_outputs);
+    for (uint32_t k = 0; k < x->n_params; k++) {
+        const rlx__blas_step *s = &x->steps[x->param_steps[k]];
+        const rlx_buffer *b = a->params[k];
+        if (!b || b->dtype != s->dtype || b->nbytes != s->nbytes)
+            return rlx__blas_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                  "cpu-openblas execute: param slot %u has "
+                                  "%s. Fix: set the param from a buffer of "
+                                  "%zu bytes made by this backend",
+                                  (unsigned)k,
+                                  b ? "a buffer of another dtype or size"
+                                    : "no buffer", s->nbytes);
+    }
+    for (uint32_t k = 0; k < x->n_inputs; k++)
+        if (x->steps[x->input_steps[k]].nbytes && !a->inputs[k])
+            return rlx__blas_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                  "cpu-openblas execute: input slot %u is "
+                                  "NULL. Fix: set every input before "
+                                  "running", (unsigned)k);
+    for (uint32_t k = 0; k < x->n_outputs; k++)
+        if (x->steps[x->output_steps[k]].nbytes && !a->outputs[k])
+            return rlx__blas_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                  "cpu-openblas execute: output %u has no "
+                                  "destination. Fix: pass host memory for "
+                                  "every output", (unsigned)k);
+    return RLX_OK;
+}
+
+/* An input as the kernels can read it: in place when aligned for its
+ * element type, else copied into the stage (allocated on first need). */
+static rlx_status input_ptr(rlx__blas_backend *be, rlx__blas_exe *x,
+                            rlx__blas_step *s, const void *p)
+{
+    size_t align = rlx_dtype_size(s->dtype);
+    if (!p || (uintptr_t)p % align == 0) {
+        s->ptr = (unsigned char *)p;
+        return RLX_OK;
+    }
+    if (!x->stage && !(x->stage = aligned_alloc(
+                           RLX__BLAS_ALIGN, x->stage_size + RLX__BLAS_ALIGN)))
+        return rlx__blas_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                              "cpu-openblas execute: cannot copy a "
+                              "misaligned input. Fix: pass inputs aligned "
+                              "to their element size, or free memory");
+    s->ptr = x->stage + x->stage_off[s->slot];
+    memcpy(s->ptr, p, s->nbytes);
+    return RLX_OK;
+}
+
+#define F32(i) ((const float *)x->steps[s->inputs[i]].ptr)
+
+static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
+                           rlx__blas_step *s)
+{
+    rlx__blas_pool *pool = be->pool;
+    float *y = (float *)s->ptr;
+    switch (s->kind) {
+    case RLX__BLAS_K_SOURCE:
+        return RLX_OK;
+    case RLX__BLAS_K_UNARY:
+        rlx__blas_unary(pool, s->op, s->approx, F32(0), y, s->count);
+        return RLX_OK;
+    case RLX__BLAS_K_BINARY:
+        rlx__blas_binary_run(pool, s->op, &s->plan.binary, F32(0), F32(1),
+                             y);
+        return RLX_OK;
+    case RLX__BLAS_K_MATMUL:
+        rlx__blas_gemm_run(&s->plan.gemm, F32(0), F32(1), y);
+        return RLX_OK;
+    case RLX__BLAS_K_SOFTMAX:
+        rlx__blas_softmax_run(pool, &s->plan.axis, F32(0), y);
+        return RLX_OK;
+    case RLX__BLAS_K_NORM:
+        rlx__blas_norm_run(pool, s->op, &s->plan.norm, F32(0), F32(1),
+                           s->n_inputs > 2 ? F32(2) : NULL, y);
+        return RLX_OK;
+    case RLX__BLAS_K_REDUCE:
+        rlx__blas_reduce_run(pool, s->op, &s->plan.axis, F32(0), y);
+        return RLX_OK;
+    case RLX__BLAS_K_TRANSPOSE:
+        rlx__blas_transpose_run(pool, &s->plan.transpose,
+                                (const uint32_t *)x->steps[s->inputs[0]].ptr,
+                                (uint32_t *)s->ptr);
+        return RLX_OK;
+    case RLX__BLAS_K_FALLBACK:
+        for (uint32_t j = 0; j < s->n_inputs; j++)
+            s->fb_inputs[j] = x->steps[s->inputs[j]].ptr;
+        return rlx__blas_fallback_run(be, s->fallback, s->fb_inputs,
+                                      s->n_inputs, s->ptr);
+    }
+    return RLX_OK;
+}
+
+rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
+                             const rlx_execute_args *args)
+{
+    rlx__blas_backend *be = backend;
+    rlx__blas_exe *x = (rlx__blas_exe *)exe;
+    if (!x)
+        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                               "cpu-openblas execute: NULL executable. Fix: "
+                               "pass an executable made by this backend");
+    rlx_status st = check_args(be->host, x, args);
+    for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++) {
+        rlx__blas_step *s = &x->steps[i];
+        switch (s->where) {
+        case RLX__BLAS_ARENA:
+            s->ptr = x->arena + x->values[s->slot].offset;
+            break;
+        case RLX__BLAS_INPUT:
+            st = input_ptr(be, x, s, args->inputs[s->slot]);
+            break;
+        case RLX__BLAS_PARAM:
+            s->ptr = args->params[s->slot]->bytes;
+            break;
+        case RLX__BLAS_CONST:
+            s->ptr = s->owned;
+            break;
+        case RLX__BLAS_ALIAS:
+            s->ptr = x->steps[s->alias_of].ptr;
+            break;
+        }
+        if (st == RLX_OK)
+            st = step_run(be, x, s);
+    }
+    for (uint32_t k = 0; st == RLX_OK && k < x->n_outputs; k++) {
+        const rlx__blas_step *s = &x->steps[x->output_steps[k]];
+        if (s->nbytes)
+            memcpy(args->outputs[k], s->ptr, s->nbytes);
+    }
+    return st;
+}
