@@ -1,14 +1,23 @@
 #!/bin/bash
 # demo.sh - the main job: set up, build, and run the example MLP (a YAML
-# model with safetensors weights, generated at build time) on the best
-# available device with `rlx run`. Extra arguments go to `rlx run`
-# (e.g. --device cpu-ref --repeat 10); `demo.sh demo [...]` runs the
-# built-in `rlx demo` instead.
+# model with safetensors weights, generated at build time) with `rlx run`
+# on the best device available, with every backend built in this tree on
+# the plugin path. Extra arguments go to `rlx run` (e.g. --device cpu-ref
+# --repeat 10); `demo.sh demo [...]` runs the built-in `rlx demo` instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
+# The CUDA toolkit, where installed, is found through nvcc on PATH.
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null
+
+path=""
+for d in build/plugins/cpu-openblas build/plugins/cuda build/plugins/vulkan; do
+  [ -d "$d" ] && path="$path${path:+:}$PWD/$d"
+done
+export RLX_PLUGIN_PATH="$path${RLX_PLUGIN_PATH:+:$RLX_PLUGIN_PATH}"
+
 if [ "${1:-}" = demo ]; then
   shift
   exec ./build/tools/rlx demo "$@"

@@ -2,8 +2,8 @@
 # test.sh - set up, then build and run the whole test suite three times:
 # a -Werror build; an AddressSanitizer + UndefinedBehaviorSanitizer build;
 # and a ThreadSanitizer build of the suites that run threads (live plugin
-# swaps, concurrent sessions). Ends with the line "N passed, N failed"
-# over every test case.
+# swaps, concurrent sessions); then build, install and remove the Debian
+# packages. Ends with the line "N passed, N failed" over every test case.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh || exit 1
@@ -28,6 +28,17 @@ run_suite build-werror "-Dwerror=true"
 run_suite build-sanitize "-Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false"
 run_suite build-tsan "-Dwerror=true -Db_sanitize=thread -Db_lundef=false" \
   --suite threads
+
+# Debian packages (needs root): build, install, check, purge. Runs after
+# build-werror, which one of its checks uses; its TAP joins the count.
+mkdir -p build-packages
+echo "== build-packages: scripts/test-packages.sh"
+pkg_rc=0
+bash scripts/test-packages.sh | tee build-packages/tap.txt || pkg_rc=1
+[ "$pkg_rc" -eq 0 ] || status=1
+python3 -c 'import json, sys; print(json.dumps({"name": "packages", "result": "OK" if sys.argv[2] == "0" else "FAIL", "stdout": open(sys.argv[1]).read()}))' \
+  build-packages/tap.txt "$pkg_rc" >build-packages/testlog.json
+logs+=("build-packages/testlog.json")
 
 python3 scripts/tap-count.py "${logs[@]}" || status=1
 exit $status

@@ -7,6 +7,11 @@
  * Interface history (append-only; see docs/abi.md):
  *   1.0  first frozen version: host table, backend info, vtable,
  *        graph view, buffers, executables.
+ *   1.1  rlx_probe_result.flags (RLX_PROBE_SOFTWARE); optional
+ *        rlx_plugin_host_fit export. Also the ops that arrived while 1.0
+ *        was being finished (values 62-76, layer_norm to fill) and
+ *        their RLX_ATTR_* indices. test/abi/baseline/ holds 1.1's
+ *        libabigail description; CI compares against it.
  */
 #ifndef RLX_ABI_H
 #define RLX_ABI_H
@@ -16,7 +21,7 @@
 
 /* A plugin of another major is refused; any minor of the same major loads. */
 #define RLX_ABI_MAJOR 1
-#define RLX_ABI_MINOR 0
+#define RLX_ABI_MINOR 1
 
 /* Major in the high 16 bits, minor in the low 16. */
 #define RLX_ABI_VERSION_MAKE(major, minor) \

@@ -61,10 +61,13 @@ typedef struct rlx_probe_result {
     uint32_t struct_size;
     /* --- since 1.0 --- */
     uint32_t device_count;    /* usable devices; the core preset 1 */
-    uint32_t flags;           /* RLX_PROBE_*; the core preset 0 */
+    /* --- since 1.1 --- */
+    uint32_t flags;           /* RLX_PROBE_*; the core preset 0. Check
+                                 RLX_HAS_FIELD(out->struct_size,
+                                 rlx_probe_result, flags) before writing */
 } rlx_probe_result;
 
-/* rlx_probe_result.flags */
+/* rlx_probe_result.flags (since 1.1) */
 /* The device is a software implementation running on the host CPU
  * (lavapipe, SwiftShader): automatic device choice ranks it after the
  * native CPU backends; an explicit request still gets it. */

@@ -61,13 +61,14 @@ typedef rlx_status (*rlx_plugin_init_fn)(const rlx_host *host);
 #define RLX_PLUGIN_INIT_SYMBOL "rlx_plugin_init"
 
 /*
- * Optional second export, for a backend built in several variants (one
- * per CPU feature level, say): the loader calls it before rlx_plugin_init
- * and, among the variants of one FAMILY found in a scan, initialises only
- * the one with the highest score; the others are closed unused. 0 means
- * "cannot run on this host". Compile it without the variant's ISA flags:
- * it runs before anything has checked that the host can run them. It must
- * not call into the host. *family is a static string.
+ * Since 1.1. Optional second export, for a backend built in several
+ * variants (one per CPU feature level, say): the loader calls it before
+ * rlx_plugin_init and, among the variants of one FAMILY found in a scan,
+ * initialises only the one with the highest score; the others are closed
+ * unused. 0 means "cannot run on this host". Compile it without the
+ * variant's ISA flags: it runs before anything has checked that the host
+ * can run them. It must not call into the host. *family is a static
+ * string. A 1.0 core never looks for it and initialises every variant.
  */
 typedef int32_t (*rlx_plugin_host_fit_fn)(const char **family);
 

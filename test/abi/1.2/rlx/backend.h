@@ -1,0 +1,161 @@
+/*
+ * rlx/backend.h - what a backend implements: its info and its vtable.
+ *
+ * Rules (docs/abi.md has the long form):
+ * - Every struct starts with struct_size, set by its writer to sizeof as
+ *   compiled. Readers never touch a field past it; a missing field means
+ *   "absent". Fields are only appended, each marked with its version.
+ * - Slots marked Required must be non-NULL; the core checks Optional ones
+ *   and falls back. A backend without RLX_BACKEND_EXECUTES needs only
+ *   supports_op.
+ * - Whoever allocates frees: executables and buffers are destroyed through
+ *   the backend's own slots. Strings passed in are borrowed for the call.
+ * - Every fallible slot returns rlx_status; on failure it reports a
+ *   message ending in a "Fix: ..." remediation through rlx_host_report()
+ *   and leaves its output pointers untouched.
+ * - Threads: probe and supports_op may run concurrently from any thread.
+ *   compile, buffer_create and buffer_read may run concurrently with each
+ *   other and with execute on other executables. A given executable runs
+ *   at most one execute at a time; a buffer is not destroyed while an
+ *   execute that uses it runs.
+ */
+#ifndef RLX_BACKEND_H
+#define RLX_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "graph_view.h"
+#include "status.h"
+#include "types.h"
+
+/* Opaque to the core; each backend defines them. */
+typedef struct rlx_executable rlx_executable;
+typedef struct rlx_buffer rlx_buffer;
+
+typedef struct rlx_tensor_desc {
+    uint32_t struct_size;
+    /* --- since 1.0 --- */
+    rlx_dtype dtype;
+    uint32_t rank;
+    const int64_t *shape;
+} rlx_tensor_desc;
+
+/* How far compile may trade precision for speed. */
+typedef enum rlx_precision {
+    RLX_PRECISION_STRICT = 0,     /* results as the dtype promises */
+    RLX_PRECISION_ALLOW_TF32 = 1, /* f32 matmul may use TF32 units */
+    RLX_PRECISION_ALLOW_REDUCED = 2,
+    RLX__PRECISION_FORCE_INT = 0x7fffffff
+} rlx_precision;
+
+typedef struct rlx_compile_options {
+    uint32_t struct_size;
+    /* --- since 1.0 --- */
+    uint32_t device_index;    /* which of the backend's devices */
+    rlx_precision precision;
+} rlx_compile_options;
+
+typedef struct rlx_probe_result {
+    uint32_t struct_size;
+    /* --- since 1.0 --- */
+    uint32_t device_count;    /* usable devices; the core preset 1 */
+    /* --- since 1.1 --- */
+    uint32_t flags;           /* RLX_PROBE_*; the core preset 0. Check
+                                 RLX_HAS_FIELD(out->struct_size,
+                                 rlx_probe_result, flags) before writing */
+} rlx_probe_result;
+
+/* rlx_probe_result.flags (since 1.1) */
+/* The device is a software implementation running on the host CPU
+ * (lavapipe, SwiftShader): automatic device choice ranks it after the
+ * native CPU backends; an explicit request still gets it. */
+#define RLX_PROBE_SOFTWARE 0x1u
+
+typedef struct rlx_execute_args {
+    uint32_t struct_size;
+    /* --- since 1.0 --- */
+    uint32_t n_params;
+    rlx_buffer *const *params;   /* one per param slot, this backend's */
+    uint32_t n_inputs;
+    const void *const *inputs;   /* host memory, row-major, per input slot */
+    uint32_t n_outputs;
+    void *const *outputs;        /* host memory the core allocated */
+} rlx_execute_args;
+
+typedef struct rlx_backend_vtable {
+    uint32_t struct_size;
+    /* --- since 1.0 --- */
+
+    /* Optional. Is this backend usable on this host now? Do the least
+     * that answers: no context creation. RLX_OK or RLX_ERR_UNAVAILABLE
+     * with a reported reason and Fix. Absent means always available. */
+    rlx_status (*probe)(void *backend, rlx_probe_result *out);
+
+    /* Required. Nonzero when the backend executes OP on DTYPE (the dtype
+     * of the node's result). Unknown values must answer 0. */
+    int (*supports_op)(void *backend, rlx_op op, rlx_dtype dtype);
+
+    /* Required with EXECUTES. Compile a validated graph. */
+    rlx_status (*compile)(void *backend, const rlx_graph_view *graph,
+                          const rlx_compile_options *options,
+                          rlx_executable **out);
+    /* Required with EXECUTES. */
+    void (*executable_destroy)(void *backend, rlx_executable *exe);
+
+    /* Required with EXECUTES. A device buffer initialised from host DATA
+     * (row-major, desc's dtype and shape); params live in these so GPU
+     * backends keep weights resident across runs. */
+    rlx_status (*buffer_create)(void *backend, uint32_t device_index,
+                                const rlx_tensor_desc *desc,
+                                const void *data, rlx_buffer **out);
+    /* Required with EXECUTES. Copy NBYTES of the buffer to host DST. */
+    rlx_status (*buffer_read)(void *backend, rlx_buffer *buffer, void *dst,
+                              size_t nbytes);
+    /* Required with EXECUTES. */
+    void (*buffer_destroy)(void *backend, rlx_buffer *buffer);
+
+    /* Required with EXECUTES. Run once: read inputs and params, write
+     * every output. Sizes match the graph view given to compile. */
+    rlx_status (*execute)(void *backend, rlx_executable *exe,
+                          const rlx_execute_args *args);
+
+    /* Optional. Called once when the backend is unregistered, after its
+     * last executable and buffer are gone; frees BACKEND. */
+    void (*backend_destroy)(void *backend);
+
+    /* --- since 1.2 (hypothetical) --- */
+    /* Optional. Overwrite a buffer from host SRC (NBYTES, the whole
+     * buffer). Absent: the core would make a new buffer instead. */
+    rlx_status (*buffer_write)(void *backend, rlx_buffer *buffer,
+                               const void *src, size_t nbytes);
+} rlx_backend_vtable;
+
+/* rlx_backend_info.flags */
+#define RLX_BACKEND_EXECUTES 0x1u /* runs graphs; without it, emission-only */
+
+/* Priorities: higher wins within a device kind; ties go to the earlier
+ * registration. A tuned backend uses more than the default. */
+#define RLX_PRIORITY_REFERENCE 0
+#define RLX_PRIORITY_DEFAULT 100
+#define RLX_PRIORITY_TUNED 200
+
+typedef struct rlx_backend_info {
+    uint32_t struct_size;
+    /* --- since 1.0 --- */
+    const char *id;            /* Required. 1-63 chars of [a-z0-9._-],
+                                  unique in the process: "cpu-openblas" */
+    rlx_device_kind device_kind;
+    const char *device_name;   /* Required for RLX_DEVICE_CUSTOM: the kind's
+                                  name, [a-z0-9_]+ ("npu"); else ignored */
+    int32_t priority;
+    uint32_t flags;            /* RLX_BACKEND_* */
+    const char *description;   /* Optional, one line */
+    const rlx_backend_vtable *vtable; /* Required; must outlive the plugin */
+    void *backend;             /* first argument of every vtable slot */
+    /* --- since 1.2 (hypothetical) --- */
+    const char *version;       /* Optional: the backend's own version */
+} rlx_backend_info;
+
+#endif /* RLX_BACKEND_H */

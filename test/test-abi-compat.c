@@ -1,0 +1,102 @@
+/*
+ * test-abi-compat.c - plugins built against other minors of the plugin
+ * ABI load in this core and run a graph: test/abi/1.0 (the headers of
+ * the first frozen version) and test/abi/1.2 (a hypothetical newer minor
+ * with an appended vtable slot and info field). A plugin that claims
+ * major 2 (test/plugins/wrong_abi.c) is refused with both versions named.
+ * RLX_TEST_ABI_DIR is where the compat plugins were built.
+ */
+#include "test-util.h"
+
+static const char *abi_plugin(const char *name)
+{
+    static char buf[1024];
+    const char *dir = getenv("RLX_TEST_ABI_DIR");
+    snprintf(buf, sizeof buf, "%s/librlx-backend-%s.so", dir ? dir : ".",
+             name);
+    return buf;
+}
+
+/* Load plugin NAME, check its backend ID reports ABI MAJOR.MINOR, and run
+ * z = x + y on it. */
+static void load_and_run(const char *name, const char *id, uint32_t major,
+                         uint32_t minor)
+{
+    rlx_runtime *rt = test_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(rt, abi_plugin(name)));
+    const rlx_backend *b = rlx_runtime_find_backend(rt, id);
+    ASSERT(b);
+    ASSERT_EQ(rlx_backend_abi_version(b), RLX_ABI_VERSION_MAKE(major, minor));
+    ASSERT_EQ(rlx_runtime_diag_count(rt), 0);
+
+    rlx_graph *g = NULL;
+    rlx_value x, y, z;
+    const int64_t dims[2] = { 2, 3 };
+    ASSERT_OK(rlx_graph_create(&g));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, dims, &x));
+    ASSERT_OK(rlx_graph_param(g, "y", RLX_DTYPE_F32, 2, dims, &y));
+    ASSERT_OK(rlx_graph_add_node(g, "z", RLX_OP_ADD, 2,
+                                 (rlx_value[]){ x, y }, NULL, &z));
+    ASSERT_OK(rlx_graph_output(g, "z", z));
+
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    ASSERT_OK(rlx_session_create(rt, id, &s));
+    ASSERT(rlx_session_backend(s) == b);
+    ASSERT_OK(rlx_session_compile(s, g, &p));
+    const float xv[6] = { 1, 2, 3, 4, 5, 6 };
+    const float yv[6] = { 10, 20, 30, 40, 50, 60 };
+    ASSERT_OK(rlx_program_set_param(p, "y", yv, sizeof yv));
+    for (int round = 0; round < 2; round++) { /* params stay resident */
+        ASSERT_OK(rlx_program_set_input(p, "x", xv, sizeof xv));
+        ASSERT_OK(rlx_program_run(p));
+        size_t nbytes = 0;
+        const float *out = rlx_program_output_data(p, 0, &nbytes);
+        ASSERT(out);
+        ASSERT_EQ(nbytes, sizeof xv);
+        for (int i = 0; i < 6; i++)
+            ASSERT_NEAR(out[i], xv[i] + yv[i], 0);
+    }
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(abi_1_0_plugin_loads_and_runs)
+{
+    load_and_run("testabi10", "test-abi10", 1, 0);
+}
+
+TEST(abi_1_2_plugin_loads_and_runs)
+{
+    load_and_run("testabi12", "test-abi12", 1, 2);
+}
+
+TEST(abi_major_2_refused_with_both_versions)
+{
+    rlx_runtime *rt = test_runtime();
+    const char *path = test_plugin("testwrongabi");
+    ASSERT_STATUS(rlx_runtime_load_plugin(rt, path), RLX_ERR_ABI_MISMATCH);
+    char want[128];
+    snprintf(want, sizeof want, "this librlx implements ABI %d.%d",
+             RLX_ABI_MAJOR, RLX_ABI_MINOR);
+    const char *reason = NULL, *fix = NULL;
+    ASSERT(test_find_diag(rt, path, NULL, &reason, &fix) >= 0);
+    ASSERT_CONTAINS(reason, "plugin built for rlx plugin ABI 2.0");
+    ASSERT_CONTAINS(reason, want);
+    ASSERT_CONTAINS(fix, "rebuild the plugin");
+    ASSERT_EQ(rlx_runtime_backend_count(rt), 1); /* cpu-ref only */
+    rlx_runtime_destroy(rt);
+}
+
+TEST(core_is_abi_1_1)
+{
+    /* The frozen version this tree declares; test/abi/baseline matches. */
+    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 1));
+}
+
+RLX_TEST_LIST(TEST_ENTRY(abi_1_0_plugin_loads_and_runs),
+              TEST_ENTRY(abi_1_2_plugin_loads_and_runs),
+              TEST_ENTRY(abi_major_2_refused_with_both_versions),
+              TEST_ENTRY(core_is_abi_1_1));
