@@ -535,6 +535,8 @@ TEST(broken_plugin_dir)
     ASSERT_CONTAINS(out_text, "test-good");
     ASSERT_CONTAINS(out_text, "cpu-ref");
     ASSERT_CONTAINS(out_text, b.good);
+    /* the plugin's devices, as its device_describe slot tells */
+    ASSERT_CONTAINS(out_text, "npu:1  test device 1, accelerator, 2.0 GiB");
     for (int i = 0; i < b.n_bad; i++)
         assert_text_diag(out_text, b.bad[i]);
 
@@ -543,6 +545,7 @@ TEST(broken_plugin_dir)
     char *c = json_compact(out_text);
     ASSERT_CONTAINS(c, "\"id\":\"test-good\"");
     ASSERT_CONTAINS(c, "\"npu\":\"test-good\"");
+    ASSERT_CONTAINS(c, "\"name\":\"test device 1\"");
     for (int i = 0; i < b.n_bad; i++)
         assert_json_diag(c, "rejected", b.bad[i]);
     free(c);

@@ -80,6 +80,33 @@ TEST(unavailable_backend_is_skipped_live)
     rlx_runtime_destroy(rt);
 }
 
+TEST(device_descriptions)
+{
+    rlx_runtime *rt = test_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(rt, test_plugin("testgood")));
+    const rlx_backend *g = rlx_runtime_find_backend(rt, "test-good");
+    rlx_device_info info = { .struct_size = sizeof info };
+    ASSERT_OK(rlx_backend_device(g, 1, &info));
+    ASSERT_STREQ(info.name, "test device 1");
+    ASSERT_STREQ(info.type, "accelerator");
+    ASSERT_EQ(info.memory_total, 2ull << 30);
+    ASSERT_EQ(info.struct_size, sizeof info);
+    ASSERT_STATUS(rlx_backend_device(g, 2, &info), RLX_ERR_NOT_FOUND);
+    ASSERT_CONTAINS(rlx_last_error(), "no such test device");
+    /* an older caller's smaller struct gets only its own fields */
+    struct { uint32_t struct_size; char name[128]; char guard[8]; } old;
+    memset(&old, 0x5a, sizeof old);
+    old.struct_size = RLX_STRUCT_SIZE_TO(rlx_device_info, name);
+    ASSERT_OK(rlx_backend_device(g, 0, (rlx_device_info *)(void *)&old));
+    ASSERT_STREQ(old.name, "test device 0");
+    ASSERT_EQ((unsigned char)old.guard[0], 0x5a);
+    const rlx_backend *ref = rlx_runtime_find_backend(rt, "cpu-ref");
+    ASSERT_STATUS(rlx_backend_device(ref, 0, &info), RLX_ERR_UNSUPPORTED);
+    info.struct_size = 0;
+    ASSERT_STATUS(rlx_backend_device(g, 0, &info), RLX_ERR_INVALID_ARGUMENT);
+    rlx_runtime_destroy(rt);
+}
+
 TEST(equal_priority_earlier_registration_wins)
 {
     const char *order[2][2] = { { "testgood", "testdup" },
@@ -154,6 +181,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(supports_op_query),
     TEST_ENTRY(higher_priority_overrides_builtin),
     TEST_ENTRY(unavailable_backend_is_skipped_live),
+    TEST_ENTRY(device_descriptions),
     TEST_ENTRY(equal_priority_earlier_registration_wins),
     TEST_ENTRY(custom_device_and_indices),
     TEST_ENTRY(listing_is_a_stable_snapshot),

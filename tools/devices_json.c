@@ -31,6 +31,22 @@ static void json_backends(cli_json *j, const cli_devices_report *r)
             cli_json_member_int(j, "host_fit", b->host_fit);
         else
             cli_json_member_string(j, "host_fit", NULL);
+        cli_json_key(j, "devices");
+        cli_json_array_begin(j);
+        for (size_t k = 0; k < b->n_devices; k++) {
+            const cli_device_row *d = &b->devices[k];
+            cli_json_object_begin(j);
+            cli_json_member_int(j, "index", d->index);
+            cli_json_member_string(j, "name", d->info.name);
+            cli_json_member_string(j, "type", d->info.type);
+            cli_json_member_int(j, "memory_total", (int64_t)d->info.memory_total);
+            cli_json_member_int(j, "memory_free", (int64_t)d->info.memory_free);
+            cli_json_member_string(j, "detail", d->info.detail);
+            cli_json_member_bool(j, "software",
+                                 (d->info.flags & RLX_PROBE_SOFTWARE) != 0);
+            cli_json_object_end(j);
+        }
+        cli_json_array_end(j);
         cli_json_object_end(j);
     }
     cli_json_array_end(j);

@@ -77,6 +77,24 @@ static int search_path_gather(cli_devices_report *r, const rlx_runtime *rt)
     return 0;
 }
 
+/* Each device the backend can describe; a backend that cannot is fine. */
+static int backend_devices_fill(cli_backend_row *row, const rlx_backend *b)
+{
+    if (row->device_count == 0)
+        return 0;
+    row->devices = calloc(row->device_count, sizeof *row->devices);
+    if (!row->devices)
+        return -1;
+    for (uint32_t i = 0; i < row->device_count; i++) {
+        cli_device_row *d = &row->devices[row->n_devices];
+        d->index = i;
+        d->info.struct_size = sizeof d->info;
+        if (rlx_backend_device(b, i, &d->info) == RLX_OK)
+            row->n_devices++;
+    }
+    return 0;
+}
+
 static int backend_row_fill(cli_backend_row *row, const rlx_runtime *r_rt,
                             const rlx_backend *b)
 {
@@ -101,7 +119,7 @@ static int backend_row_fill(cli_backend_row *row, const rlx_runtime *r_rt,
     if (rlx_backend_probe(b, &count) == RLX_OK) {
         row->available = 1;
         row->device_count = count;
-        return 0;
+        return backend_devices_fill(row, b);
     }
     text_split_fix(rlx_last_error(), &row->reason, &row->fix);
     return row->reason ? 0 : -1;
@@ -221,6 +239,7 @@ void cli_devices_report_free(cli_devices_report *r)
         free(r->backends[i].reason);
         free(r->backends[i].fix);
         free(r->backends[i].policy);
+        free(r->backends[i].devices);
     }
     free(r->backends);
     for (size_t i = 0; i < r->n_choices; i++)

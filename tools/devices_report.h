@@ -14,6 +14,12 @@
 
 #include <rlx/rlx.h>
 
+/* One device of a backend, as its device_describe slot tells. */
+typedef struct cli_device_row {
+    uint32_t index;
+    rlx_device_info info;
+} cli_device_row;
+
 typedef struct cli_backend_row {
     const rlx_backend *backend;
     const char *id;
@@ -31,6 +37,8 @@ typedef struct cli_backend_row {
     int32_t host_fit;     /* variant score, -1 when the plugin has none */
     int allowed;          /* the selection policy lets it be chosen */
     char *policy;         /* the rule that applies to it; owned, may be NULL */
+    cli_device_row *devices; /* described devices; owned, may be NULL */
+    size_t n_devices;
 } cli_backend_row;
 
 /* One per distinct device name, in order of first appearance. */

@@ -48,6 +48,27 @@ static void text_backend_status(const cli_backend_row *b, char *buf,
                  b->device_count == 1 ? "" : "s");
 }
 
+/* "  device: cuda:0  NVIDIA H200, discrete GPU, 139.8 GiB (139.1 free)" */
+static void text_device(FILE *out, const cli_backend_row *b,
+                        const cli_device_row *d)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s:%u  %s", b->device,
+                     (unsigned)d->index, d->info.name);
+    if (d->info.type[0] && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, ", %s",
+                      d->info.type);
+    if (d->info.memory_total && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, ", %.1f GiB",
+                      (double)d->info.memory_total / (1u << 30));
+    if (d->info.memory_free && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, " (%.1f free)",
+                 (double)d->info.memory_free / (1u << 30));
+    text_line(out, "      device: ", line);
+    if (d->info.detail[0])
+        text_line(out, "              ", d->info.detail);
+}
+
 static void text_backends(const cli_devices_report *r, FILE *out)
 {
     int wid = (int)strlen("ID"), wdev = (int)strlen("DEVICE");
@@ -79,6 +100,8 @@ static void text_backends(const cli_devices_report *r, FILE *out)
         }
         if (b->policy)
             text_line(out, "      policy: ", b->policy);
+        for (size_t k = 0; k < b->n_devices; k++)
+            text_device(out, b, &b->devices[k]);
         if (!b->available) {
             text_line(out, "      reason: ", b->reason);
             if (b->fix)

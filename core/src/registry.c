@@ -225,6 +225,46 @@ int rlx_backend_supports_op(const rlx_backend *b, rlx_op op, rlx_dtype dtype)
     return yes;
 }
 
+rlx_status rlx_backend_device(const rlx_backend *b, uint32_t index,
+                              rlx_device_info *out)
+{
+    if (!b || !out || out->struct_size < RLX_STRUCT_SIZE_TO(rlx_device_info,
+                                                            struct_size))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_backend_device: NULL argument or struct_size "
+                          "unset. Fix: set out->struct_size = sizeof "
+                          "(rlx_device_info)");
+    uint32_t size = out->struct_size < sizeof *out ? out->struct_size
+                                                    : (uint32_t)sizeof *out;
+    /* the backend sees our full-size struct; the caller gets its part */
+    rlx_device_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    if (!b->vt.device_describe)
+        return rlx__error(RLX_ERR_UNSUPPORTED,
+                          "backend '%s' does not describe its devices. Fix: "
+                          "nothing to do; `rlx devices` shows its device "
+                          "count", b->id);
+    if (!rlx__backend_acquire(b))
+        return rlx__error(RLX_ERR_UNAVAILABLE,
+                          "backend '%s' was unloaded. Fix: load its plugin "
+                          "again", b->id);
+    rlx__report_clear();
+    rlx_status st = b->vt.device_describe(b->backend, index, &info);
+    rlx__backend_release(b);
+    if (st != RLX_OK)
+        return rlx__error_from_backend(st, b, "describing a device");
+    /* strings may come back unterminated from a careless backend */
+    info.name[sizeof info.name - 1] = '\0';
+    info.type[sizeof info.type - 1] = '\0';
+    info.detail[sizeof info.detail - 1] = '\0';
+    memcpy((char *)out + sizeof out->struct_size,
+           (char *)&info + sizeof info.struct_size,
+           size - sizeof out->struct_size);
+    out->struct_size = size;
+    return RLX_OK;
+}
+
 int32_t rlx_backend_host_fit(const rlx_backend *b)
 {
     return b ? b->plugin->host_fit : -1;

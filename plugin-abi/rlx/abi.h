@@ -8,7 +8,8 @@
  *   1.0  first frozen version: host table, backend info, vtable,
  *        graph view, buffers, executables.
  *   1.1  rlx_probe_result.flags (RLX_PROBE_SOFTWARE); optional
- *        rlx_plugin_host_fit export. Also the ops that arrived while 1.0
+ *        rlx_plugin_host_fit export; optional vtable slot
+ *        device_describe with rlx_device_info. Also the ops that arrived while 1.0
  *        was being finished (values 62-76, layer_norm to fill) and
  *        their RLX_ATTR_* indices. test/abi/baseline/ holds 1.1's
  *        libabigail description; CI compares against it.

@@ -84,6 +84,18 @@ typedef struct rlx_execute_args {
     void *const *outputs;        /* host memory the core allocated */
 } rlx_execute_args;
 
+/* What a backend says about one of its devices (device_describe). */
+typedef struct rlx_device_info {
+    uint32_t struct_size;
+    /* --- since 1.1 --- */
+    char name[128];           /* "NVIDIA H200", "llvmpipe (LLVM 15)" */
+    char type[32];            /* "discrete GPU", "integrated GPU", "CPU" */
+    uint64_t memory_total;    /* bytes the device can use; 0: unknown */
+    uint64_t memory_free;     /* bytes free now; 0: unknown */
+    char detail[256];         /* one line: driver, compute capability, PCI */
+    uint32_t flags;           /* RLX_PROBE_* that hold for this device */
+} rlx_device_info;
+
 typedef struct rlx_backend_vtable {
     uint32_t struct_size;
     /* --- since 1.0 --- */
@@ -117,13 +129,23 @@ typedef struct rlx_backend_vtable {
     void (*buffer_destroy)(void *backend, rlx_buffer *buffer);
 
     /* Required with EXECUTES. Run once: read inputs and params, write
-     * every output. Sizes match the graph view given to compile. */
+     * every output. Sizes match the graph view given to compile. The core
+     * passes the same input and output pointers at every run of an
+     * executable, valid until executable_destroy returns, so a backend
+     * may pin them for DMA once. */
     rlx_status (*execute)(void *backend, rlx_executable *exe,
                           const rlx_execute_args *args);
 
     /* Optional. Called once when the backend is unregistered, after its
      * last executable and buffer are gone; frees BACKEND. */
     void (*backend_destroy)(void *backend);
+
+    /* --- since 1.1 --- */
+    /* Optional. Describe device INDEX (below the probe's device_count):
+     * fill OUT's fields up to out->struct_size, which the core sets and
+     * zero-fills. Cheap: may run whenever `rlx devices` lists. */
+    rlx_status (*device_describe)(void *backend, uint32_t index,
+                                  rlx_device_info *out);
 } rlx_backend_vtable;
 
 /* rlx_backend_info.flags */

@@ -33,4 +33,5 @@ SURFACE(log_level, rlx_log_level)
 SURFACE(plugin_init_fn, rlx_plugin_init_fn)
 #if RLX_ABI_MAJOR > 1 || RLX_ABI_MINOR >= 1
 SURFACE(plugin_host_fit_fn, rlx_plugin_host_fit_fn)
+SURFACE(device_info, rlx_device_info)
 #endif

@@ -1,6 +1,7 @@
 /* simple_backend.c - see simple_backend.h. */
 #include "simple_backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +199,24 @@ static rlx_status execute(void *bd, rlx_executable *e,
     return RLX_OK;
 }
 
+static rlx_status device_describe(void *bd, uint32_t index,
+                                  rlx_device_info *out)
+{
+    simple_backend *b = bd;
+    if (index >= b->devices)
+        return rlx_host_report(b->host, RLX_ERR_NOT_FOUND,
+                               "no such test device. Fix: use an index "
+                               "below the probe's device count");
+    snprintf(out->name, sizeof out->name, "test device %u", index);
+    snprintf(out->type, sizeof out->type, "%s",
+             b->probe_flags & RLX_PROBE_SOFTWARE ? "CPU" : "accelerator");
+    out->memory_total = (uint64_t)(index + 1) << 30;
+    out->memory_free = (uint64_t)(index + 1) << 29;
+    snprintf(out->detail, sizeof out->detail, "made up by the test plugin");
+    out->flags = b->probe_flags;
+    return RLX_OK;
+}
+
 static void backend_destroy(void *bd)
 {
     free(bd);
@@ -214,4 +233,5 @@ const rlx_backend_vtable simple_vtable = {
     .buffer_destroy = buffer_destroy,
     .execute = execute,
     .backend_destroy = backend_destroy,
+    .device_describe = device_describe,
 };

@@ -153,6 +153,12 @@ RLX_API const char *rlx_backend_plugin_path(const rlx_backend *b);
 RLX_API uint32_t rlx_backend_abi_version(const rlx_backend *b);
 RLX_API int rlx_backend_supports_op(const rlx_backend *b, rlx_op op,
                                     rlx_dtype dtype);
+/* Describe device INDEX of B (name, type, memory, driver details; see
+ * rlx_device_info in rlx/backend.h). Set out->struct_size = sizeof
+ * (rlx_device_info) first. RLX_ERR_UNSUPPORTED when the backend cannot
+ * describe its devices, RLX_ERR_NOT_FOUND for an index it does not have. */
+RLX_API rlx_status rlx_backend_device(const rlx_backend *b, uint32_t index,
+                                      rlx_device_info *out);
 /* The plugin's host-fit score (rlx_plugin_host_fit), or -1 when it has
  * none. */
 RLX_API int32_t rlx_backend_host_fit(const rlx_backend *b);
