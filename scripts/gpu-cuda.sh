@@ -8,6 +8,10 @@
 #
 #   bash scripts/gpu-cuda.sh [--bench]
 #
+# MESON_TESTS="name ..." runs only those meson tests (e.g. cuda-plugin)
+# instead of the whole suite, to save device time; WERROR=true builds
+# with -Werror.
+#
 # Needs: nvcc (PATH or /usr/local/cuda/bin), meson, ninja, libyaml-dev
 # (or Debian's libyaml .debs in .debs/, unpacked into a private prefix),
 # Python with NumPy; --bench also needs PyTorch with CUDA.
@@ -46,8 +50,9 @@ ninja -C "$BUILD" -k 0 >"$OUT/build.log" 2>&1 || { status=1; grep -B2 -A12 FAILE
 [ -f "$BUILD/plugins/cuda/librlx-backend-cuda.so" ] || { echo "plugin not built"; exit 1; }
 echo "built (rlx tool: $([ -x "$BUILD/tools/rlx" ] && echo yes || echo no))"
 
-step "meson test (whole suite)"
-meson test -C "$BUILD" --print-errorlogs >"$OUT/test.log" 2>&1 || status=1
+step "meson test (${MESON_TESTS:-whole suite})"
+# shellcheck disable=SC2086
+meson test -C "$BUILD" --print-errorlogs ${MESON_TESTS:-} >"$OUT/test.log" 2>&1 || status=1
 grep -E "^ *[0-9]+/[0-9]+ " "$OUT/test.log" | tail -20
 grep -E "^(Ok|Fail|Skipped|Timeout)" "$OUT/test.log"
 cp "$BUILD/meson-logs/testlog.txt" "$OUT/testlog.txt" 2>/dev/null
@@ -108,7 +113,7 @@ if [ $BENCH = 1 ]; then
         -L"$BUILD/core" -lrlx -L/usr/local/cuda/lib64 -lcublas -lcudart -lm \
         -Wl,-rpath,"$BUILD/core" -o "$BUILD/bench_matmul" || status=1
     LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} \
-        "$BUILD/bench_matmul" 2>&1 | tee "$OUT/bench_matmul.txt"
+        "$BUILD/bench_matmul" ${MATMUL_MAX_N:-} 2>&1 | tee "$OUT/bench_matmul.txt"
     step "bench: models vs PyTorch"
     # RLX_CUDA_PROFILE=1: the first run of each program logs per-step times
     RLX_LIB=$BUILD/core/librlx.so.1 PYTHONUNBUFFERED=1 \
@@ -116,5 +121,13 @@ if [ $BENCH = 1 ]; then
         python3 bench/cuda/bench_models.py 2>&1 | tee "$OUT/bench_models.txt"
 fi
 
+step "summary"
+grep -E "^(Ok|Fail):" "$OUT/test.log"
+[ -f "$OUT/conformance.txt" ] && tail -2 "$OUT/conformance.txt"
+cat "$OUT"/run-*-cuda.txt 2>/dev/null | grep -iE "error|fail" | head -5
+if [ $BENCH = 1 ]; then
+    grep -E "^(f32|bf16)" "$OUT/bench_matmul.txt" 2>/dev/null | head -14
+    sed -n '/^# summary/,$p' "$OUT/bench_models.txt" 2>/dev/null
+fi
 step "result: $([ $status = 0 ] && echo PASS || echo FAIL)"
 exit $status

@@ -271,6 +271,7 @@ def main():
     torch.manual_seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
     rt = C.c_void_p()
     ck(lib.rlx_runtime_create(C.byref(rt), 0))
     print(f"# GPU: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
@@ -279,6 +280,8 @@ def main():
            f"{'eager+io':>9} {'graph+io':>9} {'rlx/graph+io':>12} "
            f"{'rlx/eager+io':>12} {'rel.err':>9}")
     print(hdr)
+    print(f"# allow_tf32 {torch.backends.cuda.matmul.allow_tf32}, "
+          f"fp32 precision {torch.get_float32_matmul_precision()}")
 
     def report(name, prog, x_bytes, tv, y_rlx, y_ref):
         t_rlx = timeit(prog.bench_fn(x_bytes))
@@ -312,11 +315,21 @@ def main():
         layer = layer.to(torch_dtype(dt)).cuda().eval()
         x = torch.randn(B, S, D).to(torch_dtype(dt))
         tv, y_ref = torch_variants(layer, x)
-        prog = Program(rt, encoder_graph(layer, dt, B, S, D, H))
         xb = to_bytes(x)
-        y = prog.run(xb, [B, S, D])
         name = f"encoder {'f32' if dt == F32 else 'bf16'} b{B} s{S}"
-        report(name, prog, xb, tv, y, y_ref)
+        # RLX_CUDA_FUSE=0 (read at compile time): the same graph without
+        # the attention and residual+norm fusions, for before/after
+        for fuse in ("0", "1"):
+            os.environ["RLX_CUDA_FUSE"] = fuse
+            prog = Program(rt, encoder_graph(layer, dt, B, S, D, H))
+            y = prog.run(xb, [B, S, D])
+            report(name + ("" if fuse == "1" else " unfused"), prog, xb, tv,
+                   y, y_ref)
+        os.environ.pop("RLX_CUDA_FUSE", None)
+    print("\n# summary (ms per forward; >1x = rlx faster)")
+    print(hdr)
+    for r in rows:
+        print(r)
     return 0
 
 

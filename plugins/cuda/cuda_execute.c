@@ -40,6 +40,7 @@ static rlx_status step_enqueue(rlx_executable *exe, const rlxc_step *s,
     const void *in0 = rlxc_value_ptr(exe, s->in[0], params);
     const void *in1 = rlxc_value_ptr(exe, s->in[1], params);
     const void *in2 = rlxc_value_ptr(exe, s->in[2], params);
+    const void *in3 = rlxc_value_ptr(exe, s->in[3], params);
     cudaError_t err = cudaSuccess;
     switch (s->kind) {
     case RLXC_STEP_UNARY:
@@ -56,8 +57,8 @@ static rlx_status step_enqueue(rlx_executable *exe, const rlxc_step *s,
                            s->causal_rows);
         break;
     case RLXC_STEP_NORM:
-        err = rlxc_norm(st, y->dtype, s->op == RLX_OP_RMS_NORM, in0, in1, in2,
-                        out, s->outer, s->len, s->eps);
+        err = rlxc_norm(st, y->dtype, s->op == RLX_OP_RMS_NORM, in0, in3, in1,
+                        in2, out, s->outer, s->len, s->eps);
         break;
     case RLXC_STEP_REDUCE:
         err = rlxc_reduce(st, y->dtype, s->op, in0, out, &s->reduce);
@@ -89,6 +90,9 @@ static rlx_status step_enqueue(rlx_executable *exe, const rlxc_step *s,
         break;
     case RLXC_STEP_ZERO:
         err = cudaMemsetAsync(out, 0, y->nbytes, st);
+        break;
+    case RLXC_STEP_ATTENTION:
+        err = rlxc_attention(st, y->dtype, in0, in1, in2, out, &s->attn);
         break;
     }
     if (err != cudaSuccess)
@@ -146,7 +150,7 @@ static const char *step_name(const rlxc_step *s)
 {
     static const char *const names[] = {
         "?", "unary", "binary", "matmul", "softmax", "norm", "reduce",
-        "copy", "gather", "cast", "fill", "zero"
+        "copy", "gather", "cast", "fill", "zero", "attn"
     };
     return (unsigned)s->kind < sizeof names / sizeof names[0]
                ? names[s->kind] : "?";

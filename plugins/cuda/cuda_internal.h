@@ -166,10 +166,11 @@ typedef enum rlxc_step_kind {
     RLXC_STEP_GATHER,
     RLXC_STEP_CAST,
     RLXC_STEP_FILL,
-    RLXC_STEP_ZERO
+    RLXC_STEP_ZERO,
+    RLXC_STEP_ATTENTION   /* fused q k^T, scale, softmax, p v */
 } rlxc_step_kind;
 
-#define RLXC_MAX_ALGOS 8
+#define RLXC_MAX_ALGOS 16
 
 typedef struct rlxc_matmul {
     cublasLtMatmulDesc_t desc;
@@ -187,7 +188,8 @@ typedef struct rlxc_matmul {
 typedef struct rlxc_step {
     rlxc_step_kind kind;
     int out;              /* value written */
-    int in[3];            /* values read, -1 unused */
+    int in[4];            /* values read, -1 unused; NORM: in[3] the
+                             residual added to in[0] (fused add) */
     size_t dst_offset;    /* COPY: byte offset into OUT */
     size_t src_offset;    /* COPY: byte offset into IN[0] */
     int op, approx;
@@ -198,6 +200,7 @@ typedef struct rlxc_step {
     rlxc_bcast bcast;
     rlxc_copy_plan copy;
     rlxc_reduce_plan reduce;
+    rlxc_attn_plan attn;  /* ATTENTION: in[0..2] the q, k, v bases */
     rlxc_matmul *mm;
 } rlxc_step;
 

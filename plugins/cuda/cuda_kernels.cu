@@ -241,35 +241,251 @@ __global__ void softmax_cols_kernel(const T *x, T *y, int64_t outer,
 
 /* ---- layer_norm / rms_norm: one warp per row ----------------------------- */
 
+template <typename T> __device__ __forceinline__ float rnd(float v);
+template <> __device__ __forceinline__ float rnd<float>(float v) { return v; }
+template <> __device__ __forceinline__ float rnd<__half>(float v)
+{
+    return __half2float(__float2half_rn(v));
+}
+template <> __device__ __forceinline__ float rnd<__nv_bfloat16>(float v)
+{
+    return __bfloat162float(__float2bfloat16_rn(v));
+}
+
+/* Row element j: x, or x + res rounded as a stored add. */
 template <typename T>
-__global__ void norm_kernel(int is_rms, const T *x, const T *gamma,
-                            const T *beta, T *y, int64_t rows, int64_t cols,
-                            float eps)
+__device__ __forceinline__ float norm_in(const T *xr, const T *rr, int64_t j)
+{
+    return rr ? rnd<T>(ld(xr, j) + ld(rr, j)) : ld(xr, j);
+}
+
+/* General: any COLS, the row read three times (L1 keeps it). */
+template <typename T>
+__global__ void norm_kernel(int is_rms, const T *x, const T *res,
+                            const T *gamma, const T *beta, T *y,
+                            int64_t rows, int64_t cols, float eps)
 {
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
     if (row >= rows)
         return;
     const T *xr = x + row * cols;
+    const T *rr = res ? res + row * cols : nullptr;
     T *yr = y + row * cols;
     float mean = 0.f;
     if (!is_rms) {
         float s = 0.f;
         for (int64_t j = lane; j < cols; j += 32)
-            s += ld(xr, j);
+            s += norm_in(xr, rr, j);
         mean = warp_sum(s) / (float)cols;
     }
     float q = 0.f;
     for (int64_t j = lane; j < cols; j += 32) {
-        float d = ld(xr, j) - mean;
+        float d = norm_in(xr, rr, j) - mean;
         q += d * d;
     }
     float inv = rsqrtf(warp_sum(q) / (float)cols + eps);
     for (int64_t j = lane; j < cols; j += 32) {
-        float v = (ld(xr, j) - mean) * inv * ld(gamma, j);
+        float v = (norm_in(xr, rr, j) - mean) * inv * ld(gamma, j);
         if (!is_rms)
             v += ld(beta, j);
         st(yr, j, v);
+    }
+}
+
+/* COLS <= 32 * NV: the row is held in registers, read once. */
+template <typename T, int NV>
+__global__ void norm_reg_kernel(int is_rms, const T *x, const T *res,
+                                const T *gamma, const T *beta, T *y,
+                                int64_t rows, int cols, float eps)
+{
+    int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= rows)
+        return;
+    const T *xr = x + row * cols;
+    const T *rr = res ? res + row * cols : nullptr;
+    T *yr = y + row * cols;
+    float v[NV];
+    float s = 0.f;
+#pragma unroll
+    for (int t = 0; t < NV; t++) {
+        int j = lane + 32 * t;
+        v[t] = j < cols ? norm_in(xr, rr, j) : 0.f;
+        s += v[t];
+    }
+    float mean = is_rms ? 0.f : warp_sum(s) / (float)cols;
+    float q = 0.f;
+#pragma unroll
+    for (int t = 0; t < NV; t++) {
+        int j = lane + 32 * t;
+        float d = j < cols ? v[t] - mean : 0.f;
+        q += d * d;
+    }
+    float inv = rsqrtf(warp_sum(q) / (float)cols + eps);
+#pragma unroll
+    for (int t = 0; t < NV; t++) {
+        int j = lane + 32 * t;
+        if (j < cols) {
+            float o = (v[t] - mean) * inv * ld(gamma, j);
+            if (!is_rms)
+                o += ld(beta, j);
+            st(yr, j, o);
+        }
+    }
+}
+
+/* ---- fused attention --------------------------------------------------- */
+
+__device__ __forceinline__ float nanmax(float a, float b)
+{
+    return (b > a || isnan(b)) ? b : a;
+}
+
+__device__ __forceinline__ float warp_nanmax(float v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v = nanmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+__device__ __forceinline__ float f4(const float4 &v, int u)
+{
+    return u == 0 ? v.x : u == 1 ? v.y : u == 2 ? v.z : v.w;
+}
+
+/* Block: 4 warps, each owning 4 query rows of one (batch, head); keys in
+ * tiles of KT staged in shared memory (f32), online softmax per row.
+ * Lane l scores keys l, l + 32, ... of a tile and owns output columns
+ * l, l + 32, ... */
+template <typename T, int D>
+__global__ void __launch_bounds__(128)
+    attn_kernel(const T *q, const T *k, const T *v, T *o, rlxc_attn_plan p)
+{
+    constexpr int KT = D >= 128 ? 32 : 64, JPL = KT / 32, R = 4, W = 4;
+    constexpr int CPL = D / 32;
+    __shared__ __align__(16) float Ks[KT][D + 4];
+    __shared__ __align__(16) float Vs[KT][D];
+    __shared__ __align__(16) float Qs[W][R][D];
+    __shared__ __align__(16) float Ps[W][R][KT];
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int64_t bh = blockIdx.y, b = bh / p.heads, h = bh - b * p.heads;
+    const T *qb = q + p.q_off + b * p.q_s[0] + h * p.q_s[1];
+    const T *kb = k + p.k_off + b * p.k_s[0] + h * p.k_s[1];
+    const T *vb = v + p.v_off + b * p.v_s[0] + h * p.v_s[1];
+    T *ob = o + b * p.o_s[0] + h * p.o_s[1];
+    int64_t row0 = (int64_t)blockIdx.x * (W * R) + warp * R;
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        int64_t i = row0 + r;
+        for (int d = lane; d < D; d += 32)
+            Qs[warp][r][d] = (i < p.sq && d < p.dh)
+                                 ? ld(qb, i * p.q_s[2] + d * p.q_s[3]) : 0.f;
+    }
+    float m[R], l[R], acc[R][CPL];
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        m[r] = -INFINITY;
+        l[r] = 0.f;
+#pragma unroll
+        for (int c = 0; c < CPL; c++)
+            acc[r][c] = 0.f;
+    }
+    for (int64_t j0 = 0; j0 < p.sk; j0 += KT) {
+        __syncthreads(); /* the last tile is consumed */
+        for (int t = threadIdx.x; t < KT * D; t += blockDim.x) {
+            int jj = t / D, d = t - jj * D;
+            int64_t j = j0 + jj;
+            int okj = j < p.sk;
+            Ks[jj][d] = (okj && d < p.dh) ? ld(kb, j * p.k_s[2] + d * p.k_s[3])
+                                          : 0.f;
+            Vs[jj][d] = (okj && d < p.dv) ? ld(vb, j * p.v_s[2] + d * p.v_s[3])
+                                          : 0.f;
+        }
+        __syncthreads();
+        float s[R][JPL];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int u = 0; u < JPL; u++)
+                s[r][u] = 0.f;
+#pragma unroll 4
+        for (int d = 0; d < D; d += 4) {
+            float4 kv[JPL];
+#pragma unroll
+            for (int u = 0; u < JPL; u++)
+                kv[u] = *(const float4 *)&Ks[lane + 32 * u][d];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                float4 qv = *(const float4 *)&Qs[warp][r][d];
+#pragma unroll
+                for (int u = 0; u < JPL; u++) {
+                    s[r][u] = fmaf(qv.x, kv[u].x, s[r][u]);
+                    s[r][u] = fmaf(qv.y, kv[u].y, s[r][u]);
+                    s[r][u] = fmaf(qv.z, kv[u].z, s[r][u]);
+                    s[r][u] = fmaf(qv.w, kv[u].w, s[r][u]);
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            int64_t last = p.causal ? row0 + r + p.sk - p.sq : p.sk - 1;
+            float tm = -INFINITY;
+#pragma unroll
+            for (int u = 0; u < JPL; u++) {
+                int64_t j = j0 + lane + 32 * u;
+                s[r][u] = (j < p.sk && j <= last) ? s[r][u] * p.scale
+                                                  : -INFINITY;
+                tm = nanmax(tm, s[r][u]);
+            }
+            tm = warp_nanmax(tm);
+            float mn = nanmax(m[r], tm);
+            float corr = mn == -INFINITY ? 1.f : expf(m[r] - mn);
+            float ps = 0.f;
+#pragma unroll
+            for (int u = 0; u < JPL; u++) {
+                float pv = s[r][u] == -INFINITY ? 0.f : expf(s[r][u] - mn);
+                Ps[warp][r][lane + 32 * u] = pv;
+                ps += pv;
+            }
+            l[r] = l[r] * corr + warp_sum(ps);
+            m[r] = mn;
+#pragma unroll
+            for (int c = 0; c < CPL; c++)
+                acc[r][c] *= corr;
+        }
+        __syncwarp();
+#pragma unroll 2
+        for (int jj = 0; jj < KT; jj += 4) {
+            float4 pv[R];
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                pv[r] = *(const float4 *)&Ps[warp][r][jj];
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+#pragma unroll
+                for (int c = 0; c < CPL; c++) {
+                    float vv = Vs[jj + u][lane + 32 * c];
+#pragma unroll
+                    for (int r = 0; r < R; r++)
+                        acc[r][c] = fmaf(f4(pv[r], u), vv, acc[r][c]);
+                }
+            }
+        }
+        __syncwarp();
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        int64_t i = row0 + r;
+        if (i >= p.sq)
+            continue;
+        float inv = l[r] > 0.f ? 1.f / l[r] : (l[r] == 0.f ? 0.f : l[r]);
+#pragma unroll
+        for (int c = 0; c < CPL; c++) {
+            int d = lane + 32 * c;
+            if (d < p.dv)
+                st(ob, i * p.o_s[2] + d * p.o_s[3], acc[r][c] * inv);
+        }
     }
 }
 
@@ -534,14 +750,46 @@ template <typename T> struct SoftmaxL {
 
 template <typename T> struct NormL {
     static cudaError_t run(cudaStream_t s, int is_rms, const void *x,
-                           const void *g, const void *b, void *y,
-                           int64_t rows, int64_t cols, float eps)
+                           const void *r, const void *g, const void *b,
+                           void *y, int64_t rows, int64_t cols, float eps)
     {
         const int rows_per_block = 4;
         int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
-        norm_kernel<T><<<(unsigned)blocks, 32 * rows_per_block, 0, s>>>(
-            is_rms, (const T *)x, (const T *)g, (const T *)b, (T *)y, rows,
-            cols, eps);
+        const T *xt = (const T *)x, *rt = (const T *)r;
+        const T *gt = (const T *)g, *bt = (const T *)b;
+        dim3 grid((unsigned)blocks), block(32 * rows_per_block);
+        if (cols <= 128)
+            norm_reg_kernel<T, 4><<<grid, block, 0, s>>>(
+                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
+        else if (cols <= 512)
+            norm_reg_kernel<T, 16><<<grid, block, 0, s>>>(
+                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
+        else if (cols <= 1024)
+            norm_reg_kernel<T, 32><<<grid, block, 0, s>>>(
+                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
+        else
+            norm_kernel<T><<<grid, block, 0, s>>>(is_rms, xt, rt, gt, bt,
+                                                  (T *)y, rows, cols, eps);
+        return cudaGetLastError();
+    }
+};
+
+template <typename T> struct AttnL {
+    static cudaError_t run(cudaStream_t s, const void *q, const void *k,
+                           const void *v, void *o, const rlxc_attn_plan *p)
+    {
+        int64_t dmax = p->dh > p->dv ? p->dh : p->dv;
+        dim3 grid((unsigned)((p->sq + 15) / 16),
+                  (unsigned)(p->batch * p->heads));
+        const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
+        if (dmax <= 32)
+            attn_kernel<T, 32><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o, *p);
+        else if (dmax <= 64)
+            attn_kernel<T, 64><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o, *p);
+        else if (dmax <= 128)
+            attn_kernel<T, 128><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o, *p);
+        else
+            return cudaErrorInvalidValue;
         return cudaGetLastError();
     }
 };
@@ -623,14 +871,27 @@ extern "C" cudaError_t rlxc_softmax(cudaStream_t s, int dtype, const void *x,
 }
 
 extern "C" cudaError_t rlxc_norm(cudaStream_t s, int dtype, int is_rms,
-                                 const void *x, const void *gamma,
-                                 const void *beta, void *y, int64_t rows,
-                                 int64_t cols, float eps)
+                                 const void *x, const void *res,
+                                 const void *gamma, const void *beta,
+                                 void *y, int64_t rows, int64_t cols,
+                                 float eps)
 {
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    return by_float<NormL>(dtype, s, is_rms, x, gamma, beta, y, rows, cols,
-                           eps);
+    return by_float<NormL>(dtype, s, is_rms, x, res, gamma, beta, y, rows,
+                           cols, eps);
+}
+
+extern "C" cudaError_t rlxc_attention(cudaStream_t s, int dtype,
+                                      const void *q, const void *k,
+                                      const void *v, void *o,
+                                      const rlxc_attn_plan *plan)
+{
+    if (plan->batch * plan->heads * plan->sq * plan->dv == 0)
+        return cudaSuccess;
+    if (plan->batch * plan->heads > 65535)
+        return cudaErrorInvalidValue;
+    return by_float<AttnL>(dtype, s, q, k, v, o, plan);
 }
 
 extern "C" cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op,

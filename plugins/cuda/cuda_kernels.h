@@ -68,10 +68,30 @@ cudaError_t rlxc_copy(cudaStream_t s, size_t elem_size, const void *src,
 cudaError_t rlxc_softmax(cudaStream_t s, int dtype, const void *x, void *y,
                          int64_t outer, int64_t len, int64_t inner,
                          int64_t causal_rows);
-/* layer_norm (BETA non-NULL or IS_RMS 0) or rms_norm over rows of COLS. */
+/* layer_norm (BETA non-NULL or IS_RMS 0) or rms_norm over rows of COLS.
+ * RES non-NULL: the rows are x + res (same shape), the sum rounded to
+ * DTYPE as an unfused add would store it. */
 cudaError_t rlxc_norm(cudaStream_t s, int dtype, int is_rms, const void *x,
-                      const void *gamma, const void *beta, void *y,
-                      int64_t rows, int64_t cols, float eps);
+                      const void *res, const void *gamma, const void *beta,
+                      void *y, int64_t rows, int64_t cols, float eps);
+
+/* Fused attention: for every (batch, head) pair and query row i,
+ * o[i] = softmax(scale * q[i] . k[j] over keys j) @ v, all in f32, each
+ * operand read through element strides {batch, head, row, col} (so q, k
+ * and v can be views into one qkv buffer) and o written likewise.
+ * CAUSAL: key j is left out for j > i + sk - sq (weight 0). dh and dv at
+ * most RLXC_ATTN_MAX_D. */
+#define RLXC_ATTN_MAX_D 128
+typedef struct rlxc_attn_plan {
+    int64_t batch, heads, sq, sk, dh, dv;
+    int64_t q_s[4], k_s[4], v_s[4], o_s[4];
+    int64_t q_off, k_off, v_off;   /* elements */
+    float scale;
+    int32_t causal;
+} rlxc_attn_plan;
+cudaError_t rlxc_attention(cudaStream_t s, int dtype, const void *q,
+                           const void *k, const void *v, void *o,
+                           const rlxc_attn_plan *plan);
 /* op: RLX_OP_REDUCE_SUM / _MEAN / _MAX */
 cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op, const void *x,
                         void *y, const rlxc_reduce_plan *plan);

@@ -351,7 +351,7 @@ rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
 
 /* ---- autotuning -------------------------------------------------------- */
 
-#define TUNE_MIN_FLOP (2.0 * 512 * 512 * 512)
+#define TUNE_MIN_FLOP (2.0 * 256 * 256 * 256)
 
 static float time_algo(rlx_executable *exe, rlxc_matmul *mm, int which,
                        const void *a, const void *b, void *y,
