@@ -96,6 +96,34 @@ TEST(software_devices_rank_after_the_cpu)
     rlx_runtime_destroy(rt);
 }
 
+TEST(input_written_in_place)
+{
+    rlx_runtime *rt = test_runtime();
+    rlx_graph *g = small_graph(0);
+    rlx_session *s;
+    rlx_program *p;
+    ASSERT_OK(rlx_session_create(rt, "cpu-ref", &s));
+    ASSERT_OK(rlx_session_compile(s, g, &p));
+    ASSERT_OK(rlx_program_set_param(p, "w", W6, sizeof W6));
+    size_t n = 0;
+    float *x = rlx_program_input_buffer(p, "x", &n);
+    ASSERT(x && n == sizeof X);
+    ASSERT(rlx_program_input_buffer(p, "x", NULL) == x); /* stable */
+    memcpy(x, X, sizeof X);
+    ASSERT_OK(rlx_program_run(p));
+    const float *y = rlx_program_output_data(p, 0, NULL);
+    ASSERT_NEAR(y[2], 7.0, 1e-6); /* 3 * 2 + 1 */
+    x[2] = 4;
+    ASSERT_OK(rlx_program_run(p));
+    ASSERT_NEAR(y[2], 9.0, 1e-6);
+    ASSERT(rlx_program_input_buffer(p, "nope", &n) == NULL && n == 0);
+    ASSERT_CONTAINS(rlx_last_error(), "no input named 'nope'");
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
 TEST(precision_setting)
 {
     rlx_runtime *rt = test_runtime();
@@ -365,6 +393,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(auto_choice_is_explained),
     TEST_ENTRY(auto_prefers_accelerators_over_cpu),
     TEST_ENTRY(software_devices_rank_after_the_cpu),
+    TEST_ENTRY(input_written_in_place),
     TEST_ENTRY(precision_setting),
     TEST_ENTRY(device_environment_variable),
     TEST_ENTRY(unknown_or_bad_device),

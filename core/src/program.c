@@ -285,6 +285,28 @@ rlx_status rlx_program_set_input(rlx_program *p, const char *name,
     return RLX_OK;
 }
 
+void *rlx_program_input_buffer(rlx_program *p, const char *name,
+                               size_t *nbytes)
+{
+    uint32_t index;
+    if (nbytes)
+        *nbytes = 0;
+    if (!p || !name)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_program_input_buffer: NULL argument"),
+               NULL;
+    rlx__slot *slot = find_slot(p, RLX_SLOT_INPUT, name, &index);
+    if (!slot)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "the program has no input named '%s'. Fix: use "
+                          "one of the names given to rlx_graph_input", name),
+               NULL;
+    slot->set = 1;
+    if (nbytes)
+        *nbytes = slot->nbytes;
+    return slot->host;
+}
+
 rlx_status rlx_program_run(rlx_program *p)
 {
     if (!p)

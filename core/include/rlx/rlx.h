@@ -250,6 +250,12 @@ RLX_API rlx_status rlx_program_set_param(rlx_program *p, const char *name,
 /* Inputs are copied at set time. */
 RLX_API rlx_status rlx_program_set_input(rlx_program *p, const char *name,
                                          const void *data, size_t nbytes);
+/* Where input NAME lives: a buffer of *nbytes that the program owns and
+ * hands to the backend at every run (a GPU backend may have pinned it for
+ * DMA). Writing the input there saves the copy rlx_program_set_input
+ * makes. Valid until the program is destroyed; marks the input as set. */
+RLX_API void *rlx_program_input_buffer(rlx_program *p, const char *name,
+                                       size_t *nbytes);
 RLX_API rlx_status rlx_program_run(rlx_program *p);
 
 RLX_API uint32_t rlx_program_input_count(const rlx_program *p);
