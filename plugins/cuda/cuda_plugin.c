@@ -147,6 +147,39 @@ rlx_status rlxc_probe(void *backend, rlx_probe_result *out)
     return st;
 }
 
+/* What `rlx devices` shows per GPU. Free memory needs the device's
+ * context, so describing a device opens it (as a first compile would). */
+static rlx_status rlxc_device_describe(void *backend, uint32_t index,
+                                       rlx_device_info *out)
+{
+    rlxc_backend *be = backend;
+    rlx_status st = rlxc_device_use(be, index);
+    if (st != RLX_OK)
+        return st;
+    struct cudaDeviceProp p;
+    cudaError_t err = cudaGetDeviceProperties(&p, (int)index);
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(be->host, err, "cannot read the device's "
+                                             "properties");
+    char bus[32] = "?";
+    size_t free_b = 0, total_b = 0;
+    int driver = 0;
+    cudaDeviceGetPCIBusId(bus, (int)sizeof bus, (int)index);
+    if (cudaSetDevice((int)index) == cudaSuccess)
+        cudaMemGetInfo(&free_b, &total_b);
+    cudaDriverGetVersion(&driver);
+    snprintf(out->name, sizeof out->name, "%.127s", p.name);
+    snprintf(out->type, sizeof out->type, "%s",
+             p.integrated ? "integrated GPU" : "discrete GPU");
+    out->memory_total = total_b ? total_b : p.totalGlobalMem;
+    out->memory_free = free_b;
+    snprintf(out->detail, sizeof out->detail,
+             "compute capability %d.%d, %d multiprocessors, PCI %s, "
+             "CUDA driver API %d.%d", p.major, p.minor,
+             p.multiProcessorCount, bus, driver / 1000, (driver % 1000) / 10);
+    return RLX_OK;
+}
+
 rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index)
 {
     rlx_status st = RLX_OK;
@@ -356,6 +389,7 @@ static const rlx_backend_vtable rlxc_vtable = {
     .buffer_destroy = rlxc_buffer_destroy,
     .execute = rlxc_execute,
     .backend_destroy = rlxc_backend_destroy,
+    .device_describe = rlxc_device_describe,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
