@@ -5,8 +5,18 @@
  * reference. Uses the plugin's own internals (context, pipelines,
  * memory), so it measures exactly the code rlx runs.
  *
+ * Before timing, every sgemm variant is checked in full against a
+ * double-precision reference on small batched products (odd sizes for
+ * the checked variants), with the output poisoned first; and where the
+ * driver has VK_KHR_pipeline_executable_properties, each pipeline's
+ * compiler statistics (registers, local memory, ...) are printed.
+ *
  * usage: vk_bench_sgemm [N ...]     (default 1024 2048 4096)
- * env:   RLX_VULKAN_DEVICE picks the device as in the plugin.
+ * env:   RLX_VULKAN_DEVICE picks the device as in the plugin;
+ *        RLX_BENCH_VARIANTS=name,name,... times only those (sgemm
+ *        variant names as in vk_plan_matmul.c, or "general");
+ *        RLX_BENCH_STATS=0 skips the pipeline statistics.
+ * Exit status 1 if any check fails.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +24,7 @@
 #include <string.h>
 
 #include "vk_internal.h"
+#include "vk_shaders.h"
 
 static rlx_status report(const rlx_host *h, rlx_status st, const char *msg)
 {
@@ -44,25 +55,61 @@ static float frand(void)
     return (float)((rng >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
 }
 
-/* Time REPS dispatches of PIPE on C = A B (n x n); returns ms per
- * product (median of 5 submissions), or -1. */
-static double time_pipe(rlx__vk_ctx *c, rlx__vk_pipe pipe, uint32_t n,
-                        rlx__vk_mem *mc, rlx__vk_mem *ma, rlx__vk_mem *mb,
-                        int reps)
+#define NV RLX_VK_SGEMM_VARIANTS
+#define GENERAL NV /* index of the general shader in the tables below */
+
+static const char *vname(int v)
+{
+    return v == GENERAL ? "general" : rlx__vk_sgemm_variants[v].name;
+}
+
+static rlx__vk_pipe vpipe(int v)
+{
+    return v == GENERAL ? RLX_VK_PIPE_MATMUL
+                        : (rlx__vk_pipe)(RLX_VK_PIPE_SGEMM0 + v);
+}
+
+/* Push words and groups for C[batch] = A[batch] B[batch], row-major. */
+static void setup(int v, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
+                  uint32_t *push, uint32_t *groups)
+{
+    memset(push, 0, RLX_VK_PUSH_WORDS * 4);
+    push[0] = m;
+    push[1] = n;
+    push[2] = k;
+    groups[2] = batch;
+    if (v == GENERAL) {
+        push[3] = k;
+        push[4] = 1;
+        push[5] = n;
+        push[6] = 1;
+        push[8] = batch > 1;
+        push[9] = batch;
+        push[15] = m * k;
+        push[21] = k * n;
+        groups[0] = (n + 15) / 16;
+        groups[1] = (m + 15) / 16;
+    } else {
+        const rlx__vk_sgemm_variant *s = &rlx__vk_sgemm_variants[v];
+        push[3] = m * k;
+        push[4] = k * n;
+        push[5] = m * n;
+        groups[0] = (n + s->bn - 1) / s->bn;
+        groups[1] = (m + s->bm - 1) / s->bm;
+    }
+}
+
+/* Record REPS dispatches of variant V, submit 6 times (the first a
+ * warm-up); returns ms per dispatch (median of 5), or -1. */
+static double run(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n, uint32_t k,
+                  uint32_t batch, rlx__vk_mem *mc, rlx__vk_mem *ma,
+                  rlx__vk_mem *mb, int reps, int submits)
 {
     VkPipeline pl;
-    if (rlx__vk_pipeline(c, pipe, &pl) != RLX_OK)
+    if (rlx__vk_pipeline(c, vpipe(v), &pl) != RLX_OK)
         return -1;
-    uint32_t push[RLX_VK_PUSH_WORDS] = { 0 };
-    uint32_t groups[3] = { n / 128, n / 128, 1 };
-    if (pipe == RLX_VK_PIPE_MATMUL) {
-        uint32_t g[] = { n, n, n, n, 1, n, 1, 0, 0 };
-        memcpy(push, g, sizeof g);
-        groups[0] = groups[1] = (n + 15) / 16;
-    } else {
-        uint32_t g[] = { n, n, n, 0, 0, 0, 0 };
-        memcpy(push, g, sizeof g);
-    }
+    uint32_t push[RLX_VK_PUSH_WORDS], groups[3];
+    setup(v, m, n, k, batch, push, groups);
     VkDescriptorPool dp;
     VkDescriptorSet set;
     VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 };
@@ -125,7 +172,9 @@ static double time_pipe(rlx__vk_ctx *c, rlx__vk_pipe pipe, uint32_t n,
     c->fn.vkEndCommandBuffer(cb);
     double ms[6];
     int ok = 1;
-    for (int t = 0; t < 6 && ok; t++) { /* first is a warm-up */
+    if (submits > 6)
+        submits = 6;
+    for (int t = 0; t < submits && ok; t++) {
         if (rlx__vk_submit_wait(c, cb, fence) != RLX_OK) {
             ok = 0;
             break;
@@ -143,8 +192,202 @@ static double time_pipe(rlx__vk_ctx *c, rlx__vk_pipe pipe, uint32_t n,
     c->fn.vkDestroyDescriptorPool(c->dev, dp, NULL);
     if (!ok)
         return -1;
+    if (submits < 6)
+        return ms[submits - 1];
     qsort(ms + 1, 5, sizeof *ms, cmp_double);
     return ms[3];
+}
+
+/* Full check of variant V on a batched m x n x k product against a
+ * double-precision reference, with the output poisoned (NaN) first.
+ * Returns max |err| / max |ref| or -1 if unwritten/failed. */
+static double check(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n,
+                    uint32_t k, uint32_t batch)
+{
+    size_t na = (size_t)batch * m * k, nb = (size_t)batch * k * n,
+           nc = (size_t)batch * m * n;
+    float *a = malloc(na * 4), *b = malloc(nb * 4), *y = malloc(nc * 4);
+    for (size_t i = 0; i < na; i++)
+        a[i] = frand();
+    for (size_t i = 0; i < nb; i++)
+        b[i] = frand();
+    for (size_t i = 0; i < nc; i++)
+        y[i] = NAN;
+    rlx__vk_mem ma, mb, mc;
+    double worst = -1;
+    if (rlx__vk_mem_create(c, na * 4, 0, &ma) ||
+        rlx__vk_mem_create(c, nb * 4, 0, &mb) ||
+        rlx__vk_mem_create(c, nc * 4, 0, &mc) ||
+        rlx__vk_upload(c, ma.buf, 0, a, na * 4) ||
+        rlx__vk_upload(c, mb.buf, 0, b, nb * 4) ||
+        rlx__vk_upload(c, mc.buf, 0, y, nc * 4))
+        goto done;
+    if (run(c, v, m, n, k, batch, &mc, &ma, &mb, 1, 1) < 0 ||
+        rlx__vk_download(c, mc.buf, 0, y, nc * 4))
+        goto done;
+    double err = 0, mag = 0;
+    for (uint32_t z = 0; z < batch; z++)
+        for (uint32_t i = 0; i < m; i++)
+            for (uint32_t j = 0; j < n; j++) {
+                double ref = 0;
+                const float *ar = a + ((size_t)z * m + i) * k;
+                const float *bc = b + (size_t)z * k * n + j;
+                for (uint32_t q = 0; q < k; q++)
+                    ref += (double)ar[q] * bc[(size_t)q * n];
+                double e = fabs(y[((size_t)z * m + i) * n + j] - ref);
+                if (!(e <= err))
+                    err = e; /* NaN (unwritten) sticks */
+                if (fabs(ref) > mag)
+                    mag = fabs(ref);
+            }
+    worst = isnan(err) ? -1 : err / (mag > 0 ? mag : 1);
+done:
+    rlx__vk_mem_destroy(c, &ma);
+    rlx__vk_mem_destroy(c, &mb);
+    rlx__vk_mem_destroy(c, &mc);
+    free(a);
+    free(b);
+    free(y);
+    return worst;
+}
+
+/* ---- compiler statistics (VK_KHR_pipeline_executable_properties) ---- */
+
+static void pipeline_stats(rlx__vk *vk, rlx__vk_ctx *c, const int *sel)
+{
+    const rlx__vk_device_info *d = c->info;
+    uint32_t ne = 0;
+    vk->fn.vkEnumerateDeviceExtensionProperties(d->phys, NULL, &ne, NULL);
+    VkExtensionProperties *ep = calloc(ne ? ne : 1, sizeof *ep);
+    vk->fn.vkEnumerateDeviceExtensionProperties(d->phys, NULL, &ne, ep);
+    int have = 0;
+    for (uint32_t i = 0; i < ne; i++)
+        have |= !strcmp(ep[i].extensionName,
+                        VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    free(ep);
+    if (!have) {
+        printf("# pipeline statistics: driver lacks %s\n",
+               VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        return;
+    }
+    const float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = d->queue_family, .queueCount = 1,
+        .pQueuePriorities = &prio };
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pf = {
+        .sType =
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pipelineExecutableInfo = VK_TRUE };
+    const char *ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    VkDeviceCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &pf,
+        .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+        .enabledExtensionCount = 1, .ppEnabledExtensionNames = &ext };
+    VkDevice dev;
+    if (vk->fn.vkCreateDevice(d->phys, &dci, NULL, &dev) != VK_SUCCESS) {
+        printf("# pipeline statistics: vkCreateDevice failed\n");
+        return;
+    }
+#define DFN(name) PFN_##name name = (PFN_##name)vk->fn.vkGetDeviceProcAddr(dev, #name)
+    DFN(vkDestroyDevice);
+    DFN(vkCreateShaderModule);
+    DFN(vkDestroyShaderModule);
+    DFN(vkCreateDescriptorSetLayout);
+    DFN(vkDestroyDescriptorSetLayout);
+    DFN(vkCreatePipelineLayout);
+    DFN(vkDestroyPipelineLayout);
+    DFN(vkCreateComputePipelines);
+    DFN(vkDestroyPipeline);
+    DFN(vkGetPipelineExecutablePropertiesKHR);
+    DFN(vkGetPipelineExecutableStatisticsKHR);
+#undef DFN
+    if (!vkGetPipelineExecutablePropertiesKHR ||
+        !vkGetPipelineExecutableStatisticsKHR) {
+        vkDestroyDevice(dev, NULL);
+        return;
+    }
+    VkDescriptorSetLayoutBinding b[5];
+    for (uint32_t i = 0; i < 5; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){
+            .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT };
+    VkDescriptorSetLayoutCreateInfo sci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 5, .pBindings = b };
+    VkDescriptorSetLayout sl;
+    vkCreateDescriptorSetLayout(dev, &sci, NULL, &sl);
+    VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                RLX_VK_PUSH_WORDS * 4 };
+    VkPipelineLayoutCreateInfo lci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1, .pSetLayouts = &sl,
+        .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr };
+    VkPipelineLayout pl;
+    vkCreatePipelineLayout(dev, &lci, NULL, &pl);
+    for (int v = 0; v <= NV; v++) {
+        if (!sel[v])
+            continue;
+        const rlx__vk_shader *s = &rlx__vk_shaders[vpipe(v)];
+        VkShaderModuleCreateInfo mci = {
+            .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+            .codeSize = s->size, .pCode = s->code };
+        VkShaderModule mod;
+        if (vkCreateShaderModule(dev, &mci, NULL, &mod) != VK_SUCCESS)
+            continue;
+        VkComputePipelineCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR,
+            .stage = {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = mod,
+                .pName = "main" },
+            .layout = pl };
+        VkPipeline p;
+        VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci,
+                                              NULL, &p);
+        vkDestroyShaderModule(dev, mod, NULL);
+        if (r != VK_SUCCESS)
+            continue;
+        VkPipelineInfoKHR pi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
+                                 .pipeline = p };
+        uint32_t nx = 0;
+        vkGetPipelineExecutablePropertiesKHR(dev, &pi, &nx, NULL);
+        for (uint32_t x = 0; x < nx && x < 4; x++) {
+            VkPipelineExecutableInfoKHR ei = {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+                .pipeline = p, .executableIndex = x };
+            VkPipelineExecutableStatisticKHR st[32];
+            uint32_t ns = 32;
+            for (uint32_t i = 0; i < ns; i++)
+                st[i] = (VkPipelineExecutableStatisticKHR){
+                    .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR };
+            vkGetPipelineExecutableStatisticsKHR(dev, &ei, &ns, st);
+            printf("stats %-22s", vname(v));
+            for (uint32_t i = 0; i < ns; i++) {
+                printf(" | %s=", st[i].name);
+                switch (st[i].format) {
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                    printf("%u", (unsigned)st[i].value.b32);
+                    break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                    printf("%lld", (long long)st[i].value.i64);
+                    break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                    printf("%llu", (unsigned long long)st[i].value.u64);
+                    break;
+                default:
+                    printf("%g", st[i].value.f64);
+                }
+            }
+            printf("\n");
+        }
+        vkDestroyPipeline(dev, p, NULL);
+    }
+    vkDestroyPipelineLayout(dev, pl, NULL);
+    vkDestroyDescriptorSetLayout(dev, sl, NULL);
+    vkDestroyDevice(dev, NULL);
+    fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -166,12 +409,65 @@ int main(int argc, char **argv)
         for (int i = 1; i < argc && ns < 8; i++)
             sizes[ns++] = (uint32_t)atoi(argv[i]);
     }
-    size_t shmem = c->info->props.limits.maxComputeSharedMemorySize;
-    printf("%-6s %-12s %10s %10s %10s\n", "n", "shader", "ms", "GFLOP/s",
-           "max rel err");
+    int sel[NV + 1];
+    const char *want = getenv("RLX_BENCH_VARIANTS");
+    for (int v = 0; v <= NV; v++) {
+        sel[v] = 1;
+        if (want && *want) {
+            const char *p = strstr(want, vname(v));
+            size_t l = strlen(vname(v));
+            sel[v] = 0;
+            while (p && !sel[v]) {
+                sel[v] = (p == want || p[-1] == ',') &&
+                         (p[l] == ',' || p[l] == 0);
+                p = strstr(p + 1, vname(v));
+            }
+        }
+    }
     int status = 0;
+
+    /* Correctness of every selected variant (sgemm ones) on small
+     * batched products; odd sizes for the checked variants. */
+    for (int v = 0; v < NV; v++) {
+        if (!sel[v])
+            continue;
+        const rlx__vk_sgemm_variant *s = &rlx__vk_sgemm_variants[v];
+        uint32_t m = 2 * s->bm, n = 3 * s->bn, k = 5 * s->bk, batch = 2;
+        double e = check(c, v, m, n, k, batch);
+        int good = e >= 0 && e < 1e-5;
+        printf("check %-22s %4ux%4ux%4u x%u  err %9.2e  %s\n", vname(v),
+               (unsigned)m, (unsigned)n, (unsigned)k, (unsigned)batch, e,
+               good ? "PASS" : "FAIL");
+        status |= !good;
+        if (s->check) {
+            static const uint32_t odd[][4] = { { 203, 148, 76, 2 },
+                                               { 1, 4, 4, 1 },
+                                               { 67, 260, 132, 3 } };
+            for (size_t q = 0; q < sizeof odd / sizeof *odd; q++) {
+                e = check(c, v, odd[q][0], odd[q][1], odd[q][2], odd[q][3]);
+                good = e >= 0 && e < 1e-5;
+                printf("check %-22s %4ux%4ux%4u x%u  err %9.2e  %s\n",
+                       vname(v), (unsigned)odd[q][0], (unsigned)odd[q][1],
+                       (unsigned)odd[q][2], (unsigned)odd[q][3], e,
+                       good ? "PASS" : "FAIL");
+                status |= !good;
+            }
+        }
+        fflush(stdout);
+    }
+    const char *st = getenv("RLX_BENCH_STATS");
+    if (!st || strcmp(st, "0") != 0)
+        pipeline_stats(vk, c, sel);
+
+    size_t shmem = c->info->props.limits.maxComputeSharedMemorySize;
+    printf("# maxComputeSharedMemorySize %zu\n", shmem);
+    printf("%-6s %-22s %10s %10s %10s\n", "n", "shader", "ms", "GFLOP/s",
+           "max rel err");
+    double gf[8][NV + 1];
     for (int si = 0; si < ns; si++) {
         uint32_t n = sizes[si];
+        for (int v = 0; v <= NV; v++)
+            gf[si][v] = -1;
         size_t bytes = (size_t)n * n * 4;
         float *a = malloc(bytes), *b = malloc(bytes), *out = malloc(bytes);
         for (size_t i = 0; i < (size_t)n * n; i++) {
@@ -185,19 +481,15 @@ int main(int argc, char **argv)
             rlx__vk_upload(c, ma.buf, 0, a, bytes) ||
             rlx__vk_upload(c, mb.buf, 0, b, bytes))
             return 1;
-        const rlx__vk_pipe pipes[] = { RLX_VK_PIPE_SGEMM,
-                                       RLX_VK_PIPE_SGEMM_BK16,
-                                       RLX_VK_PIPE_MATMUL };
-        const char *names[] = { "sgemm-bk8", "sgemm-bk16", "general" };
-        const size_t need[] = { 2 * 8 * (33 + 32) * 16,
-                                2 * 16 * (33 + 32) * 16, 2 * 16 * 17 * 4 };
-        for (int p = 0; p < 3; p++) {
-            if (need[p] > shmem || (p < 2 && n % 128))
+        for (int v = 0; v <= NV; v++) {
+            if (!sel[v] ||
+                (v < NV && !rlx__vk_sgemm_fits(&rlx__vk_sgemm_variants[v],
+                                               n, n, n)))
                 continue;
             int reps = n >= 4096 ? 10 : n >= 2048 ? 20 : 50;
-            if (p == 2 && n >= 4096)
+            if (v == GENERAL && n >= 4096)
                 reps = 3;
-            double ms = time_pipe(c, pipes[p], n, &mc, &ma, &mb, reps);
+            double ms = run(c, v, n, n, n, 1, &mc, &ma, &mb, reps, 6);
             if (ms < 0) {
                 status = 1;
                 continue;
@@ -218,8 +510,9 @@ int main(int argc, char **argv)
             }
             if (!(worst < 1e-5))
                 status = 1;
-            printf("%-6u %-12s %10.3f %10.1f %10.2e\n", (unsigned)n,
-                   names[p], ms, 2.0 * n * (double)n * n / ms / 1e6, worst);
+            gf[si][v] = 2.0 * n * (double)n * n / ms / 1e6;
+            printf("%-6u %-22s %10.3f %10.1f %10.2e\n", (unsigned)n,
+                   vname(v), ms, gf[si][v], worst);
             fflush(stdout);
         }
         rlx__vk_mem_destroy(c, &ma);
@@ -229,6 +522,27 @@ int main(int argc, char **argv)
         free(b);
         free(out);
     }
+    printf("\n== GFLOP/s (f32, n x n x n)\n%-22s", "shader");
+    for (int si = 0; si < ns; si++)
+        printf(" %9u", (unsigned)sizes[si]);
+    printf("\n");
+    for (int v = 0; v <= NV; v++) {
+        if (!sel[v])
+            continue;
+        printf("%-22s", vname(v));
+        for (int si = 0; si < ns; si++)
+            if (gf[si][v] < 0)
+                printf(" %9s", "-");
+            else
+                printf(" %9.1f", gf[si][v]);
+        printf("\n");
+    }
+    printf("planner picks:");
+    for (int si = 0; si < ns; si++) {
+        int v = rlx__vk_sgemm_pick(c, sizes[si], sizes[si], sizes[si], 1);
+        printf(" %u %s;", (unsigned)sizes[si], vname(v < 0 ? GENERAL : v));
+    }
+    printf("\n");
     rlx__vk_teardown(vk);
     free(vk);
     return status;

@@ -1,7 +1,9 @@
 /*
  * test_vulkan_ops.c - checks the Vulkan backend through the public API
  * where `rlx conformance` does not reach: the tiled sgemm path (sizes of
- * multiples of 128) and a batched matmul against cpu-ref, a gather index
+ * multiples of 128, and every sgemm variant forced through
+ * RLX_VULKAN_SGEMM, ragged sizes too) and a batched matmul against
+ * cpu-ref, a gather index
  * out of range failing the run, params re-bound between runs (the
  * command buffer is recorded again), u8 and f64 data movement, and
  * RLX_VULKAN_DEVICE. TAP output; skipped when no Vulkan device exists.
@@ -33,8 +35,8 @@ static float frand(unsigned *s)
 
 /* y = a @ b on DEVICE; returns 0 on success. */
 static int run_matmul(rlx_runtime *rt, const char *device, uint32_t rank,
-                      const int64_t *da, const int64_t *db, const float *a,
-                      const float *b, float *y, size_t ny)
+                      uint32_t rank_b, const int64_t *da, const int64_t *db,
+                      const float *a, const float *b, float *y, size_t ny)
 {
     rlx_graph *g = NULL;
     rlx_session *s = NULL;
@@ -43,17 +45,17 @@ static int run_matmul(rlx_runtime *rt, const char *device, uint32_t rank,
     int rc = -1;
     if (rlx_graph_create(&g) || rlx_graph_input(g, "a", RLX_DTYPE_F32, rank,
                                                 da, &va) ||
-        rlx_graph_param(g, "b", RLX_DTYPE_F32, rank, db, &vb) ||
+        rlx_graph_param(g, "b", RLX_DTYPE_F32, rank_b, db, &vb) ||
         rlx_graph_add_node(g, "y", RLX_OP_MATMUL, 2,
                            (rlx_value[]){ va, vb }, NULL, &vy) ||
         rlx_graph_output(g, "y", vy) ||
         rlx_session_create(rt, device, &s) || rlx_session_compile(s, g, &p))
         goto done;
     size_t na = 1, nb = 1;
-    for (uint32_t d = 0; d < rank; d++) {
+    for (uint32_t d = 0; d < rank; d++)
         na *= (size_t)da[d];
+    for (uint32_t d = 0; d < rank_b; d++)
         nb *= (size_t)db[d];
-    }
     if (rlx_program_set_param(p, "b", b, nb * 4) ||
         rlx_program_set_input(p, "a", a, na * 4) || rlx_program_run(p))
         goto done;
@@ -66,9 +68,9 @@ done:
     return rc;
 }
 
-static void test_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
-                        const int64_t *db, size_t na, size_t nb, size_t ny,
-                        const char *what)
+static void test_matmul2(rlx_runtime *rt, uint32_t rank, uint32_t rank_b,
+                         const int64_t *da, const int64_t *db, size_t na,
+                         size_t nb, size_t ny, const char *what)
 {
     unsigned seed = 7;
     float *a = malloc(na * 4), *b = malloc(nb * 4), *y0 = malloc(ny * 4),
@@ -77,8 +79,10 @@ static void test_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
         a[i] = frand(&seed);
     for (size_t i = 0; i < nb; i++)
         b[i] = frand(&seed);
-    int r0 = run_matmul(rt, "cpu-ref", rank, da, db, a, b, y0, ny);
-    int r1 = run_matmul(rt, "vulkan", rank, da, db, a, b, y1, ny);
+    for (size_t i = 0; i < ny; i++)
+        y1[i] = NAN;
+    int r0 = run_matmul(rt, "cpu-ref", rank, rank_b, da, db, a, b, y0, ny);
+    int r1 = run_matmul(rt, "vulkan", rank, rank_b, da, db, a, b, y1, ny);
     double worst = 0, mag = 0;
     for (size_t i = 0; !r0 && !r1 && i < ny; i++) {
         double e = fabs((double)y0[i] - y1[i]);
@@ -87,13 +91,53 @@ static void test_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
         if (fabs(y0[i]) > mag)
             mag = fabs(y0[i]);
     }
-    worst /= mag > 0 ? mag : 1;
+    worst = isnan(worst) ? 1 : worst / (mag > 0 ? mag : 1);
     printf("# %s: max error / max |ref| = %.3g\n", what, worst);
     ok(!r0 && !r1 && worst < 1e-5, what);
     free(a);
     free(b);
     free(y0);
     free(y1);
+}
+
+static void test_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
+                        const int64_t *db, size_t na, size_t nb, size_t ny,
+                        const char *what)
+{
+    test_matmul2(rt, rank, rank, da, db, na, nb, ny, what);
+}
+
+/* Every sgemm variant, forced through RLX_VULKAN_SGEMM: a product of
+ * sizes every unchecked variant fits, batched with B broadcast, and
+ * ragged sizes (n, k multiples of 4) for the checked ones. A variant
+ * whose shared memory exceeds the device's limit (the 128x128x16 ones
+ * on lavapipe's 32 KiB) falls back to the general shader. */
+static void test_sgemm_variants(rlx_runtime *rt)
+{
+    static const char *const names[] = {
+        "sgemm_128x128x8", "sgemm_128x128x16", "sgemm_128x128x8_w2d",
+        "sgemm_128x128x16_w2d", "sgemm_128x256x8", "sgemm_128x64x16",
+        "sgemm_64x64x16", "sgemm_128x128x8_check", "sgemm_64x64x16_check",
+    };
+    char what[160];
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        setenv("RLX_VULKAN_SGEMM", names[i], 1);
+        snprintf(what, sizeof what,
+                 "%s: 2x128x48 @ 48x256 (B broadcast) matches cpu-ref",
+                 names[i]);
+        test_matmul2(rt, 3, 2, (int64_t[]){ 2, 128, 48 },
+                     (int64_t[]){ 48, 256 }, 2 * 128 * 48, 48 * 256,
+                     2 * 128 * 256, what);
+        if (strstr(names[i], "_check")) {
+            snprintf(what, sizeof what,
+                     "%s: ragged 3x67x132 @ 3x132x260 matches cpu-ref",
+                     names[i]);
+            test_matmul(rt, 3, (int64_t[]){ 3, 67, 132 },
+                        (int64_t[]){ 3, 132, 260 }, 3 * 67 * 132,
+                        3 * 132 * 260, 3 * 67 * 260, what);
+        }
+    }
+    unsetenv("RLX_VULKAN_SGEMM");
 }
 
 static void test_gather_range(rlx_runtime *rt)
@@ -212,13 +256,14 @@ int main(void)
     rlx_runtime *rt = NULL;
     uint32_t n = 0;
     unsetenv("RLX_VULKAN_DEVICE");
+    unsetenv("RLX_VULKAN_SGEMM");
     if (rlx_runtime_create(&rt, 0) != RLX_OK || !vulkan_available(rt, &n)) {
         printf("1..0 # SKIP no usable Vulkan device: %s\n",
                rlx_last_error());
         rlx_runtime_destroy(rt);
         return 0;
     }
-    printf("1..9\n");
+    printf("1..20\n");
     test_matmul(rt, 2, (int64_t[]){ 128, 64 }, (int64_t[]){ 64, 256 },
                 128 * 64, 64 * 256, 128 * 256,
                 "matmul 128x64 @ 64x256 (tiled sgemm sizes) matches cpu-ref");
@@ -228,6 +273,7 @@ int main(void)
     test_matmul(rt, 2, (int64_t[]){ 33, 70 }, (int64_t[]){ 70, 19 },
                 33 * 70, 70 * 19, 33 * 19,
                 "ragged matmul 33x70 @ 70x19 matches cpu-ref");
+    test_sgemm_variants(rt);
     test_gather_range(rt);
     test_movement(rt, RLX_DTYPE_U8, 1, "u8 transpose + concat, param reset");
     test_movement(rt, RLX_DTYPE_F64, 8, "f64 transpose + concat, param reset");

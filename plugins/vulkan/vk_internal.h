@@ -40,13 +40,35 @@ typedef enum rlx__vk_pipe {
     RLX_VK_PIPE_GATHER,
     RLX_VK_PIPE_CAST,
     RLX_VK_PIPE_MATMUL,
-    RLX_VK_PIPE_SGEMM,      /* 128x128 tiles, BK 8 */
-    RLX_VK_PIPE_SGEMM_BK16, /* 128x128 tiles, BK 16 */
+    RLX_VK_PIPE_SGEMM0,     /* first of the sgemm variants (below) */
+    RLX_VK_PIPE_SGEMM_LAST = RLX_VK_PIPE_SGEMM0 + 8,
     RLX_VK_PIPE_SOFTMAX,
     RLX_VK_PIPE_NORM,
     RLX_VK_PIPE_REDUCE,
     RLX_VK_PIPE_COUNT
 } rlx__vk_pipe;
+
+/* The register-blocked f32 matmul shader (shaders/sgemm.comp), one
+ * pipeline per tile shape: variant i is pipe RLX_VK_PIPE_SGEMM0 + i.
+ * Unchecked variants need m % bm == n % bn == k % bk == 0; checked ones
+ * take any m, n, k with n and k multiples of 4. Both need row-major
+ * operands and batch strides that are multiples of 4. */
+#define RLX_VK_SGEMM_VARIANTS (RLX_VK_PIPE_SGEMM_LAST - RLX_VK_PIPE_SGEMM0 + 1)
+struct rlx__vk_ctx;
+typedef struct rlx__vk_sgemm_variant {
+    const char *name;          /* as built in meson.build */
+    uint32_t bm, bn, bk, check;
+} rlx__vk_sgemm_variant;
+extern const rlx__vk_sgemm_variant rlx__vk_sgemm_variants[];
+/* Whether variant V can compute an m x n x k product (alignment only). */
+int rlx__vk_sgemm_fits(const rlx__vk_sgemm_variant *v, uint64_t m,
+                       uint64_t n, uint64_t k);
+/* The variant the planner takes for an m x n x k product of NBATCH
+ * row-major batches on CTX's device, or -1 for the general shader.
+ * RLX_VULKAN_SGEMM=<variant name> forces that variant wherever it fits,
+ * =general the general shader, unset or =auto the measured choice. */
+int rlx__vk_sgemm_pick(const struct rlx__vk_ctx *ctx, uint64_t m,
+                       uint64_t n, uint64_t k, uint64_t nbatch);
 
 /* Round modes the float shaders apply to every result. */
 #define RLX_VK_ROUND_NONE 0u

@@ -1,23 +1,103 @@
 /*
  * vk_plan_matmul.c - numpy.matmul after optional transposes, with batch
- * broadcasting and vector sides. Large row-major products whose sizes
- * are multiples of the tile may take the register-blocked sgemm shader
- * (128x128 tiles, 8x8 per thread, vec4 loads, double-buffered shared
- * memory; see the measured choice below);
- * the rest take the general 16x16-tiled shader.
+ * broadcasting and vector sides. Row-major products whose n and k are
+ * multiples of 4 may take the register-blocked sgemm shader
+ * (shaders/sgemm.comp: 8x8 or 4x4 per thread, vec4 loads, k-major A
+ * tile, double-buffered shared memory), in the variant measured best for
+ * the shape (bench/vulkan/RESULTS.md); the rest take the general
+ * 16x16-tiled shader.
  *
  * matmul push words: m, n, k, a row/col strides, b row/col strides,
  * round, batch rank, batch dims[6], a batch strides[6], b batch
  * strides[6]. sgemm: m, n, k, a/b/c batch strides, round.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "vk_plan.h"
 
 #define MAX_BATCH 6
 
-/* The sgemm variant used by default (BK 8 or 16); bench/vulkan measures
- * both. */
-#define SGEMM_DEFAULT RLX_VK_PIPE_SGEMM
-#define SGEMM_TILE 128u
+/* Indexed like the pipes from RLX_VK_PIPE_SGEMM0; names and shapes must
+ * match meson.build. */
+const rlx__vk_sgemm_variant rlx__vk_sgemm_variants[RLX_VK_SGEMM_VARIANTS] = {
+    { "sgemm_128x128x8", 128, 128, 8, 0 },
+    { "sgemm_128x128x16", 128, 128, 16, 0 },
+    { "sgemm_128x128x8_w2d", 128, 128, 8, 0 },
+    { "sgemm_128x128x16_w2d", 128, 128, 16, 0 },
+    { "sgemm_128x256x8", 128, 256, 8, 0 },
+    { "sgemm_128x64x16", 128, 64, 16, 0 },
+    { "sgemm_64x64x16", 64, 64, 16, 0 },
+    { "sgemm_128x128x8_check", 128, 128, 8, 1 },
+    { "sgemm_64x64x16_check", 64, 64, 16, 1 },
+};
+
+/* The measured choice (bench/vulkan/RESULTS.md, NVIDIA H200): the
+ * 128x128 tile (BK 8, warps of 4x8 threads) wherever there are enough of
+ * its tiles to fill the GPU (45 TFLOP/s at 4096, 89 % of cuBLAS f32; at
+ * 2048 45 against 31 for 64x64), else the 64x64 tile (BK 16: 30 TFLOP/s
+ * at 1024, where 128x128 gives 20 with its 64 tiles); the checked forms
+ * of the two for sizes that are not multiples of the tile (10 % slower
+ * at 4096), and the general shader for products too small to fill even
+ * the 64x64 tiles. The crossover of SGEMM_MIN_TILES lies between the 64
+ * and 256 tiles measured. */
+#define SGEMM_BIG 2         /* sgemm_128x128x8_w2d */
+#define SGEMM_BIG_CHECK 7   /* sgemm_128x128x8_check */
+#define SGEMM_SMALL 6       /* sgemm_64x64x16 */
+#define SGEMM_SMALL_CHECK 8 /* sgemm_64x64x16_check */
+#define SGEMM_MIN_TILES 96  /* of a GPU; any count on CPU devices */
+
+int rlx__vk_sgemm_fits(const rlx__vk_sgemm_variant *v, uint64_t m,
+                       uint64_t n, uint64_t k)
+{
+    if (n % 4 || k % 4 || m == 0 || n == 0 || k == 0)
+        return 0;
+    if (v->check)
+        return 1;
+    return m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0;
+}
+
+static uint64_t tiles(const rlx__vk_sgemm_variant *v, uint64_t m, uint64_t n,
+                      uint64_t nbatch)
+{
+    return (m + v->bm - 1) / v->bm * ((n + v->bn - 1) / v->bn) * nbatch;
+}
+
+/* Shared memory of a variant: two stages of the A tile (k-major, one
+ * vec4 of padding per k row) and of the B tile. */
+static uint64_t shared_bytes(const rlx__vk_sgemm_variant *v)
+{
+    return 2ull * v->bk * (v->bm / 4 + 1) * 16 + 2ull * v->bk * v->bn * 4;
+}
+
+int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx, uint64_t m, uint64_t n,
+                       uint64_t k, uint64_t nbatch)
+{
+    const rlx__vk_sgemm_variant *v = rlx__vk_sgemm_variants;
+    uint64_t shmem = ctx->info->props.limits.maxComputeSharedMemorySize;
+    const char *env = getenv("RLX_VULKAN_SGEMM");
+    if (env && *env && strcmp(env, "auto") != 0) {
+        for (int i = 0; i < RLX_VK_SGEMM_VARIANTS; i++)
+            if (strcmp(env, v[i].name) == 0)
+                return rlx__vk_sgemm_fits(&v[i], m, n, k) &&
+                               shared_bytes(&v[i]) <= shmem
+                           ? i
+                           : -1;
+        return -1; /* "general" (or an unknown name) */
+    }
+    uint64_t need = ctx->info->props.deviceType ==
+                            VK_PHYSICAL_DEVICE_TYPE_CPU
+                        ? 1
+                        : SGEMM_MIN_TILES;
+    static const int order[] = { SGEMM_BIG, SGEMM_BIG_CHECK, SGEMM_SMALL,
+                                 SGEMM_SMALL_CHECK };
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+        if (rlx__vk_sgemm_fits(&v[order[i]], m, n, k) &&
+            shared_bytes(&v[order[i]]) <= shmem &&
+            tiles(&v[order[i]], m, n, nbatch) >= need)
+            return order[i];
+    return -1;
+}
 
 typedef struct side {
     uint64_t rows, cols, row, col, size;
@@ -114,22 +194,22 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
         return rlx__vk_unsupported(pc, "more than 65535 batches or 6 "
                                        "batch dims after merging");
 
-    /* Measured (bench/vulkan/RESULTS.md): the sgemm shader is 17x faster
-     * than the general one on llvmpipe but 3x slower on an H100 with
-     * NVIDIA's driver, so for now it serves CPU implementations only. */
-    int fast = pc->ctx->info->props.deviceType ==
-                   VK_PHYSICAL_DEVICE_TYPE_CPU &&
-               a->rank >= 2 && b->rank >= 2 && sa.col == 1 && sb.col == 1 &&
-               m % SGEMM_TILE == 0 && n % SGEMM_TILE == 0 && k % 16 == 0 &&
-               r <= 1;
+    int sv = -1;
+    if (a->rank >= 2 && b->rank >= 2 && sa.col == 1 && sb.col == 1 &&
+        r <= 1 && (!r || (as[0] % 4 == 0 && bs[0] % 4 == 0 &&
+                          cs[0] % 4 == 0)))
+        sv = rlx__vk_sgemm_pick(pc->ctx, m, n, k, nbatch);
     rlx__vk_dispatch *d = rlx__vk_dispatch_add(
-        pc->host, pc->exe, fast ? SGEMM_DEFAULT : RLX_VK_PIPE_MATMUL);
+        pc->host, pc->exe,
+        sv >= 0 ? (rlx__vk_pipe)(RLX_VK_PIPE_SGEMM0 + sv)
+                : RLX_VK_PIPE_MATMUL);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
-    if (fast) {
+    if (sv >= 0) {
+        const rlx__vk_sgemm_variant *sg = &rlx__vk_sgemm_variants[sv];
         d->push[0] = (uint32_t)m;
         d->push[1] = (uint32_t)n;
         d->push[2] = (uint32_t)k;
@@ -137,9 +217,11 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
         d->push[4] = r ? (uint32_t)bs[0] : 0;
         d->push[5] = r ? (uint32_t)cs[0] : 0;
         d->push[6] = pc->round;
-        d->groups[0] = (uint32_t)(n / SGEMM_TILE);
-        d->groups[1] = (uint32_t)(m / SGEMM_TILE);
+        d->groups[0] = (uint32_t)((n + sg->bn - 1) / sg->bn);
+        d->groups[1] = (uint32_t)((m + sg->bm - 1) / sg->bm);
         d->groups[2] = (uint32_t)nbatch;
+        if (d->groups[0] > 65535 || d->groups[1] > 65535)
+            return rlx__vk_unsupported(pc, "a matrix side above 4194240");
         return RLX_OK;
     }
     d->push[0] = (uint32_t)m;

@@ -23,8 +23,32 @@ static const uint32_t cast_spv[] =
 static const uint32_t matmul_spv[] =
 #include "matmul.spv.h"
     ;
-static const uint32_t sgemm_spv[] =
-#include "sgemm.spv.h"
+static const uint32_t sgemm_128x128x8_spv[] =
+#include "sgemm_128x128x8.spv.h"
+    ;
+static const uint32_t sgemm_128x128x16_spv[] =
+#include "sgemm_128x128x16.spv.h"
+    ;
+static const uint32_t sgemm_128x128x8_w2d_spv[] =
+#include "sgemm_128x128x8_w2d.spv.h"
+    ;
+static const uint32_t sgemm_128x128x16_w2d_spv[] =
+#include "sgemm_128x128x16_w2d.spv.h"
+    ;
+static const uint32_t sgemm_128x256x8_spv[] =
+#include "sgemm_128x256x8.spv.h"
+    ;
+static const uint32_t sgemm_128x64x16_spv[] =
+#include "sgemm_128x64x16.spv.h"
+    ;
+static const uint32_t sgemm_64x64x16_spv[] =
+#include "sgemm_64x64x16.spv.h"
+    ;
+static const uint32_t sgemm_128x128x8_check_spv[] =
+#include "sgemm_128x128x8_check.spv.h"
+    ;
+static const uint32_t sgemm_64x64x16_check_spv[] =
+#include "sgemm_64x64x16_check.spv.h"
     ;
 static const uint32_t softmax_spv[] =
 #include "softmax.spv.h"
@@ -38,6 +62,8 @@ static const uint32_t reduce_spv[] =
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
+_Static_assert(RLX_VK_SGEMM_VARIANTS == 9, "one SPIR-V per sgemm variant");
+
 const rlx__vk_shader rlx__vk_shaders[RLX_VK_PIPE_COUNT] = {
     [RLX_VK_PIPE_UNARY] = { S(unary), 0, { 0 } },
     [RLX_VK_PIPE_BINARY] = { S(binary), 0, { 0 } },
@@ -45,8 +71,15 @@ const rlx__vk_shader rlx__vk_shaders[RLX_VK_PIPE_COUNT] = {
     [RLX_VK_PIPE_GATHER] = { S(gather), 0, { 0 } },
     [RLX_VK_PIPE_CAST] = { S(cast), 0, { 0 } },
     [RLX_VK_PIPE_MATMUL] = { S(matmul), 0, { 0 } },
-    [RLX_VK_PIPE_SGEMM] = { S(sgemm), 1, { 8 } },
-    [RLX_VK_PIPE_SGEMM_BK16] = { S(sgemm), 1, { 16 } },
+    [RLX_VK_PIPE_SGEMM0 + 0] = { S(sgemm_128x128x8), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 1] = { S(sgemm_128x128x16), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 2] = { S(sgemm_128x128x8_w2d), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 3] = { S(sgemm_128x128x16_w2d), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 4] = { S(sgemm_128x256x8), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 5] = { S(sgemm_128x64x16), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 6] = { S(sgemm_64x64x16), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 7] = { S(sgemm_128x128x8_check), 0, { 0 } },
+    [RLX_VK_PIPE_SGEMM0 + 8] = { S(sgemm_64x64x16_check), 0, { 0 } },
     [RLX_VK_PIPE_SOFTMAX] = { S(softmax), 0, { 0 } },
     [RLX_VK_PIPE_NORM] = { S(norm), 0, { 0 } },
     [RLX_VK_PIPE_REDUCE] = { S(reduce), 0, { 0 } },
