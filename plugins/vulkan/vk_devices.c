@@ -285,3 +285,28 @@ void rlx__vk_teardown(rlx__vk *vk)
      * vkDestroyInstance, and unmapping under them crashes. */
     vk->lib = NULL;
 }
+
+rlx_status rlx__vk_device_describe(void *backend, uint32_t index,
+                                   rlx_device_info *out)
+{
+    rlx__vk *vk = backend;
+    rlx_status st = rlx__vk_discover(vk);
+    if (st != RLX_OK)
+        return st;
+    if (index >= vk->n_devices)
+        return rlx_host_report(vk->host, RLX_ERR_NOT_FOUND,
+                               "vulkan: no such device. Fix: use an index "
+                               "below the device count `rlx devices` "
+                               "shows");
+    const rlx__vk_device_info *d = &vk->devices[index];
+    snprintf(out->name, sizeof out->name, "%.127s", d->props.deviceName);
+    snprintf(out->type, sizeof out->type, "%s",
+             type_name(d->props.deviceType));
+    out->memory_total = d->local_bytes; /* free needs VK_EXT_memory_budget */
+    snprintf(out->detail, sizeof out->detail, "%.160s, Vulkan %u.%u",
+             d->driver, VK_API_VERSION_MAJOR(d->props.apiVersion),
+             VK_API_VERSION_MINOR(d->props.apiVersion));
+    if (d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        out->flags |= RLX_PROBE_SOFTWARE;
+    return RLX_OK;
+}

@@ -132,6 +132,9 @@ rlx_status rlx__vk_fail_vk(const rlx__vk_ctx *ctx, VkResult r,
 /* Discover once (loader, instance, devices); cached. RLX_OK or a
  * reported RLX_ERR_UNAVAILABLE (the message is kept for later calls). */
 rlx_status rlx__vk_discover(rlx__vk *vk);
+/* The device_describe slot: name, type, memory, driver of vulkan:INDEX. */
+rlx_status rlx__vk_device_describe(void *backend, uint32_t index,
+                                   rlx_device_info *out);
 void rlx__vk_teardown(rlx__vk *vk);
 /* Context for vulkan:INDEX, created on first use. */
 rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out);

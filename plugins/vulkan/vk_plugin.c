@@ -68,6 +68,7 @@ static const rlx_backend_vtable vk_vtable = {
     .buffer_destroy = rlx__vk_buffer_destroy,
     .execute = rlx__vk_execute,
     .backend_destroy = vk_backend_destroy,
+    .device_describe = rlx__vk_device_describe,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
