@@ -218,6 +218,18 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Runs REPEAT times; *MEDIAN_MS is the median run time. */
+/* The session's reasons, indented under a heading, one line each. */
+static void explain_print(const char *why)
+{
+    printf("Why:\n");
+    while (why && *why) {
+        const char *end = strchr(why, '\n');
+        int n = end ? (int)(end - why) : (int)strlen(why);
+        printf("  %.*s\n", n, why);
+        why = end ? end + 1 : NULL;
+    }
+}
+
 static int run_repeat(rlx_program *p, uint64_t repeat, double *median_ms)
 {
     double *t = malloc(repeat * sizeof *t);
@@ -309,6 +321,7 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
            rlx_backend_device_name(b),
            (unsigned)rlx_session_device_index(x.session));
     printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
+    explain_print(rlx_session_explain(x.session));
     rc = run_inputs_set(x.program, o);
     if (rc == CLI_EXIT_OK)
         rc = run_repeat(x.program, o->repeat, &run_ms);
