@@ -16,75 +16,13 @@
 #include <rlx/rlx.h>
 
 #include "harness.h"
+#include "test-tool.h"
 
-/* ---- running the tool ------------------------------------------------ */
-
-static char *out_text; /* output of the last run, freed by the next */
-
-static const char *rlx_bin(void)
-{
-    const char *bin = getenv("RLX_TEST_RLX_BIN");
-    if (!bin || !*bin)
-        FAIL("RLX_TEST_RLX_BIN is not set");
-    return bin;
-}
+/* ---- running the tool (test-tool.h) --------------------------------- */
 
 static const char *good_plugin(void)
 {
-    const char *p = getenv("RLX_TEST_GOOD_PLUGIN");
-    if (!p || !*p)
-        FAIL("RLX_TEST_GOOD_PLUGIN is not set");
-    return p;
-}
-
-/* S in single quotes for sh, with embedded quotes escaped. */
-static void shell_quote(char *dst, size_t n, const char *s)
-{
-    size_t k = 0;
-    dst[k++] = '\'';
-    for (; *s && k + 5 < n; s++) {
-        if (*s == '\'') {
-            memcpy(dst + k, "'\\''", 4);
-            k += 4;
-        } else {
-            dst[k++] = *s;
-        }
-    }
-    dst[k++] = '\'';
-    dst[k] = '\0';
-}
-
-/* Runs `rlx ARGS`; stdout (with stderr too when MERGE) lands in out_text.
- * Returns the exit code, or -1 when it did not exit normally. */
-static int rlx_run(const char *args, int merge_stderr)
-{
-    char bin[4096], cmd[8192];
-    size_t len = 0, cap = 4096;
-    FILE *pipe;
-
-    free(out_text);
-    out_text = malloc(cap);
-    ASSERT(out_text);
-    shell_quote(bin, sizeof bin, rlx_bin());
-    snprintf(cmd, sizeof cmd, "%s %s %s", bin, args,
-             merge_stderr ? "2>&1" : "2>/dev/null");
-    fflush(stdout);
-    pipe = popen(cmd, "r");
-    ASSERT(pipe);
-    for (;;) {
-        if (len + 1024 > cap) {
-            char *grown = realloc(out_text, cap *= 2);
-            ASSERT(grown);
-            out_text = grown;
-        }
-        size_t got = fread(out_text + len, 1, cap - len - 1, pipe);
-        if (got == 0)
-            break;
-        len += got;
-    }
-    out_text[len] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return tool_env("RLX_TEST_GOOD_PLUGIN");
 }
 
 /* Each test starts from the same environment: no plugin path, no device. */
@@ -240,7 +178,7 @@ static int tmp_count;
 static void tmp_remove(const char *dir)
 {
     char q[256], cmd[300];
-    shell_quote(q, sizeof q, dir);
+    tool_quote(q, sizeof q, dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", q);
     if (system(cmd) != 0)
         printf("# could not remove %s\n", dir);
@@ -252,8 +190,8 @@ static void tmp_remove_all(void)
     for (int i = 0; i < tmp_count; i++)
         if (tmp_dirs[i][0] && access(tmp_dirs[i], F_OK) == 0)
             tmp_remove(tmp_dirs[i]);
-    free(out_text);
-    out_text = NULL;
+    free(tool_out);
+    tool_out = NULL;
 }
 
 static const char *tmp_make(void)
@@ -386,51 +324,51 @@ TEST(version)
 {
     char want[64];
     env_reset();
-    ASSERT_EQ(rlx_run("--version", 0), 0);
-    ASSERT_CONTAINS(out_text, RLX_VERSION_STRING);
+    ASSERT_EQ(tool_run("--version", 0), 0);
+    ASSERT_CONTAINS(tool_out, RLX_VERSION_STRING);
     snprintf(want, sizeof want, "ABI %d.%d", RLX_ABI_MAJOR, RLX_ABI_MINOR);
-    ASSERT_CONTAINS(out_text, want);
+    ASSERT_CONTAINS(tool_out, want);
 }
 
 TEST(help)
 {
     env_reset();
-    ASSERT_EQ(rlx_run("--help", 0), 0);
-    ASSERT_CONTAINS(out_text, "devices");
-    ASSERT_CONTAINS(out_text, "demo");
-    ASSERT_CONTAINS(out_text, "RLX_PLUGIN_PATH");
-    ASSERT_CONTAINS(out_text, "RLX_DEVICE");
-    ASSERT_EQ(rlx_run("help", 0), 0);
-    ASSERT_CONTAINS(out_text, "devices");
+    ASSERT_EQ(tool_run("--help", 0), 0);
+    ASSERT_CONTAINS(tool_out, "devices");
+    ASSERT_CONTAINS(tool_out, "demo");
+    ASSERT_CONTAINS(tool_out, "RLX_PLUGIN_PATH");
+    ASSERT_CONTAINS(tool_out, "RLX_DEVICE");
+    ASSERT_EQ(tool_run("help", 0), 0);
+    ASSERT_CONTAINS(tool_out, "devices");
 }
 
 TEST(usage_errors)
 {
     env_reset();
-    ASSERT_EQ(rlx_run("frobnicate", 1), 2);
-    ASSERT_CONTAINS(out_text, "rlx: unknown command 'frobnicate'");
-    ASSERT_CONTAINS(out_text, "--help");
-    ASSERT_EQ(rlx_run("--frobnicate", 1), 2);
-    ASSERT_EQ(rlx_run("", 1), 2); /* no command at all */
-    ASSERT_EQ(rlx_run("devices --bogus", 1), 2);
-    ASSERT_CONTAINS(out_text, "--bogus");
-    ASSERT_EQ(rlx_run("demo --batch 0", 1), 2);
-    ASSERT_EQ(rlx_run("demo --batch 4x", 1), 2);
-    ASSERT_EQ(rlx_run("demo --device", 1), 2);
+    ASSERT_EQ(tool_run("frobnicate", 1), 2);
+    ASSERT_CONTAINS(tool_out, "rlx: unknown command 'frobnicate'");
+    ASSERT_CONTAINS(tool_out, "--help");
+    ASSERT_EQ(tool_run("--frobnicate", 1), 2);
+    ASSERT_EQ(tool_run("", 1), 2); /* no command at all */
+    ASSERT_EQ(tool_run("devices --bogus", 1), 2);
+    ASSERT_CONTAINS(tool_out, "--bogus");
+    ASSERT_EQ(tool_run("demo --batch 0", 1), 2);
+    ASSERT_EQ(tool_run("demo --batch 4x", 1), 2);
+    ASSERT_EQ(tool_run("demo --device", 1), 2);
 }
 
 TEST(devices_text)
 {
     env_reset();
-    ASSERT_EQ(rlx_run("devices", 0), 0);
-    ASSERT_CONTAINS(out_text, "cpu-ref");
-    ASSERT_CONTAINS(out_text, "* cpu-ref"); /* marked in the table */
-    ASSERT_CONTAINS(out_text, "Plugin search order:");
-    ASSERT_CONTAINS(out_text, rlx_plugin_dir());
+    ASSERT_EQ(tool_run("devices", 0), 0);
+    ASSERT_CONTAINS(tool_out, "cpu-ref");
+    ASSERT_CONTAINS(tool_out, "* cpu-ref"); /* marked in the table */
+    ASSERT_CONTAINS(tool_out, "Plugin search order:");
+    ASSERT_CONTAINS(tool_out, rlx_plugin_dir());
     /* The choice section pairs the device with its backend. */
-    const char *line = strstr(out_text, "-> cpu-ref");
+    const char *line = strstr(tool_out, "-> cpu-ref");
     ASSERT(line);
-    while (line > out_text && line[-1] != '\n')
+    while (line > tool_out && line[-1] != '\n')
         line--;
     while (*line == ' ')
         line++;
@@ -440,9 +378,9 @@ TEST(devices_text)
 TEST(devices_json)
 {
     env_reset();
-    ASSERT_EQ(rlx_run("devices --json", 0), 0);
-    ASSERT(json_is_one_object(out_text));
-    char *c = json_compact(out_text);
+    ASSERT_EQ(tool_run("devices --json", 0), 0);
+    ASSERT(json_is_one_object(tool_out));
+    char *c = json_compact(tool_out);
     ASSERT_CONTAINS(c, "\"id\":\"cpu-ref\"");
     char abi[64];
     snprintf(abi, sizeof abi, "\"abi_version\":\"%d.%d\"", RLX_ABI_MAJOR,
@@ -461,7 +399,7 @@ TEST(devices_json)
 
 static size_t checksum_line(char *dst, size_t n)
 {
-    const char *line = strstr(out_text, "Checksum:");
+    const char *line = strstr(tool_out, "Checksum:");
     ASSERT(line);
     size_t len = strcspn(line, "\n");
     ASSERT(len < n);
@@ -474,27 +412,27 @@ TEST(demo)
 {
     char first[256], again[256];
     env_reset();
-    ASSERT_EQ(rlx_run("demo", 0), 0);
-    ASSERT_EQ(count_lines_starting(out_text, "  row "), 4);
-    ASSERT_CONTAINS(out_text, "[4, 10]");
+    ASSERT_EQ(tool_run("demo", 0), 0);
+    ASSERT_EQ(count_lines_starting(tool_out, "  row "), 4);
+    ASSERT_CONTAINS(tool_out, "[4, 10]");
     checksum_line(first, sizeof first);
 
-    ASSERT_EQ(rlx_run("demo --device cpu-ref", 0), 0);
-    ASSERT_CONTAINS(out_text, "cpu-ref");
-    ASSERT_EQ(count_lines_starting(out_text, "  row "), 4);
+    ASSERT_EQ(tool_run("demo --device cpu-ref", 0), 0);
+    ASSERT_CONTAINS(tool_out, "cpu-ref");
+    ASSERT_EQ(count_lines_starting(tool_out, "  row "), 4);
     checksum_line(again, sizeof again);
     ASSERT_STREQ(first, again); /* deterministic data, same backend */
 
-    ASSERT_EQ(rlx_run("demo --batch=2 --device cpu", 0), 0);
-    ASSERT_EQ(count_lines_starting(out_text, "  row "), 2);
-    ASSERT_CONTAINS(out_text, "[2, 10]");
+    ASSERT_EQ(tool_run("demo --batch=2 --device cpu", 0), 0);
+    ASSERT_EQ(count_lines_starting(tool_out, "  row "), 2);
+    ASSERT_CONTAINS(tool_out, "[2, 10]");
 }
 
 TEST(demo_bad_device)
 {
     env_reset();
-    ASSERT_EQ(rlx_run("demo --device no-such-device", 1), 1);
-    ASSERT_CONTAINS(out_text, "rlx: ");
+    ASSERT_EQ(tool_run("demo --device no-such-device", 1), 1);
+    ASSERT_CONTAINS(tool_out, "rlx: ");
 }
 
 /* PATH appears in the human report with a non-empty reason under it. */
@@ -531,18 +469,18 @@ TEST(broken_plugin_dir)
     env_reset();
     ASSERT(setenv("RLX_PLUGIN_PATH", b.dir, 1) == 0);
 
-    ASSERT_EQ(rlx_run("devices", 0), 0);
-    ASSERT_CONTAINS(out_text, "test-good");
-    ASSERT_CONTAINS(out_text, "cpu-ref");
-    ASSERT_CONTAINS(out_text, b.good);
+    ASSERT_EQ(tool_run("devices", 0), 0);
+    ASSERT_CONTAINS(tool_out, "test-good");
+    ASSERT_CONTAINS(tool_out, "cpu-ref");
+    ASSERT_CONTAINS(tool_out, b.good);
     /* the plugin's devices, as its device_describe slot tells */
-    ASSERT_CONTAINS(out_text, "npu:1  test device 1, accelerator, 2.0 GiB");
+    ASSERT_CONTAINS(tool_out, "npu:1  test device 1, accelerator, 2.0 GiB");
     for (int i = 0; i < b.n_bad; i++)
-        assert_text_diag(out_text, b.bad[i]);
+        assert_text_diag(tool_out, b.bad[i]);
 
-    ASSERT_EQ(rlx_run("devices --json", 0), 0);
-    ASSERT(json_is_one_object(out_text));
-    char *c = json_compact(out_text);
+    ASSERT_EQ(tool_run("devices --json", 0), 0);
+    ASSERT(json_is_one_object(tool_out));
+    char *c = json_compact(tool_out);
     ASSERT_CONTAINS(c, "\"id\":\"test-good\"");
     ASSERT_CONTAINS(c, "\"npu\":\"test-good\"");
     ASSERT_CONTAINS(c, "\"name\":\"test device 1\"");
@@ -551,8 +489,8 @@ TEST(broken_plugin_dir)
     free(c);
 
     /* The rest of the runtime still works beside the broken files. */
-    ASSERT_EQ(rlx_run("demo --device cpu-ref", 0), 0);
-    ASSERT_EQ(count_lines_starting(out_text, "  row "), 4);
+    ASSERT_EQ(tool_run("demo --device cpu-ref", 0), 0);
+    ASSERT_EQ(count_lines_starting(tool_out, "  row "), 4);
     tmp_remove(b.dir);
 }
 
@@ -568,17 +506,17 @@ TEST(shadowed_plugin)
     snprintf(path, sizeof path, "%s:%s", d1, d2);
     ASSERT(setenv("RLX_PLUGIN_PATH", path, 1) == 0);
 
-    ASSERT_EQ(rlx_run("devices", 0), 0);
-    ASSERT_CONTAINS(out_text, "test-good");
-    ASSERT_CONTAINS(out_text, "shadow");
+    ASSERT_EQ(tool_run("devices", 0), 0);
+    ASSERT_CONTAINS(tool_out, "test-good");
+    ASSERT_CONTAINS(tool_out, "shadow");
     snprintf(want, sizeof want, "shadowed  %s\n", second);
-    ASSERT_CONTAINS(out_text, want);
+    ASSERT_CONTAINS(tool_out, want);
     snprintf(want, sizeof want, "plugin: %s\n", first);
-    ASSERT_CONTAINS(out_text, want); /* the first one is the one loaded */
+    ASSERT_CONTAINS(tool_out, want); /* the first one is the one loaded */
 
-    ASSERT_EQ(rlx_run("devices --json", 0), 0);
-    ASSERT(json_is_one_object(out_text));
-    char *c = json_compact(out_text);
+    ASSERT_EQ(tool_run("devices --json", 0), 0);
+    ASSERT(json_is_one_object(tool_out));
+    char *c = json_compact(tool_out);
     assert_json_diag(c, "shadowed", second);
     snprintf(want, sizeof want, "\"plugin\":\"%s\"", first);
     int loaded_first = strstr(c, want) != NULL;
@@ -601,13 +539,13 @@ TEST(json_escaping)
     env_reset();
     ASSERT(setenv("RLX_PLUGIN_PATH", dir, 1) == 0);
 
-    ASSERT_EQ(rlx_run("devices --json", 0), 0);
-    ASSERT(json_is_one_object(out_text));
-    ASSERT_CONTAINS(out_text, "q\\\"b\\\\c\\u0001d\\ufffde");
-    ASSERT_CONTAINS(out_text, "librlx-backend-junk.so");
+    ASSERT_EQ(tool_run("devices --json", 0), 0);
+    ASSERT(json_is_one_object(tool_out));
+    ASSERT_CONTAINS(tool_out, "q\\\"b\\\\c\\u0001d\\ufffde");
+    ASSERT_CONTAINS(tool_out, "librlx-backend-junk.so");
 
-    ASSERT_EQ(rlx_run("devices", 0), 0);
-    ASSERT_CONTAINS(out_text, "q\"b\\c\\x01d"); /* shown, not raw */
+    ASSERT_EQ(tool_run("devices", 0), 0);
+    ASSERT_CONTAINS(tool_out, "q\"b\\c\\x01d"); /* shown, not raw */
     tmp_remove(top);
 }
 
