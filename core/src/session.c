@@ -37,45 +37,38 @@ static void explain(rlx_session *s, const char *fmt, ...)
     s->explain = grown;
 }
 
-/* Which devices add_device keeps: all, or only hardware or only software
- * ones (RLX_PROBE_SOFTWARE), so that automatic choice can put software
- * devices after the native CPU. */
-enum { KEEP_ALL, KEEP_HARDWARE, KEEP_SOFTWARE };
+/* Software devices (RLX_PROBE_SOFTWARE, e.g. lavapipe) found during
+ * automatic choice wait here, probed and acquired, until the native CPU
+ * has been added: they are fallbacks, never the fast path. */
+typedef struct deferred {
+    const rlx_backend *items[MAX_CANDIDATES];
+    uint32_t n;
+} deferred;
 
-/* Probe the ranked backends of DEVICE; keep the available ones as
- * candidates. Returns how many were added. */
-static uint32_t add_device_kept(rlx_session *s, const char *device,
-                                uint32_t index, int keep)
+/* Probe the ranked backends of DEVICE once; keep the available ones as
+ * candidates, or park software ones in LATER when it is given. Returns
+ * how many were kept or parked. */
+static uint32_t add_device(rlx_session *s, const char *device,
+                           uint32_t index, deferred *later)
 {
     const rlx_backend *ranked[MAX_CANDIDATES];
     uint32_t n = rlx__registry_rank(s->rt, device, ranked, MAX_CANDIDATES);
     uint32_t added = 0;
-    if (n == 0 && keep != KEEP_SOFTWARE)
+    if (n == 0)
         explain(s, "  %s: no backend registered", device);
     for (uint32_t i = 0; i < n && s->n_candidates < MAX_CANDIDATES; i++) {
-        uint32_t count = 0;
+        uint32_t count = 0, flags = 0;
         const rlx_backend *b = ranked[i];
         const char *why;
         if (!rlx__policy_allows(s->rt, b, &why)) {
-            if (keep != KEEP_SOFTWARE)
-                explain(s, "  %s: backend '%s' %s", device, b->id, why);
+            explain(s, "  %s: backend '%s' %s", device, b->id, why);
             continue;
         }
-        uint32_t flags = 0;
         if (rlx_backend_probe_ex(b, &count, &flags) != RLX_OK) {
-            if (keep != KEEP_SOFTWARE)
-                explain(s, "  %s: backend '%s' unavailable: %s", device,
-                        b->id, rlx_last_error());
+            explain(s, "  %s: backend '%s' unavailable: %s", device, b->id,
+                    rlx_last_error());
             continue;
         }
-        int software = (flags & RLX_PROBE_SOFTWARE) != 0;
-        if (keep == KEEP_HARDWARE && software) {
-            explain(s, "  %s: backend '%s' runs on a software device; "
-                       "ranked after the CPU", device, b->id);
-            continue;
-        }
-        if (keep == KEEP_SOFTWARE && !software)
-            continue;
         if (index >= count) {
             explain(s, "  %s: backend '%s' has %u device%s, no %s:%u",
                     device, b->id, count, count == 1 ? "" : "s", device,
@@ -86,21 +79,22 @@ static uint32_t add_device_kept(rlx_session *s, const char *device,
             explain(s, "  %s: backend '%s' was just unloaded", device, b->id);
             continue;
         }
+        added++;
+        if (later && (flags & RLX_PROBE_SOFTWARE) &&
+            later->n < MAX_CANDIDATES) {
+            explain(s, "  %s: backend '%s' runs on a software device; "
+                       "ranked after the CPU", device, b->id);
+            later->items[later->n++] = b;
+            continue;
+        }
         explain(s, "  %s: backend '%s' available (priority %d, %u device%s)",
                 device, b->id, b->priority, count, count == 1 ? "" : "s");
         s->candidates[s->n_candidates++] = b;
-        added++;
     }
     return added;
 }
 
-static uint32_t add_device(rlx_session *s, const char *device,
-                           uint32_t index)
-{
-    return add_device_kept(s, device, index, KEEP_ALL);
-}
-
-static void add_custom_devices(rlx_session *s, int keep)
+static void add_custom_devices(rlx_session *s, deferred *later)
 {
     const rlx__snapshot *snap = rlx__registry_snapshot(s->rt);
     for (uint32_t i = 0; i < snap->count; i++) {
@@ -112,7 +106,7 @@ static void add_custom_devices(rlx_session *s, int keep)
             seen = snap->items[j]->kind == RLX_DEVICE_CUSTOM &&
                    strcmp(snap->items[j]->device_name, b->device_name) == 0;
         if (!seen)
-            add_device_kept(s, b->device_name, 0, keep);
+            add_device(s, b->device_name, 0, later);
     }
 }
 
@@ -174,7 +168,7 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
         return RLX_OK;
     }
     explain(s, "requested device '%s':", spec);
-    if (add_device(s, name, s->device_index) > 0)
+    if (add_device(s, name, s->device_index, NULL) > 0)
         return RLX_OK;
     const rlx_backend *any[1];
     if (rlx__registry_rank(s->rt, name, any, 1) == 0)
@@ -190,15 +184,20 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
 
 static void choose_auto(rlx_session *s)
 {
+    deferred later = { .n = 0 };
     explain(s, "no device requested; trying in order:");
     for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
-        add_device_kept(s, auto_order[i], 0, KEEP_HARDWARE);
-    add_custom_devices(s, KEEP_HARDWARE);
-    add_device(s, "cpu", 0);
-    /* software implementations of accelerators last */
-    for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
-        add_device_kept(s, auto_order[i], 0, KEEP_SOFTWARE);
-    add_custom_devices(s, KEEP_SOFTWARE);
+        add_device(s, auto_order[i], 0, &later);
+    add_custom_devices(s, &later);
+    add_device(s, "cpu", 0, &later);
+    /* software implementations of accelerators last; each already holds
+     * the reference its probe pass took */
+    for (uint32_t i = 0; i < later.n; i++) {
+        if (s->n_candidates < MAX_CANDIDATES)
+            s->candidates[s->n_candidates++] = later.items[i];
+        else
+            rlx__backend_release(later.items[i]);
+    }
 }
 
 static const char *const precision_names[] = {
