@@ -29,27 +29,6 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The value of an option given as "--name value" or "--name=value";
- * NULL when ARGV[*I] is not that option. Advances *I past a separate value. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-
-    if (strncmp(arg, name, n) != 0)
-        return NULL;
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int demo_options_parse(int argc, char **argv, demo_options *o)
 {
     o->device = NULL;
@@ -60,9 +39,9 @@ static int demo_options_parse(int argc, char **argv, demo_options *o)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return -1;
-        } else if ((v = option_value(argc, argv, &i, "--device", &missing))) {
+        } else if ((v = cli_option_value(argc, argv, &i, "--device", &missing))) {
             o->device = v;
-        } else if ((v = option_value(argc, argv, &i, "--batch", &missing))) {
+        } else if ((v = cli_option_value(argc, argv, &i, "--batch", &missing))) {
             char *end;
             errno = 0;
             long long b = strtoll(v, &end, 10);

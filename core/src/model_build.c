@@ -254,6 +254,30 @@ static rlx_status remember(build *b, rlx_value v)
 
 /* ---- sections --------------------------------------------------------- */
 
+/* The part every inputs/params/constants entry shares: a mapping with a
+ * name, only KEYS, a dtype and a shape (both required when REQUIRED).
+ * WHAT gets "KIND 'name'" for the caller's own messages. */
+static rlx_status tensor_entry(build *b, const rlx__ynode *e,
+                               const char *list, const char *kind,
+                               const char *const *keys, int required,
+                               const char **name, char *what, size_t size,
+                               rlx_dtype *dtype, uint32_t *rank,
+                               int64_t *dims, int *given)
+{
+    rlx_status st = entry_map(b, e, list);
+    if (st == RLX_OK)
+        st = get_string(b, e, "name", kind, 1, name, NULL);
+    if (st != RLX_OK)
+        return st;
+    snprintf(what, size, "%s '%s'", kind, *name);
+    if ((st = check_keys(b, e, what, keys)) != RLX_OK)
+        return st;
+    st = get_dtype(b, e, what, required, dtype);
+    if (st == RLX_OK)
+        st = get_shape(b, e, what, required, *dtype, rank, dims, given);
+    return st;
+}
+
 static rlx_status build_inputs(build *b, const rlx__ynode *list)
 {
     static const char *const keys[] = { "name", "dtype", "shape", NULL };
@@ -266,17 +290,9 @@ static rlx_status build_inputs(build *b, const rlx__ynode *list)
         int64_t dims[RLX_MAX_RANK];
         int given;
         rlx_value v;
-        rlx_status st = entry_map(b, e, "inputs");
-        if (st == RLX_OK)
-            st = get_string(b, e, "name", "input", 1, &name, NULL);
-        if (st != RLX_OK)
-            return st;
-        snprintf(what, sizeof what, "input '%s'", name);
-        if ((st = check_keys(b, e, what, keys)) != RLX_OK)
-            return st;
-        st = get_dtype(b, e, what, 1, &dtype);
-        if (st == RLX_OK)
-            st = get_shape(b, e, what, 1, dtype, &rank, dims, &given);
+        rlx_status st = tensor_entry(b, e, "inputs", "input", keys, 1,
+                                     &name, what, sizeof what, &dtype,
+                                     &rank, dims, &given);
         if (st != RLX_OK)
             return st;
         st = rlx_graph_input(b->g, name, dtype, rank, dims, &v);
@@ -314,17 +330,9 @@ static rlx_status build_params(build *b, const rlx__ynode *list)
         int64_t dims[RLX_MAX_RANK];
         int given;
         rlx_value v;
-        rlx_status st = entry_map(b, e, "params");
-        if (st == RLX_OK)
-            st = get_string(b, e, "name", "param", 1, &name, NULL);
-        if (st != RLX_OK)
-            return st;
-        snprintf(what, sizeof what, "param '%s'", name);
-        if ((st = check_keys(b, e, what, keys)) != RLX_OK)
-            return st;
-        st = get_dtype(b, e, what, 0, &dtype);
-        if (st == RLX_OK)
-            st = get_shape(b, e, what, 0, dtype, &rank, dims, &given);
+        rlx_status st = tensor_entry(b, e, "params", "param", keys, 0,
+                                     &name, what, sizeof what, &dtype,
+                                     &rank, dims, &given);
         if (st != RLX_OK)
             return st;
         if (!b->weights)
@@ -384,17 +392,9 @@ static rlx_status build_constants(build *b, const rlx__ynode *list)
         int given;
         rlx_value v;
         void *data;
-        rlx_status st = entry_map(b, e, "constants");
-        if (st == RLX_OK)
-            st = get_string(b, e, "name", "constant", 1, &name, NULL);
-        if (st != RLX_OK)
-            return st;
-        snprintf(what, sizeof what, "constant '%s'", name);
-        if ((st = check_keys(b, e, what, keys)) != RLX_OK)
-            return st;
-        st = get_dtype(b, e, what, 1, &dtype);
-        if (st == RLX_OK)
-            st = get_shape(b, e, what, 1, dtype, &rank, dims, &given);
+        rlx_status st = tensor_entry(b, e, "constants", "constant", keys, 1,
+                                     &name, what, sizeof what, &dtype,
+                                     &rank, dims, &given);
         if (st != RLX_OK)
             return st;
         const rlx__ynode *value = rlx__ynode_get(e, "value");

@@ -22,17 +22,6 @@
 #define RLX_BLAS_VARIANT_NAME "portable"
 #endif
 
-rlx_status rlx__blas_fail(const rlx_host *host, rlx_status status,
-                          const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return rlx_host_report(host, status, msg);
-}
-
 void rlx__blas_log(const rlx_host *host, rlx_log_level level,
                    const char *fmt, ...)
 {
@@ -69,7 +58,7 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
     if (!be->pool) {
         be->pool = rlx__blas_pool_create(online_cpus());
         if (!be->pool)
-            st = rlx__blas_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+            st = rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                                 "cpu-openblas: cannot start the worker "
                                 "threads. Fix: free memory or raise the "
                                 "thread limit");

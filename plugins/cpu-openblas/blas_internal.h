@@ -52,8 +52,6 @@ typedef struct rlx__blas_backend {
     rlx__blas_pool *pool;     /* created at the first compile */
 } rlx__blas_backend;
 
-rlx_status rlx__blas_fail(const rlx_host *host, rlx_status status,
-                          const char *fmt, ...) RLX__BLAS_PRINTF(3, 4);
 void rlx__blas_log(const rlx_host *host, rlx_log_level level,
                    const char *fmt, ...) RLX__BLAS_PRINTF(3, 4);
 

@@ -14,22 +14,6 @@
 #include "blas_internal.h"
 #include "cpu_ref_internal.h"
 
-static rlx__cpu_ref_attrs attrs_of(const rlx_node_view *v)
-{
-    rlx__cpu_ref_attrs a = { 0, NULL, 0, NULL };
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-        v->int_attrs) {
-        a.n_ints = v->n_int_attrs;
-        a.ints = v->int_attrs;
-    }
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
-        v->float_attrs) {
-        a.n_floats = v->n_float_attrs;
-        a.floats = v->float_attrs;
-    }
-    return a;
-}
-
 static rlx__cpu_ref_shape shape_of(const rlx_node_view *v)
 {
     rlx__cpu_ref_shape s = { v->rank, v->shape };
@@ -151,7 +135,7 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
     p->b_off = calloc(nb, sizeof *p->b_off);
     if (!p->a_off || !p->b_off) {
         free(scratch);
-        return rlx__blas_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+        return rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                               "cpu-openblas compile: out of memory planning "
                               "matmul '%s'. Fix: free memory", v->name);
     }
@@ -288,7 +272,7 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
                              uint32_t i, rlx__blas_step *s)
 {
     const rlx_node_view *v = g->nodes[i];
-    rlx__cpu_ref_attrs at = attrs_of(v);
+    rlx__cpu_ref_attrs at = rlx__cpu_ref_attrs_of(v);
     rlx_status st;
 
     if (v->op == RLX_OP_TRANSPOSE) {

@@ -139,6 +139,23 @@ static rlx_status node_alloc(const rlx_host *host, const rlx_node_view *v,
 }
 
 /* Check node I of G and copy what execute needs into N. */
+rlx__cpu_ref_attrs rlx__cpu_ref_attrs_of(const rlx_node_view *v)
+{
+    /* Missing trailing attributes take their defaults. */
+    rlx__cpu_ref_attrs a = { 0, NULL, 0, NULL };
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+        v->int_attrs) {
+        a.n_ints = v->n_int_attrs;
+        a.ints = v->int_attrs;
+    }
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
+        v->float_attrs) {
+        a.n_floats = v->n_float_attrs;
+        a.floats = v->float_attrs;
+    }
+    return a;
+}
+
 static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                uint32_t i, rlx__cpu_ref_node *n)
 {
@@ -168,18 +185,7 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
     if (st != RLX_OK)
         return st;
 
-    /* Missing trailing attributes take their defaults. */
-    rlx__cpu_ref_attrs a = { 0, NULL, 0, NULL };
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-        v->int_attrs) {
-        a.n_ints = v->n_int_attrs;
-        a.ints = v->int_attrs;
-    }
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
-        v->float_attrs) {
-        a.n_floats = v->n_float_attrs;
-        a.floats = v->float_attrs;
-    }
+    rlx__cpu_ref_attrs a = rlx__cpu_ref_attrs_of(v);
     int64_t attr[2] = { v->op == RLX_OP_SOFTMAX ? -1 : 0, 0 };
     for (uint32_t j = 0; j < a.n_ints && j < 2; j++)
         attr[j] = a.ints[j];

@@ -264,6 +264,9 @@ typedef struct rlx__cpu_ref_attrs {
     const double *floats;
 } rlx__cpu_ref_attrs;
 
+/* A node's attributes, reading only what its struct_size covers. */
+rlx__cpu_ref_attrs rlx__cpu_ref_attrs_of(const rlx_node_view *v);
+
 /* kernels_norm.c */
 rlx_status rlx__cpu_ref_norm_prepare(const rlx_host *host,
                                      const rlx_graph_view *g,
