@@ -5,6 +5,7 @@
 
 jmp_buf rlx_test__jmp;
 int rlx_test__failed;
+static char skip_reason[256];
 
 void rlx_test__fail(const char *file, int line, const char *fmt, ...)
 {
@@ -15,6 +16,15 @@ void rlx_test__fail(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     printf("\n");
     rlx_test__failed = 1;
+    longjmp(rlx_test__jmp, 1);
+}
+
+void rlx_test__skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(skip_reason, sizeof skip_reason, fmt, ap);
+    va_end(ap);
     longjmp(rlx_test__jmp, 1);
 }
 
@@ -39,11 +49,13 @@ int rlx_test_main(const rlx_test_case *cases, size_t n, int argc, char **argv)
         if (only && strcmp(only, cases[i].name) != 0)
             continue;
         rlx_test__failed = 0;
+        skip_reason[0] = '\0';
         if (setjmp(rlx_test__jmp) == 0)
             cases[i].fn();
         number++;
-        printf("%s %zu - %s\n", rlx_test__failed ? "not ok" : "ok", (size_t)number,
-               cases[i].name);
+        printf("%s %zu - %s%s%s\n", rlx_test__failed ? "not ok" : "ok",
+               (size_t)number, cases[i].name,
+               skip_reason[0] ? " # SKIP " : "", skip_reason);
         fflush(stdout);
         failures += rlx_test__failed;
     }

@@ -6,7 +6,8 @@
  *   RLX_TEST_LIST(TEST_ENTRY(adds));
  *
  * A failed assertion prints where and why and ends that test (longjmp);
- * the others still run. `./test-x NAME` runs one test.
+ * the others still run. SKIP("why") ends a test that cannot run here
+ * ("ok N - name # SKIP why"). `./test-x NAME` runs one test.
  */
 #ifndef RLX_TEST_HARNESS_H
 #define RLX_TEST_HARNESS_H
@@ -28,6 +29,11 @@ void rlx_test__fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn))
 #endif
     ;
+void rlx_test__skip(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
 int rlx_test_main(const rlx_test_case *cases, size_t n, int argc,
                   char **argv);
 
@@ -43,6 +49,7 @@ int rlx_test_main(const rlx_test_case *cases, size_t n, int argc,
     }
 
 #define FAIL(...) rlx_test__fail(__FILE__, __LINE__, __VA_ARGS__)
+#define SKIP(...) rlx_test__skip(__VA_ARGS__)
 
 #define ASSERT(cond)                                                        \
     do {                                                                    \

@@ -1,10 +1,12 @@
 /*
  * test-abi-compat.c - plugins built against other minors of the plugin
- * ABI load in this core and run a graph: test/abi/1.0 (the headers of
- * the first frozen version) and test/abi/1.2 (a hypothetical newer minor
- * with an appended vtable slot and info field). A plugin that claims
- * major 2 (test/plugins/wrong_abi.c) is refused with both versions named.
- * RLX_TEST_ABI_DIR is where the compat plugins were built.
+ * ABI load in this core and run a graph, with host inputs and with bound
+ * tensors: test/abi/1.0 (the headers of the first frozen version; tensors
+ * go through host copies) and test/abi/1.3 (a hypothetical newer minor
+ * with an appended vtable slot and info field, and 1.2's device I/O). A
+ * plugin that claims major 2 (test/plugins/wrong_abi.c) is refused with
+ * both versions named. RLX_TEST_ABI_DIR is where the compat plugins were
+ * built.
  */
 #include "test-util.h"
 
@@ -18,7 +20,7 @@ static const char *abi_plugin(const char *name)
 }
 
 /* Load plugin NAME, check its backend ID reports ABI MAJOR.MINOR, and run
- * z = x + y on it. */
+ * z = x + y on it, then again with x and z bound to tensors. */
 static void load_and_run(const char *name, const char *id, uint32_t major,
                          uint32_t minor)
 {
@@ -57,6 +59,27 @@ static void load_and_run(const char *name, const char *id, uint32_t major,
         for (int i = 0; i < 6; i++)
             ASSERT_NEAR(out[i], xv[i] + yv[i], 0);
     }
+
+    /* device I/O from 1.2 on; the core copies for older plugins */
+    ASSERT_EQ(rlx_backend_device_io(b), minor >= 2);
+    const float x2[6] = { -1, -2, -3, 0.5f, 0.25f, 8 };
+    rlx_tensor *tx = NULL, *tz = NULL;
+    ASSERT_OK(rlx_tensor_create(p, RLX_DTYPE_F32, 2, dims, x2, &tx));
+    ASSERT_OK(rlx_tensor_create(p, RLX_DTYPE_F32, 2, dims, NULL, &tz));
+    ASSERT_OK(rlx_program_bind(p, RLX_SLOT_INPUT, "x", tx));
+    ASSERT_OK(rlx_program_bind(p, RLX_SLOT_OUTPUT, "z", tz));
+    ASSERT_OK(rlx_program_run(p));
+    float z2[6];
+    ASSERT_OK(rlx_tensor_read(tz, z2, sizeof z2));
+    for (int i = 0; i < 6; i++)
+        ASSERT_NEAR(z2[i], x2[i] + yv[i], 0);
+    ASSERT_OK(rlx_tensor_write(tx, xv, sizeof xv));
+    ASSERT_OK(rlx_program_run(p));
+    ASSERT_OK(rlx_tensor_read(tz, z2, sizeof z2));
+    for (int i = 0; i < 6; i++)
+        ASSERT_NEAR(z2[i], xv[i] + yv[i], 0);
+    rlx_tensor_destroy(tx);
+    rlx_tensor_destroy(tz);
     rlx_program_destroy(p);
     rlx_session_destroy(s);
     rlx_graph_destroy(g);
@@ -68,9 +91,9 @@ TEST(abi_1_0_plugin_loads_and_runs)
     load_and_run("testabi10", "test-abi10", 1, 0);
 }
 
-TEST(abi_1_2_plugin_loads_and_runs)
+TEST(abi_1_3_plugin_loads_and_runs)
 {
-    load_and_run("testabi12", "test-abi12", 1, 2);
+    load_and_run("testabi13", "test-abi13", 1, 3);
 }
 
 TEST(abi_major_2_refused_with_both_versions)
@@ -90,13 +113,13 @@ TEST(abi_major_2_refused_with_both_versions)
     rlx_runtime_destroy(rt);
 }
 
-TEST(core_is_abi_1_1)
+TEST(core_is_abi_1_2)
 {
     /* The frozen version this tree declares; test/abi/baseline matches. */
-    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 1));
+    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 2));
 }
 
 RLX_TEST_LIST(TEST_ENTRY(abi_1_0_plugin_loads_and_runs),
-              TEST_ENTRY(abi_1_2_plugin_loads_and_runs),
+              TEST_ENTRY(abi_1_3_plugin_loads_and_runs),
               TEST_ENTRY(abi_major_2_refused_with_both_versions),
-              TEST_ENTRY(core_is_abi_1_1));
+              TEST_ENTRY(core_is_abi_1_2));

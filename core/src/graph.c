@@ -97,9 +97,9 @@ static int push_node(rlx_graph *g, const rlx__node *node)
     return 1;
 }
 
-static rlx_status check_shape(const char *name, rlx_dtype dtype,
-                              uint32_t rank, const int64_t *dims,
-                              size_t *nbytes)
+rlx_status rlx__shape_check(const char *name, rlx_dtype dtype,
+                            uint32_t rank, const int64_t *dims,
+                            size_t *nbytes)
 {
     if (!rlx__dtype_is_known(dtype))
         return rlx__error(RLX_ERR_DTYPE,
@@ -143,7 +143,7 @@ static rlx_status add_source(rlx_graph *g, rlx_op op, const char *name,
                           rlx_op_name(op));
     rlx_status st = check_name(g, name);
     if (st == RLX_OK)
-        st = check_shape(name, dtype, rank, dims, &nbytes);
+        st = rlx__shape_check(name, dtype, rank, dims, &nbytes);
     if (st != RLX_OK)
         return st;
     if (op == RLX_OP_CONSTANT && nbytes > 0 && !data)

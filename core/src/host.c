@@ -51,13 +51,30 @@ static const char *reserved_device_names[] = {
     "cpu", "cuda", "rocm", "vulkan", "tpu", "metal", "custom", "auto",
 };
 
-/* Name of the first required slot that is missing, or NULL. */
-static const char *missing_slot(const rlx_backend_vtable *vt, uint32_t flags)
+/* The flags of a backend built for ABI version ABI, less those that
+ * meant nothing to it (bits its minor did not define, DEVICE_IO before
+ * 1.2) and DEVICE_IO without EXECUTES. */
+static uint32_t known_flags(uint32_t abi, uint32_t flags)
+{
+    uint32_t known = RLX_BACKEND_EXECUTES;
+    if (RLX_ABI_VERSION_MINOR_OF(abi) >= 2)
+        known |= RLX_BACKEND_DEVICE_IO;
+    flags &= known;
+    if (!(flags & RLX_BACKEND_EXECUTES))
+        flags &= ~RLX_BACKEND_DEVICE_IO;
+    return flags;
+}
+
+/* Name of the first required slot that is missing, or NULL; *FIX says
+ * what else the backend may do instead of implementing it. */
+static const char *missing_slot(const rlx_backend_vtable *vt, uint32_t flags,
+                                const char **fix)
 {
 #define RLX__NEED(field)                                                   \
     if (!RLX_HAS_FIELD(vt->struct_size, rlx_backend_vtable, field) ||      \
         !vt->field)                                                        \
         return #field;
+    *fix = "drop RLX_BACKEND_EXECUTES for an emission-only backend";
     RLX__NEED(supports_op)
     if (flags & RLX_BACKEND_EXECUTES) {
         RLX__NEED(compile)
@@ -66,6 +83,10 @@ static const char *missing_slot(const rlx_backend_vtable *vt, uint32_t flags)
         RLX__NEED(buffer_read)
         RLX__NEED(buffer_destroy)
         RLX__NEED(execute)
+    }
+    *fix = "drop RLX_BACKEND_DEVICE_IO";
+    if (flags & RLX_BACKEND_DEVICE_IO) {
+        RLX__NEED(buffer_write)
     }
 #undef RLX__NEED
     return NULL;
@@ -152,13 +173,14 @@ static rlx_status host_register(const rlx_host *host, uint32_t abi,
                       "static const rlx_backend_vtable with .struct_size = "
                       "sizeof (rlx_backend_vtable)",
                       info->id, vt ? "struct_size too small" : "NULL");
-    const char *slot = missing_slot(vt, info->flags);
+    uint32_t flags = known_flags(abi, info->flags);
+    const char *other_fix = NULL;
+    const char *slot = missing_slot(vt, flags, &other_fix);
     if (slot)
         return refuse(rt, RLX_ERR_INVALID_ARGUMENT,
                       "backend '%s': malformed vtable: required slot '%s' "
-                      "is missing. Fix: implement %s, or drop "
-                      "RLX_BACKEND_EXECUTES for an emission-only backend",
-                      info->id, slot, slot);
+                      "is missing. Fix: implement %s, or %s",
+                      info->id, slot, slot, other_fix);
     const rlx_backend *dup = find_id(rt, info->id);
     if (dup && dup->plugin == rt->loading)
         return refuse(rt, RLX_ERR_DUPLICATE,
@@ -190,7 +212,7 @@ static rlx_status host_register(const rlx_host *host, uint32_t abi,
     }
     b->kind = info->device_kind;
     b->priority = info->priority;
-    b->flags = info->flags;
+    b->flags = flags;
     size_t n = vt->struct_size < sizeof b->vt ? vt->struct_size : sizeof b->vt;
     memcpy(&b->vt, vt, n); /* the rest stays zero: absent slots */
     b->vt.struct_size = (uint32_t)sizeof b->vt;

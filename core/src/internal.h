@@ -83,6 +83,9 @@ typedef struct rlx__plugin {
 /* Take a reference on B's plugin; 0 when it has been unloaded. */
 int rlx__backend_acquire(const rlx_backend *b);
 void rlx__backend_release(const rlx_backend *b);
+/* 1 when B takes run inputs and outputs in its own buffers
+ * (RLX_BACKEND_DEVICE_IO, never set for plugins older than ABI 1.2). */
+int rlx__backend_device_io(const rlx_backend *b);
 
 struct rlx_backend {
     char *id;
@@ -258,6 +261,11 @@ struct rlx_graph {
 
 /* Elements of a shape, or -1 when it overflows. */
 int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);
+/* Check a dtype and shape given by the application (known dtype, rank,
+ * dims >= 0, size fits); *NBYTES gets the size. Errors name NAME. */
+rlx_status rlx__shape_check(const char *name, rlx_dtype dtype,
+                            uint32_t rank, const int64_t *dims,
+                            size_t *nbytes);
 
 /* ---- shape.c ---------------------------------------------------------- */
 
@@ -266,6 +274,29 @@ int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);
 rlx_status rlx__shape_infer(const rlx_graph *g, const char *name, rlx_op op,
                             uint32_t n_inputs, const uint32_t *inputs,
                             const rlx_attrs *attrs, rlx__node *out);
+
+/* ---- tensor.c: tensors bound to program inputs and outputs ---------- */
+
+/*
+ * An rlx_tensor. On a backend with RLX_BACKEND_DEVICE_IO it is one of the
+ * backend's buffers; elsewhere it is host memory the core owns and copies
+ * to and from the program's host slots around each run. REFS counts the
+ * application's handle and every binding; the last release frees it.
+ */
+struct rlx_tensor {
+    _Atomic uint32_t refs;
+    const rlx_backend *backend;  /* holds a reference on its plugin */
+    uint32_t device_index;
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t shape[RLX_MAX_RANK];
+    size_t nbytes;
+    rlx_buffer *buffer;          /* DEVICE_IO backends: the backend's */
+    void *host;                  /* other backends: the core's memory */
+};
+
+void rlx__tensor_acquire(rlx_tensor *t);
+void rlx__tensor_release(rlx_tensor *t);
 
 /* ---- view.c: dead-code elimination and the view backends get ---------- */
 

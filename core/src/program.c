@@ -1,37 +1,14 @@
 /*
  * program.c - compiling a graph on the session's backend (with fallback
  * to the next candidate), params uploaded once, named inputs, runs.
+ * Tensors bound to inputs and outputs: bind.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "program.h"
 #include "session.h"
-
-typedef struct rlx__slot {
-    char *name;
-    rlx_dtype dtype;
-    uint32_t rank;
-    int64_t shape[RLX_MAX_RANK];
-    size_t nbytes;
-    void *host;         /* inputs and outputs: host copy */
-    rlx_buffer *buffer; /* params: the backend's buffer */
-    int set;
-} rlx__slot;
-
-struct rlx_program {
-    const rlx_backend *backend;
-    uint32_t device_index;
-    rlx_executable *exe;
-    uint32_t n_nodes;
-    uint32_t n_slots[4];           /* indexed by rlx_slot_kind */
-    rlx__slot *slots[4];
-    /* argument arrays built once so run allocates nothing */
-    rlx_buffer **param_bufs;
-    const void **input_ptrs;
-    void **output_ptrs;
-    int has_run;
-};
 
 static rlx_status slot_fill(rlx__slot *slot, const char *name,
                             const rlx__node *n, int host)
@@ -61,7 +38,10 @@ static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
     p->param_bufs = calloc(g->n_params + 1, sizeof *p->param_bufs);
     p->input_ptrs = calloc(g->n_inputs + 1, sizeof *p->input_ptrs);
     p->output_ptrs = calloc(g->n_outputs + 1, sizeof *p->output_ptrs);
-    if (!p->param_bufs || !p->input_ptrs || !p->output_ptrs)
+    p->input_bufs = calloc(g->n_inputs + 1, sizeof *p->input_bufs);
+    p->output_bufs = calloc(g->n_outputs + 1, sizeof *p->output_bufs);
+    if (!p->param_bufs || !p->input_ptrs || !p->output_ptrs ||
+        !p->input_bufs || !p->output_bufs)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
 
     rlx_status st = RLX_OK;
@@ -186,6 +166,7 @@ void rlx_program_destroy(rlx_program *p)
             rlx__slot *slot = &p->slots[k][i];
             if (slot->buffer && b)
                 b->vt.buffer_destroy(b->backend, slot->buffer);
+            rlx__tensor_release(slot->tensor); /* may free it */
             free(slot->name);
             free(slot->host);
         }
@@ -197,11 +178,13 @@ void rlx_program_destroy(rlx_program *p)
     free(p->param_bufs);
     free(p->input_ptrs);
     free(p->output_ptrs);
+    free(p->input_bufs);
+    free(p->output_bufs);
     free(p);
 }
 
-static rlx__slot *find_slot(const rlx_program *p, rlx_slot_kind kind,
-                            const char *name, uint32_t *index)
+rlx__slot *rlx__program_find_slot(const rlx_program *p, rlx_slot_kind kind,
+                                  const char *name, uint32_t *index)
 {
     for (uint32_t i = 0; i < p->n_slots[kind]; i++)
         if (strcmp(p->slots[kind][i].name, name) == 0) {
@@ -220,7 +203,7 @@ static rlx_status slot_for_set(rlx_program *p, rlx_slot_kind kind,
     if (!p || !name || (nbytes && !data))
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_program_set_%s: NULL argument", what);
-    rlx__slot *slot = find_slot(p, kind, name, index);
+    rlx__slot *slot = rlx__program_find_slot(p, kind, name, index);
     if (!slot)
         return rlx__error(RLX_ERR_NOT_FOUND,
                           "the program has no %s named '%s'. Fix: use one "
@@ -279,6 +262,7 @@ rlx_status rlx_program_set_input(rlx_program *p, const char *name,
                                  &slot, &index);
     if (st != RLX_OK)
         return st;
+    rlx__program_unbind(p, RLX_SLOT_INPUT, index); /* host data wins */
     if (nbytes)
         memcpy(slot->host, data, nbytes);
     slot->set = 1;
@@ -295,11 +279,17 @@ void *rlx_program_input_buffer(rlx_program *p, const char *name,
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_program_input_buffer: NULL argument"),
                NULL;
-    rlx__slot *slot = find_slot(p, RLX_SLOT_INPUT, name, &index);
+    rlx__slot *slot = rlx__program_find_slot(p, RLX_SLOT_INPUT, name, &index);
     if (!slot)
         return rlx__error(RLX_ERR_NOT_FOUND,
                           "the program has no input named '%s'. Fix: use "
                           "one of the names given to rlx_graph_input", name),
+               NULL;
+    if (slot->tensor)
+        return rlx__error(RLX_ERR_STATE,
+                          "input '%s' is bound to a tensor. Fix: write it "
+                          "with rlx_tensor_write, or unbind it first "
+                          "(rlx_program_bind with a NULL tensor)", name),
                NULL;
     slot->set = 1;
     if (nbytes)
@@ -328,6 +318,10 @@ rlx_status rlx_program_run(rlx_program *p)
                                   need[k].what,
                                   p->slots[need[k].kind][i].name,
                                   need[k].call);
+    const rlx_backend *b = p->backend;
+    /* Only a backend with device I/O sees the bound buffers; for the
+     * others bound tensors are host memory, copied around execute. */
+    int device_io = rlx__backend_device_io(b);
     rlx_execute_args args = {
         .struct_size = sizeof args,
         .n_params = p->n_slots[RLX_SLOT_PARAM],
@@ -336,12 +330,23 @@ rlx_status rlx_program_run(rlx_program *p)
         .inputs = p->input_ptrs,
         .n_outputs = p->n_slots[RLX_SLOT_OUTPUT],
         .outputs = p->output_ptrs,
+        .input_buffers = device_io && p->n_bound[RLX_SLOT_INPUT]
+                             ? p->input_bufs : NULL,
+        .output_buffers = device_io && p->n_bound[RLX_SLOT_OUTPUT]
+                              ? p->output_bufs : NULL,
     };
-    const rlx_backend *b = p->backend;
+    if (!device_io)
+        rlx__program_stage_inputs(p);
     rlx__report_clear();
     rlx_status st = b->vt.execute(b->backend, p->exe, &args);
     if (st != RLX_OK)
         return rlx__error_from_backend(st, b, "run");
+    if (!device_io)
+        rlx__program_collect_outputs(p);
+    for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_OUTPUT]; i++) {
+        rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][i];
+        slot->fresh = !slot->tensor;
+    }
     p->has_run = 1;
     return RLX_OK;
 }
@@ -397,12 +402,25 @@ const void *rlx_program_output_data(const rlx_program *p, uint32_t index,
         return rlx__error(RLX_ERR_NOT_FOUND,
                           "rlx_program_output_data: no output %u", index),
                NULL;
+    const rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][index];
+    if (slot->tensor)
+        return rlx__error(RLX_ERR_STATE,
+                          "output '%s' is bound to a tensor. Fix: read it "
+                          "with rlx_tensor_read", slot->name),
+               NULL;
     if (!p->has_run)
         return rlx__error(RLX_ERR_STATE,
                           "no outputs yet. Fix: call rlx_program_run "
                           "first"),
                NULL;
+    if (!slot->fresh)
+        return rlx__error(RLX_ERR_STATE,
+                          "output '%s' was bound to a tensor during the "
+                          "last run, so it went there. Fix: read that "
+                          "tensor (rlx_tensor_read), or run again",
+                          slot->name),
+               NULL;
     if (nbytes)
-        *nbytes = p->slots[RLX_SLOT_OUTPUT][index].nbytes;
-    return p->slots[RLX_SLOT_OUTPUT][index].host;
+        *nbytes = slot->nbytes;
+    return slot->host;
 }

@@ -198,6 +198,16 @@ int rlx_backend_executes(const rlx_backend *b)
     return b && (b->flags & RLX_BACKEND_EXECUTES);
 }
 
+int rlx__backend_device_io(const rlx_backend *b)
+{
+    return (b->flags & RLX_BACKEND_DEVICE_IO) != 0;
+}
+
+int rlx_backend_device_io(const rlx_backend *b)
+{
+    return b && rlx__backend_device_io(b);
+}
+
 const char *rlx_backend_description(const rlx_backend *b)
 {
     return b && b->description ? b->description : "";

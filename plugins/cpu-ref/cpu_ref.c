@@ -102,6 +102,7 @@ static const rlx_backend_vtable cpu_ref_vtable = {
     .buffer_destroy = rlx__cpu_ref_buffer_destroy,
     .execute = rlx__cpu_ref_execute,
     .backend_destroy = cpu_ref_backend_destroy,
+    .buffer_write = rlx__cpu_ref_buffer_write,
 };
 
 rlx_status rlx__cpu_ref_init(const rlx_host *host)
@@ -122,7 +123,9 @@ rlx_status rlx__cpu_ref_init(const rlx_host *host)
         .device_kind = RLX_DEVICE_CPU,
         .device_name = NULL,
         .priority = RLX_PRIORITY_REFERENCE,
-        .flags = RLX_BACKEND_EXECUTES,
+        /* buffers are host memory, so device I/O is free: bound inputs
+         * and outputs are read and written in place */
+        .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
         .description = "portable C11 reference CPU backend (all ops, "
                        "all dtypes, plain loops)",
         .vtable = &cpu_ref_vtable,

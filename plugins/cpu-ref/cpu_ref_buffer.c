@@ -1,6 +1,7 @@
 /*
  * cpu_ref_buffer.c - "device" buffers of the reference backend: a host
- * copy of the data, so params set once are reused by every run.
+ * copy of the data, so params set once are reused by every run, and
+ * tensors bound to run inputs and outputs are read and written in place.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,7 @@ rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,
     }
     if (data && nbytes)
         memcpy(bytes, data, nbytes);
-    else if (nbytes)
+    else if (nbytes) /* no DATA: zeros (RLX_BACKEND_DEVICE_IO) */
         memset(bytes, 0, nbytes);
     buf->dtype = desc->dtype;
     buf->nbytes = nbytes;
@@ -83,6 +84,25 @@ rlx_status rlx__cpu_ref_buffer_read(void *backend, rlx_buffer *buffer,
                                  buffer->nbytes);
     if (nbytes)
         memcpy(dst, buffer->bytes, nbytes);
+    return RLX_OK;
+}
+
+rlx_status rlx__cpu_ref_buffer_write(void *backend, rlx_buffer *buffer,
+                                     const void *src, size_t nbytes)
+{
+    const rlx_host *host = ((rlx__cpu_ref *)backend)->host;
+    if (!buffer || (nbytes && !src))
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "cpu-ref buffer_write: NULL buffer or "
+                               "source. Fix: pass a buffer made by cpu-ref "
+                               "and a source of its size");
+    if (nbytes != buffer->nbytes)
+        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                 "cpu-ref buffer_write: got %zu bytes for a "
+                                 "%zu-byte buffer. Fix: write exactly the "
+                                 "buffer's size", nbytes, buffer->nbytes);
+    if (nbytes)
+        memcpy(buffer->bytes, src, nbytes);
     return RLX_OK;
 }
 

@@ -4,11 +4,46 @@
  *
  * Every argument is checked before the first node runs, so a bad call
  * changes nothing. Host pointers are read and written with memcpy, which
- * needs no alignment.
+ * needs no alignment. An input or output bound to one of our buffers
+ * (ABI 1.2 device I/O) is read from or written to that buffer instead.
  */
 #include <string.h>
 
 #include "cpu_ref_internal.h"
+
+/* The buffer bound to input or output slot S, or NULL: the 1.2 arrays,
+ * read only when the caller's struct has them. */
+static const rlx_buffer *bound_input(const rlx_execute_args *args,
+                                     uint32_t s)
+{
+    return RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
+                         input_buffers) && args->input_buffers
+               ? args->input_buffers[s]
+               : NULL;
+}
+
+static rlx_buffer *bound_output(const rlx_execute_args *args, uint32_t s)
+{
+    return RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
+                         output_buffers) && args->output_buffers
+               ? args->output_buffers[s]
+               : NULL;
+}
+
+static rlx_status check_bound(const rlx_host *host, const char *what,
+                              const rlx__cpu_ref_node *n, uint32_t s,
+                              const rlx_buffer *b)
+{
+    if (b->dtype == n->dtype && b->nbytes == n->count * n->elem)
+        return RLX_OK;
+    return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             "cpu-ref execute: %s '%s' (slot %u) is bound "
+                             "to a buffer of dtype %d and %zu bytes, the "
+                             "slot is dtype %d and %zu bytes. Fix: bind a "
+                             "cpu-ref buffer of the slot's dtype and size",
+                             what, n->name, (unsigned)s, (int)b->dtype,
+                             b->nbytes, (int)n->dtype, n->count * n->elem);
+}
 
 static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
                              const rlx_execute_args *args)
@@ -52,6 +87,13 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     }
     for (uint32_t s = 0; s < exe->n_inputs; s++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->input_nodes[s]];
+        const rlx_buffer *b = bound_input(args, s);
+        if (b) {
+            rlx_status st = check_bound(host, "input", n, s, b);
+            if (st != RLX_OK)
+                return st;
+            continue;
+        }
         if (n->count && !args->inputs[s])
             return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                      "cpu-ref execute: input '%s' (slot %u) "
@@ -60,6 +102,13 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     }
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->output_nodes[i]];
+        const rlx_buffer *b = bound_output(args, i);
+        if (b) {
+            rlx_status st = check_bound(host, "output", n, i, b);
+            if (st != RLX_OK)
+                return st;
+            continue;
+        }
         if (n->count && !args->outputs[i])
             return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                      "cpu-ref execute: output %u ('%s') has "
@@ -84,11 +133,13 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     const float *x = in_f32(exe, n, 0), *y = in_f32(exe, n, 1);
 
     switch (n->op) {
-    case RLX_OP_INPUT:
+    case RLX_OP_INPUT: {
+        const rlx_buffer *b = bound_input(args, n->slot);
         if (nbytes)
-            memcpy(n->data, args->inputs[n->slot], nbytes);
+            memcpy(n->data, b ? b->bytes : args->inputs[n->slot], nbytes);
         rlx__cpu_ref_node_widen(n);
         return RLX_OK;
+    }
     case RLX_OP_PARAM:
         if (nbytes)
             memcpy(n->data, args->params[n->slot]->bytes, nbytes);
@@ -154,8 +205,10 @@ rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
             return st;
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->output_nodes[i]];
+        rlx_buffer *b = bound_output(args, i);
         if (n->count)
-            memcpy(args->outputs[i], n->data, n->count * n->elem);
+            memcpy(b ? (void *)b->bytes : args->outputs[i], n->data,
+                   n->count * n->elem);
     }
     return RLX_OK;
 }

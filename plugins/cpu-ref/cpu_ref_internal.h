@@ -93,6 +93,8 @@ rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,
                                       const void *data, rlx_buffer **out);
 rlx_status rlx__cpu_ref_buffer_read(void *backend, rlx_buffer *buffer,
                                     void *dst, size_t nbytes);
+rlx_status rlx__cpu_ref_buffer_write(void *backend, rlx_buffer *buffer,
+                                     const void *src, size_t nbytes);
 void rlx__cpu_ref_buffer_destroy(void *backend, rlx_buffer *buffer);
 
 /* ---- per-op plans --------------------------------------------------- */

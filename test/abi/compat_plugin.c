@@ -1,13 +1,14 @@
 /*
  * compat_plugin.c - one small backend (add on same-shaped f32 tensors)
  * built against an older or newer copy of the plugin-abi headers
- * (test/abi/1.0, test/abi/1.2) to show that the current core loads and
+ * (test/abi/1.0, test/abi/1.3) to show that the current core loads and
  * runs plugins of every minor of its major. COMPAT_ID names the backend.
  *
- * Against 1.2 it also fills what 1.2 appended (a vtable slot, an info
- * field): the core does not know them and must neither read nor call
- * them. The slot returns an error, so a core that called it would fail
- * the run.
+ * From 1.2 on it has device I/O (RLX_BACKEND_DEVICE_IO): bound inputs
+ * and outputs come as its buffers. Against the hypothetical 1.3 it also
+ * fills what 1.3 appended (a vtable slot, an info field): the core does
+ * not know them and must neither read nor call them. The slot returns an
+ * error, so a core that called it would fail.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,8 @@ static rlx_status buffer_create(void *b, uint32_t dev,
     buf->nbytes = c * sizeof(float);
     if (data && c)
         memcpy(buf->data, data, buf->nbytes);
+    else if (c) /* 1.2 device I/O: no data means zeros */
+        memset(buf->data, 0, buf->nbytes);
     *out = buf;
     return RLX_OK;
 }
@@ -158,13 +161,33 @@ static void buffer_destroy(void *b, rlx_buffer *buf)
     free(buf);
 }
 
+/* The buffer bound to input or output slot S (1.2 device I/O), read only
+ * as far as the core's struct has the arrays; NULL when none. */
+static rlx_buffer *bound(const rlx_execute_args *a, int output, uint32_t s)
+{
+#if RLX_ABI_MINOR >= 2
+    if (!RLX_HAS_FIELD(a->struct_size, rlx_execute_args, output_buffers))
+        return NULL;
+    rlx_buffer *const *bufs = output ? a->output_buffers : a->input_buffers;
+    return bufs ? bufs[s] : NULL;
+#else
+    (void)a, (void)output, (void)s;
+    return NULL;
+#endif
+}
+
 static rlx_status execute(void *b, rlx_executable *e,
                           const rlx_execute_args *a)
 {
     (void)b;
     for (uint32_t i = 0; i < e->n_nodes; i++) {
         if (e->op[i] == RLX_OP_INPUT) {
-            e->val[i] = a->inputs[e->slot[i]];
+            const rlx_buffer *buf = bound(a, 0, e->slot[i]);
+            e->val[i] = buf ? buf->data : a->inputs[e->slot[i]];
+            if (!e->val[i])
+                return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                                       "input without data. Fix: pass a "
+                                       "host pointer or a bound buffer");
         } else if (e->op[i] == RLX_OP_PARAM) {
             e->val[i] = a->params[e->slot[i]]->data;
         } else {
@@ -173,10 +196,13 @@ static rlx_status execute(void *b, rlx_executable *e,
                 e->own[i][k] = x[k] + y[k];
         }
     }
-    for (uint32_t i = 0; i < e->n_outputs; i++)
+    for (uint32_t i = 0; i < e->n_outputs; i++) {
+        rlx_buffer *buf = bound(a, 1, i);
         if (e->count[e->outputs[i]])
-            memcpy(a->outputs[i], e->val[e->outputs[i]],
+            memcpy(buf ? (void *)buf->data : a->outputs[i],
+                   e->val[e->outputs[i]],
                    e->count[e->outputs[i]] * sizeof(float));
+    }
     return RLX_OK;
 }
 
@@ -185,11 +211,23 @@ static rlx_status buffer_write(void *b, rlx_buffer *buf, const void *src,
                                size_t nbytes)
 {
     (void)b;
-    (void)buf;
+    if (nbytes != buf->nbytes)
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "size mismatch. Fix: write the whole buffer");
+    memcpy(buf->data, src, nbytes);
+    return RLX_OK;
+}
+#endif
+
+#if RLX_ABI_MINOR >= 3
+static rlx_status buffer_copy(void *b, rlx_buffer *dst,
+                              const rlx_buffer *src)
+{
+    (void)b;
+    (void)dst;
     (void)src;
-    (void)nbytes;
     return rlx_host_report(host, RLX_ERR_INTERNAL,
-                           "buffer_write is a 1.2 slot this core must not "
+                           "buffer_copy is a 1.3 slot this core must not "
                            "know. Fix: none, this is a test");
 }
 #endif
@@ -206,6 +244,9 @@ static const rlx_backend_vtable vtable = {
 #if RLX_ABI_MINOR >= 2
     .buffer_write = buffer_write,
 #endif
+#if RLX_ABI_MINOR >= 3
+    .buffer_copy = buffer_copy,
+#endif
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *h)
@@ -217,12 +258,16 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *h)
         .device_kind = RLX_DEVICE_CUSTOM,
         .device_name = "abitest",
         .priority = RLX_PRIORITY_DEFAULT,
+#if RLX_ABI_MINOR >= 2
+        .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
+#else
         .flags = RLX_BACKEND_EXECUTES,
+#endif
         .description = "ABI compatibility test: add on f32",
         .vtable = &vtable,
         .backend = NULL,
-#if RLX_ABI_MINOR >= 2
-        .version = "1.2-test",
+#if RLX_ABI_MINOR >= 3
+        .version = "1.3-test",
 #endif
     };
     return rlx_register_backend(h, &info);

@@ -133,6 +133,11 @@ static rlx_status buffer_create(void *bd, uint32_t dev,
     simple_backend *b = bd;
     size_t c = 1;
     (void)dev;
+    /* without RLX_BACKEND_DEVICE_IO only params come here, with data */
+    if (!data && !b->device_io)
+        return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
+                               "test backend: buffer_create without data. "
+                               "Fix: this backend has no device I/O");
     for (uint32_t i = 0; i < d->rank; i++)
         c *= (size_t)d->shape[i];
     rlx_buffer *buf = malloc(sizeof *buf + c * sizeof(float) + 1);
@@ -142,6 +147,8 @@ static rlx_status buffer_create(void *bd, uint32_t dev,
     buf->nbytes = c * sizeof(float);
     if (data && c)
         memcpy(buf->data, data, buf->nbytes);
+    else if (c)
+        memset(buf->data, 0, buf->nbytes);
     *out = buf;
     return RLX_OK;
 }
@@ -157,6 +164,18 @@ static rlx_status buffer_read(void *bd, rlx_buffer *buf, void *dst,
     return RLX_OK;
 }
 
+static rlx_status buffer_write(void *bd, rlx_buffer *buf, const void *src,
+                               size_t nbytes)
+{
+    simple_backend *b = bd;
+    if (nbytes != buf->nbytes)
+        return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
+                               "size mismatch. Fix: write the whole buffer");
+    if (nbytes)
+        memcpy(buf->data, src, nbytes);
+    return RLX_OK;
+}
+
 static void buffer_destroy(void *bd, rlx_buffer *buf)
 {
     (void)bd;
@@ -167,13 +186,41 @@ static rlx_status execute(void *bd, rlx_executable *e,
                           const rlx_execute_args *a)
 {
     const simple_backend *b = bd;
+    /* bound buffers (ABI 1.2) only with device I/O; never otherwise */
+    int has_bufs = RLX_HAS_FIELD(a->struct_size, rlx_execute_args,
+                                 output_buffers) &&
+                   (a->input_buffers || a->output_buffers);
+    if (has_bufs && !b->device_io)
+        return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
+                               "test backend: got bound buffers. Fix: this "
+                               "backend has no device I/O");
+    rlx_buffer *const *in_bufs = has_bufs ? a->input_buffers : NULL;
+    rlx_buffer *const *out_bufs = has_bufs ? a->output_buffers : NULL;
+    /* exactly one of host pointer and bound buffer per slot */
+    for (uint32_t i = 0; i < e->n_nodes; i++)
+        if (e->ops[i] == RLX_OP_INPUT &&
+            !a->inputs[e->slot[i]] == !(in_bufs && in_bufs[e->slot[i]]))
+            return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
+                                   "test backend: an input has both or "
+                                   "neither of a host pointer and a bound "
+                                   "buffer. Fix: pass one");
+    for (uint32_t i = 0; i < e->n_outputs; i++)
+        if (!a->outputs[i] == !(out_bufs && out_bufs[i]))
+            return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
+                                   "test backend: an output has both or "
+                                   "neither of a host pointer and a bound "
+                                   "buffer. Fix: pass one");
     for (uint32_t i = 0; i < e->n_nodes; i++) {
         float *o;
         const float *x = e->val[e->in[i][0]], *y = e->val[e->in[i][1]];
         switch (e->ops[i]) {
         case RLX_OP_INPUT:
-            /* the core keeps inputs alive and unchanged during execute */
-            memcpy(&e->val[i], &a->inputs[e->slot[i]], sizeof(float *));
+            /* the core keeps inputs alive and unchanged during execute;
+             * a bound buffer is read in place */
+            if (in_bufs && in_bufs[e->slot[i]])
+                e->val[i] = in_bufs[e->slot[i]]->data;
+            else
+                memcpy(&e->val[i], &a->inputs[e->slot[i]], sizeof(float *));
             break;
         case RLX_OP_PARAM:
             e->val[i] = a->params[e->slot[i]]->data;
@@ -192,9 +239,10 @@ static rlx_status execute(void *bd, rlx_executable *e,
     }
     for (uint32_t i = 0; i < e->n_outputs; i++) {
         uint32_t node = e->outputs[i];
+        void *dst = out_bufs && out_bufs[i] ? (void *)out_bufs[i]->data
+                                            : a->outputs[i];
         if (e->count[node])
-            memcpy(a->outputs[i], e->val[node],
-                   e->count[node] * sizeof(float));
+            memcpy(dst, e->val[node], e->count[node] * sizeof(float));
     }
     return RLX_OK;
 }
@@ -234,4 +282,19 @@ const rlx_backend_vtable simple_vtable = {
     .execute = execute,
     .backend_destroy = backend_destroy,
     .device_describe = device_describe,
+};
+
+const rlx_backend_vtable simple_vtable_io = {
+    .struct_size = sizeof(rlx_backend_vtable),
+    .probe = probe,
+    .supports_op = supports_op,
+    .compile = compile,
+    .executable_destroy = exe_free,
+    .buffer_create = buffer_create,
+    .buffer_read = buffer_read,
+    .buffer_destroy = buffer_destroy,
+    .execute = execute,
+    .backend_destroy = backend_destroy,
+    .device_describe = device_describe,
+    .buffer_write = buffer_write,
 };

@@ -14,9 +14,14 @@ typedef struct simple_backend {
     const char *unavailable_env; /* probe fails while this is set */
     uint32_t probe_flags;   /* RLX_PROBE_* the probe reports */
     int wrong_add;          /* only add, and it subtracts (conformance) */
+    int device_io;          /* registered with RLX_BACKEND_DEVICE_IO */
 } simple_backend;
 
 /* Vtable whose slots expect a simple_backend as their first argument. */
 extern const rlx_backend_vtable simple_vtable;
+/* The same with buffer_write, for backends registered with
+ * RLX_BACKEND_DEVICE_IO (and device_io set): execute then reads bound
+ * inputs straight from their buffers and writes bound outputs there. */
+extern const rlx_backend_vtable simple_vtable_io;
 
 #endif

@@ -46,6 +46,7 @@ typedef struct rlx_backend rlx_backend;
 typedef struct rlx_graph rlx_graph;
 typedef struct rlx_session rlx_session;
 typedef struct rlx_program rlx_program;
+typedef struct rlx_tensor rlx_tensor;
 
 /* A value in a graph: the result of one node. */
 typedef uint32_t rlx_value;
@@ -75,7 +76,7 @@ RLX_API const char *rlx_last_error(void);
  * RLX_RUNTIME_NO_DISCOVERY) scan RLX_PLUGIN_PATH and the system plugin
  * directory. Rejected files never fail this call; see the diagnostics. */
 RLX_API rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags);
-/* Frees everything. No session or program of RT may still exist. */
+/* Frees everything. No session, program or tensor of RT may still exist. */
 RLX_API void rlx_runtime_destroy(rlx_runtime *rt);
 
 /* Scan a colon-separated list of directories for librlx-backend-*.so, in
@@ -146,6 +147,10 @@ RLX_API rlx_device_kind rlx_backend_device_kind(const rlx_backend *b);
 RLX_API const char *rlx_backend_device_name(const rlx_backend *b);
 RLX_API int32_t rlx_backend_priority(const rlx_backend *b);
 RLX_API int rlx_backend_executes(const rlx_backend *b);
+/* 1 when B keeps bound tensors in its device's memory and runs read and
+ * write them there (RLX_BACKEND_DEVICE_IO, a plugin of ABI 1.2 or later);
+ * 0 when binding costs one host copy per run instead. */
+RLX_API int rlx_backend_device_io(const rlx_backend *b);
 RLX_API const char *rlx_backend_description(const rlx_backend *b);
 /* Plugin file path, or "(built-in)". */
 RLX_API const char *rlx_backend_plugin_path(const rlx_backend *b);
@@ -247,15 +252,21 @@ RLX_API void rlx_program_destroy(rlx_program *p);
  * NBYTES must equal the param's size. Every param must be set before run. */
 RLX_API rlx_status rlx_program_set_param(rlx_program *p, const char *name,
                                          const void *data, size_t nbytes);
-/* Inputs are copied at set time. */
+/* Inputs are copied at set time. Setting an input that is bound to a
+ * tensor unbinds it first: the host data given here wins. */
 RLX_API rlx_status rlx_program_set_input(rlx_program *p, const char *name,
                                          const void *data, size_t nbytes);
 /* Where input NAME lives: a buffer of *nbytes that the program owns and
  * hands to the backend at every run (a GPU backend may have pinned it for
  * DMA). Writing the input there saves the copy rlx_program_set_input
- * makes. Valid until the program is destroyed; marks the input as set. */
+ * makes. Valid until the program is destroyed; marks the input as set.
+ * Fails (NULL) while the input is bound to a tensor; while bound, what is
+ * written here is not read. */
 RLX_API void *rlx_program_input_buffer(rlx_program *p, const char *name,
                                        size_t *nbytes);
+/* Run once. Bound inputs are read from their tensors and bound outputs
+ * written to theirs; after a failed run a bound output's contents are
+ * unspecified. */
 RLX_API rlx_status rlx_program_run(rlx_program *p);
 
 RLX_API uint32_t rlx_program_input_count(const rlx_program *p);
@@ -271,11 +282,54 @@ RLX_API rlx_status rlx_program_slot(const rlx_program *p, rlx_slot_kind kind,
                                     uint32_t index, const char **name,
                                     rlx_dtype *dtype, uint32_t *rank,
                                     const int64_t **dims);
-/* Output I of the last run, owned by P until the next run or destroy. */
+/* Output I of the last run, owned by P until the next run or destroy.
+ * NULL for an output that is bound to a tensor, or was during the last
+ * run: its data is in the tensor (rlx_tensor_read). */
 RLX_API const void *rlx_program_output_data(const rlx_program *p,
                                             uint32_t index, size_t *nbytes);
 /* Nodes the program kept after dead-code elimination. */
 RLX_API uint32_t rlx_program_node_count(const rlx_program *p);
+
+/* ---- tensors: run inputs and outputs that stay on the device --------- */
+
+/* A tensor in the memory of P's device (one of the backend's buffers), so
+ * runs can read inputs and write outputs there with no host copy, and one
+ * program's output can feed another's input on the device (compare ONNX
+ * Runtime's IoBinding). DATA NULL: zeros; else row-major bytes of the
+ * whole tensor. The tensor keeps P's backend loaded, can be bound to any
+ * program on the same backend and device, and outlives P; destroy it
+ * before the runtime. On a backend without device I/O
+ * (rlx_backend_device_io() is 0) it is host memory and every run copies
+ * it once: the same results, one copy. */
+RLX_API rlx_status rlx_tensor_create(rlx_program *p, rlx_dtype dtype,
+                                     uint32_t rank, const int64_t *dims,
+                                     const void *data, rlx_tensor **out);
+/* Drop the caller's reference. Programs it is bound to keep it alive
+ * until they unbind it or are destroyed. */
+RLX_API void rlx_tensor_destroy(rlx_tensor *t);
+/* Overwrite the whole tensor from host DATA; NBYTES must equal its size. */
+RLX_API rlx_status rlx_tensor_write(rlx_tensor *t, const void *data,
+                                    size_t nbytes);
+/* Copy the whole tensor to host DST; NBYTES must equal its size. */
+RLX_API rlx_status rlx_tensor_read(const rlx_tensor *t, void *dst,
+                                   size_t nbytes);
+/* Any out-parameter may be NULL; *dims points into the tensor. */
+RLX_API rlx_status rlx_tensor_shape(const rlx_tensor *t, rlx_dtype *dtype,
+                                    uint32_t *rank, const int64_t **dims);
+
+/* Bind T as input or output NAME of P (KIND RLX_SLOT_INPUT or
+ * RLX_SLOT_OUTPUT; params already stay on the device): later runs read or
+ * write it there, with no host copy where the backend supports device I/O.
+ * T's dtype and shape must equal the slot's, and T must come from a
+ * program on the same backend and device. Binding an input marks it set.
+ * One tensor may feed several inputs, but a tensor bound to an output of
+ * P is bound to no other slot of P. T NULL unbinds: the slot goes back to
+ * host memory, and an unbound input is unset until set again. P holds a
+ * reference on T while bound. While P runs, other threads may read the
+ * tensors bound to P's inputs (rlx_tensor_read, or as inputs of their own
+ * programs) but must not write them, nor touch P's output tensors. */
+RLX_API rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
+                                    const char *name, rlx_tensor *t);
 
 /* ---- models: YAML graph + safetensors weights (docs/model-format.md) - */
 

@@ -1,7 +1,7 @@
 /*
  * rlx/abi.h - version of the plugin ABI and the export macro.
  *
- * TEST COPY: a hypothetical ABI 1.2, made by hand from 1.1 for the
+ * TEST COPY: a hypothetical ABI 1.3, made by hand from 1.2 for the
  * compatibility tests (test/abi/). It is not a real version of rlx.
  *
  * Part of the frozen plugin ABI: a backend includes only headers from
@@ -14,9 +14,13 @@
  *        rlx_plugin_host_fit export; optional vtable slot
  *        device_describe with rlx_device_info. Also the ops that arrived while 1.0
  *        was being finished (values 62-76, layer_norm to fill) and
- *        their RLX_ATTR_* indices. test/abi/baseline/ holds 1.1's
+ *        their RLX_ATTR_* indices.
+ *   1.2  device-resident run inputs and outputs: the backend flag
+ *        RLX_BACKEND_DEVICE_IO, rlx_execute_args.input_buffers and
+ *        output_buffers, vtable slot buffer_write, buffer_create with
+ *        DATA == NULL. test/abi/baseline/ holds the current minor's
  *        libabigail description; CI compares against it.
- *   1.2  (hypothetical, tests only) rlx_backend_vtable.buffer_write;
+ *   1.3  (hypothetical, tests only) rlx_backend_vtable.buffer_copy;
  *        rlx_backend_info.version.
  */
 #ifndef RLX_ABI_H
@@ -27,7 +31,7 @@
 
 /* A plugin of another major is refused; any minor of the same major loads. */
 #define RLX_ABI_MAJOR 1
-#define RLX_ABI_MINOR 2
+#define RLX_ABI_MINOR 3
 
 /* Major in the high 16 bits, minor in the low 16. */
 #define RLX_ABI_VERSION_MAKE(major, minor) \

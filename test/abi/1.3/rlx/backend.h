@@ -82,6 +82,14 @@ typedef struct rlx_execute_args {
     const void *const *inputs;   /* host memory, row-major, per input slot */
     uint32_t n_outputs;
     void *const *outputs;        /* host memory the core allocated */
+    /* --- since 1.2; only to backends with RLX_BACKEND_DEVICE_IO --- */
+    /* Per slot: NULL, or one of this backend's buffers (same device as
+     * the executable, the slot's dtype and size) bound by the
+     * application. A bound input is read from the buffer and its
+     * inputs[i] is NULL; a bound output is written to the buffer and its
+     * outputs[i] is NULL. Either array may be NULL: nothing bound. */
+    rlx_buffer *const *input_buffers;
+    rlx_buffer *const *output_buffers;
 } rlx_execute_args;
 
 /* What a backend says about one of its devices (device_describe). */
@@ -118,7 +126,8 @@ typedef struct rlx_backend_vtable {
 
     /* Required with EXECUTES. A device buffer initialised from host DATA
      * (row-major, desc's dtype and shape); params live in these so GPU
-     * backends keep weights resident across runs. */
+     * backends keep weights resident across runs. Since 1.2, with
+     * RLX_BACKEND_DEVICE_IO: DATA may be NULL for a zero-filled buffer. */
     rlx_status (*buffer_create)(void *backend, uint32_t device_index,
                                 const rlx_tensor_desc *desc,
                                 const void *data, rlx_buffer **out);
@@ -147,15 +156,26 @@ typedef struct rlx_backend_vtable {
     rlx_status (*device_describe)(void *backend, uint32_t index,
                                   rlx_device_info *out);
 
-    /* --- since 1.2 (hypothetical) --- */
-    /* Optional. Overwrite a buffer from host SRC (NBYTES, the whole
-     * buffer). Absent: the core would make a new buffer instead. */
+    /* --- since 1.2 --- */
+    /* Required with RLX_BACKEND_DEVICE_IO, else optional. Overwrite the
+     * whole buffer (NBYTES, its size) from host SRC. Not called while an
+     * execute that uses the buffer runs. */
     rlx_status (*buffer_write)(void *backend, rlx_buffer *buffer,
                                const void *src, size_t nbytes);
+
+    /* --- since 1.3 (hypothetical) --- */
+    /* Optional. Copy buffer SRC into DST, same size, on the device. */
+    rlx_status (*buffer_copy)(void *backend, rlx_buffer *dst,
+                              const rlx_buffer *src);
 } rlx_backend_vtable;
 
 /* rlx_backend_info.flags */
 #define RLX_BACKEND_EXECUTES 0x1u /* runs graphs; without it, emission-only */
+/* Since 1.2: execute honours rlx_execute_args.input_buffers and
+ * output_buffers, buffer_create takes DATA == NULL, and buffer_write is
+ * implemented, so applications keep run inputs and outputs on the device
+ * (rlx_tensor). The core ignores the flag from plugins built for 1.0/1.1. */
+#define RLX_BACKEND_DEVICE_IO 0x2u
 
 /* Priorities: higher wins within a device kind; ties go to the earlier
  * registration. A tuned backend uses more than the default. */
@@ -176,7 +196,7 @@ typedef struct rlx_backend_info {
     const char *description;   /* Optional, one line */
     const rlx_backend_vtable *vtable; /* Required; must outlive the plugin */
     void *backend;             /* first argument of every vtable slot */
-    /* --- since 1.2 (hypothetical) --- */
+    /* --- since 1.3 (hypothetical) --- */
     const char *version;       /* Optional: the backend's own version */
 } rlx_backend_info;
 
