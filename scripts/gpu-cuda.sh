@@ -10,7 +10,8 @@
 #
 # MESON_TESTS="name ..." runs only those meson tests (e.g. cuda-plugin)
 # instead of the whole suite, to save device time; WERROR=true builds
-# with -Werror.
+# with -Werror; BENCH_LOG=debug makes the model benchmark log each
+# matmul's autotuning choice (default info: per-step profiles).
 #
 # Needs: nvcc (PATH or /usr/local/cuda/bin), meson, ninja, libyaml-dev
 # (or Debian's libyaml .debs in .debs/, unpacked into a private prefix),
@@ -117,7 +118,7 @@ if [ $BENCH = 1 ]; then
     step "bench: models vs PyTorch"
     # RLX_CUDA_PROFILE=1: the first run of each program logs per-step times
     RLX_LIB=$BUILD/core/librlx.so.1 PYTHONUNBUFFERED=1 \
-        RLX_CUDA_PROFILE=${RLX_CUDA_PROFILE:-1} RLX_LOG=${RLX_LOG:-info} \
+        RLX_CUDA_PROFILE=${RLX_CUDA_PROFILE:-1} RLX_LOG=${BENCH_LOG:-info} \
         python3 bench/cuda/bench_models.py 2>&1 | tee "$OUT/bench_models.txt"
 fi
 

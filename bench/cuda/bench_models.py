@@ -5,11 +5,14 @@ post-norm; seq 128, batch 8; f32 and bf16) through rlx's cuda backend
 and through PyTorch (eager, and replaying a CUDA graph), on the same
 weights, with the outputs compared.
 
-rlx is driven through its public C API with ctypes. An rlx run takes its
-inputs from and gives its outputs to host memory (the plugin ABI says
-so), so PyTorch is timed twice: with tensors already on the GPU (its
-usual benchmark), and with the same host-in/host-out contract as rlx
-(pinned input copied in, output copied out, synchronized).
+rlx is driven through its public C API with ctypes, two ways: "rlx@in"
+takes its input from and gives its output to host memory (the input
+written in place into the program's pinned input buffer), "rlx@dev"
+keeps both on the GPU in tensors bound to the program (rlx_tensor,
+rlx_program_bind). PyTorch is timed both ways too: with tensors already
+on the GPU (its usual benchmark; compare with rlx@dev), and with the
+same host-in/host-out contract as rlx@in (pinned input copied in, output
+copied out, synchronized).
 
     RLX_LIB=build/core/librlx.so.1 RLX_PLUGIN_PATH=build/plugins/cuda \
         python3 bench_models.py
@@ -37,6 +40,7 @@ lib = C.CDLL(os.environ.get("RLX_LIB", "librlx.so.1"))
 lib.rlx_last_error.restype = C.c_char_p
 lib.rlx_program_output_data.restype = C.c_void_p
 lib.rlx_program_input_buffer.restype = C.c_void_p
+SLOT_INPUT, SLOT_OUTPUT = 1, 3
 
 
 def ck(st):
@@ -123,6 +127,29 @@ class Program:
             return torch.from_numpy(raw.view(np.int16)).view(
                 torch.bfloat16).reshape(shape).float()
         return torch.from_numpy(raw.view(np.float32)).reshape(shape)
+
+    def bind(self, x_bytes, x_shape, y_shape):
+        """Bind input x and output y to GPU tensors; X_BYTES is copied
+        into x's tensor once."""
+        self.tensors = []
+        for kind, name, shape, data in ((SLOT_INPUT, b"x", x_shape, x_bytes),
+                                        (SLOT_OUTPUT, b"y", y_shape, None)):
+            t = C.c_void_p()
+            ck(lib.rlx_tensor_create(self.p, self.dtype, len(shape),
+                                     i64s(shape), data, C.byref(t)))
+            ck(lib.rlx_program_bind(self.p, kind, name, t))
+            self.tensors.append(t)
+        self.y_shape = y_shape
+
+    def bound_output(self):
+        n = int(np.prod(self.y_shape)) * (2 if self.dtype == BF16 else 4)
+        raw = np.empty(n, np.uint8)
+        ck(lib.rlx_tensor_read(self.tensors[1], raw.ctypes.data_as(
+            C.c_void_p), C.c_size_t(n)))
+        if self.dtype == BF16:
+            return torch.from_numpy(raw.view(np.int16)).view(
+                torch.bfloat16).reshape(self.y_shape).float()
+        return torch.from_numpy(raw.view(np.float32)).reshape(self.y_shape)
 
     def bench_fn(self, x_bytes, in_place=False):
         """One forward per call. IN_PLACE: the input already sits in the
@@ -286,23 +313,42 @@ def main():
     ck(lib.rlx_runtime_create(C.byref(rt), 0))
     print(f"# GPU: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
     rows = []
-    hdr = (f"{'model':<26} {'rlx':>8} {'rlx@in':>8} {'eager':>8} {'graph':>8} "
-           f"{'eager+io':>9} {'graph+io':>9} {'rlx/graph+io':>12} "
-           f"{'rlx/eager+io':>12} {'rel.err':>9}")
+    hdr = (f"{'model':<30} {'rlx@in':>8} {'rlx@dev':>8} {'eager':>8} "
+           f"{'graph':>8} {'eager+io':>9} {'graph+io':>9} "
+           f"{'dev/graph':>9} {'dev/eager':>9} {'in/graph+io':>11} "
+           f"{'rel.err':>9} {'dev.err':>9}")
     print(hdr)
     print(f"# allow_tf32 {torch.backends.cuda.matmul.allow_tf32}, "
           f"fp32 precision {torch.get_float32_matmul_precision()}")
 
-    def report(name, prog, x_bytes, tv, y_rlx, y_ref):
-        t_copy = timeit(prog.bench_fn(x_bytes))
-        t_rlx = timeit(prog.bench_fn(x_bytes, in_place=True))
-        rel, mx = compare(y_rlx, y_ref)
-        line = (f"{name:<26} {t_copy:8.4f} {t_rlx:8.4f} {tv['eager']:8.4f} "
+    def report(name, prog, x_bytes, x_shape, y_shape, tv, y_ref):
+        """"ratio" columns: PyTorch time / rlx time (>1x: rlx faster)."""
+        y_rlx = prog.run(x_bytes, y_shape)
+        t_in = timeit(prog.bench_fn(x_bytes, in_place=True))
+        prog.bind(x_bytes, x_shape, y_shape)
+        run, p = lib.rlx_program_run, prog.p
+        t_dev = timeit(lambda: run(p))
+        ck(run(p))
+        rel, _ = compare(y_rlx, y_ref)
+        rel_dev, _ = compare(prog.bound_output(), y_ref)
+        line = (f"{name:<30} {t_in:8.4f} {t_dev:8.4f} {tv['eager']:8.4f} "
                 f"{tv['graph']:8.4f} {tv['eager+io']:9.4f} "
-                f"{tv['graph+io']:9.4f} {tv['graph+io'] / t_rlx:11.2f}x "
-                f"{tv['eager+io'] / t_rlx:11.2f}x {rel:9.2e}")
+                f"{tv['graph+io']:9.4f} {tv['graph'] / t_dev:8.2f}x "
+                f"{tv['eager'] / t_dev:8.2f}x "
+                f"{tv['graph+io'] / t_in:10.2f}x {rel:9.2e} {rel_dev:9.2e}")
         print(line, flush=True)
         rows.append(line)
+
+    def variants(name, make, x_bytes, x_shape, y_shape, tv, y_ref):
+        """The default plan, then the previous one: with
+        RLX_CUDA_MATMUL=heuristic (read at compile time) matmuls choose
+        among cuBLASLt's own candidates only (no split-K, no GEMV)."""
+        for mode in ("tuned", "heuristic"):
+            os.environ["RLX_CUDA_MATMUL"] = mode
+            prog = Program(rt, make())
+            report(name + ("" if mode == "tuned" else " (heuristic)"), prog,
+                   x_bytes, x_shape, y_shape, tv, y_ref)
+        os.environ.pop("RLX_CUDA_MATMUL", None)
 
     # MLP, f32
     lin = [torch.nn.Linear(784, 4096), torch.nn.Linear(4096, 4096),
@@ -312,10 +358,9 @@ def main():
     for batch in (1, 64, 1024):
         x = torch.randn(batch, 784)
         tv, y_ref = torch_variants(model, x)
-        prog = Program(rt, mlp_graph(lin, F32, batch))
-        xb = to_bytes(x)
-        y = prog.run(xb, [batch, 10])
-        report(f"mlp f32 batch {batch}", prog, xb, tv, y, y_ref)
+        variants(f"mlp f32 batch {batch}",
+                 lambda: mlp_graph(lin, F32, batch), to_bytes(x),
+                 [batch, 784], [batch, 10], tv, y_ref)
 
     # Transformer encoder block, f32 and bf16
     B, S, D, H, FF = 8, 128, 512, 8, 2048
@@ -326,18 +371,11 @@ def main():
         layer = layer.to(torch_dtype(dt)).cuda().eval()
         x = torch.randn(B, S, D).to(torch_dtype(dt))
         tv, y_ref = torch_variants(layer, x)
-        xb = to_bytes(x)
         name = f"encoder {'f32' if dt == F32 else 'bf16'} b{B} s{S}"
-        # RLX_CUDA_FUSE=0 (read at compile time): the same graph without
-        # the attention and residual+norm fusions, for before/after
-        for fuse in ("0", "1"):
-            os.environ["RLX_CUDA_FUSE"] = fuse
-            prog = Program(rt, encoder_graph(layer, dt, B, S, D, H))
-            y = prog.run(xb, [B, S, D])
-            report(name + ("" if fuse == "1" else " unfused"), prog, xb, tv,
-                   y, y_ref)
-        os.environ.pop("RLX_CUDA_FUSE", None)
-    print("\n# summary (ms per forward; >1x = rlx faster)")
+        variants(name, lambda: encoder_graph(layer, dt, B, S, D, H),
+                 to_bytes(x), [B, S, D], [B, S, D], tv, y_ref)
+    print("\n# summary (ms per forward; ratios: PyTorch / rlx, >1x = rlx "
+          "faster; dev = rlx@dev, in = rlx@in)")
     print(hdr)
     for r in rows:
         print(r)

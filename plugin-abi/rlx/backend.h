@@ -14,10 +14,11 @@
  *   message ending in a "Fix: ..." remediation through rlx_host_report()
  *   and leaves its output pointers untouched.
  * - Threads: probe and supports_op may run concurrently from any thread.
- *   compile, buffer_create and buffer_read may run concurrently with each
- *   other and with execute on other executables. A given executable runs
- *   at most one execute at a time; a buffer is not destroyed while an
- *   execute that uses it runs.
+ *   compile, buffer_create, buffer_read and buffer_write may run
+ *   concurrently with each other and with execute on other executables.
+ *   A given executable runs at most one execute at a time; a buffer is
+ *   not written or destroyed while an execute that uses it runs. execute
+ *   returns only when its work is complete: a later buffer_read sees it.
  */
 #ifndef RLX_BACKEND_H
 #define RLX_BACKEND_H
@@ -141,7 +142,9 @@ typedef struct rlx_backend_vtable {
      * every output. Sizes match the graph view given to compile. The core
      * passes the same input and output pointers at every run of an
      * executable, valid until executable_destroy returns, so a backend
-     * may pin them for DMA once. */
+     * may pin them for DMA once; a slot bound to a buffer (since 1.2) has
+     * a NULL pointer instead. A buffer bound to an output is bound to no
+     * other slot of the same run. */
     rlx_status (*execute)(void *backend, rlx_executable *exe,
                           const rlx_execute_args *args);
 

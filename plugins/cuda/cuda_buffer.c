@@ -1,7 +1,8 @@
 /*
- * cuda_buffer.c - param buffers in device memory: uploaded once when the
- * application sets a param, then bound by pointer into every run, so
- * weights never cross the bus again.
+ * cuda_buffer.c - buffers in device memory: params, uploaded once when
+ * the application sets them, and (device I/O) tensors the application
+ * binds as run inputs and outputs; both are bound by pointer into every
+ * run, so they never cross the bus again.
  */
 #include <stdlib.h>
 
@@ -60,7 +61,8 @@ rlx_status rlxc_buffer_create(void *backend, uint32_t device_index,
                 cudaFree(buf->ptr);
             free(buf);
             return rlxc_cuda_fail(be->host, err,
-                                  "buffer_create: cannot upload a param");
+                                  "buffer_create: cannot allocate or fill "
+                                  "a buffer");
         }
     }
     *out = buf;
@@ -90,6 +92,32 @@ rlx_status rlxc_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
                                  cudaMemcpyDeviceToHost);
     if (err != cudaSuccess)
         return rlxc_cuda_fail(be->host, err, "buffer_read");
+    return RLX_OK;
+}
+
+rlx_status rlxc_buffer_write(void *backend, rlx_buffer *buffer,
+                             const void *src, size_t nbytes)
+{
+    rlxc_backend *be = backend;
+    if (!buffer || (nbytes && !src))
+        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                               "cuda buffer_write: NULL buffer or source. "
+                               "Fix: pass a buffer made by cuda and a "
+                               "source of its size");
+    if (nbytes != buffer->nbytes)
+        return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                         "cuda buffer_write: got %zu bytes for a %zu-byte "
+                         "buffer. Fix: write exactly the buffer's size",
+                         nbytes, buffer->nbytes);
+    if (!nbytes)
+        return RLX_OK;
+    rlx_status st = rlxc_device_use(be, buffer->device);
+    if (st != RLX_OK)
+        return st;
+    cudaError_t err = cudaMemcpy(buffer->ptr, src, nbytes,
+                                 cudaMemcpyHostToDevice);
+    if (err != cudaSuccess)
+        return rlxc_cuda_fail(be->host, err, "buffer_write");
     return RLX_OK;
 }
 

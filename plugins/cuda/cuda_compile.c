@@ -1162,7 +1162,11 @@ static rlx_status slots(ctx *c)
     exe->io_reg = calloc(n_io, 1);
     exe->io_host = calloc(n_io, sizeof(void *));
     exe->graph_io = calloc(n_io, sizeof(void *));
+    exe->io_dev = calloc(n_io, sizeof(void *));
+    exe->graph_dev = calloc(n_io, sizeof(void *));
+    exe->out_direct = calloc(g->n_outputs + 1, 1);
     if (!exe->io_user || !exe->io_reg || !exe->io_host || !exe->graph_io ||
+        !exe->io_dev || !exe->graph_dev || !exe->out_direct ||
         !exe->input_values || !exe->param_values || !exe->output_values ||
         !exe->input_stage || !exe->output_stage || !exe->graph_params)
         return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
@@ -1197,6 +1201,11 @@ static rlx_status allocate(ctx *c)
     cudaError_t err = cudaSuccess;
     exe->arena_bytes = rlxc_plan_memory(exe->storages, exe->n_storages,
                                         ALIGN);
+    exe->storage_bind = calloc(exe->n_storages + 1, sizeof(void *));
+    if (!exe->storage_bind)
+        return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda compile: out of memory. Fix: free "
+                               "memory");
     if (exe->arena_bytes)
         err = cudaMalloc(&exe->arena, exe->arena_bytes);
     if (err == cudaSuccess && exe->const_bytes) {
@@ -1360,5 +1369,9 @@ void rlxc_executable_destroy(void *backend, rlx_executable *exe)
     free(exe->io_reg);
     free(exe->io_host);
     free(exe->graph_io);
+    free(exe->io_dev);
+    free(exe->graph_dev);
+    free(exe->storage_bind);
+    free(exe->out_direct);
     free(exe);
 }

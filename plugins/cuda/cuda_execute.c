@@ -1,12 +1,14 @@
 /*
  * cuda_execute.c - run an executable: copy inputs into pinned staging,
  * replay the CUDA graph (input uploads, every step, output downloads),
- * wait, and copy outputs out of staging.
+ * wait, and copy outputs out of staging. Inputs and outputs bound to
+ * device buffers (ABI 1.2 device I/O) skip the host entirely: the steps
+ * read and write the buffers in place.
  *
  * The graph is captured at the first run and again only when a param
- * buffer's device pointer differs from the one it was captured with, so
- * a run costs one graph launch and one synchronization whatever the
- * number of kernels.
+ * buffer, a bound buffer or the host side of a copy differs from the one
+ * it was captured with, so a run costs one graph launch and one
+ * synchronization whatever the number of kernels.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,8 @@ void *rlxc_value_ptr(const rlx_executable *exe, int v, void *const *params)
     const rlxc_value *x = &exe->values[v];
     switch (x->loc) {
     case RLXC_LOC_ARENA:
+        if (exe->storage_bind[x->storage])
+            return exe->storage_bind[x->storage];
         return (char *)exe->arena + exe->storages[x->storage].offset;
     case RLXC_LOC_PARAM:
         return params[x->slot];
@@ -119,7 +123,7 @@ static rlx_status record(rlx_executable *exe, void *const *params)
         err = cudaMemsetAsync(exe->dev_flag, 0, sizeof(int), s);
     for (uint32_t i = 0; err == cudaSuccess && i < exe->n_inputs; i++) {
         int v = (int)exe->input_values[i];
-        if (exe->values[v].nbytes)
+        if (exe->values[v].nbytes && !exe->io_dev[i])
             err = cudaMemcpyAsync(rlxc_value_ptr(exe, v, params),
                                   exe->io_host[i],
                                   exe->values[v].nbytes,
@@ -132,11 +136,14 @@ static rlx_status record(rlx_executable *exe, void *const *params)
         return st;
     for (uint32_t i = 0; err == cudaSuccess && i < exe->n_outputs; i++) {
         int v = (int)exe->output_values[i];
-        if (exe->values[v].nbytes)
-            err = cudaMemcpyAsync(exe->io_host[exe->n_inputs + i],
-                                  rlxc_value_ptr(exe, v, params),
-                                  exe->values[v].nbytes,
-                                  cudaMemcpyDeviceToHost, s);
+        void *dev = exe->io_dev[exe->n_inputs + i];
+        if (!exe->values[v].nbytes || exe->out_direct[i])
+            continue;
+        err = cudaMemcpyAsync(dev ? dev : exe->io_host[exe->n_inputs + i],
+                              rlxc_value_ptr(exe, v, params),
+                              exe->values[v].nbytes,
+                              dev ? cudaMemcpyDeviceToDevice
+                                  : cudaMemcpyDeviceToHost, s);
     }
     if (err == cudaSuccess && exe->dev_flag)
         err = cudaMemcpyAsync(exe->stage + exe->flag_stage, exe->dev_flag,
@@ -226,6 +233,8 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
     memcpy(exe->graph_params, params, exe->n_params * sizeof *params);
     memcpy(exe->graph_io, exe->io_host,
            (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_host);
+    memcpy(exe->graph_dev, exe->io_dev,
+           (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_dev);
     rlxc_log(host, RLX_LOG_DEBUG, "cuda: captured a CUDA graph of %u steps",
              (unsigned)exe->n_steps);
     return RLX_OK;
@@ -266,18 +275,66 @@ static rlx_status check_args(rlx_executable *exe,
                              v->nbytes, (unsigned)exe->device);
         params[s] = b->ptr;
     }
-    for (uint32_t s = 0; s < exe->n_inputs; s++)
-        if (exe->values[exe->input_values[s]].nbytes && !args->inputs[s])
+    int has_bufs = RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
+                                 output_buffers);
+    rlx_buffer *const *in_bufs = has_bufs ? args->input_buffers : NULL;
+    rlx_buffer *const *out_bufs = has_bufs ? args->output_buffers : NULL;
+    for (uint32_t j = 0; j < exe->n_inputs + exe->n_outputs; j++) {
+        int is_in = j < exe->n_inputs;
+        uint32_t s = is_in ? j : j - exe->n_inputs;
+        const rlxc_value *v = &exe->values[is_in ? exe->input_values[s]
+                                                 : exe->output_values[s]];
+        const rlx_buffer *b = is_in ? (in_bufs ? in_bufs[s] : NULL)
+                                    : (out_bufs ? out_bufs[s] : NULL);
+        const void *h = is_in ? args->inputs[s] : args->outputs[s];
+        exe->io_dev[j] = NULL;
+        if (b && (b->dtype != v->dtype || b->nbytes != v->nbytes ||
+                  b->device != exe->device))
             return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             "cuda execute: input slot %u is NULL. Fix: set "
-                             "every input before running", (unsigned)s);
-    for (uint32_t s = 0; s < exe->n_outputs; s++)
-        if (exe->values[exe->output_values[s]].nbytes && !args->outputs[s])
+                             "cuda execute: %s %u is bound to a buffer of "
+                             "another dtype, size or device. Fix: bind a "
+                             "buffer of %zu bytes made by the cuda backend "
+                             "on cuda:%u", is_in ? "input" : "output",
+                             (unsigned)s, v->nbytes, (unsigned)exe->device);
+        if (b)
+            exe->io_dev[j] = b->ptr;
+        else if (v->nbytes && !h)
             return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             "cuda execute: output %u has no destination. "
-                             "Fix: pass host memory for every output",
-                             (unsigned)s);
+                             "cuda execute: %s %u has neither host memory "
+                             "nor a bound buffer. Fix: %s",
+                             is_in ? "input" : "output", (unsigned)s,
+                             is_in ? "set every input before running"
+                                   : "pass host memory or a buffer for "
+                                     "every output");
+    }
     return RLX_OK;
+}
+
+/* Point the storages of bound slots at their buffers. An output is
+ * written in place when it has a storage of its own (not an input's,
+ * not one an earlier bound output took) and its buffer is not also bound
+ * to an input or an earlier output; otherwise the run ends with a copy
+ * into it, after every step has read its inputs. */
+static void bind_storages(rlx_executable *exe)
+{
+    memset(exe->storage_bind, 0, exe->n_storages * sizeof(void *));
+    for (uint32_t i = 0; i < exe->n_inputs; i++) {
+        const rlxc_value *v = &exe->values[exe->input_values[i]];
+        if (exe->io_dev[i] && v->loc == RLXC_LOC_ARENA)
+            exe->storage_bind[v->storage] = exe->io_dev[i];
+    }
+    for (uint32_t o = 0; o < exe->n_outputs; o++) {
+        const rlxc_value *v = &exe->values[exe->output_values[o]];
+        void *dev = exe->io_dev[exe->n_inputs + o];
+        int own = v->loc == RLXC_LOC_ARENA;
+        for (uint32_t i = 0; own && i < exe->n_inputs; i++)
+            own = exe->values[exe->input_values[i]].storage != v->storage;
+        for (uint32_t j = 0; own && j < exe->n_inputs + o; j++)
+            own = exe->io_dev[j] != dev;
+        exe->out_direct[o] = dev && own && !exe->storage_bind[v->storage];
+        if (exe->out_direct[o])
+            exe->storage_bind[v->storage] = dev;
+    }
 }
 
 /* Inputs and outputs of at least this many bytes are copied by DMA
@@ -295,6 +352,10 @@ static int bind_io(rlx_executable *exe, const rlx_execute_args *args)
         size_t n = exe->values[is_in ? exe->input_values[k]
                                      : exe->output_values[k]].nbytes;
         void *user = is_in ? (void *)args->inputs[k] : args->outputs[k];
+        if (exe->io_dev[j]) {
+            exe->io_host[j] = NULL;
+            continue;
+        }
         void *stage = exe->stage + (is_in ? exe->input_stage[k]
                                           : exe->output_stage[k]);
         if (n >= DIRECT_MIN_BYTES && user != exe->io_user[j]) {
@@ -311,7 +372,8 @@ static int bind_io(rlx_executable *exe, const rlx_execute_args *args)
                                   user == exe->io_user[j]
                               ? user : stage;
     }
-    return memcmp(exe->io_host, exe->graph_io, n_io * sizeof(void *)) != 0;
+    return memcmp(exe->io_host, exe->graph_io, n_io * sizeof(void *)) ||
+           memcmp(exe->io_dev, exe->graph_dev, n_io * sizeof(void *));
 }
 
 rlx_status rlxc_execute(void *backend, rlx_executable *exe,
@@ -334,6 +396,8 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
     if (st == RLX_OK && cudaSetDevice((int)exe->device) != cudaSuccess)
         st = rlxc_device_use(be, exe->device);
     int io_moved = st == RLX_OK ? bind_io(exe, args) : 0;
+    if (st == RLX_OK)
+        bind_storages(exe);
     if (st == RLX_OK &&
         (!exe->graph || io_moved ||
          memcmp(exe->graph_params, params, exe->n_params * sizeof *params)))
@@ -350,7 +414,7 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
 
     for (uint32_t i = 0; i < exe->n_inputs; i++) {
         size_t n = exe->values[exe->input_values[i]].nbytes;
-        if (n && exe->io_host[i] != args->inputs[i])
+        if (n && exe->io_host[i] && exe->io_host[i] != args->inputs[i])
             memcpy(exe->io_host[i], args->inputs[i], n);
     }
     cudaError_t err = cudaGraphLaunch(exe->graph, exe->stream);
@@ -370,7 +434,7 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         size_t n = exe->values[exe->output_values[i]].nbytes;
         void *h = exe->io_host[exe->n_inputs + i];
-        if (n && h != args->outputs[i])
+        if (n && h && h != args->outputs[i])
             memcpy(args->outputs[i], h, n);
     }
     return RLX_OK;

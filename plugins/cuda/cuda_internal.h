@@ -62,6 +62,22 @@ typedef struct rlxc_blas {
                                 cublasLtMatrixLayout_t,
                                 cublasLtMatmulPreference_t, int,
                                 cublasLtMatmulHeuristicResult_t *, int *);
+    cublasStatus_t (*algo_check)(cublasLtHandle_t, cublasLtMatmulDesc_t,
+                                 cublasLtMatrixLayout_t,
+                                 cublasLtMatrixLayout_t,
+                                 cublasLtMatrixLayout_t,
+                                 cublasLtMatrixLayout_t,
+                                 const cublasLtMatmulAlgo_t *,
+                                 cublasLtMatmulHeuristicResult_t *);
+    cublasStatus_t (*algo_cap_get)(const cublasLtMatmulAlgo_t *,
+                                   cublasLtMatmulAlgoCapAttributes_t, void *,
+                                   size_t, size_t *);
+    cublasStatus_t (*algo_config_set)(cublasLtMatmulAlgo_t *,
+                                      cublasLtMatmulAlgoConfigAttributes_t,
+                                      const void *, size_t);
+    cublasStatus_t (*algo_config_get)(const cublasLtMatmulAlgo_t *,
+                                      cublasLtMatmulAlgoConfigAttributes_t,
+                                      void *, size_t, size_t *);
     cublasStatus_t (*matmul)(cublasLtHandle_t, cublasLtMatmulDesc_t,
                              const void *, const void *,
                              cublasLtMatrixLayout_t, const void *,
@@ -123,6 +139,8 @@ rlx_status rlxc_buffer_create(void *backend, uint32_t device_index,
                               rlx_buffer **out);
 rlx_status rlxc_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
                             size_t nbytes);
+rlx_status rlxc_buffer_write(void *backend, rlx_buffer *buffer,
+                             const void *src, size_t nbytes);
 void rlxc_buffer_destroy(void *backend, rlx_buffer *buffer);
 
 /* ---- executables -------------------------------------------------------- */
@@ -170,7 +188,9 @@ typedef enum rlxc_step_kind {
     RLXC_STEP_ATTENTION   /* fused q k^T, scale, softmax, p v */
 } rlxc_step_kind;
 
-#define RLXC_MAX_ALGOS 16
+/* Heuristic candidates, then split-K variants of the best few. */
+#define RLXC_MAX_HEURISTIC 16
+#define RLXC_MAX_ALGOS 64
 
 typedef struct rlxc_matmul {
     cublasLtMatmulDesc_t desc;
@@ -183,6 +203,8 @@ typedef struct rlxc_matmul {
     int64_t *a_off, *b_off, *y_off; /* element offsets per call */
     int bias_value;       /* fused bias node, or -1 */
     int epilogue;         /* cublasLtEpilogue_t */
+    int gemv_ok;          /* our rlxc_gemv can compute it (few rows) */
+    int use_gemv;         /* ... and does: the autotuner found it faster */
 } rlxc_matmul;
 
 typedef struct rlxc_step {
@@ -236,8 +258,19 @@ struct rlx_executable {
      * (no staging copy); per input slot, then per output. */
     void **io_user;       /* caller pointer last seen */
     unsigned char *io_reg;/* 1 when io_user is registered by us */
-    void **io_host;       /* host side the graph copies with */
+    void **io_host;       /* host side the graph copies with; NULL for
+                             a slot bound to a device buffer */
     void **graph_io;      /* io_host at capture */
+    /* Slots bound to device buffers (ABI 1.2 device I/O): per input slot,
+     * then per output, the buffer's device pointer or NULL. A bound
+     * input's storage is the buffer itself; a bound output's storage is
+     * too when the output is written by a step of its own, else the run
+     * ends with a device-to-device copy into it. */
+    void **io_dev;
+    void **graph_dev;     /* io_dev at capture */
+    void **storage_bind;  /* per storage: device pointer replacing its
+                             arena place, or NULL */
+    unsigned char *out_direct; /* per output: written in place */
 };
 
 rlx_status rlxc_compile(void *backend, const rlx_graph_view *graph,

@@ -40,6 +40,26 @@ __device__ __forceinline__ void st(__nv_bfloat16 *p, int64_t i, float v)
     p[i] = __float2bfloat16_rn(v);
 }
 
+/* Four consecutive elements at P + I as f32; P + I is 4-element aligned. */
+__device__ __forceinline__ float4 ld4(const float *p, int64_t i)
+{
+    return *(const float4 *)(p + i);
+}
+__device__ __forceinline__ float4 ld4(const __half *p, int64_t i)
+{
+    uint2 u = *(const uint2 *)(p + i);
+    float2 a = __half22float2(*(const __half2 *)&u.x);
+    float2 b = __half22float2(*(const __half2 *)&u.y);
+    return make_float4(a.x, a.y, b.x, b.y);
+}
+__device__ __forceinline__ float4 ld4(const __nv_bfloat16 *p, int64_t i)
+{
+    uint2 u = *(const uint2 *)(p + i);
+    float2 a = __bfloat1622float2(*(const __nv_bfloat162 *)&u.x);
+    float2 b = __bfloat1622float2(*(const __nv_bfloat162 *)&u.y);
+    return make_float4(a.x, a.y, b.x, b.y);
+}
+
 const int kThreads = 256;
 
 inline unsigned grid_for(int64_t n, int threads = kThreads)
@@ -357,8 +377,12 @@ __device__ __forceinline__ float f4(const float4 &v, int u)
 /* Block: 4 warps, each owning 4 query rows of one (batch, head); keys in
  * tiles of KT staged in shared memory (f32), online softmax per row.
  * Lane l scores keys l, l + 32, ... of a tile and owns output columns
- * l, l + 32, ... */
-template <typename T, int D>
+ * l, l + 32, ...
+ * VEC: head dims are exactly D, contiguous and 4-element aligned, so
+ * q, k and v rows are read four elements at a time, every load of a
+ * tile issued before the first store to shared memory (the scalar path
+ * waits out one memory latency per element). */
+template <typename T, int D, bool VEC>
 __global__ void __launch_bounds__(128)
     attn_kernel(const T *q, const T *k, const T *v, T *o, rlxc_attn_plan p)
 {
@@ -378,9 +402,17 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
     for (int r = 0; r < R; r++) {
         int64_t i = row0 + r;
-        for (int d = lane; d < D; d += 32)
-            Qs[warp][r][d] = (i < p.sq && d < p.dh)
-                                 ? ld(qb, i * p.q_s[2] + d * p.q_s[3]) : 0.f;
+        if constexpr (VEC) {
+            for (int d = lane * 4; d < D; d += 128)
+                *(float4 *)&Qs[warp][r][d] =
+                    i < p.sq ? ld4(qb, i * p.q_s[2] + d)
+                             : make_float4(0.f, 0.f, 0.f, 0.f);
+        } else {
+            for (int d = lane; d < D; d += 32)
+                Qs[warp][r][d] = (i < p.sq && d < p.dh)
+                                     ? ld(qb, i * p.q_s[2] + d * p.q_s[3])
+                                     : 0.f;
+        }
     }
     float m[R], l[R], acc[R][CPL];
 #pragma unroll
@@ -392,15 +424,38 @@ __global__ void __launch_bounds__(128)
             acc[r][c] = 0.f;
     }
     for (int64_t j0 = 0; j0 < p.sk; j0 += KT) {
-        __syncthreads(); /* the last tile is consumed */
-        for (int t = threadIdx.x; t < KT * D; t += blockDim.x) {
-            int jj = t / D, d = t - jj * D;
-            int64_t j = j0 + jj;
-            int okj = j < p.sk;
-            Ks[jj][d] = (okj && d < p.dh) ? ld(kb, j * p.k_s[2] + d * p.k_s[3])
-                                          : 0.f;
-            Vs[jj][d] = (okj && d < p.dv) ? ld(vb, j * p.v_s[2] + d * p.v_s[3])
-                                          : 0.f;
+        if constexpr (VEC) {
+            constexpr int V4 = D / 4, PER = KT * V4 / 128;
+            float4 kr[PER], vr[PER];
+#pragma unroll
+            for (int it = 0; it < PER; it++) {
+                int t = threadIdx.x + it * 128, jj = t / V4;
+                int d = (t - jj * V4) * 4;
+                int64_t j = j0 + jj;
+                kr[it] = j < p.sk ? ld4(kb, j * p.k_s[2] + d)
+                                  : make_float4(0.f, 0.f, 0.f, 0.f);
+                vr[it] = j < p.sk ? ld4(vb, j * p.v_s[2] + d)
+                                  : make_float4(0.f, 0.f, 0.f, 0.f);
+            }
+            __syncthreads(); /* the last tile is consumed */
+#pragma unroll
+            for (int it = 0; it < PER; it++) {
+                int t = threadIdx.x + it * 128, jj = t / V4;
+                int d = (t - jj * V4) * 4;
+                *(float4 *)&Ks[jj][d] = kr[it];
+                *(float4 *)&Vs[jj][d] = vr[it];
+            }
+        } else {
+            __syncthreads(); /* the last tile is consumed */
+            for (int t = threadIdx.x; t < KT * D; t += blockDim.x) {
+                int jj = t / D, d = t - jj * D;
+                int64_t j = j0 + jj;
+                int okj = j < p.sk;
+                Ks[jj][d] = (okj && d < p.dh)
+                                ? ld(kb, j * p.k_s[2] + d * p.k_s[3]) : 0.f;
+                Vs[jj][d] = (okj && d < p.dv)
+                                ? ld(vb, j * p.v_s[2] + d * p.v_s[3]) : 0.f;
+            }
         }
         __syncthreads();
         float s[R][JPL];
@@ -487,6 +542,93 @@ __global__ void __launch_bounds__(128)
                 st(ob, i * p.o_s[2] + d * p.o_s[3], acc[r][c] * inv);
         }
     }
+}
+
+/* ---- matrix-vector: few rows times a Linear-layout weight ------------------ */
+
+/* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c], then relu) for the ROWS
+ * (<= R) rows of x: a batch-1 layer, bound by streaming W once. WPC warps
+ * (1, 2, 4 or 8) share an output column, each reading every WPC-th
+ * stretch of its row of W with four loads in flight per lane, so a
+ * layer of few columns still has enough loads in flight; x's rows are
+ * tiny and stay in cache. VEC: K is a multiple of 4 and the bases
+ * aligned, so loads are 4 elements wide. */
+template <typename T, int R, bool VEC>
+__global__ void __launch_bounds__(256)
+    gemv_nt_kernel(const T *__restrict__ x, const T *__restrict__ w,
+                   const T *__restrict__ bias, T *__restrict__ y,
+                   int rows, int64_t n, int64_t k, int wpc, int relu)
+{
+    __shared__ float part[8][R];
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int cpb = 8 / wpc, slot = warp / wpc, piece = warp - slot * wpc;
+    int64_t c = (int64_t)blockIdx.x * cpb + slot;
+    float acc[R];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        acc[r] = 0.f;
+    if (c < n) {
+        const T *wr = w + c * k;
+        if constexpr (VEC) {
+            int64_t step = (int64_t)wpc * 128;
+            int64_t i = (int64_t)piece * 128 + lane * 4;
+            for (; i + 3 * step < k; i += 4 * step) {
+                float4 wv[4];
+#pragma unroll
+                for (int u = 0; u < 4; u++)
+                    wv[u] = ld4(wr, i + u * step);
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    if (r >= rows)
+                        break;
+#pragma unroll
+                    for (int u = 0; u < 4; u++) {
+                        float4 xv = ld4(x + r * k, i + u * step);
+                        acc[r] = fmaf(xv.x, wv[u].x, acc[r]);
+                        acc[r] = fmaf(xv.y, wv[u].y, acc[r]);
+                        acc[r] = fmaf(xv.z, wv[u].z, acc[r]);
+                        acc[r] = fmaf(xv.w, wv[u].w, acc[r]);
+                    }
+                }
+            }
+            for (; i < k; i += step) {
+                float4 wv = ld4(wr, i);
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    if (r >= rows)
+                        break;
+                    float4 xv = ld4(x + r * k, i);
+                    acc[r] = fmaf(xv.x, wv.x, acc[r]);
+                    acc[r] = fmaf(xv.y, wv.y, acc[r]);
+                    acc[r] = fmaf(xv.z, wv.z, acc[r]);
+                    acc[r] = fmaf(xv.w, wv.w, acc[r]);
+                }
+            }
+        } else {
+            for (int64_t i = piece * 32 + lane; i < k; i += wpc * 32) {
+                float wv = ld(wr, i);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (r < rows)
+                        acc[r] = fmaf(ld(x, r * k + i), wv, acc[r]);
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        float v = warp_sum(acc[r]);
+        if (lane == 0)
+            part[warp][r] = v;
+    }
+    __syncthreads();
+    if (c >= n || piece != 0 || lane >= R || lane >= rows)
+        return;
+    float v = 0.f;
+    for (int p = 0; p < wpc; p++) /* fixed order: deterministic */
+        v += part[warp + p][lane];
+    if (bias)
+        v += ld(bias, c);
+    st(y, lane * n + c, relu && v < 0.f ? 0.f : v);
 }
 
 /* ---- reductions ---------------------------------------------------------- */
@@ -782,14 +924,87 @@ template <typename T> struct AttnL {
         dim3 grid((unsigned)((p->sq + 15) / 16),
                   (unsigned)(p->batch * p->heads));
         const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
-        if (dmax <= 32)
-            attn_kernel<T, 32><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o, *p);
+        if (p->dh == 32 && p->dv == 32 && vec_ok(q, k, v, p))
+            attn_kernel<T, 32, true><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
+                                                          *p);
+        else if (p->dh == 64 && p->dv == 64 && vec_ok(q, k, v, p))
+            attn_kernel<T, 64, true><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
+                                                          *p);
+        else if (p->dh == 128 && p->dv == 128 && vec_ok(q, k, v, p))
+            attn_kernel<T, 128, true><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
+                                                           *p);
+        else if (dmax <= 32)
+            attn_kernel<T, 32, false><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
+                                                           *p);
         else if (dmax <= 64)
-            attn_kernel<T, 64><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o, *p);
+            attn_kernel<T, 64, false><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
+                                                           *p);
         else if (dmax <= 128)
-            attn_kernel<T, 128><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o, *p);
+            attn_kernel<T, 128, false><<<grid, 128, 0, s>>>(qt, kt, vt,
+                                                            (T *)o, *p);
         else
             return cudaErrorInvalidValue;
+        return cudaGetLastError();
+    }
+
+    /* Rows of q, k and v contiguous and every row start 4-element
+     * aligned, so the kernel may read them as vectors. */
+    static bool vec_ok(const void *q, const void *k, const void *v,
+                       const rlxc_attn_plan *p)
+    {
+        const uintptr_t a = 4 * sizeof(T);
+        if ((uintptr_t)q % a || (uintptr_t)k % a || (uintptr_t)v % a ||
+            p->q_s[3] != 1 || p->k_s[3] != 1 || p->v_s[3] != 1)
+            return false;
+        int64_t m = p->q_off | p->k_off | p->v_off;
+        for (int d = 0; d < 3; d++)
+            m |= p->q_s[d] | p->k_s[d] | p->v_s[d];
+        return (m & 3) == 0;
+    }
+};
+
+template <typename T> struct GemvL {
+    static cudaError_t run(cudaStream_t s, const void *x, const void *w,
+                           const void *bias, void *y, int64_t rows,
+                           int64_t n, int64_t k, int relu)
+    {
+        const uintptr_t a = 4 * sizeof(T);
+        bool vec = k % 4 == 0 && (uintptr_t)x % a == 0 &&
+                   (uintptr_t)w % a == 0;
+        /* enough warps to keep loads in flight: 8 per column when
+         * there are few columns, 1 when there are thousands */
+        int wpc = n >= 2048 ? 1 : n >= 1024 ? 2 : n >= 512 ? 4 : 8;
+        unsigned grid = (unsigned)((n + 8 / wpc - 1) / (8 / wpc));
+        const T *xt = (const T *)x, *wt = (const T *)w;
+        const T *bt = (const T *)bias;
+        int r = (int)rows;
+        if (rows <= 1)
+            return launch<1>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
+                             relu);
+        if (rows <= 2)
+            return launch<2>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
+                             relu);
+        if (rows <= 4)
+            return launch<4>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
+                             relu);
+        if (rows <= 8)
+            return launch<8>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
+                             relu);
+        return cudaErrorInvalidValue;
+    }
+
+    template <int R>
+    static cudaError_t launch(bool vec, unsigned grid, cudaStream_t s,
+                              const T *x, const T *w, const T *bias, T *y,
+                              int rows, int64_t n, int64_t k, int wpc,
+                              int relu)
+    {
+        if (vec)
+            gemv_nt_kernel<T, R, true><<<grid, 256, 0, s>>>(
+                x, w, bias, y, rows, n, k, wpc, relu);
+        else
+            gemv_nt_kernel<T, R, false><<<grid, 256, 0, s>>>(
+                x, w, bias, y, rows, n, k, wpc, relu);
         return cudaGetLastError();
     }
 };
@@ -892,6 +1107,17 @@ extern "C" cudaError_t rlxc_attention(cudaStream_t s, int dtype,
     if (plan->batch * plan->heads > 65535)
         return cudaErrorInvalidValue;
     return by_float<AttnL>(dtype, s, q, k, v, o, plan);
+}
+
+extern "C" cudaError_t rlxc_gemv(cudaStream_t s, int dtype, const void *x,
+                                 const void *w, const void *bias, void *y,
+                                 int64_t rows, int64_t n, int64_t k, int relu)
+{
+    if (rows * n == 0)
+        return cudaSuccess;
+    if (n > INT32_MAX)
+        return cudaErrorInvalidValue;
+    return by_float<GemvL>(dtype, s, x, w, bias, y, rows, n, k, relu);
 }
 
 extern "C" cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op,

@@ -88,6 +88,72 @@ static int set_layout_batch(rlxc_backend *be, cublasLtMatrixLayout_t l,
                CUBLAS_STATUS_SUCCESS;
 }
 
+/* RLX_CUDA_MATMUL=heuristic (read at compile time): only cuBLASLt's own
+ * candidates, no split-K variants and no GEMV (the plan before they
+ * existed, for comparison). */
+static int heuristic_only(void)
+{
+    const char *env = getenv("RLX_CUDA_MATMUL");
+    return env && strcmp(env, "heuristic") == 0;
+}
+
+/* Split-K candidates for the autotuner: the heuristic sizes its picks
+ * for big problems, so a GEMM with few output tiles (a batch-1 layer, a
+ * wide K) leaves most SMs idle unless K is split across CTAs. Variants
+ * of the best few heuristic algorithms with 2-16 splits, each checked by
+ * cuBLASLt for this problem and workspace. */
+static void add_split_k(rlx_executable *exe, rlxc_matmul *mm, int64_t k,
+                        uint64_t ws)
+{
+    static const int32_t splits[] = { 2, 3, 4, 6, 8, 12, 16 };
+    static const uint32_t schemes[] = { CUBLASLT_REDUCTION_SCHEME_INPLACE,
+                                        CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE };
+    const rlxc_blas *bl = &exe->be->blas;
+    if (heuristic_only())
+        return;
+    int n_base = mm->n_algos < 3 ? mm->n_algos : 3;
+    for (int a = 0; a < n_base; a++) {
+        int32_t support = 0, cur = 1;
+        uint32_t mask = 0;
+        size_t got = 0;
+        if (bl->algo_cap_get(&mm->algos[a], CUBLASLT_ALGO_CAP_SPLITK_SUPPORT,
+                             &support, sizeof support, &got) !=
+                CUBLAS_STATUS_SUCCESS ||
+            !support ||
+            bl->algo_cap_get(&mm->algos[a],
+                             CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK, &mask,
+                             sizeof mask, &got) != CUBLAS_STATUS_SUCCESS ||
+            bl->algo_config_get(&mm->algos[a], CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+                                &cur, sizeof cur, &got) !=
+                CUBLAS_STATUS_SUCCESS ||
+            cur > 1)
+            continue;
+        for (size_t si = 0; si < sizeof splits / sizeof *splits; si++) {
+            if (k / splits[si] < 32)
+                break;
+            for (size_t r = 0; r < 2 && mm->n_algos < RLXC_MAX_ALGOS; r++) {
+                if (!(mask & schemes[r]))
+                    continue;
+                cublasLtMatmulAlgo_t x = mm->algos[a];
+                cublasLtMatmulHeuristicResult_t chk;
+                memset(&chk, 0, sizeof chk);
+                if (bl->algo_config_set(&x, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+                                        &splits[si], sizeof splits[si]) !=
+                        CUBLAS_STATUS_SUCCESS ||
+                    bl->algo_config_set(&x,
+                                        CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME,
+                                        &schemes[r], sizeof schemes[r]) !=
+                        CUBLAS_STATUS_SUCCESS ||
+                    bl->algo_check(exe->lt, mm->desc, mm->la, mm->lb, mm->ld,
+                                   mm->ld, &x, &chk) != CUBLAS_STATUS_SUCCESS ||
+                    chk.workspaceSize > ws)
+                    continue;
+                mm->algos[mm->n_algos++] = x;
+            }
+        }
+    }
+}
+
 /* Make descriptors for (M, N, K) and ask for an algorithm. Returns
  * RLX_ERR_UNSUPPORTED, unreported, when cuBLASLt has none. */
 static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
@@ -151,20 +217,21 @@ static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
         bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
                      &align, sizeof align);
     }
-    cublasLtMatmulHeuristicResult_t res[RLXC_MAX_ALGOS];
+    cublasLtMatmulHeuristicResult_t res[RLXC_MAX_HEURISTIC];
     int found = 0;
     memset(res, 0, sizeof res);
     cs = bl->heuristic(exe->lt, mm->desc, mm->la, mm->lb, mm->ld, mm->ld,
-                       pref, RLXC_MAX_ALGOS, res, &found);
+                       pref, RLXC_MAX_HEURISTIC, res, &found);
     bl->pref_destroy(pref);
     if (cs != CUBLAS_STATUS_SUCCESS || found < 1)
         return RLX_ERR_UNSUPPORTED;
     mm->n_algos = 0;
-    for (int i = 0; i < found && i < RLXC_MAX_ALGOS; i++)
+    for (int i = 0; i < found && i < RLXC_MAX_HEURISTIC; i++)
         if (res[i].state == CUBLAS_STATUS_SUCCESS)
             mm->algos[mm->n_algos++] = res[i].algo;
     if (mm->n_algos == 0)
         return RLX_ERR_UNSUPPORTED;
+    add_split_k(exe, mm, k, ws);
     mm->algo = mm->algos[0];
     mm->m = m;
     mm->n = n;
@@ -303,6 +370,15 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
     }
     free(ao);
     free(bo);
+    /* x @ w^T with w [n, k] and a few rows: a GEMV candidate, chosen
+     * outright when too small to tune (see rlxc_matmul_autotune). */
+    mm->gemv_ok = st == RLX_OK && !heuristic_only() && mm->n_calls == 1 &&
+                  mm->batch == 1 &&
+                  !ta && tb && m <= RLXC_GEMV_MAX_ROWS &&
+                  (mm->epilogue == CUBLASLT_EPILOGUE_DEFAULT ||
+                   mm->epilogue == CUBLASLT_EPILOGUE_BIAS ||
+                   mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS);
+    mm->use_gemv = mm->gemv_ok;
     if (st == RLX_ERR_UNSUPPORTED) {
         if (mm->epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
             reset(be, mm);
@@ -319,6 +395,16 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
     return st;
 }
 
+static cudaError_t gemv(rlx_executable *exe, const rlxc_step *step,
+                        const void *a, const void *b, const void *bias,
+                        void *y)
+{
+    const rlxc_matmul *mm = step->mm;
+    return rlxc_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
+                     bias, y, mm->m, mm->n, mm->k,
+                     mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS);
+}
+
 rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
                                void *const *params)
 {
@@ -329,6 +415,18 @@ rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
     const char *b = rlxc_value_ptr(exe, step->in[1], params);
     char *y = rlxc_value_ptr(exe, step->out, params);
     const float alpha = 1.0f, beta = 0.0f;
+    if (mm->use_gemv) {
+        cudaError_t err = gemv(exe, step, a, b,
+                               mm->bias_value >= 0
+                                   ? rlxc_value_ptr(exe, mm->bias_value,
+                                                    params)
+                                   : NULL,
+                               y);
+        if (err != cudaSuccess)
+            return rlxc_cuda_fail(exe->be->host, err,
+                                  "cannot launch a kernel");
+        return RLX_OK;
+    }
     if (mm->bias_value >= 0) {
         const void *bias = rlxc_value_ptr(exe, mm->bias_value, params);
         bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
@@ -351,27 +449,43 @@ rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
 
 /* ---- autotuning -------------------------------------------------------- */
 
-#define TUNE_MIN_FLOP (2.0 * 256 * 256 * 256)
+/* Below this a matmul keeps the heuristic's first pick. A batch-1
+ * layer (2 * 784 * 4096 FLOP) is above it: its choice among split-K
+ * variants decides how much of the memory bandwidth it gets. */
+#define TUNE_MIN_FLOP (2.0 * 128 * 128 * 128)
+/* Calls per timed sample, so short kernels outweigh event overhead. */
+#define TUNE_CALLS 4
 
-static float time_algo(rlx_executable *exe, rlxc_matmul *mm, int which,
-                       const void *a, const void *b, void *y,
-                       cudaEvent_t e0, cudaEvent_t e1)
+/* Best time of one call of candidate WHICH (-1: our GEMV), in ms. */
+static float time_algo(rlx_executable *exe, const rlxc_step *step,
+                       int which, const void *a, const void *b,
+                       const void *bias, void *y, cudaEvent_t e0,
+                       cudaEvent_t e1)
 {
     const rlxc_blas *bl = &exe->be->blas;
+    rlxc_matmul *mm = step->mm;
     const float alpha = 1.0f, beta = 0.0f;
     float best = -1.f;
     for (int rep = 0; rep < 4; rep++) {
+        cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
         cudaEventRecord(e0, exe->stream);
-        cublasStatus_t cs = bl->matmul(exe->lt, mm->desc, &alpha, b, mm->la,
-                                       a, mm->lb, &beta, y, mm->ld, y, mm->ld,
-                                       &mm->algos[which], exe->workspace,
-                                       exe->workspace_bytes, exe->stream);
+        for (int c = 0; c < TUNE_CALLS && cs == CUBLAS_STATUS_SUCCESS; c++)
+            if (which < 0)
+                cs = gemv(exe, step, a, b, bias, y) == cudaSuccess
+                         ? CUBLAS_STATUS_SUCCESS
+                         : CUBLAS_STATUS_EXECUTION_FAILED;
+            else
+                cs = bl->matmul(exe->lt, mm->desc, &alpha, b, mm->la, a,
+                                mm->lb, &beta, y, mm->ld, y, mm->ld,
+                                &mm->algos[which], exe->workspace,
+                                exe->workspace_bytes, exe->stream);
         cudaEventRecord(e1, exe->stream);
         if (cs != CUBLAS_STATUS_SUCCESS ||
             cudaEventSynchronize(e1) != cudaSuccess)
             return -1.f;
         float ms = 0.f;
         cudaEventElapsedTime(&ms, e0, e1);
+        ms /= TUNE_CALLS;
         if (rep > 0 && (best < 0 || ms < best)) /* rep 0 warms up */
             best = ms;
     }
@@ -384,7 +498,7 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
     for (uint32_t i = 0; i < exe->n_steps; i++) {
         rlxc_step *s = &exe->steps[i];
         rlxc_matmul *mm = s->mm;
-        if (!mm || mm->n_algos < 2 || mm->n_calls != 1 ||
+        if (!mm || mm->n_algos + mm->gemv_ok < 2 || mm->n_calls != 1 ||
             2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
                     (double)mm->batch < TUNE_MIN_FLOP)
             continue;
@@ -420,23 +534,36 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
                                    sizeof bias);
         }
         int best = 0;
-        float best_ms = -1.f;
-        for (int c = 0; c < mm->n_algos; c++) {
-            float ms = time_algo(exe, mm, c, a, b, y, e0, e1);
+        float best_ms = -1.f, first_ms = -1.f;
+        for (int c = mm->gemv_ok ? -1 : 0; c < mm->n_algos; c++) {
+            float ms = time_algo(exe, s, c, a, b, nbias ? bias : NULL, y, e0,
+                                 e1);
+            if (c == 0)
+                first_ms = ms;
             if (ms >= 0 && (best_ms < 0 || ms < best_ms)) {
                 best_ms = ms;
                 best = c;
             }
         }
+        int32_t split = 1;
+        size_t got = 0;
+        mm->use_gemv = best < 0;
+        if (best >= 0)
+            exe->be->blas.algo_config_get(&mm->algos[best],
+                                          CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+                                          &split, sizeof split, &got);
         cudaStreamSynchronize(exe->stream);
         cudaGetLastError(); /* a candidate that failed is just skipped */
         cudaFree(buf);
-        mm->algo = mm->algos[best];
+        mm->algo = mm->algos[best < 0 ? 0 : best];
         rlxc_log(exe->be->host, RLX_LOG_DEBUG,
-                 "cuda: matmul %lldx%lldx%lld (batch %lld): candidate %d "
-                 "of %d, %.4f ms", (long long)mm->m, (long long)mm->n,
-                 (long long)mm->k, (long long)mm->batch, best, mm->n_algos,
-                 (double)best_ms);
+                 "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
+                 "(split-k %d), %.4f ms; the heuristic's first %.4f ms",
+                 (long long)mm->m, (long long)mm->n, (long long)mm->k,
+                 (long long)mm->batch, best < 0 ? "gemv, not candidate"
+                                               : "candidate",
+                 best, mm->n_algos, (int)split, (double)best_ms,
+                 (double)first_ms);
     }
     if (e0)
         cudaEventDestroy(e0);

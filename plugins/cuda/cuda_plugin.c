@@ -269,6 +269,10 @@ static int load_blas(rlxc_backend *be)
     RLXC_SYM(pref_destroy, "cublasLtMatmulPreferenceDestroy");
     RLXC_SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic");
     RLXC_SYM(matmul, "cublasLtMatmul");
+    RLXC_SYM(algo_check, "cublasLtMatmulAlgoCheck");
+    RLXC_SYM(algo_cap_get, "cublasLtMatmulAlgoCapGetAttribute");
+    RLXC_SYM(algo_config_set, "cublasLtMatmulAlgoConfigSetAttribute");
+    RLXC_SYM(algo_config_get, "cublasLtMatmulAlgoConfigGetAttribute");
     *(void **)(&b->status_name) = dlsym(b->lib, "cublasLtGetStatusName");
     return 1;
 }
@@ -386,6 +390,7 @@ static const rlx_backend_vtable rlxc_vtable = {
     .executable_destroy = rlxc_executable_destroy,
     .buffer_create = rlxc_buffer_create,
     .buffer_read = rlxc_buffer_read,
+    .buffer_write = rlxc_buffer_write,
     .buffer_destroy = rlxc_buffer_destroy,
     .execute = rlxc_execute,
     .backend_destroy = rlxc_backend_destroy,
@@ -420,7 +425,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         .device_kind = RLX_DEVICE_CUDA,
         .device_name = NULL,
         .priority = RLX_PRIORITY_DEFAULT,
-        .flags = RLX_BACKEND_EXECUTES,
+        .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
         .description = description,
         .vtable = &rlxc_vtable,
         .backend = be,
