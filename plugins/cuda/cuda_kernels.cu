@@ -60,6 +60,28 @@ __device__ __forceinline__ float4 ld4(const __nv_bfloat16 *p, int64_t i)
     return make_float4(a.x, a.y, b.x, b.y);
 }
 
+/* ld4 for data read once (a weight streamed by a GEMV): through the
+ * non-coherent path without allocating in L1, which keeps the small
+ * operands that are reread there. */
+__device__ __forceinline__ float4 ld4_stream(const float *p, int64_t i)
+{
+    float4 v;
+    asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p + i));
+    return v;
+}
+template <typename H>
+__device__ __forceinline__ float4 ld4_stream(const H *p, int64_t i)
+{
+    uint2 u;
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
+                 : "=r"(u.x), "=r"(u.y)
+                 : "l"(p + i));
+    const H *h = (const H *)&u;
+    return make_float4(ld(h, 0), ld(h, 1), ld(h, 2), ld(h, 3));
+}
+
 const int kThreads = 256;
 
 inline unsigned grid_for(int64_t n, int threads = kThreads)
@@ -382,11 +404,14 @@ __device__ __forceinline__ float f4(const float4 &v, int u)
  * q, k and v rows are read four elements at a time, every load of a
  * tile issued before the first store to shared memory (the scalar path
  * waits out one memory latency per element). */
-template <typename T, int D, bool VEC>
+template <typename T, int D, bool VEC, int R>
 __global__ void __launch_bounds__(128)
     attn_kernel(const T *q, const T *k, const T *v, T *o, rlxc_attn_plan p)
 {
-    constexpr int KT = D >= 128 ? 32 : 64, JPL = KT / 32, R = 4, W = 4;
+    /* R = 8 rows per warp (VEC, D <= 64) halves the shared-memory reads
+     * per FMA and the K/V tiles fetched per row; its tiles are 32 keys
+     * so everything still fits in 48 KiB */
+    constexpr int KT = (D >= 128 || R == 8) ? 32 : 64, JPL = KT / 32, W = 4;
     constexpr int CPL = D / 32;
     __shared__ __align__(16) float Ks[KT][D + 4];
     __shared__ __align__(16) float Vs[KT][D];
@@ -423,20 +448,26 @@ __global__ void __launch_bounds__(128)
         for (int c = 0; c < CPL; c++)
             acc[r][c] = 0.f;
     }
+    /* VEC: the next tile is loaded into registers while this one is
+     * computed, so its memory latency hides behind the math */
+    constexpr int V4 = D / 4, PER = VEC ? KT * V4 / 128 : 1;
+    float4 kr[PER], vr[PER];
+    auto fetch = [&](int64_t j0) {
+#pragma unroll
+        for (int it = 0; it < PER; it++) {
+            int t = threadIdx.x + it * 128, jj = t / V4;
+            int d = (t - jj * V4) * 4;
+            int64_t j = j0 + jj;
+            kr[it] = j < p.sk ? ld4(kb, j * p.k_s[2] + d)
+                              : make_float4(0.f, 0.f, 0.f, 0.f);
+            vr[it] = j < p.sk ? ld4(vb, j * p.v_s[2] + d)
+                              : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    };
+    if constexpr (VEC)
+        fetch(0);
     for (int64_t j0 = 0; j0 < p.sk; j0 += KT) {
         if constexpr (VEC) {
-            constexpr int V4 = D / 4, PER = KT * V4 / 128;
-            float4 kr[PER], vr[PER];
-#pragma unroll
-            for (int it = 0; it < PER; it++) {
-                int t = threadIdx.x + it * 128, jj = t / V4;
-                int d = (t - jj * V4) * 4;
-                int64_t j = j0 + jj;
-                kr[it] = j < p.sk ? ld4(kb, j * p.k_s[2] + d)
-                                  : make_float4(0.f, 0.f, 0.f, 0.f);
-                vr[it] = j < p.sk ? ld4(vb, j * p.v_s[2] + d)
-                                  : make_float4(0.f, 0.f, 0.f, 0.f);
-            }
             __syncthreads(); /* the last tile is consumed */
 #pragma unroll
             for (int it = 0; it < PER; it++) {
@@ -445,6 +476,8 @@ __global__ void __launch_bounds__(128)
                 *(float4 *)&Ks[jj][d] = kr[it];
                 *(float4 *)&Vs[jj][d] = vr[it];
             }
+            if (j0 + KT < p.sk)
+                fetch(j0 + KT);
         } else {
             __syncthreads(); /* the last tile is consumed */
             for (int t = threadIdx.x; t < KT * D; t += blockDim.x) {
@@ -549,7 +582,7 @@ __global__ void __launch_bounds__(128)
 /* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c], then relu) for the ROWS
  * (<= R) rows of x: a batch-1 layer, bound by streaming W once. WPC warps
  * (1, 2, 4 or 8) share an output column, each reading every WPC-th
- * stretch of its row of W with four loads in flight per lane, so a
+ * stretch of its row of W with eight loads in flight per lane, so a
  * layer of few columns still has enough loads in flight; x's rows are
  * tiny and stay in cache. VEC: K is a multiple of 4 and the bases
  * aligned, so loads are 4 elements wide. */
@@ -570,38 +603,32 @@ __global__ void __launch_bounds__(256)
     if (c < n) {
         const T *wr = w + c * k;
         if constexpr (VEC) {
+            /* up to U loads of W in flight per lane; predicated, so a
+             * short row (K = 784) is one round trip, not several */
+            constexpr int U = 8;
             int64_t step = (int64_t)wpc * 128;
-            int64_t i = (int64_t)piece * 128 + lane * 4;
-            for (; i + 3 * step < k; i += 4 * step) {
-                float4 wv[4];
+            for (int64_t i0 = (int64_t)piece * 128 + lane * 4; i0 < k;
+                 i0 += U * step) {
+                float4 wv[U];
 #pragma unroll
-                for (int u = 0; u < 4; u++)
-                    wv[u] = ld4(wr, i + u * step);
+                for (int u = 0; u < U; u++)
+                    wv[u] = i0 + u * step < k
+                                ? ld4_stream(wr, i0 + u * step)
+                                : make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
                 for (int r = 0; r < R; r++) {
                     if (r >= rows)
                         break;
 #pragma unroll
-                    for (int u = 0; u < 4; u++) {
-                        float4 xv = ld4(x + r * k, i + u * step);
+                    for (int u = 0; u < U; u++) {
+                        if (i0 + u * step >= k)
+                            break;
+                        float4 xv = ld4(x + r * k, i0 + u * step);
                         acc[r] = fmaf(xv.x, wv[u].x, acc[r]);
                         acc[r] = fmaf(xv.y, wv[u].y, acc[r]);
                         acc[r] = fmaf(xv.z, wv[u].z, acc[r]);
                         acc[r] = fmaf(xv.w, wv[u].w, acc[r]);
                     }
-                }
-            }
-            for (; i < k; i += step) {
-                float4 wv = ld4(wr, i);
-#pragma unroll
-                for (int r = 0; r < R; r++) {
-                    if (r >= rows)
-                        break;
-                    float4 xv = ld4(x + r * k, i);
-                    acc[r] = fmaf(xv.x, wv.x, acc[r]);
-                    acc[r] = fmaf(xv.y, wv.y, acc[r]);
-                    acc[r] = fmaf(xv.z, wv.z, acc[r]);
-                    acc[r] = fmaf(xv.w, wv.w, acc[r]);
                 }
             }
         } else {
@@ -924,24 +951,34 @@ template <typename T> struct AttnL {
         dim3 grid((unsigned)((p->sq + 15) / 16),
                   (unsigned)(p->batch * p->heads));
         const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
-        if (p->dh == 32 && p->dv == 32 && vec_ok(q, k, v, p))
-            attn_kernel<T, 32, true><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
-                                                          *p);
-        else if (p->dh == 64 && p->dv == 64 && vec_ok(q, k, v, p))
-            attn_kernel<T, 64, true><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
-                                                          *p);
-        else if (p->dh == 128 && p->dv == 128 && vec_ok(q, k, v, p))
-            attn_kernel<T, 128, true><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
-                                                           *p);
+        T *ot = (T *)o;
+        /* 32 query rows per block where there are enough rows, else 16 */
+        dim3 grid32((unsigned)((p->sq + 31) / 32), grid.y);
+        bool vec = p->dh == p->dv && vec_ok(q, k, v, p), wide = p->sq >= 64;
+        if (vec && p->dh == 32 && wide)
+            attn_kernel<T, 32, true, 8><<<grid32, 128, 0, s>>>(qt, kt, vt, ot,
+                                                               *p);
+        else if (vec && p->dh == 64 && wide)
+            attn_kernel<T, 64, true, 8><<<grid32, 128, 0, s>>>(qt, kt, vt, ot,
+                                                               *p);
+        else if (vec && p->dh == 32)
+            attn_kernel<T, 32, true, 4><<<grid, 128, 0, s>>>(qt, kt, vt, ot,
+                                                             *p);
+        else if (vec && p->dh == 64)
+            attn_kernel<T, 64, true, 4><<<grid, 128, 0, s>>>(qt, kt, vt, ot,
+                                                             *p);
+        else if (vec && p->dh == 128)
+            attn_kernel<T, 128, true, 4><<<grid, 128, 0, s>>>(qt, kt, vt, ot,
+                                                              *p);
         else if (dmax <= 32)
-            attn_kernel<T, 32, false><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
-                                                           *p);
+            attn_kernel<T, 32, false, 4><<<grid, 128, 0, s>>>(qt, kt, vt, ot,
+                                                              *p);
         else if (dmax <= 64)
-            attn_kernel<T, 64, false><<<grid, 128, 0, s>>>(qt, kt, vt, (T *)o,
-                                                           *p);
+            attn_kernel<T, 64, false, 4><<<grid, 128, 0, s>>>(qt, kt, vt, ot,
+                                                              *p);
         else if (dmax <= 128)
-            attn_kernel<T, 128, false><<<grid, 128, 0, s>>>(qt, kt, vt,
-                                                            (T *)o, *p);
+            attn_kernel<T, 128, false, 4><<<grid, 128, 0, s>>>(qt, kt, vt, ot,
+                                                               *p);
         else
             return cudaErrorInvalidValue;
         return cudaGetLastError();
