@@ -165,6 +165,49 @@ TEST(explicit_variant_load_checks_the_score)
     rlx_runtime_destroy(rt);
 }
 
+/* A variant that is not chosen may come before the best in name order
+ * (cpu-openblas-avx2 before -avx512 on an AVX-512 host): choosing reads
+ * every variant of the family, so none may be let go before the choice
+ * is made. */
+TEST(best_variant_after_a_worse_one)
+{
+    char dir[64], path[3][128];
+    static const char *const target[3] = {
+        "testvariant-low",   /* a: 10, not chosen, first in name order */
+        "testvariant-high",  /* b: 20, the best */
+        "testvariant-never", /* c: 0, cannot run */
+    };
+    ASSERT(getenv("RLX_TEST_PLUGIN_DIR")); /* absolute: link targets */
+    snprintf(dir, sizeof dir, "/tmp/rlx-test-variants-XXXXXX");
+    ASSERT(mkdtemp(dir) != NULL);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/librlx-backend-%c.so", dir,
+                 'a' + i);
+        ASSERT(symlink(test_plugin(target[i]), path[i]) == 0);
+    }
+    rlx_runtime *rt = test_runtime();
+    ASSERT_OK(rlx_runtime_discover(rt, dir));
+    const rlx_backend *v = rlx_runtime_find_backend(rt, "test-variant");
+    ASSERT(v);
+    ASSERT_EQ(rlx_backend_host_fit(v), 20);
+    ASSERT_STREQ(rlx_backend_plugin_path(v), path[1]);
+    ASSERT_EQ(rlx_runtime_backend_count(rt), 2);
+    rlx_diag_kind kind = 0;
+    const char *reason = NULL;
+    ASSERT(test_find_diag(rt, path[0], &kind, &reason, NULL) >= 0);
+    ASSERT_EQ(kind, RLX_DIAG_VARIANT);
+    char want[256];
+    snprintf(want, sizeof want, "host-fit score 10, %s scores 20", path[1]);
+    ASSERT_CONTAINS(reason, want);
+    ASSERT(test_find_diag(rt, path[2], &kind, &reason, NULL) >= 0);
+    ASSERT_EQ(kind, RLX_DIAG_REJECTED);
+    ASSERT_EQ(rlx_runtime_diag_count(rt), 2);
+    rlx_runtime_destroy(rt);
+    for (int i = 0; i < 3; i++)
+        unlink(path[i]);
+    rmdir(dir);
+}
+
 RLX_TEST_LIST(
     TEST_ENTRY(force_brings_back_the_reference),
     TEST_ENTRY(disable_by_glob),
@@ -173,4 +216,5 @@ RLX_TEST_LIST(
     TEST_ENTRY(broken_config_is_a_diagnostic),
     TEST_ENTRY(best_variant_is_chosen),
     TEST_ENTRY(explicit_variant_load_checks_the_score),
+    TEST_ENTRY(best_variant_after_a_worse_one),
 )

@@ -183,6 +183,8 @@ static rlx_status host_fit(rlx_runtime *rt, rlx__plugin *p)
 typedef struct rlx__variant {
     rlx__plugin *plugin;
     rlx_plugin_init_fn init;
+    uint32_t best;           /* scan_end: index of its family's best */
+    int kept;                /* scan_end: initialised and registered */
 } rlx__variant;
 
 static rlx_status defer(rlx_runtime *rt, rlx__plugin *p,
@@ -195,7 +197,7 @@ static rlx_status defer(rlx_runtime *rt, rlx__plugin *p,
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
     rt->variants = grown;
-    rt->variants[rt->n_variants++] = (rlx__variant){ p, init };
+    rt->variants[rt->n_variants++] = (rlx__variant){ p, init, 0, 0 };
     return RLX_OK;
 }
 
@@ -204,20 +206,31 @@ void rlx__loader_scan_begin(rlx_runtime *rt)
     rt->deferring = 1;
 }
 
+/* Three passes, so that no variant is freed while another may still read
+ * it: the family's best is chosen among all of them (a not-chosen
+ * variant often comes first in name order, e.g. -avx2 before -avx512),
+ * the best are initialised in scan order and the others recorded as not
+ * chosen (naming the best, even one whose init failed), and only then is
+ * every variant that was not kept freed. */
 void rlx__loader_scan_end(rlx_runtime *rt)
 {
     rt->deferring = 0;
-    for (uint32_t i = 0; i < rt->n_variants; i++) {
-        rlx__plugin *p = rt->variants[i].plugin;
+    uint32_t n = rt->n_variants;
+    rlx__variant *v = rt->variants;
+    for (uint32_t i = 0; i < n; i++) {
         /* the family's best: highest score, the first found on a tie */
-        const rlx__plugin *best = NULL;
-        for (uint32_t j = 0; j < rt->n_variants; j++) {
-            const rlx__plugin *q = rt->variants[j].plugin;
-            if (strcmp(q->family, p->family) == 0 &&
-                (!best || q->host_fit > best->host_fit))
-                best = q;
-        }
-        if (best != p) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t j = 0; j < n; j++)
+            if (strcmp(v[j].plugin->family, v[i].plugin->family) == 0 &&
+                (best == UINT32_MAX ||
+                 v[j].plugin->host_fit > v[best].plugin->host_fit))
+                best = j;
+        v[i].best = best; /* never UINT32_MAX: I is of its own family */
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        rlx__plugin *p = v[i].plugin;
+        if (v[i].best != i) {
+            const rlx__plugin *best = v[v[i].best].plugin;
             char *reason = rlx__printf_alloc(
                 "variant of '%s' not chosen: host-fit score %d, %s scores "
                 "%d", p->family, (int)p->host_fit, best->path,
@@ -227,15 +240,16 @@ void rlx__loader_scan_end(rlx_runtime *rt)
                           "nothing to do: the best variant for this CPU "
                           "is loaded");
             free(reason);
-            rlx__plugin_free(p);
             continue;
         }
-        rlx_status s = run_init(rt, p, rt->variants[i].init);
+        rlx_status s = run_init(rt, p, v[i].init);
         if (s == RLX_OK)
             s = add_plugin(rt, p);
-        if (s != RLX_OK)
-            rlx__plugin_free(p);
+        v[i].kept = s == RLX_OK;
     }
+    for (uint32_t i = 0; i < n; i++)
+        if (!v[i].kept)
+            rlx__plugin_free(v[i].plugin);
     free(rt->variants);
     rt->variants = NULL;
     rt->n_variants = 0;
