@@ -377,6 +377,84 @@ __global__ void norm_reg_kernel(int is_rms, const T *x, const T *res,
     }
 }
 
+__device__ __forceinline__ void st4(float *p, int64_t i, float4 v)
+{
+    *(float4 *)(p + i) = v;
+}
+__device__ __forceinline__ void st4(__half *p, int64_t i, float4 v)
+{
+    __half2 a = __floats2half2_rn(v.x, v.y), b = __floats2half2_rn(v.z, v.w);
+    uint2 u;
+    u.x = *(const unsigned *)&a;
+    u.y = *(const unsigned *)&b;
+    *(uint2 *)(p + i) = u;
+}
+__device__ __forceinline__ void st4(__nv_bfloat16 *p, int64_t i, float4 v)
+{
+    __nv_bfloat162 a = __floats2bfloat162_rn(v.x, v.y);
+    __nv_bfloat162 b = __floats2bfloat162_rn(v.z, v.w);
+    uint2 u;
+    u.x = *(const unsigned *)&a;
+    u.y = *(const unsigned *)&b;
+    *(uint2 *)(p + i) = u;
+}
+
+/* COLS <= 128 * NV4, a multiple of 4, every row 4-element aligned: like
+ * norm_reg_kernel, four elements per load, and gamma and beta fetched
+ * with the row rather than after the reductions, so a row costs one
+ * memory round trip. */
+template <typename T, int NV4>
+__global__ void norm_vec_kernel(int is_rms, const T *x, const T *res,
+                                const T *gamma, const T *beta, T *y,
+                                int64_t rows, int cols, float eps)
+{
+    int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= rows)
+        return;
+    const T *xr = x + row * cols;
+    const T *rr = res ? res + row * cols : nullptr;
+    T *yr = y + row * cols;
+    const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 v[NV4], g[NV4], b[NV4];
+    float s = 0.f;
+#pragma unroll
+    for (int t = 0; t < NV4; t++) {
+        int j = (lane + 32 * t) * 4;
+        bool in = j < cols;
+        v[t] = in ? ld4(xr, j) : zero;
+        g[t] = in ? ld4(gamma, j) : zero;
+        b[t] = in && !is_rms ? ld4(beta, j) : zero;
+        if (rr && in) {
+            float4 r = ld4(rr, j);
+            v[t] = make_float4(rnd<T>(v[t].x + r.x), rnd<T>(v[t].y + r.y),
+                               rnd<T>(v[t].z + r.z), rnd<T>(v[t].w + r.w));
+        }
+        s += (v[t].x + v[t].y) + (v[t].z + v[t].w);
+    }
+    float mean = is_rms ? 0.f : warp_sum(s) / (float)cols;
+    float q = 0.f;
+#pragma unroll
+    for (int t = 0; t < NV4; t++) {
+        if ((lane + 32 * t) * 4 >= cols)
+            continue;
+        float a = v[t].x - mean, c = v[t].y - mean;
+        float d = v[t].z - mean, e = v[t].w - mean;
+        q += (a * a + c * c) + (d * d + e * e);
+    }
+    float inv = rsqrtf(warp_sum(q) / (float)cols + eps);
+#pragma unroll
+    for (int t = 0; t < NV4; t++) {
+        int j = (lane + 32 * t) * 4;
+        if (j >= cols)
+            continue;
+        st4(yr, j, make_float4((v[t].x - mean) * inv * g[t].x + b[t].x,
+                               (v[t].y - mean) * inv * g[t].y + b[t].y,
+                               (v[t].z - mean) * inv * g[t].z + b[t].z,
+                               (v[t].w - mean) * inv * g[t].w + b[t].w));
+    }
+}
+
 /* ---- fused attention --------------------------------------------------- */
 
 __device__ __forceinline__ float nanmax(float a, float b)
@@ -927,7 +1005,20 @@ template <typename T> struct NormL {
         const T *xt = (const T *)x, *rt = (const T *)r;
         const T *gt = (const T *)g, *bt = (const T *)b;
         dim3 grid((unsigned)blocks), block(32 * rows_per_block);
-        if (cols <= 128)
+        const uintptr_t a = 4 * sizeof(T);
+        bool vec = cols % 4 == 0 && (uintptr_t)x % a == 0 &&
+                   (uintptr_t)r % a == 0 && (uintptr_t)g % a == 0 &&
+                   (uintptr_t)b % a == 0 && (uintptr_t)y % a == 0;
+        if (vec && cols <= 128)
+            norm_vec_kernel<T, 1><<<grid, block, 0, s>>>(
+                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
+        else if (vec && cols <= 512)
+            norm_vec_kernel<T, 4><<<grid, block, 0, s>>>(
+                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
+        else if (vec && cols <= 1024)
+            norm_vec_kernel<T, 8><<<grid, block, 0, s>>>(
+                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
+        else if (cols <= 128)
             norm_reg_kernel<T, 4><<<grid, block, 0, s>>>(
                 is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
         else if (cols <= 512)
