@@ -205,6 +205,7 @@ typedef struct rlxc_matmul {
     int epilogue;         /* cublasLtEpilogue_t */
     int gemv_ok;          /* our rlxc_gemv can compute it (few rows) */
     int use_gemv;         /* ... and does: the autotuner found it faster */
+    int gemv_wpc;         /* its warps per column; 0: by the output width */
 } rlxc_matmul;
 
 typedef struct rlxc_step {

@@ -1094,14 +1094,17 @@ template <typename T> struct AttnL {
 template <typename T> struct GemvL {
     static cudaError_t run(cudaStream_t s, const void *x, const void *w,
                            const void *bias, void *y, int64_t rows,
-                           int64_t n, int64_t k, int relu)
+                           int64_t n, int64_t k, int wpc, int relu)
     {
         const uintptr_t a = 4 * sizeof(T);
         bool vec = k % 4 == 0 && (uintptr_t)x % a == 0 &&
                    (uintptr_t)w % a == 0;
-        /* enough warps to keep loads in flight: 8 per column when
+        /* 0: enough warps to keep loads in flight, 8 per column when
          * there are few columns, 1 when there are thousands */
-        int wpc = n >= 2048 ? 1 : n >= 1024 ? 2 : n >= 512 ? 4 : 8;
+        if (wpc == 0)
+            wpc = n >= 2048 ? 1 : n >= 1024 ? 2 : n >= 512 ? 4 : 8;
+        if (wpc != 1 && wpc != 2 && wpc != 4 && wpc != 8)
+            return cudaErrorInvalidValue;
         unsigned grid = (unsigned)((n + 8 / wpc - 1) / (8 / wpc));
         const T *xt = (const T *)x, *wt = (const T *)w;
         const T *bt = (const T *)bias;
@@ -1239,13 +1242,14 @@ extern "C" cudaError_t rlxc_attention(cudaStream_t s, int dtype,
 
 extern "C" cudaError_t rlxc_gemv(cudaStream_t s, int dtype, const void *x,
                                  const void *w, const void *bias, void *y,
-                                 int64_t rows, int64_t n, int64_t k, int relu)
+                                 int64_t rows, int64_t n, int64_t k, int wpc,
+                                 int relu)
 {
     if (rows * n == 0)
         return cudaSuccess;
     if (n > INT32_MAX)
         return cudaErrorInvalidValue;
-    return by_float<GemvL>(dtype, s, x, w, bias, y, rows, n, k, relu);
+    return by_float<GemvL>(dtype, s, x, w, bias, y, rows, n, k, wpc, relu);
 }
 
 extern "C" cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op,

@@ -94,11 +94,11 @@ cudaError_t rlxc_attention(cudaStream_t s, int dtype, const void *q,
                            const rlxc_attn_plan *plan);
 /* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c]; relu when RELU) for
  * ROWS <= RLXC_GEMV_MAX_ROWS rows of x [rows, k] and w [n, k]; BIAS may
- * be NULL. */
+ * be NULL. WPC: warps per output column, 1, 2, 4 or 8; 0 picks by N. */
 #define RLXC_GEMV_MAX_ROWS 8
 cudaError_t rlxc_gemv(cudaStream_t s, int dtype, const void *x,
                       const void *w, const void *bias, void *y, int64_t rows,
-                      int64_t n, int64_t k, int relu);
+                      int64_t n, int64_t k, int wpc, int relu);
 /* op: RLX_OP_REDUCE_SUM / _MEAN / _MAX */
 cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op, const void *x,
                         void *y, const rlxc_reduce_plan *plan);

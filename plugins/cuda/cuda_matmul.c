@@ -401,7 +401,7 @@ static cudaError_t gemv(rlx_executable *exe, const rlxc_step *step,
 {
     const rlxc_matmul *mm = step->mm;
     return rlxc_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
-                     bias, y, mm->m, mm->n, mm->k,
+                     bias, y, mm->m, mm->n, mm->k, mm->gemv_wpc,
                      mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS);
 }
 
@@ -456,7 +456,14 @@ rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
 /* Calls per timed sample, so short kernels outweigh event overhead. */
 #define TUNE_CALLS 4
 
-/* Best time of one call of candidate WHICH (-1: our GEMV), in ms. */
+/* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column. */
+#define GEMV_CANDIDATES 4
+static int gemv_wpc_of(int which)
+{
+    return 1 << (-which - 1);
+}
+
+/* Best time of one call of candidate WHICH, in ms. */
 static float time_algo(rlx_executable *exe, const rlxc_step *step,
                        int which, const void *a, const void *b,
                        const void *bias, void *y, cudaEvent_t e0,
@@ -466,6 +473,8 @@ static float time_algo(rlx_executable *exe, const rlxc_step *step,
     rlxc_matmul *mm = step->mm;
     const float alpha = 1.0f, beta = 0.0f;
     float best = -1.f;
+    if (which < 0)
+        mm->gemv_wpc = gemv_wpc_of(which);
     for (int rep = 0; rep < 4; rep++) {
         cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
         cudaEventRecord(e0, exe->stream);
@@ -535,7 +544,8 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
         }
         int best = 0;
         float best_ms = -1.f, first_ms = -1.f;
-        for (int c = mm->gemv_ok ? -1 : 0; c < mm->n_algos; c++) {
+        for (int c = mm->gemv_ok ? -GEMV_CANDIDATES : 0; c < mm->n_algos;
+             c++) {
             float ms = time_algo(exe, s, c, a, b, nbias ? bias : NULL, y, e0,
                                  e1);
             if (c == 0)
@@ -548,6 +558,7 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
         int32_t split = 1;
         size_t got = 0;
         mm->use_gemv = best < 0;
+        mm->gemv_wpc = best < 0 ? gemv_wpc_of(best) : 0;
         if (best >= 0)
             exe->be->blas.algo_config_get(&mm->algos[best],
                                           CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
@@ -558,12 +569,13 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
         mm->algo = mm->algos[best < 0 ? 0 : best];
         rlxc_log(exe->be->host, RLX_LOG_DEBUG,
                  "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
-                 "(split-k %d), %.4f ms; the heuristic's first %.4f ms",
+                 "(split-k %d, gemv warps per column %d), %.4f ms; the "
+                 "heuristic's first %.4f ms",
                  (long long)mm->m, (long long)mm->n, (long long)mm->k,
                  (long long)mm->batch, best < 0 ? "gemv, not candidate"
                                                : "candidate",
-                 best, mm->n_algos, (int)split, (double)best_ms,
-                 (double)first_ms);
+                 best, mm->n_algos, (int)split, mm->gemv_wpc,
+                 (double)best_ms, (double)first_ms);
     }
     if (e0)
         cudaEventDestroy(e0);
