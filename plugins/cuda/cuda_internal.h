@@ -206,6 +206,7 @@ typedef struct rlxc_matmul {
     int gemv_ok;          /* our rlxc_gemv can compute it (few rows) */
     int use_gemv;         /* ... and does: the autotuner found it faster */
     int gemv_wpc;         /* its warps per column; 0: by the output width */
+    int gemv_flags;       /* RLXC_GEMV_* */
 } rlxc_matmul;
 
 typedef struct rlxc_step {

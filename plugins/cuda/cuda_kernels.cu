@@ -657,66 +657,95 @@ __global__ void __launch_bounds__(128)
 
 /* ---- matrix-vector: few rows times a Linear-layout weight ------------------ */
 
+/* Programmatic dependent launch (Hopper): a kernel launched with it may
+ * start while the previous one finishes; it must wait before reading
+ * anything that kernel wrote. Older GPUs never launch that way. */
+__device__ __forceinline__ void grid_dep_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void grid_dep_release()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
 /* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c], then relu) for the ROWS
  * (<= R) rows of x: a batch-1 layer, bound by streaming W once. WPC warps
  * (1, 2, 4 or 8) share an output column, each reading every WPC-th
  * stretch of its row of W with eight loads in flight per lane, so a
  * layer of few columns still has enough loads in flight; x's rows are
  * tiny and stay in cache. VEC: K is a multiple of 4 and the bases
- * aligned, so loads are 4 elements wide. */
+ * aligned, so loads are 4 elements wide. EARLY: W is never written by
+ * the graph (a param), so its first loads are issued before waiting for
+ * the previous kernel (which made x) to finish. */
 template <typename T, int R, bool VEC>
 __global__ void __launch_bounds__(256)
     gemv_nt_kernel(const T *__restrict__ x, const T *__restrict__ w,
                    const T *__restrict__ bias, T *__restrict__ y,
-                   int rows, int64_t n, int64_t k, int wpc, int relu)
+                   int rows, int64_t n, int64_t k, int wpc, int flags)
 {
     __shared__ float part[8][R];
+    grid_dep_release(); /* the next layer may start loading its weights */
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     int cpb = 8 / wpc, slot = warp / wpc, piece = warp - slot * wpc;
     int64_t c = (int64_t)blockIdx.x * cpb + slot;
+    bool live = c < n;
+    const T *wr = w + (live ? c : 0) * k;
     float acc[R];
 #pragma unroll
     for (int r = 0; r < R; r++)
         acc[r] = 0.f;
-    if (c < n) {
-        const T *wr = w + c * k;
-        if constexpr (VEC) {
-            /* up to U loads of W in flight per lane; predicated, so a
-             * short row (K = 784) is one round trip, not several */
-            constexpr int U = 8;
-            int64_t step = (int64_t)wpc * 128;
-            for (int64_t i0 = (int64_t)piece * 128 + lane * 4; i0 < k;
-                 i0 += U * step) {
-                float4 wv[U];
+    if constexpr (VEC) {
+        /* up to U loads of W in flight per lane; predicated, so a short
+         * row (K = 784) is one round trip, not several */
+        constexpr int U = 8;
+        int64_t step = (int64_t)wpc * 128;
+        int64_t i0 = (int64_t)piece * 128 + lane * 4;
+        float4 wv[U];
+        auto load_w = [&](int64_t at) {
 #pragma unroll
-                for (int u = 0; u < U; u++)
-                    wv[u] = i0 + u * step < k
-                                ? ld4_stream(wr, i0 + u * step)
-                                : make_float4(0.f, 0.f, 0.f, 0.f);
+            for (int u = 0; u < U; u++)
+                wv[u] = live && at + u * step < k
+                            ? ld4_stream(wr, at + u * step)
+                            : make_float4(0.f, 0.f, 0.f, 0.f);
+        };
+        if (flags & RLXC_GEMV_EARLY)
+            load_w(i0);
+        grid_dep_wait();
+        if (!(flags & RLXC_GEMV_EARLY))
+            load_w(i0);
+        while (live && i0 < k) {
 #pragma unroll
-                for (int r = 0; r < R; r++) {
-                    if (r >= rows)
+            for (int r = 0; r < R; r++) {
+                if (r >= rows)
+                    break;
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    if (i0 + u * step >= k)
                         break;
-#pragma unroll
-                    for (int u = 0; u < U; u++) {
-                        if (i0 + u * step >= k)
-                            break;
-                        float4 xv = ld4(x + r * k, i0 + u * step);
-                        acc[r] = fmaf(xv.x, wv[u].x, acc[r]);
-                        acc[r] = fmaf(xv.y, wv[u].y, acc[r]);
-                        acc[r] = fmaf(xv.z, wv[u].z, acc[r]);
-                        acc[r] = fmaf(xv.w, wv[u].w, acc[r]);
-                    }
+                    float4 xv = ld4(x + r * k, i0 + u * step);
+                    acc[r] = fmaf(xv.x, wv[u].x, acc[r]);
+                    acc[r] = fmaf(xv.y, wv[u].y, acc[r]);
+                    acc[r] = fmaf(xv.z, wv[u].z, acc[r]);
+                    acc[r] = fmaf(xv.w, wv[u].w, acc[r]);
                 }
             }
-        } else {
-            for (int64_t i = piece * 32 + lane; i < k; i += wpc * 32) {
-                float wv = ld(wr, i);
+            i0 += U * step;
+            if (i0 < k)
+                load_w(i0);
+        }
+    } else {
+        grid_dep_wait();
+        for (int64_t i = piece * 32 + lane; live && i < k; i += wpc * 32) {
+            float wv = ld(wr, i);
 #pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (r < rows)
-                        acc[r] = fmaf(ld(x, r * k + i), wv, acc[r]);
-            }
+            for (int r = 0; r < R; r++)
+                if (r < rows)
+                    acc[r] = fmaf(ld(x, r * k + i), wv, acc[r]);
         }
     }
 #pragma unroll
@@ -726,14 +755,14 @@ __global__ void __launch_bounds__(256)
             part[warp][r] = v;
     }
     __syncthreads();
-    if (c >= n || piece != 0 || lane >= R || lane >= rows)
+    if (!live || piece != 0 || lane >= R || lane >= rows)
         return;
     float v = 0.f;
     for (int p = 0; p < wpc; p++) /* fixed order: deterministic */
         v += part[warp + p][lane];
     if (bias)
         v += ld(bias, c);
-    st(y, lane * n + c, relu && v < 0.f ? 0.f : v);
+    st(y, lane * n + c, (flags & RLXC_GEMV_RELU) && v < 0.f ? 0.f : v);
 }
 
 /* ---- reductions ---------------------------------------------------------- */
@@ -1094,7 +1123,7 @@ template <typename T> struct AttnL {
 template <typename T> struct GemvL {
     static cudaError_t run(cudaStream_t s, const void *x, const void *w,
                            const void *bias, void *y, int64_t rows,
-                           int64_t n, int64_t k, int wpc, int relu)
+                           int64_t n, int64_t k, int wpc, int flags)
     {
         const uintptr_t a = 4 * sizeof(T);
         bool vec = k % 4 == 0 && (uintptr_t)x % a == 0 &&
@@ -1111,16 +1140,16 @@ template <typename T> struct GemvL {
         int r = (int)rows;
         if (rows <= 1)
             return launch<1>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
-                             relu);
+                             flags);
         if (rows <= 2)
             return launch<2>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
-                             relu);
+                             flags);
         if (rows <= 4)
             return launch<4>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
-                             relu);
+                             flags);
         if (rows <= 8)
             return launch<8>(vec, grid, s, xt, wt, bt, (T *)y, r, n, k, wpc,
-                             relu);
+                             flags);
         return cudaErrorInvalidValue;
     }
 
@@ -1128,15 +1157,22 @@ template <typename T> struct GemvL {
     static cudaError_t launch(bool vec, unsigned grid, cudaStream_t s,
                               const T *x, const T *w, const T *bias, T *y,
                               int rows, int64_t n, int64_t k, int wpc,
-                              int relu)
+                              int flags)
     {
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(256);
+        cfg.stream = s;
+        cfg.attrs = attr;
+        cfg.numAttrs = (flags & RLXC_GEMV_PDL) ? 1 : 0;
         if (vec)
-            gemv_nt_kernel<T, R, true><<<grid, 256, 0, s>>>(
-                x, w, bias, y, rows, n, k, wpc, relu);
-        else
-            gemv_nt_kernel<T, R, false><<<grid, 256, 0, s>>>(
-                x, w, bias, y, rows, n, k, wpc, relu);
-        return cudaGetLastError();
+            return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, true>, x, w,
+                                      bias, y, rows, n, k, wpc, flags);
+        return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, false>, x, w,
+                                  bias, y, rows, n, k, wpc, flags);
     }
 };
 
@@ -1243,13 +1279,13 @@ extern "C" cudaError_t rlxc_attention(cudaStream_t s, int dtype,
 extern "C" cudaError_t rlxc_gemv(cudaStream_t s, int dtype, const void *x,
                                  const void *w, const void *bias, void *y,
                                  int64_t rows, int64_t n, int64_t k, int wpc,
-                                 int relu)
+                                 int flags)
 {
     if (rows * n == 0)
         return cudaSuccess;
     if (n > INT32_MAX)
         return cudaErrorInvalidValue;
-    return by_float<GemvL>(dtype, s, x, w, bias, y, rows, n, k, wpc, relu);
+    return by_float<GemvL>(dtype, s, x, w, bias, y, rows, n, k, wpc, flags);
 }
 
 extern "C" cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op,

@@ -92,13 +92,20 @@ typedef struct rlxc_attn_plan {
 cudaError_t rlxc_attention(cudaStream_t s, int dtype, const void *q,
                            const void *k, const void *v, void *o,
                            const rlxc_attn_plan *plan);
-/* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c]; relu when RELU) for
- * ROWS <= RLXC_GEMV_MAX_ROWS rows of x [rows, k] and w [n, k]; BIAS may
- * be NULL. WPC: warps per output column, 1, 2, 4 or 8; 0 picks by N. */
+/* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c]; relu with RLXC_GEMV_RELU)
+ * for ROWS <= RLXC_GEMV_MAX_ROWS rows of x [rows, k] and w [n, k]; BIAS
+ * may be NULL. WPC: warps per output column, 1, 2, 4 or 8; 0 picks by
+ * N. FLAGS: RLXC_GEMV_*. */
 #define RLXC_GEMV_MAX_ROWS 8
+#define RLXC_GEMV_RELU 0x1
+/* W is never written by the graph: load it before x is ready */
+#define RLXC_GEMV_EARLY 0x2
+/* launch as a programmatic dependent of the previous kernel (CC >= 9.0;
+ * the kernel waits for it before reading x) */
+#define RLXC_GEMV_PDL 0x4
 cudaError_t rlxc_gemv(cudaStream_t s, int dtype, const void *x,
                       const void *w, const void *bias, void *y, int64_t rows,
-                      int64_t n, int64_t k, int wpc, int relu);
+                      int64_t n, int64_t k, int wpc, int flags);
 /* op: RLX_OP_REDUCE_SUM / _MEAN / _MAX */
 cudaError_t rlxc_reduce(cudaStream_t s, int dtype, int op, const void *x,
                         void *y, const rlxc_reduce_plan *plan);

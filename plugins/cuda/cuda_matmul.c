@@ -258,6 +258,25 @@ static void reset(rlxc_backend *be, rlxc_matmul *mm)
     mm->a_off = mm->b_off = mm->y_off = NULL;
 }
 
+/* A weight that no step writes (a param or a constant) can be loaded
+ * before the previous kernel is done; on Hopper the GEMV is then
+ * launched as its programmatic dependent, overlapping the two. */
+static int gemv_flags(const rlx_executable *exe, const rlxc_matmul *mm,
+                      const rlx_node_view *w)
+{
+    int flags = mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS
+                    ? RLXC_GEMV_RELU : 0;
+    if (w->op == RLX_OP_PARAM || w->op == RLX_OP_CONSTANT)
+        flags |= RLXC_GEMV_EARLY;
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               (int)exe->device) == cudaSuccess &&
+        major >= 9)
+        flags |= RLXC_GEMV_PDL;
+    cudaGetLastError();
+    return flags;
+}
+
 static uint32_t offset_align(const int64_t *off, int64_t n, size_t elem)
 {
     uint32_t align = 256;
@@ -379,6 +398,8 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
                    mm->epilogue == CUBLASLT_EPILOGUE_BIAS ||
                    mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS);
     mm->use_gemv = mm->gemv_ok;
+    if (mm->gemv_ok)
+        mm->gemv_flags = gemv_flags(exe, mm, b);
     if (st == RLX_ERR_UNSUPPORTED) {
         if (mm->epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
             reset(be, mm);
@@ -402,7 +423,7 @@ static cudaError_t gemv(rlx_executable *exe, const rlxc_step *step,
     const rlxc_matmul *mm = step->mm;
     return rlxc_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
                      bias, y, mm->m, mm->n, mm->k, mm->gemv_wpc,
-                     mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS);
+                     mm->gemv_flags);
 }
 
 rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
