@@ -123,8 +123,9 @@ rlx_status rlx__cpu_ref_init(const rlx_host *host)
         .device_kind = RLX_DEVICE_CPU,
         .device_name = NULL,
         .priority = RLX_PRIORITY_REFERENCE,
-        /* buffers are host memory, so device I/O is free: bound inputs
-         * and outputs are read and written in place */
+        /* buffers are host memory, so device I/O is free: execute reads
+         * bound inputs from and writes bound outputs to the buffers
+         * directly, with no copy through the core's slots */
         .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
         .description = "portable C11 reference CPU backend (all ops, "
                        "all dtypes, plain loops)",

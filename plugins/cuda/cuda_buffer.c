@@ -69,56 +69,45 @@ rlx_status rlxc_buffer_create(void *backend, uint32_t device_index,
     return RLX_OK;
 }
 
-rlx_status rlxc_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
-                            size_t nbytes)
+/* Copy the whole BUFFER to host DST, or from host SRC (the other NULL);
+ * WHAT names the slot. */
+static rlx_status buffer_copy(rlxc_backend *be, rlx_buffer *buffer,
+                              void *dst, const void *src, size_t nbytes,
+                              const char *what)
 {
-    rlxc_backend *be = backend;
-    if (!buffer || (nbytes && !dst))
-        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                               "cuda buffer_read: NULL buffer or "
-                               "destination. Fix: pass a buffer made by "
-                               "cuda and a destination of its size");
+    if (!buffer || (nbytes && !dst && !src))
+        return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                         "cuda %s: NULL buffer or host memory. Fix: pass a "
+                         "buffer made by cuda and host memory of its size",
+                         what);
     if (nbytes != buffer->nbytes)
         return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                         "cuda buffer_read: asked for %zu bytes of a "
-                         "%zu-byte buffer. Fix: read exactly the buffer's "
-                         "size", nbytes, buffer->nbytes);
+                         "cuda %s: %zu bytes for a %zu-byte buffer. Fix: "
+                         "copy exactly the buffer's size", what, nbytes,
+                         buffer->nbytes);
     if (!nbytes)
         return RLX_OK;
     rlx_status st = rlxc_device_use(be, buffer->device);
     if (st != RLX_OK)
         return st;
-    cudaError_t err = cudaMemcpy(dst, buffer->ptr, nbytes,
-                                 cudaMemcpyDeviceToHost);
+    cudaError_t err =
+        dst ? cudaMemcpy(dst, buffer->ptr, nbytes, cudaMemcpyDeviceToHost)
+            : cudaMemcpy(buffer->ptr, src, nbytes, cudaMemcpyHostToDevice);
     if (err != cudaSuccess)
-        return rlxc_cuda_fail(be->host, err, "buffer_read");
+        return rlxc_cuda_fail(be->host, err, what);
     return RLX_OK;
+}
+
+rlx_status rlxc_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
+                            size_t nbytes)
+{
+    return buffer_copy(backend, buffer, dst, NULL, nbytes, "buffer_read");
 }
 
 rlx_status rlxc_buffer_write(void *backend, rlx_buffer *buffer,
                              const void *src, size_t nbytes)
 {
-    rlxc_backend *be = backend;
-    if (!buffer || (nbytes && !src))
-        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                               "cuda buffer_write: NULL buffer or source. "
-                               "Fix: pass a buffer made by cuda and a "
-                               "source of its size");
-    if (nbytes != buffer->nbytes)
-        return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                         "cuda buffer_write: got %zu bytes for a %zu-byte "
-                         "buffer. Fix: write exactly the buffer's size",
-                         nbytes, buffer->nbytes);
-    if (!nbytes)
-        return RLX_OK;
-    rlx_status st = rlxc_device_use(be, buffer->device);
-    if (st != RLX_OK)
-        return st;
-    cudaError_t err = cudaMemcpy(buffer->ptr, src, nbytes,
-                                 cudaMemcpyHostToDevice);
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(be->host, err, "buffer_write");
-    return RLX_OK;
+    return buffer_copy(backend, buffer, NULL, src, nbytes, "buffer_write");
 }
 
 void rlxc_buffer_destroy(void *backend, rlx_buffer *buffer)

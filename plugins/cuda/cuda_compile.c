@@ -1251,6 +1251,8 @@ static rlx_status allocate(ctx *c)
                               "the graph");
     if (exe->lt)
         rlxc_matmul_autotune(exe);
+    const char *prof = getenv("RLX_CUDA_PROFILE");
+    exe->profile = prof && *prof && strcmp(prof, "0") != 0;
     rlxc_log(c->host, RLX_LOG_DEBUG,
              "cuda compile: %u nodes, %u steps, %u intermediates in a "
              "%zu-byte arena, %zu bytes of constants",

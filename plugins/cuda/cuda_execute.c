@@ -212,6 +212,33 @@ void rlxc_profile(rlx_executable *exe, void *const *params)
     cudaEventDestroy(ev[1]);
 }
 
+/* Point the storages of bound slots at their buffers. An output is
+ * written in place when it has a storage of its own (not an input's,
+ * not one an earlier bound output took) and its buffer is not also bound
+ * to an input or an earlier output; otherwise the run ends with a copy
+ * into it, after every step has read its inputs. */
+static void bind_storages(rlx_executable *exe)
+{
+    memset(exe->storage_bind, 0, exe->n_storages * sizeof(void *));
+    for (uint32_t i = 0; i < exe->n_inputs; i++) {
+        const rlxc_value *v = &exe->values[exe->input_values[i]];
+        if (exe->io_dev[i] && v->loc == RLXC_LOC_ARENA)
+            exe->storage_bind[v->storage] = exe->io_dev[i];
+    }
+    for (uint32_t o = 0; o < exe->n_outputs; o++) {
+        const rlxc_value *v = &exe->values[exe->output_values[o]];
+        void *dev = exe->io_dev[exe->n_inputs + o];
+        int own = v->loc == RLXC_LOC_ARENA;
+        for (uint32_t i = 0; own && i < exe->n_inputs; i++)
+            own = exe->values[exe->input_values[i]].storage != v->storage;
+        for (uint32_t j = 0; own && j < exe->n_inputs + o; j++)
+            own = exe->io_dev[j] != dev;
+        exe->out_direct[o] = dev && own && !exe->storage_bind[v->storage];
+        if (exe->out_direct[o])
+            exe->storage_bind[v->storage] = dev;
+    }
+}
+
 static rlx_status capture(rlx_executable *exe, void *const *params)
 {
     const rlx_host *host = exe->be->host;
@@ -219,6 +246,7 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
         cudaGraphExecDestroy(exe->graph);
         exe->graph = NULL;
     }
+    bind_storages(exe); /* the pointers record() resolves */
     cudaError_t err = cudaStreamBeginCapture(exe->stream,
                                              cudaStreamCaptureModeThreadLocal);
     if (err != cudaSuccess)
@@ -319,33 +347,6 @@ static rlx_status check_args(rlx_executable *exe,
     return RLX_OK;
 }
 
-/* Point the storages of bound slots at their buffers. An output is
- * written in place when it has a storage of its own (not an input's,
- * not one an earlier bound output took) and its buffer is not also bound
- * to an input or an earlier output; otherwise the run ends with a copy
- * into it, after every step has read its inputs. */
-static void bind_storages(rlx_executable *exe)
-{
-    memset(exe->storage_bind, 0, exe->n_storages * sizeof(void *));
-    for (uint32_t i = 0; i < exe->n_inputs; i++) {
-        const rlxc_value *v = &exe->values[exe->input_values[i]];
-        if (exe->io_dev[i] && v->loc == RLXC_LOC_ARENA)
-            exe->storage_bind[v->storage] = exe->io_dev[i];
-    }
-    for (uint32_t o = 0; o < exe->n_outputs; o++) {
-        const rlxc_value *v = &exe->values[exe->output_values[o]];
-        void *dev = exe->io_dev[exe->n_inputs + o];
-        int own = v->loc == RLXC_LOC_ARENA;
-        for (uint32_t i = 0; own && i < exe->n_inputs; i++)
-            own = exe->values[exe->input_values[i]].storage != v->storage;
-        for (uint32_t j = 0; own && j < exe->n_inputs + o; j++)
-            own = exe->io_dev[j] != dev;
-        exe->out_direct[o] = dev && own && !exe->storage_bind[v->storage];
-        if (exe->out_direct[o])
-            exe->storage_bind[v->storage] = dev;
-    }
-}
-
 /* Inputs and outputs of at least this many bytes are copied by DMA
  * straight from and to the caller's memory once it is page-locked. */
 #define DIRECT_MIN_BYTES ((size_t)256 << 10)
@@ -405,15 +406,12 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
     if (st == RLX_OK && cudaSetDevice((int)exe->device) != cudaSuccess)
         st = rlxc_device_use(be, exe->device);
     int io_moved = st == RLX_OK ? bind_io(exe, args) : 0;
-    if (st == RLX_OK)
-        bind_storages(exe);
     if (st == RLX_OK &&
         (!exe->graph || io_moved ||
          memcmp(exe->graph_params, params, exe->n_params * sizeof *params)))
         st = capture(exe, params);
-    if (st == RLX_OK && !exe->profiled && getenv("RLX_CUDA_PROFILE") &&
-        strcmp(getenv("RLX_CUDA_PROFILE"), "0")) {
-        exe->profiled = 1;
+    if (st == RLX_OK && exe->profile) {
+        exe->profile = 0;
         rlxc_profile(exe, params);
     }
     if (params != stack_params)

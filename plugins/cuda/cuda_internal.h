@@ -254,7 +254,7 @@ struct rlx_executable {
     cublasLtHandle_t lt;
     cudaGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
-    int profiled;         /* RLX_CUDA_PROFILE done */
+    int profile;          /* RLX_CUDA_PROFILE set and not yet done */
     /* Large inputs and outputs: the caller's host memory, page-locked
      * with cudaHostRegister so the graph copies straight from and to it
      * (no staging copy); per input slot, then per output. */

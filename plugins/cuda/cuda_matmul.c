@@ -40,23 +40,30 @@ static rlx_status blas_fail(rlx_executable *exe, cublasStatus_t cs,
                      what, blas_name(exe->be, cs), (int)cs);
 }
 
+/* Free what describe made; MM can be described again. */
+static void reset(rlxc_backend *be, rlxc_matmul *mm)
+{
+    if (mm->desc)
+        be->blas.desc_destroy(mm->desc);
+    if (mm->la)
+        be->blas.layout_destroy(mm->la);
+    if (mm->lb)
+        be->blas.layout_destroy(mm->lb);
+    if (mm->ld)
+        be->blas.layout_destroy(mm->ld);
+    mm->desc = NULL;
+    mm->la = mm->lb = mm->ld = NULL;
+    free(mm->a_off);
+    free(mm->b_off);
+    free(mm->y_off);
+    mm->a_off = mm->b_off = mm->y_off = NULL;
+}
+
 void rlxc_matmul_free(rlxc_backend *be, rlxc_matmul *mm)
 {
     if (!mm)
         return;
-    if (be->blas_ok) {
-        if (mm->desc)
-            be->blas.desc_destroy(mm->desc);
-        if (mm->la)
-            be->blas.layout_destroy(mm->la);
-        if (mm->lb)
-            be->blas.layout_destroy(mm->lb);
-        if (mm->ld)
-            be->blas.layout_destroy(mm->ld);
-    }
-    free(mm->a_off);
-    free(mm->b_off);
-    free(mm->y_off);
+    reset(be, mm);
     free(mm);
 }
 
@@ -240,23 +247,6 @@ static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
     return RLX_OK;
 }
 
-static void reset(rlxc_backend *be, rlxc_matmul *mm)
-{
-    if (mm->desc)
-        be->blas.desc_destroy(mm->desc);
-    if (mm->la)
-        be->blas.layout_destroy(mm->la);
-    if (mm->lb)
-        be->blas.layout_destroy(mm->lb);
-    if (mm->ld)
-        be->blas.layout_destroy(mm->ld);
-    mm->desc = NULL;
-    mm->la = mm->lb = mm->ld = NULL;
-    free(mm->a_off);
-    free(mm->b_off);
-    free(mm->y_off);
-    mm->a_off = mm->b_off = mm->y_off = NULL;
-}
 
 /* A weight that no step writes (a param or a constant) can be loaded
  * before the previous kernel is done; on Hopper the GEMV is then
