@@ -17,6 +17,10 @@
  *        output_buffers, vtable slot buffer_write, buffer_create with
  *        DATA == NULL. test/abi/baseline/ holds the current minor's
  *        libabigail description; CI compares against it.
+ *   1.3  vtable slots supports_node (placement asks about one node with
+ *        its dtypes, shapes and attributes) and get_extension (named
+ *        optional features, no new slots needed); host service
+ *        get_option (plugin settings read through the core).
  */
 #ifndef RLX_ABI_H
 #define RLX_ABI_H
@@ -26,7 +30,7 @@
 
 /* A plugin of another major is refused; any minor of the same major loads. */
 #define RLX_ABI_MAJOR 1
-#define RLX_ABI_MINOR 2
+#define RLX_ABI_MINOR 3
 
 /* Major in the high 16 bits, minor in the low 16. */
 #define RLX_ABI_VERSION_MAKE(major, minor) \

@@ -165,6 +165,24 @@ typedef struct rlx_backend_vtable {
      * execute that uses the buffer runs. */
     rlx_status (*buffer_write)(void *backend, rlx_buffer *buffer,
                                const void *src, size_t nbytes);
+
+    /* --- since 1.3 --- */
+    /* Optional. Finer than supports_op, asked at placement time: can this
+     * backend compute node NODE of GRAPH (a compute node: the core never
+     * asks about input, param or constant nodes) with its dtypes, shapes
+     * and attributes? Nonzero: yes. 0: no, and WHY (WHY_SIZE bytes, never
+     * NULL) may say why in one line ("softmax only on the last axis").
+     * Called only for nodes whose op and dtype supports_op accepted.
+     * Absent: supports_op alone decides. May run concurrently. */
+    int (*supports_node)(void *backend, const rlx_graph_view *graph,
+                         uint32_t node, char *why, size_t why_size);
+
+    /* Optional. The backend's extension table named NAME
+     * ("vendor.feature.v1"), or NULL when it has none of that name. The
+     * table's layout is defined by whoever defines the name, starts with
+     * a uint32_t struct_size and lives as long as the backend. Lets
+     * optional features arrive without new vtable slots. */
+    const void *(*get_extension)(void *backend, const char *name);
 } rlx_backend_vtable;
 
 /* rlx_backend_info.flags */

@@ -54,6 +54,17 @@ struct rlx_host {
     void (*log)(const rlx_host *host, rlx_log_level level,
                 const char *message);
     void *host_data; /* the core's; plugins leave it alone */
+    /* --- since 1.3 --- */
+    /* A setting for a plugin, looked up by NAME ("cuda.matmul") in the
+     * per-session options, then the RLX_ environment variable derived
+     * from it (RLX_CUDA_MATMUL; ignored in set-user-ID processes), then
+     * the config file's options section. Copies the value with its NUL
+     * into VALUE (VALUE_SIZE bytes) and returns RLX_OK; RLX_ERR_NOT_FOUND
+     * when unset; RLX_ERR_INVALID_ARGUMENT when it does not fit. Plugins
+     * read their settings here, never with getenv, so they show in
+     * `rlx devices`. May be called from any thread. */
+    rlx_status (*get_option)(const rlx_host *host, const char *name,
+                             char *value, size_t value_size);
 };
 
 typedef rlx_status (*rlx_plugin_init_fn)(const rlx_host *host);
@@ -97,6 +108,18 @@ static inline void rlx_host_log(const rlx_host *host, rlx_log_level level,
 {
     if (host && RLX_HAS_FIELD(host->struct_size, rlx_host, log) && host->log)
         host->log(host, level, message);
+}
+
+/* Read setting NAME (see rlx_host.get_option); RLX_ERR_NOT_FOUND when
+ * unset or when the core is older than 1.3. */
+static inline rlx_status rlx_host_get_option(const rlx_host *host,
+                                             const char *name, char *value,
+                                             size_t value_size)
+{
+    if (host && RLX_HAS_FIELD(host->struct_size, rlx_host, get_option) &&
+        host->get_option)
+        return host->get_option(host, name, value, value_size);
+    return RLX_ERR_NOT_FOUND;
 }
 
 #ifdef __cplusplus
