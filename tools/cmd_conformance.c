@@ -2,7 +2,9 @@
  * cmd_conformance.c - `rlx conformance [--backend ID] [--seed N] [--json]
  * [--models FILE.yaml ...]`: tells a backend author whether their backend
  * computes what the reference backend computes, op by op and dtype by
- * dtype, then for whole models. Exit 0 when nothing failed, 1 otherwise.
+ * dtype, then for whole models. Exit 0 when something passed and
+ * nothing failed, 1 otherwise (a backend that passes nothing, or cannot
+ * be opened, is not conformant; --json then still prints a report).
  * See docs/conformance.md.
  */
 #include <stdio.h>
@@ -74,76 +76,87 @@ static int conf_options_parse(int argc, char **argv, conf_options *o)
     return 0;
 }
 
-/* The backend under test: by id, or the one chosen for cpu. */
+/* The backend under test: by id, or the one chosen for cpu. NULL with
+ * the reason in R->error. */
 static const rlx_backend *conf_backend_find(rlx_runtime *rt,
-                                            const char *id)
+                                            const char *id, conf_report *r)
 {
     const rlx_backend *b;
     if (!id) {
         b = rlx_runtime_choose(rt, "cpu");
         if (!b)
-            cli_runtime_error("no backend for cpu");
+            cli_format(r->error, sizeof r->error, "no backend for cpu: %s",
+                       rlx_last_error());
         return b;
     }
     b = rlx_runtime_find_backend(rt, id);
     if (!b) {
-        fprintf(stderr, "rlx: conformance: no backend '%s'. Registered:",
-                id);
-        for (uint32_t i = 0; i < rlx_runtime_backend_count(rt); i++)
-            fprintf(stderr, " %s",
-                    rlx_backend_id(rlx_runtime_backend(rt, i)));
-        fprintf(stderr, "\nFix: put its plugin in a directory named by "
-                "RLX_PLUGIN_PATH and check `rlx devices`\n");
+        int n = snprintf(r->error, sizeof r->error,
+                         "no backend '%s'. Registered:", id);
+        for (uint32_t i = 0; n > 0 && (size_t)n < sizeof r->error &&
+                             i < rlx_runtime_backend_count(rt); i++)
+            n += snprintf(r->error + n, sizeof r->error - (size_t)n, " %s",
+                          rlx_backend_id(rlx_runtime_backend(rt, i)));
+        if (n > 0 && (size_t)n < sizeof r->error)
+            snprintf(r->error + n, sizeof r->error - (size_t)n,
+                     ". Fix: put its plugin in a directory named by "
+                     "RLX_PLUGIN_PATH and check `rlx devices`");
         return NULL;
     }
     if (!rlx_backend_executes(b)) {
-        fprintf(stderr, "rlx: conformance: backend '%s' only emits code; "
-                "there is nothing to run.\nFix: test a backend that "
-                "executes\n", id);
+        cli_format(r->error, sizeof r->error,
+                   "backend '%s' only emits code; there is nothing to run. "
+                   "Fix: test a backend that executes", id);
         return NULL;
     }
     return b;
 }
 
+/* Prints R (text or JSON); the exit code: 0 only when conformant. */
+static int conf_finish(const conf_report *r, const conf_options *o)
+{
+    if (r->error[0] && !o->json)
+        fprintf(stderr, "rlx: conformance: %s\n", r->error);
+    if (o->json)
+        cli_conf_report_print_json(r, stdout);
+    else if (!r->error[0])
+        cli_conf_report_print_text(r, stdout);
+    return cli_conf_report_conformant(r) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}
+
 static int conf_run(rlx_runtime *rt, const conf_options *o)
 {
-    const rlx_backend *b = conf_backend_find(rt, o->backend);
     rlx_session *ts = NULL, *rs = NULL;
     conf_report r;
     int rc = CLI_EXIT_OK;
 
-    if (!b)
-        return CLI_EXIT_FAILURE;
     memset(&r, 0, sizeof r);
-    r.backend = rlx_backend_id(b);
-    r.device = rlx_backend_device_name(b);
-    r.plugin = rlx_backend_plugin_path(b);
+    r.backend = o->backend;
     r.seed = o->seed;
-    if (rlx_session_create(rt, r.backend, &ts) != RLX_OK)
-        rc = cli_runtime_error("cannot open a session on the backend under "
-                               "test");
-    else if (rlx_session_create(rt, "cpu-ref", &rs) != RLX_OK)
-        rc = cli_runtime_error("cannot open a session on cpu-ref");
-    if (rc == CLI_EXIT_OK &&
-        cli_conf_ops_check(rt, b, ts, rs, o->seed, &r) != 0) {
+    const rlx_backend *b = conf_backend_find(rt, o->backend, &r);
+    if (b) {
+        r.backend = rlx_backend_id(b);
+        r.device = rlx_backend_device_name(b);
+        r.plugin = rlx_backend_plugin_path(b);
+        if (rlx_session_create(rt, r.backend, &ts) != RLX_OK)
+            cli_format(r.error, sizeof r.error, "cannot open a session on "
+                       "the backend under test: %s", rlx_last_error());
+        else if (rlx_session_create(rt, "cpu-ref", &rs) != RLX_OK)
+            cli_format(r.error, sizeof r.error, "cannot open a session on "
+                       "cpu-ref: %s", rlx_last_error());
+    }
+    if (!r.error[0] && cli_conf_ops_check(rt, b, ts, rs, o->seed, &r) != 0) {
         fputs("rlx: conformance: out of memory\n", stderr);
         rc = CLI_EXIT_FAILURE;
     }
-    for (int i = 0; rc == CLI_EXIT_OK && i < o->n_models; i++)
+    for (int i = 0; !r.error[0] && rc == CLI_EXIT_OK && i < o->n_models; i++)
         if (cli_conf_model_check(rt, o->models[i], r.backend, o->seed,
                                  &r) != 0) {
             fputs("rlx: conformance: out of memory\n", stderr);
             rc = CLI_EXIT_FAILURE;
         }
-    if (rc == CLI_EXIT_OK) {
-        if (o->json)
-            cli_conf_report_print_json(&r, stdout);
-        else
-            cli_conf_report_print_text(&r, stdout);
-        for (size_t i = 0; i < r.n; i++)
-            if (r.results[i].verdict == CONF_FAIL)
-                rc = CLI_EXIT_FAILURE;
-    }
+    if (rc == CLI_EXIT_OK)
+        rc = conf_finish(&r, o);
     cli_conf_report_free(&r);
     rlx_session_destroy(ts);
     rlx_session_destroy(rs);

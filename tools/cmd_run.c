@@ -4,9 +4,11 @@
  * report which backend ran it, how long it took and what came out, so a
  * user can try a model on a machine's best device with one command.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rlx/rlx.h>
 
@@ -273,9 +275,44 @@ static int run_output_write(const char *dir, const char *name,
     return CLI_EXIT_OK;
 }
 
+/* DIR and its missing parents, like mkdir -p: --output names a folder
+ * that need not exist yet. */
+static int run_output_dir_make(const char *dir)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s", dir);
+    if (n <= 0 || (size_t)n >= sizeof path) {
+        fprintf(stderr, "rlx: run: --output path too long\n");
+        return CLI_EXIT_FAILURE;
+    }
+    for (char *c = path + 1;; c++) {
+        if (*c != '/' && *c != '\0')
+            continue;
+        char was = *c;
+        *c = '\0';
+        struct stat st;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "rlx: run: cannot create output directory "
+                    "'%s': %s\nFix: pick a directory you can write to\n",
+                    path, strerror(errno));
+            return CLI_EXIT_FAILURE;
+        }
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "rlx: run: '%s' is not a directory\nFix: pick "
+                    "another --output directory\n", path);
+            return CLI_EXIT_FAILURE;
+        }
+        *c = was;
+        if (!was)
+            return CLI_EXIT_OK;
+    }
+}
+
 static int run_outputs_print(const rlx_program *p, const run_options *o)
 {
     uint32_t n = rlx_program_output_count(p);
+    if (o->output_dir && run_output_dir_make(o->output_dir) != CLI_EXIT_OK)
+        return CLI_EXIT_FAILURE;
     for (uint32_t i = 0; i < n; i++) {
         const char *name = NULL;
         cli_tensor t;

@@ -113,6 +113,7 @@ typedef struct conf_result {
 typedef struct conf_report {
     const char *backend, *device, *plugin;
     uint64_t seed;
+    char error[1024];     /* set when nothing could be tested: why */
     conf_result *results;
     size_t n, cap;
 } conf_report;
@@ -120,6 +121,10 @@ typedef struct conf_report {
 /* Appends an entry; NULL when out of memory. */
 conf_result *cli_conf_report_add(conf_report *r);
 void cli_conf_report_free(conf_report *r);
+/* 1 when R shows conformance: something passed and nothing failed. A
+ * backend that passes nothing (every op unsupported, or no session) is
+ * not conformant. */
+int cli_conf_report_conformant(const conf_report *r);
 void cli_conf_report_print_text(const conf_report *r, FILE *out);
 void cli_conf_report_print_json(const conf_report *r, FILE *out);
 

@@ -113,13 +113,16 @@ int cli_conf_model_check(rlx_runtime *rt, const char *path,
                           "cpu-ref cannot run it (see the error above)")
                  ? 0 : -1;
     } else if (cli_model_exec_create(rt, m, test_id, &t) != 0) {
+        /* the reason goes into the report (and the JSON), not only to
+         * stderr */
         int unsupported = t.status == RLX_ERR_UNSUPPORTED;
+        char detail[600];
+        cli_format(detail, sizeof detail, "%s: %s",
+                   unsupported ? "the backend cannot take the graph"
+                               : "compile failed",
+                   t.error[0] ? t.error : rlx_status_name(t.status));
         rc = model_result(r, path, "-",
-                          unsupported ? CONF_UNSUPPORTED : CONF_FAIL,
-                          unsupported ? "the backend cannot take the graph "
-                                        "(see the error above)"
-                                      : "compile failed (see the error "
-                                        "above)")
+                          unsupported ? CONF_UNSUPPORTED : CONF_FAIL, detail)
                  ? 0 : -1;
     } else if (inputs_feed(&t, &ref, seed) != 0) {
         rc = model_result(r, path, "-", CONF_FAIL, "cannot set the inputs")

@@ -50,9 +50,37 @@ static void counts(const conf_report *r, int c[4])
         c[r->results[i].verdict]++;
 }
 
+int cli_conf_report_conformant(const conf_report *r)
+{
+    int c[4];
+    counts(r, c);
+    return !r->error[0] && c[CONF_FAIL] == 0 && c[CONF_PASS] > 0;
+}
+
+/* The verdict's words for the summary line. */
+static const char *verdict_words(const conf_report *r, const int c[4])
+{
+    if (r->error[0])
+        return "not conformant: nothing could be tested";
+    if (c[CONF_FAIL])
+        return "not conformant";
+    if (c[CONF_PASS] == 0)
+        return "not conformant: the backend passed nothing; see "
+               "docs/conformance.md";
+    return "conformant";
+}
+
 void cli_conf_report_print_text(const conf_report *r, FILE *out)
 {
     int c[4];
+    if (r->error[0]) {
+        fprintf(out, "Conformance of %s: cannot test it: %s\n",
+                r->backend ? r->backend : "(none)", r->error);
+        counts(r, c);
+        fprintf(out, "\nSummary: 0 PASS, 0 FAIL, 0 UNSUPPORTED, 0 SKIPPED "
+                "(%s)\n", verdict_words(r, c));
+        return;
+    }
     fprintf(out, "Conformance of %s (device %s, plugin %s)\n", r->backend,
             r->device, r->plugin);
     fprintf(out, "Reference: cpu-ref; seed %llu; tolerances: f32 1e-5 "
@@ -73,7 +101,7 @@ void cli_conf_report_print_text(const conf_report *r, FILE *out)
     counts(r, c);
     fprintf(out, "\nSummary: %d PASS, %d FAIL, %d UNSUPPORTED, %d SKIPPED "
             "(%s)\n", c[CONF_PASS], c[CONF_FAIL], c[CONF_UNSUPPORTED],
-            c[CONF_SKIPPED], c[CONF_FAIL] ? "not conformant" : "conformant");
+            c[CONF_SKIPPED], verdict_words(r, c));
 }
 
 void cli_conf_report_print_json(const conf_report *r, FILE *out)
@@ -83,9 +111,11 @@ void cli_conf_report_print_json(const conf_report *r, FILE *out)
 
     cli_json_init(&j, out);
     cli_json_object_begin(&j);
-    cli_json_member_string(&j, "backend", r->backend);
-    cli_json_member_string(&j, "device", r->device);
-    cli_json_member_string(&j, "plugin", r->plugin);
+    cli_json_member_string(&j, "backend", r->backend ? r->backend : "");
+    cli_json_member_string(&j, "device", r->device ? r->device : "");
+    cli_json_member_string(&j, "plugin", r->plugin ? r->plugin : "");
+    if (r->error[0])
+        cli_json_member_string(&j, "error", r->error);
     cli_json_member_string(&j, "reference", "cpu-ref");
     cli_json_member_int(&j, "seed", (int64_t)r->seed);
     cli_json_key(&j, "results");
@@ -116,6 +146,8 @@ void cli_conf_report_print_json(const conf_report *r, FILE *out)
     cli_json_member_int(&j, "fail", c[CONF_FAIL]);
     cli_json_member_int(&j, "unsupported", c[CONF_UNSUPPORTED]);
     cli_json_member_int(&j, "skipped", c[CONF_SKIPPED]);
+    cli_json_member_bool(&j, "conformant", cli_conf_report_conformant(r));
+    cli_json_member_string(&j, "verdict", verdict_words(r, c));
     cli_json_object_end(&j);
     cli_json_object_end(&j);
     cli_json_finish(&j);

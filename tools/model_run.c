@@ -43,6 +43,7 @@ int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
     memset(x, 0, sizeof *x);
     if ((st = rlx_session_create(rt, device, &x->session)) != RLX_OK) {
         x->status = st;
+        snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
         return cli_runtime_error("cannot open a session");
     }
     double t0 = cli_now_ms();
@@ -52,8 +53,11 @@ int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
         int rc = cli_runtime_error(x->program ? "cannot set the model's "
                                                 "weights"
                                               : "cannot compile the model");
+        char msg[sizeof x->error];
+        snprintf(msg, sizeof msg, "%s", rlx_last_error());
         cli_model_exec_destroy(x);
         x->status = st;
+        memcpy(x->error, msg, sizeof x->error);
         return rc;
     }
     x->compile_ms = cli_now_ms() - t0;

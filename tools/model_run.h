@@ -26,6 +26,7 @@ typedef struct cli_model_exec {
     rlx_program *program;
     double compile_ms; /* compile plus setting the params */
     rlx_status status; /* the failed call's status, when create failed */
+    char error[512];   /* and its message (rlx_last_error()) */
 } cli_model_exec;
 
 /* Opens a session on DEVICE (NULL: the best available), compiles the

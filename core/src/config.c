@@ -5,6 +5,9 @@
  *   backends:
  *     force: {cpu: cpu-ref}          # device: backend id
  *     disable: [cpu-openblas*]       # globs on backend ids
+ *   options:                         # plugin settings (get_option)
+ *     cuda.matmul: lt                # below RLX_CUDA_MATMUL and a
+ *                                    # session's own options
  *
  * Looked for at $RLX_CONFIG (empty: no file), else
  * $XDG_CONFIG_HOME/rlx/config.yaml (~/.config/rlx/config.yaml), else
@@ -81,6 +84,27 @@ static void read_disable(rlx_runtime *rt, const char *path,
     }
 }
 
+static void read_options(rlx_runtime *rt, const char *path,
+                         yaml_document_t *doc, yaml_node_t *map)
+{
+    if (map->type != YAML_MAPPING_NODE) {
+        complain(rt, path, map, "'options' must map setting names to "
+                                "values");
+        return;
+    }
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+         p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+        if (!scalar(k) || !rlx__option_name_valid(scalar(k)) || !scalar(v))
+            complain(rt, path, v && scalar(k) ? v : k,
+                     "options entries are name: value, names of a-z, "
+                     "0-9, '.', '_', '-' (\"cuda.matmul: lt\")");
+        else
+            rlx__options_config_set(rt, scalar(k), scalar(v));
+    }
+}
+
 static void read_root(rlx_runtime *rt, const char *path, yaml_document_t *doc)
 {
     yaml_node_t *root = yaml_document_get_root_node(doc);
@@ -96,10 +120,15 @@ static void read_root(rlx_runtime *rt, const char *path, yaml_document_t *doc)
         yaml_node_t *v = yaml_document_get_node(doc, p->value);
         if (scalar(k) && strcmp(scalar(k), "rlx_config") == 0)
             continue;
+        if (scalar(k) && strcmp(scalar(k), "options") == 0) {
+            read_options(rt, path, doc, v);
+            continue;
+        }
         if (!scalar(k) || strcmp(scalar(k), "backends") != 0 ||
             v->type != YAML_MAPPING_NODE) {
             complain(rt, path, k, "unknown key (expected 'backends:' "
-                                  "with 'force' and 'disable')");
+                                  "with 'force' and 'disable', or "
+                                  "'options:')");
             continue;
         }
         for (yaml_node_pair_t *q = v->data.mapping.pairs.start;

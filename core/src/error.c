@@ -49,10 +49,15 @@ const char *rlx_last_error(void)
 
 rlx_status rlx__error(rlx_status status, const char *fmt, ...)
 {
+    /* Format into a separate buffer: callers often embed the previous
+     * message (rlx_last_error()) in the new one, and vsnprintf must never
+     * read from the buffer it writes. */
+    char msg[RLX_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(last_error, msg, sizeof last_error);
     return status;
 }
 
@@ -82,12 +87,24 @@ const char *rlx__report_get(void)
     return report_set ? report_msg : NULL;
 }
 
+const char *rlx__strip_backend_prefix(const char *msg, const rlx_backend *b)
+{
+    size_t n = b && b->id ? strlen(b->id) : 0;
+    if (msg && n && strncmp(msg, b->id, n) == 0 && msg[n] == ':' &&
+        msg[n + 1] == ' ')
+        return msg + n + 2;
+    return msg;
+}
+
 rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
                                    const char *what)
 {
     const char *msg = rlx__report_get();
     if (!msg)
         msg = rlx_status_string(status);
+    /* One prefix, the core's: "backend 'x': compile failed: x: ..." would
+     * name the backend twice. */
+    msg = rlx__strip_backend_prefix(msg, b);
     if (strstr(msg, "Fix:"))
         return rlx__error(status, "backend '%s': %s failed: %s", b->id, what,
                           msg);

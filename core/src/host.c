@@ -257,5 +257,7 @@ void rlx__host_init(rlx_runtime *rt)
         .report = host_report,
         .log = host_log,
         .host_data = rt,
+        .get_option = rlx__host_get_option,
     };
+    rlx__options_create(rt);
 }

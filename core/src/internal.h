@@ -37,6 +37,9 @@ const char *rlx__report_get(void); /* NULL when the plugin said nothing */
  * generic line; appends a Fix when the plugin gave none. */
 rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
                                    const char *what);
+/* MSG without a leading "<id of B>: ", which plugins often write: the
+ * core adds its own "backend 'id'" prefix. */
+const char *rlx__strip_backend_prefix(const char *msg, const rlx_backend *b);
 /* Copy of "reason" and "fix" parts of a message split at "Fix:". */
 void rlx__split_fix(const char *msg, char **reason, char **fix);
 char *rlx__strdup(const char *s);
@@ -161,6 +164,7 @@ struct rlx_runtime {
     rlx_backend **pending;
     uint32_t n_pending;
     char *pending_error;             /* first registration refusal */
+    struct rlx__options *options;    /* plugin settings (options.c) */
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -193,6 +197,21 @@ void rlx__config_load(rlx_runtime *rt);
  * text), NULL when none does. */
 int rlx__policy_allows(const rlx_runtime *rt, const rlx_backend *b,
                        const char **why);
+
+/* ---- options.c: plugin settings (host get_option) -------------------- */
+
+void rlx__options_create(rlx_runtime *rt);
+void rlx__options_free(rlx_runtime *rt);
+/* Sets a config-file option; -1 out of memory. */
+int rlx__options_config_set(rlx_runtime *rt, const char *name,
+                            const char *value);
+int rlx__option_name_valid(const char *name);
+rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
+                                char *value, size_t value_size);
+/* Make S the session whose options calls on this thread see; returns the
+ * previous one for rlx__options_leave. */
+const rlx_session *rlx__options_enter(const rlx_session *s);
+void rlx__options_leave(const rlx_session *old);
 
 /* ---- host.c: the table handed to plugins ------------------------------ */
 

@@ -65,7 +65,8 @@ static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
 /* Legalize against B, then compile. */
 static rlx_status compile_on(rlx_program *p, const rlx__view *v,
                              const rlx_backend *b, uint32_t device_index,
-                             rlx_precision precision)
+                             rlx_precision precision,
+                             const rlx_session *session)
 {
     uint32_t bad = rlx__view_first_unsupported(v, b);
     if (bad != UINT32_MAX) {
@@ -84,7 +85,9 @@ static rlx_status compile_on(rlx_program *p, const rlx__view *v,
     };
     rlx__report_clear();
     rlx_executable *exe = NULL;
+    const rlx_session *outer = rlx__options_enter(session);
     rlx_status st = b->vt.compile(b->backend, &v->view, &opts, &exe);
+    rlx__options_leave(outer);
     if (st != RLX_OK || !exe)
         return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
                                        "compile");
@@ -125,7 +128,7 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
     for (uint32_t i = first; st == RLX_OK && i < s->n_candidates; i++) {
         const rlx_backend *b = s->candidates[i];
         rlx_status cst = compile_on(p, &v, b, s->device_index,
-                                    s->precision);
+                                    s->precision, s);
         if (cst == RLX_OK) {
             if (b != s->backend)
                 rlx__session_note(s, "fell back to backend '%s'", b->id);

@@ -235,6 +235,16 @@ int rlx_backend_supports_op(const rlx_backend *b, rlx_op op, rlx_dtype dtype)
     return yes;
 }
 
+const void *rlx_backend_get_extension(const rlx_backend *b, const char *name)
+{
+    if (!b || !name || !*name || !b->vt.get_extension ||
+        !rlx__backend_acquire(b))
+        return NULL;
+    const void *ext = b->vt.get_extension(b->backend, name);
+    rlx__backend_release(b);
+    return ext;
+}
+
 rlx_status rlx_backend_device(const rlx_backend *b, uint32_t index,
                               rlx_device_info *out)
 {
@@ -312,7 +322,7 @@ rlx_status rlx_backend_probe_ex(const rlx_backend *b, uint32_t *device_count,
     }
     rlx__backend_release(b);
     if (st != RLX_OK) {
-        const char *msg = rlx__report_get();
+        const char *msg = rlx__strip_backend_prefix(rlx__report_get(), b);
         if (msg && strstr(msg, "Fix:"))
             return rlx__error(st, "%s", msg);
         return rlx__error(st,

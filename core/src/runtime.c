@@ -118,6 +118,7 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     free(rt->pending_error);
     rlx__policy_free(&rt->policy);
     free(rt->config_path);
+    rlx__options_free(rt);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }

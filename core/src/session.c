@@ -151,7 +151,7 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
                               "graphs. Fix: choose a backend that executes "
                               "(rlx devices lists them)", b->id);
         if (rlx_backend_probe(b, &count) != RLX_OK)
-            return rlx__error(RLX_ERR_UNAVAILABLE, "backend '%s': %s", b->id,
+            return rlx__error(RLX_ERR_UNAVAILABLE, "backend '%s' is unavailable: %s", b->id,
                               rlx_last_error());
         if (s->device_index >= count)
             return rlx__error(RLX_ERR_UNAVAILABLE,
@@ -294,6 +294,7 @@ void rlx_session_destroy(rlx_session *s)
     for (uint32_t i = 0; i < s->n_candidates; i++)
         rlx__backend_release(s->candidates[i]);
     free(s->explain);
+    rlx__session_options_free(s);
     free(s);
 }
 

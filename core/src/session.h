@@ -12,7 +12,11 @@ struct rlx_session {
     const rlx_backend *candidates[32]; /* available, best first */
     uint32_t n_candidates;
     char *explain;
+    struct rlx__option *options;    /* rlx_session_set_option */
+    uint32_t n_options;
 };
+
+void rlx__session_options_free(rlx_session *s);
 
 /* Append a line to the session's explanation. */
 void rlx__session_note(rlx_session *s, const char *fmt, ...)

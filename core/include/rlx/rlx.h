@@ -158,6 +158,13 @@ RLX_API const char *rlx_backend_plugin_path(const rlx_backend *b);
 RLX_API uint32_t rlx_backend_abi_version(const rlx_backend *b);
 RLX_API int rlx_backend_supports_op(const rlx_backend *b, rlx_op op,
                                     rlx_dtype dtype);
+/* B's extension table named NAME ("vendor.feature.v1"; ABI 1.3
+ * get_extension), or NULL when B has none of that name, has no
+ * get_extension slot (plugins older than 1.3) or was unloaded. The table
+ * starts with a uint32_t struct_size; its layout is defined by whoever
+ * defined NAME. It stays valid while B's plugin is loaded. */
+RLX_API const void *rlx_backend_get_extension(const rlx_backend *b,
+                                              const char *name);
 /* Describe device INDEX of B (name, type, memory, driver details; see
  * rlx_device_info in rlx/backend.h). Set out->struct_size = sizeof
  * (rlx_device_info) first. RLX_ERR_UNSUPPORTED when the backend cannot
@@ -221,6 +228,21 @@ RLX_API rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
                                          rlx_dtype *dtype, uint32_t *rank,
                                          const int64_t **dims);
 
+/* ---- plugin settings (ABI 1.3 get_option) ------------------------------ */
+
+/* The settings plugins of RT have asked for so far, in first-asked order
+ * (for listings such as `rlx devices`); NULL past the end. */
+RLX_API uint32_t rlx_runtime_option_count(rlx_runtime *rt);
+RLX_API const char *rlx_runtime_option_name(rlx_runtime *rt, uint32_t i);
+/* NAME resolved as a plugin outside any session sees it: environment
+ * (RLX_ + NAME upper-cased, '.' and '-' as '_'), then the config file.
+ * RLX_OK with the value; RLX_ERR_NOT_FOUND when unset (VALUE ""). SOURCE
+ * (may be NULL) receives where it came from: the variable's name or the
+ * config file's path (when unset, the variable that would set it). */
+RLX_API rlx_status rlx_runtime_get_option(rlx_runtime *rt, const char *name,
+                                          char *value, size_t value_size,
+                                          char *source, size_t source_size);
+
 /* ---- sessions and programs ------------------------------------------ */
 
 /* DEVICE: NULL or "" for the best available (RLX_DEVICE, then the order
@@ -239,6 +261,11 @@ RLX_API const char *rlx_session_explain(const rlx_session *s);
 RLX_API rlx_status rlx_session_set_precision(rlx_session *s,
                                              rlx_precision precision);
 RLX_API rlx_precision rlx_session_precision(const rlx_session *s);
+/* Plugin setting NAME ("cuda.matmul") for this session's later compiles:
+ * it wins over the environment (RLX_CUDA_MATMUL) and the config file's
+ * `options:`. VALUE NULL removes it. See docs/abi.md, "Settings". */
+RLX_API rlx_status rlx_session_set_option(rlx_session *s, const char *name,
+                                          const char *value);
 
 /* Validate, remove dead nodes, check every live op against the backend,
  * compile. When the session chose its device itself and the backend

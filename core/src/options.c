@@ -1,0 +1,287 @@
+/*
+ * options.c - plugin settings (ABI 1.3's host get_option): looked up by
+ * name ("cuda.matmul") in the options of the session being compiled,
+ * then the environment (RLX_CUDA_MATMUL, read with secure_getenv so a
+ * set-user-ID program ignores it), then the config file's `options:`
+ * map. The names plugins ask for are remembered, so `rlx devices` can
+ * show every setting in use with its value and where it came from.
+ */
+#define _GNU_SOURCE /* secure_getenv */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "session.h"
+
+typedef struct rlx__option {
+    char *name, *value;
+} rlx__option;
+
+struct rlx__options {
+    pthread_mutex_t lock;  /* ASKED grows while plugins run */
+    rlx__option *config;   /* from the config file; fixed after creation */
+    uint32_t n_config;
+    char **asked;          /* names asked for, first-asked order */
+    uint32_t n_asked;
+};
+
+/* The session whose compile is running on this thread, for its options. */
+static _Thread_local const rlx_session *current_session;
+
+const rlx_session *rlx__options_enter(const rlx_session *s)
+{
+    const rlx_session *old = current_session;
+    current_session = s;
+    return old;
+}
+
+void rlx__options_leave(const rlx_session *old)
+{
+    current_session = old;
+}
+
+int rlx__option_name_valid(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > RLX_MAX_ID)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+/* "cuda.matmul" -> "RLX_CUDA_MATMUL". */
+static void env_name(const char *name, char *out, size_t size)
+{
+    size_t k = (size_t)snprintf(out, size, "RLX_");
+    for (; *name && k + 1 < size; name++)
+        out[k++] = *name == '.' || *name == '-'
+                       ? '_'
+                       : (*name >= 'a' && *name <= 'z' ? *name - 'a' + 'A'
+                                                        : *name);
+    out[k] = '\0';
+}
+
+void rlx__options_create(rlx_runtime *rt)
+{
+    struct rlx__options *o = calloc(1, sizeof *o);
+    if (o && pthread_mutex_init(&o->lock, NULL) != 0) {
+        free(o);
+        o = NULL;
+    }
+    rt->options = o; /* NULL: no config options, nothing remembered */
+}
+
+void rlx__options_free(rlx_runtime *rt)
+{
+    struct rlx__options *o = rt->options;
+    if (!o)
+        return;
+    for (uint32_t i = 0; i < o->n_config; i++) {
+        free(o->config[i].name);
+        free(o->config[i].value);
+    }
+    for (uint32_t i = 0; i < o->n_asked; i++)
+        free(o->asked[i]);
+    free(o->config);
+    free(o->asked);
+    pthread_mutex_destroy(&o->lock);
+    free(o);
+    rt->options = NULL;
+}
+
+static int list_set(rlx__option **items, uint32_t *n, const char *name,
+                    const char *value)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (strcmp((*items)[i].name, name) == 0) {
+            if (!value) { /* remove */
+                free((*items)[i].name);
+                free((*items)[i].value);
+                (*items)[i] = (*items)[--*n];
+                return 0;
+            }
+            char *v = rlx__strdup(value);
+            if (!v)
+                return -1;
+            free((*items)[i].value);
+            (*items)[i].value = v;
+            return 0;
+        }
+    if (!value)
+        return 0;
+    rlx__option *grown = realloc(*items, (*n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    *items = grown;
+    grown[*n].name = rlx__strdup(name);
+    grown[*n].value = rlx__strdup(value);
+    if (!grown[*n].name || !grown[*n].value) {
+        free(grown[*n].name);
+        free(grown[*n].value);
+        return -1;
+    }
+    ++*n;
+    return 0;
+}
+
+static const char *list_get(const rlx__option *items, uint32_t n,
+                            const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(items[i].name, name) == 0)
+            return items[i].value;
+    return NULL;
+}
+
+int rlx__options_config_set(rlx_runtime *rt, const char *name,
+                            const char *value)
+{
+    struct rlx__options *o = rt->options;
+    return o ? list_set(&o->config, &o->n_config, name, value) : -1;
+}
+
+static void remember(struct rlx__options *o, const char *name)
+{
+    pthread_mutex_lock(&o->lock);
+    uint32_t i = 0;
+    while (i < o->n_asked && strcmp(o->asked[i], name) != 0)
+        i++;
+    if (i == o->n_asked) {
+        char **grown = realloc(o->asked, (o->n_asked + 1) * sizeof *grown);
+        char *copy = rlx__strdup(name);
+        if (grown)
+            o->asked = grown;
+        if (grown && copy)
+            o->asked[o->n_asked++] = copy;
+        else
+            free(copy); /* best effort: only the listing misses it */
+    }
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* NAME's value and where it came from, or NULL. ENV holds the env name. */
+static const char *lookup(rlx_runtime *rt, const rlx_session *s,
+                          const char *name, const char **source,
+                          char *env, size_t env_size)
+{
+    const char *v = NULL;
+    env_name(name, env, env_size);
+    if (s && s->rt == rt &&
+        (v = list_get(s->options, s->n_options, name))) {
+        *source = "session";
+        return v;
+    }
+    if ((v = secure_getenv(env))) {
+        *source = env;
+        return v;
+    }
+    if (rt->options &&
+        (v = list_get(rt->options->config, rt->options->n_config, name))) {
+        *source = rt->config_path ? rt->config_path : "config file";
+        return v;
+    }
+    return NULL;
+}
+
+static rlx_status copy_out(const char *v, char *value, size_t value_size)
+{
+    size_t n = strlen(v) + 1;
+    if (!value || n > value_size)
+        return RLX_ERR_INVALID_ARGUMENT;
+    memcpy(value, v, n);
+    return RLX_OK;
+}
+
+rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
+                                char *value, size_t value_size)
+{
+    rlx_runtime *rt = host ? host->host_data : NULL;
+    char env[RLX_MAX_ID + 8];
+    const char *source;
+    if (!rt || !rlx__option_name_valid(name))
+        return RLX_ERR_INVALID_ARGUMENT;
+    if (rt->options)
+        remember(rt->options, name);
+    const char *v = lookup(rt, current_session, name, &source, env,
+                           sizeof env);
+    return v ? copy_out(v, value, value_size) : RLX_ERR_NOT_FOUND;
+}
+
+rlx_status rlx_session_set_option(rlx_session *s, const char *name,
+                                  const char *value)
+{
+    if (!s || !rlx__option_name_valid(name))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_set_option: '%s' is not a setting "
+                          "name. Fix: use 1-%d characters of a-z, 0-9, '.', "
+                          "'_', '-', such as \"cuda.matmul\"",
+                          name ? name : "(null)", RLX_MAX_ID);
+    if (list_set(&s->options, &s->n_options, name, value) != 0)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY,
+                          "out of memory. Fix: free memory");
+    return RLX_OK;
+}
+
+void rlx__session_options_free(rlx_session *s)
+{
+    for (uint32_t i = 0; i < s->n_options; i++) {
+        free(s->options[i].name);
+        free(s->options[i].value);
+    }
+    free(s->options);
+    s->options = NULL;
+    s->n_options = 0;
+}
+
+uint32_t rlx_runtime_option_count(rlx_runtime *rt)
+{
+    if (!rt || !rt->options)
+        return 0;
+    pthread_mutex_lock(&rt->options->lock);
+    uint32_t n = rt->options->n_asked;
+    pthread_mutex_unlock(&rt->options->lock);
+    return n;
+}
+
+const char *rlx_runtime_option_name(rlx_runtime *rt, uint32_t i)
+{
+    const char *name = NULL;
+    if (!rt || !rt->options)
+        return NULL;
+    pthread_mutex_lock(&rt->options->lock);
+    if (i < rt->options->n_asked)
+        name = rt->options->asked[i]; /* never freed before the runtime */
+    pthread_mutex_unlock(&rt->options->lock);
+    return name;
+}
+
+rlx_status rlx_runtime_get_option(rlx_runtime *rt, const char *name,
+                                  char *value, size_t value_size,
+                                  char *source, size_t source_size)
+{
+    char env[RLX_MAX_ID + 8];
+    const char *src = "";
+    if (!rt || !rlx__option_name_valid(name) || !value || !value_size)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_runtime_get_option: bad argument. Fix: pass "
+                          "a runtime, a setting name such as \"cuda.matmul\" "
+                          "and a buffer");
+    const char *v = lookup(rt, NULL, name, &src, env, sizeof env);
+    if (source && source_size)
+        snprintf(source, source_size, "%s", v ? src : env);
+    if (!v) {
+        value[0] = '\0';
+        return RLX_ERR_NOT_FOUND;
+    }
+    if (copy_out(v, value, value_size) != RLX_OK)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "setting '%s' is longer than %zu bytes. Fix: pass "
+                          "a larger buffer", name, value_size);
+    return RLX_OK;
+}
