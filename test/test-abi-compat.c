@@ -2,10 +2,11 @@
  * test-abi-compat.c - plugins built against other minors of the plugin
  * ABI load in this core and run a graph, with host inputs and with bound
  * tensors: test/abi/1.0 (the headers of the first frozen version; tensors
- * go through host copies) and test/abi/1.3 (a hypothetical newer minor
- * with an appended vtable slot and info field, and 1.2's device I/O). A
- * plugin that claims major 2 (test/plugins/wrong_abi.c) is refused with
- * both versions named. RLX_TEST_ABI_DIR is where the compat plugins were
+ * go through host copies), test/abi/1.2 (the real 1.2 headers, from git
+ * history: device I/O, no 1.3 slots) and test/abi/1.4 (a hypothetical
+ * newer minor with a vtable slot appended after get_extension and an info
+ * field). A plugin that claims major 2 (test/plugins/wrong_abi.c) is
+ * refused with both versions named. RLX_TEST_ABI_DIR is where the compat plugins were
  * built.
  */
 #include "test-util.h"
@@ -91,9 +92,27 @@ TEST(abi_1_0_plugin_loads_and_runs)
     load_and_run("testabi10", "test-abi10", 1, 0);
 }
 
-TEST(abi_1_3_plugin_loads_and_runs)
+TEST(abi_1_2_plugin_loads_and_runs)
 {
-    load_and_run("testabi13", "test-abi13", 1, 3);
+    load_and_run("testabi12", "test-abi12", 1, 2);
+}
+
+TEST(abi_1_4_plugin_loads_and_runs)
+{
+    load_and_run("testabi14", "test-abi14", 1, 4);
+}
+
+/* A 1.2 plugin's vtable ends before the 1.3 slots: the core's zero-filled
+ * copy reads them as absent, so no extension and no supports_node. */
+TEST(abi_1_2_plugin_has_no_1_3_slots)
+{
+    rlx_runtime *rt = test_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(rt, abi_plugin("testabi12")));
+    const rlx_backend *b = rlx_runtime_find_backend(rt, "test-abi12");
+    ASSERT(b);
+    ASSERT(rlx_backend_get_extension(b, "rlx.test.answer.v1") == NULL);
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_ADD, RLX_DTYPE_F32));
+    rlx_runtime_destroy(rt);
 }
 
 TEST(abi_major_2_refused_with_both_versions)
@@ -113,13 +132,15 @@ TEST(abi_major_2_refused_with_both_versions)
     rlx_runtime_destroy(rt);
 }
 
-TEST(core_is_abi_1_2)
+TEST(core_is_abi_1_3)
 {
     /* The frozen version this tree declares; test/abi/baseline matches. */
-    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 2));
+    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 3));
 }
 
 RLX_TEST_LIST(TEST_ENTRY(abi_1_0_plugin_loads_and_runs),
-              TEST_ENTRY(abi_1_3_plugin_loads_and_runs),
+              TEST_ENTRY(abi_1_2_plugin_loads_and_runs),
+              TEST_ENTRY(abi_1_4_plugin_loads_and_runs),
+              TEST_ENTRY(abi_1_2_plugin_has_no_1_3_slots),
               TEST_ENTRY(abi_major_2_refused_with_both_versions),
-              TEST_ENTRY(core_is_abi_1_2));
+              TEST_ENTRY(core_is_abi_1_3));

@@ -105,7 +105,7 @@ static const rlx_backend *conf_backend_find(rlx_runtime *rt,
     }
     if (!rlx_backend_executes(b)) {
         cli_format(r->error, sizeof r->error,
-                   "backend '%s' only emits code; there is nothing to run. "
+                   "backend '%s' does not execute graphs; there is nothing to run. "
                    "Fix: test a backend that executes", id);
         return NULL;
     }

@@ -87,7 +87,7 @@ static void text_backends(const cli_devices_report *r, FILE *out)
         text_backend_status(b, status, sizeof status);
         fprintf(out, "  %c %-*s  %-*s  %8d  %-13s  %-4s  %s\n",
                 b->chosen ? '*' : ' ', wid, b->id, wdev, b->device,
-                (int)b->priority, b->executes ? "executes" : "emission-only",
+                (int)b->priority, b->executes ? "executes" : "does not execute",
                 b->abi, status);
         if (b->description && *b->description)
             text_line(out, "      about:  ", b->description);

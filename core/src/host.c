@@ -74,7 +74,7 @@ static const char *missing_slot(const rlx_backend_vtable *vt, uint32_t flags,
     if (!RLX_HAS_FIELD(vt->struct_size, rlx_backend_vtable, field) ||      \
         !vt->field)                                                        \
         return #field;
-    *fix = "drop RLX_BACKEND_EXECUTES for an emission-only backend";
+    *fix = "drop RLX_BACKEND_EXECUTES for a backend that only answers capability queries";
     RLX__NEED(supports_op)
     if (flags & RLX_BACKEND_EXECUTES) {
         RLX__NEED(compile)

@@ -147,9 +147,9 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
         uint32_t count = 0;
         if (!(b->flags & RLX_BACKEND_EXECUTES))
             return rlx__error(RLX_ERR_UNSUPPORTED,
-                              "backend '%s' is emission-only: it cannot run "
-                              "graphs. Fix: choose a backend that executes "
-                              "(rlx devices lists them)", b->id);
+                              "backend '%s' does not execute graphs (no "
+                              "RLX_BACKEND_EXECUTES). Fix: choose a backend "
+                              "that executes (rlx devices lists them)", b->id);
         if (rlx_backend_probe(b, &count) != RLX_OK)
             return rlx__error(RLX_ERR_UNAVAILABLE, "backend '%s' is unavailable: %s", b->id,
                               rlx_last_error());

@@ -8,6 +8,10 @@
  * - Slots marked Required must be non-NULL; the core checks Optional ones
  *   and falls back. A backend without RLX_BACKEND_EXECUTES needs only
  *   supports_op.
+ * - Capability questions (supports_op, supports_node) are about compute
+ *   nodes only: the core never asks about sources (RLX_OP_INPUT,
+ *   RLX_OP_PARAM, RLX_OP_CONSTANT). Every executing backend takes them;
+ *   a backend declares only the compute ops it implements.
  * - Whoever allocates frees: executables and buffers are destroyed through
  *   the backend's own slots. Strings passed in are borrowed for the call.
  * - Every fallible slot returns rlx_status; on failure it reports a
@@ -43,14 +47,6 @@ typedef struct rlx_tensor_desc {
     const int64_t *shape;
 } rlx_tensor_desc;
 
-/* How far compile may trade precision for speed. */
-typedef enum rlx_precision {
-    RLX_PRECISION_STRICT = 0,     /* results as the dtype promises */
-    RLX_PRECISION_ALLOW_TF32 = 1, /* f32 matmul may use TF32 units */
-    RLX_PRECISION_ALLOW_REDUCED = 2,
-    RLX__PRECISION_FORCE_INT = 0x7fffffff
-} rlx_precision;
-
 typedef struct rlx_compile_options {
     uint32_t struct_size;
     /* --- since 1.0 --- */
@@ -68,11 +64,7 @@ typedef struct rlx_probe_result {
                                  rlx_probe_result, flags) before writing */
 } rlx_probe_result;
 
-/* rlx_probe_result.flags (since 1.1) */
-/* The device is a software implementation running on the host CPU
- * (lavapipe, SwiftShader): automatic device choice ranks it after the
- * native CPU backends; an explicit request still gets it. */
-#define RLX_PROBE_SOFTWARE 0x1u
+/* rlx_probe_result.flags: RLX_PROBE_* (rlx/types.h). */
 
 typedef struct rlx_execute_args {
     uint32_t struct_size;
@@ -93,17 +85,8 @@ typedef struct rlx_execute_args {
     rlx_buffer *const *output_buffers;
 } rlx_execute_args;
 
-/* What a backend says about one of its devices (device_describe). */
-typedef struct rlx_device_info {
-    uint32_t struct_size;
-    /* --- since 1.1 --- */
-    char name[128];           /* "NVIDIA H200", "llvmpipe (LLVM 15)" */
-    char type[32];            /* "discrete GPU", "integrated GPU", "CPU" */
-    uint64_t memory_total;    /* bytes the device can use; 0: unknown */
-    uint64_t memory_free;     /* bytes free now; 0: unknown */
-    char detail[256];         /* one line: driver, compute capability, PCI */
-    uint32_t flags;           /* RLX_PROBE_* that hold for this device */
-} rlx_device_info;
+/* rlx_device_info (device_describe) and rlx_precision are in rlx/types.h:
+ * the public API uses them too. */
 
 typedef struct rlx_backend_vtable {
     uint32_t struct_size;
@@ -115,7 +98,9 @@ typedef struct rlx_backend_vtable {
     rlx_status (*probe)(void *backend, rlx_probe_result *out);
 
     /* Required. Nonzero when the backend executes OP on DTYPE (the dtype
-     * of the node's result). Unknown values must answer 0. */
+     * of the node's result). Unknown values must answer 0. Never asked
+     * about sources (input, param, constant), which every executing
+     * backend takes. */
     int (*supports_op)(void *backend, rlx_op op, rlx_dtype dtype);
 
     /* Required with EXECUTES. Compile a validated graph. */
@@ -186,18 +171,20 @@ typedef struct rlx_backend_vtable {
 } rlx_backend_vtable;
 
 /* rlx_backend_info.flags */
-#define RLX_BACKEND_EXECUTES 0x1u /* runs graphs; without it, emission-only */
+/* Since 1.0: the backend runs graphs. Without it the backend is listed and
+ * answers capability queries (supports_op, `rlx ops`) but no session is
+ * ever opened on it; it needs only supports_op. The old name for this,
+ * "emission-only", is retired (1.3): the core has no emit slot, and a
+ * backend that emits code offers that as an extension (get_extension,
+ * e.g. "acme.emit.v1"). See docs/abi.md, "Backends that do not execute". */
+#define RLX_BACKEND_EXECUTES 0x1u
 /* Since 1.2: execute honours rlx_execute_args.input_buffers and
  * output_buffers, buffer_create takes DATA == NULL, and buffer_write is
  * implemented, so applications keep run inputs and outputs on the device
  * (rlx_tensor). The core ignores the flag from plugins built for 1.0/1.1. */
 #define RLX_BACKEND_DEVICE_IO 0x2u
 
-/* Priorities: higher wins within a device kind; ties go to the earlier
- * registration. A tuned backend uses more than the default. */
-#define RLX_PRIORITY_REFERENCE 0
-#define RLX_PRIORITY_DEFAULT 100
-#define RLX_PRIORITY_TUNED 200
+/* Priorities (RLX_PRIORITY_*): rlx/types.h. */
 
 typedef struct rlx_backend_info {
     uint32_t struct_size;

@@ -14,12 +14,18 @@
  *
  * Broadcasting follows NumPy: shapes are aligned from the right, and a
  * dimension of 1 stretches to match the other.
+ *
+ * Since which ABI version each value exists: the list below is grouped by
+ * version ("--- since 1.0 ---", "--- since 1.1 ---"); a backend built for
+ * an older minor never declares the newer ops. docs/ops.md has every
+ * op's attributes, shape rules and edge cases.
  */
 #ifndef RLX_OPS_H
 #define RLX_OPS_H
 
 /* X(NAME, value, lower-case name, number of inputs) */
 #define RLX_OP_MAP(X)                                                        \
+    /* --- since 1.0: every op up to and including softmax ---          */  \
     /* sources: no inputs */                                                 \
     X(INPUT, 1, "input", 0)       /* fed at each run */                      \
     X(PARAM, 2, "param", 0)       /* named weight, set once */               \
@@ -58,6 +64,8 @@
     /* entries with column j > i + (cols - rows) of each [rows, cols]    */  \
     /* matrix are excluded (weight 0), as in masked self-attention.      */  \
     X(SOFTMAX, 61, "softmax", 1)                                             \
+    /* --- since 1.1: the norms, reductions, data movement and fill,    */  \
+    /* and softmax's causal attribute ---                                */  \
     /* layer_norm(x, gamma, beta) over the last axis; gamma and beta are */  \
     /* [x.shape[-1]]. float_attrs [0] epsilon, default 1e-5.             */  \
     X(LAYER_NORM, 62, "layer_norm", 3)                                       \
@@ -94,7 +102,7 @@
     X(FILL, 76, "fill", 0)
 
 typedef enum rlx_op {
-    RLX_OP_INVALID = 0,
+    RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
 #define RLX__OP_ENUM(name, value, text, arity) RLX_OP_##name = value,
     RLX_OP_MAP(RLX__OP_ENUM)
 #undef RLX__OP_ENUM
@@ -104,13 +112,14 @@ typedef enum rlx_op {
 /* Arity -1: one or more inputs. */
 #define RLX_OP_VARIADIC (-1)
 
-/* Attribute indices, named so code does not use bare numbers. */
+/* Attribute indices, named so code does not use bare numbers. The first
+ * four since 1.0, the rest since 1.1. */
 enum {
     RLX_ATTR_GELU_APPROX = 0,
     RLX_ATTR_MATMUL_TRANSPOSE_A = 0,
     RLX_ATTR_MATMUL_TRANSPOSE_B = 1,
     RLX_ATTR_SOFTMAX_AXIS = 0,
-    RLX_ATTR_SOFTMAX_CAUSAL = 1,
+    RLX_ATTR_SOFTMAX_CAUSAL = 1, /* since 1.1 */
     RLX_ATTR_NORM_EPSILON = 0,   /* float_attrs */
     RLX_ATTR_REDUCE_KEEPDIMS = 0,
     RLX_ATTR_REDUCE_AXES = 1,    /* first of the axes */

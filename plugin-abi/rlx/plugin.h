@@ -30,10 +30,10 @@
 #include "status.h"
 
 typedef enum rlx_log_level {
-    RLX_LOG_ERROR = 0,
-    RLX_LOG_WARN = 1,
-    RLX_LOG_INFO = 2,
-    RLX_LOG_DEBUG = 3,
+    RLX_LOG_ERROR = 0, /* since 1.0 */
+    RLX_LOG_WARN = 1,  /* since 1.0 */
+    RLX_LOG_INFO = 2,  /* since 1.0 */
+    RLX_LOG_DEBUG = 3, /* since 1.0 */
     RLX__LOG_FORCE_INT = 0x7fffffff
 } rlx_log_level;
 

@@ -4,11 +4,12 @@
  * One table generates the enum, rlx_status_name() and rlx_status_string().
  * Values are explicit and only grow: a retired code stays as a placeholder.
  * A status the reader does not know means "failed, reason unknown".
+ * Every value below exists since 1.0.
  */
 #ifndef RLX_STATUS_H
 #define RLX_STATUS_H
 
-/* X(NAME, value, description) */
+/* X(NAME, value, description); all since 1.0 */
 #define RLX_STATUS_MAP(X)                                                    \
     X(OK, 0, "success")                                                      \
     X(ERR_INVALID_ARGUMENT, 1, "invalid argument")                           \

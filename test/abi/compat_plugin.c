@@ -1,12 +1,13 @@
 /*
  * compat_plugin.c - one small backend (add on same-shaped f32 tensors)
  * built against an older or newer copy of the plugin-abi headers
- * (test/abi/1.0, test/abi/1.3) to show that the current core loads and
- * runs plugins of every minor of its major. COMPAT_ID names the backend.
+ * (test/abi/1.0 and 1.2, copied from history; test/abi/1.4, made by hand)
+ * to show that the current core loads and runs plugins of every minor of
+ * its major. COMPAT_ID names the backend.
  *
  * From 1.2 on it has device I/O (RLX_BACKEND_DEVICE_IO): bound inputs
- * and outputs come as its buffers. Against the hypothetical 1.3 it also
- * fills what 1.3 appended (a vtable slot, an info field): the core does
+ * and outputs come as its buffers. Against the hypothetical 1.4 it also
+ * fills what 1.4 appended (a vtable slot, an info field): the core does
  * not know them and must neither read nor call them. The slot returns an
  * error, so a core that called it would fail.
  */
@@ -219,7 +220,7 @@ static rlx_status buffer_write(void *b, rlx_buffer *buf, const void *src,
 }
 #endif
 
-#if RLX_ABI_MINOR >= 3
+#if RLX_ABI_MINOR >= 4
 static rlx_status buffer_copy(void *b, rlx_buffer *dst,
                               const rlx_buffer *src)
 {
@@ -227,7 +228,7 @@ static rlx_status buffer_copy(void *b, rlx_buffer *dst,
     (void)dst;
     (void)src;
     return rlx_host_report(host, RLX_ERR_INTERNAL,
-                           "buffer_copy is a 1.3 slot this core must not "
+                           "buffer_copy is a 1.4 slot this core must not "
                            "know. Fix: none, this is a test");
 }
 #endif
@@ -244,7 +245,7 @@ static const rlx_backend_vtable vtable = {
 #if RLX_ABI_MINOR >= 2
     .buffer_write = buffer_write,
 #endif
-#if RLX_ABI_MINOR >= 3
+#if RLX_ABI_MINOR >= 4
     .buffer_copy = buffer_copy,
 #endif
 };
@@ -266,8 +267,8 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *h)
         .description = "ABI compatibility test: add on f32",
         .vtable = &vtable,
         .backend = NULL,
-#if RLX_ABI_MINOR >= 3
-        .version = "1.3-test",
+#if RLX_ABI_MINOR >= 4
+        .version = "1.4-test",
 #endif
     };
     return rlx_register_backend(h, &info);

@@ -21,7 +21,6 @@
 #include <stdint.h>
 
 #include <rlx/abi.h>
-#include <rlx/backend.h>
 #include <rlx/ops.h>
 #include <rlx/status.h>
 #include <rlx/types.h>
@@ -166,7 +165,7 @@ RLX_API int rlx_backend_supports_op(const rlx_backend *b, rlx_op op,
 RLX_API const void *rlx_backend_get_extension(const rlx_backend *b,
                                               const char *name);
 /* Describe device INDEX of B (name, type, memory, driver details; see
- * rlx_device_info in rlx/backend.h). Set out->struct_size = sizeof
+ * rlx_device_info in rlx/types.h). Set out->struct_size = sizeof
  * (rlx_device_info) first. RLX_ERR_UNSUPPORTED when the backend cannot
  * describe its devices, RLX_ERR_NOT_FOUND for an index it does not have. */
 RLX_API rlx_status rlx_backend_device(const rlx_backend *b, uint32_t index,
@@ -180,7 +179,7 @@ RLX_API int rlx_backend_is_loaded(const rlx_backend *b);
  * failure rlx_last_error() holds the reason and its Fix. */
 RLX_API rlx_status rlx_backend_probe(const rlx_backend *b,
                                      uint32_t *device_count);
-/* The same, also giving the probe's RLX_PROBE_* flags (rlx/backend.h):
+/* The same, also giving the probe's RLX_PROBE_* flags (rlx/types.h):
  * RLX_PROBE_SOFTWARE marks a software device such as lavapipe. */
 RLX_API rlx_status rlx_backend_probe_ex(const rlx_backend *b,
                                         uint32_t *device_count,
@@ -255,7 +254,7 @@ RLX_API const rlx_backend *rlx_session_backend(const rlx_session *s);
 RLX_API uint32_t rlx_session_device_index(const rlx_session *s);
 /* Why this backend: candidates considered and the reason each lost. */
 RLX_API const char *rlx_session_explain(const rlx_session *s);
-/* How far later compiles may trade precision for speed (rlx/backend.h):
+/* How far later compiles may trade precision for speed (rlx/types.h):
  * STRICT (the default, or RLX_PRECISION=strict), ALLOW_TF32 ("tf32": f32
  * matmuls may use TF32 units) or ALLOW_REDUCED ("reduced"). */
 RLX_API rlx_status rlx_session_set_precision(rlx_session *s,

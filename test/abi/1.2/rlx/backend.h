@@ -14,10 +14,11 @@
  *   message ending in a "Fix: ..." remediation through rlx_host_report()
  *   and leaves its output pointers untouched.
  * - Threads: probe and supports_op may run concurrently from any thread.
- *   compile, buffer_create and buffer_read may run concurrently with each
- *   other and with execute on other executables. A given executable runs
- *   at most one execute at a time; a buffer is not destroyed while an
- *   execute that uses it runs.
+ *   compile, buffer_create, buffer_read and buffer_write may run
+ *   concurrently with each other and with execute on other executables.
+ *   A given executable runs at most one execute at a time; a buffer is
+ *   not written or destroyed while an execute that uses it runs. execute
+ *   returns only when its work is complete: a later buffer_read sees it.
  */
 #ifndef RLX_BACKEND_H
 #define RLX_BACKEND_H
@@ -141,7 +142,9 @@ typedef struct rlx_backend_vtable {
      * every output. Sizes match the graph view given to compile. The core
      * passes the same input and output pointers at every run of an
      * executable, valid until executable_destroy returns, so a backend
-     * may pin them for DMA once. */
+     * may pin them for DMA once; a slot bound to a buffer (since 1.2) has
+     * a NULL pointer instead. A buffer bound to an output is bound to no
+     * other slot of the same run. */
     rlx_status (*execute)(void *backend, rlx_executable *exe,
                           const rlx_execute_args *args);
 
@@ -162,11 +165,6 @@ typedef struct rlx_backend_vtable {
      * execute that uses the buffer runs. */
     rlx_status (*buffer_write)(void *backend, rlx_buffer *buffer,
                                const void *src, size_t nbytes);
-
-    /* --- since 1.3 (hypothetical) --- */
-    /* Optional. Copy buffer SRC into DST, same size, on the device. */
-    rlx_status (*buffer_copy)(void *backend, rlx_buffer *dst,
-                              const rlx_buffer *src);
 } rlx_backend_vtable;
 
 /* rlx_backend_info.flags */
@@ -196,8 +194,6 @@ typedef struct rlx_backend_info {
     const char *description;   /* Optional, one line */
     const rlx_backend_vtable *vtable; /* Required; must outlive the plugin */
     void *backend;             /* first argument of every vtable slot */
-    /* --- since 1.3 (hypothetical) --- */
-    const char *version;       /* Optional: the backend's own version */
 } rlx_backend_info;
 
 #endif /* RLX_BACKEND_H */

@@ -1,7 +1,7 @@
 /*
  * rlx/abi.h - version of the plugin ABI and the export macro.
  *
- * TEST COPY: a hypothetical ABI 1.3, made by hand from 1.2 for the
+ * TEST COPY: a hypothetical ABI 1.4, made by hand from 1.3 for the
  * compatibility tests (test/abi/). It is not a real version of rlx.
  *
  * Part of the frozen plugin ABI: a backend includes only headers from
@@ -20,7 +20,11 @@
  *        output_buffers, vtable slot buffer_write, buffer_create with
  *        DATA == NULL. test/abi/baseline/ holds the current minor's
  *        libabigail description; CI compares against it.
- *   1.3  (hypothetical, tests only) rlx_backend_vtable.buffer_copy;
+ *   1.3  vtable slots supports_node (placement asks about one node with
+ *        its dtypes, shapes and attributes) and get_extension (named
+ *        optional features, no new slots needed); host service
+ *        get_option (plugin settings read through the core).
+ *   1.4  (hypothetical, tests only) rlx_backend_vtable.buffer_copy;
  *        rlx_backend_info.version.
  */
 #ifndef RLX_ABI_H
@@ -31,7 +35,7 @@
 
 /* A plugin of another major is refused; any minor of the same major loads. */
 #define RLX_ABI_MAJOR 1
-#define RLX_ABI_MINOR 3
+#define RLX_ABI_MINOR 4
 
 /* Major in the high 16 bits, minor in the low 16. */
 #define RLX_ABI_VERSION_MAKE(major, minor) \
