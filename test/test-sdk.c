@@ -281,6 +281,27 @@ TEST(conformance_json_unsupported_model_reason)
     ASSERT_CONTAINS(tool_out, "is not supported by backend 'test-sdk'");
 }
 
+/* `rlx devices` lists the settings plugins asked for, with their source,
+ * and whether each backend has device I/O. */
+TEST(devices_settings_and_io)
+{
+    sdk_plugin_dir();
+    setenv("RLX_TEST_SDK_OFF", "0", 1);
+    int rc = tool_run("devices", 1);
+    if (rc != 0)
+        FAIL("exit %d:\n%s", rc, tool_out);
+    ASSERT_CONTAINS(tool_out, "test_sdk.off = 0  (from RLX_TEST_SDK_OFF)");
+    ASSERT_CONTAINS(tool_out, "io:     host copies");
+    ASSERT_CONTAINS(tool_out, "io:     device (bound tensors");
+    unsetenv("RLX_TEST_SDK_OFF");
+    rc = tool_run("devices --json", 0);
+    unsetenv("RLX_PLUGIN_PATH");
+    ASSERT_EQ(rc, 0);
+    ASSERT_CONTAINS(tool_out, "\"device_io\": false");
+    ASSERT_CONTAINS(tool_out, "\"name\": \"test_sdk.off\"");
+    ASSERT_CONTAINS(tool_out, "\"variable\": \"RLX_TEST_SDK_OFF\"");
+}
+
 /* Regression: `rlx run --output DIR` failed when DIR did not exist. */
 TEST(run_output_creates_dir)
 {
@@ -313,4 +334,5 @@ RLX_TEST_LIST(TEST_ENTRY(probe_failure_message_kept_whole),
               TEST_ENTRY(conformance_fails_a_backend_that_passes_nothing),
               TEST_ENTRY(conformance_json_when_the_backend_cannot_open),
               TEST_ENTRY(conformance_json_unsupported_model_reason),
+              TEST_ENTRY(devices_settings_and_io),
               TEST_ENTRY(run_output_creates_dir));

@@ -17,6 +17,7 @@ static void json_backends(cli_json *j, const cli_devices_report *r)
         cli_json_member_string(j, "device", b->device);
         cli_json_member_int(j, "priority", b->priority);
         cli_json_member_bool(j, "executes", b->executes);
+        cli_json_member_bool(j, "device_io", b->device_io);
         cli_json_member_string(j, "plugin", b->plugin);
         cli_json_member_string(j, "abi_version", b->abi);
         cli_json_member_string(j, "description", b->description);
@@ -64,6 +65,22 @@ static void json_chosen(cli_json *j, const cli_devices_report *r)
     cli_json_object_end(j);
 }
 
+static void json_settings(cli_json *j, const cli_devices_report *r)
+{
+    cli_json_key(j, "settings");
+    cli_json_array_begin(j);
+    for (size_t i = 0; i < r->n_settings; i++) {
+        const cli_setting_row *s = &r->settings[i];
+        cli_json_object_begin(j);
+        cli_json_member_string(j, "name", s->name);
+        cli_json_member_bool(j, "set", s->set);
+        cli_json_member_string(j, "value", s->value);
+        cli_json_member_string(j, s->set ? "source" : "variable", s->source);
+        cli_json_object_end(j);
+    }
+    cli_json_array_end(j);
+}
+
 static void json_diagnostics(cli_json *j, const cli_devices_report *r)
 {
     cli_json_key(j, "diagnostics");
@@ -102,6 +119,7 @@ void cli_devices_print_json(const cli_devices_report *r, FILE *out)
     cli_json_array_end(&j);
     json_backends(&j, r);
     json_chosen(&j, r);
+    json_settings(&j, r);
     json_diagnostics(&j, r);
     cli_json_object_end(&j);
     cli_json_finish(&j);

@@ -108,6 +108,7 @@ static int backend_row_fill(cli_backend_row *row, const rlx_runtime *r_rt,
     row->description = rlx_backend_description(b);
     row->priority = rlx_backend_priority(b);
     row->executes = rlx_backend_executes(b);
+    row->device_io = rlx_backend_device_io(b);
     row->host_fit = rlx_backend_host_fit(b);
     const char *why = NULL;
     row->allowed = rlx_runtime_backend_allowed(r_rt, b, &why);
@@ -195,6 +196,26 @@ static int diags_gather(cli_devices_report *r)
     return 0;
 }
 
+/* The settings plugins asked for while loading and probing above. */
+static int settings_gather(cli_devices_report *r)
+{
+    uint32_t n = rlx_runtime_option_count(r->rt);
+    r->settings = calloc(n ? n : 1, sizeof *r->settings);
+    if (!r->settings)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        cli_setting_row *s = &r->settings[r->n_settings];
+        s->name = rlx_runtime_option_name(r->rt, i);
+        if (!s->name)
+            continue;
+        s->set = rlx_runtime_get_option(r->rt, s->name, s->value,
+                                        sizeof s->value, s->source,
+                                        sizeof s->source) == RLX_OK;
+        r->n_settings++;
+    }
+    return 0;
+}
+
 rlx_status cli_devices_report_gather(cli_devices_report *r,
                                      int *runtime_failed)
 {
@@ -221,7 +242,7 @@ rlx_status cli_devices_report_gather(cli_devices_report *r,
             goto oom;
     }
     if (search_path_gather(r, r->rt) != 0 || choices_gather(r) != 0 ||
-        diags_gather(r) != 0)
+        diags_gather(r) != 0 || settings_gather(r) != 0)
         goto oom;
     return RLX_OK;
 
@@ -250,6 +271,7 @@ void cli_devices_report_free(cli_devices_report *r)
         free(r->diags[i].fix);
     }
     free(r->diags);
+    free(r->settings);
     rlx_runtime_destroy(r->rt);
     memset(r, 0, sizeof *r);
 }

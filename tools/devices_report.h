@@ -28,6 +28,7 @@ typedef struct cli_backend_row {
     const char *description;
     int32_t priority;
     int executes;
+    int device_io;        /* run inputs and outputs stay on the device */
     char abi[24];         /* "1.0" */
     int available;
     uint32_t device_count;
@@ -55,6 +56,15 @@ typedef struct cli_diag_row {
     char *fix;    /* owned, may be NULL */
 } cli_diag_row;
 
+/* A plugin setting (ABI 1.3 get_option) a plugin asked for. */
+typedef struct cli_setting_row {
+    const char *name;
+    char value[256];      /* "" when unset */
+    char source[512];     /* variable or config file; when unset, the
+                             variable that would set it */
+    int set;
+} cli_setting_row;
+
 typedef struct cli_devices_report {
     rlx_runtime *rt;
     const char *config_path; /* the config file read, or NULL */
@@ -67,6 +77,8 @@ typedef struct cli_devices_report {
     size_t n_choices;
     cli_diag_row *diags;
     size_t n_diags;
+    cli_setting_row *settings;
+    size_t n_settings;
 } cli_devices_report;
 
 /* Creates a discovering runtime and fills R. On failure R is left empty;

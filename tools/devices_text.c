@@ -92,6 +92,12 @@ static void text_backends(const cli_devices_report *r, FILE *out)
         if (b->description && *b->description)
             text_line(out, "      about:  ", b->description);
         text_line(out, "      plugin: ", b->plugin);
+        if (b->executes)
+            text_line(out, "      io:     ",
+                      b->device_io ? "device (bound tensors stay in device "
+                                     "memory across runs)"
+                                   : "host copies (bound tensors are copied "
+                                     "once per run)");
         if (b->host_fit >= 0) {
             char fit[48];
             snprintf(fit, sizeof fit, "%d (best variant for this host)",
@@ -122,6 +128,25 @@ static void text_choices(const cli_devices_report *r, FILE *out)
             fprintf(out, "  %-*s -> %s\n", w, c->device, c->chosen->id);
         else
             fprintf(out, "  %-*s -> (none: %s)\n", w, c->device, c->reason);
+    }
+}
+
+static void text_settings(const cli_devices_report *r, FILE *out)
+{
+    if (r->n_settings == 0) {
+        fprintf(out, "Settings: none asked for by the plugins\n");
+        return;
+    }
+    fprintf(out, "Settings asked for by the plugins (session options > "
+            "RLX_ variable > config file options:):\n");
+    for (size_t i = 0; i < r->n_settings; i++) {
+        const cli_setting_row *s = &r->settings[i];
+        if (s->set)
+            fprintf(out, "  %s = %s  (from %s)\n", s->name, s->value,
+                    s->source);
+        else
+            fprintf(out, "  %s unset  (set %s, or options: in the config "
+                    "file)\n", s->name, s->source);
     }
 }
 
@@ -159,6 +184,8 @@ void cli_devices_print_text(const cli_devices_report *r, FILE *out)
     text_backends(r, out);
     fputc('\n', out);
     text_choices(r, out);
+    fputc('\n', out);
+    text_settings(r, out);
     fputc('\n', out);
     text_diagnostics(r, out);
 }

@@ -563,11 +563,13 @@ static rlx_status node_emit(ctx *c, uint32_t i)
 
 /* ---- fusions decided before emission -------------------------------------- */
 
-/* RLX_CUDA_FUSE=0 turns off the attention and norm fusions (A/B). */
-static int fusion_enabled(void)
+/* Setting cuda.fuse (RLX_CUDA_FUSE) = 0 turns off the attention and norm
+ * fusions (A/B); read through the host, never getenv. */
+static int fusion_enabled(const rlx_host *host)
 {
-    const char *e = getenv("RLX_CUDA_FUSE");
-    return !(e && e[0] == '0');
+    char e[16];
+    return !(rlx_host_get_option(host, "cuda.fuse", e, sizeof e) == RLX_OK &&
+             e[0] == '0');
 }
 
 static int claimable(const ctx *c, int v)
@@ -916,7 +918,7 @@ static void plan_attention_at(ctx *c, uint32_t m2)
 
 static void plan_fusions(ctx *c)
 {
-    if (!fusion_enabled())
+    if (!fusion_enabled(c->host))
         return;
     for (uint32_t i = 0; i < c->g->n_nodes; i++)
         if (c->g->nodes[i]->op == RLX_OP_MATMUL)
@@ -1251,8 +1253,10 @@ static rlx_status allocate(ctx *c)
                               "the graph");
     if (exe->lt)
         rlxc_matmul_autotune(exe);
-    const char *prof = getenv("RLX_CUDA_PROFILE");
-    exe->profile = prof && *prof && strcmp(prof, "0") != 0;
+    char prof[16]; /* setting cuda.profile (RLX_CUDA_PROFILE) */
+    exe->profile = rlx_host_get_option(c->host, "cuda.profile", prof,
+                                       sizeof prof) == RLX_OK &&
+                   *prof && strcmp(prof, "0") != 0;
     rlxc_log(c->host, RLX_LOG_DEBUG,
              "cuda compile: %u nodes, %u steps, %u intermediates in a "
              "%zu-byte arena, %zu bytes of constants",

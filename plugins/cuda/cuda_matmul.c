@@ -95,13 +95,15 @@ static int set_layout_batch(rlxc_backend *be, cublasLtMatrixLayout_t l,
                CUBLAS_STATUS_SUCCESS;
 }
 
-/* RLX_CUDA_MATMUL=heuristic (read at compile time): only cuBLASLt's own
- * candidates, no split-K variants and no GEMV (the plan before they
- * existed, for comparison). */
-static int heuristic_only(void)
+/* Setting cuda.matmul (RLX_CUDA_MATMUL) = heuristic, read through the
+ * host at compile time: only cuBLASLt's own candidates, no split-K
+ * variants and no GEMV (the plan before they existed, for comparison). */
+static int heuristic_only(const rlx_executable *exe)
 {
-    const char *env = getenv("RLX_CUDA_MATMUL");
-    return env && strcmp(env, "heuristic") == 0;
+    char v[32];
+    return rlx_host_get_option(exe->be->host, "cuda.matmul", v,
+                               sizeof v) == RLX_OK &&
+           strcmp(v, "heuristic") == 0;
 }
 
 /* Split-K candidates for the autotuner: the heuristic sizes its picks
@@ -116,7 +118,7 @@ static void add_split_k(rlx_executable *exe, rlxc_matmul *mm, int64_t k,
     static const uint32_t schemes[] = { CUBLASLT_REDUCTION_SCHEME_INPLACE,
                                         CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE };
     const rlxc_blas *bl = &exe->be->blas;
-    if (heuristic_only())
+    if (heuristic_only(exe))
         return;
     int n_base = mm->n_algos < 3 ? mm->n_algos : 3;
     for (int a = 0; a < n_base; a++) {
@@ -381,7 +383,7 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
     free(bo);
     /* x @ w^T with w [n, k] and a few rows: a GEMV candidate, chosen
      * outright when too small to tune (see rlxc_matmul_autotune). */
-    mm->gemv_ok = st == RLX_OK && !heuristic_only() && mm->n_calls == 1 &&
+    mm->gemv_ok = st == RLX_OK && !heuristic_only(exe) && mm->n_calls == 1 &&
                   mm->batch == 1 &&
                   !ta && tb && m <= RLXC_GEMV_MAX_ROWS &&
                   (mm->epilogue == CUBLASLT_EPILOGUE_DEFAULT ||

@@ -107,11 +107,13 @@ static int icase_contains(const char *hay, const char *needle)
     return n == 0;
 }
 
-/* Apply RLX_VULKAN_DEVICE; 0 when fine, else a message in vk->probe_msg. */
+/* Apply the setting vulkan.device (RLX_VULKAN_DEVICE, read through the
+ * host); 0 when fine, else a message in vk->probe_msg. */
 static int apply_choice(rlx__vk *vk)
 {
-    const char *want = getenv("RLX_VULKAN_DEVICE");
-    if (!want || !*want)
+    char want[128];
+    if (rlx_host_get_option(vk->host, "vulkan.device", want,
+                            sizeof want) != RLX_OK || !*want)
         return 0;
     uint32_t pick = UINT32_MAX;
     char *end = NULL;

@@ -75,8 +75,11 @@ int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx, uint64_t m, uint64_t n,
 {
     const rlx__vk_sgemm_variant *v = rlx__vk_sgemm_variants;
     uint64_t shmem = ctx->info->props.limits.maxComputeSharedMemorySize;
-    const char *env = getenv("RLX_VULKAN_SGEMM");
-    if (env && *env && strcmp(env, "auto") != 0) {
+    /* setting vulkan.sgemm (RLX_VULKAN_SGEMM), read through the host */
+    char env[32];
+    if (rlx_host_get_option(ctx->vk->host, "vulkan.sgemm", env,
+                            sizeof env) == RLX_OK &&
+        *env && strcmp(env, "auto") != 0) {
         for (int i = 0; i < RLX_VK_SGEMM_VARIANTS; i++)
             if (strcmp(env, v[i].name) == 0)
                 return rlx__vk_sgemm_fits(&v[i], m, n, k) &&
