@@ -38,6 +38,13 @@ TEST(cpu_ref_passes)
     ASSERT_CONTAINS(tool_out, "Conformance of cpu-ref");
     ASSERT_CONTAINS(tool_out, " 0 FAIL");
     ASSERT_CONTAINS(tool_out, "(conformant)");
+    /* the edge cases of docs/ops.md, with the doc's values */
+    ASSERT_CONTAINS(tool_out, "Edge cases (values from ops.md");
+    ASSERT_CONTAINS(tool_out, "gelu (erf) of +inf, -inf, NaN, 0: PASS");
+    ASSERT_CONTAINS(tool_out, "causal softmax of [3, 2] (row 0 fully "
+                              "masked): PASS");
+    ASSERT_CONTAINS(tool_out, "reduce_mean over an empty axis: PASS");
+    ASSERT(strstr(tool_out, ": FAIL") == NULL);
 }
 
 TEST(same_seed_same_report)

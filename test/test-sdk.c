@@ -231,10 +231,20 @@ TEST(conformance_fails_a_backend_that_passes_nothing)
     ASSERT(strstr(tool_out, "(conformant)") == NULL);
     /* and passes its own ops once it compiles */
     rc = tool_run("conformance --backend test-sdk", 1);
-    unsetenv("RLX_PLUGIN_PATH");
     if (rc != 0)
         FAIL("exit %d, expected 0:\n%s", rc, tool_out);
     ASSERT_CONTAINS(tool_out, "(conformant)");
+    ASSERT_CONTAINS(tool_out, "relu of NaN, -0, -1, 2.5: PASS");
+    /* an edge case it gets wrong fails, naming the section of ops.md */
+    setenv("RLX_TEST_SDK_RELU_NAN_ZERO", "1", 1);
+    rc = tool_run("conformance --backend test-sdk", 1);
+    unsetenv("RLX_TEST_SDK_RELU_NAN_ZERO");
+    unsetenv("RLX_PLUGIN_PATH");
+    if (rc != 1)
+        FAIL("exit %d, expected 1:\n%s", rc, tool_out);
+    ASSERT_CONTAINS(tool_out, "relu of NaN, -0, -1, 2.5: FAIL got 0 at [0], "
+                              "want nan; see "
+                              "ops.md#edge-nan-and-signed-zero");
 }
 
 /* Regression: --json printed nothing when the backend could not be

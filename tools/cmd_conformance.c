@@ -145,7 +145,8 @@ static int conf_run(rlx_runtime *rt, const conf_options *o)
             cli_format(r.error, sizeof r.error, "cannot open a session on "
                        "cpu-ref: %s", rlx_last_error());
     }
-    if (!r.error[0] && cli_conf_ops_check(rt, b, ts, rs, o->seed, &r) != 0) {
+    if (!r.error[0] && (cli_conf_ops_check(rt, b, ts, rs, o->seed, &r) != 0 ||
+                        cli_conf_edge_check(b, ts, &r) != 0)) {
         fputs("rlx: conformance: out of memory\n", stderr);
         rc = CLI_EXIT_FAILURE;
     }

@@ -103,6 +103,8 @@ typedef struct conf_result {
     const char *what;    /* op name, or the model path */
     const char *dtype;   /* "f32"; for a model, the output name */
     int is_model;
+    int is_edge;         /* an edge case of docs/ops.md */
+    const char *section; /* its anchor in ops.md */
     char name[128];      /* storage for a model's output name */
     conf_verdict verdict;
     int n_cases, n_pass;
@@ -132,6 +134,9 @@ void cli_conf_report_print_json(const conf_report *r, FILE *out);
 int cli_conf_ops_check(rlx_runtime *rt, const rlx_backend *test,
                        rlx_session *ts, rlx_session *rs, uint64_t seed,
                        conf_report *r);
+/* The edge cases of docs/ops.md on TS, with the values the doc gives. */
+int cli_conf_edge_check(const rlx_backend *test, rlx_session *ts,
+                        conf_report *r);
 /* The model at PATH on both sessions with the same seeded inputs. */
 int cli_conf_model_check(rlx_runtime *rt, const char *path,
                          const char *test_id, uint64_t seed,

@@ -88,10 +88,16 @@ void cli_conf_report_print_text(const conf_report *r, FILE *out)
             "data movement and ints exact\n\n", (unsigned long long)r->seed);
     for (size_t i = 0; i < r->n; i++) {
         const conf_result *res = &r->results[i];
+        if (res->is_edge && (i == 0 || !r->results[i - 1].is_edge))
+            fprintf(out, "\nEdge cases (values from ops.md, \"Edge "
+                    "cases\"):\n");
         if (res->is_model && (i == 0 || !r->results[i - 1].is_model))
             fprintf(out, "\nModels (same seeded inputs on both; "
                     "tolerances x10):\n");
-        if (res->is_model)
+        if (res->is_edge)
+            fprintf(out, "%s: %s %s\n", res->what,
+                    cli_conf_verdict_name(res->verdict), res->detail);
+        else if (res->is_model)
             fprintf(out, "%s output %s: %s %s\n", res->what, res->dtype,
                     cli_conf_verdict_name(res->verdict), res->detail);
         else
@@ -123,11 +129,17 @@ void cli_conf_report_print_json(const conf_report *r, FILE *out)
     for (size_t i = 0; i < r->n; i++) {
         const conf_result *res = &r->results[i];
         cli_json_object_begin(&j);
-        cli_json_member_string(&j, "kind", res->is_model ? "model" : "op");
-        cli_json_member_string(&j, res->is_model ? "model" : "op",
+        cli_json_member_string(&j, "kind", res->is_model  ? "model"
+                                           : res->is_edge ? "edge"
+                                                          : "op");
+        cli_json_member_string(&j, res->is_model  ? "model"
+                                   : res->is_edge ? "case"
+                                                  : "op",
                                res->what);
         cli_json_member_string(&j, res->is_model ? "output" : "dtype",
                                res->dtype);
+        if (res->is_edge)
+            cli_json_member_string(&j, "section", res->section);
         cli_json_member_string(&j, "verdict",
                                cli_conf_verdict_name(res->verdict));
         cli_json_member_int(&j, "cases", res->n_cases);

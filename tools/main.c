@@ -31,11 +31,13 @@ void cli_usage_print(FILE *out)
             "      --output DIR               write each output as DIR/NAME.npy\n"
             "      --repeat N                 run N times, report the median time\n"
             "  conformance [options]          check a backend's results against\n"
-            "                                 cpu-ref, op by op (docs/conformance.md):\n"
+            "                                 cpu-ref, op by op, and the edge cases\n"
+            "                                 of ops.md (see conformance.md):\n"
             "      --backend ID               backend under test (default: cpu's)\n"
             "      --seed N                   seed of shapes and values (default 1)\n"
             "      --models FILE.yaml ...     also compare whole models\n"
             "      --json                     the report as JSON\n"
+            "  ops [--backend ID] [--json]    op x dtype support matrix per backend\n"
             "  bench MODEL.yaml [options]     compile and run time per backend,\n"
             "                                 and output difference from cpu-ref:\n"
             "      --repeat N                 timed repeats (default 20)\n"
@@ -51,8 +53,11 @@ void cli_usage_print(FILE *out)
             "  RLX_PLUGIN_PATH  colon-separated directories searched for\n"
             "                   librlx-backend-*.so before %s\n"
             "  RLX_DEVICE       device used when none is given: a device name\n"
-            "                   (\"cpu\", \"cuda:1\", \"npu\") or a backend id\n",
-            rlx_plugin_dir());
+            "                   (\"cpu\", \"cuda:1\", \"npu\") or a backend id\n"
+            "\n"
+            "Docs for backend authors (writing-a-backend.md, abi.md,\n"
+            "conformance.md, ops.md) and an example backend: %s\n",
+            rlx_plugin_dir(), RLX_DOCDIR);
 }
 
 int cli_usage_error(const char *fmt, ...)

@@ -85,7 +85,10 @@ static inline float rlx__blas_gelu_tanh(float x)
 {
     const float c = 0.7978845608f;
     float u = c * (x + 0.044715f * x * x * x);
-    return x / (1.0f + rlx__blas_exp(-2.0f * u));
+    float y = x / (1.0f + rlx__blas_exp(-2.0f * u));
+    /* gelu(-inf) = 0, not -inf/inf (docs/ops.md#edge-gelu-at-infinity);
+     * a select, so the loop still vectorizes */
+    return x == -INFINITY ? 0.0f : y;
 }
 
 /* gelu, erf form: 0.5 x erfc(-x / sqrt 2), with erfc(z) for z >= 0 from
@@ -106,7 +109,9 @@ static inline float rlx__blas_gelu_erf(float x)
     q = q * t + 1.00002368f;
     q = q * t - 1.26551223f;
     float e = t * rlx__blas_exp(-z * z + q); /* erfc(|x| / sqrt 2) */
-    return x >= 0 ? x * (1.0f - 0.5f * e) : 0.5f * x * e;
+    /* gelu(-inf) = 0, not -inf * 0 (docs/ops.md#edge-gelu-at-infinity) */
+    return x >= 0 ? x * (1.0f - 0.5f * e)
+                  : (x == -INFINITY ? 0.0f : 0.5f * x * e);
 }
 
 #endif

@@ -34,6 +34,10 @@ static double apply(rlx_op op, int64_t approx, double x)
     switch (op) {
     case RLX_OP_RELU: return x > 0 || isnan(x) ? x : 0.0;
     case RLX_OP_GELU:
+        /* gelu(-inf) = 0 and gelu(+inf) = +inf in both forms, where the
+         * formulas give -inf * 0 (docs/ops.md#edge-gelu-at-infinity) */
+        if (isinf(x))
+            return x > 0 ? x : 0.0;
         return approx == RLX_GELU_TANH ? gelu_tanh(x) : gelu_erf(x);
     case RLX_OP_SIGMOID: return sigmoid(x);
     case RLX_OP_TANH: return tanh(x);

@@ -4,6 +4,8 @@
  * exports one extension through get_extension. Settings:
  *   test_sdk.off     probe fails (RLX_TEST_SDK_OFF)
  *   test_sdk.refuse  compile refuses every graph (RLX_TEST_SDK_REFUSE)
+ *   test_sdk.relu_nan_zero  relu(NaN) gives 0, against docs/ops.md
+ *                    (RLX_TEST_SDK_RELU_NAN_ZERO)
  * Its reports start with its own id ("test-sdk: ..."), as many plugins'
  * do: the core must not name the backend twice.
  */
@@ -46,6 +48,7 @@ static rlx_status sdk_compile(void *bd, const rlx_graph_view *g,
         return rlx_host_report(b->host, RLX_ERR_UNSUPPORTED,
                                "test-sdk: refusing every graph on purpose. "
                                "Fix: unset RLX_TEST_SDK_REFUSE");
+    b->relu_nan_zero = option_set(b->host, "test_sdk.relu_nan_zero");
     return simple_vtable.compile(bd, g, o, out);
 }
 

@@ -1,6 +1,7 @@
 /* simple_backend.c - see simple_backend.h. */
 #include "simple_backend.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,7 +232,9 @@ static rlx_status execute(void *bd, rlx_executable *e,
                 o[k] = e->ops[i] == RLX_OP_ADD   ? (b->wrong_add ? x[k] - y[k]
                                                                  : x[k] + y[k])
                        : e->ops[i] == RLX_OP_MUL ? x[k] * y[k]
-                       : (x[k] > 0 ? x[k] : 0);
+                       : (x[k] > 0 || (isnan(x[k]) && !b->relu_nan_zero)
+                              ? x[k]
+                              : 0); /* relu: NaN stays, -0 gives +0 */
             break;
         default:
             break;

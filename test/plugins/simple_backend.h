@@ -15,6 +15,7 @@ typedef struct simple_backend {
     uint32_t probe_flags;   /* RLX_PROBE_* the probe reports */
     int wrong_add;          /* only add, and it subtracts (conformance) */
     int device_io;          /* registered with RLX_BACKEND_DEVICE_IO */
+    int relu_nan_zero;      /* relu(NaN) = 0: breaks docs/ops.md on purpose */
 } simple_backend;
 
 /* Vtable whose slots expect a simple_backend as their first argument. */

@@ -13,6 +13,10 @@ float apply(uint op, float v)
     switch (op) {
     case 30u: return v > 0.0 || isnan(v) ? v : 0.0;              // relu
     case 31u:                                                    // gelu
+        // gelu(-inf) = 0, gelu(+inf) = +inf (docs/ops.md, "Edge: gelu
+        // at infinity"): the formulas give -inf * 0 there
+        if (isinf(v))
+            return v > 0.0 ? v : 0.0;
         if (p.approx == 1u)
             return 0.5 * v * (1.0 + rlx_tanh(0.79788456080286535588 *
                                              (v + 0.044715 * v * v * v)));

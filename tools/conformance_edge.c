@@ -1,0 +1,319 @@
+/*
+ * conformance_edge.c - the edge cases of docs/ops.md ("Edge cases"), each
+ * a one-op f32 graph with hand-picked inputs (NaN, -0, infinities, fully
+ * masked rows, rank-1 and rank-8 shapes, empty tensors) and the values the
+ * doc prescribes, so a backend that differs fails with the doc section to
+ * read. The expected values are written here, not taken from cpu-ref:
+ * cpu-ref must pass them too.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "conformance.h"
+
+#define EDGE_MAX_OUT 256
+
+typedef struct edge {
+    const char *name;     /* "relu of NaN and -0" */
+    const char *section;  /* anchor in ops.md */
+    conf_case c;
+    uint32_t rank;        /* expected result */
+    int64_t dims[CLI_TENSOR_MAX_RANK];
+    double want[EDGE_MAX_OUT];
+    int check_sign;       /* the sign of a zero result matters */
+    double tol;           /* relative and absolute */
+} edge;
+
+static int input(edge *e, uint32_t rank, const int64_t *dims,
+                 const double *v)
+{
+    cli_tensor *t = &e->c.inputs[e->c.n_inputs];
+    if (cli_tensor_alloc(t, RLX_DTYPE_F32, rank, dims) != 0)
+        return -1;
+    e->c.n_inputs++;
+    for (size_t i = 0; i < t->count; i++)
+        cli_tensor_set(t, i, v ? v[i] : (double)i);
+    return 0;
+}
+
+static void begin(edge *e, const char *name, const char *section, rlx_op op)
+{
+    memset(e, 0, sizeof *e);
+    e->name = name;
+    e->section = section;
+    e->c.op = op;
+    e->tol = 1e-6;
+    cli_format(e->c.desc, sizeof e->c.desc, "%s", name);
+}
+
+static void result(edge *e, uint32_t rank, const int64_t *dims,
+                   const double *want, size_t n)
+{
+    e->rank = rank;
+    memcpy(e->dims, dims, rank * sizeof *dims);
+    memcpy(e->want, want, n * sizeof *want);
+}
+
+static void ints(edge *e, uint32_t n, const int64_t *v)
+{
+    e->c.n_ints = n;
+    memcpy(e->c.ints, v, n * sizeof *v);
+}
+
+#define SEC_NAN "edge-nan-and-signed-zero"
+#define SEC_SOFTMAX "edge-causal-softmax-fully-masked-rows"
+#define SEC_GELU "edge-gelu-at-infinity"
+#define SEC_MATMUL "edge-rank-1-matmul-transposes"
+#define SEC_PERM "edge-negative-permutation-entries"
+#define SEC_RANK "edge-maximum-rank"
+#define SEC_EMPTY "edge-empty-tensors"
+
+enum { N_EDGES = 15 };
+
+/* Case I into E; -1 out of memory. */
+static int edge_make(int i, edge *e)
+{
+    static const double nan_in[] = { NAN, -0.0, -1, 2.5 };
+    static const double a_in[] = { NAN, 1, -0.0, 3 };
+    static const double b_in[] = { 1, NAN, 0.0, -3 };
+    static const double inf_in[] = { INFINITY, -INFINITY, NAN, 0 };
+    static const double seq[] = { 1, 2, 3, 4, 5, 6 };
+    int64_t d4[] = { 4 }, d32[] = { 3, 2 }, d3[] = { 3 }, d23[] = { 2, 3 };
+    int64_t d2[] = { 2 };
+    int rc = 0;
+
+    switch (i) {
+    case 0:
+        begin(e, "relu of NaN, -0, -1, 2.5", SEC_NAN, RLX_OP_RELU);
+        rc = input(e, 1, d4, nan_in);
+        result(e, 1, d4, (double[]){ NAN, 0.0, 0.0, 2.5 }, 4);
+        e->check_sign = 1;
+        break;
+    case 1:
+    case 2:
+        begin(e, i == 1 ? "max with NaN on either side"
+                        : "min with NaN on either side",
+              SEC_NAN, i == 1 ? RLX_OP_MAX : RLX_OP_MIN);
+        rc = input(e, 1, d4, a_in) || input(e, 1, d4, b_in);
+        result(e, 1, d4, (double[]){ NAN, NAN, 0, i == 1 ? 3 : -3 }, 4);
+        break;
+    case 3:
+        begin(e, "causal softmax of [3, 2] (row 0 fully masked)",
+              SEC_SOFTMAX, RLX_OP_SOFTMAX);
+        rc = input(e, 2, d32, seq);
+        ints(e, 2, (int64_t[]){ -1, 1 });
+        result(e, 2, d32, (double[]){ 0, 0, 1, 0, 0.2689414213699951,
+                                      0.7310585786300049 }, 6);
+        break;
+    case 4:
+    case 5:
+        begin(e, i == 4 ? "gelu (erf) of +inf, -inf, NaN, 0"
+                        : "gelu (tanh) of +inf, -inf, NaN, 0",
+              SEC_GELU, RLX_OP_GELU);
+        rc = input(e, 1, d4, inf_in);
+        ints(e, 1, (int64_t[]){ i == 4 ? RLX_GELU_ERF : RLX_GELU_TANH });
+        result(e, 1, d4, (double[]){ INFINITY, 0, NAN, 0 }, 4);
+        break;
+    case 6:
+        begin(e, "matmul [3] x [3, 2] with transpose a", SEC_MATMUL,
+              RLX_OP_MATMUL);
+        rc = input(e, 1, d3, seq) || input(e, 2, d32, seq);
+        ints(e, 2, (int64_t[]){ 1, 0 });
+        result(e, 1, d2, (double[]){ 22, 28 }, 2);
+        break;
+    case 7:
+        begin(e, "matmul [2, 3] x [3] with transpose b", SEC_MATMUL,
+              RLX_OP_MATMUL);
+        rc = input(e, 2, d23, seq) || input(e, 1, d3, (double[]){ 1, 1, 2 });
+        ints(e, 2, (int64_t[]){ 0, 1 });
+        result(e, 1, d2, (double[]){ 9, 21 }, 2);
+        break;
+    case 8: {
+        begin(e, "transpose [2, 3, 4] by (-1, 0, -2)", SEC_PERM,
+              RLX_OP_TRANSPOSE);
+        rc = input(e, 3, (int64_t[]){ 2, 3, 4 }, NULL);
+        ints(e, 3, (int64_t[]){ -1, 0, -2 });
+        e->rank = 3;
+        memcpy(e->dims, (int64_t[]){ 4, 2, 3 }, 3 * sizeof(int64_t));
+        for (int k = 0; k < 4; k++) /* out[k][a][b] = in[a][b][k] */
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 3; b++)
+                    e->want[(k * 2 + a) * 3 + b] = a * 12 + b * 4 + k;
+        break;
+    }
+    case 9: {
+        begin(e, "add [1,2,1,2,1,2,1,2] + [2,1,2,1,2,1,2,1] (rank 8)",
+              SEC_RANK, RLX_OP_ADD);
+        int64_t da[8], db[8];
+        for (int k = 0; k < 8; k++) {
+            da[k] = k % 2 ? 2 : 1;
+            db[k] = k % 2 ? 1 : 2;
+            e->dims[k] = 2;
+        }
+        rc = input(e, 8, da, NULL);
+        if (!rc)
+            rc = input(e, 8, db, NULL);
+        if (!rc)
+            for (size_t k = 0; k < 16; k++) /* 100 + index: distinct */
+                cli_tensor_set(&e->c.inputs[1], k, 100.0 * (double)(k + 1));
+        e->rank = 8;
+        for (int o = 0; o < 256; o++) {
+            /* bit 7 - k of O is the index along dim k */
+            int ia = 0, ib = 0;
+            for (int k = 0; k < 8; k++) {
+                int idx = (o >> (7 - k)) & 1;
+                if (k % 2)
+                    ia = ia * 2 + idx;
+                else
+                    ib = ib * 2 + idx;
+            }
+            e->want[o] = ia + 100.0 * (ib + 1);
+        }
+        break;
+    }
+    case 10:
+        begin(e, "add [0, 3] + [3]", SEC_EMPTY, RLX_OP_ADD);
+        rc = input(e, 2, (int64_t[]){ 0, 3 }, NULL) ||
+             input(e, 1, d3, seq);
+        result(e, 2, (int64_t[]){ 0, 3 }, NULL, 0);
+        break;
+    case 11:
+        begin(e, "matmul [2, 0] x [0, 3] (k = 0)", SEC_EMPTY,
+              RLX_OP_MATMUL);
+        rc = input(e, 2, (int64_t[]){ 2, 0 }, NULL) ||
+             input(e, 2, (int64_t[]){ 0, 3 }, NULL);
+        result(e, 2, d23, (double[]){ 0, 0, 0, 0, 0, 0 }, 6);
+        break;
+    case 12:
+    case 13:
+    case 14: {
+        static const char *const names[] = {
+            "reduce_sum over an empty axis", "reduce_max over an empty axis",
+            "reduce_mean over an empty axis" };
+        static const rlx_op ops[] = { RLX_OP_REDUCE_SUM, RLX_OP_REDUCE_MAX,
+                                      RLX_OP_REDUCE_MEAN };
+        static const double want[] = { 0, -INFINITY, NAN };
+        begin(e, names[i - 12], SEC_EMPTY, ops[i - 12]);
+        rc = input(e, 2, (int64_t[]){ 2, 0 }, NULL);
+        ints(e, 2, (int64_t[]){ 0, 1 });
+        result(e, 1, d2, (double[]){ want[i - 12], want[i - 12] }, 2);
+        break;
+    }
+    default:
+        return 1;
+    }
+    return rc ? -1 : 0;
+}
+
+static int same(double got, double want, double tol, int sign)
+{
+    if (isnan(want))
+        return isnan(got);
+    if (isinf(want))
+        return got == want;
+    if (sign && want == 0 && signbit(got) != signbit(want))
+        return 0;
+    return fabs(got - want) <= tol * (1 + fabs(want));
+}
+
+/* Runs E on TS; fills RES. */
+static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
+                       conf_result *res)
+{
+    char err[512], where[160];
+    cli_tensor got;
+    rlx_graph *g = NULL;
+    int at_compile;
+
+    res->what = e->name;
+    res->dtype = "f32";
+    res->is_edge = 1;
+    res->section = e->section;
+    res->n_cases = 1;
+    if (!rlx_backend_supports_op(test, e->c.op, RLX_DTYPE_F32)) {
+        res->verdict = CONF_UNSUPPORTED;
+        cli_format(res->detail, sizeof res->detail,
+                   "the backend's supports_op says no to %s",
+                   rlx_op_name(e->c.op));
+        return;
+    }
+    if (cli_conf_graph(&e->c, &g, err, sizeof err) != RLX_OK) {
+        res->verdict = CONF_SKIPPED;
+        cli_format(res->detail, sizeof res->detail, "%s", err);
+        return;
+    }
+    rlx_status st = cli_conf_run(ts, g, &e->c, &got, &at_compile, err,
+                                 sizeof err);
+    rlx_graph_destroy(g);
+    if (st != RLX_OK) {
+        res->verdict = at_compile && st == RLX_ERR_UNSUPPORTED
+                           ? CONF_UNSUPPORTED
+                           : CONF_FAIL;
+        cli_format(res->detail, sizeof res->detail, "%s: %s%s%s",
+                   rlx_status_name(st), err,
+                   res->verdict == CONF_FAIL ? "; see ops.md#" : "",
+                   res->verdict == CONF_FAIL ? e->section : "");
+        return;
+    }
+    int shape_ok = got.rank == e->rank && got.dtype == RLX_DTYPE_F32;
+    for (uint32_t k = 0; shape_ok && k < e->rank; k++)
+        shape_ok = got.dims[k] == e->dims[k];
+    if (!shape_ok) {
+        char gs[160], ws[160];
+        cli_shape_format(gs, sizeof gs, got.rank, got.dims);
+        cli_shape_format(ws, sizeof ws, e->rank, e->dims);
+        res->verdict = CONF_FAIL;
+        cli_format(res->detail, sizeof res->detail,
+                   "result shape %s, want %s; see ops.md#%s", gs, ws,
+                   e->section);
+        cli_tensor_free(&got);
+        return;
+    }
+    res->verdict = CONF_PASS;
+    res->n_pass = 1;
+    cli_format(res->detail, sizeof res->detail, "as ops.md#%s says",
+               e->section);
+    for (size_t k = 0; k < got.count && k < EDGE_MAX_OUT; k++) {
+        double v = cli_tensor_get(&got, k);
+        if (same(v, e->want[k], e->tol, e->check_sign))
+            continue;
+        cli_index_format(where, sizeof where, got.rank, got.dims, k);
+        res->verdict = CONF_FAIL;
+        res->n_pass = 0;
+        res->max_err = INFINITY;
+        cli_format(res->detail, sizeof res->detail,
+                   "got %g at %s, want %s%g; see ops.md#%s", v, where,
+                   e->check_sign && e->want[k] == 0 &&
+                           !signbit(e->want[k])
+                       ? "+"
+                       : "",
+                   e->want[k], e->section);
+        break;
+    }
+    cli_tensor_free(&got);
+}
+
+int cli_conf_edge_check(const rlx_backend *test, rlx_session *ts,
+                        conf_report *r)
+{
+    for (int i = 0; i < N_EDGES; i++) {
+        edge e;
+        int rc = edge_make(i, &e);
+        if (rc < 0) {
+            cli_conf_case_free(&e.c);
+            return -1;
+        }
+        if (rc > 0)
+            continue;
+        conf_result *res = cli_conf_report_add(r);
+        if (!res) {
+            cli_conf_case_free(&e.c);
+            return -1;
+        }
+        edge_check(&e, test, ts, res);
+        cli_conf_case_free(&e.c);
+    }
+    return 0;
+}
