@@ -42,6 +42,7 @@ CFLAGS=$(dpkg-buildflags --get CFLAGS) CPPFLAGS=$(dpkg-buildflags --get CPPFLAGS
 LDFLAGS=$(dpkg-buildflags --get LDFLAGS) CUFLAGS=-O2 \
   meson setup "$build" ${reconf:+--reconfigure} \
     --prefix=/usr --libdir="lib/$ma" --buildtype=plain -Dtests=false \
+    -Ddocdir=share/doc/librlx-dev \
     ${RLX_DEB_MESON_ARGS:-} >"$work/setup.log" || { cat "$work/setup.log"; exit 1; }
 ninja -C "$build" >"$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
 DESTDIR=$stage meson install -C "$build" --no-rebuild --strip >"$work/install.log"
@@ -59,7 +60,10 @@ ship() {
 }
 mapfile -t libs < <(cd "$stage" && ls -d "$libdir"/librlx.so.*)
 ship librlx1 "${libs[@]}"
-ship librlx-dev usr/include/rlx "$libdir/librlx.so" "$libdir/pkgconfig" usr/share/rlx
+# The backend author's docs and the example backend: the Debian doc dir of
+# librlx-dev (the man page and `rlx --help` name it).
+ship librlx-dev usr/include/rlx "$libdir/librlx.so" "$libdir/pkgconfig" usr/share/rlx \
+  usr/share/doc/librlx-dev
 ship rlx-tools usr/bin/rlx usr/share/man/man1/rlx.1
 gzip -9n "$pkgs/rlx-tools/usr/share/man/man1/rlx.1"
 backends=()

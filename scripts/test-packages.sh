@@ -122,8 +122,18 @@ else
 fi
 
 # ---- an out-of-tree backend against the installed SDK -----------------
+docs() {
+  for f in writing-a-backend.md abi.md conformance.md ops.md \
+           examples/out-of-tree-backend/example.c; do
+    [ -s "/usr/share/doc/librlx-dev/$f" ] || { echo "missing $f"; return 1; }
+  done
+  man -w rlx >/dev/null 2>&1 || true
+  zgrep -F /usr/share/doc/librlx-dev/ops.md /usr/share/man/man1/rlx.1.gz
+}
+check "librlx-dev ships the docs and the example; the man page names them" docs
 ex=$work/example
-cp -r examples/out-of-tree-backend "$ex"   # outside the tree: no way back
+# the example as a vendor finds it: installed with librlx-dev
+cp -r /usr/share/doc/librlx-dev/examples/out-of-tree-backend "$ex"
 check "examples/out-of-tree-backend builds against the installed SDK" \
   sh -c "meson setup '$ex/build' '$ex' -Dwerror=true && ninja -C '$ex/build'"
 no_src() { ! grep -F "$src" "$ex/build/compile_commands.json"; }
