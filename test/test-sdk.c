@@ -312,6 +312,33 @@ TEST(devices_settings_and_io)
     ASSERT_CONTAINS(tool_out, "\"variable\": \"RLX_TEST_SDK_OFF\"");
 }
 
+/* `rlx ops`: the op x dtype matrix as supports_op answers it. */
+TEST(ops_matrix)
+{
+    sdk_plugin_dir();
+    int rc = tool_run("ops --backend test-sdk", 1);
+    if (rc != 0)
+        FAIL("exit %d:\n%s", rc, tool_out);
+    ASSERT_CONTAINS(tool_out, "test-sdk (device sdknpu, executes, plugin ");
+    ASSERT_CONTAINS(tool_out, "  op           f32  f16  bf16 i32  i64  u8   "
+                              "bool f64  i8\n");
+    ASSERT_CONTAINS(tool_out, "  add          y    -    -    -    -    -    "
+                              "-    -    -\n");
+    ASSERT_CONTAINS(tool_out, "  matmul       -    -    -");
+    ASSERT(strstr(tool_out, "  input ") == NULL); /* sources left out */
+    ASSERT(strstr(tool_out, "cpu-ref (device") == NULL);
+    rc = tool_run("ops --json", 0);
+    ASSERT_EQ(rc, 0);
+    ASSERT_CONTAINS(tool_out, "\"id\": \"test-sdk\"");
+    ASSERT_CONTAINS(tool_out, "\"id\": \"cpu-ref\"");
+    ASSERT_CONTAINS(tool_out, "\"relu\": [\n          \"f32\"\n        ],");
+    ASSERT_CONTAINS(tool_out, "\"gelu\": []");
+    ASSERT_EQ(tool_run("ops --backend no-such", 1), 1);
+    ASSERT_CONTAINS(tool_out, "no backend 'no-such'. Fix:");
+    ASSERT_EQ(tool_run("ops --bogus", 1), 2);
+    unsetenv("RLX_PLUGIN_PATH");
+}
+
 /* Regression: `rlx run --output DIR` failed when DIR did not exist. */
 TEST(run_output_creates_dir)
 {
@@ -345,4 +372,5 @@ RLX_TEST_LIST(TEST_ENTRY(probe_failure_message_kept_whole),
               TEST_ENTRY(conformance_json_when_the_backend_cannot_open),
               TEST_ENTRY(conformance_json_unsupported_model_reason),
               TEST_ENTRY(devices_settings_and_io),
+              TEST_ENTRY(ops_matrix),
               TEST_ENTRY(run_output_creates_dir));

@@ -109,6 +109,8 @@ int main(int argc, char **argv)
         return cli_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "conformance"))
         return cli_cmd_conformance(argc - 1, argv + 1);
+    if (!strcmp(cmd, "ops"))
+        return cli_cmd_ops(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cli_cmd_bench(argc - 1, argv + 1);
     if (cmd[0] == '-')
