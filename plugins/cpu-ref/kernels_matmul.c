@@ -46,13 +46,13 @@ static rlx_status bad_shape(const rlx_host *host, const char *name,
                             rlx__cpu_ref_shape out)
 {
     char sa[96], sb[96], so[96];
-    return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                             "cpu-ref compile: matmul '%s' of %s and %s "
-                             "cannot give %s. Fix: report this as a bug in "
-                             "the rlx core", name,
-                             rlx__cpu_ref_shape_str(a, sa, sizeof sa),
-                             rlx__cpu_ref_shape_str(b, sb, sizeof sb),
-                             rlx__cpu_ref_shape_str(out, so, sizeof so));
+    return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                        "cpu-ref compile: matmul '%s' of %s and %s "
+                        "cannot give %s. Fix: report this as a bug in "
+                        "the rlx core", name,
+                        rlx__cpu_ref_shape_str(a, sa, sizeof sa),
+                        rlx__cpu_ref_shape_str(b, sb, sizeof sb),
+                        rlx__cpu_ref_shape_str(out, so, sizeof so));
 }
 
 rlx_status rlx__cpu_ref_matmul_prepare(const rlx_host *host,
@@ -100,9 +100,9 @@ rlx_status rlx__cpu_ref_matmul_prepare(const rlx_host *host,
     size_t *mem = NULL;
     /* calloc checks the product for overflow itself. */
     if (!(mem = calloc(br ? br : 1, 4 * sizeof(size_t))))
-        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                                 "cpu-ref compile: out of memory planning "
-                                 "'%s'. Fix: free memory", name);
+        return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-ref compile: out of memory planning "
+                            "'%s'. Fix: free memory", name);
     *scratch = mem;
     plan->m = sa.rows;
     plan->k = sa.cols;
