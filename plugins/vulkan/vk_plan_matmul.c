@@ -130,19 +130,12 @@ static void side_init(const rlx_node_view *s, int transpose, int is_b,
     o->batch = s->shape;
 }
 
-static void batch_strides(const side *x, uint32_t br, uint64_t *stride)
+/* Element offsets per batch dim of X (broadcast, 0 when stretched). */
+static void batch_strides(const side *x, uint32_t br, int64_t *stride)
 {
-    uint64_t step = x->size;
-    for (uint32_t d = br; d-- > 0;) {
-        uint32_t from_right = br - 1 - d;
-        if (from_right >= x->batch_rank) {
-            stride[d] = 0;
-            continue;
-        }
-        uint64_t di = (uint64_t)x->batch[x->batch_rank - 1 - from_right];
-        stride[d] = di == 1 ? 0 : step;
-        step *= di;
-    }
+    rlx_kit_broadcast_strides(br, x->batch_rank, x->batch, stride);
+    for (uint32_t d = 0; d < br; d++)
+        stride[d] *= (int64_t)x->size;
 }
 
 rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
@@ -154,10 +147,10 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
         return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
     if (a->dtype != v->dtype || b->dtype != v->dtype)
         return rlx__vk_unsupported(pc, "operands of mixed dtypes");
-    int64_t ta = rlx__vk_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0);
-    int64_t tb = rlx__vk_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0);
+    int64_t ta = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0);
+    int64_t tb = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0);
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
-        return rlx__vk_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
+        return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan compile: matmul '%s' has transpose "
                             "flags %lld, %lld. Fix: use 0 or 1", pc->name,
                             (long long)ta, (long long)tb);
@@ -167,27 +160,28 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
     side_init(a, ta != 0, 0, &sa);
     side_init(b, tb != 0, 1, &sb);
     if (sa.cols != sb.rows)
-        return rlx__vk_fail(pc->host, RLX_ERR_SHAPE,
+        return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                             "vulkan compile: matmul '%s' inner dims differ."
                             RLX_VK_FIX_REPORT, pc->name);
     uint32_t br = sa.batch_rank > sb.batch_rank ? sa.batch_rank
                                                 : sb.batch_rank;
     if (br > 14 || v->rank < br)
         return rlx__vk_unsupported(pc, "too many batch dims");
-    uint64_t dims[16], as[16], bs[16], cs[16];
+    int64_t dims[16], as[16], bs[16], cs[16];
     uint64_t m = sa.rows, n = sb.cols, k = sa.cols, nbatch = 1;
     for (uint32_t d = 0; d < br; d++) {
-        dims[d] = (uint64_t)v->shape[d];
-        nbatch *= dims[d];
+        dims[d] = v->shape[d];
+        nbatch *= (uint64_t)dims[d];
     }
     batch_strides(&sa, br, as);
     batch_strides(&sb, br, bs);
     uint64_t step = m * n;
     for (uint32_t d = br; d-- > 0;) {
-        cs[d] = step;
-        step *= dims[d];
+        cs[d] = (int64_t)step;
+        step *= (uint64_t)dims[d];
     }
-    uint32_t r = rlx__vk_collapse(br, dims, as, bs, cs);
+    int64_t *const strides[] = { as, bs, cs };
+    uint32_t r = rlx_kit_collapse(br, dims, strides, 3);
     if (pc->exe->values[pc->i].count == 0)
         return RLX_OK;
     if (nbatch > 65535 || r > MAX_BATCH)
