@@ -108,6 +108,40 @@ TEST(shape_count_and_str)
     ASSERT(!rlx_kit_shape_equal(2, ok, 1, ok));
 }
 
+TEST(matmul_operands)
+{
+    /* a [2, 3] transposed reads as 3 x 2 with row stride 1, col 3 */
+    const int64_t a[] = { 2, 3 };
+    rlx_kit_matmul_operand o;
+    rlx_kit_matmul_operand_init(2, a, 1, 0, &o);
+    ASSERT_EQ(o.rows, 3);
+    ASSERT_EQ(o.cols, 2);
+    ASSERT_EQ(o.row, 1);
+    ASSERT_EQ(o.col, 3);
+    ASSERT_EQ(o.size, 6);
+    ASSERT_EQ(o.batch_rank, 0);
+    /* rank-1 b is [k, 1]; transpose does not apply to it */
+    const int64_t v[] = { 5 };
+    rlx_kit_matmul_operand_init(1, v, 1, 1, &o);
+    ASSERT_EQ(o.rows, 5);
+    ASSERT_EQ(o.cols, 1);
+    ASSERT_EQ(o.row, 1);
+    ASSERT_EQ(o.col, 0);
+    /* batch [4, 1] of [2, 3] matrices against result batch [4, 5] */
+    const int64_t bt[] = { 4, 1, 2, 3 };
+    rlx_kit_matmul_operand_init(4, bt, 0, 0, &o);
+    ASSERT_EQ(o.batch_rank, 2);
+    int64_t s[3];
+    rlx_kit_matmul_batch_strides(&o, 2, s);
+    ASSERT_EQ(s[0], 6);
+    ASSERT_EQ(s[1], 0);
+    /* against a deeper result batch [7, 4, 5]: the missing dim is 0 */
+    rlx_kit_matmul_batch_strides(&o, 3, s);
+    ASSERT_EQ(s[0], 0);
+    ASSERT_EQ(s[1], 6);
+    ASSERT_EQ(s[2], 0);
+}
+
 /* ---- attributes and names ------------------------------------------------- */
 
 TEST(attrs_defaults)
@@ -411,6 +445,7 @@ TEST(execute_args_checks)
 
 RLX_TEST_LIST(TEST_ENTRY(norm_axis), TEST_ENTRY(broadcast_strides),
               TEST_ENTRY(collapse), TEST_ENTRY(shape_count_and_str),
+              TEST_ENTRY(matmul_operands),
               TEST_ENTRY(attrs_defaults), TEST_ENTRY(names),
               TEST_ENTRY(plan_reuse_and_peak), TEST_ENTRY(plan_mixed_sizes),
               TEST_ENTRY(plan_random_graphs_valid),

@@ -199,4 +199,52 @@ static inline uint32_t rlx_kit_collapse(uint32_t rank, int64_t *dims,
     return n;
 }
 
+/* One matmul operand as a kernel reads it (ops.h: a [..., m, k] times
+ * b [..., k, n]). A rank-1 a is [1, k] and a rank-1 b is [k, 1];
+ * transpose swaps the last two dims and does not apply to rank 1. */
+typedef struct rlx_kit_matmul_operand {
+    int64_t rows, cols;      /* after transpose: m x k for a, k x n for b */
+    int64_t row, col;        /* element strides inside one matrix */
+    int64_t size;            /* elements of one stored matrix */
+    uint32_t batch_rank;     /* dims before the last two */
+    const int64_t *batch;    /* those dims */
+} rlx_kit_matmul_operand;
+
+/* Describe operand A (IS_B 0) or B (IS_B 1) of RANK >= 1 DIMS. */
+static inline void rlx_kit_matmul_operand_init(uint32_t rank,
+                                               const int64_t *dims,
+                                               int transpose, int is_b,
+                                               rlx_kit_matmul_operand *o)
+{
+    o->batch = dims;
+    if (rank == 1) {
+        int64_t k = dims[0];
+        o->rows = is_b ? k : 1;
+        o->cols = is_b ? 1 : k;
+        o->row = is_b ? 1 : 0;
+        o->col = is_b ? 0 : 1;
+        o->size = k;
+        o->batch_rank = 0;
+        return;
+    }
+    int64_t r = dims[rank - 2], c = dims[rank - 1];
+    o->rows = transpose ? c : r;
+    o->cols = transpose ? r : c;
+    o->row = transpose ? 1 : c;
+    o->col = transpose ? c : 1;
+    o->size = r * c;
+    o->batch_rank = rank - 2;
+}
+
+/* Element offset of O's matrices per step of each of the result's BR
+ * batch dims: its broadcast strides times its matrix size (0 where O
+ * is stretched or lacks the dim). */
+static inline void rlx_kit_matmul_batch_strides(
+    const rlx_kit_matmul_operand *o, uint32_t br, int64_t *stride)
+{
+    rlx_kit_broadcast_strides(br, o->batch_rank, o->batch, stride);
+    for (uint32_t d = 0; d < br; d++)
+        stride[d] *= o->size;
+}
+
 #endif /* RLX_KIT_SHAPE_H */

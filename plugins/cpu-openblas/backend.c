@@ -46,9 +46,9 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
         be->pool = rlx__blas_pool_create(online_cpus());
         if (!be->pool)
             st = rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                                "cpu-openblas: cannot start the worker "
-                                "threads. Fix: free memory or raise the "
-                                "thread limit");
+                              "cpu-openblas: cannot start the worker "
+                              "threads. Fix: free memory or raise the "
+                              "thread limit");
         else
             rlx_kit_log(be->host, RLX_LOG_DEBUG,
                         "cpu-openblas (%s): %u pool threads; OpenBLAS "

@@ -28,9 +28,9 @@ static uint32_t root_of(const rlx__blas_exe *x, uint32_t i)
 static rlx_status fail_oom(const rlx_host *host, const char *name)
 {
     return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                          "cpu-openblas compile: out of memory at node "
-                          "'%s'. Fix: free memory, or compile a smaller "
-                          "graph", name);
+                        "cpu-openblas compile: out of memory at node "
+                        "'%s'. Fix: free memory, or compile a smaller "
+                        "graph", name);
 }
 
 static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
@@ -43,17 +43,17 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
         size_t n = (size_t)v->shape[d];
         if (v->shape[d] < 0 || (n && count > SIZE_MAX / n))
             return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas compile: node '%s' has a "
-                                  "bad or too large shape. Fix: report "
-                                  "this as a bug in the rlx core", v->name);
+                                "cpu-openblas compile: node '%s' has a "
+                                "bad or too large shape. Fix: report "
+                                "this as a bug in the rlx core", v->name);
         count *= n;
     }
     if (elem == 0 || count > SIZE_MAX / elem)
         return rlx_kit_fail(be->host, RLX_ERR_UNSUPPORTED,
-                              "cpu-openblas compile: node '%s' has dtype %d "
-                              "or a size this backend cannot hold. Fix: use "
-                              "a dtype of rlx/types.h and smaller tensors",
-                              v->name, (int)v->dtype);
+                            "cpu-openblas compile: node '%s' has dtype %d "
+                            "or a size this backend cannot hold. Fix: use "
+                            "a dtype of rlx/types.h and smaller tensors",
+                            v->name, (int)v->dtype);
     s->op = v->op;
     s->dtype = v->dtype;
     s->count = count;
@@ -65,9 +65,9 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
     for (uint32_t j = 0; j < v->n_inputs; j++) {
         if (v->inputs[j] >= i)
             return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas compile: node '%s' reads a "
-                                  "later node. Fix: report this as a bug in "
-                                  "the rlx core", v->name);
+                                "cpu-openblas compile: node '%s' reads a "
+                                "later node. Fix: report this as a bug in "
+                                "the rlx core", v->name);
         s->inputs[j] = v->inputs[j];
     }
 
@@ -183,9 +183,9 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
     x->arena = aligned_alloc(RLX__BLAS_ALIGN, round_up(x->arena_size + 1));
     if (!x->arena)
         return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas compile: cannot allocate the "
-                              "%zu-byte arena. Fix: free memory, or compile "
-                              "a smaller graph", x->arena_size);
+                            "cpu-openblas compile: cannot allocate the "
+                            "%zu-byte arena. Fix: free memory, or compile "
+                            "a smaller graph", x->arena_size);
     return RLX_OK;
 }
 
@@ -198,10 +198,10 @@ static rlx_status copy_slots(rlx__blas_backend *be, const uint32_t *src,
     for (uint32_t i = 0; i < n; i++) {
         if (src[i] >= n_nodes)
             return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas compile: slot %u names node "
-                                  "%u of %u. Fix: report this as a bug in "
-                                  "the rlx core", (unsigned)i,
-                                  (unsigned)src[i], (unsigned)n_nodes);
+                                "cpu-openblas compile: slot %u names node "
+                                "%u of %u. Fix: report this as a bug in "
+                                "the rlx core", (unsigned)i,
+                                (unsigned)src[i], (unsigned)n_nodes);
         (*dst)[i] = src[i];
     }
     return RLX_OK;

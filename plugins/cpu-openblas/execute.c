@@ -25,25 +25,25 @@ static rlx_status check_args(const rlx_host *host, const rlx__blas_exe *x,
         const rlx_buffer *b = a->params[k];
         if (!b || b->dtype != s->dtype || b->nbytes != s->nbytes)
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas execute: param slot %u has "
-                                  "%s. Fix: set the param from a buffer of "
-                                  "%zu bytes made by this backend",
-                                  (unsigned)k,
-                                  b ? "a buffer of another dtype or size"
-                                    : "no buffer", s->nbytes);
+                                "cpu-openblas execute: param slot %u has "
+                                "%s. Fix: set the param from a buffer of "
+                                "%zu bytes made by this backend",
+                                (unsigned)k,
+                                b ? "a buffer of another dtype or size"
+                                  : "no buffer", s->nbytes);
     }
     for (uint32_t k = 0; k < x->n_inputs; k++)
         if (x->steps[x->input_steps[k]].nbytes && !a->inputs[k])
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas execute: input slot %u is "
-                                  "NULL. Fix: set every input before "
-                                  "running", (unsigned)k);
+                                "cpu-openblas execute: input slot %u is "
+                                "NULL. Fix: set every input before "
+                                "running", (unsigned)k);
     for (uint32_t k = 0; k < x->n_outputs; k++)
         if (x->steps[x->output_steps[k]].nbytes && !a->outputs[k])
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas execute: output %u has no "
-                                  "destination. Fix: pass host memory for "
-                                  "every output", (unsigned)k);
+                                "cpu-openblas execute: output %u has no "
+                                "destination. Fix: pass host memory for "
+                                "every output", (unsigned)k);
     return RLX_OK;
 }
 
@@ -60,9 +60,9 @@ static rlx_status input_ptr(rlx__blas_backend *be, rlx__blas_exe *x,
     if (!x->stage && !(x->stage = aligned_alloc(
                            RLX__BLAS_ALIGN, x->stage_size + RLX__BLAS_ALIGN)))
         return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas execute: cannot copy a "
-                              "misaligned input. Fix: pass inputs aligned "
-                              "to their element size, or free memory");
+                            "cpu-openblas execute: cannot copy a "
+                            "misaligned input. Fix: pass inputs aligned "
+                            "to their element size, or free memory");
     s->ptr = x->stage + x->stage_off[s->slot];
     memcpy(s->ptr, p, s->nbytes);
     return RLX_OK;

@@ -26,8 +26,8 @@ rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
         free(ptrs);
         free(idx);
         return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas compile: out of memory for "
-                              "node '%s'. Fix: free memory", v->name);
+                            "cpu-openblas compile: out of memory for "
+                            "node '%s'. Fix: free memory", v->name);
     }
     for (uint32_t j = 0; j < n_in; j++) {
         const rlx_node_view *src = g->nodes[v->inputs[j]];

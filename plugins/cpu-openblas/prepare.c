@@ -102,8 +102,8 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
     if (!p->a_off || !p->b_off) {
         free(scratch);
         return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas compile: out of memory planning "
-                              "matmul '%s'. Fix: free memory", v->name);
+                            "cpu-openblas compile: out of memory planning "
+                            "matmul '%s'. Fix: free memory", v->name);
     }
     size_t ia = 0, ib = 0;
     uint32_t r = m.batch_rank;
@@ -113,12 +113,12 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
         p->a_off[t] = ia;
         p->b_off[t] = ib;
         for (uint32_t d = r; d-- > 0;) {
-            ia += m.a_batch_stride[d];
-            ib += m.b_batch_stride[d];
+            ia += (size_t)m.a_batch_stride[d];
+            ib += (size_t)m.b_batch_stride[d];
             if (++m.index[d] < m.batch_dims[d])
                 break;
-            ia -= m.a_batch_stride[d] * m.batch_dims[d];
-            ib -= m.b_batch_stride[d] * m.batch_dims[d];
+            ia -= (size_t)m.a_batch_stride[d] * m.batch_dims[d];
+            ib -= (size_t)m.b_batch_stride[d] * m.batch_dims[d];
             m.index[d] = 0;
         }
     }

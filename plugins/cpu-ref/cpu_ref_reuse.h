@@ -91,8 +91,8 @@ typedef struct rlx__cpu_ref_matmul {
     uint32_t batch_rank;
     size_t n_batch;
     size_t *batch_dims;
-    size_t *a_batch_stride; /* element offset per batch step; 0 stretched */
-    size_t *b_batch_stride;
+    int64_t *a_batch_stride; /* element offset per batch step; 0 stretched */
+    int64_t *b_batch_stride; /* (rlx_kit_matmul_batch_strides) */
     size_t *index;          /* scratch counter */
 } rlx__cpu_ref_matmul;
 
