@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit.h> /* the plugin kit: static inline helpers, not ABI */
 #include <rlx/plugin.h>
 
 /* The core's graphs are at most rank 8; a deeper one is declined. */
@@ -46,6 +47,7 @@ struct rlx_executable {
     example_step *steps;
     const float **val; /* per node: where its values are during a run */
     float **own;       /* per node: memory this executable owns, or NULL */
+    uint32_t n_params, n_inputs; /* slots, for the argument check */
     uint32_t n_outputs;
     uint32_t *outputs; /* node index of each graph output */
 };
@@ -104,23 +106,6 @@ static void example_executable_destroy(void *backend, rlx_executable *e)
     free(e);
 }
 
-/* Strides of operand X (rank XR, shape XS) along the RANK dims of the
- * result, aligned from the right as NumPy does. */
-static void broadcast_strides(uint32_t rank, uint32_t xr, const int64_t *xs,
-                              int64_t *stride)
-{
-    int64_t s = 1;
-    for (uint32_t d = rank; d-- > 0;) {
-        if (d + xr < rank) { /* operand has fewer dims: broadcast */
-            stride[d] = 0;
-            continue;
-        }
-        int64_t dim = xs[d + xr - rank];
-        stride[d] = dim == 1 ? 0 : s;
-        s *= dim;
-    }
-}
-
 static rlx_status example_compile(void *backend, const rlx_graph_view *g,
                                   const rlx_compile_options *options,
                                   rlx_executable **out)
@@ -131,6 +116,8 @@ static rlx_status example_compile(void *backend, const rlx_graph_view *g,
     if (!e)
         return out_of_memory(b);
     e->n_nodes = g->n_nodes;
+    e->n_params = g->n_params;
+    e->n_inputs = g->n_inputs;
     e->n_outputs = g->n_outputs;
     e->steps = calloc(g->n_nodes + 1, sizeof *e->steps);
     e->val = calloc(g->n_nodes + 1, sizeof *e->val);
@@ -168,8 +155,11 @@ static rlx_status example_compile(void *backend, const rlx_graph_view *g,
             const rlx_node_view *y = g->nodes[v->inputs[1]];
             st->a = v->inputs[0];
             st->b = v->inputs[1];
-            broadcast_strides(v->rank, x->rank, x->shape, st->stride_a);
-            broadcast_strides(v->rank, y->rank, y->shape, st->stride_b);
+            /* the kit's NumPy broadcasting: 0 on a stretched dim */
+            rlx_kit_broadcast_strides(v->rank, x->rank, x->shape,
+                                      st->stride_a);
+            rlx_kit_broadcast_strides(v->rank, y->rank, y->shape,
+                                      st->stride_b);
             break;
         }
         case RLX_OP_RELU:
@@ -265,7 +255,13 @@ static void binary(const example_step *st, const float *x, const float *y,
 static rlx_status example_execute(void *backend, rlx_executable *e,
                                   const rlx_execute_args *args)
 {
-    (void)backend;
+    example_backend *b = backend;
+    /* the kit checks the struct's size and one entry per slot */
+    rlx_status st0 = rlx_kit_check_execute_args(
+        b->host, "example execute", args, e->n_params, e->n_inputs,
+        e->n_outputs);
+    if (st0 != RLX_OK)
+        return st0;
     for (uint32_t i = 0; i < e->n_nodes; i++) {
         const example_step *st = &e->steps[i];
         switch (st->op) {

@@ -8,30 +8,17 @@
  * cpu-ref's kernels, linked in statically. Buffers are cpu-ref's (a host
  * copy), so params are shared in place by both paths.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cblas.h>
 
 #include "blas_internal.h"
-#include "cpu_ref_internal.h"
+#include "cpu_ref_reuse.h"
 
 #ifndef RLX_BLAS_VARIANT_NAME
 #define RLX_BLAS_VARIANT_NAME "portable"
 #endif
-
-void rlx__blas_log(const rlx_host *host, rlx_log_level level,
-                   const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    rlx_host_log(host, level, msg);
-}
 
 int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype)
 {
@@ -58,17 +45,17 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
     if (!be->pool) {
         be->pool = rlx__blas_pool_create(online_cpus());
         if (!be->pool)
-            st = rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                                "cpu-openblas: cannot start the worker "
-                                "threads. Fix: free memory or raise the "
-                                "thread limit");
+            st = rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                              "cpu-openblas: cannot start the worker "
+                              "threads. Fix: free memory or raise the "
+                              "thread limit");
         else
-            rlx__blas_log(be->host, RLX_LOG_DEBUG,
-                          "cpu-openblas (%s): %u pool threads; OpenBLAS "
-                          "%s with %d threads", RLX_BLAS_VARIANT_NAME,
-                          rlx__blas_pool_threads(be->pool),
-                          openblas_get_config(),
-                          openblas_get_num_threads());
+            rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                        "cpu-openblas (%s): %u pool threads; OpenBLAS "
+                        "%s with %d threads", RLX_BLAS_VARIANT_NAME,
+                        rlx__blas_pool_threads(be->pool),
+                        openblas_get_config(),
+                        openblas_get_num_threads());
     }
     pthread_mutex_unlock(&be->pool_mu);
     return st;
@@ -110,7 +97,7 @@ static void blas_backend_destroy(void *backend)
     rlx__blas_backend *be = backend;
     rlx__blas_pool_destroy(be->pool);
     pthread_mutex_destroy(&be->pool_mu);
-    free(be->ref);
+    rlx__cpu_ref_backend_free(be->ref);
     free(be);
 }
 
@@ -132,16 +119,15 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
     if (!host || !host->register_backend)
         return RLX_ERR_INVALID_ARGUMENT;
     rlx__blas_backend *be = calloc(1, sizeof *be);
-    rlx__cpu_ref *ref = calloc(1, sizeof *ref);
+    void *ref = rlx__cpu_ref_backend_new(host);
     if (!be || !ref) {
         free(be);
-        free(ref);
+        rlx__cpu_ref_backend_free(ref);
         return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
                                "cpu-openblas: out of memory while "
                                "registering. Fix: free memory and retry");
     }
     be->host = host;
-    ref->host = host;
     be->ref = ref;
     pthread_mutex_init(&be->pool_mu, NULL);
     const rlx_backend_info info = {
@@ -159,7 +145,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
     rlx_status st = rlx_register_backend(host, &info);
     if (st != RLX_OK) { /* not registered: ours to free */
         pthread_mutex_destroy(&be->pool_mu);
-        free(ref);
+        rlx__cpu_ref_backend_free(ref);
         free(be);
     }
     return st;

@@ -4,7 +4,7 @@
  * arena), and the entry points of each kernel file.
  *
  * A step is one graph node. Its result lives in one of: the arena (an
- * offset chosen by the liveness plan in plan.c), an input or param slot
+ * offset chosen by the kit's liveness planner), an input or param slot
  * (read in place), a constant copied at compile time, or another step's
  * storage (reshape is an alias). Ops and dtypes without a fast kernel run
  * through cpu-ref's own compile/execute on a one-node graph (fallback.c).
@@ -17,13 +17,8 @@
 #include <stdint.h>
 
 #include <rlx/backend.h>
+#include <rlx/kit.h>
 #include <rlx/plugin.h>
-
-#if defined(__GNUC__)
-#define RLX__BLAS_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define RLX__BLAS_PRINTF(f, a)
-#endif
 
 /* Arena offsets and row starts are aligned to a cache line. */
 #define RLX__BLAS_ALIGN 64u
@@ -51,21 +46,6 @@ typedef struct rlx__blas_backend {
     pthread_mutex_t pool_mu;
     rlx__blas_pool *pool;     /* created at the first compile */
 } rlx__blas_backend;
-
-void rlx__blas_log(const rlx_host *host, rlx_log_level level,
-                   const char *fmt, ...) RLX__BLAS_PRINTF(3, 4);
-
-/* ---- plan.c: liveness-based arena plan ------------------------------- */
-
-typedef struct rlx__blas_value {
-    size_t nbytes;
-    uint32_t first, last;     /* steps that define and last read it */
-    size_t offset;            /* out: arena offset */
-} rlx__blas_value;
-
-/* Assign offsets so values live at the same time never overlap; returns
- * the arena size (the planned peak). */
-size_t rlx__blas_plan(rlx__blas_value *values, uint32_t n);
 
 /* ---- steps and executables ------------------------------------------- */
 
@@ -158,7 +138,7 @@ typedef struct rlx__blas_exe {
     rlx__blas_step *steps;
     uint32_t n_inputs, n_params, n_outputs;
     uint32_t *input_steps, *param_steps, *output_steps;
-    rlx__blas_value *values;  /* arena values */
+    rlx_kit_live *values;     /* arena values (the kit's planner) */
     uint32_t n_values;
     size_t arena_size;
     unsigned char *arena;

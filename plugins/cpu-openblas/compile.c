@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "blas_internal.h"
-#include "cpu_ref_internal.h"
+#include "cpu_ref_reuse.h"
 
 static size_t round_up(size_t n)
 {
@@ -27,10 +27,10 @@ static uint32_t root_of(const rlx__blas_exe *x, uint32_t i)
 
 static rlx_status fail_oom(const rlx_host *host, const char *name)
 {
-    return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                          "cpu-openblas compile: out of memory at node "
-                          "'%s'. Fix: free memory, or compile a smaller "
-                          "graph", name);
+    return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                        "cpu-openblas compile: out of memory at node "
+                        "'%s'. Fix: free memory, or compile a smaller "
+                        "graph", name);
 }
 
 static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
@@ -42,18 +42,18 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
     for (uint32_t d = 0; d < v->rank; d++) {
         size_t n = (size_t)v->shape[d];
         if (v->shape[d] < 0 || (n && count > SIZE_MAX / n))
-            return rlx__cpu_ref_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas compile: node '%s' has a "
-                                  "bad or too large shape. Fix: report "
-                                  "this as a bug in the rlx core", v->name);
+            return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-openblas compile: node '%s' has a "
+                                "bad or too large shape. Fix: report "
+                                "this as a bug in the rlx core", v->name);
         count *= n;
     }
     if (elem == 0 || count > SIZE_MAX / elem)
-        return rlx__cpu_ref_fail(be->host, RLX_ERR_UNSUPPORTED,
-                              "cpu-openblas compile: node '%s' has dtype %d "
-                              "or a size this backend cannot hold. Fix: use "
-                              "a dtype of rlx/types.h and smaller tensors",
-                              v->name, (int)v->dtype);
+        return rlx_kit_fail(be->host, RLX_ERR_UNSUPPORTED,
+                            "cpu-openblas compile: node '%s' has dtype %d "
+                            "or a size this backend cannot hold. Fix: use "
+                            "a dtype of rlx/types.h and smaller tensors",
+                            v->name, (int)v->dtype);
     s->op = v->op;
     s->dtype = v->dtype;
     s->count = count;
@@ -64,10 +64,10 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
         return fail_oom(be->host, v->name);
     for (uint32_t j = 0; j < v->n_inputs; j++) {
         if (v->inputs[j] >= i)
-            return rlx__cpu_ref_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas compile: node '%s' reads a "
-                                  "later node. Fix: report this as a bug in "
-                                  "the rlx core", v->name);
+            return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-openblas compile: node '%s' reads a "
+                                "later node. Fix: report this as a bug in "
+                                "the rlx core", v->name);
         s->inputs[j] = v->inputs[j];
     }
 
@@ -127,7 +127,7 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
         if (s->where != RLX__BLAS_ARENA)
             continue;
         s->slot = n;
-        x->values[n++] = (rlx__blas_value){ .nbytes = s->nbytes,
+        x->values[n++] = (rlx_kit_live){ .nbytes = s->nbytes,
                                             .first = i, .last = i };
     }
     for (uint32_t i = 0; i < x->n_steps; i++) {
@@ -143,7 +143,8 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
         if (r->where == RLX__BLAS_ARENA)
             x->values[r->slot].last = x->n_steps; /* read after the walk */
     }
-    x->arena_size = rlx__blas_plan(x->values, x->n_values);
+    x->arena_size = rlx_kit_plan_memory(x->values, x->n_values,
+                                        RLX__BLAS_ALIGN);
 
     /* For the log: the largest set of values alive at one step (a lower
      * bound of any plan) and the total without reuse. */
@@ -172,19 +173,19 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
                 x->steps[i].kind != RLX__BLAS_K_SOURCE;
         ref += x->steps[i].kind == RLX__BLAS_K_FALLBACK;
     }
-    rlx__blas_log(be->host, RLX_LOG_DEBUG,
-                  "cpu-openblas: memory plan of %u nodes: peak %zu bytes, "
-                  "largest live set %zu bytes, %zu bytes without reuse; "
-                  "%u values, %u fast steps, %u through cpu-ref",
-                  (unsigned)g->n_nodes, x->arena_size, live_max, total,
-                  (unsigned)x->n_values, (unsigned)fast, (unsigned)ref);
+    rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                "cpu-openblas: memory plan of %u nodes: peak %zu bytes, "
+                "largest live set %zu bytes, %zu bytes without reuse; "
+                "%u values, %u fast steps, %u through cpu-ref",
+                (unsigned)g->n_nodes, x->arena_size, live_max, total,
+                (unsigned)x->n_values, (unsigned)fast, (unsigned)ref);
 
     x->arena = aligned_alloc(RLX__BLAS_ALIGN, round_up(x->arena_size + 1));
     if (!x->arena)
-        return rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas compile: cannot allocate the "
-                              "%zu-byte arena. Fix: free memory, or compile "
-                              "a smaller graph", x->arena_size);
+        return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: cannot allocate the "
+                            "%zu-byte arena. Fix: free memory, or compile "
+                            "a smaller graph", x->arena_size);
     return RLX_OK;
 }
 
@@ -196,11 +197,11 @@ static rlx_status copy_slots(rlx__blas_backend *be, const uint32_t *src,
         return fail_oom(be->host, "(slots)");
     for (uint32_t i = 0; i < n; i++) {
         if (src[i] >= n_nodes)
-            return rlx__cpu_ref_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas compile: slot %u names node "
-                                  "%u of %u. Fix: report this as a bug in "
-                                  "the rlx core", (unsigned)i,
-                                  (unsigned)src[i], (unsigned)n_nodes);
+            return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-openblas compile: slot %u names node "
+                                "%u of %u. Fix: report this as a bug in "
+                                "the rlx core", (unsigned)i,
+                                (unsigned)src[i], (unsigned)n_nodes);
         (*dst)[i] = src[i];
     }
     return RLX_OK;

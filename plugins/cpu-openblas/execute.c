@@ -10,51 +10,40 @@
 #include <string.h>
 
 #include "blas_internal.h"
-#include "cpu_ref_internal.h"
+#include "cpu_ref_reuse.h"
 
 static rlx_status check_args(const rlx_host *host, const rlx__blas_exe *x,
                              const rlx_execute_args *a)
 {
-    if (!a || !RLX_HAS_FIELD(a->struct_size, rlx_execute_args, outputs))
-        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
-                               "cpu-openblas execute: missing or truncated "
-                               "arguments. Fix: pass an rlx_execute_args "
-                               "with struct_size = sizeof (rlx_execute_args)");
-    if (a->n_params != x->n_params || a->n_inputs != x->n_inputs ||
-        a->n_outputs != x->n_outputs ||
-        (x->n_params && !a->params) || (x->n_inputs && !a->inputs) ||
-        (x->n_outputs && !a->outputs))
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                              "cpu-openblas execute: got %u params, %u "
-                              "inputs, %u outputs; the graph has %u, %u, "
-                              "%u. Fix: pass one entry per slot",
-                              (unsigned)a->n_params, (unsigned)a->n_inputs,
-                              (unsigned)a->n_outputs, (unsigned)x->n_params,
-                              (unsigned)x->n_inputs, (unsigned)x->n_outputs);
+    rlx_status st = rlx_kit_check_execute_args(host, "cpu-openblas execute",
+                                               a, x->n_params, x->n_inputs,
+                                               x->n_outputs);
+    if (st != RLX_OK)
+        return st;
     for (uint32_t k = 0; k < x->n_params; k++) {
         const rlx__blas_step *s = &x->steps[x->param_steps[k]];
         const rlx_buffer *b = a->params[k];
         if (!b || b->dtype != s->dtype || b->nbytes != s->nbytes)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas execute: param slot %u has "
-                                  "%s. Fix: set the param from a buffer of "
-                                  "%zu bytes made by this backend",
-                                  (unsigned)k,
-                                  b ? "a buffer of another dtype or size"
-                                    : "no buffer", s->nbytes);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-openblas execute: param slot %u has "
+                                "%s. Fix: set the param from a buffer of "
+                                "%zu bytes made by this backend",
+                                (unsigned)k,
+                                b ? "a buffer of another dtype or size"
+                                  : "no buffer", s->nbytes);
     }
     for (uint32_t k = 0; k < x->n_inputs; k++)
         if (x->steps[x->input_steps[k]].nbytes && !a->inputs[k])
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas execute: input slot %u is "
-                                  "NULL. Fix: set every input before "
-                                  "running", (unsigned)k);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-openblas execute: input slot %u is "
+                                "NULL. Fix: set every input before "
+                                "running", (unsigned)k);
     for (uint32_t k = 0; k < x->n_outputs; k++)
         if (x->steps[x->output_steps[k]].nbytes && !a->outputs[k])
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                  "cpu-openblas execute: output %u has no "
-                                  "destination. Fix: pass host memory for "
-                                  "every output", (unsigned)k);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-openblas execute: output %u has no "
+                                "destination. Fix: pass host memory for "
+                                "every output", (unsigned)k);
     return RLX_OK;
 }
 
@@ -70,10 +59,10 @@ static rlx_status input_ptr(rlx__blas_backend *be, rlx__blas_exe *x,
     }
     if (!x->stage && !(x->stage = aligned_alloc(
                            RLX__BLAS_ALIGN, x->stage_size + RLX__BLAS_ALIGN)))
-        return rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas execute: cannot copy a "
-                              "misaligned input. Fix: pass inputs aligned "
-                              "to their element size, or free memory");
+        return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas execute: cannot copy a "
+                            "misaligned input. Fix: pass inputs aligned "
+                            "to their element size, or free memory");
     s->ptr = x->stage + x->stage_off[s->slot];
     memcpy(s->ptr, p, s->nbytes);
     return RLX_OK;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "blas_internal.h"
-#include "cpu_ref_internal.h"
+#include "cpu_ref_reuse.h"
 
 rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
                                       const rlx_graph_view *g, uint32_t i,
@@ -25,9 +25,9 @@ rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
         free(nodes);
         free(ptrs);
         free(idx);
-        return rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas compile: out of memory for "
-                              "node '%s'. Fix: free memory", v->name);
+        return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory for "
+                            "node '%s'. Fix: free memory", v->name);
     }
     for (uint32_t j = 0; j < n_in; j++) {
         const rlx_node_view *src = g->nodes[v->inputs[j]];

@@ -12,18 +12,7 @@
 #include <string.h>
 
 #include "blas_internal.h"
-#include "cpu_ref_internal.h"
-
-static rlx__cpu_ref_shape shape_of(const rlx_node_view *v)
-{
-    rlx__cpu_ref_shape s = { v->rank, v->shape };
-    return s;
-}
-
-static int64_t int_attr(const rlx__cpu_ref_attrs *a, uint32_t i, int64_t def)
-{
-    return i < a->n_ints ? a->ints[i] : def;
-}
+#include "cpu_ref_reuse.h"
 
 /* ---- binary ---------------------------------------------------------- */
 
@@ -33,58 +22,34 @@ static rlx_status prepare_binary(const rlx_graph_view *g,
     const rlx_node_view *in[2] = { g->nodes[v->inputs[0]],
                                    g->nodes[v->inputs[1]] };
     uint32_t r = v->rank;
-    size_t dims[64], st[2][64];
+    int64_t dims[64], sa[64], sb[64];
     if (r > 64 || in[0]->rank > r || in[1]->rank > r)
         return RLX_ERR_UNSUPPORTED;
-    for (int s = 0; s < 2; s++) {
-        size_t step = 1;
-        for (uint32_t d = r; d-- > 0;) {
-            uint32_t fr = r - 1 - d;
-            if (fr >= in[s]->rank) {
-                st[s][d] = 0;
-                continue;
-            }
-            size_t di = (size_t)in[s]->shape[in[s]->rank - 1 - fr];
-            st[s][d] = di == 1 ? 0 : step;
-            step *= di;
-        }
-    }
+    for (uint32_t d = 0; d < r; d++)
+        dims[d] = v->shape[d];
+    rlx_kit_broadcast_strides(r, in[0]->rank, in[0]->shape, sa);
+    rlx_kit_broadcast_strides(r, in[1]->rank, in[1]->shape, sb);
     /* drop size-1 dims, then merge neighbours that step alike */
-    uint32_t n = 0;
-    for (uint32_t d = 0; d < r; d++) {
-        size_t dd = (size_t)v->shape[d];
-        if (dd == 1)
-            continue;
-        if (n > 0 && st[0][n - 1] == st[0][d] * dd &&
-            st[1][n - 1] == st[1][d] * dd) {
-            dims[n - 1] *= dd;
-            st[0][n - 1] = st[0][d];
-            st[1][n - 1] = st[1][d];
-            continue;
-        }
-        dims[n] = dd;
-        st[0][n] = st[0][d];
-        st[1][n] = st[1][d];
-        n++;
-    }
+    int64_t *const st[2] = { sa, sb };
+    uint32_t n = rlx_kit_collapse(r, dims, st, 2);
     if (n == 0) { /* one element */
         dims[0] = 1;
-        st[0][0] = st[1][0] = 0;
+        sa[0] = sb[0] = 0;
         n = 1;
     }
-    if (n - 1 > RLX__BLAS_MAX_RANK || st[0][n - 1] > 1 || st[1][n - 1] > 1)
+    if (n - 1 > RLX__BLAS_MAX_RANK || sa[n - 1] > 1 || sb[n - 1] > 1)
         return RLX_ERR_UNSUPPORTED;
     memset(p, 0, sizeof *p);
-    p->len = dims[n - 1];
-    p->a_inner = (int)st[0][n - 1];
-    p->b_inner = (int)st[1][n - 1];
+    p->len = (size_t)dims[n - 1];
+    p->a_inner = (int)sa[n - 1];
+    p->b_inner = (int)sb[n - 1];
     p->rank = n - 1;
     p->rows = 1;
     for (uint32_t d = 0; d + 1 < n; d++) {
-        p->dims[d] = dims[d];
-        p->a_stride[d] = st[0][d];
-        p->b_stride[d] = st[1][d];
-        p->rows *= dims[d];
+        p->dims[d] = (size_t)dims[d];
+        p->a_stride[d] = (size_t)sa[d];
+        p->b_stride[d] = (size_t)sb[d];
+        p->rows *= (size_t)dims[d];
     }
     return RLX_OK;
 }
@@ -94,16 +59,17 @@ static rlx_status prepare_binary(const rlx_graph_view *g,
 static rlx_status prepare_matmul(rlx__blas_backend *be,
                                  const rlx_graph_view *g,
                                  const rlx_node_view *v,
-                                 const rlx__cpu_ref_attrs *at,
                                  rlx__blas_gemm *p)
 {
     rlx__cpu_ref_matmul m;
     size_t *scratch = NULL;
     rlx_status st = rlx__cpu_ref_matmul_prepare(
-        be->host, v->name, shape_of(g->nodes[v->inputs[0]]),
-        shape_of(g->nodes[v->inputs[1]]), shape_of(v),
-        int_attr(at, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) != 0,
-        int_attr(at, RLX_ATTR_MATMUL_TRANSPOSE_B, 0) != 0, &m, &scratch);
+        be->host, v->name, rlx__cpu_ref_shape_of(g->nodes[v->inputs[0]]),
+        rlx__cpu_ref_shape_of(g->nodes[v->inputs[1]]),
+        rlx__cpu_ref_shape_of(v),
+        rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) != 0,
+        rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0) != 0, &m,
+        &scratch);
     if (st != RLX_OK) {
         free(scratch);
         return st;
@@ -135,9 +101,9 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
     p->b_off = calloc(nb, sizeof *p->b_off);
     if (!p->a_off || !p->b_off) {
         free(scratch);
-        return rlx__cpu_ref_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                              "cpu-openblas compile: out of memory planning "
-                              "matmul '%s'. Fix: free memory", v->name);
+        return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory planning "
+                            "matmul '%s'. Fix: free memory", v->name);
     }
     size_t ia = 0, ib = 0;
     uint32_t r = m.batch_rank;
@@ -147,12 +113,12 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
         p->a_off[t] = ia;
         p->b_off[t] = ib;
         for (uint32_t d = r; d-- > 0;) {
-            ia += m.a_batch_stride[d];
-            ib += m.b_batch_stride[d];
+            ia += (size_t)m.a_batch_stride[d];
+            ib += (size_t)m.b_batch_stride[d];
             if (++m.index[d] < m.batch_dims[d])
                 break;
-            ia -= m.a_batch_stride[d] * m.batch_dims[d];
-            ib -= m.b_batch_stride[d] * m.batch_dims[d];
+            ia -= (size_t)m.a_batch_stride[d] * m.batch_dims[d];
+            ib -= (size_t)m.b_batch_stride[d] * m.batch_dims[d];
             m.index[d] = 0;
         }
     }
@@ -195,8 +161,8 @@ static rlx_status prepare_reduce(const rlx_graph_view *g,
     if (at->n_ints <= RLX_ATTR_REDUCE_AXES)
         memset(red, 1, sizeof red);
     for (uint32_t i = RLX_ATTR_REDUCE_AXES; i < at->n_ints; i++) {
-        int64_t a = at->ints[i] < 0 ? at->ints[i] + (int64_t)r : at->ints[i];
-        if (a < 0 || a >= (int64_t)r)
+        int64_t a = rlx_kit_norm_axis(at->ints[i], r);
+        if (a < 0)
             return RLX_ERR_UNSUPPORTED;
         red[a] = 1;
     }
@@ -240,26 +206,21 @@ static rlx_status prepare_transpose(const rlx_graph_view *g,
 {
     const rlx_node_view *in = g->nodes[v->inputs[0]];
     uint32_t r = in->rank;
-    size_t in_stride[RLX__BLAS_MAX_RANK];
+    int64_t in_stride[RLX__BLAS_MAX_RANK];
     if (r == 0 || r > RLX__BLAS_MAX_RANK || v->rank != r ||
         rlx_dtype_size(v->dtype) != 4)
         return RLX_ERR_UNSUPPORTED;
-    size_t step = 1;
-    for (uint32_t d = r; d-- > 0;) {
-        in_stride[d] = step;
-        step *= (size_t)in->shape[d];
-    }
+    rlx_kit_contiguous_strides(r, in->shape, in_stride);
     memset(p, 0, sizeof *p);
     p->rank = r;
     p->rows = 1;
     for (uint32_t d = 0; d < r; d++) {
-        int64_t from = at->n_ints == r ? at->ints[d] : (int64_t)(r - 1 - d);
+        int64_t from = at->n_ints == r ? rlx_kit_norm_axis(at->ints[d], r)
+                                       : (int64_t)(r - 1 - d);
         if (from < 0)
-            from += r;
-        if (from < 0 || from >= (int64_t)r)
             return RLX_ERR_UNSUPPORTED;
         p->dims[d] = (size_t)v->shape[d];
-        p->stride[d] = in_stride[from];
+        p->stride[d] = (size_t)in_stride[from];
         if (d + 1 < r)
             p->rows *= p->dims[d];
     }
@@ -279,7 +240,7 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
         s->kind = RLX__BLAS_K_TRANSPOSE;
         return prepare_transpose(g, v, &at, &s->plan.transpose);
     }
-    if (v->dtype != RLX_DTYPE_F32 || !rlx__cpu_ref_is_float_op(v->op))
+    if (v->dtype != RLX_DTYPE_F32 || !rlx_kit_op_is_float(v->op))
         return RLX_ERR_UNSUPPORTED;
     for (uint32_t j = 0; j < v->n_inputs; j++)
         if (g->nodes[v->inputs[j]]->dtype != RLX_DTYPE_F32)
@@ -292,13 +253,14 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
         return prepare_binary(g, v, &s->plan.binary);
     case RLX_OP_MATMUL:
         s->kind = RLX__BLAS_K_MATMUL;
-        return prepare_matmul(be, g, v, &at, &s->plan.gemm);
+        return prepare_matmul(be, g, v, &s->plan.gemm);
     case RLX_OP_SOFTMAX: {
         rlx__cpu_ref_softmax sp;
         st = rlx__cpu_ref_softmax_prepare(
-            be->host, v->name, shape_of(g->nodes[v->inputs[0]]), shape_of(v),
-            int_attr(&at, RLX_ATTR_SOFTMAX_AXIS, -1),
-            int_attr(&at, RLX_ATTR_SOFTMAX_CAUSAL, 0), &sp);
+            be->host, v->name, rlx__cpu_ref_shape_of(g->nodes[v->inputs[0]]),
+            rlx__cpu_ref_shape_of(v),
+            rlx_kit_int_attr(v, RLX_ATTR_SOFTMAX_AXIS, -1),
+            rlx_kit_int_attr(v, RLX_ATTR_SOFTMAX_CAUSAL, 0), &sp);
         if (st != RLX_OK)
             return st;
         if (sp.inner > 1)
@@ -326,9 +288,9 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     default:
         break;
     }
-    if (rlx__cpu_ref_op_arity(v->op) == 1) { /* the unary ops */
+    if (rlx_kit_op_arity(v->op) == 1) { /* the unary ops */
         s->kind = RLX__BLAS_K_UNARY;
-        s->approx = int_attr(&at, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
+        s->approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         return RLX_OK;
     }
     return RLX_ERR_UNSUPPORTED;

@@ -21,17 +21,17 @@ rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,
                                "rlx_tensor_desc with struct_size = sizeof "
                                "(rlx_tensor_desc) and a non-NULL out pointer");
     if (device_index != 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref buffer_create: device index %u "
-                                 "does not exist. Fix: cpu-ref has one "
-                                 "device; use index 0",
-                                 (unsigned)device_index);
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref buffer_create: device index %u "
+                            "does not exist. Fix: cpu-ref has one "
+                            "device; use index 0",
+                            (unsigned)device_index);
     size_t elem = rlx_dtype_size(desc->dtype);
     if (elem == 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_UNSUPPORTED,
-                                 "cpu-ref buffer_create: unknown dtype %d. "
-                                 "Fix: use a dtype from rlx/types.h",
-                                 (int)desc->dtype);
+        return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
+                            "cpu-ref buffer_create: unknown dtype %d. "
+                            "Fix: use a dtype from rlx/types.h",
+                            (int)desc->dtype);
     size_t count = 0;
     rlx__cpu_ref_shape shape = { desc->rank, desc->shape };
     int ok = rlx__cpu_ref_shape_count(shape, elem, &count);
@@ -51,10 +51,10 @@ rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,
     if (!buf || !bytes) {
         free(buf);
         free(bytes);
-        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                                 "cpu-ref buffer_create: cannot allocate "
-                                 "%zu bytes. Fix: free memory or use a "
-                                 "smaller tensor", nbytes);
+        return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-ref buffer_create: cannot allocate "
+                            "%zu bytes. Fix: free memory or use a "
+                            "smaller tensor", nbytes);
     }
     if (data && nbytes)
         memcpy(bytes, data, nbytes);
@@ -77,11 +77,11 @@ rlx_status rlx__cpu_ref_buffer_read(void *backend, rlx_buffer *buffer,
                                "destination. Fix: pass a buffer made by "
                                "cpu-ref and a destination of its size");
     if (nbytes != buffer->nbytes)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref buffer_read: asked for %zu bytes "
-                                 "of a %zu-byte buffer. Fix: read exactly "
-                                 "the buffer's size", nbytes,
-                                 buffer->nbytes);
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref buffer_read: asked for %zu bytes "
+                            "of a %zu-byte buffer. Fix: read exactly "
+                            "the buffer's size", nbytes,
+                            buffer->nbytes);
     if (nbytes)
         memcpy(dst, buffer->bytes, nbytes);
     return RLX_OK;
@@ -97,10 +97,10 @@ rlx_status rlx__cpu_ref_buffer_write(void *backend, rlx_buffer *buffer,
                                "source. Fix: pass a buffer made by cpu-ref "
                                "and a source of its size");
     if (nbytes != buffer->nbytes)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref buffer_write: got %zu bytes for a "
-                                 "%zu-byte buffer. Fix: write exactly the "
-                                 "buffer's size", nbytes, buffer->nbytes);
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref buffer_write: got %zu bytes for a "
+                            "%zu-byte buffer. Fix: write exactly the "
+                            "buffer's size", nbytes, buffer->nbytes);
     if (nbytes)
         memcpy(buffer->bytes, src, nbytes);
     return RLX_OK;

@@ -29,31 +29,20 @@ static char *copy_string(const char *s)
 static rlx_status out_of_memory(const rlx_host *host, const char *what,
                                 const char *name)
 {
-    return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                             "cpu-ref compile: out of memory allocating %s "
-                             "for node '%s'. Fix: free memory, or compile "
-                             "a smaller graph", what, name);
-}
-
-static rlx__cpu_ref_shape shape_of(const rlx_node_view *v)
-{
-    rlx__cpu_ref_shape s = { v->rank, v->shape };
-    return s;
+    return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                        "cpu-ref compile: out of memory allocating %s "
+                        "for node '%s'. Fix: free memory, or compile "
+                        "a smaller graph", what, name);
 }
 
 /* The fields compile reads from every node, as of ABI 1.0. */
 #define NODE_MIN_SIZE RLX_STRUCT_SIZE_TO(rlx_node_view, inputs)
 
-static int is_float_dtype(rlx_dtype t)
-{
-    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
-}
-
 /* Inputs that must share the result's dtype: every input of a float op
  * and of concat; the data of reshape, transpose, slice, gather. */
 static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
 {
-    if (rlx__cpu_ref_is_float_op(op) || op == RLX_OP_CONCAT)
+    if (rlx_kit_op_is_float(op) || op == RLX_OP_CONCAT)
         return n_inputs;
     switch (op) {
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_SLICE:
@@ -69,15 +58,15 @@ static rlx_status node_inputs(const rlx_host *host, const rlx_graph_view *g,
                               uint32_t i, const rlx_node_view *v,
                               rlx__cpu_ref_node *n)
 {
-    int arity = rlx__cpu_ref_op_arity(v->op);
+    int arity = rlx_kit_op_arity(v->op);
     int ok = arity == RLX_OP_VARIADIC ? v->n_inputs >= 1
                                       : v->n_inputs == (uint32_t)arity;
     if (!ok || (v->n_inputs && !v->inputs))
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: node '%s' (%s) has %u "
-                                 "inputs, expected %d." FIX_REPORT, n->name,
-                                 rlx__cpu_ref_op_name(v->op),
-                                 (unsigned)v->n_inputs, arity);
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref compile: node '%s' (%s) has %u "
+                            "inputs, expected %d." FIX_REPORT, n->name,
+                            rlx_kit_op_name(v->op),
+                            (unsigned)v->n_inputs, arity);
     n->inputs = malloc((v->n_inputs ? v->n_inputs : 1) * sizeof *n->inputs);
     if (!n->inputs)
         return out_of_memory(host, "the input list", n->name);
@@ -85,28 +74,28 @@ static rlx_status node_inputs(const rlx_host *host, const rlx_graph_view *g,
     uint32_t same = same_dtype_inputs(v->op, v->n_inputs);
     for (uint32_t j = 0; j < v->n_inputs; j++) {
         if (v->inputs[j] >= i)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: node '%s' reads node "
-                                     "%u, which does not come before it."
-                                     FIX_REPORT, n->name,
-                                     (unsigned)v->inputs[j]);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: node '%s' reads node "
+                                "%u, which does not come before it."
+                                FIX_REPORT, n->name,
+                                (unsigned)v->inputs[j]);
         n->inputs[j] = v->inputs[j];
         rlx_dtype t = g->nodes[v->inputs[j]]->dtype;
         if (j < same && t != v->dtype)
-            return rlx__cpu_ref_fail(host, RLX_ERR_DTYPE,
-                                     "cpu-ref compile: node '%s' (%s) is %d "
-                                     "but its input %u is %d." FIX_REPORT,
-                                     n->name, rlx__cpu_ref_op_name(v->op),
-                                     (int)v->dtype, (unsigned)j, (int)t);
+            return rlx_kit_fail(host, RLX_ERR_DTYPE,
+                                "cpu-ref compile: node '%s' (%s) is %d "
+                                "but its input %u is %d." FIX_REPORT,
+                                n->name, rlx_kit_op_name(v->op),
+                                (int)v->dtype, (unsigned)j, (int)t);
     }
     if (v->op == RLX_OP_CAST) {
         n->from = g->nodes[v->inputs[0]]->dtype;
         if (rlx_dtype_size(n->from) == 0)
-            return rlx__cpu_ref_fail(host, RLX_ERR_UNSUPPORTED,
-                                     "cpu-ref compile: cast '%s' reads "
-                                     "unknown dtype %d. Fix: use a dtype "
-                                     "from rlx/types.h", n->name,
-                                     (int)n->from);
+            return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
+                                "cpu-ref compile: cast '%s' reads "
+                                "unknown dtype %d. Fix: use a dtype "
+                                "from rlx/types.h", n->name,
+                                (int)n->from);
     }
     return RLX_OK;
 }
@@ -117,68 +106,60 @@ static rlx_status node_alloc(const rlx_host *host, const rlx_node_view *v,
 {
     n->dtype = v->dtype;
     n->elem = rlx_dtype_size(v->dtype);
-    int ok = rlx__cpu_ref_shape_count(shape_of(v), n->elem, &n->count);
+    int ok = rlx__cpu_ref_shape_count(rlx__cpu_ref_shape_of(v), n->elem,
+                                      &n->count);
     if (ok == 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                                 "cpu-ref compile: node '%s' has a negative "
-                                 "dim or no dims array." FIX_REPORT, n->name);
+        return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                            "cpu-ref compile: node '%s' has a negative "
+                            "dim or no dims array." FIX_REPORT, n->name);
     if (ok < 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                                 "cpu-ref compile: node '%s' has more "
-                                 "elements than memory can hold. Fix: use "
-                                 "smaller dims", n->name);
+        return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-ref compile: node '%s' has more "
+                            "elements than memory can hold. Fix: use "
+                            "smaller dims", n->name);
     n->data = calloc(n->count ? n->count : 1, n->elem);
     if (!n->data)
         return out_of_memory(host, "the result", n->name);
     if (n->dtype == RLX_DTYPE_F32)
         n->f32 = (float *)(void *)n->data; /* calloc'd: aligned */
-    else if (is_float_dtype(n->dtype) &&
+    else if (rlx_kit_dtype_is_float(n->dtype) &&
              !(n->f32 = calloc(n->count ? n->count : 1, sizeof(float))))
         return out_of_memory(host, "the f32 copy", n->name);
     return RLX_OK;
 }
 
-/* Check node I of G and copy what execute needs into N. */
+/* A node's attributes; missing trailing ones take their defaults. */
 rlx__cpu_ref_attrs rlx__cpu_ref_attrs_of(const rlx_node_view *v)
 {
-    /* Missing trailing attributes take their defaults. */
-    rlx__cpu_ref_attrs a = { 0, NULL, 0, NULL };
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-        v->int_attrs) {
-        a.n_ints = v->n_int_attrs;
-        a.ints = v->int_attrs;
-    }
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
-        v->float_attrs) {
-        a.n_floats = v->n_float_attrs;
-        a.floats = v->float_attrs;
-    }
+    rlx__cpu_ref_attrs a = { rlx_kit_n_int_attrs(v), v->int_attrs,
+                             rlx_kit_n_float_attrs(v), v->float_attrs };
     return a;
 }
 
+/* Check node I of G and copy what execute needs into N. */
 static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                uint32_t i, rlx__cpu_ref_node *n)
 {
     const rlx_node_view *v = g->nodes[i];
     if (!v || v->struct_size < NODE_MIN_SIZE)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: node %u is %s." FIX_REPORT,
-                                 (unsigned)i,
-                                 v ? "truncated (struct_size too small)"
-                                   : "NULL");
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref compile: node %u is %s." FIX_REPORT,
+                            (unsigned)i,
+                            v ? "truncated (struct_size too small)"
+                              : "NULL");
     n->op = v->op;
     n->name = copy_string(v->name);
     if (!n->name)
         return out_of_memory(host, "a name", v->name ? v->name : "?");
 
     if (!rlx__cpu_ref_supports(v->op, v->dtype))
-        return rlx__cpu_ref_fail(host, RLX_ERR_UNSUPPORTED,
-                                 "cpu-ref compile: node '%s' is op %s (%d) "
-                                 "on dtype %d, which cpu-ref does not "
-                                 "execute. Fix: cast the graph to f32, or "
-                                 "choose a backend that supports it",
-                                 n->name, rlx__cpu_ref_op_name(v->op),
-                                 (int)v->op, (int)v->dtype);
+        return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
+                            "cpu-ref compile: node '%s' is op %s (%d) "
+                            "on dtype %d, which cpu-ref does not "
+                            "execute. Fix: cast the graph to f32, or "
+                            "choose a backend that supports it",
+                            n->name, rlx_kit_op_name(v->op),
+                            (int)v->op, (int)v->dtype);
     rlx_status st = node_inputs(host, g, i, v, n);
     if (st == RLX_OK)
         st = node_alloc(host, v, n);
@@ -194,6 +175,10 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                                : NULL;
     const rlx_node_view *in1 = n->n_inputs > 1 ? g->nodes[v->inputs[1]]
                                                : NULL;
+    const rlx__cpu_ref_shape none = { 0, NULL };
+    const rlx__cpu_ref_shape s_in0 = in0 ? rlx__cpu_ref_shape_of(in0) : none;
+    const rlx__cpu_ref_shape s_in1 = in1 ? rlx__cpu_ref_shape_of(in1) : none;
+    const rlx__cpu_ref_shape s_out = rlx__cpu_ref_shape_of(v);
     char s0[96], s1[96];
 
     switch (v->op) {
@@ -205,9 +190,9 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, data))
             data = v->data;
         if (n->count && !data)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: constant '%s' has no "
-                                     "data." FIX_REPORT, n->name);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: constant '%s' has no "
+                                "data." FIX_REPORT, n->name);
         if (n->count)
             memcpy(n->data, data, n->count * n->elem);
         rlx__cpu_ref_node_widen(n);
@@ -221,23 +206,21 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         return RLX_OK;
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-        return rlx__cpu_ref_binary_prepare(host, n->name, shape_of(in0),
-                                           shape_of(in1), shape_of(v),
+        return rlx__cpu_ref_binary_prepare(host, n->name, s_in0, s_in1, s_out,
                                            &n->plan.bcast, &n->scratch);
     case RLX_OP_MATMUL:
         if ((attr[0] != 0 && attr[0] != 1) || (attr[1] != 0 && attr[1] != 1))
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: matmul '%s' has "
-                                     "transpose flags %lld, %lld. Fix: use "
-                                     "0 or 1", n->name, (long long)attr[0],
-                                     (long long)attr[1]);
-        return rlx__cpu_ref_matmul_prepare(host, n->name, shape_of(in0),
-                                           shape_of(in1), shape_of(v),
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: matmul '%s' has "
+                                "transpose flags %lld, %lld. Fix: use "
+                                "0 or 1", n->name, (long long)attr[0],
+                                (long long)attr[1]);
+        return rlx__cpu_ref_matmul_prepare(host, n->name, s_in0, s_in1, s_out,
                                            attr[0] != 0, attr[1] != 0,
                                            &n->plan.matmul, &n->scratch);
     case RLX_OP_SOFTMAX:
-        return rlx__cpu_ref_softmax_prepare(host, n->name, shape_of(in0),
-                                            shape_of(v), attr[0], attr[1],
+        return rlx__cpu_ref_softmax_prepare(host, n->name, s_in0, s_out,
+                                            attr[0], attr[1],
                                             &n->plan.softmax);
     case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
         return rlx__cpu_ref_norm_prepare(host, g, v, &a, &n->plan.norm);
@@ -248,26 +231,24 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         return rlx__cpu_ref_movement_prepare(host, g, v, &a, n);
     case RLX_OP_GELU:
         if (attr[0] != RLX_GELU_ERF && attr[0] != RLX_GELU_TANH)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: gelu '%s' has "
-                                     "approximation %lld. Fix: use 0 (erf) "
-                                     "or 1 (tanh)", n->name,
-                                     (long long)attr[0]);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: gelu '%s' has "
+                                "approximation %lld. Fix: use 0 (erf) "
+                                "or 1 (tanh)", n->name,
+                                (long long)attr[0]);
         n->gelu_approx = attr[0];
         break;
     default:
         break; /* unary and cast */
     }
     /* Unary and cast: the result has the input's shape. */
-    if (!rlx__cpu_ref_shape_equal(shape_of(in0), shape_of(v)))
-        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                                 "cpu-ref compile: %s '%s' maps %s to %s."
-                                 FIX_REPORT, rlx__cpu_ref_op_name(v->op),
-                                 n->name,
-                                 rlx__cpu_ref_shape_str(shape_of(in0), s0,
-                                                        sizeof s0),
-                                 rlx__cpu_ref_shape_str(shape_of(v), s1,
-                                                        sizeof s1));
+    if (!rlx__cpu_ref_shape_equal(s_in0, s_out))
+        return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                            "cpu-ref compile: %s '%s' maps %s to %s."
+                            FIX_REPORT, rlx_kit_op_name(v->op),
+                            n->name,
+                            rlx__cpu_ref_shape_str(s_in0, s0, sizeof s0),
+                            rlx__cpu_ref_shape_str(s_out, s1, sizeof s1));
     return RLX_OK;
 }
 
@@ -279,9 +260,9 @@ static rlx_status bind_slots(const rlx_host *host, rlx_executable *exe,
 {
     const char *what = op == RLX_OP_INPUT ? "input" : "param";
     if (n && !list)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: the graph's %s list is "
-                                 "NULL." FIX_REPORT, what);
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref compile: the graph's %s list is "
+                            "NULL." FIX_REPORT, what);
     *out = malloc((n ? n : 1) * sizeof **out);
     if (!*out)
         return out_of_memory(host, "the slot list", what);
@@ -289,11 +270,11 @@ static rlx_status bind_slots(const rlx_host *host, rlx_executable *exe,
         uint32_t idx = list[s];
         if (idx >= exe->n_nodes || exe->nodes[idx].op != op ||
             exe->nodes[idx].has_slot)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: %s slot %u names "
-                                     "node %u, which is not a free %s node."
-                                     FIX_REPORT, what, (unsigned)s,
-                                     (unsigned)idx, what);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: %s slot %u names "
+                                "node %u, which is not a free %s node."
+                                FIX_REPORT, what, (unsigned)s,
+                                (unsigned)idx, what);
         exe->nodes[idx].slot = s;
         exe->nodes[idx].has_slot = 1;
         (*out)[s] = idx;
@@ -323,10 +304,10 @@ static rlx_status graph_compile(const rlx_host *host, const rlx_graph_view *g,
     for (uint32_t i = 0; i < exe->n_nodes; i++) {
         const rlx__cpu_ref_node *n = &exe->nodes[i];
         if ((n->op == RLX_OP_INPUT || n->op == RLX_OP_PARAM) && !n->has_slot)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: %s node '%s' has no "
-                                     "slot." FIX_REPORT,
-                                     rlx__cpu_ref_op_name(n->op), n->name);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: %s node '%s' has no "
+                                "slot." FIX_REPORT,
+                                rlx_kit_op_name(n->op), n->name);
     }
 
     if (g->n_outputs && !g->outputs)
@@ -340,11 +321,11 @@ static rlx_status graph_compile(const rlx_host *host, const rlx_graph_view *g,
     exe->n_outputs = g->n_outputs;
     for (uint32_t i = 0; i < g->n_outputs; i++) {
         if (g->outputs[i] >= g->n_nodes)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref compile: output %u names node "
-                                     "%u of %u." FIX_REPORT, (unsigned)i,
-                                     (unsigned)g->outputs[i],
-                                     (unsigned)g->n_nodes);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref compile: output %u names node "
+                                "%u of %u." FIX_REPORT, (unsigned)i,
+                                (unsigned)g->outputs[i],
+                                (unsigned)g->n_nodes);
         exe->output_nodes[i] = g->outputs[i];
     }
     return RLX_OK;
@@ -365,10 +346,10 @@ rlx_status rlx__cpu_ref_compile(void *backend, const rlx_graph_view *graph,
         RLX_HAS_FIELD(options->struct_size, rlx_compile_options,
                       device_index) &&
         options->device_index != 0)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: device index %u does not "
-                                 "exist. Fix: cpu-ref has one device; use "
-                                 "index 0", (unsigned)options->device_index);
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref compile: device index %u does not "
+                            "exist. Fix: cpu-ref has one device; use "
+                            "index 0", (unsigned)options->device_index);
     /* Precision is ignored: the reference is always strict. */
 
     rlx_executable *exe = calloc(1, sizeof *exe);

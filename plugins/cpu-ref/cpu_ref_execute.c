@@ -11,110 +11,73 @@
 
 #include "cpu_ref_internal.h"
 
-/* The buffer bound to input or output slot S, or NULL: the 1.2 arrays,
- * read only when the caller's struct has them. */
-static const rlx_buffer *bound_input(const rlx_execute_args *args,
-                                     uint32_t s)
-{
-    return RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
-                         input_buffers) && args->input_buffers
-               ? args->input_buffers[s]
-               : NULL;
-}
-
-static rlx_buffer *bound_output(const rlx_execute_args *args, uint32_t s)
-{
-    return RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
-                         output_buffers) && args->output_buffers
-               ? args->output_buffers[s]
-               : NULL;
-}
-
 static rlx_status check_bound(const rlx_host *host, const char *what,
                               const rlx__cpu_ref_node *n, uint32_t s,
                               const rlx_buffer *b)
 {
     if (b->dtype == n->dtype && b->nbytes == n->count * n->elem)
         return RLX_OK;
-    return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             "cpu-ref execute: %s '%s' (slot %u) is bound "
-                             "to a buffer of dtype %d and %zu bytes, the "
-                             "slot is dtype %d and %zu bytes. Fix: bind a "
-                             "cpu-ref buffer of the slot's dtype and size",
-                             what, n->name, (unsigned)s, (int)b->dtype,
-                             b->nbytes, (int)n->dtype, n->count * n->elem);
+    return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                        "cpu-ref execute: %s '%s' (slot %u) is bound "
+                        "to a buffer of dtype %d and %zu bytes, the "
+                        "slot is dtype %d and %zu bytes. Fix: bind a "
+                        "cpu-ref buffer of the slot's dtype and size",
+                        what, n->name, (unsigned)s, (int)b->dtype,
+                        b->nbytes, (int)n->dtype, n->count * n->elem);
 }
 
 static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
                              const rlx_execute_args *args)
 {
-    if (!args || !RLX_HAS_FIELD(args->struct_size, rlx_execute_args, outputs))
-        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
-                               "cpu-ref execute: missing or truncated "
-                               "arguments. Fix: pass an rlx_execute_args "
-                               "with struct_size = sizeof (rlx_execute_args)");
-    if (args->n_params != exe->n_params || args->n_inputs != exe->n_inputs ||
-        args->n_outputs != exe->n_outputs)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref execute: got %u params, %u inputs, "
-                                 "%u outputs; the graph has %u, %u, %u. Fix: "
-                                 "pass one entry per slot of the compiled "
-                                 "graph", (unsigned)args->n_params,
-                                 (unsigned)args->n_inputs,
-                                 (unsigned)args->n_outputs,
-                                 (unsigned)exe->n_params,
-                                 (unsigned)exe->n_inputs,
-                                 (unsigned)exe->n_outputs);
-    if ((exe->n_params && !args->params) || (exe->n_inputs && !args->inputs) ||
-        (exe->n_outputs && !args->outputs))
-        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
-                               "cpu-ref execute: a params, inputs or outputs "
-                               "array is NULL. Fix: pass arrays with one "
-                               "entry per slot");
+    rlx_status st = rlx_kit_check_execute_args(host, "cpu-ref execute", args,
+                                               exe->n_params, exe->n_inputs,
+                                               exe->n_outputs);
+    if (st != RLX_OK)
+        return st;
     for (uint32_t s = 0; s < exe->n_params; s++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->param_nodes[s]];
         const rlx_buffer *b = args->params[s];
         if (!b || b->dtype != n->dtype || b->nbytes != n->count * n->elem)
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref execute: param '%s' (slot %u) "
-                                     "%s. Fix: set the param from a buffer "
-                                     "of dtype %d and %zu bytes made by "
-                                     "cpu-ref", n->name, (unsigned)s,
-                                     !b ? "has no buffer"
-                                        : "has a buffer of another dtype or "
-                                          "size",
-                                     (int)n->dtype, n->count * n->elem);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref execute: param '%s' (slot %u) "
+                                "%s. Fix: set the param from a buffer "
+                                "of dtype %d and %zu bytes made by "
+                                "cpu-ref", n->name, (unsigned)s,
+                                !b ? "has no buffer"
+                                   : "has a buffer of another dtype or "
+                                     "size",
+                                (int)n->dtype, n->count * n->elem);
     }
     for (uint32_t s = 0; s < exe->n_inputs; s++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->input_nodes[s]];
-        const rlx_buffer *b = bound_input(args, s);
+        const rlx_buffer *b = rlx_kit_bound_input(args, s);
         if (b) {
-            rlx_status st = check_bound(host, "input", n, s, b);
+            st = check_bound(host, "input", n, s, b);
             if (st != RLX_OK)
                 return st;
             continue;
         }
         if (n->count && !args->inputs[s])
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref execute: input '%s' (slot %u) "
-                                     "is NULL. Fix: set every input before "
-                                     "running", n->name, (unsigned)s);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref execute: input '%s' (slot %u) "
+                                "is NULL. Fix: set every input before "
+                                "running", n->name, (unsigned)s);
     }
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->output_nodes[i]];
-        const rlx_buffer *b = bound_output(args, i);
+        const rlx_buffer *b = rlx_kit_bound_output(args, i);
         if (b) {
-            rlx_status st = check_bound(host, "output", n, i, b);
+            st = check_bound(host, "output", n, i, b);
             if (st != RLX_OK)
                 return st;
             continue;
         }
         if (n->count && !args->outputs[i])
-            return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                     "cpu-ref execute: output %u ('%s') has "
-                                     "no destination. Fix: pass host memory "
-                                     "for every output", (unsigned)i,
-                                     n->name);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                "cpu-ref execute: output %u ('%s') has "
+                                "no destination. Fix: pass host memory "
+                                "for every output", (unsigned)i,
+                                n->name);
     }
     return RLX_OK;
 }
@@ -134,7 +97,7 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
 
     switch (n->op) {
     case RLX_OP_INPUT: {
-        const rlx_buffer *b = bound_input(args, n->slot);
+        const rlx_buffer *b = rlx_kit_bound_input(args, n->slot);
         if (nbytes)
             memcpy(n->data, b ? b->bytes : args->inputs[n->slot], nbytes);
         rlx__cpu_ref_node_widen(n);
@@ -205,7 +168,7 @@ rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
             return st;
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         const rlx__cpu_ref_node *n = &exe->nodes[exe->output_nodes[i]];
-        rlx_buffer *b = bound_output(args, i);
+        rlx_buffer *b = rlx_kit_bound_output(args, i);
         if (n->count)
             memcpy(b ? (void *)b->bytes : args->outputs[i], n->data,
                    n->count * n->elem);

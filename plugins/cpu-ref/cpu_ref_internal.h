@@ -10,18 +10,20 @@
 #ifndef RLX_CPU_REF_INTERNAL_H
 #define RLX_CPU_REF_INTERNAL_H
 
+/* cpu-openblas (built with RLX_BLAS_VARIANT_NAME) reuses cpu-ref only
+ * through cpu_ref_reuse.h; its build fails if it reaches in here. */
+#ifdef RLX_BLAS_VARIANT_NAME
+#error "cpu-openblas must include cpu_ref_reuse.h, not cpu_ref_internal.h"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rlx/backend.h>
+#include <rlx/kit.h>
 #include <rlx/plugin.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RLX__CPU_REF_PRINTF(fmt, args) \
-    __attribute__((format(printf, fmt, args)))
-#else
-#define RLX__CPU_REF_PRINTF(fmt, args)
-#endif
+#include "cpu_ref_reuse.h"
 
 /* ---- backend object ------------------------------------------------- */
 
@@ -29,73 +31,32 @@ typedef struct rlx__cpu_ref {
     const rlx_host *host; /* for error reports; outlives the backend */
 } rlx__cpu_ref;
 
-/* Format a message (which should end in "Fix: ...") and report it. */
-rlx_status rlx__cpu_ref_fail(const rlx_host *host, rlx_status status,
-                             const char *fmt, ...) RLX__CPU_REF_PRINTF(3, 4);
+/* ---- shapes: the kit's, over a borrowed shape ------------------------ */
 
-/* Lower-case op name for messages; "unknown" for a value not in ops.h. */
-const char *rlx__cpu_ref_op_name(rlx_op op);
-/* Number of inputs of OP: RLX_OP_VARIADIC (-1) for one or more, or
- * RLX__CPU_REF_OP_UNKNOWN for a value not in ops.h. */
-#define RLX__CPU_REF_OP_UNKNOWN (-2)
-int rlx__cpu_ref_op_arity(rlx_op op);
-/* Nonzero for the ops that compute in floating point (f32, f16, bf16):
- * binary, unary, matmul, softmax, norms, reductions. */
-int rlx__cpu_ref_is_float_op(rlx_op op);
-/* Nonzero when cpu-ref runs OP with a result of DTYPE. */
-int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype);
+/* Element count of SHAPE into *COUNT: 0 for a negative dim, -1 when the
+ * bytes overflow size_t, 1 when fine (rlx_kit_shape_count). */
+static inline int rlx__cpu_ref_shape_count(rlx__cpu_ref_shape shape,
+                                           size_t elem_size, size_t *count)
+{
+    return rlx_kit_shape_count(shape.rank, shape.dims, elem_size, count);
+}
 
-/* ---- shapes --------------------------------------------------------- */
+static inline int rlx__cpu_ref_shape_equal(rlx__cpu_ref_shape a,
+                                           rlx__cpu_ref_shape b)
+{
+    return rlx_kit_shape_equal(a.rank, a.dims, b.rank, b.dims);
+}
 
-/* A borrowed shape. */
-typedef struct rlx__cpu_ref_shape {
-    uint32_t rank;
-    const int64_t *dims;
-} rlx__cpu_ref_shape;
-
-/* Element count of SHAPE into *COUNT. Returns 0 when a dim is negative,
- * 1 when fine, -1 when the count times ELEM_SIZE overflows size_t. */
-int rlx__cpu_ref_shape_count(rlx__cpu_ref_shape shape, size_t elem_size,
-                             size_t *count);
-/* Nonzero when both shapes have the same rank and dims. */
-int rlx__cpu_ref_shape_equal(rlx__cpu_ref_shape a, rlx__cpu_ref_shape b);
 /* Write "[2, 3]" into BUF for messages. */
-const char *rlx__cpu_ref_shape_str(rlx__cpu_ref_shape shape, char *buf,
-                                   size_t size);
+static inline const char *rlx__cpu_ref_shape_str(rlx__cpu_ref_shape shape,
+                                                 char *buf, size_t size)
+{
+    return rlx_kit_shape_str(shape.rank, shape.dims, buf, size);
+}
 
 /* Round a double to the nearest float as IEEE 754 does, without the
  * undefined behaviour C gives an out-of-range conversion. */
 float rlx__cpu_ref_to_f32(double x);
-
-/* ---- cpu_ref_half.c: f16 and bf16 ---------------------------------- */
-
-/* Round to nearest even, once, with subnormals, inf and NaN. */
-uint16_t rlx__cpu_ref_f16_from_double(double x);
-uint16_t rlx__cpu_ref_bf16_from_double(double x);
-float rlx__cpu_ref_f32_from_double(double x);
-uint16_t rlx__cpu_ref_f16_from_int(int64_t v);
-uint16_t rlx__cpu_ref_bf16_from_int(int64_t v);
-float rlx__cpu_ref_f32_from_int(int64_t v);
-/* Exact widening. */
-float rlx__cpu_ref_f16_to_f32(uint16_t h);
-float rlx__cpu_ref_bf16_to_f32(uint16_t h);
-
-/* ---- buffers -------------------------------------------------------- */
-
-struct rlx_buffer {
-    rlx_dtype dtype;
-    size_t nbytes;
-    unsigned char *bytes; /* never NULL, even when nbytes is 0 */
-};
-
-rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,
-                                      const rlx_tensor_desc *desc,
-                                      const void *data, rlx_buffer **out);
-rlx_status rlx__cpu_ref_buffer_read(void *backend, rlx_buffer *buffer,
-                                    void *dst, size_t nbytes);
-rlx_status rlx__cpu_ref_buffer_write(void *backend, rlx_buffer *buffer,
-                                     const void *src, size_t nbytes);
-void rlx__cpu_ref_buffer_destroy(void *backend, rlx_buffer *buffer);
 
 /* ---- per-op plans --------------------------------------------------- */
 
@@ -104,38 +65,10 @@ void rlx__cpu_ref_buffer_destroy(void *backend, rlx_buffer *buffer);
 typedef struct rlx__cpu_ref_bcast {
     uint32_t rank;      /* of the output */
     size_t *dims;       /* output dims */
-    size_t *a_stride;   /* element strides of each input per output dim */
-    size_t *b_stride;
+    int64_t *a_stride;  /* element strides of each input per output dim */
+    int64_t *b_stride;  /* (rlx_kit_broadcast_strides) */
     size_t *index;      /* scratch counter */
 } rlx__cpu_ref_bcast;
-
-/* Matmul after transposes: Y[b] (m x n) = A[b] (m x k) * B[b] (k x n),
- * with element (i, p) of A at i * a_row + p * a_col, and likewise B. */
-typedef struct rlx__cpu_ref_matmul {
-    size_t m, k, n;
-    size_t a_row, a_col;
-    size_t b_row, b_col;
-    uint32_t batch_rank;
-    size_t n_batch;
-    size_t *batch_dims;
-    size_t *a_batch_stride; /* element offset per batch step; 0 stretched */
-    size_t *b_batch_stride;
-    size_t *index;          /* scratch counter */
-} rlx__cpu_ref_matmul;
-
-/* Softmax over the middle dim of [outer, len, inner]. With CAUSAL, inner
- * is 1 and line o is row (o % rows) of a [rows, len] matrix. */
-typedef struct rlx__cpu_ref_softmax {
-    size_t outer, len, inner;
-    int causal;
-    size_t rows;
-} rlx__cpu_ref_softmax;
-
-/* layer_norm / rms_norm over the last axis: ROWS lines of COLS. */
-typedef struct rlx__cpu_ref_norm {
-    size_t rows, cols;
-    double eps;
-} rlx__cpu_ref_norm;
 
 /* Reductions: walk the input, adding each element into the output slot
  * its index maps to (stride 0 along reduced dims). */
@@ -211,13 +144,6 @@ struct rlx_executable {
     uint32_t *output_nodes;
 };
 
-rlx_status rlx__cpu_ref_compile(void *backend, const rlx_graph_view *graph,
-                                const rlx_compile_options *options,
-                                rlx_executable **out);
-void rlx__cpu_ref_executable_destroy(void *backend, rlx_executable *exe);
-rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
-                                const rlx_execute_args *args);
-
 /* ---- kernels -------------------------------------------------------- */
 
 /* Unary: Y[i] = f(X[i]). APPROX only matters for GELU. */
@@ -237,44 +163,13 @@ void rlx__cpu_ref_binary(rlx_op op, rlx__cpu_ref_bcast *plan,
                          const float *a, const float *b, float *y,
                          size_t count);
 
-rlx_status rlx__cpu_ref_matmul_prepare(const rlx_host *host,
-                                       const char *name,
-                                       rlx__cpu_ref_shape a,
-                                       rlx__cpu_ref_shape b,
-                                       rlx__cpu_ref_shape out,
-                                       int transpose_a, int transpose_b,
-                                       rlx__cpu_ref_matmul *plan,
-                                       size_t **scratch);
 void rlx__cpu_ref_matmul_run(rlx__cpu_ref_matmul *plan, const float *a,
                              const float *b, float *y, size_t count);
 
-rlx_status rlx__cpu_ref_softmax_prepare(const rlx_host *host,
-                                        const char *name,
-                                        rlx__cpu_ref_shape in,
-                                        rlx__cpu_ref_shape out, int64_t axis,
-                                        int64_t causal,
-                                        rlx__cpu_ref_softmax *plan);
 void rlx__cpu_ref_softmax_run(const rlx__cpu_ref_softmax *plan,
                               const float *x, float *y);
 
-/* The integer attributes of a node (ints, count) and its float ones,
- * as far as its struct_size carries them. */
-typedef struct rlx__cpu_ref_attrs {
-    uint32_t n_ints;
-    const int64_t *ints;
-    uint32_t n_floats;
-    const double *floats;
-} rlx__cpu_ref_attrs;
-
-/* A node's attributes, reading only what its struct_size covers. */
-rlx__cpu_ref_attrs rlx__cpu_ref_attrs_of(const rlx_node_view *v);
-
 /* kernels_norm.c */
-rlx_status rlx__cpu_ref_norm_prepare(const rlx_host *host,
-                                     const rlx_graph_view *g,
-                                     const rlx_node_view *v,
-                                     const rlx__cpu_ref_attrs *a,
-                                     rlx__cpu_ref_norm *plan);
 void rlx__cpu_ref_norm_run(rlx_op op, const rlx__cpu_ref_norm *plan,
                            const float *x, const float *gamma,
                            const float *beta, float *y);

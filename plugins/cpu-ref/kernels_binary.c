@@ -17,53 +17,34 @@ rlx_status rlx__cpu_ref_binary_prepare(const rlx_host *host,
                                        size_t **scratch)
 {
     char sa[96], sb[96], so[96];
-    const rlx__cpu_ref_shape in[2] = { a, b };
     uint32_t r = out.rank;
-    size_t *mem = NULL;
 
-    for (int s = 0; s < 2; s++) {
-        int ok = in[s].rank <= r;
-        for (uint32_t d = 0; ok && d < in[s].rank; d++) {
-            int64_t di = in[s].dims[in[s].rank - 1 - d];
-            ok = di == out.dims[r - 1 - d] || di == 1;
-        }
-        if (!ok)
-            return rlx__cpu_ref_fail(
-                host, RLX_ERR_SHAPE,
-                "cpu-ref compile: '%s' cannot broadcast %s and %s to %s. "
-                "Fix: report this as a bug in the rlx core", name,
-                rlx__cpu_ref_shape_str(a, sa, sizeof sa),
-                rlx__cpu_ref_shape_str(b, sb, sizeof sb),
-                rlx__cpu_ref_shape_str(out, so, sizeof so));
-    }
-    /* calloc checks the product for overflow itself. */
-    if (!(mem = calloc(r ? r : 1, 4 * sizeof(size_t))))
-        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                                 "cpu-ref compile: out of memory planning "
-                                 "'%s'. Fix: free memory", name);
-    *scratch = mem;
+    if (!rlx_kit_broadcasts(a.rank, a.dims, r, out.dims) ||
+        !rlx_kit_broadcasts(b.rank, b.dims, r, out.dims))
+        return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                            "cpu-ref compile: '%s' cannot broadcast %s and "
+                            "%s to %s. Fix: report this as a bug in the rlx "
+                            "core", name,
+                            rlx__cpu_ref_shape_str(a, sa, sizeof sa),
+                            rlx__cpu_ref_shape_str(b, sb, sizeof sb),
+                            rlx__cpu_ref_shape_str(out, so, sizeof so));
+    /* one block: the two stride arrays (int64_t, first for alignment),
+     * then dims and the counter; calloc checks the product itself */
+    int64_t *mem = calloc(r ? r : 1, 2 * sizeof(int64_t) + 2 * sizeof(size_t));
+    if (!mem)
+        return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-ref compile: out of memory planning '%s'. "
+                            "Fix: free memory", name);
+    *scratch = (size_t *)(void *)mem;
     plan->rank = r;
-    plan->dims = mem;
-    plan->a_stride = mem + r;
-    plan->b_stride = mem + 2 * (size_t)r;
-    plan->index = mem + 3 * (size_t)r;
-
+    plan->a_stride = mem;
+    plan->b_stride = mem + r;
+    plan->dims = (size_t *)(void *)(mem + 2 * (size_t)r);
+    plan->index = plan->dims + r;
     for (uint32_t d = 0; d < r; d++)
         plan->dims[d] = (size_t)out.dims[d];
-    for (int s = 0; s < 2; s++) {
-        size_t *stride = s == 0 ? plan->a_stride : plan->b_stride;
-        size_t step = 1; /* contiguous stride of the input's dim */
-        for (uint32_t d = r; d-- > 0;) {
-            uint32_t from_right = r - 1 - d;
-            if (from_right >= in[s].rank) {
-                stride[d] = 0;
-                continue;
-            }
-            size_t di = (size_t)in[s].dims[in[s].rank - 1 - from_right];
-            stride[d] = di == 1 ? 0 : step;
-            step *= di; /* wraps only for empty tensors, never read */
-        }
-    }
+    rlx_kit_broadcast_strides(r, a.rank, a.dims, plan->a_stride);
+    rlx_kit_broadcast_strides(r, b.rank, b.dims, plan->b_stride);
     return RLX_OK;
 }
 
@@ -108,12 +89,12 @@ void rlx__cpu_ref_binary(rlx_op op, rlx__cpu_ref_bcast *plan,
         y[i] = rlx__cpu_ref_to_f32(f((double)a[ia], (double)b[ib]));
         /* Step the output index like an odometer, last dim fastest. */
         for (uint32_t d = r; d-- > 0;) {
-            ia += plan->a_stride[d];
-            ib += plan->b_stride[d];
+            ia += (size_t)plan->a_stride[d];
+            ib += (size_t)plan->b_stride[d];
             if (++plan->index[d] < plan->dims[d])
                 break;
-            ia -= plan->a_stride[d] * plan->dims[d];
-            ib -= plan->b_stride[d] * plan->dims[d];
+            ia -= (size_t)plan->a_stride[d] * plan->dims[d];
+            ib -= (size_t)plan->b_stride[d] * plan->dims[d];
             plan->index[d] = 0;
         }
     }

@@ -36,8 +36,8 @@ static value load(rlx_dtype t, const unsigned char *p)
         uint16_t h;
         memcpy(&h, p, 2);
         v.is_float = 1;
-        v.f = t == RLX_DTYPE_F16 ? rlx__cpu_ref_f16_to_f32(h)
-                                 : rlx__cpu_ref_bf16_to_f32(h);
+        v.f = t == RLX_DTYPE_F16 ? rlx_kit_f16_to_f32(h)
+                                 : rlx_kit_bf16_to_f32(h);
         break;
     }
     case RLX_DTYPE_I32: { int32_t x; memcpy(&x, p, 4); v.i = x; break; }
@@ -71,8 +71,8 @@ static void store(rlx_dtype t, unsigned char *p, value v)
 {
     switch (t) {
     case RLX_DTYPE_F32: {
-        float x = v.is_float ? rlx__cpu_ref_f32_from_double(v.f)
-                             : rlx__cpu_ref_f32_from_int(v.i);
+        float x = v.is_float ? rlx_kit_f32_from_double(v.f)
+                             : rlx_kit_f32_from_int(v.i);
         memcpy(p, &x, 4);
         break;
     }
@@ -82,14 +82,14 @@ static void store(rlx_dtype t, unsigned char *p, value v)
         break;
     }
     case RLX_DTYPE_F16: {
-        uint16_t h = v.is_float ? rlx__cpu_ref_f16_from_double(v.f)
-                                : rlx__cpu_ref_f16_from_int(v.i);
+        uint16_t h = v.is_float ? rlx_kit_f16_from_double(v.f)
+                                : rlx_kit_f16_from_int(v.i);
         memcpy(p, &h, 2);
         break;
     }
     case RLX_DTYPE_BF16: {
-        uint16_t h = v.is_float ? rlx__cpu_ref_bf16_from_double(v.f)
-                                : rlx__cpu_ref_bf16_from_int(v.i);
+        uint16_t h = v.is_float ? rlx_kit_bf16_from_double(v.f)
+                                : rlx_kit_bf16_from_int(v.i);
         memcpy(p, &h, 2);
         break;
     }
@@ -151,8 +151,8 @@ void rlx__cpu_ref_node_widen(rlx__cpu_ref_node *n)
     for (size_t i = 0; i < n->count; i++) {
         uint16_t h;
         memcpy(&h, n->data + 2 * i, 2);
-        n->f32[i] = f16 ? rlx__cpu_ref_f16_to_f32(h)
-                        : rlx__cpu_ref_bf16_to_f32(h);
+        n->f32[i] = f16 ? rlx_kit_f16_to_f32(h)
+                        : rlx_kit_bf16_to_f32(h);
     }
 }
 
@@ -163,10 +163,10 @@ void rlx__cpu_ref_node_narrow(rlx__cpu_ref_node *n)
     int f16 = n->dtype == RLX_DTYPE_F16;
     for (size_t i = 0; i < n->count; i++) {
         double x = n->f32[i];
-        uint16_t h = f16 ? rlx__cpu_ref_f16_from_double(x)
-                         : rlx__cpu_ref_bf16_from_double(x);
+        uint16_t h = f16 ? rlx_kit_f16_from_double(x)
+                         : rlx_kit_bf16_from_double(x);
         memcpy(n->data + 2 * i, &h, 2);
-        n->f32[i] = f16 ? rlx__cpu_ref_f16_to_f32(h)
-                        : rlx__cpu_ref_bf16_to_f32(h);
+        n->f32[i] = f16 ? rlx_kit_f16_to_f32(h)
+                        : rlx_kit_bf16_to_f32(h);
     }
 }

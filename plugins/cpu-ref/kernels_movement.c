@@ -12,48 +12,25 @@
 #define MAX_RANK 64 /* beyond any rank the core allows */
 #define FIX_REPORT " Fix: report this as a bug in the rlx core"
 
-static rlx__cpu_ref_shape shape_of(const rlx_node_view *v)
-{
-    rlx__cpu_ref_shape s = { v->rank, v->shape };
-    return s;
-}
-
 static rlx_status bad_shape(const rlx_host *host, const rlx_node_view *v,
                             const rlx_node_view *in)
 {
     char si[96], so[96];
-    return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                             "cpu-ref compile: %s '%s' cannot turn %s into "
-                             "%s with its attributes." FIX_REPORT,
-                             rlx__cpu_ref_op_name(v->op), v->name,
-                             rlx__cpu_ref_shape_str(shape_of(in), si,
-                                                    sizeof si),
-                             rlx__cpu_ref_shape_str(shape_of(v), so,
-                                                    sizeof so));
+    return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                        "cpu-ref compile: %s '%s' cannot turn %s into "
+                        "%s with its attributes." FIX_REPORT,
+                        rlx_kit_op_name(v->op), v->name,
+                        rlx__cpu_ref_shape_str(rlx__cpu_ref_shape_of(in), si,
+                                               sizeof si),
+                        rlx__cpu_ref_shape_str(rlx__cpu_ref_shape_of(v), so,
+                                               sizeof so));
 }
 
 static rlx_status no_memory(const rlx_host *host, const char *name)
 {
-    return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                             "cpu-ref compile: out of memory planning '%s'. "
-                             "Fix: free memory", name);
-}
-
-/* Normalize AXIS for RANK; -1 when out of range. */
-static int64_t norm_axis(int64_t axis, uint32_t rank)
-{
-    if (axis < 0)
-        axis += (int64_t)rank;
-    return axis >= 0 && axis < (int64_t)rank ? axis : -1;
-}
-
-/* Product of DIMS[from..to), as size_t (the graph bounds it). */
-static size_t product(const int64_t *dims, uint32_t from, uint32_t to)
-{
-    size_t n = 1;
-    for (uint32_t d = from; d < to; d++)
-        n *= (size_t)dims[d];
-    return n;
+    return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                        "cpu-ref compile: out of memory planning '%s'. "
+                        "Fix: free memory", name);
 }
 
 /* A strided plan over OUT's dims, with input strides set by the caller. */
@@ -95,7 +72,8 @@ static rlx_status prepare_transpose(const rlx_host *host,
     if (r > MAX_RANK || v->rank != r || (a->n_ints && a->n_ints != r))
         return bad_shape(host, v, x);
     for (uint32_t d = 0; d < r; d++) {
-        int64_t p = a->n_ints ? norm_axis(a->ints[d], r) : (int64_t)(r - 1 - d);
+        int64_t p = a->n_ints ? rlx_kit_norm_axis(a->ints[d], r)
+                              : (int64_t)(r - 1 - d);
         if (p < 0 || seen[p] || v->shape[d] != x->shape[p])
             return bad_shape(host, v, x);
         seen[p] = 1;
@@ -124,7 +102,7 @@ static rlx_status prepare_slice(const rlx_host *host, const rlx_node_view *v,
     for (uint32_t d = 0; d < r; d++)
         len[d] = x->shape[d];
     for (uint32_t t = 0; t < a->n_ints; t += 3) {
-        int64_t axis = norm_axis(a->ints[t], r);
+        int64_t axis = rlx_kit_norm_axis(a->ints[t], r);
         if (axis < 0 || seen[axis])
             return bad_shape(host, v, x);
         seen[axis] = 1;
@@ -159,8 +137,8 @@ static rlx_status prepare_concat(const rlx_host *host,
                                  rlx__cpu_ref_node *n)
 {
     const rlx_node_view *x = g->nodes[v->inputs[0]];
-    int64_t axis = norm_axis(a->n_ints ? a->ints[RLX_ATTR_CONCAT_AXIS] : 0,
-                             x->rank);
+    int64_t axis = rlx_kit_norm_axis(
+        a->n_ints ? a->ints[RLX_ATTR_CONCAT_AXIS] : 0, x->rank);
     if (axis < 0 || v->rank != x->rank)
         return bad_shape(host, v, x);
     int64_t total = 0;
@@ -181,8 +159,10 @@ static rlx_status prepare_concat(const rlx_host *host,
     if (!(n->scratch = chunk))
         return no_memory(host, v->name);
     n->plan.concat.chunk = chunk;
-    n->plan.concat.outer = product(v->shape, 0, (uint32_t)axis);
-    size_t inner = product(v->shape, (uint32_t)axis + 1, v->rank) * n->elem;
+    n->plan.concat.outer =
+        (size_t)rlx_kit_dims_product(v->shape, 0, (uint32_t)axis);
+    size_t inner = (size_t)rlx_kit_dims_product(v->shape, (uint32_t)axis + 1,
+                                                v->rank) * n->elem;
     for (uint32_t i = 0; i < v->n_inputs && n->count; i++)
         chunk[i] = (size_t)g->nodes[v->inputs[i]]->shape[axis] * inner;
     return RLX_OK;
@@ -196,13 +176,13 @@ static rlx_status prepare_gather(const rlx_host *host,
 {
     const rlx_node_view *x = g->nodes[v->inputs[0]];
     const rlx_node_view *idx = g->nodes[v->inputs[1]];
-    int64_t axis = norm_axis(a->n_ints ? a->ints[RLX_ATTR_GATHER_AXIS] : 0,
-                             x->rank);
+    int64_t axis = rlx_kit_norm_axis(
+        a->n_ints ? a->ints[RLX_ATTR_GATHER_AXIS] : 0, x->rank);
     if (idx->dtype != RLX_DTYPE_I32 && idx->dtype != RLX_DTYPE_I64)
-        return rlx__cpu_ref_fail(host, RLX_ERR_DTYPE,
-                                 "cpu-ref compile: gather '%s' has indices "
-                                 "of dtype %d." FIX_REPORT, v->name,
-                                 (int)idx->dtype);
+        return rlx_kit_fail(host, RLX_ERR_DTYPE,
+                            "cpu-ref compile: gather '%s' has indices "
+                            "of dtype %d." FIX_REPORT, v->name,
+                            (int)idx->dtype);
     if (axis < 0 || x->rank - 1 + idx->rank > MAX_RANK ||
         v->rank != x->rank - 1 + idx->rank)
         return bad_shape(host, v, x);
@@ -220,12 +200,12 @@ static rlx_status prepare_gather(const rlx_host *host,
             return bad_shape(host, v, x);
     rlx__cpu_ref_gather *p = &n->plan.gather;
     size_t n_idx = 0;
-    if (rlx__cpu_ref_shape_count(shape_of(idx), 8, &n_idx) != 1)
+    if (rlx__cpu_ref_shape_count(rlx__cpu_ref_shape_of(idx), 8, &n_idx) != 1)
         return bad_shape(host, v, idx);
     p->n_idx = n_idx;
-    p->outer = product(x->shape, 0, ax);
+    p->outer = (size_t)rlx_kit_dims_product(x->shape, 0, ax);
     p->dim = (size_t)x->shape[ax];
-    p->inner = product(x->shape, ax + 1, x->rank);
+    p->inner = (size_t)rlx_kit_dims_product(x->shape, ax + 1, x->rank);
     p->index_dtype = idx->dtype;
     return RLX_OK;
 }
@@ -240,7 +220,8 @@ rlx_status rlx__cpu_ref_movement_prepare(const rlx_host *host,
     switch (v->op) {
     case RLX_OP_RESHAPE: {
         size_t have = 0;
-        if (rlx__cpu_ref_shape_count(shape_of(x), n->elem, &have) != 1 ||
+        if (rlx__cpu_ref_shape_count(rlx__cpu_ref_shape_of(x), n->elem,
+                                     &have) != 1 ||
             have != n->count)
             return bad_shape(host, v, x);
         return RLX_OK;
@@ -250,9 +231,9 @@ rlx_status rlx__cpu_ref_movement_prepare(const rlx_host *host,
     case RLX_OP_CONCAT: return prepare_concat(host, g, v, a, n);
     case RLX_OP_GATHER: return prepare_gather(host, g, v, a, n);
     default:
-        return rlx__cpu_ref_fail(host, RLX_ERR_INTERNAL,
-                                 "cpu-ref compile: '%s' is not a movement "
-                                 "op." FIX_REPORT, v->name);
+        return rlx_kit_fail(host, RLX_ERR_INTERNAL,
+                            "cpu-ref compile: '%s' is not a movement "
+                            "op." FIX_REPORT, v->name);
     }
 }
 
@@ -298,7 +279,7 @@ static rlx_status gather_run(const rlx_host *host, rlx__cpu_ref_node *n,
     for (size_t j = 0; j < p->n_idx; j++) {
         int64_t k = index_at(p->index_dtype, indices, j);
         if (k < 0 || (uint64_t)k >= p->dim)
-            return rlx__cpu_ref_fail(
+            return rlx_kit_fail(
                 host, RLX_ERR_INVALID_ARGUMENT,
                 "gather '%s': index %lld (element %zu of the indices) is "
                 "outside [0, %zu), the size of the gathered axis. Fix: keep "

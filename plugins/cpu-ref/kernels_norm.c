@@ -26,14 +26,14 @@ rlx_status rlx__cpu_ref_norm_prepare(const rlx_host *host,
         ok = p->rank == 1 && p->shape[0] == cols;
     }
     if (!ok)
-        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                                 "cpu-ref compile: %s '%s' of %s cannot give "
-                                 "%s, or its gamma/beta are not [%lld]. Fix: "
-                                 "report this as a bug in the rlx core",
-                                 rlx__cpu_ref_op_name(v->op), v->name,
-                                 rlx__cpu_ref_shape_str(x, sx, sizeof sx),
-                                 rlx__cpu_ref_shape_str(out, so, sizeof so),
-                                 (long long)cols);
+        return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                            "cpu-ref compile: %s '%s' of %s cannot give "
+                            "%s, or its gamma/beta are not [%lld]. Fix: "
+                            "report this as a bug in the rlx core",
+                            rlx_kit_op_name(v->op), v->name,
+                            rlx__cpu_ref_shape_str(x, sx, sizeof sx),
+                            rlx__cpu_ref_shape_str(out, so, sizeof so),
+                            (long long)cols);
     size_t count = 0;
     rlx__cpu_ref_shape_count(x, 0, &count);
     plan->cols = (size_t)cols;

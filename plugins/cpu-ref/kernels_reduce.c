@@ -27,10 +27,8 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
     if (ok && a->n_ints <= RLX_ATTR_REDUCE_AXES)
         memset(reduced, 1, sizeof reduced);
     for (uint32_t i = RLX_ATTR_REDUCE_AXES; ok && i < a->n_ints; i++) {
-        int64_t axis = a->ints[i];
-        if (axis < 0)
-            axis += (int64_t)x.rank;
-        ok = axis >= 0 && axis < (int64_t)x.rank && !reduced[axis];
+        int64_t axis = rlx_kit_norm_axis(a->ints[i], x.rank);
+        ok = axis >= 0 && !reduced[axis];
         if (ok)
             reduced[axis] = 1;
     }
@@ -43,22 +41,22 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
         r++;
     }
     if (!ok || r != out.rank)
-        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                                 "cpu-ref compile: %s '%s' of %s cannot give "
-                                 "%s with these axes. Fix: report this as a "
-                                 "bug in the rlx core",
-                                 rlx__cpu_ref_op_name(v->op), v->name,
-                                 rlx__cpu_ref_shape_str(x, sx, sizeof sx),
-                                 rlx__cpu_ref_shape_str(out, so, sizeof so));
+        return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                            "cpu-ref compile: %s '%s' of %s cannot give "
+                            "%s with these axes. Fix: report this as a "
+                            "bug in the rlx core",
+                            rlx_kit_op_name(v->op), v->name,
+                            rlx__cpu_ref_shape_str(x, sx, sizeof sx),
+                            rlx__cpu_ref_shape_str(out, so, sizeof so));
 
     rlx__cpu_ref_reduce *p = &n->plan.reduce;
     size_t *mem = calloc(x.rank ? x.rank : 1, 3 * sizeof(size_t));
     n->acc = calloc(n->count ? n->count : 1, sizeof(double));
     n->scratch = mem;
     if (!mem || !n->acc)
-        return rlx__cpu_ref_fail(host, RLX_ERR_OUT_OF_MEMORY,
-                                 "cpu-ref compile: out of memory planning "
-                                 "'%s'. Fix: free memory", v->name);
+        return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-ref compile: out of memory planning "
+                            "'%s'. Fix: free memory", v->name);
     p->rank = x.rank;
     p->dims = mem;
     p->out_stride = mem + x.rank;

@@ -18,32 +18,32 @@ rlx_status rlx__cpu_ref_softmax_prepare(const rlx_host *host,
 {
     char si[96], so[96];
     if (!rlx__cpu_ref_shape_equal(in, out))
-        return rlx__cpu_ref_fail(host, RLX_ERR_SHAPE,
-                                 "cpu-ref compile: softmax '%s' maps %s to "
-                                 "%s. Fix: report this as a bug in the rlx "
-                                 "core", name,
-                                 rlx__cpu_ref_shape_str(in, si, sizeof si),
-                                 rlx__cpu_ref_shape_str(out, so, sizeof so));
+        return rlx_kit_fail(host, RLX_ERR_SHAPE,
+                            "cpu-ref compile: softmax '%s' maps %s to "
+                            "%s. Fix: report this as a bug in the rlx "
+                            "core", name,
+                            rlx__cpu_ref_shape_str(in, si, sizeof si),
+                            rlx__cpu_ref_shape_str(out, so, sizeof so));
     /* A rank-0 tensor is one element: axis 0 or -1 reaches it. */
     int64_t rank = in.rank ? (int64_t)in.rank : 1;
-    if (axis < -rank || axis >= rank)
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: softmax '%s' axis %lld is "
-                                 "out of range for %s. Fix: use an axis in "
-                                 "[-%lld, %lld]", name, (long long)axis,
-                                 rlx__cpu_ref_shape_str(in, si, sizeof si),
-                                 (long long)rank, (long long)rank - 1);
-    if (axis < 0)
-        axis += rank;
+    int64_t at = rlx_kit_norm_axis(axis, (uint32_t)rank);
+    if (at < 0)
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref compile: softmax '%s' axis %lld is "
+                            "out of range for %s. Fix: use an axis in "
+                            "[-%lld, %lld]", name, (long long)axis,
+                            rlx__cpu_ref_shape_str(in, si, sizeof si),
+                            (long long)rank, (long long)rank - 1);
+    axis = at;
     if ((causal != 0 && causal != 1) ||
         (causal && (in.rank < 2 || axis != rank - 1)))
-        return rlx__cpu_ref_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                                 "cpu-ref compile: softmax '%s' is causal=%lld "
-                                 "along axis %lld of %s. Fix: causal must be "
-                                 "0 or 1, and needs rank >= 2 and the last "
-                                 "axis", name, (long long)causal,
-                                 (long long)axis,
-                                 rlx__cpu_ref_shape_str(in, si, sizeof si));
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-ref compile: softmax '%s' is causal=%lld "
+                            "along axis %lld of %s. Fix: causal must be "
+                            "0 or 1, and needs rank >= 2 and the last "
+                            "axis", name, (long long)causal,
+                            (long long)axis,
+                            rlx__cpu_ref_shape_str(in, si, sizeof si));
     plan->causal = (int)causal;
     plan->rows = causal ? (size_t)in.dims[in.rank - 2] : 1;
     plan->outer = plan->len = plan->inner = 1;

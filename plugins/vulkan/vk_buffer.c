@@ -39,7 +39,7 @@ rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
                                "this as a bug in the rlx core");
     uint32_t words = rlx__vk_dtype_words(desc->dtype);
     if (!words)
-        return rlx__vk_fail(vk->host, RLX_ERR_UNSUPPORTED,
+        return rlx_kit_fail(vk->host, RLX_ERR_UNSUPPORTED,
                             "vulkan buffer_create: dtype %d is unknown. "
                             "Fix: use a dtype from rlx/types.h",
                             (int)desc->dtype);
@@ -84,7 +84,7 @@ rlx_status rlx__vk_buffer_read(void *backend, rlx_buffer *b, void *dst,
     rlx__vk *vk = backend;
     if (!b || (!dst && nbytes) ||
         nbytes != b->count * rlx_dtype_size(b->dtype))
-        return rlx__vk_fail(vk->host, RLX_ERR_INVALID_ARGUMENT,
+        return rlx_kit_fail(vk->host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan buffer_read: asked for %zu bytes of a "
                             "buffer of %zu. Fix: read the whole buffer",
                             nbytes,

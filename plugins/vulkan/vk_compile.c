@@ -66,7 +66,7 @@ static rlx_status value_init(const rlx_host *host, const rlx_graph_view *g,
     const rlx_node_view *v = g->nodes[i];
     rlx__vk_value *val = &exe->values[i];
     if (!v || v->struct_size < RLX_STRUCT_SIZE_TO(rlx_node_view, slot))
-        return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+        return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan compile: node %u is missing or "
                             "truncated." FIX_REPORT, (unsigned)i);
     const char *name = v->name ? v->name : "?";
@@ -80,35 +80,35 @@ static rlx_status value_init(const rlx_host *host, const rlx_graph_view *g,
     val->alias = i;
     val->param_slot = -1;
     if (!val->words)
-        return rlx__vk_fail(host, RLX_ERR_UNSUPPORTED,
+        return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
                             "vulkan compile: node '%s' has dtype %d, which "
                             "the Vulkan backend does not know. Fix: cast it "
                             "to a dtype of rlx/types.h", name, (int)v->dtype);
-    int arity = rlx__vk_op_arity(v->op);
+    int arity = rlx_kit_op_arity(v->op);
     if (arity < -1 || (arity >= 0 && v->n_inputs != (uint32_t)arity) ||
         (arity == -1 && v->n_inputs == 0) || (v->n_inputs && !v->inputs))
-        return rlx__vk_fail(host, RLX_ERR_UNSUPPORTED,
+        return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
                             "vulkan compile: node '%s' is op %s (%d) with %u "
                             "inputs, which the Vulkan backend does not "
                             "execute. Fix: choose another backend",
-                            name, rlx__vk_op_name(v->op), (int)v->op,
+                            name, rlx_kit_op_name(v->op), (int)v->op,
                             (unsigned)v->n_inputs);
     for (uint32_t j = 0; j < v->n_inputs; j++)
         if (v->inputs[j] >= i)
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan compile: node '%s' reads node %u, "
                                 "which does not come after it." FIX_REPORT,
                                 name, (unsigned)v->inputs[j]);
     size_t c = 1;
     if (v->rank > 16 || (v->rank && !v->shape))
-        return rlx__vk_fail(host, RLX_ERR_UNSUPPORTED,
+        return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
                             "vulkan compile: node '%s' has rank %u; the "
                             "Vulkan backend takes at most 16. Fix: reshape "
                             "to fewer dims", name, (unsigned)v->rank);
     for (uint32_t d = 0; d < v->rank; d++) {
         if (v->shape[d] < 0 || (v->shape[d] && c > (UINT32_MAX / 2) /
                                                        (size_t)v->shape[d]))
-            return rlx__vk_fail(host, RLX_ERR_UNSUPPORTED,
+            return rlx_kit_fail(host, RLX_ERR_UNSUPPORTED,
                                 "vulkan compile: node '%s' has more than "
                                 "2^31 elements or a negative dim. Fix: "
                                 "split the tensor", name);
@@ -168,7 +168,7 @@ static rlx_status bind_slots(const rlx_host *host, const rlx_graph_view *g,
     for (uint32_t s = 0; s < g->n_inputs; s++) {
         uint32_t n = g->inputs[s];
         if (n >= exe->n_nodes || exe->values[n].op != RLX_OP_INPUT)
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan compile: input slot %u names node "
                                 "%u, not an input." FIX_REPORT, (unsigned)s,
                                 (unsigned)n);
@@ -179,7 +179,7 @@ static rlx_status bind_slots(const rlx_host *host, const rlx_graph_view *g,
     for (uint32_t s = 0; s < g->n_params; s++) {
         uint32_t n = g->params[s];
         if (n >= exe->n_nodes || exe->values[n].op != RLX_OP_PARAM)
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan compile: param slot %u names node "
                                 "%u, not a param." FIX_REPORT, (unsigned)s,
                                 (unsigned)n);
@@ -189,7 +189,7 @@ static rlx_status bind_slots(const rlx_host *host, const rlx_graph_view *g,
     for (uint32_t s = 0; s < g->n_outputs; s++) {
         uint32_t n = g->outputs[s];
         if (n >= exe->n_nodes)
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan compile: output %u names node %u of "
                                 "%u." FIX_REPORT, (unsigned)s, (unsigned)n,
                                 (unsigned)exe->n_nodes);
@@ -217,7 +217,7 @@ static rlx_status upload_sources(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         if (v->op == RLX_OP_CONSTANT) {
             if (!v->data) {
                 free(w);
-                return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                     "vulkan compile: constant '%s' has no "
                                     "data." FIX_REPORT, exe->names[i]);
             }

@@ -60,7 +60,7 @@ static rlx_status ctx_init(rlx__vk_ctx *c)
     }
     const char *missing = NULL;
     if (rlx__vk_device_fns_load(&vk->fn, c->dev, &c->fn, &missing) != 0)
-        return rlx__vk_fail(vk->host, RLX_ERR_UNAVAILABLE,
+        return rlx_kit_fail(vk->host, RLX_ERR_UNAVAILABLE,
                             "vulkan:%u: the driver lacks %s. Fix: update "
                             "the Vulkan driver", (unsigned)c->index, missing);
     c->int64 = d->has_int64;
@@ -108,7 +108,7 @@ rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out)
     if (st != RLX_OK)
         return st;
     if (index >= vk->n_devices)
-        return rlx__vk_fail(vk->host, RLX_ERR_INVALID_ARGUMENT,
+        return rlx_kit_fail(vk->host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan:%u does not exist: there %s %u Vulkan "
                             "device%s. Fix: use an index below %u (RLX_LOG="
                             "info lists them)", (unsigned)index,
@@ -121,7 +121,7 @@ rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out)
         rlx__vk_ctx *c = calloc(1, sizeof *c);
         if (!c) {
             pthread_mutex_unlock(&vk->lock);
-            return rlx__vk_fail(vk->host, RLX_ERR_OUT_OF_MEMORY,
+            return rlx_kit_fail(vk->host, RLX_ERR_OUT_OF_MEMORY,
                                 "vulkan: out of memory. Fix: free memory");
         }
         c->vk = vk;

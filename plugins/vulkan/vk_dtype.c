@@ -1,6 +1,7 @@
 /*
  * vk_dtype.c - host-side conversion between rlx dtypes and the device's
- * 32-bit word layout (see vk_internal.h), and f16/bf16 rounding.
+ * 32-bit word layout (see vk_internal.h); f16/bf16 rounding is the
+ * plugin kit's (rlx/kit_half.h).
  */
 #include <math.h>
 #include <string.h>
@@ -21,60 +22,6 @@ uint32_t rlx__vk_dtype_words(rlx_dtype t)
     }
 }
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float f32_from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-uint16_t rlx__vk_f16_from_f32(float f)
-{
-    uint32_t u = f32_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u)
-        return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x1ffu));
-    if (a >= 0x477ff000u) /* 65520 and up round to infinity */
-        return (uint16_t)(sign | 0x7c00u);
-    if (a < 0x38800000u) { /* below 2^-14: subnormal, quantum 2^-24 */
-        float q = f32_from_bits(a) * 16777216.0f; /* exact */
-        return (uint16_t)(sign | (uint16_t)nearbyintf(q));
-    }
-    a += 0xfffu + ((a >> 13) & 1u);
-    return (uint16_t)(sign | (((a >> 23) - 112u) << 10) |
-                      ((a >> 13) & 0x3ffu));
-}
-
-float rlx__vk_f32_from_f16(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 0) {
-        float v = (float)m / 16777216.0f;
-        return sign ? -v : v;
-    }
-    if (e == 31)
-        return f32_from_bits(sign | 0x7f800000u | (m << 13));
-    return f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));
-}
-
-uint16_t rlx__vk_bf16_from_f32(float f)
-{
-    uint32_t u = f32_bits(f);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40u);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
 void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
 {
     const unsigned char *s = src;
@@ -83,7 +30,7 @@ void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
         case RLX_DTYPE_F16: {
             uint16_t h;
             memcpy(&h, s + 2 * i, 2);
-            dst[i] = f32_bits(rlx__vk_f32_from_f16(h));
+            dst[i] = rlx_kit_f32_bits(rlx_kit_f16_to_f32(h));
             break;
         }
         case RLX_DTYPE_BF16: {
@@ -108,12 +55,12 @@ void rlx__vk_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n)
     for (size_t i = 0; i < n; i++) {
         switch (t) {
         case RLX_DTYPE_F16: {
-            uint16_t h = rlx__vk_f16_from_f32(f32_from_bits(src[i]));
+            uint16_t h = rlx_kit_f16_from_f32(rlx_kit_f32_from_bits(src[i]));
             memcpy(d + 2 * i, &h, 2);
             break;
         }
         case RLX_DTYPE_BF16: {
-            uint16_t h = rlx__vk_bf16_from_f32(f32_from_bits(src[i]));
+            uint16_t h = rlx_kit_bf16_from_f32(rlx_kit_f32_from_bits(src[i]));
             memcpy(d + 2 * i, &h, 2);
             break;
         }
@@ -145,14 +92,14 @@ void rlx__vk_scalar_words(rlx_dtype t, double v, uint32_t out[2])
     out[0] = out[1] = 0;
     switch (t) {
     case RLX_DTYPE_F32:
-        out[0] = f32_bits((float)v);
+        out[0] = rlx_kit_f32_bits((float)v);
         break;
     case RLX_DTYPE_F16:
-        out[0] = f32_bits(rlx__vk_f32_from_f16(
-            rlx__vk_f16_from_f32((float)v)));
+        out[0] = rlx_kit_f32_bits(rlx_kit_f16_to_f32(
+            rlx_kit_f16_from_f32((float)v)));
         break;
     case RLX_DTYPE_BF16:
-        out[0] = (uint32_t)rlx__vk_bf16_from_f32((float)v) << 16;
+        out[0] = (uint32_t)rlx_kit_bf16_from_f32((float)v) << 16;
         break;
     case RLX_DTYPE_I32:
         out[0] = (uint32_t)(int32_t)to_int(v, -2147483648.0, 2147483647.0);

@@ -10,29 +10,17 @@
 static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
                              const rlx_execute_args *a)
 {
-    if (!a || !RLX_HAS_FIELD(a->struct_size, rlx_execute_args, outputs))
-        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
-                               "vulkan execute: missing or truncated "
-                               "arguments. Fix: pass an rlx_execute_args "
-                               "with struct_size = sizeof (rlx_execute_args)");
-    if (a->n_params != exe->n_params || a->n_inputs != exe->n_inputs ||
-        a->n_outputs != exe->n_outputs ||
-        (exe->n_params && !a->params) || (exe->n_inputs && !a->inputs) ||
-        (exe->n_outputs && !a->outputs))
-        return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                            "vulkan execute: got %u params, %u inputs, %u "
-                            "outputs; the graph has %u, %u, %u. Fix: pass "
-                            "one entry per slot of the compiled graph",
-                            (unsigned)a->n_params, (unsigned)a->n_inputs,
-                            (unsigned)a->n_outputs, (unsigned)exe->n_params,
-                            (unsigned)exe->n_inputs,
-                            (unsigned)exe->n_outputs);
+    rlx_status st = rlx_kit_check_execute_args(host, "vulkan execute", a,
+                                               exe->n_params, exe->n_inputs,
+                                               exe->n_outputs);
+    if (st != RLX_OK)
+        return st;
     for (uint32_t s = 0; s < exe->n_params; s++) {
         const rlx__vk_value *v = &exe->values[exe->param_nodes[s]];
         const rlx_buffer *b = a->params[s];
         if (!b || b->ctx != exe->ctx || b->dtype != v->dtype ||
             b->count != v->count)
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan execute: param '%s' (slot %u) %s. "
                                 "Fix: set the param from a buffer of its "
                                 "dtype and shape made by this backend on "
@@ -44,13 +32,13 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     }
     for (uint32_t s = 0; s < exe->n_inputs; s++)
         if (exe->values[exe->inputs[s].node].count && !a->inputs[s])
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan execute: input '%s' is NULL. Fix: "
                                 "set every input before running",
                                 exe->names[exe->inputs[s].node]);
     for (uint32_t s = 0; s < exe->n_outputs; s++)
         if (exe->values[exe->outputs[s].node].count && !a->outputs[s])
-            return rlx__vk_fail(host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan execute: output %u has no "
                                 "destination. Fix: pass host memory for "
                                 "every output", (unsigned)s);

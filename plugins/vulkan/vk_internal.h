@@ -18,15 +18,10 @@
 #include <stdint.h>
 
 #include <rlx/backend.h>
+#include <rlx/kit.h>
 #include <rlx/plugin.h>
 
 #include "vk_fns.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define RLX__VK_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define RLX__VK_PRINTF(fmt, args)
-#endif
 
 #define RLX_VK_MAX_RANK 8       /* after merging contiguous dims */
 #define RLX_VK_PUSH_WORDS 32    /* 128 bytes, the guaranteed minimum */
@@ -121,9 +116,6 @@ struct rlx__vk {
     rlx__vk_ctx **ctx;
 };
 
-/* Report a formatted message (ending in "Fix: ...") and return STATUS. */
-rlx_status rlx__vk_fail(const rlx_host *host, rlx_status status,
-                        const char *fmt, ...) RLX__VK_PRINTF(3, 4);
 /* Report a failed Vulkan call WHAT with its VkResult named; device loss
  * and out-of-memory map to RLX_ERR_DEVICE and RLX_ERR_OUT_OF_MEMORY. */
 rlx_status rlx__vk_fail_vk(const rlx__vk_ctx *ctx, VkResult r,
@@ -174,9 +166,6 @@ void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n);
 void rlx__vk_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n);
 /* Value V converted to dtype T in device words (for fill). */
 void rlx__vk_scalar_words(rlx_dtype t, double v, uint32_t out[2]);
-uint16_t rlx__vk_f16_from_f32(float f);
-float rlx__vk_f32_from_f16(uint16_t h);
-uint16_t rlx__vk_bf16_from_f32(float f);
 
 /* ---- buffers (params) ------------------------------------------------- */
 
@@ -280,7 +269,5 @@ rlx_status rlx__vk_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
 void rlx__vk_buffer_destroy(void *backend, rlx_buffer *buffer);
 
 /* Lower-case op name for messages. */
-const char *rlx__vk_op_name(rlx_op op);
-int rlx__vk_op_arity(rlx_op op);
 
 #endif /* RLX_VK_INTERNAL_H */

@@ -60,7 +60,7 @@ rlx_status rlx__vk_mem_create(rlx__vk_ctx *c, VkDeviceSize size,
     int type = pick_type(c, req.memoryTypeBits, host_visible);
     if (type < 0) {
         rlx__vk_mem_destroy(c, out);
-        return rlx__vk_fail(c->vk->host, RLX_ERR_UNSUPPORTED,
+        return rlx_kit_fail(c->vk->host, RLX_ERR_UNSUPPORTED,
                             "vulkan:%u has no %s memory type for buffers. "
                             "Fix: use another device", (unsigned)c->index,
                             host_visible ? "host-visible" : "usable");

@@ -10,42 +10,20 @@
 
 #include "vk_plan.h"
 
-static int is_float(rlx_dtype t)
-{
-    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
-}
-
-/* Broadcast strides of IN against the output's RANK dims. */
-static void bcast_strides(const rlx_node_view *in, uint32_t rank,
-                          uint64_t *out)
-{
-    uint64_t s = 1;
-    for (uint32_t d = rank; d-- > 0;) {
-        uint32_t from_right = rank - 1 - d;
-        if (from_right >= in->rank) {
-            out[d] = 0;
-            continue;
-        }
-        uint64_t di = (uint64_t)in->shape[in->rank - 1 - from_right];
-        out[d] = di == 1 ? 0 : s;
-        s *= di;
-    }
-}
-
 static rlx_status plan_binary(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *a = rlx__vk_input(pc, 0),
                         *b = rlx__vk_input(pc, 1);
     if (v->rank > 16 || a->rank > v->rank || b->rank > v->rank)
         return rlx__vk_unsupported(pc, "operand ranks do not broadcast");
-    uint64_t dims[16], sa[16], sb[16];
+    int64_t dims[16], sa[16], sb[16], so[16];
     for (uint32_t d = 0; d < v->rank; d++)
-        dims[d] = (uint64_t)v->shape[d];
-    bcast_strides(a, v->rank, sa);
-    bcast_strides(b, v->rank, sb);
-    uint64_t dummy[16];
-    rlx__vk_strides(v->rank, v->shape, dummy);
-    uint32_t r = rlx__vk_collapse(v->rank, dims, sa, sb, dummy);
+        dims[d] = v->shape[d];
+    rlx_kit_broadcast_strides(v->rank, a->rank, a->shape, sa);
+    rlx_kit_broadcast_strides(v->rank, b->rank, b->shape, sb);
+    rlx_kit_contiguous_strides(v->rank, v->shape, so);
+    int64_t *const strides[] = { sa, sb, so };
+    uint32_t r = rlx_kit_collapse(v->rank, dims, strides, 3);
     if (r > RLX_VK_MAX_RANK)
         return rlx__vk_unsupported(pc, "more than 8 broadcast dims remain "
                                        "after merging");
@@ -77,9 +55,9 @@ static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
     const rlx_node_view *v = pc->v;
     int64_t approx = 0;
     if (v->op == RLX_OP_GELU) {
-        approx = rlx__vk_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
+        approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         if (approx != RLX_GELU_ERF && approx != RLX_GELU_TANH)
-            return rlx__vk_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
+            return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan compile: gelu '%s' has "
                                 "approximation %lld. Fix: use 0 (erf) or 1 "
                                 "(tanh)", pc->name, (long long)approx);
@@ -131,7 +109,7 @@ rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
     const rlx_node_view *v = pc->v;
     if (v->op == RLX_OP_CAST)
         return plan_cast(pc);
-    if (!is_float(v->dtype))
+    if (!rlx_kit_dtype_is_float(v->dtype))
         return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
     for (uint32_t j = 0; j < v->n_inputs; j++)
         if (rlx__vk_input(pc, j)->dtype != v->dtype)
@@ -145,10 +123,10 @@ rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
             return rlx__vk_unsupported(pc, "unknown op");
         if (pc->exe->values[v->inputs[0]].count !=
             pc->exe->values[pc->i].count)
-            return rlx__vk_fail(pc->host, RLX_ERR_SHAPE,
+            return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                                 "vulkan compile: %s '%s' changes the element "
                                 "count." RLX_VK_FIX_REPORT,
-                                rlx__vk_op_name(v->op), pc->name);
+                                rlx_kit_op_name(v->op), pc->name);
         return plan_unary(pc);
     }
 }

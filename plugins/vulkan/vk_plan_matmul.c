@@ -102,52 +102,6 @@ int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx, uint64_t m, uint64_t n,
     return -1;
 }
 
-typedef struct side {
-    uint64_t rows, cols, row, col, size;
-    uint32_t batch_rank;
-    const int64_t *batch;
-} side;
-
-static void side_init(const rlx_node_view *s, int transpose, int is_b,
-                      side *o)
-{
-    if (s->rank == 1) {
-        uint64_t k = (uint64_t)s->shape[0];
-        o->rows = is_b ? k : 1;
-        o->cols = is_b ? 1 : k;
-        o->row = is_b ? 1 : 0;
-        o->col = is_b ? 0 : 1;
-        o->size = k;
-        o->batch_rank = 0;
-        o->batch = s->shape;
-        return;
-    }
-    uint64_t r = (uint64_t)s->shape[s->rank - 2],
-             c = (uint64_t)s->shape[s->rank - 1];
-    o->rows = transpose ? c : r;
-    o->cols = transpose ? r : c;
-    o->row = transpose ? 1 : c;
-    o->col = transpose ? c : 1;
-    o->size = r * c;
-    o->batch_rank = s->rank - 2;
-    o->batch = s->shape;
-}
-
-static void batch_strides(const side *x, uint32_t br, uint64_t *stride)
-{
-    uint64_t step = x->size;
-    for (uint32_t d = br; d-- > 0;) {
-        uint32_t from_right = br - 1 - d;
-        if (from_right >= x->batch_rank) {
-            stride[d] = 0;
-            continue;
-        }
-        uint64_t di = (uint64_t)x->batch[x->batch_rank - 1 - from_right];
-        stride[d] = di == 1 ? 0 : step;
-        step *= di;
-    }
-}
-
 rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *a = rlx__vk_input(pc, 0),
@@ -157,40 +111,42 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
         return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
     if (a->dtype != v->dtype || b->dtype != v->dtype)
         return rlx__vk_unsupported(pc, "operands of mixed dtypes");
-    int64_t ta = rlx__vk_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0);
-    int64_t tb = rlx__vk_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0);
+    int64_t ta = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0);
+    int64_t tb = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0);
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
-        return rlx__vk_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
+        return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan compile: matmul '%s' has transpose "
                             "flags %lld, %lld. Fix: use 0 or 1", pc->name,
                             (long long)ta, (long long)tb);
     if (a->rank == 0 || b->rank == 0)
         return rlx__vk_unsupported(pc, "a scalar operand");
-    side sa, sb;
-    side_init(a, ta != 0, 0, &sa);
-    side_init(b, tb != 0, 1, &sb);
+    rlx_kit_matmul_operand sa, sb;
+    rlx_kit_matmul_operand_init(a->rank, a->shape, ta != 0, 0, &sa);
+    rlx_kit_matmul_operand_init(b->rank, b->shape, tb != 0, 1, &sb);
     if (sa.cols != sb.rows)
-        return rlx__vk_fail(pc->host, RLX_ERR_SHAPE,
+        return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                             "vulkan compile: matmul '%s' inner dims differ."
                             RLX_VK_FIX_REPORT, pc->name);
     uint32_t br = sa.batch_rank > sb.batch_rank ? sa.batch_rank
                                                 : sb.batch_rank;
     if (br > 14 || v->rank < br)
         return rlx__vk_unsupported(pc, "too many batch dims");
-    uint64_t dims[16], as[16], bs[16], cs[16];
-    uint64_t m = sa.rows, n = sb.cols, k = sa.cols, nbatch = 1;
+    int64_t dims[16], as[16], bs[16], cs[16];
+    uint64_t m = (uint64_t)sa.rows, n = (uint64_t)sb.cols,
+             k = (uint64_t)sa.cols, nbatch = 1;
     for (uint32_t d = 0; d < br; d++) {
-        dims[d] = (uint64_t)v->shape[d];
-        nbatch *= dims[d];
+        dims[d] = v->shape[d];
+        nbatch *= (uint64_t)dims[d];
     }
-    batch_strides(&sa, br, as);
-    batch_strides(&sb, br, bs);
+    rlx_kit_matmul_batch_strides(&sa, br, as);
+    rlx_kit_matmul_batch_strides(&sb, br, bs);
     uint64_t step = m * n;
     for (uint32_t d = br; d-- > 0;) {
-        cs[d] = step;
-        step *= dims[d];
+        cs[d] = (int64_t)step;
+        step *= (uint64_t)dims[d];
     }
-    uint32_t r = rlx__vk_collapse(br, dims, as, bs, cs);
+    int64_t *const strides[] = { as, bs, cs };
+    uint32_t r = rlx_kit_collapse(br, dims, strides, 3);
     if (pc->exe->values[pc->i].count == 0)
         return RLX_OK;
     if (nbatch > 65535 || r > MAX_BATCH)

@@ -12,15 +12,15 @@
 #include "vk_plan.h"
 
 static rlx_status add_copy(rlx__vk_plan_ctx *pc, uint32_t src, uint32_t rank,
-                           uint64_t *dims, uint64_t *ss, uint64_t *ds,
+                           int64_t *dims, int64_t *ss, int64_t *ds,
                            uint64_t src_off, uint64_t dst_off)
 {
     uint64_t count = 1;
     for (uint32_t d = 0; d < rank; d++)
-        count *= dims[d];
+        count *= (uint64_t)dims[d];
     if (!count)
         return RLX_OK;
-    uint32_t r = rlx__vk_collapse(rank, dims, ss, ds, NULL);
+    uint32_t r = rlx_kit_collapse(rank, dims, (int64_t *const[]){ ss, ds }, 2);
     if (r > RLX_VK_MAX_RANK)
         return rlx__vk_unsupported(pc, "more than 8 dims remain after "
                                        "merging contiguous ones");
@@ -48,20 +48,18 @@ static rlx_status plan_transpose(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
     uint32_t r = in->rank;
-    uint64_t is[16], dims[16], ss[16], ds[16];
+    int64_t is[16], dims[16], ss[16], ds[16];
     if (r != v->rank)
         return rlx__vk_unsupported(pc, "rank changes");
-    rlx__vk_strides(r, in->shape, is);
-    rlx__vk_strides(r, v->shape, ds);
-    int have = RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-               v->int_attrs && v->n_int_attrs == r;
+    rlx_kit_contiguous_strides(r, in->shape, is);
+    rlx_kit_contiguous_strides(r, v->shape, ds);
+    int have = rlx_kit_n_int_attrs(v) == r;
     for (uint32_t d = 0; d < r; d++) {
-        int64_t p = have ? v->int_attrs[d] : (int64_t)(r - 1 - d);
+        int64_t p = have ? rlx_kit_norm_axis(v->int_attrs[d], r)
+                         : (int64_t)(r - 1 - d);
         if (p < 0)
-            p += r;
-        if (p < 0 || p >= (int64_t)r)
             return rlx__vk_unsupported(pc, "permutation out of range");
-        dims[d] = (uint64_t)v->shape[d];
+        dims[d] = v->shape[d];
         ss[d] = is[p];
     }
     return add_copy(pc, v->inputs[0], r, dims, ss, ds, 0, 0);
@@ -71,19 +69,16 @@ static rlx_status plan_slice(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
     uint32_t r = in->rank;
-    uint64_t is[16], dims[16], ds[16], start[16] = { 0 };
+    int64_t is[16], dims[16], ds[16], start[16] = { 0 };
     if (r != v->rank)
         return rlx__vk_unsupported(pc, "rank changes");
-    rlx__vk_strides(r, in->shape, is);
-    rlx__vk_strides(r, v->shape, ds);
-    uint32_t n = RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-                         v->int_attrs ? v->n_int_attrs : 0;
+    rlx_kit_contiguous_strides(r, in->shape, is);
+    rlx_kit_contiguous_strides(r, v->shape, ds);
+    uint32_t n = rlx_kit_n_int_attrs(v);
     for (uint32_t t = 0; t + 3 <= n; t += 3) {
-        int64_t axis = v->int_attrs[t], s = v->int_attrs[t + 1];
-        int64_t dim;
+        int64_t axis = rlx_kit_norm_axis(v->int_attrs[t], r);
+        int64_t s = v->int_attrs[t + 1], dim;
         if (axis < 0)
-            axis += r;
-        if (axis < 0 || axis >= (int64_t)r)
             return rlx__vk_unsupported(pc, "slice axis out of range");
         dim = in->shape[axis];
         if (s < 0)
@@ -92,12 +87,12 @@ static rlx_status plan_slice(rlx__vk_plan_ctx *pc)
             s = 0;
         if (s > dim)
             s = dim;
-        start[axis] = (uint64_t)s;
+        start[axis] = s;
     }
     uint64_t off = 0;
     for (uint32_t d = 0; d < r; d++) {
-        off += start[d] * is[d];
-        dims[d] = (uint64_t)v->shape[d];
+        off += (uint64_t)(start[d] * is[d]);
+        dims[d] = v->shape[d];
     }
     return add_copy(pc, v->inputs[0], r, dims, is, ds, off, 0);
 }
@@ -106,26 +101,25 @@ static rlx_status plan_concat(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     uint32_t r = v->rank;
-    int64_t axis = rlx__vk_int_attr(v, RLX_ATTR_CONCAT_AXIS, 0);
+    int64_t axis = rlx_kit_norm_axis(
+        rlx_kit_int_attr(v, RLX_ATTR_CONCAT_AXIS, 0), r);
     if (axis < 0)
-        axis += r;
-    if (axis < 0 || axis >= (int64_t)r)
         return rlx__vk_unsupported(pc, "concat axis out of range");
-    uint64_t os[16];
-    rlx__vk_strides(r, v->shape, os);
+    int64_t os[16];
+    rlx_kit_contiguous_strides(r, v->shape, os);
     uint64_t at = 0;
     for (uint32_t j = 0; j < v->n_inputs; j++) {
         const rlx_node_view *in = rlx__vk_input(pc, j);
         if (in->rank != r)
             return rlx__vk_unsupported(pc, "inputs of another rank");
-        uint64_t dims[16], ss[16], ds[16];
-        rlx__vk_strides(r, in->shape, ss);
+        int64_t dims[16], ss[16], ds[16];
+        rlx_kit_contiguous_strides(r, in->shape, ss);
         for (uint32_t d = 0; d < r; d++) {
-            dims[d] = (uint64_t)in->shape[d];
+            dims[d] = in->shape[d];
             ds[d] = os[d];
         }
         rlx_status st = add_copy(pc, v->inputs[j], r, dims, ss, ds, 0,
-                                 at * os[axis]);
+                                 at * (uint64_t)os[axis]);
         if (st != RLX_OK)
             return st;
         at += (uint64_t)in->shape[axis];
@@ -139,10 +133,9 @@ static rlx_status plan_gather(rlx__vk_plan_ctx *pc)
                         *idx = rlx__vk_input(pc, 1);
     if (idx->dtype != RLX_DTYPE_I32 && idx->dtype != RLX_DTYPE_I64)
         return rlx__vk_unsupported(pc, "indices must be i32 or i64");
-    int64_t axis = rlx__vk_int_attr(v, RLX_ATTR_GATHER_AXIS, 0);
+    int64_t axis = rlx_kit_norm_axis(
+        rlx_kit_int_attr(v, RLX_ATTR_GATHER_AXIS, 0), data->rank);
     if (axis < 0)
-        axis += data->rank;
-    if (axis < 0 || axis >= (int64_t)data->rank)
         return rlx__vk_unsupported(pc, "gather axis out of range");
     uint64_t inner = 1;
     for (uint32_t d = (uint32_t)axis + 1; d < data->rank; d++)

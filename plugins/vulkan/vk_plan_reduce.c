@@ -20,13 +20,10 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
     uint32_t r = in->rank;
     int red[16] = { 0 };
     uint32_t n_axes = 0;
-    uint32_t n = RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-                         v->int_attrs ? v->n_int_attrs : 0;
+    uint32_t n = rlx_kit_n_int_attrs(v);
     for (uint32_t k = RLX_ATTR_REDUCE_AXES; k < n; k++) {
-        int64_t ax = v->int_attrs[k];
+        int64_t ax = rlx_kit_norm_axis(v->int_attrs[k], r);
         if (ax < 0)
-            ax += r;
-        if (ax < 0 || ax >= (int64_t)r)
             return rlx__vk_unsupported(pc, "reduce axis out of range");
         red[ax] = 1;
         n_axes++;
@@ -34,24 +31,24 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
     if (n_axes == 0)
         for (uint32_t d = 0; d < r; d++)
             red[d] = 1;
-    uint64_t is[16], kd[16], ks[16], rd[16], rs[16];
-    rlx__vk_strides(r, in->shape, is);
+    int64_t is[16], kd[16], ks[16], rd[16], rs[16];
+    rlx_kit_contiguous_strides(r, in->shape, is);
     uint32_t nk = 0, nr = 0;
     uint64_t out_count = 1, red_count = 1;
     for (uint32_t d = 0; d < r; d++) {
-        uint64_t dim = (uint64_t)in->shape[d];
+        int64_t dim = in->shape[d];
         if (red[d]) {
             rd[nr] = dim;
             rs[nr++] = is[d];
-            red_count *= dim;
+            red_count *= (uint64_t)dim;
         } else {
             kd[nk] = dim;
             ks[nk++] = is[d];
-            out_count *= dim;
+            out_count *= (uint64_t)dim;
         }
     }
-    nk = rlx__vk_collapse(nk, kd, ks, NULL, NULL);
-    nr = rlx__vk_collapse(nr, rd, rs, NULL, NULL);
+    nk = rlx_kit_collapse(nk, kd, (int64_t *const[]){ ks }, 1);
+    nr = rlx_kit_collapse(nr, rd, (int64_t *const[]){ rs }, 1);
     if (nk + nr > RLX_VK_MAX_RANK)
         return rlx__vk_unsupported(pc, "more than 8 dims after merging");
     if (out_count == 0)

@@ -13,10 +13,10 @@ static rlx_status plan_softmax(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     int64_t rank = v->rank ? (int64_t)v->rank : 1;
-    int64_t axis = rlx__vk_int_attr(v, RLX_ATTR_SOFTMAX_AXIS, -1);
-    int64_t causal = rlx__vk_int_attr(v, RLX_ATTR_SOFTMAX_CAUSAL, 0);
+    int64_t axis = rlx_kit_int_attr(v, RLX_ATTR_SOFTMAX_AXIS, -1);
+    int64_t causal = rlx_kit_int_attr(v, RLX_ATTR_SOFTMAX_CAUSAL, 0);
     if (axis < -rank || axis >= rank)
-        return rlx__vk_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
+        return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan compile: softmax '%s' axis %lld is out "
                             "of range. Fix: use an axis in [-%lld, %lld]",
                             pc->name, (long long)axis, (long long)rank,
@@ -64,11 +64,11 @@ static rlx_status plan_norm(rlx__vk_plan_ctx *pc)
     uint64_t rows = len ? pc->exe->values[pc->i].count / len : 0;
     for (uint32_t j = 1; j < v->n_inputs; j++)
         if (pc->exe->values[v->inputs[j]].count != len)
-            return rlx__vk_fail(pc->host, RLX_ERR_SHAPE,
+            return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                                 "vulkan compile: %s '%s' needs gamma/beta of "
                                 "the last dim's size." RLX_VK_FIX_REPORT,
-                                rlx__vk_op_name(v->op), pc->name);
-    double eps = rlx__vk_float_attr(v, RLX_ATTR_NORM_EPSILON,
+                                rlx_kit_op_name(v->op), pc->name);
+    double eps = rlx_kit_float_attr(v, RLX_ATTR_NORM_EPSILON,
                                     layer ? 1e-5 : 1e-6);
     if (rows == 0)
         return RLX_OK;
@@ -80,7 +80,7 @@ static rlx_status plan_norm(rlx__vk_plan_ctx *pc)
     d->push[1] = (uint32_t)len;
     d->push[2] = layer ? 0u : 1u;
     d->push[3] = pc->round;
-    d->push[4] = rlx__vk_fbits((float)eps);
+    d->push[4] = rlx_kit_f32_bits((float)eps);
     for (uint32_t j = 0; j < v->n_inputs && j < 3; j++)
         d->bind[1 + j] = v->inputs[j];
     d->bind[0] = pc->i;
@@ -98,9 +98,9 @@ rlx_status rlx__vk_plan_rows(rlx__vk_plan_ctx *pc)
         if (rlx__vk_input(pc, j)->dtype != v->dtype)
             return rlx__vk_unsupported(pc, "operands of mixed dtypes");
     if (pc->exe->values[v->inputs[0]].count != pc->exe->values[pc->i].count)
-        return rlx__vk_fail(pc->host, RLX_ERR_SHAPE,
+        return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                             "vulkan compile: %s '%s' changes the element "
                             "count." RLX_VK_FIX_REPORT,
-                            rlx__vk_op_name(v->op), pc->name);
+                            rlx_kit_op_name(v->op), pc->name);
     return v->op == RLX_OP_SOFTMAX ? plan_softmax(pc) : plan_norm(pc);
 }

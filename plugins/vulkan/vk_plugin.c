@@ -9,27 +9,14 @@
 
 #include "vk_internal.h"
 
-static int is_float(rlx_dtype t)
-{
-    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
-}
-
 /* Every op of ops.h: float ops on f32, f16 and bf16; data movement,
  * sources, cast and fill on every dtype of types.h. */
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
-    if (rlx__vk_op_arity(op) < -1 || !rlx__vk_dtype_words(dtype))
+    if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype))
         return 0;
-    switch (op) {
-    case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
-    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
-    case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
-    case RLX_OP_FILL:
-        return 1;
-    default:
-        return is_float(dtype);
-    }
+    return !rlx_kit_op_is_float(op) || rlx_kit_dtype_is_float(dtype);
 }
 
 static rlx_status vk_probe(void *backend, rlx_probe_result *out)

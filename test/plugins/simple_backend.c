@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit.h>
+
 struct rlx_executable {
     uint32_t n_nodes;
     rlx_op *ops;
@@ -22,11 +24,12 @@ struct rlx_buffer {
     float data[];
 };
 
+/* Elements of N (0 when the count would overflow: compile then fails
+ * its allocation). */
 static size_t elements(const rlx_node_view *n)
 {
-    size_t c = 1;
-    for (uint32_t i = 0; i < n->rank; i++)
-        c *= (size_t)n->shape[i];
+    size_t c = 0;
+    rlx_kit_shape_count(n->rank, n->shape, sizeof(float), &c);
     return c;
 }
 
@@ -195,18 +198,16 @@ static rlx_status execute(void *bd, rlx_executable *e,
         return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
                                "test backend: got bound buffers. Fix: this "
                                "backend has no device I/O");
-    rlx_buffer *const *in_bufs = has_bufs ? a->input_buffers : NULL;
-    rlx_buffer *const *out_bufs = has_bufs ? a->output_buffers : NULL;
     /* exactly one of host pointer and bound buffer per slot */
     for (uint32_t i = 0; i < e->n_nodes; i++)
         if (e->ops[i] == RLX_OP_INPUT &&
-            !a->inputs[e->slot[i]] == !(in_bufs && in_bufs[e->slot[i]]))
+            !a->inputs[e->slot[i]] == !rlx_kit_bound_input(a, e->slot[i]))
             return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
                                    "test backend: an input has both or "
                                    "neither of a host pointer and a bound "
                                    "buffer. Fix: pass one");
     for (uint32_t i = 0; i < e->n_outputs; i++)
-        if (!a->outputs[i] == !(out_bufs && out_bufs[i]))
+        if (!a->outputs[i] == !rlx_kit_bound_output(a, i))
             return rlx_host_report(b->host, RLX_ERR_INVALID_ARGUMENT,
                                    "test backend: an output has both or "
                                    "neither of a host pointer and a bound "
@@ -218,8 +219,8 @@ static rlx_status execute(void *bd, rlx_executable *e,
         case RLX_OP_INPUT:
             /* the core keeps inputs alive and unchanged during execute;
              * a bound buffer is read in place */
-            if (in_bufs && in_bufs[e->slot[i]])
-                e->val[i] = in_bufs[e->slot[i]]->data;
+            if (rlx_kit_bound_input(a, e->slot[i]))
+                e->val[i] = rlx_kit_bound_input(a, e->slot[i])->data;
             else
                 memcpy(&e->val[i], &a->inputs[e->slot[i]], sizeof(float *));
             break;
@@ -242,8 +243,8 @@ static rlx_status execute(void *bd, rlx_executable *e,
     }
     for (uint32_t i = 0; i < e->n_outputs; i++) {
         uint32_t node = e->outputs[i];
-        void *dst = out_bufs && out_bufs[i] ? (void *)out_bufs[i]->data
-                                            : a->outputs[i];
+        rlx_buffer *ob = rlx_kit_bound_output(a, i);
+        void *dst = ob ? (void *)ob->data : a->outputs[i];
         if (e->count[node])
             memcpy(dst, e->val[node], e->count[node] * sizeof(float));
     }
