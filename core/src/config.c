@@ -120,14 +120,13 @@ static void read_root(rlx_runtime *rt, const char *path, yaml_document_t *doc)
 
 static char *find_config(void)
 {
-    /* set-ID processes read only the system file */
-    int trusted = getuid() == geteuid() && getgid() == getegid();
-    const char *env = trusted ? getenv("RLX_CONFIG") : NULL;
+    /* privileged processes read only the system file (rlx__env) */
+    const char *env = rlx__env("RLX_CONFIG");
     if (env)
         return *env ? rlx__strdup(env) : NULL;
     char *user = NULL;
-    const char *xdg = trusted ? getenv("XDG_CONFIG_HOME") : NULL;
-    const char *home = trusted ? getenv("HOME") : NULL;
+    const char *xdg = rlx__env("XDG_CONFIG_HOME");
+    const char *home = rlx__env("HOME");
     if (xdg && *xdg)
         user = rlx__printf_alloc("%s/rlx/config.yaml", xdg);
     else if (home && *home)

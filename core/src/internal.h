@@ -42,6 +42,15 @@ void rlx__split_fix(const char *msg, char **reason, char **fix);
 char *rlx__strdup(const char *s);
 char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
 
+/* ---- env.c: the environment, ignored in privileged processes ------- */
+
+/* 1 in a set-ID process, or one the kernel marked AT_SECURE (file
+ * capabilities, LSM transitions): the environment is the caller's. */
+int rlx__env_untrusted(void);
+/* getenv(NAME), or NULL when rlx__env_untrusted(). Every variable the
+ * core reads goes through here. */
+const char *rlx__env(const char *name);
+
 /* ---- names.c ---------------------------------------------------------- */
 
 int rlx__op_is_known(rlx_op op);
@@ -161,6 +170,7 @@ struct rlx_runtime {
     rlx_backend **pending;
     uint32_t n_pending;
     char *pending_error;             /* first registration refusal */
+    struct rlx__scan *scan;          /* scanner and registry cache */
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -227,6 +237,8 @@ rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
 /* Inspect an ELF header before dlopen: 0 when it may be loadable, else
  * -1 with a reason and fix (malloc'd). */
 int rlx__elf_check(int fd, long long file_size, char **reason, char **fix);
+/* 0 when ADDR (from dlsym) is a data object, not a function. */
+int rlx__symbol_is_function(void *addr);
 
 /* ---- graph.c ---------------------------------------------------------- */
 
