@@ -51,6 +51,17 @@ int rlx__env_untrusted(void);
  * core reads goes through here. */
 const char *rlx__env(const char *name);
 
+/* ---- file.c: files named by users ---------------------------------- */
+
+struct stat;
+/* Open PATH (a WHAT: "model file") for reading without blocking; refuse
+ * anything but a regular file (a FIFO would hang the process). */
+rlx_status rlx__file_open_regular(const char *path, const char *what,
+                                  int *fd, struct stat *st);
+/* The whole of PATH, NUL-terminated, at most MAX_BYTES. */
+rlx_status rlx__file_read_all(const char *path, const char *what,
+                              size_t max_bytes, char **out, size_t *len);
+
 /* ---- names.c ---------------------------------------------------------- */
 
 int rlx__op_is_known(rlx_op op);
