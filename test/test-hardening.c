@@ -199,7 +199,54 @@ TEST(registered_then_failed_destroyed_once)
     tool_tmp_remove_all();
 }
 
+/* A program with file capabilities runs with AT_SECURE although its uids
+ * match: RLX_PLUGIN_PATH must mean nothing to it. Needs root (to set the
+ * capability) and setcap/setpriv; skipped with the reason otherwise. */
+TEST(file_capabilities_ignore_environment)
+{
+    const char *dir = tool_tmp_make();
+    char probe[300], cmd[2048], qp[400];
+    ASSERT(chmod(dir, 0755) == 0);
+    snprintf(probe, sizeof probe, "%s/probe", dir);
+    tool_file_copy(tool_env("RLX_TEST_ENV_PROBE"), probe);
+    ASSERT(chmod(probe, 0755) == 0);
+    tool_quote(qp, sizeof qp, probe);
+    if (geteuid() != 0)
+        SKIP("needs root to give the probe a file capability");
+    snprintf(cmd, sizeof cmd, "setcap cap_net_raw+ep %s 2>/dev/null", qp);
+    if (system(cmd) != 0)
+        SKIP("setcap is not installed or not permitted here (libcap2-bin)");
+    /* as nobody, without and with the capability */
+    for (int secure = 0; secure < 2; secure++) {
+        if (!secure) {
+            snprintf(cmd, sizeof cmd, "setcap -r %s", qp);
+            ASSERT_EQ(system(cmd), 0);
+        } else {
+            snprintf(cmd, sizeof cmd, "setcap cap_net_raw+ep %s", qp);
+            ASSERT_EQ(system(cmd), 0);
+        }
+        snprintf(cmd, sizeof cmd, "RLX_PLUGIN_PATH=/from-the-environment "
+                 "XDG_CACHE_HOME=/nonexistent setpriv --reuid=65534 "
+                 "--regid=65534 --clear-groups %s", qp);
+        fflush(stdout);
+        FILE *p = popen(cmd, "r");
+        ASSERT(p);
+        char out[4096] = "";
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int rc = pclose(p);
+        if (rc != 0)
+            FAIL("probe (secure=%d) failed: %s", secure, out);
+        if (secure)
+            ASSERT(!strstr(out, "/from-the-environment"));
+        else
+            ASSERT_CONTAINS(out, "RLX_PLUGIN_PATH /from-the-environment");
+    }
+    tool_tmp_remove_all();
+}
+
 RLX_TEST_LIST(
+    TEST_ENTRY(file_capabilities_ignore_environment),
     TEST_ENTRY(registered_then_failed_destroyed_once),
     TEST_ENTRY(config_fifo_refused_without_blocking),
     TEST_ENTRY(config_nesting_is_linear),
