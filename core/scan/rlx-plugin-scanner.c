@@ -18,6 +18,8 @@
  * Every line is written with one write(2) before the phase it announces
  * runs, so that the parent knows where a crash happened.
  */
+#define _GNU_SOURCE /* RTLD_NODELETE */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,8 +152,14 @@ static void scan_one(const char *path)
         st = rlx__loader_load(rt, path);
         pthread_mutex_unlock(&rt->lock);
         record(rt, path, st, &e);
-        /* unloading runs its backend_destroy and destructors: a crash
-         * there must blame the file too, so the record waits for it */
+        /* Keep the file mapped to the end: the libraries it pulled in
+         * (a BLAS, a GPU driver) then stay loaded for the next files, as
+         * the ISA variants of one family share them. Its destructors run
+         * at exit, after "done". */
+        if (st == RLX_OK)
+            (void)dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+        /* unloading runs its backend_destroy: a crash there must blame
+         * the file too, so the record waits for it */
         emit_phase(RLX__PHASE_UNLOAD);
         rlx_runtime_destroy(rt);
         rlx__loader_phase_hook = NULL;

@@ -125,6 +125,6 @@ extern void (*rlx__loader_phase_hook)(const char *phase);
 #define RLX__PHASE_DLOPEN "dlopen (the plugin's constructors)"
 #define RLX__PHASE_FIT "rlx_plugin_host_fit"
 #define RLX__PHASE_INIT "rlx_plugin_init"
-#define RLX__PHASE_UNLOAD "unloading (backend_destroy, destructors)"
+#define RLX__PHASE_UNLOAD "unloading (backend_destroy)"
 
 #endif
