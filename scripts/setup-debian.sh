@@ -9,7 +9,9 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # (Mesa's CPU Vulkan driver) so CI runs the Vulkan backend for real
       libopenblas-dev libvulkan-dev glslc mesa-vulkan-drivers
       # ABI baseline check (abidw, abidiff); Debian packages and their test
-      abigail-tools dpkg-dev file lintian)
+      abigail-tools dpkg-dev file lintian
+      # the AT_SECURE test gives a probe a file capability (setcap)
+      libcap2-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

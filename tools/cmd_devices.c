@@ -1,10 +1,11 @@
 /*
- * cmd_devices.c - `rlx devices [--json]`: what backends this process can
- * see and why the rest cannot be used.
+ * cmd_devices.c - `rlx devices [--json] [--rescan]`: what backends this
+ * process can see and why the rest cannot be used.
  *
  * Listing is the point even when plugins are broken, so rejected files do
  * not fail the command: it exits 0 whenever the runtime could be created.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -17,6 +18,10 @@ int cli_cmd_devices(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--rescan")) {
+            /* scan every plugin file again, ignoring the registry cache
+             * (docs/scanner.md); the public API reads the variable */
+            setenv("RLX_PLUGIN_SCAN", "rescan", 1);
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return CLI_EXIT_OK;

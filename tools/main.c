@@ -20,7 +20,7 @@ void cli_usage_print(FILE *out)
             "       rlx --help | --version\n"
             "\n"
             "Commands:\n"
-            "  devices [--json]               list backends, their availability,\n"
+            "  devices [--json] [--rescan]    list backends, their availability,\n"
             "                                 and plugins that were not loaded\n"
             "  demo [--device D] [--batch N]  build and run a small MLP (batch 4)\n"
             "  run MODEL.yaml [options]       load a model and run it:\n"

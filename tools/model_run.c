@@ -80,8 +80,20 @@ static int slot_tensor(const rlx_program *p, rlx_slot_kind kind, uint32_t i,
     if (rlx_program_slot(p, kind, i, name, &dtype, &rank, &dims) != RLX_OK)
         return cli_runtime_error("cannot describe a program slot");
     if (cli_tensor_alloc(out, dtype, rank, dims) != 0) {
-        fprintf(stderr, "rlx: out of memory for a %s tensor of rank %u\n",
-                rlx_dtype_name(dtype), (unsigned)rank);
+        char shape[256];
+        size_t k = 0;
+        double bytes = (double)rlx_dtype_size(dtype);
+        for (uint32_t d = 0; d < rank && k < sizeof shape - 24; d++) {
+            k += (size_t)snprintf(shape + k, sizeof shape - k, "%s%lld",
+                                  d ? "," : "", (long long)dims[d]);
+            bytes *= (double)dims[d];
+        }
+        shape[k] = '\0';
+        fprintf(stderr, "rlx: cannot allocate %.3g GiB for %s '%s' (%s "
+                "[%s]): out of memory. Fix: free memory, or give the model "
+                "a smaller shape for it\n", bytes / 1073741824.0,
+                kind == RLX_SLOT_INPUT ? "input" : "output",
+                *name ? *name : "?", rlx_dtype_name(dtype), shape);
         return CLI_EXIT_FAILURE;
     }
     return CLI_EXIT_OK;

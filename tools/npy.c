@@ -7,11 +7,14 @@
 #include "npy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const unsigned char npy_magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
 static const char npy_fix_save[] =
@@ -186,7 +189,24 @@ static int read_exact(FILE *f, void *buf, size_t n)
     return n == 0 || fread(buf, 1, n, f) == n ? 0 : -1;
 }
 
-static int npy_read_file(FILE *f, cli_tensor *t, char *err, size_t n)
+/* "1.5 GiB" */
+static const char *npy_size_str(char *buf, size_t n, double bytes)
+{
+    static const char *const units[] = { "bytes", "KiB", "MiB", "GiB",
+                                         "TiB", "PiB", "EiB" };
+    int u = 0;
+    while (bytes >= 1024 && u < 6) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+/* FILE_SIZE: of the whole file, to check the data the header promises
+ * before allocating anything for it. */
+static int npy_read_file(FILE *f, long long file_size, cli_tensor *t,
+                         char *err, size_t n)
 {
     unsigned char pre[10];
     char descr[16] = "";
@@ -233,20 +253,45 @@ static int npy_read_file(FILE *f, cli_tensor *t, char *err, size_t n)
                         "<f4 <f2 <f8 <i4 <i8 |i1 |u1 |b1, and <u2 for bf16 "
                         "bits)", descr);
 
+    /* The data the header promises, against what the file holds, before
+     * allocating: a damaged header must not ask for terabytes. */
+    size_t esize = rlx_dtype_size(dtype == CLI_NPY_U16 ? RLX_DTYPE_BF16
+                                                        : dtype);
+    int64_t count = cli_shape_count(shape.rank, shape.dims);
+    if (count < 0 || (uint64_t)count > SIZE_MAX / esize)
+        return npy_fail(err, n, "the header's shape overflows the address "
+                        "space");
+    unsigned long long want = (unsigned long long)count * esize;
+    long long at = ftell(f);
+    unsigned long long have =
+        at >= 0 && file_size >= at ? (unsigned long long)(file_size - at) : 0;
+    if (have < want)
+        return npy_fail(err, n, "truncated data: the header promises %llu "
+                        "bytes, the file holds %llu after the header",
+                        want, have);
+    if (have > want)
+        return npy_fail(err, n, "trailing bytes after the %llu bytes of "
+                        "data the header describes (the file holds %llu)",
+                        want, have);
+
     /* Allocate as a same-sized real dtype, then relabel '<u2'. */
     rlx_dtype alloc = dtype == CLI_NPY_U16 ? RLX_DTYPE_BF16 : dtype;
-    if (cli_tensor_alloc(t, alloc, shape.rank, shape.dims) != 0)
-        return npy_fail(err, n, "shape too large or out of memory");
+    if (cli_tensor_alloc(t, alloc, shape.rank, shape.dims) != 0) {
+        char sz[32];
+        return npy_fail(err, n, "cannot allocate %s (%llu bytes) for the "
+                        "array: out of memory. Fix: free memory, or run "
+                        "with a smaller input",
+                        npy_size_str(sz, sizeof sz, (double)want), want);
+    }
     t->dtype = dtype;
     if (read_exact(f, t->data, t->nbytes) != 0) {
         cli_tensor_free(t);
-        return npy_fail(err, n, "truncated data: the header promises %zu "
-                        "bytes", t->nbytes);
+        return npy_fail(err, n, "truncated data: the header promises %llu "
+                        "bytes, fewer could be read", want);
     }
     if (fgetc(f) != EOF) {
-        size_t want = t->nbytes;
         cli_tensor_free(t);
-        return npy_fail(err, n, "trailing bytes after the %zu bytes of "
+        return npy_fail(err, n, "trailing bytes after the %llu bytes of "
                         "data the header describes", want);
     }
     return 0;
@@ -256,11 +301,25 @@ int cli_npy_read(const char *path, cli_tensor *t, char *err, size_t n)
 {
     char why[512];
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: a FIFO is refused below instead of blocking forever */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
         return npy_fail(err, n, "%s: %s. Fix: give the path of an existing "
                         ".npy file", path, strerror(errno));
-    int rc = npy_read_file(f, t, why, sizeof why);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return npy_fail(err, n, "%s: not a regular file (a FIFO, device or "
+                        "directory). Fix: give the path of a .npy file",
+                        path);
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return npy_fail(err, n, "%s: %s. Fix: free resources", path,
+                        strerror(errno));
+    }
+    int rc = npy_read_file(f, (long long)st.st_size, t, why, sizeof why);
     fclose(f);
     if (rc != 0)
         return npy_fail(err, n, "%s: %s%s%s", path, why,

@@ -13,25 +13,29 @@
  * $XDG_CONFIG_HOME/rlx/config.yaml (~/.config/rlx/config.yaml), else
  * <sysconfdir>/rlx/config.yaml. A broken file is reported as a diagnostic
  * and ignored: configuration must never stop a program from starting.
+ * Every process that uses librlx reads it, so it is read like a model
+ * file: a regular file only (a FIFO would block), at most CONFIG_MAX_BYTES,
+ * nesting capped, in time linear in its size.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <yaml.h>
 
 #include "internal.h"
+#include "model.h"
 
 #ifndef RLX_SYSCONFDIR
 #define RLX_SYSCONFDIR "/etc"
 #endif
+#define CONFIG_MAX_BYTES (1u << 20)
 
-static void complain(rlx_runtime *rt, const char *path, const yaml_node_t *n,
+static void complain(rlx_runtime *rt, const char *path, const rlx__ynode *n,
                      const char *what)
 {
-    char *reason = n ? rlx__printf_alloc("line %zu column %zu: %s",
-                                         n->start_mark.line + 1,
-                                         n->start_mark.column + 1, what)
+    char *reason = n ? rlx__printf_alloc("line %u column %u: %s",
+                                         (unsigned)n->line,
+                                         (unsigned)n->col, what)
                      : rlx__strdup(what);
     rlx__diag_add(rt, RLX_DIAG_REJECTED, path, reason ? reason : what,
                   "fix the config file (docs/selection.md shows its form); "
@@ -39,23 +43,20 @@ static void complain(rlx_runtime *rt, const char *path, const yaml_node_t *n,
     free(reason);
 }
 
-static const char *scalar(const yaml_node_t *n)
+static const char *scalar(const rlx__ynode *n)
 {
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
-                                            : NULL;
+    return n && n->kind == RLX__Y_SCALAR ? n->text : NULL;
 }
 
-static void read_force(rlx_runtime *rt, const char *path, yaml_document_t *doc,
-                       yaml_node_t *map)
+static void read_force(rlx_runtime *rt, const char *path,
+                       const rlx__ynode *map)
 {
-    if (map->type != YAML_MAPPING_NODE) {
+    if (map->kind != RLX__Y_MAP) {
         complain(rt, path, map, "'force' must map devices to backend ids");
         return;
     }
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-         p < map->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+    for (uint32_t i = 0; i + 1 < map->n_items; i += 2) {
+        const rlx__ynode *k = map->items[i], *v = map->items[i + 1];
         if (!scalar(k) || !scalar(v) || !*scalar(v))
             complain(rt, path, v ? v : k, "force entries are device: id");
         else
@@ -64,19 +65,18 @@ static void read_force(rlx_runtime *rt, const char *path, yaml_document_t *doc,
 }
 
 static void read_disable(rlx_runtime *rt, const char *path,
-                         yaml_document_t *doc, yaml_node_t *v)
+                         const rlx__ynode *v)
 {
     if (scalar(v)) {
         rlx__policy_disable(&rt->policy, scalar(v), path);
         return;
     }
-    if (v->type != YAML_SEQUENCE_NODE) {
+    if (v->kind != RLX__Y_SEQ) {
         complain(rt, path, v, "'disable' must be a list of globs");
         return;
     }
-    for (yaml_node_item_t *i = v->data.sequence.items.start;
-         i < v->data.sequence.items.top; i++) {
-        yaml_node_t *g = yaml_document_get_node(doc, *i);
+    for (uint32_t i = 0; i < v->n_items; i++) {
+        const rlx__ynode *g = v->items[i];
         if (scalar(g))
             rlx__policy_disable(&rt->policy, scalar(g), path);
         else
@@ -85,17 +85,15 @@ static void read_disable(rlx_runtime *rt, const char *path,
 }
 
 static void read_options(rlx_runtime *rt, const char *path,
-                         yaml_document_t *doc, yaml_node_t *map)
+                         const rlx__ynode *map)
 {
-    if (map->type != YAML_MAPPING_NODE) {
+    if (map->kind != RLX__Y_MAP) {
         complain(rt, path, map, "'options' must map setting names to "
                                 "values");
         return;
     }
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-         p < map->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+    for (uint32_t i = 0; i + 1 < map->n_items; i += 2) {
+        const rlx__ynode *k = map->items[i], *v = map->items[i + 1];
         if (!scalar(k) || !rlx__option_name_valid(scalar(k)) || !scalar(v))
             complain(rt, path, v && scalar(k) ? v : k,
                      "options entries are name: value, names of a-z, "
@@ -105,41 +103,37 @@ static void read_options(rlx_runtime *rt, const char *path,
     }
 }
 
-static void read_root(rlx_runtime *rt, const char *path, yaml_document_t *doc)
+static void read_root(rlx_runtime *rt, const char *path,
+                      const rlx__ynode *root)
 {
-    yaml_node_t *root = yaml_document_get_root_node(doc);
-    if (!root)
+    if (!root || rlx__ynode_is_null(root))
         return; /* an empty file says nothing */
-    if (root->type != YAML_MAPPING_NODE) {
+    if (root->kind != RLX__Y_MAP) {
         complain(rt, path, root, "the top level must be a mapping");
         return;
     }
-    for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-         p < root->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+    for (uint32_t i = 0; i + 1 < root->n_items; i += 2) {
+        const rlx__ynode *k = root->items[i], *v = root->items[i + 1];
         if (scalar(k) && strcmp(scalar(k), "rlx_config") == 0)
             continue;
         if (scalar(k) && strcmp(scalar(k), "options") == 0) {
-            read_options(rt, path, doc, v);
+            read_options(rt, path, v);
             continue;
         }
         if (!scalar(k) || strcmp(scalar(k), "backends") != 0 ||
-            v->type != YAML_MAPPING_NODE) {
+            v->kind != RLX__Y_MAP) {
             complain(rt, path, k, "unknown key (expected 'backends:' "
                                   "with 'force' and 'disable', or "
                                   "'options:')");
             continue;
         }
-        for (yaml_node_pair_t *q = v->data.mapping.pairs.start;
-             q < v->data.mapping.pairs.top; q++) {
-            yaml_node_t *k2 = yaml_document_get_node(doc, q->key);
-            yaml_node_t *v2 = yaml_document_get_node(doc, q->value);
+        for (uint32_t j = 0; j + 1 < v->n_items; j += 2) {
+            const rlx__ynode *k2 = v->items[j], *v2 = v->items[j + 1];
             const char *name = scalar(k2);
             if (name && strcmp(name, "force") == 0)
-                read_force(rt, path, doc, v2);
+                read_force(rt, path, v2);
             else if (name && strcmp(name, "disable") == 0)
-                read_disable(rt, path, doc, v2);
+                read_disable(rt, path, v2);
             else
                 complain(rt, path, k2, "unknown key under 'backends' "
                                        "(expected 'force' or 'disable')");
@@ -149,14 +143,13 @@ static void read_root(rlx_runtime *rt, const char *path, yaml_document_t *doc)
 
 static char *find_config(void)
 {
-    /* set-ID processes read only the system file */
-    int trusted = getuid() == geteuid() && getgid() == getegid();
-    const char *env = trusted ? getenv("RLX_CONFIG") : NULL;
+    /* privileged processes read only the system file (rlx__env) */
+    const char *env = rlx__env("RLX_CONFIG");
     if (env)
         return *env ? rlx__strdup(env) : NULL;
     char *user = NULL;
-    const char *xdg = trusted ? getenv("XDG_CONFIG_HOME") : NULL;
-    const char *home = trusted ? getenv("HOME") : NULL;
+    const char *xdg = rlx__env("XDG_CONFIG_HOME");
+    const char *home = rlx__env("HOME");
     if (xdg && *xdg)
         user = rlx__printf_alloc("%s/rlx/config.yaml", xdg);
     else if (home && *home)
@@ -177,29 +170,20 @@ void rlx__config_load(rlx_runtime *rt)
     if (!path)
         return;
     rt->config_path = path;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        complain(rt, path, NULL, "the config file cannot be read");
+    rlx__ynode *root = NULL;
+    if (rlx__yaml_parse(path, "config file", CONFIG_MAX_BYTES, &root) !=
+        RLX_OK) {
+        /* the parser's message names the file, line and column */
+        char *reason = NULL, *fix = NULL;
+        rlx__split_fix(rlx_last_error(), &reason, &fix);
+        rlx__diag_add(rt, RLX_DIAG_REJECTED, path,
+                      reason ? reason : "the config file cannot be read",
+                      fix && *fix ? fix : "fix the config file");
+        free(reason);
+        free(fix);
+        rlx__error_clear();
         return;
     }
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
-        return;
-    }
-    yaml_parser_set_input_file(&parser, f);
-    if (!yaml_parser_load(&parser, &doc)) {
-        char *what = rlx__printf_alloc(
-            "line %zu column %zu: YAML error: %s", parser.problem_mark.line + 1,
-            parser.problem_mark.column + 1,
-            parser.problem ? parser.problem : "syntax error");
-        complain(rt, path, NULL, what ? what : "YAML error");
-        free(what);
-    } else {
-        read_root(rt, path, &doc);
-        yaml_document_delete(&doc);
-    }
-    yaml_parser_delete(&parser);
-    fclose(f);
+    read_root(rt, path, root);
+    rlx__ynode_free(root);
 }

@@ -236,7 +236,7 @@ static void host_log(const rlx_host *host, rlx_log_level level,
                      const char *message)
 {
     static const char *const names[] = { "error", "warn", "info", "debug" };
-    const char *env = getenv("RLX_LOG");
+    const char *env = rlx__env("RLX_LOG");
     int max = -1;
     (void)host;
     for (int i = 0; env && i < 4; i++)

@@ -45,6 +45,26 @@ void rlx__split_fix(const char *msg, char **reason, char **fix);
 char *rlx__strdup(const char *s);
 char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
 
+/* ---- env.c: the environment, ignored in privileged processes ------- */
+
+/* 1 in a set-ID process, or one the kernel marked AT_SECURE (file
+ * capabilities, LSM transitions): the environment is the caller's. */
+int rlx__env_untrusted(void);
+/* getenv(NAME), or NULL when rlx__env_untrusted(). Every variable the
+ * core reads goes through here. */
+const char *rlx__env(const char *name);
+
+/* ---- file.c: files named by users ---------------------------------- */
+
+struct stat;
+/* Open PATH (a WHAT: "model file") for reading without blocking; refuse
+ * anything but a regular file (a FIFO would hang the process). */
+rlx_status rlx__file_open_regular(const char *path, const char *what,
+                                  int *fd, struct stat *st);
+/* The whole of PATH, NUL-terminated, at most MAX_BYTES. */
+rlx_status rlx__file_read_all(const char *path, const char *what,
+                              size_t max_bytes, char **out, size_t *len);
+
 /* ---- names.c ---------------------------------------------------------- */
 
 int rlx__op_is_known(rlx_op op);
@@ -165,6 +185,7 @@ struct rlx_runtime {
     uint32_t n_pending;
     char *pending_error;             /* first registration refusal */
     struct rlx__options *options;    /* plugin settings (options.c) */
+    struct rlx__scan *scan;          /* scanner and registry cache */
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -246,6 +267,8 @@ rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
 /* Inspect an ELF header before dlopen: 0 when it may be loadable, else
  * -1 with a reason and fix (malloc'd). */
 int rlx__elf_check(int fd, long long file_size, char **reason, char **fix);
+/* 0 when ADDR (from dlsym) is a data object, not a function. */
+int rlx__symbol_is_function(void *addr);
 
 /* ---- graph.c ---------------------------------------------------------- */
 

@@ -16,9 +16,18 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "scan.h"
 
 #define PLUGIN_PREFIX "librlx-backend-"
 #define PLUGIN_SUFFIX ".so"
+
+void (*rlx__loader_phase_hook)(const char *phase);
+
+static void phase(const char *name)
+{
+    if (rlx__loader_phase_hook)
+        rlx__loader_phase_hook(name);
+}
 
 static rlx_status reject(rlx_runtime *rt, const char *path, rlx_status st,
                          const char *reason, const char *fix)
@@ -95,6 +104,7 @@ static rlx_status run_init(rlx_runtime *rt, rlx__plugin *p,
     rt->pending_error = NULL;
     rlx__report_clear();
 
+    phase(RLX__PHASE_INIT);
     rlx_status st = init(&rt->host);
 
     rt->loading = NULL;
@@ -154,16 +164,33 @@ rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
     return st;
 }
 
-/* Ask a variant plugin how well it fits this host, before its init. */
-static rlx_status host_fit(rlx_runtime *rt, rlx__plugin *p)
+/* Ask a variant plugin how well it fits this host, before its init; a
+ * file that scanned clean brings the score the scanner measured. */
+static rlx_status host_fit(rlx_runtime *rt, rlx__plugin *p,
+                           const rlx__scan_entry *scanned)
 {
-    void *sym = dlsym(p->handle, RLX_PLUGIN_HOST_FIT_SYMBOL);
-    rlx_plugin_host_fit_fn fit = NULL;
-    memcpy(&fit, &sym, sizeof fit);
-    if (!fit)
-        return RLX_OK;
     const char *family = NULL;
-    int32_t score = fit(&family);
+    int32_t score;
+    if (scanned) {
+        if (!scanned->family)
+            return RLX_OK;
+        family = scanned->family;
+        score = scanned->fit;
+    } else {
+        void *sym = dlsym(p->handle, RLX_PLUGIN_HOST_FIT_SYMBOL);
+        rlx_plugin_host_fit_fn fit = NULL;
+        memcpy(&fit, &sym, sizeof fit);
+        if (!fit)
+            return RLX_OK;
+        if (!rlx__symbol_is_function(sym))
+            return reject(rt, p->path, RLX_ERR_PLUGIN,
+                          RLX_PLUGIN_HOST_FIT_SYMBOL " is a data object, "
+                          "not a function",
+                          "export rlx_plugin_host_fit as a function (see "
+                          "rlx/plugin.h), or remove the plugin");
+        phase(RLX__PHASE_FIT);
+        score = fit(&family);
+    }
     p->host_fit = score;
     p->family = rlx__strdup(family && *family ? family : p->path);
     if (score > 0)
@@ -258,6 +285,7 @@ void rlx__loader_scan_end(rlx_runtime *rt)
 rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
 {
     struct stat st;
+    phase(RLX__PHASE_ELF);
     rlx_status s = check_file(rt, path, &st);
     if (s != RLX_OK)
         return s;
@@ -289,6 +317,14 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
         return s;
     }
 
+    /* a file that crashed or hung the scanner is never opened here */
+    const rlx__scan_entry *scanned = rlx__scan_lookup(rt, path, &st);
+    if (scanned && scanned->state == RLX__SCANNED_BLACKLISTED)
+        return rlx__scan_blacklisted(rt, scanned);
+    if (scanned && scanned->state != RLX__SCANNED_CLEAN)
+        scanned = NULL; /* refused: load it to say why, as it is now */
+
+    phase(RLX__PHASE_DLOPEN);
     dlerror();
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
@@ -310,6 +346,13 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
                       "export rlx_plugin_init (see rlx/plugin.h), or remove "
                       "the file from the plugin directory");
     }
+    if (!rlx__symbol_is_function(sym)) {
+        dlclose(handle);
+        return reject(rt, path, RLX_ERR_PLUGIN,
+                      "rlx_plugin_init is a data object, not a function",
+                      "export rlx_plugin_init as a function (see "
+                      "rlx/plugin.h), or remove the plugin");
+    }
 
     rlx__plugin *p = calloc(1, sizeof *p);
     if (!p || !(p->path = rlx__strdup(path))) {
@@ -321,7 +364,7 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
     p->dev = (unsigned long long)st.st_dev;
     p->ino = (unsigned long long)st.st_ino;
     p->host_fit = -1;
-    s = host_fit(rt, p);
+    s = host_fit(rt, p, scanned);
     if (s == RLX_OK && p->family && rt->deferring)
         return defer(rt, p, init);
     if (s == RLX_OK)
@@ -423,24 +466,39 @@ static void scan_dir(rlx_runtime *rt, const char *dir, const char *source)
     if (n)
         qsort(names, n, sizeof *names, name_cmp);
 
+    /* Shadowing first, so that only the files to load are scanned, and
+     * all of them by one scanner process. */
+    char **paths = calloc(n ? n : 1, sizeof *paths);
+    struct stat *sts = calloc(n ? n : 1, sizeof *sts);
+    uint32_t n_scan = 0;
     for (size_t i = 0; i < n; i++) {
         char *path = rlx__printf_alloc("%s%s%s", dir,
                                        dir[strlen(dir) - 1] == '/' ? "" : "/",
                                        names[i]);
-        if (path) {
-            const char *first = shadowed_by(rt, names[i], path);
-            if (first) {
-                char *reason = rlx__printf_alloc("shadowed by %s", first);
-                rlx__diag_add(rt, RLX_DIAG_SHADOWED, path,
-                              reason ? reason : "shadowed",
-                              "the first file of a name in the search order "
-                              "wins; remove one of the two to silence this");
-                free(reason);
-            } else {
-                rlx__loader_load(rt, path);
-            }
+        const char *first = path ? shadowed_by(rt, names[i], path) : NULL;
+        if (first) {
+            char *reason = rlx__printf_alloc("shadowed by %s", first);
+            rlx__diag_add(rt, RLX_DIAG_SHADOWED, path,
+                          reason ? reason : "shadowed",
+                          "the first file of a name in the search order "
+                          "wins; remove one of the two to silence this");
+            free(reason);
+            free(path);
+            path = NULL;
         }
-        free(path);
+        free(names[i]);
+        names[i] = path; /* NULL: shadowed */
+        if (path && paths && sts && stat(path, &sts[n_scan]) == 0 &&
+            S_ISREG(sts[n_scan].st_mode))
+            paths[n_scan++] = path;
+    }
+    if (paths && sts)
+        rlx__scan_files(rt, paths, sts, n_scan);
+    free(paths);
+    free(sts);
+    for (size_t i = 0; i < n; i++) {
+        if (names[i])
+            rlx__loader_load(rt, names[i]);
         free(names[i]);
     }
     free(names);

@@ -97,6 +97,11 @@ typedef struct rlx__ynode {
 /* Parse the YAML file PATH into a tree (one document, keys of every
  * mapping unique scalars, no aliases). Errors name PATH:LINE:COL. */
 rlx_status rlx__yaml_load(const char *path, rlx__ynode **out);
+/* The same for any YAML file (WHAT: "config file") of at most MAX_BYTES;
+ * an empty one gives a NULL or null root. Nesting is capped (64 levels),
+ * so parsing stays linear in the file's size. */
+rlx_status rlx__yaml_parse(const char *path, const char *what,
+                           size_t max_bytes, rlx__ynode **out);
 void rlx__ynode_free(rlx__ynode *n);
 /* Value of KEY in mapping MAP, or NULL. */
 const rlx__ynode *rlx__ynode_get(const rlx__ynode *map, const char *key);

@@ -55,58 +55,18 @@ int rlx__ynode_is_null(const rlx__ynode *n)
             strcmp(n->text, "NULL") == 0);
 }
 
-/* The whole file, NUL-terminated. */
-static rlx_status read_file(const char *path, char **out, size_t *len)
+/* The whole file, NUL-terminated: a regular file (a FIFO would block),
+ * at most YAML_MAX_BYTES. */
+static rlx_status read_file(const char *path, const char *what,
+                            size_t max_bytes, char **out, size_t *len)
 {
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return rlx__error(errno == ENOENT ? RLX_ERR_NOT_FOUND : RLX_ERR_IO,
-                          "%s: cannot open the model file: %s. Fix: check "
-                          "the path", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    rlx_status rc = RLX_OK;
-    while (buf) {
-        if (n + 1 >= cap) {
-            if (cap >= YAML_MAX_BYTES) {
-                rc = rlx__error(RLX_ERR_FORMAT,
-                                "%s: the model file is larger than %u "
-                                "bytes. Fix: keep weights in the "
-                                "safetensors file, not inline",
-                                path, YAML_MAX_BYTES);
-                break;
-            }
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = rlx__error(RLX_ERR_IO, "%s: cannot read the model "
-                                "file: %s. Fix: give the path of a YAML "
-                                "model file", path, strerror(errno));
-            break;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    if (rc != RLX_OK) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return RLX_OK;
+    rlx_status st = rlx__file_read_all(path, what, max_bytes, out, len);
+    if (st == RLX_ERR_FORMAT && max_bytes == YAML_MAX_BYTES)
+        return rlx__error(RLX_ERR_FORMAT,
+                          "%s: the model file is larger than %u bytes. Fix: "
+                          "keep weights in the safetensors file, not inline",
+                          path, YAML_MAX_BYTES);
+    return st;
 }
 
 typedef struct ybuild {
@@ -262,12 +222,13 @@ static rlx_status syntax_error(const char *path, const yaml_parser_t *p,
                       p->context ? " " : "", p->context ? p->context : "");
 }
 
-rlx_status rlx__yaml_load(const char *path, rlx__ynode **out)
+rlx_status rlx__yaml_parse(const char *path, const char *what,
+                           size_t max_bytes, rlx__ynode **out)
 {
     *out = NULL;
     char *text = NULL;
     size_t len = 0;
-    rlx_status st = read_file(path, &text, &len);
+    rlx_status st = read_file(path, what, max_bytes, &text, &len);
     if (st != RLX_OK)
         return st;
 
@@ -296,13 +257,24 @@ rlx_status rlx__yaml_load(const char *path, rlx__ynode **out)
         rlx__ynode_free(b.root);
         return st;
     }
-    if (!b.root || rlx__ynode_is_null(b.root)) {
-        rlx__ynode_free(b.root);
+    *out = b.root;
+    return RLX_OK;
+}
+
+rlx_status rlx__yaml_load(const char *path, rlx__ynode **out)
+{
+    rlx__ynode *root = NULL;
+    rlx_status st = rlx__yaml_parse(path, "model file", YAML_MAX_BYTES, &root);
+    *out = NULL;
+    if (st != RLX_OK)
+        return st;
+    if (!root || rlx__ynode_is_null(root)) {
+        rlx__ynode_free(root);
         return rlx__error(RLX_ERR_FORMAT,
                           "%s:1:1: the model file is empty. Fix: start it "
                           "with 'rlx_model: 1' (see docs/model-format.md)",
                           path);
     }
-    *out = b.root;
+    *out = root;
     return RLX_OK;
 }

@@ -139,12 +139,10 @@ static void env_disable_item(rlx_runtime *rt, const char *var,
 
 void rlx__policy_from_env(rlx_runtime *rt)
 {
-    /* set-ID processes ignore the environment, as for RLX_PLUGIN_PATH */
-    if (getuid() != geteuid() || getgid() != getegid())
-        return;
-    for_each_item(rt, "RLX_BACKEND_FORCE", getenv("RLX_BACKEND_FORCE"),
+    /* privileged processes see no variables (rlx__env) */
+    for_each_item(rt, "RLX_BACKEND_FORCE", rlx__env("RLX_BACKEND_FORCE"),
                   env_force_item);
-    for_each_item(rt, "RLX_BACKEND_DISABLE", getenv("RLX_BACKEND_DISABLE"),
+    for_each_item(rt, "RLX_BACKEND_DISABLE", rlx__env("RLX_BACKEND_DISABLE"),
                   env_disable_item);
 }
 

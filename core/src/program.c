@@ -22,7 +22,18 @@ static rlx_status slot_fill(rlx__slot *slot, const char *name,
                    rlx_dtype_size(n->dtype);
     if (host)
         slot->host = calloc(1, slot->nbytes ? slot->nbytes : 1);
-    if (!slot->name || (host && !slot->host))
+    if (host && !slot->host) {
+        char shape[160];
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY,
+                          "cannot allocate %.3g GiB for '%s' (%s %s): out of "
+                          "memory. Fix: free memory, or build the graph with "
+                          "a smaller shape for it",
+                          (double)slot->nbytes / 1073741824.0, name,
+                          rlx_dtype_name(n->dtype),
+                          rlx__shape_str(shape, sizeof shape, n->rank,
+                                         n->shape));
+    }
+    if (!slot->name)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     return RLX_OK;
 }

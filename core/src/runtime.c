@@ -8,6 +8,7 @@
 
 #include "cpu_ref.h"
 #include "internal.h"
+#include "scan.h"
 
 #ifndef RLX_PLUGINDIR
 #define RLX_PLUGINDIR "/usr/local/lib/rlx/plugins"
@@ -16,15 +17,6 @@
 const char *rlx_plugin_dir(void)
 {
     return RLX_PLUGINDIR;
-}
-
-/* Like the Vulkan loader: search-path variables mean nothing to a
- * set-user-ID or set-group-ID process, which must not load user code. */
-static const char *env_trusted(const char *name)
-{
-    if (getuid() != geteuid() || getgid() != getegid())
-        return NULL;
-    return getenv(name);
 }
 
 void rlx__diag_add(rlx_runtime *rt, rlx_diag_kind kind, const char *path,
@@ -67,6 +59,7 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
         return rlx__error(RLX_ERR_INTERNAL, "cannot create a mutex");
     }
     rlx__host_init(rt);
+    rlx__scan_setup(rt);
     rlx__config_load(rt);       /* the environment overrides the file */
     rlx__policy_from_env(rt);
     rlx_status st = rlx__registry_init(rt);
@@ -77,7 +70,7 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
         st = rlx__loader_builtin(rt, "(built-in)", rlx__cpu_ref_init);
         if (st == RLX_OK && !(flags & RLX_RUNTIME_NO_DISCOVERY)) {
             rlx__loader_scan_begin(rt);
-            rlx__loader_scan(rt, env_trusted("RLX_PLUGIN_PATH"),
+            rlx__loader_scan(rt, rlx__env("RLX_PLUGIN_PATH"),
                              RLX__SOURCE_ENV);
             rlx__loader_scan(rt, RLX_PLUGINDIR, RLX__SOURCE_SYSTEM);
             rlx__loader_scan_end(rt);
@@ -98,6 +91,7 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     if (!rt)
         return;
     rlx__loader_unload_all(rt); /* destroys backends, then closes files */
+    rlx__scan_free(rt);
     rlx__registry_free(rt);
     for (uint32_t i = 0; i < rt->n_diags; i++) {
         free(rt->diags[i].path);

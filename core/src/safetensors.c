@@ -301,7 +301,8 @@ done:
 rlx_status rlx__safetensors_open(const char *path, rlx__safetensors **out)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO must be refused below, not wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return rlx__error(errno == ENOENT ? RLX_ERR_NOT_FOUND : RLX_ERR_IO,
                           "%s: cannot open the weights file: %s. Fix: put "

@@ -227,7 +227,7 @@ rlx_precision rlx_session_precision(const rlx_session *s)
  * rather than a silent STRICT, since the user asked for something. */
 static rlx_status precision_from_env(rlx_session *s)
 {
-    const char *env = getenv("RLX_PRECISION");
+    const char *env = rlx__env("RLX_PRECISION");
     if (!env || !*env)
         return RLX_OK;
     for (int i = 0; i <= RLX_PRECISION_ALLOW_REDUCED; i++)
@@ -256,7 +256,7 @@ rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
     s->precision = RLX_PRECISION_STRICT;
     const char *env = NULL;
     if (!device || !*device) {
-        env = getenv("RLX_DEVICE");
+        env = rlx__env("RLX_DEVICE");
         device = env && *env ? env : NULL;
     }
     rlx_status st = precision_from_env(s);
