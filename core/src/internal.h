@@ -244,7 +244,12 @@ typedef struct rlx__node {
     double *floats;
     void *data;       /* CONSTANT */
     uint32_t slot;    /* INPUT/PARAM */
+    struct rlx__custom *custom; /* RLX__OP_CUSTOM: the owned spec */
 } rlx__node;
+
+/* A custom node (custom.h): an op code of the core's own, outside the
+ * ABI's rlx_op range, so no backend is ever asked about it or shown it. */
+#define RLX__OP_CUSTOM ((rlx_op)0x40000001)
 
 typedef struct rlx__output {
     char *name;
@@ -258,6 +263,11 @@ struct rlx_graph {
     rlx__output *outputs;
     uint32_t n_outputs;
 };
+
+/* A unique, non-empty NAME for a new node, or an error. */
+rlx_status rlx__graph_check_name(const rlx_graph *g, const char *name);
+/* Append NODE (which the graph then owns); 0 on out of memory. */
+int rlx__graph_push(rlx_graph *g, const rlx__node *node);
 
 /* Elements of a shape, or -1 when it overflows. */
 int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);

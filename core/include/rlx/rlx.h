@@ -221,6 +221,76 @@ RLX_API rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
                                          rlx_dtype *dtype, uint32_t *rank,
                                          const int64_t **dims);
 
+/* ---- custom ops: foreign kernels called by C signature (docs/custom-ops.md)
+ *
+ * A custom node calls a C function from another library (or from the
+ * application) through libffi, with no glue code: its signature is given
+ * as text ("void(i32, f32, f32*, i32, f32*, i32)") and each argument comes
+ * from a tensor, a tensor's size or a literal. Custom nodes always run on
+ * the CPU, in the core, on host memory; in a graph compiled for another
+ * device they are placed on the host and their tensors moved there. A
+ * custom node has one output; the kernel must write all of it (or start
+ * from a copy of an input, INIT_INPUT, for kernels that update in place). */
+
+typedef enum rlx_custom_arg_kind {
+    RLX_CUSTOM_ARG_TENSOR = 1, /* pointer to input INDEX's data (read-only) or,
+                                  INDEX RLX_CUSTOM_OUTPUT, the output's */
+    RLX_CUSTOM_ARG_NUMEL = 2,  /* element count of tensor INDEX */
+    RLX_CUSTOM_ARG_DIM = 3,    /* dimension AXIS of tensor INDEX (<0: from
+                                  the end) */
+    RLX_CUSTOM_ARG_INT = 4,    /* the literal I */
+    RLX_CUSTOM_ARG_FLOAT = 5   /* the literal F (for f32 and f64 params) */
+} rlx_custom_arg_kind;
+
+#define RLX_CUSTOM_OUTPUT UINT32_MAX
+
+typedef struct rlx_custom_arg {
+    rlx_custom_arg_kind kind;
+    uint32_t index;  /* TENSOR, NUMEL, DIM: input index or RLX_CUSTOM_OUTPUT */
+    int32_t axis;    /* DIM */
+    int64_t i;       /* INT */
+    double f;        /* FLOAT */
+} rlx_custom_arg;
+
+/* A kernel called from C: the function's type does not matter, its
+ * signature string says how to call it. */
+typedef void (*rlx_custom_fn)(void);
+
+typedef struct rlx_custom_op {
+    uint32_t struct_size;   /* sizeof(rlx_custom_op) */
+    /* Either LIBRARY and SYMBOL: a path or soname and a function in it,
+     * loaded under the rules of docs/custom-ops.md when the graph is
+     * compiled; or FN: a function of the application (LIBRARY NULL). */
+    const char *library;
+    const char *symbol;
+    rlx_custom_fn fn;
+    /* "RET(T, ...)": RET void or an integer type (a non-zero value fails
+     * the run); T one of i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 ptr, or a
+     * typed pointer f32* i32* ... checked against the tensor's dtype. */
+    const char *signature;
+    uint32_t n_args;
+    const rlx_custom_arg *args;
+    /* The output. */
+    rlx_dtype dtype;
+    uint32_t rank;
+    const int64_t *dims;
+    /* Input index whose data the output starts as (an in-place kernel
+     * such as cblas_saxpy, which overwrites y), or -1 for none. */
+    int32_t init_input;
+    /* Directory that relative library paths are under (a model's own);
+     * NULL: relative paths are refused. */
+    const char *base_dir;
+} rlx_custom_op;
+
+/* Add a custom node calling OP's function on INPUTS. The signature, its
+ * arity and each argument's type are checked now (a mismatch fails naming
+ * the argument and adds nothing); the library is loaded and the symbol
+ * found when the graph is compiled. NAME may be NULL. */
+RLX_API rlx_status rlx_graph_add_custom(rlx_graph *g, const char *name,
+                                        uint32_t n_inputs,
+                                        const rlx_value *inputs,
+                                        const rlx_custom_op *op,
+                                        rlx_value *out);
 /* ---- sessions and programs ------------------------------------------ */
 
 /* DEVICE: NULL or "" for the best available (RLX_DEVICE, then the order
