@@ -42,6 +42,8 @@ int rlx__ftype_is_int(rlx__ftype t);
 int rlx__ftype_is_float(rlx__ftype t);
 /* 1 when V fits integer type T. */
 int rlx__ftype_fits(rlx__ftype t, int64_t v);
+/* The C type of one element of DTYPE, VOID for f16/bf16/bool. */
+rlx__ftype rlx__ftype_of_dtype(rlx_dtype dtype);
 
 /* ---- ffi.c: the spec a custom node owns -------------------------------- */
 
@@ -52,9 +54,15 @@ typedef struct rlx__custom {
     uint32_t n_args;
     rlx_custom_arg *args;
     int32_t init_input;
+    uint32_t flags;             /* RLX_CUSTOM_* */
+    /* Set when a program prepares the node (its own copy of the graph);
+     * freed with the spec, never copied. */
+    struct rlx__custom_call *call;
 } rlx__custom;
 
 void rlx__custom_free(rlx__custom *c);
+/* A deep copy of the spec, without the prepared call; NULL on OOM. */
+rlx__custom *rlx__custom_dup(const rlx__custom *c);
 
 /* What a compiled custom node needs per run: the resolved function, the
  * libffi call interface and argument storage (prepared once). */

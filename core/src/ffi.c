@@ -43,6 +43,12 @@ struct rlx__custom_call {
     uint32_t source[RLX__SIG_MAX_ARGS];
     int32_t init_input;
     size_t out_bytes;
+    /* elementwise: called per output element */
+    int each;
+    int64_t out_numel;
+    rlx_dtype out_dtype;
+    rlx_dtype arg_dtype[RLX__SIG_MAX_ARGS]; /* tensor args' dtypes */
+    int arg_scalar[RLX__SIG_MAX_ARGS];      /* one element: broadcast */
 };
 
 #define SCALAR (UINT32_MAX - 1)
@@ -131,8 +137,10 @@ rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
     c->ret = spec->sig.ret;
     c->n_args = spec->n_args;
     c->init_input = spec->init_input;
-    c->out_bytes = (size_t)rlx__shape_elements(n->rank, n->shape) *
-                   rlx_dtype_size(n->dtype);
+    c->out_numel = rlx__shape_elements(n->rank, n->shape);
+    c->out_bytes = (size_t)c->out_numel * rlx_dtype_size(n->dtype);
+    c->out_dtype = n->dtype;
+    c->each = (spec->flags & RLX_CUSTOM_ELEMENTWISE) != 0;
     for (uint32_t i = 0; i < spec->n_args; i++) {
         const rlx_custom_arg *a = &spec->args[i];
         rlx__ftype t = spec->sig.args[i];
@@ -144,6 +152,10 @@ rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
         switch (a->kind) {
         case RLX_CUSTOM_ARG_TENSOR:
             c->source[i] = a->index;
+            ten = tensor_of(g, n, a->index);
+            c->arg_dtype[i] = ten->dtype;
+            c->arg_scalar[i] = rlx__shape_elements(ten->rank,
+                                                   ten->shape) == 1;
             break;
         case RLX_CUSTOM_ARG_NUMEL:
             ten = tensor_of(g, n, a->index);
@@ -183,9 +195,67 @@ rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
     return RLX_OK;
 }
 
+/* Element I of DTYPE at BASE into S (the types elementwise allows). */
+static void load(rlx__scalar *s, rlx_dtype dtype, const void *base,
+                 int64_t i)
+{
+    size_t es = rlx_dtype_size(dtype);
+    memcpy(s, (const char *)base + (size_t)i * es, es);
+}
+
+/* The result RV of an elementwise call into element I of OUTPUT. Narrow
+ * integers come back widened to an ffi_arg. */
+static void store(const rlx__custom_call *c, const void *rv, void *output,
+                  int64_t i)
+{
+    char *dst = (char *)output + (size_t)i * rlx_dtype_size(c->out_dtype);
+    ffi_sarg w;
+    switch (c->out_dtype) {
+    case RLX_DTYPE_F32: memcpy(dst, rv, sizeof(float)); break;
+    case RLX_DTYPE_F64: memcpy(dst, rv, sizeof(double)); break;
+    case RLX_DTYPE_I64: memcpy(dst, rv, sizeof(int64_t)); break;
+    case RLX_DTYPE_I32:
+        memcpy(&w, rv, sizeof w);
+        *(int32_t *)(void *)dst = (int32_t)w;
+        break;
+    case RLX_DTYPE_I8:
+        memcpy(&w, rv, sizeof w);
+        *(int8_t *)dst = (int8_t)w;
+        break;
+    case RLX_DTYPE_U8:
+        memcpy(&w, rv, sizeof w);
+        *(uint8_t *)dst = (uint8_t)w;
+        break;
+    default: break;
+    }
+}
+
+static void invoke_each(rlx__custom_call *c, const void *const *inputs,
+                        void *output)
+{
+    union {
+        ffi_arg a;
+        double d;
+        float f;
+        int64_t i;
+    } rv;
+    for (int64_t e = 0; e < c->out_numel; e++) {
+        for (uint32_t i = 0; i < c->n_args; i++)
+            if (c->source[i] != SCALAR)
+                load(&c->store[i], c->arg_dtype[i], inputs[c->source[i]],
+                     c->arg_scalar[i] ? 0 : e);
+        ffi_call(&c->cif, c->fn, &rv, c->values);
+        store(c, &rv, output, e);
+    }
+}
+
 rlx_status rlx__custom_invoke(rlx__custom_call *c, const void *const *inputs,
                               void *output)
 {
+    if (c->each) {
+        invoke_each(c, inputs, output);
+        return RLX_OK;
+    }
     if (c->init_input >= 0 && c->out_bytes)
         memcpy(output, inputs[c->init_input], c->out_bytes);
     for (uint32_t i = 0; i < c->n_args; i++) {

@@ -2,7 +2,7 @@
  * ffi_sig.c - the signature grammar of custom ops:
  *
  *   signature := ret '(' [ type { ',' type } ] ')'
- *   ret       := 'void' | int-type
+ *   ret       := 'void' | int-type | 'f32' | 'f64'  (floats: elementwise)
  *   type      := int-type | 'f32' | 'f64' | 'ptr' | dtype '*' | 'void' '*'
  *   int-type  := i8 | i16 | i32 | i64 | u8 | u16 | u32 | u64
  *
@@ -58,6 +58,19 @@ int rlx__ftype_fits(rlx__ftype t, int64_t v)
     case RLX__FT_U32: return v >= 0 && v <= (int64_t)UINT32_MAX;
     case RLX__FT_U64: return v >= 0;
     default: return 0;
+    }
+}
+
+rlx__ftype rlx__ftype_of_dtype(rlx_dtype dtype)
+{
+    switch (dtype) {
+    case RLX_DTYPE_F32: return RLX__FT_F32;
+    case RLX_DTYPE_F64: return RLX__FT_F64;
+    case RLX_DTYPE_I32: return RLX__FT_I32;
+    case RLX_DTYPE_I64: return RLX__FT_I64;
+    case RLX_DTYPE_I8: return RLX__FT_I8;
+    case RLX_DTYPE_U8: return RLX__FT_U8;
+    default: return RLX__FT_VOID;
     }
 }
 
@@ -123,11 +136,12 @@ int rlx__sig_parse(const char *text, rlx__sig *out, char *err, size_t size)
     const char *p = text;
     rlx_dtype pointee;
     if (!read_type(&p, &out->ret, &pointee, word, sizeof word) ||
-        out->ret == RLX__FT_PTR || rlx__ftype_is_float(out->ret)) {
+        out->ret == RLX__FT_PTR) {
         snprintf(err, size, "signature \"%s\": return type '%s' is not "
-                 "allowed. Fix: return void, or an integer status "
-                 "(i32, i64, u32, ...) that is 0 on success", text,
-                 word[0] ? word : (p[0] ? (char[]){ p[0], 0 } : "(none)"));
+                 "allowed. Fix: return void or an integer status (i32, "
+                 "i64, u32, ...) that is 0 on success, or for an "
+                 "elementwise kernel the element's type", text,
+                 word[0] ? word : "(none)");
         return 0;
     }
     if (*p != '(') {

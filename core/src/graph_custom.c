@@ -11,6 +11,8 @@
 
 #include "custom.h"
 
+static rlx__custom *spec_copy(const rlx_custom_op *op, const rlx__sig *sig);
+
 void rlx__custom_free(rlx__custom *c)
 {
     if (!c)
@@ -20,6 +22,7 @@ void rlx__custom_free(rlx__custom *c)
     free(c->signature);
     free(c->base_dir);
     free(c->args);
+    rlx__custom_call_free(c->call);
     free(c);
 }
 
@@ -65,6 +68,38 @@ static rlx_status check_arg(const rlx_graph *g, const char *name,
     int64_t v = 0;
     switch (a->kind) {
     case RLX_CUSTOM_ARG_TENSOR:
+        if (op->flags & RLX_CUSTOM_ELEMENTWISE) {
+            rlx__ftype et = rlx__ftype_of_dtype(ten->dtype);
+            int64_t nt = rlx__shape_elements(ten->rank, ten->shape);
+            int64_t no = rlx__shape_elements(out->rank, out->shape);
+            if (ten == out)
+                return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                                  ARG ": an elementwise kernel returns the "
+                                  "output element; the output is not an "
+                                  "argument. Fix: pass inputs only", name,
+                                  i + 1, sg);
+            if (et == RLX__FT_VOID || t != et)
+                return rlx__error(RLX_ERR_DTYPE,
+                                  ARG ": the parameter is %s but '%s' is %s "
+                                  "(elementwise: each element is passed by "
+                                  "value). Fix: declare the parameter %s%s",
+                                  name, i + 1, sg, rlx__ftype_name(t),
+                                  ten->name, rlx_dtype_name(ten->dtype),
+                                  et == RLX__FT_VOID ? "(f16, bf16 and bool "
+                                                       "are not passed; "
+                                                       "cast first) "
+                                                     : "",
+                                  et == RLX__FT_VOID ? ""
+                                                     : rlx__ftype_name(et));
+            if (nt != no && nt != 1)
+                return rlx__error(RLX_ERR_SHAPE,
+                                  ARG ": '%s' has %lld elements but the "
+                                  "output has %lld. Fix: give elementwise "
+                                  "inputs the output's element count (or "
+                                  "one element)", name, i + 1, sg,
+                                  ten->name, (long long)nt, (long long)no);
+            return RLX_OK;
+        }
         if (t != RLX__FT_PTR)
             return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                               ARG ": the parameter is %s but the argument "
@@ -165,7 +200,39 @@ static rlx_status check_op(const rlx_graph *g, const char *name,
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "custom node '%s': N_ARGS is %u but ARGS is NULL",
                           name, op->n_args);
-    int writes_output = 0;
+    int each = (op->flags & RLX_CUSTOM_ELEMENTWISE) != 0;
+    if (op->flags & ~RLX_CUSTOM_ELEMENTWISE)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "custom node '%s': unknown flags 0x%x. Fix: use "
+                          "RLX_CUSTOM_* flags", name,
+                          op->flags & ~RLX_CUSTOM_ELEMENTWISE);
+    rlx__ftype et = rlx__ftype_of_dtype(out->dtype);
+    if (each && (et == RLX__FT_VOID || sig->ret != et))
+        return rlx__error(RLX_ERR_DTYPE,
+                          "custom node '%s': an elementwise kernel returns "
+                          "the output element, which is %s, but signature "
+                          "\"%s\" returns %s. Fix: %s", name,
+                          rlx_dtype_name(out->dtype), op->signature,
+                          rlx__ftype_name(sig->ret),
+                          et == RLX__FT_VOID
+                              ? "give the output dtype f32, f64, i32, i64, "
+                                "i8 or u8"
+                              : "make the return type match the output's "
+                                "dtype");
+    if (!each && rlx__ftype_is_float(sig->ret))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "custom node '%s': signature \"%s\" returns %s, "
+                          "but a whole-tensor kernel returns void or an "
+                          "integer status. Fix: mark the node elementwise "
+                          "if the function computes one element, or fix "
+                          "the return type", name, op->signature,
+                          rlx__ftype_name(sig->ret));
+    if (each && op->init_input >= 0)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "custom node '%s': an elementwise kernel cannot "
+                          "start from a copy of an input (INIT_INPUT). Fix: "
+                          "set INIT_INPUT to -1", name);
+    int writes_output = each;
     for (uint32_t i = 0; i < op->n_args; i++) {
         rlx_status st = check_arg(g, name, op, sig, i, n_inputs, inputs,
                                   out);
@@ -207,6 +274,23 @@ static rlx_status check_op(const rlx_graph *g, const char *name,
     return RLX_OK;
 }
 
+rlx__custom *rlx__custom_dup(const rlx__custom *c)
+{
+    rlx_custom_op op = {
+        .struct_size = sizeof op,
+        .library = c->library,
+        .symbol = c->symbol,
+        .fn = c->fn,
+        .signature = c->signature,
+        .n_args = c->n_args,
+        .args = c->args,
+        .init_input = c->init_input,
+        .base_dir = c->base_dir,
+        .flags = c->flags,
+    };
+    return spec_copy(&op, &c->sig);
+}
+
 static rlx__custom *spec_copy(const rlx_custom_op *op, const rlx__sig *sig)
 {
     rlx__custom *c = calloc(1, sizeof *c);
@@ -215,6 +299,7 @@ static rlx__custom *spec_copy(const rlx_custom_op *op, const rlx__sig *sig)
     c->fn = op->fn;
     c->sig = *sig;
     c->init_input = op->init_input;
+    c->flags = op->flags;
     c->n_args = op->n_args;
     c->args = malloc((op->n_args ? op->n_args : 1) * sizeof *c->args);
     c->signature = rlx__strdup(op->signature);

@@ -198,20 +198,20 @@ static rlx_status str_key(const cbuild *c, const rlx__ynode *e,
 }
 
 static rlx_status read_output(const cbuild *c, const rlx__ynode *e,
-                              int32_t init, rlx_dtype *dtype,
+                              int32_t like, rlx_dtype *dtype,
                               uint32_t *rank, int64_t *dims)
 {
     const char *dt;
     const rlx__ynode *at;
     *dtype = RLX_DTYPE_INVALID;
     *rank = 0;
-    if (init >= 0) { /* defaults: the in-place input's */
-        const rlx__node *in = &c->g->nodes[c->inputs[init]];
+    if (like >= 0) { /* defaults: that input's */
+        const rlx__node *in = &c->g->nodes[c->inputs[like]];
         *dtype = in->dtype;
         *rank = in->rank;
         memcpy(dims, in->shape, in->rank * sizeof *dims);
     }
-    rlx_status st = str_key(c, e, "dtype", init < 0, &dt, &at);
+    rlx_status st = str_key(c, e, "dtype", like < 0, &dt, &at);
     if (st != RLX_OK)
         return st;
     if (dt && rlx_dtype_from_name(dt, dtype) != RLX_OK)
@@ -221,7 +221,7 @@ static rlx_status read_output(const cbuild *c, const rlx__ynode *e,
                                 "i64, i8, u8, bool", c->name, dt);
     const rlx__ynode *sh = rlx__ynode_get(e, "shape");
     if (!sh || rlx__ynode_is_null(sh)) {
-        if (init >= 0)
+        if (like >= 0)
             return RLX_OK;
         return rlx__model_error(RLX_ERR_INVALID_ARGUMENT, c->path, e,
                                 "custom node '%s' has no 'shape' for its "
@@ -268,7 +268,8 @@ static rlx_status build(cbuild *c, const rlx__ynode *e, rlx_custom_arg *args,
 {
     static const char *const keys[] = { "name", "op", "library", "symbol",
                                         "signature", "inputs", "args",
-                                        "init", "dtype", "shape", NULL };
+                                        "init", "elementwise", "dtype",
+                                        "shape", NULL };
     for (uint32_t i = 0; i < e->n; i++) {
         const rlx__ynode *key = e->items[2 * i];
         int ok = 0;
@@ -278,8 +279,8 @@ static rlx_status build(cbuild *c, const rlx__ynode *e, rlx_custom_arg *args,
             return rlx__model_error(RLX_ERR_INVALID_ARGUMENT, c->path, key,
                                     "custom node '%s': unknown key '%.60s'. "
                                     "Fix: use name, op, library, symbol, "
-                                    "signature, inputs, args, init, dtype, "
-                                    "shape", c->name, key->text);
+                                    "signature, inputs, args, init, "
+                                    "elementwise, dtype, shape", c->name, key->text);
     }
     const char *library, *symbol, *signature, *init;
     const rlx__ynode *lib_at, *sym_at, *sig_at, *init_at;
@@ -316,10 +317,18 @@ static rlx_status build(cbuild *c, const rlx__ynode *e, rlx_custom_arg *args,
                                     "input the output starts as", c->name);
         init_input = (int32_t)index;
     }
+    int each = 0;
+    const rlx__ynode *ew = rlx__ynode_get(e, "elementwise");
+    if (ew && (st = rlx__yaml_bool(c->path, ew, "elementwise", &each)))
+        return st;
     rlx_dtype dtype;
     uint32_t rank;
     int64_t dims[RLX_MAX_RANK];
-    if ((st = read_output(c, e, init_input, &dtype, &rank, dims)) != RLX_OK)
+    /* the output's dtype and shape default to the in-place input's, or
+     * for an elementwise kernel to its first input's */
+    int32_t like = init_input >= 0 ? init_input
+                   : each && c->n_inputs ? 0 : -1;
+    if ((st = read_output(c, e, like, &dtype, &rank, dims)) != RLX_OK)
         return st;
     rlx_custom_op op = {
         .struct_size = sizeof op,
@@ -333,6 +342,7 @@ static rlx_status build(cbuild *c, const rlx__ynode *e, rlx_custom_arg *args,
         .dims = dims,
         .init_input = init_input,
         .base_dir = base_dir,
+        .flags = each ? RLX_CUSTOM_ELEMENTWISE : 0,
     };
     st = rlx_graph_add_custom(c->g, c->name, c->n_inputs, c->inputs, &op,
                               out);

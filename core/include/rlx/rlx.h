@@ -229,8 +229,12 @@ RLX_API rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
  * from a tensor, a tensor's size or a literal. Custom nodes always run on
  * the CPU, in the core, on host memory; in a graph compiled for another
  * device they are placed on the host and their tensors moved there. A
- * custom node has one output; the kernel must write all of it (or start
- * from a copy of an input, INIT_INPUT, for kernels that update in place). */
+ * custom node has one output. A whole-tensor kernel gets pointers and
+ * must write all of the output (or start from a copy of an input,
+ * INIT_INPUT, for kernels that update in place, like cblas_saxpy). An
+ * elementwise kernel (RLX_CUSTOM_ELEMENTWISE: a scalar function such as
+ * libm's erff) is called once per output element with the elements of
+ * its tensor arguments, and returns that output element. */
 
 typedef enum rlx_custom_arg_kind {
     RLX_CUSTOM_ARG_TENSOR = 1, /* pointer to input INDEX's data (read-only) or,
@@ -265,8 +269,9 @@ typedef struct rlx_custom_op {
     const char *symbol;
     rlx_custom_fn fn;
     /* "RET(T, ...)": RET void or an integer type (a non-zero value fails
-     * the run); T one of i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 ptr, or a
-     * typed pointer f32* i32* ... checked against the tensor's dtype. */
+     * the run), or for ELEMENTWISE the output's element type; T one of
+     * i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 ptr, or a typed pointer
+     * f32* i32* ... checked against the tensor's dtype. */
     const char *signature;
     uint32_t n_args;
     const rlx_custom_arg *args;
@@ -280,7 +285,14 @@ typedef struct rlx_custom_op {
     /* Directory that relative library paths are under (a model's own);
      * NULL: relative paths are refused. */
     const char *base_dir;
+    uint32_t flags;         /* RLX_CUSTOM_* */
 } rlx_custom_op;
+
+/* Call the kernel once per output element: a TENSOR argument passes that
+ * element's value (a one-element tensor passes its only element), typed
+ * by the signature (f32 for an f32 tensor, ...), and the kernel's return
+ * value, of the output's dtype, is the output element. */
+#define RLX_CUSTOM_ELEMENTWISE 0x1u
 
 /* Add a custom node calling OP's function on INPUTS. The signature, its
  * arity and each argument's type are checked now (a mismatch fails naming
