@@ -372,6 +372,134 @@ RLX_API const void *rlx_program_output_data(const rlx_program *p,
 /* Nodes the program kept after dead-code elimination. */
 RLX_API uint32_t rlx_program_node_count(const rlx_program *p);
 
+/* ---- capability: which nodes a backend can run (docs/placement.md) --- */
+
+/* One question decides everywhere (sessions, placement, the runner,
+ * `rlx check`): can backend B run node N? The op and dtype
+ * (supports_op), then the node's shapes and attributes (a 1.3 plugin's
+ * supports_node), then RLX_OPS_DISABLE ("cuda:gelu,softmax,npu:matmul":
+ * a backend id, device name or * before the colon). Sources (inputs,
+ * params, constants) are fed by the core and never asked about. */
+typedef struct rlx_capability rlx_capability;
+/* The report for every node of G on B (dead nodes are not asked). */
+RLX_API rlx_status rlx_capability_create(const rlx_backend *b,
+                                         const rlx_graph *g,
+                                         rlx_capability **out);
+RLX_API void rlx_capability_destroy(rlx_capability *c);
+RLX_API uint32_t rlx_capability_node_count(const rlx_capability *c);
+RLX_API uint32_t rlx_capability_unsupported_count(const rlx_capability *c);
+/* *SUPPORTED: 1 yes, 0 no, -1 not asked (a source or a dead node); *WHY
+ * one line saying why not ("" when supported). Strings live as long as
+ * C. */
+RLX_API rlx_status rlx_capability_node(const rlx_capability *c,
+                                       rlx_value node, int *supported,
+                                       const char **why);
+/* The first node B cannot run, or RLX_VALUE_NONE; *WHY (may be NULL)
+ * its reason. */
+RLX_API rlx_value rlx_capability_first_unsupported(const rlx_capability *c,
+                                                   const char **why);
+
+/* ---- placement: one program over several backends -------------------- */
+
+/* What rlx_session_compile does when the session's backend cannot run
+ * every node. The default is RLX_FALLBACK, else SPLIT. */
+typedef enum rlx_fallback {
+    /* the nodes it cannot run go to the best CPU backend that can; the
+     * pieces run in order as one program, tensors crossing through host
+     * memory (one copy per crossing, none between CPU pieces) */
+    RLX_FALLBACK_SPLIT = 0,
+    /* the whole graph moves: to the next candidate device when the
+     * session chose its device, else to the best CPU backend */
+    RLX_FALLBACK_WHOLE = 1,
+    /* refuse: the error names the first node and the device */
+    RLX_FALLBACK_NONE = 2
+} rlx_fallback;
+RLX_API rlx_status rlx_session_set_fallback(rlx_session *s, rlx_fallback f);
+RLX_API rlx_fallback rlx_session_fallback(const rlx_session *s);
+
+#define RLX_PIECE_NONE UINT32_MAX
+/* Where node NODE of the compiled graph runs: *PIECE its piece (pieces
+ * run in order) or RLX_PIECE_NONE for sources and removed dead nodes;
+ * *BACKEND the piece's backend and *DEVICE_INDEX its device, or NULL
+ * when the core itself runs the node (a host piece). Any out-parameter
+ * may be NULL. */
+RLX_API rlx_status rlx_program_placement(const rlx_program *p,
+                                         rlx_value node,
+                                         const rlx_backend **backend,
+                                         uint32_t *device_index,
+                                         uint32_t *piece);
+/* Pieces (1 for a program on one backend). */
+RLX_API uint32_t rlx_program_piece_count(const rlx_program *p);
+/* Tensors handed from one piece to another at every run. */
+RLX_API uint32_t rlx_program_transfer_count(const rlx_program *p);
+/* Compute nodes that run anywhere but on the program's backend. */
+RLX_API uint32_t rlx_program_fallback_count(const rlx_program *p);
+/* One line: "41 nodes on cuda:0, 2 on cpu-openblas (gelu x2), 4
+ * transfers". Lives as long as P. */
+RLX_API const char *rlx_program_placement_summary(const rlx_program *p);
+
+/* ---- the multi-device runner (docs/multi-device.md) ------------------ */
+
+/* One graph on every device it may run on: programs compiled lazily per
+ * device and cached, params set once and mirrored to every device
+ * compiled before or after, runs on a named device, on the best one, or
+ * along a fallback chain, and device choice by measurement. Built only
+ * on the public session and program API. One thread at a time. */
+typedef struct rlx_runner rlx_runner;
+/* POLICY (NULL: RLX_DEVICE_POLICY, else "default"): "default" (the
+ * session's automatic order), "prefer-cpu", "prefer-gpu", "prefer-npu"
+ * (custom kinds and TPUs first), "max-performance" (measure on the
+ * caller's inputs), or "cpu-only", "gpu-only", "npu-only". Backends
+ * RLX_BACKEND_FORCE, RLX_BACKEND_DISABLE or the config file rule out are
+ * left out. The graph is copied. Fails when no device satisfies the
+ * policy. */
+RLX_API rlx_status rlx_runner_create(rlx_runtime *rt, const rlx_graph *g,
+                                     const char *policy, rlx_runner **out);
+RLX_API void rlx_runner_destroy(rlx_runner *r);
+/* Devices the policy allows, best first ("cuda:0", "npu:0", "cpu:0"). */
+RLX_API uint32_t rlx_runner_device_count(const rlx_runner *r);
+RLX_API const char *rlx_runner_device(const rlx_runner *r, uint32_t index);
+/* Kept by the runner and given to every program, now and later. */
+RLX_API rlx_status rlx_runner_set_param(rlx_runner *r, const char *name,
+                                        const void *data, size_t nbytes);
+RLX_API rlx_status rlx_runner_set_input(rlx_runner *r, const char *name,
+                                        const void *data, size_t nbytes);
+/* The program for DEVICE (a device name, "name:index" or a backend id),
+ * compiled on first use; owned by the runner. */
+RLX_API rlx_status rlx_runner_program(rlx_runner *r, const char *device,
+                                      rlx_program **out);
+/* Run on DEVICE, or (NULL) on the best device: the policy's first, or
+ * under "max-performance" the benchmark's winner. *RAN (may be NULL) is
+ * the program that ran: read its outputs there. */
+RLX_API rlx_status rlx_runner_run(rlx_runner *r, const char *device,
+                                  rlx_program **ran);
+/* Try each device of CHAIN ("cuda,vulkan,cpu"; NULL: RLX_DEVICE_CHAIN,
+ * else the policy's order) until one compiles and runs. Every attempt is
+ * recorded (rlx_runner_attempt); on failure the error lists them. */
+RLX_API rlx_status rlx_runner_run_chain(rlx_runner *r, const char *chain,
+                                        rlx_program **ran);
+RLX_API uint32_t rlx_runner_attempt_count(const rlx_runner *r);
+/* Attempt INDEX of the last run: its device, status (RLX_OK for the one
+ * that ran) and reason. */
+RLX_API rlx_status rlx_runner_attempt(const rlx_runner *r, uint32_t index,
+                                      const char **device,
+                                      rlx_status *status,
+                                      const char **reason);
+/* Time each device of DEVICES (a chain; NULL: every allowed device) on
+ * the inputs set so far: one warm-up run, then RUNS timed runs. The
+ * fastest becomes the runner's best device; *WINNER (may be NULL) names
+ * it. */
+RLX_API rlx_status rlx_runner_benchmark(rlx_runner *r, const char *devices,
+                                        uint32_t runs, const char **winner);
+RLX_API uint32_t rlx_runner_bench_count(const rlx_runner *r);
+/* Row INDEX of the last benchmark: device, median milliseconds per run
+ * (negative when it failed), status and reason. */
+RLX_API rlx_status rlx_runner_bench_result(const rlx_runner *r,
+                                           uint32_t index,
+                                           const char **device, double *ms,
+                                           rlx_status *status,
+                                           const char **reason);
+
 /* ---- tensors: run inputs and outputs that stay on the device --------- */
 
 /* A tensor in the memory of P's device (one of the backend's buffers), so

@@ -1,0 +1,1 @@
+/* runner.c - the multi-device runner (filled in below). */
