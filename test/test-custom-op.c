@@ -366,16 +366,23 @@ TEST(int_float_double_args_by_absolute_path)
 TEST(bare_name_through_rlx_custom_op_path)
 {
     rlx_runtime *rt = test_runtime();
-    const char *path = kernel_model("librlx-test-kernels.so");
+    /* a name no loader path (meson sets LD_LIBRARY_PATH) can find */
+    char cmd[2048], dir[600];
+    fx("x");
+    snprintf(dir, sizeof dir, "%s/opdir", tmp_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s' "
+             "'%s/librlx-test-kernels-env.so'", dir, kernels_path(), dir);
+    ASSERT_EQ(system(cmd), 0);
+    const char *path = kernel_model("librlx-test-kernels-env.so");
     rlx_model *m = NULL;
     setenv("RLX_CUSTOM_OP_PATH", "", 1);
     ASSERT_EQ(rlx_model_load(path, &m), RLX_ERR_NOT_FOUND);
     ASSERT(m == NULL);
-    ASSERT_MSG("librlx-test-kernels.so", "rlxk_scale_shift",
+    ASSERT_MSG("librlx-test-kernels-env.so", "rlxk_scale_shift",
                "i32(i32, f32, f64, f32*, f32*)", "failed to load",
                "RLX_CUSTOM_OP_PATH");
-    char env[1200];
-    snprintf(env, sizeof env, "/nonexistent:%s", kernels_dir());
+    char env[1400];
+    snprintf(env, sizeof env, "/nonexistent::%s", dir);
     setenv("RLX_CUSTOM_OP_PATH", env, 1);
     check_kernel_model(rt, path);
     setenv("RLX_CUSTOM_OP_PATH", "", 1);

@@ -105,6 +105,13 @@ int rlx__capability_node(const rlx_backend *b, const rlx_graph_view *v,
     why[0] = '\0';
     if (rlx__op_is_source(n->op))
         return 1;
+    /* a node the core runs itself (a custom op): no backend is asked */
+    const rlx__host_kind *hk = rlx__host_kind_for(v, node);
+    if (hk) {
+        snprintf(why, why_size, "the core runs it on the host (%s)",
+                 hk->name);
+        return 0;
+    }
     if (!(b->flags & RLX_BACKEND_EXECUTES)) {
         snprintf(why, why_size, "backend '%s' is emission-only", b->id);
         return 0;

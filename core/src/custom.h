@@ -55,13 +55,10 @@ typedef struct rlx__custom {
     rlx_custom_arg *args;
     int32_t init_input;
     uint32_t flags;             /* RLX_CUSTOM_* */
-    /* Set when a program prepares the node (its own copy of the graph);
-     * freed with the spec, never copied. */
-    struct rlx__custom_call *call;
 } rlx__custom;
 
 void rlx__custom_free(rlx__custom *c);
-/* A deep copy of the spec, without the prepared call; NULL on OOM. */
+/* A deep copy of the spec; NULL on out of memory. */
 rlx__custom *rlx__custom_dup(const rlx__custom *c);
 
 /* What a compiled custom node needs per run: the resolved function, the
@@ -77,6 +74,10 @@ rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
 rlx_status rlx__custom_invoke(rlx__custom_call *c, const void *const *inputs,
                               void *output);
 void rlx__custom_call_free(rlx__custom_call *c);
+
+/* ---- host_ffi.c: the host kind that runs custom nodes (placement) ------ */
+
+extern const rlx__host_kind rlx__host_kind_ffi;
 
 /* ---- ffi_lib.c: where a library may come from --------------------------- */
 

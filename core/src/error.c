@@ -49,10 +49,15 @@ const char *rlx_last_error(void)
 
 rlx_status rlx__error(rlx_status status, const char *fmt, ...)
 {
+    /* format aside first: callers may pass rlx_last_error() itself to
+     * wrap it ("piece 1 failed: %s"), and vsnprintf's source and
+     * destination must not overlap */
+    char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(last_error, msg, sizeof msg);
     return status;
 }
 

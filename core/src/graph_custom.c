@@ -22,7 +22,6 @@ void rlx__custom_free(rlx__custom *c)
     free(c->signature);
     free(c->base_dir);
     free(c->args);
-    rlx__custom_call_free(c->call);
     free(c);
 }
 

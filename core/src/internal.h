@@ -356,17 +356,24 @@ rlx_status rlx__ops_mask_check(void);
  *   2. add its address to rlx__host_kinds[] in placement_host.c.
  * Placement then puts every claimed node in a host piece, whatever the
  * fallback policy, and the program reports it with a NULL backend.
- * RUN may keep nothing between calls: the node view (attributes, shapes,
- * and inputs[j] for input j) stays valid while the program lives.
+ * RUN keeps nothing between calls but PREPARE's state: the node view
+ * (attributes, shapes, and inputs[j] for input j) stays valid while the
+ * program lives.
  */
 typedef struct rlx__host_kind {
     const char *name;   /* "ffi": shown in placement summaries */
     int (*claims)(const rlx_graph_view *v, uint32_t node);
     /* Compute node NODE of V: INPUTS[j] is input j's data (host, row-
-     * major), OUTPUT the node's result (host, its dtype and shape). On
-     * failure set the error (rlx__error, with a Fix) and return it. */
-    rlx_status (*run)(const rlx_graph_view *v, uint32_t node,
+     * major), OUTPUT the node's result (host, its dtype and shape). STATE
+     * is what PREPARE made (NULL without one). On failure set the error
+     * (rlx__error, with a Fix) and return it. */
+    rlx_status (*run)(void *state, const rlx_graph_view *v, uint32_t node,
                       const void *const *inputs, void *output);
+    /* Optional: once per program, when the piece is built (compile
+     * time): node GNODE of the program's own graph G, which lives as long
+     * as the program. *STATE goes to every RUN and to RELEASE. */
+    rlx_status (*prepare)(const rlx_graph *g, uint32_t gnode, void **state);
+    void (*release)(void *state);
 } rlx__host_kind;
 /* NULL-terminated. */
 extern const rlx__host_kind *const rlx__host_kinds[];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "custom.h"
 #include "placement.h"
 #include "program.h"
 
@@ -35,6 +36,7 @@ static rlx_status graph_clone(const rlx_graph *g, rlx_graph **out)
         const rlx__node *s = &g->nodes[i];
         rlx__node *d = &c->nodes[i];
         *d = *s;
+        d->custom = NULL;
         d->name = rlx__strdup(s->name);
         d->inputs = malloc((s->n_inputs + 1) * sizeof *d->inputs);
         d->ints = s->n_ints ? malloc(s->n_ints * sizeof *d->ints) : NULL;
@@ -55,6 +57,11 @@ static rlx_status graph_clone(const rlx_graph *g, rlx_graph **out)
             memcpy(d->ints, s->ints, s->n_ints * sizeof *d->ints);
         if (s->n_floats)
             memcpy(d->floats, s->floats, s->n_floats * sizeof *d->floats);
+        /* a custom node's spec: the program's own, prepared later */
+        if (s->custom && !(d->custom = rlx__custom_dup(s->custom))) {
+            ok = 0;
+            break;
+        }
         if (s->data && nbytes)
             memcpy(d->data, s->data, nbytes);
     }
@@ -114,11 +121,14 @@ static rlx_status host_piece_run(rlx__piece *pc)
 {
     const rlx_graph_view *v = &pc->pl->view.view;
     uint32_t node = pc->nodes[0];
-    return pc->host->run(v, node, pc->args, pc->pl->value[node]);
+    return pc->host->run(pc->state, v, node, pc->args,
+                         pc->pl->value[node]);
 }
 
 static void host_piece_destroy(rlx__piece *pc)
 {
+    if (pc->host && pc->host->release)
+        pc->host->release(pc->state);
     free(pc->args);
 }
 
@@ -448,7 +458,12 @@ static rlx_status build_host_piece(rlx__placement *pl, rlx__piece *pc)
     for (uint32_t j = 0; j < node->n_inputs; j++)
         pc->args[j] = pl->value[node->inputs[j]];
     pc->ops = &host_piece_ops;
-    return RLX_OK;
+    if (!pc->host->prepare)
+        return RLX_OK;
+    uint32_t gnode = 0; /* the graph node behind the view node */
+    while (gnode < pl->graph->n_nodes && pl->view.remap[gnode] != pc->nodes[0])
+        gnode++;
+    return pc->host->prepare(pl->graph, gnode, &pc->state);
 }
 
 /* ---- the report ------------------------------------------------------- */

@@ -40,6 +40,7 @@ struct rlx__piece {
     uint32_t *nodes;             /* view nodes in run order */
     void *impl;                  /* backend piece: its rlx_program */
     const void **args;           /* host piece: its node's input buffers */
+    void *state;                 /* host piece: its kind's prepare state */
     struct rlx__placement *pl;
 };
 

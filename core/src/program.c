@@ -138,6 +138,17 @@ rlx_status rlx__program_compile(const rlx_graph *g, const rlx_backend *b,
     return RLX_OK;
 }
 
+/* 1 when every node of V that B cannot run is one the core runs itself. */
+static int only_host_nodes_left(const rlx__view *v, const rlx_backend *b)
+{
+    char why[512];
+    for (uint32_t i = 0; i < v->view.n_nodes; i++)
+        if (!rlx__host_kind_for(&v->view, i) &&
+            !rlx__capability_node(b, &v->view, i, why, sizeof why))
+            return 0;
+    return 1;
+}
+
 /* B (a session candidate at INDEX) lacks a node of V: what the session's
  * fallback policy makes of that. */
 static rlx_status compile_partial(rlx_program *p, rlx_session *s,
@@ -194,9 +205,14 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
         char why[512];
         uint32_t bad = rlx__view_first_unsupported(&v, b, why, sizeof why);
         int more = i + 1 < s->n_candidates;
+        /* nodes the core runs itself (custom ops) are placed on the
+         * host whatever the fallback policy, when B takes the rest */
         rlx_status cst =
             bad == UINT32_MAX
                 ? compile_on(p, &v, b, s->device_index, s->precision)
+            : only_host_nodes_left(&v, b)
+                ? rlx__placement_compile(p, s->rt, g, b, s->device_index,
+                                         s->precision, 0, 0)
                 : compile_partial(p, s, g, &v, b, bad, why, more);
         if (cst == RLX_OK && p->place)
             rlx__session_note(s, "placed over %u pieces: %s",
