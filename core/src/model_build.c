@@ -443,7 +443,8 @@ static rlx_status unknown_op(const build *b, const rlx__ynode *at,
                                 "or constants", node, op);
     return rlx__model_error(RLX_ERR_UNSUPPORTED, b->path, at,
                             "node '%s': unknown op '%.40s'. Fix: use one of "
-                            "%s", node, op, list);
+                            "%s, or custom (docs/custom-ops.md)", node, op,
+                            list);
 }
 
 static rlx_status build_node(build *b, const rlx__ynode *e)
