@@ -8,7 +8,10 @@
  * node inside a graph for another device is placed on the host.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <ftw.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -780,6 +783,88 @@ TEST(library_gone_at_compile)
     rlx_runtime_destroy(rt);
 }
 
+/* ---- set-user-ID processes: absolute paths under the plugin dir only --- */
+
+/* Run the set-user-ID copy HELPER of secure-load as user nobody on MODEL,
+ * with RLX_CUSTOM_OP_PATH set to ENV; its output into OUT. */
+static int run_secure(const char *helper, const char *model, const char *env,
+                      char *out, size_t size)
+{
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        setenv("RLX_CUSTOM_OP_PATH", env, 1);
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(3);
+        execl(helper, helper, model, (char *)NULL);
+        _exit(4);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < size && (n = read(fds[0], out + got, size - 1 - got)) > 0)
+        got += (size_t)n;
+    out[got] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(set_user_id_loads_only_under_the_plugin_dir)
+{
+    const char *src = getenv("RLX_TEST_SECURE_LOAD");
+    if (!src || !*src)
+        FAIL("RLX_TEST_SECURE_LOAD is not set (run through meson test)");
+    if (geteuid() != 0)
+        SKIP("making a set-user-ID copy needs root");
+    fx("x");
+    char helper[600], cmd[2048], dir[600], out[4096];
+    snprintf(helper, sizeof helper, "%s/secure-load", tmp_dir);
+    snprintf(dir, sizeof dir, "%s/opdir", tmp_dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && mkdir -p '%s' && cp '%s' "
+             "'%s/librlx-test-kernels-env.so'", src, helper, dir,
+             kernels_path(), dir);
+    ASSERT_EQ(system(cmd), 0);
+    ASSERT_EQ(chown(helper, 0, 0), 0);
+    ASSERT_EQ(chmod(helper, 04755), 0);
+    ASSERT_EQ(chmod(tmp_dir, 0755), 0);
+    /* an absolute path outside the plugin directory is refused (it loads
+     * in a normal process: int_float_double_args_by_absolute_path) */
+    const char *abs_model = kernel_model(kernels_path());
+    char copy[600];
+    snprintf(copy, sizeof copy, "%s/abs.yaml", tmp_dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 644 '%s'", abs_model,
+             copy, copy);
+    ASSERT_EQ(system(cmd), 0);
+    int rc = run_secure(helper, copy, "", out, sizeof out);
+    if (rc == 3 || rc == 4 || (rc != 1 && rc != 0))
+        SKIP("cannot run a set-user-ID program here (exit %d)", rc);
+    ASSERT_EQ(rc, 1);
+    if (!strstr(out, "set-user-ID process") || !strstr(out, "Fix:") ||
+        !strstr(out, rlx_plugin_dir()))
+        FAIL("absolute path outside the plugin dir: %s", out);
+    /* a bare name through RLX_CUSTOM_OP_PATH is refused too */
+    const char *env_model = kernel_model("librlx-test-kernels-env.so");
+    snprintf(copy, sizeof copy, "%s/env.yaml", tmp_dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 644 '%s'", env_model,
+             copy, copy);
+    ASSERT_EQ(system(cmd), 0);
+    ASSERT_EQ(run_secure(helper, copy, dir, out, sizeof out), 1);
+    if (!strstr(out, "set-user-ID process"))
+        FAIL("bare name in a set-user-ID process: %s", out);
+    /* the same model loads in a normal process */
+    setenv("RLX_CUSTOM_OP_PATH", dir, 1);
+    rlx_model *m = NULL;
+    ASSERT_EQ(rlx_model_load(copy, &m), RLX_OK);
+    rlx_model_destroy(m);
+    setenv("RLX_CUSTOM_OP_PATH", "", 1);
+}
+
 /* ---- inside a graph for another device: placed on the host ------------ */
 
 TEST(vulkan_graph_places_custom_node_on_host)
@@ -838,4 +923,5 @@ RLX_TEST_LIST(TEST_ENTRY(openblas_saxpy_matches_add_mul),
               TEST_ENTRY(bad_specs),
               TEST_ENTRY(bad_models),
               TEST_ENTRY(library_gone_at_compile),
+              TEST_ENTRY(set_user_id_loads_only_under_the_plugin_dir),
               TEST_ENTRY(vulkan_graph_places_custom_node_on_host));
