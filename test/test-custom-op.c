@@ -310,6 +310,52 @@ TEST(libm_double_erf)
     rlx_runtime_destroy(rt);
 }
 
+/* Custom nodes are never asked about: the capability report marks them
+ * "not asked", placement puts them on the host under every fallback
+ * policy, and the program stays on its backend. */
+TEST(custom_nodes_are_host_pieces_under_every_fallback)
+{
+    rlx_runtime *rt = test_runtime();
+    rlx_model *m = NULL;
+    ASSERT_EQ(rlx_model_load(write_model("gelu-p.yaml", gelu_yaml), &m),
+              RLX_OK);
+    const rlx_graph *g = rlx_model_graph(m);
+    const rlx_backend *ref = rlx_runtime_find_backend(rt, "cpu-ref");
+    rlx_capability *c = NULL;
+    ASSERT_EQ(rlx_capability_create(ref, g, &c), RLX_OK);
+    ASSERT_EQ(rlx_capability_unsupported_count(c), 0u);
+    int supported = 2;
+    const char *why = NULL;
+    ASSERT_EQ(rlx_capability_node(c, 5 /* e: x, 3 constants, t, e */,
+                                  &supported, &why), RLX_OK);
+    ASSERT_EQ(supported, -1);
+    ASSERT(strstr(why, "custom op"));
+    rlx_capability_destroy(c);
+    const rlx_fallback policies[] = { RLX_FALLBACK_SPLIT, RLX_FALLBACK_WHOLE,
+                                      RLX_FALLBACK_NONE };
+    for (int i = 0; i < 3; i++) {
+        rlx_session *s = NULL;
+        rlx_program *p = NULL;
+        ASSERT_EQ(rlx_session_create(rt, "cpu-ref", &s), RLX_OK);
+        ASSERT_EQ(rlx_session_set_fallback(s, policies[i]), RLX_OK);
+        if (rlx_session_compile(s, g, &p) != RLX_OK)
+            FAIL("fallback %d: %s", i, rlx_last_error());
+        const rlx_backend *b = ref;
+        uint32_t piece = 0;
+        ASSERT_EQ(rlx_program_placement(p, 5, &b, NULL, &piece), RLX_OK);
+        ASSERT(b == NULL); /* the core runs it */
+        ASSERT(piece != RLX_PIECE_NONE);
+        ASSERT_EQ(rlx_program_fallback_count(p), 2u); /* erff, expf */
+        ASSERT(strstr(rlx_program_placement_summary(p),
+                      "2 on the host (custom x2)"));
+        ASSERT(rlx_session_backend(s) == ref);
+        rlx_program_destroy(p);
+        rlx_session_destroy(s);
+    }
+    rlx_model_destroy(m);
+    rlx_runtime_destroy(rt);
+}
+
 /* ---- the test kernel library: int, float and double arguments --------- */
 
 static char kernel_yaml[4096];
@@ -914,6 +960,7 @@ RLX_TEST_LIST(TEST_ENTRY(openblas_saxpy_matches_add_mul),
               TEST_ENTRY(openblas_sgemv_matches_matmul),
               TEST_ENTRY(libm_erff_gelu_and_expf_match_builtins),
               TEST_ENTRY(libm_double_erf),
+              TEST_ENTRY(custom_nodes_are_host_pieces_under_every_fallback),
               TEST_ENTRY(int_float_double_args_by_absolute_path),
               TEST_ENTRY(bare_name_through_rlx_custom_op_path),
               TEST_ENTRY(relative_path_inside_the_model_directory),

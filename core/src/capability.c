@@ -206,11 +206,14 @@ rlx_status rlx_capability_create(const rlx_backend *b, const rlx_graph *g,
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         uint32_t k = v.remap[i];
         char why[512];
-        if (k == UINT32_MAX || rlx__op_is_source(g->nodes[i].op)) {
+        if (k == UINT32_MAX || rlx__op_is_source(g->nodes[i].op) ||
+            rlx__host_kind_for(&v.view, k)) {
             c->state[i] = -1;
-            c->why[i] = rlx__strdup(k == UINT32_MAX
-                                        ? "dead: no output depends on it"
-                                        : "source: the core feeds it");
+            c->why[i] = rlx__strdup(
+                k == UINT32_MAX ? "dead: no output depends on it"
+                : rlx__op_is_source(g->nodes[i].op)
+                    ? "source: the core feeds it"
+                    : "the core runs it on the host (a custom op)");
             continue;
         }
         c->state[i] = (signed char)rlx__capability_node(b, &v.view, k, why,

@@ -388,7 +388,8 @@ RLX_API rlx_status rlx_capability_create(const rlx_backend *b,
 RLX_API void rlx_capability_destroy(rlx_capability *c);
 RLX_API uint32_t rlx_capability_node_count(const rlx_capability *c);
 RLX_API uint32_t rlx_capability_unsupported_count(const rlx_capability *c);
-/* *SUPPORTED: 1 yes, 0 no, -1 not asked (a source or a dead node); *WHY
+/* *SUPPORTED: 1 yes, 0 no, -1 not asked (a source, a dead node, or a
+ * custom node, which the core runs on the host); *WHY
  * one line saying why not ("" when supported). Strings live as long as
  * C. */
 RLX_API rlx_status rlx_capability_node(const rlx_capability *c,
