@@ -28,7 +28,7 @@ typedef union rlx__scalar {
 
 struct rlx__custom_call {
     char *node;                 /* for messages */
-    char *symbol;               /* the symbol, or "the application's function" */
+    char *symbol;               /* or "the application's function" */
     char *signature;
     void *lib;                  /* dlopen handle, NULL for an application fn */
     rlx_custom_fn fn;

@@ -164,7 +164,8 @@ static rlx_status add_source(rlx_graph *g, rlx_op op, const char *name,
         n.slot = g->n_inputs;
     if (op == RLX_OP_PARAM)
         n.slot = g->n_params;
-    if (!n.name || (op == RLX_OP_CONSTANT && !n.data) || !rlx__graph_push(g, &n)) {
+    if (!n.name || (op == RLX_OP_CONSTANT && !n.data) ||
+        !rlx__graph_push(g, &n)) {
         node_free(&n);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }

@@ -280,7 +280,8 @@ static rlx_status build(cbuild *c, const rlx__ynode *e, rlx_custom_arg *args,
                                     "custom node '%s': unknown key '%.60s'. "
                                     "Fix: use name, op, library, symbol, "
                                     "signature, inputs, args, init, "
-                                    "elementwise, dtype, shape", c->name, key->text);
+                                    "elementwise, dtype, shape", c->name,
+                                    key->text);
     }
     const char *library, *symbol, *signature, *init;
     const rlx__ynode *lib_at, *sym_at, *sig_at, *init_at;

@@ -461,7 +461,8 @@ static rlx_status build_host_piece(rlx__placement *pl, rlx__piece *pc)
     if (!pc->host->prepare)
         return RLX_OK;
     uint32_t gnode = 0; /* the graph node behind the view node */
-    while (gnode < pl->graph->n_nodes && pl->view.remap[gnode] != pc->nodes[0])
+    while (gnode < pl->graph->n_nodes &&
+           pl->view.remap[gnode] != pc->nodes[0])
         gnode++;
     return pc->host->prepare(pl->graph, gnode, &pc->state);
 }
