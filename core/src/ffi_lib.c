@@ -181,8 +181,11 @@ rlx_status rlx__custom_open(const char *node, const char *library,
         return st;
     dlerror();
     void *sym = dlsym(*handle, symbol);
-    const char *why = dlerror();
-    if (!sym || why) {
+    const char *err = dlerror();
+    if (!sym || err) {
+        /* dlclose frees dlerror's text: keep a copy */
+        char why[512];
+        snprintf(why, sizeof why, "%s", err ? err : "");
         dlclose(*handle);
         *handle = NULL;
         return rlx__error(RLX_ERR_NOT_FOUND,
@@ -190,7 +193,7 @@ rlx_status rlx__custom_open(const char *node, const char *library,
                           "Fix: check the symbol's spelling against the "
                           "library's exports (nm -D --defined-only LIBRARY)",
                           node, library, symbol, signature, symbol,
-                          why ? ": " : "", why ? why : "");
+                          why[0] ? ": " : "", why);
     }
     /* ISO C forbids object -> function pointer casts; POSIX guarantees
      * dlsym's result converts, so copy the representation. */

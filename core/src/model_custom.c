@@ -24,7 +24,6 @@ typedef struct cbuild {
     void *ctx;
     const rlx__ynode *explicit_inputs; /* the `inputs` list, or NULL */
     rlx_value inputs[MAX_INPUTS];
-    const char *input_names[MAX_INPUTS];
     uint32_t n_inputs;
 } cbuild;
 
@@ -38,7 +37,7 @@ static rlx_status input_index(cbuild *c, const rlx__ynode *at,
         return RLX_OK;
     }
     for (uint32_t i = 0; i < c->n_inputs; i++)
-        if (strcmp(c->input_names[i], name) == 0) {
+        if (strcmp(c->g->nodes[c->inputs[i]].name, name) == 0) {
             *index = i;
             return RLX_OK;
         }
@@ -61,7 +60,6 @@ static rlx_status input_index(cbuild *c, const rlx__ynode *at,
                                 "Fix: use fewer tensors", c->name,
                                 MAX_INPUTS);
     c->inputs[c->n_inputs] = v;
-    c->input_names[c->n_inputs] = name;
     *index = c->n_inputs++;
     return RLX_OK;
 }
