@@ -49,10 +49,13 @@ const char *rlx_last_error(void)
 
 rlx_status rlx__error(rlx_status status, const char *fmt, ...)
 {
+    /* through a copy: an argument may be rlx_last_error() itself */
+    char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(last_error, msg, sizeof msg);
     return status;
 }
 

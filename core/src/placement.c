@@ -23,7 +23,7 @@ typedef struct target {
 
 /* ---- a private copy of the graph ------------------------------------- */
 
-static rlx_status graph_clone(const rlx_graph *g, rlx_graph **out)
+rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out)
 {
     rlx_graph *c = calloc(1, sizeof *c);
     if (!c)
@@ -752,7 +752,7 @@ rlx_status rlx__placement_compile(rlx_program *p, rlx_runtime *rt,
     if (!pl)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     pl->outer = p;
-    rlx_status st = graph_clone(g, &pl->graph);
+    rlx_status st = rlx__graph_clone(g, &pl->graph);
     if (st == RLX_OK)
         st = rlx__view_build(pl->graph, &pl->view);
     if (st != RLX_OK) {
