@@ -4,6 +4,7 @@
  * RLX_OPS_DISABLE. */
 #include <math.h>
 
+#include "test-tool.h"
 #include "test-util.h"
 
 #define B 4
@@ -428,6 +429,72 @@ TEST(bound_tensors_work_at_a_split_programs_edges)
     rlx_runtime_destroy(rt);
 }
 
+/* ---- the tool: rlx check, rlx run --fallback/--device-chain/--pick ---- */
+
+static void tool_setup(char *model, size_t size)
+{
+    ASSERT(setenv("RLX_PLUGIN_PATH", tool_env("RLX_TEST_PLUGIN_DIR"), 1) == 0);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/mlp/mlp.yaml",
+             tool_env("RLX_TEST_EXAMPLES_DIR"));
+    tool_quote(model, size, path);
+}
+
+TEST(rlx_check_reports_each_node_and_the_placement)
+{
+    char model[2300], args[2600];
+    tool_setup(model, sizeof model);
+    snprintf(args, sizeof args, "check %s --device test-npu", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT_CONTAINS(tool_out, "Placement: 8 nodes on npu:0, 1 on cpu-ref "
+                              "(softmax x1), 1 transfer\n");
+    ASSERT_CONTAINS(tool_line("  softmax "), "cpu-ref:0 (piece 2)");
+    ASSERT_CONTAINS(tool_line("  softmax "),
+                    "no: backend 'test-npu' has no softmax on f32");
+    ASSERT_CONTAINS(tool_line("  fc1 "), "test-npu:0 (piece 1)");
+    ASSERT_CONTAINS(tool_out, "Unsupported on test-npu: 1 node; the first "
+                              "is 'softmax'");
+    snprintf(args, sizeof args, "check %s --device test-npu --fallback none",
+             model);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "node 'softmax' (op softmax, f32) is not "
+                              "supported by backend 'test-npu' on device npu");
+    ASSERT_CONTAINS(tool_out, "Fix:");
+    snprintf(args, sizeof args, "check %s --fallback sometimes", model);
+    ASSERT_EQ(tool_run(args, 1), 2);
+    unsetenv("RLX_PLUGIN_PATH");
+}
+
+TEST(rlx_run_prints_the_placement_and_warns)
+{
+    char model[2300], args[2600];
+    tool_setup(model, sizeof model);
+    snprintf(args, sizeof args, "run %s --device test-npu", model);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Placement: 8 nodes on npu:0, 1 on cpu-ref "
+                              "(softmax x1), 1 transfer");
+    ASSERT_CONTAINS(tool_out, "rlx: warning: 1 node of the model runs on "
+                              "the CPU, not on npu");
+    snprintf(args, sizeof args, "run %s --device-chain flaky,cpu", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT_CONTAINS(tool_line("  flaky:0"), "failed: ");
+    ASSERT_CONTAINS(tool_line("  flaky:0"), "the flaky test device was lost");
+    ASSERT_CONTAINS(tool_line("  cpu:0"), "ran");
+    snprintf(args, sizeof args, "run %s --device-chain slow,test-npu "
+                                "--pick fastest", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT_CONTAINS(tool_line("  test-npu"), "<- fastest");
+    ASSERT(!strstr(tool_line("  slow:0"), "fastest"));
+    ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0");
+    snprintf(args, sizeof args, "run %s --fallback maybe", model);
+    ASSERT_EQ(tool_run(args, 1), 2);
+    ASSERT_CONTAINS(tool_out, "--fallback wants split, whole or none");
+    snprintf(args, sizeof args, "run %s --device-chain ,", model);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "names no device");
+    unsetenv("RLX_PLUGIN_PATH");
+}
+
 RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(capability_report_names_each_node),
               TEST_ENTRY(supports_node_declines_with_a_reason),
@@ -437,4 +504,6 @@ RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(fallback_none_names_node_and_device),
               TEST_ENTRY(fallback_whole_moves_everything_to_the_cpu),
               TEST_ENTRY(ops_disable_masks_and_the_best_cpu_takes_over),
-              TEST_ENTRY(bound_tensors_work_at_a_split_programs_edges));
+              TEST_ENTRY(bound_tensors_work_at_a_split_programs_edges),
+              TEST_ENTRY(rlx_check_reports_each_node_and_the_placement),
+              TEST_ENTRY(rlx_run_prints_the_placement_and_warns));

@@ -571,3 +571,13 @@ const char *rlx_program_placement_summary(const rlx_program *p)
 {
     return p && p->report.summary ? p->report.summary : "";
 }
+
+const rlx_backend *rlx_program_backend(const rlx_program *p)
+{
+    return p ? p->backend : NULL;
+}
+
+uint32_t rlx_program_device_index(const rlx_program *p)
+{
+    return p ? p->device_index : 0;
+}

@@ -53,6 +53,8 @@ struct rlx_runner {
     attempt *bench;
     uint32_t n_bench;
     char *best;            /* the benchmark's winner */
+    rlx_runner_compile_hook hook;
+    void *hook_ctx;
 };
 
 /* ---- policies and devices --------------------------------------------- */
@@ -446,6 +448,8 @@ static rlx_status program_for(rlx_runner *r, const char *key,
     for (uint32_t i = 0; st == RLX_OK && i < r->n_params; i++)
         st = rlx_program_set_param(p, r->params[i].name, r->params[i].data,
                                    r->params[i].nbytes);
+    if (st == RLX_OK && r->hook)
+        st = r->hook(r->hook_ctx, p);
     cached *grown = st == RLX_OK ? realloc(r->cache, (r->n_cache + 1) *
                                                          sizeof *r->cache)
                                  : NULL;
@@ -789,5 +793,16 @@ rlx_status rlx_runner_run(rlx_runner *r, const char *device,
         return st;
     if (rst != RLX_OK)
         return rlx__error(rst, "%s", r->attempts[0].reason);
+    return RLX_OK;
+}
+
+rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
+                                       rlx_runner_compile_hook fn, void *ctx)
+{
+    if (!r)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_runner_set_compile_hook: NULL runner");
+    r->hook = fn;
+    r->hook_ctx = ctx;
     return RLX_OK;
 }
