@@ -198,6 +198,19 @@ TEST(chain_falls_back_when_a_run_fails)
     ASSERT_EQ(rlx_runner_attempt_count(r), 2);
     ASSERT_OK(rlx_runner_attempt(r, 1, &device, NULL, NULL));
     ASSERT_STREQ(device, "cpu:0");
+    /* a device whose ops are all masked runs nothing: the chain moves on
+     * (split never runs a whole graph on the CPU under a device's name) */
+    rlx_runner *masked = ready_runner(rt, g, NULL); /* nothing cached */
+    setenv("RLX_OPS_DISABLE", "npu:*", 1);
+    ASSERT_OK(rlx_runner_run_chain(masked, "npu,cpu", &p));
+    unsetenv("RLX_OPS_DISABLE");
+    ASSERT_OK(rlx_runner_attempt(masked, 0, &device, &st, &reason));
+    ASSERT_STREQ(device, "npu:0");
+    ASSERT_EQ(st, RLX_ERR_UNSUPPORTED);
+    ASSERT_CONTAINS(reason, "can run none of the graph's nodes");
+    ASSERT_OK(rlx_runner_attempt(masked, 1, &device, &st, NULL));
+    ASSERT_STREQ(device, "cpu:0");
+    rlx_runner_destroy(masked);
     /* every device failing: the error lists them */
     ASSERT_STATUS(rlx_runner_run_chain(r, "flaky", &p), RLX_ERR_BACKEND);
     ASSERT(p == NULL);

@@ -586,6 +586,15 @@ rlx_status rlx__place_report_whole(rlx__place_report *r, const rlx__view *v,
 
 /* ---- compile ----------------------------------------------------------- */
 
+/* The first compute node's name, for messages. */
+static const char *first_name(const rlx_graph_view *v)
+{
+    for (uint32_t i = 0; i < v->n_nodes; i++)
+        if (!rlx__op_is_source(v->nodes[i]->op))
+            return v->nodes[i]->name;
+    return "none";
+}
+
 static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
                         uint32_t nt, const rlx_backend *primary,
                         uint32_t device_index, rlx_precision precision,
@@ -616,8 +625,10 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
         if (!any)
             st = rlx__error(RLX_ERR_UNSUPPORTED,
                             "backend '%s' can run none of the graph's "
-                            "nodes. Fix: run on another device",
-                            primary->id);
+                            "nodes (the first: %s). Fix: run on another "
+                            "device, or set RLX_FALLBACK=whole to move the "
+                            "whole graph to the CPU", primary->id,
+                            first_name(v));
     }
     uint32_t n_pieces = 0;
     if (st == RLX_OK) {

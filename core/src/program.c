@@ -154,10 +154,11 @@ static rlx_status compile_partial(rlx_program *p, rlx_session *s,
         return rlx__placement_compile(p, s->rt, g, b, s->device_index,
                                       s->precision, 1, 0);
     }
-    /* split; a device that runs none of it is skipped when the session
-     * has other devices to try */
+    /* split; a device that runs none of it fails (the next candidate,
+     * or a runner's chain, takes over; RLX_FALLBACK=whole moves it) */
+    (void)more_candidates;
     return rlx__placement_compile(p, s->rt, g, b, s->device_index,
-                                  s->precision, 0, more_candidates);
+                                  s->precision, 0, 1);
 }
 
 rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
