@@ -50,7 +50,8 @@ rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out)
              (!s->n_floats || d->floats) && (!s->data || d->data);
         if (!ok)
             break;
-        memcpy(d->inputs, s->inputs, s->n_inputs * sizeof *d->inputs);
+        if (s->n_inputs)
+            memcpy(d->inputs, s->inputs, s->n_inputs * sizeof *d->inputs);
         if (s->n_ints)
             memcpy(d->ints, s->ints, s->n_ints * sizeof *d->ints);
         if (s->n_floats)
