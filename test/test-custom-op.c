@@ -916,12 +916,12 @@ TEST(set_user_id_loads_only_under_the_plugin_dir)
 TEST(vulkan_graph_places_custom_node_on_host)
 {
     rlx_runtime *rt = test_runtime();
-    const char *vk = getenv("RLX_TEST_VK_DIR");
+    const char *vk = getenv("RLX_TEST_VULKAN_PLUGIN");
     if (!vk || !*vk) {
         rlx_runtime_destroy(rt);
         SKIP("the Vulkan plugin was not built (needs libvulkan-dev, glslc)");
     }
-    ASSERT_EQ(rlx_runtime_discover(rt, vk), RLX_OK);
+    ASSERT_EQ(rlx_runtime_load_plugin(rt, vk), RLX_OK);
     ASSERT(rlx_runtime_find_backend(rt, "vulkan") != NULL);
     uint32_t devices = 0;
     if (rlx_backend_probe(rlx_runtime_find_backend(rt, "vulkan"),

@@ -4,6 +4,7 @@
  * RLX_OPS_DISABLE. */
 #include <math.h>
 
+#include "test-tool.h"
 #include "test-util.h"
 
 #define B 4
@@ -428,6 +429,139 @@ TEST(bound_tensors_work_at_a_split_programs_edges)
     rlx_runtime_destroy(rt);
 }
 
+/* ---- the tool: rlx check, rlx run --fallback/--device-chain/--pick ---- */
+
+static void tool_setup(char *model, size_t size)
+{
+    ASSERT(setenv("RLX_PLUGIN_PATH", tool_env("RLX_TEST_PLUGIN_DIR"), 1) == 0);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/mlp/mlp.yaml",
+             tool_env("RLX_TEST_EXAMPLES_DIR"));
+    tool_quote(model, size, path);
+}
+
+TEST(rlx_check_reports_each_node_and_the_placement)
+{
+    char model[2300], args[2600];
+    tool_setup(model, sizeof model);
+    snprintf(args, sizeof args, "check %s --device test-npu", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT_CONTAINS(tool_out, "Placement: 8 nodes on npu:0, 1 on cpu-ref "
+                              "(softmax x1), 1 transfer\n");
+    ASSERT_CONTAINS(tool_line("  softmax "), "cpu-ref:0 (piece 2)");
+    ASSERT_CONTAINS(tool_line("  softmax "),
+                    "no: backend 'test-npu' has no softmax on f32");
+    ASSERT_CONTAINS(tool_line("  fc1 "), "test-npu:0 (piece 1)");
+    ASSERT_CONTAINS(tool_out, "Unsupported on test-npu: 1 node; the first "
+                              "is 'softmax'");
+    snprintf(args, sizeof args, "check %s --device test-npu --fallback none",
+             model);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "node 'softmax' (op softmax, f32) is not "
+                              "supported by backend 'test-npu' on device npu");
+    ASSERT_CONTAINS(tool_out, "Fix:");
+    snprintf(args, sizeof args, "check %s --fallback sometimes", model);
+    ASSERT_EQ(tool_run(args, 1), 2);
+    unsetenv("RLX_PLUGIN_PATH");
+}
+
+TEST(rlx_run_prints_the_placement_and_warns)
+{
+    char model[2300], args[2600];
+    tool_setup(model, sizeof model);
+    snprintf(args, sizeof args, "run %s --device test-npu", model);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Placement: 8 nodes on npu:0, 1 on cpu-ref "
+                              "(softmax x1), 1 transfer");
+    ASSERT_CONTAINS(tool_out, "rlx: warning: 1 node of the model runs on "
+                              "the CPU, not on npu");
+    snprintf(args, sizeof args, "run %s --device-chain flaky,cpu", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT_CONTAINS(tool_line("  flaky:0"), "failed: ");
+    ASSERT_CONTAINS(tool_line("  flaky:0"), "the flaky test device was lost");
+    ASSERT_CONTAINS(tool_line("  cpu:0"), "ran");
+    snprintf(args, sizeof args, "run %s --device-chain slow,test-npu "
+                                "--pick fastest", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT_CONTAINS(tool_line("  test-npu"), "<- fastest");
+    ASSERT(!strstr(tool_line("  slow:0"), "fastest"));
+    ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0");
+    snprintf(args, sizeof args, "run %s --fallback maybe", model);
+    ASSERT_EQ(tool_run(args, 1), 2);
+    ASSERT_CONTAINS(tool_out, "--fallback wants split, whole or none");
+    snprintf(args, sizeof args, "run %s --device-chain ,", model);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "names no device");
+    unsetenv("RLX_PLUGIN_PATH");
+}
+
+/* ---- a real cross-memory split: Vulkan (lavapipe here) and the CPU ---- */
+
+/* Outputs of MODEL's graph on DEVICE, params from the model, inputs
+ * filled from a fixed pattern. */
+static rlx_program *run_model_on(rlx_runtime *rt, const rlx_model *m,
+                                 const char *device)
+{
+    rlx_session *s;
+    rlx_program *p;
+    ASSERT_OK(rlx_session_create(rt, device, &s));
+    ASSERT_OK(rlx_session_compile(s, rlx_model_graph(m), &p));
+    rlx_session_destroy(s);
+    ASSERT_OK(rlx_model_set_params(m, p));
+    for (uint32_t i = 0; i < rlx_program_input_count(p); i++) {
+        const char *name;
+        size_t n;
+        ASSERT_OK(rlx_program_slot(p, RLX_SLOT_INPUT, i, &name, NULL, NULL,
+                                   NULL));
+        float *x = rlx_program_input_buffer(p, name, &n);
+        ASSERT(x != NULL);
+        for (size_t k = 0; k < n / sizeof(float); k++)
+            x[k] = (float)((k * 37 % 101) / 50.0 - 1.0);
+    }
+    ASSERT_OK(rlx_program_run(p));
+    return p;
+}
+
+TEST(vulkan_and_cpu_split_a_transformer)
+{
+    const char *vk = getenv("RLX_TEST_VULKAN_PLUGIN");
+    if (!vk || !*vk)
+        SKIP("the Vulkan plugin is not built (meson -Dvulkan=enabled)");
+    rlx_runtime *rt = test_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(rt, vk));
+    uint32_t count = 0;
+    if (rlx_backend_probe(rlx_runtime_find_backend(rt, "vulkan"), &count) !=
+        RLX_OK)
+        SKIP("no Vulkan device here: %s", rlx_last_error());
+    char path[2048];
+    snprintf(path, sizeof path, "%s/transformer/encoder.yaml",
+             tool_env("RLX_TEST_EXAMPLES_DIR"));
+    rlx_model *m;
+    ASSERT_OK(rlx_model_load(path, &m));
+    rlx_program *ref = run_model_on(rt, m, "cpu-ref");
+    setenv("RLX_OPS_DISABLE", "vulkan:gelu", 1);
+    rlx_program *p = run_model_on(rt, m, "vulkan");
+    unsetenv("RLX_OPS_DISABLE");
+    /* gelu on the CPU, the rest on the device: ff.up's result goes to
+     * the CPU and gelu's back, and the residual h skips over gelu's
+     * piece from the first device piece to the second */
+    ASSERT_EQ(rlx_program_piece_count(p), 3);
+    ASSERT_EQ(rlx_program_transfer_count(p), 3);
+    ASSERT_CONTAINS(rlx_program_placement_summary(p),
+                    " on cpu-ref (gelu x1), 3 transfers");
+    ASSERT_EQ(rlx_program_fallback_count(p), 1);
+    size_t na, nb;
+    const float *a = rlx_program_output_data(p, 0, &na);
+    const float *b = rlx_program_output_data(ref, 0, &nb);
+    ASSERT(a && b && na == nb);
+    for (size_t k = 0; k < na / sizeof(float); k++)
+        ASSERT_NEAR(a[k], b[k], 2e-4);
+    rlx_program_destroy(p);
+    rlx_program_destroy(ref);
+    rlx_model_destroy(m);
+    rlx_runtime_destroy(rt);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(capability_report_names_each_node),
               TEST_ENTRY(supports_node_declines_with_a_reason),
@@ -437,4 +571,7 @@ RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(fallback_none_names_node_and_device),
               TEST_ENTRY(fallback_whole_moves_everything_to_the_cpu),
               TEST_ENTRY(ops_disable_masks_and_the_best_cpu_takes_over),
-              TEST_ENTRY(bound_tensors_work_at_a_split_programs_edges));
+              TEST_ENTRY(bound_tensors_work_at_a_split_programs_edges),
+              TEST_ENTRY(rlx_check_reports_each_node_and_the_placement),
+              TEST_ENTRY(rlx_run_prints_the_placement_and_warns),
+              TEST_ENTRY(vulkan_and_cpu_split_a_transformer));

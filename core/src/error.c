@@ -49,9 +49,7 @@ const char *rlx_last_error(void)
 
 rlx_status rlx__error(rlx_status status, const char *fmt, ...)
 {
-    /* format aside first: callers may pass rlx_last_error() itself to
-     * wrap it ("piece 1 failed: %s"), and vsnprintf's source and
-     * destination must not overlap */
+    /* through a copy: an argument may be rlx_last_error() itself */
     char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);

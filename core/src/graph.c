@@ -302,3 +302,21 @@ rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
         *dims = n->shape;
     return RLX_OK;
 }
+
+rlx_status rlx_graph_node(const rlx_graph *g, rlx_value v, const char **name,
+                          rlx_op *op)
+{
+    if (name)
+        *name = NULL;
+    if (op)
+        *op = RLX_OP_INVALID;
+    if (!g || v >= g->n_nodes)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "rlx_graph_node: no node %u. Fix: pass a value "
+                          "below rlx_graph_node_count", v);
+    if (name)
+        *name = g->nodes[v].name;
+    if (op)
+        *op = g->nodes[v].op;
+    return RLX_OK;
+}

@@ -277,6 +277,9 @@ rlx_status rlx__shape_check(const char *name, rlx_dtype dtype,
                             uint32_t rank, const int64_t *dims,
                             size_t *nbytes);
 
+/* A deep copy of G (placement.c). */
+rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out);
+
 /* ---- shape.c ---------------------------------------------------------- */
 
 /* Infer the result of OP on INPUTS; on mismatch sets an error naming

@@ -24,7 +24,7 @@ typedef struct target {
 
 /* ---- a private copy of the graph ------------------------------------- */
 
-static rlx_status graph_clone(const rlx_graph *g, rlx_graph **out)
+rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out)
 {
     rlx_graph *c = calloc(1, sizeof *c);
     if (!c)
@@ -52,7 +52,7 @@ static rlx_status graph_clone(const rlx_graph *g, rlx_graph **out)
              (!s->n_floats || d->floats) && (!s->data || d->data);
         if (!ok)
             break;
-        if (s->n_inputs) /* sources have no input array */
+        if (s->n_inputs)
             memcpy(d->inputs, s->inputs, s->n_inputs * sizeof *d->inputs);
         if (s->n_ints)
             memcpy(d->ints, s->ints, s->n_ints * sizeof *d->ints);
@@ -603,6 +603,15 @@ rlx_status rlx__place_report_whole(rlx__place_report *r, const rlx__view *v,
 
 /* ---- compile ----------------------------------------------------------- */
 
+/* The first compute node's name, for messages. */
+static const char *first_name(const rlx_graph_view *v)
+{
+    for (uint32_t i = 0; i < v->n_nodes; i++)
+        if (!rlx__op_is_source(v->nodes[i]->op))
+            return v->nodes[i]->name;
+    return "none";
+}
+
 static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
                         uint32_t nt, const rlx_backend *primary,
                         uint32_t device_index, rlx_precision precision,
@@ -633,8 +642,10 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
         if (!any)
             st = rlx__error(RLX_ERR_UNSUPPORTED,
                             "backend '%s' can run none of the graph's "
-                            "nodes. Fix: run on another device",
-                            primary->id);
+                            "nodes (the first: %s). Fix: run on another "
+                            "device, or set RLX_FALLBACK=whole to move the "
+                            "whole graph to the CPU", primary->id,
+                            first_name(v));
     }
     uint32_t n_pieces = 0;
     if (st == RLX_OK) {
@@ -769,7 +780,7 @@ rlx_status rlx__placement_compile(rlx_program *p, rlx_runtime *rt,
     if (!pl)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     pl->outer = p;
-    rlx_status st = graph_clone(g, &pl->graph);
+    rlx_status st = rlx__graph_clone(g, &pl->graph);
     if (st == RLX_OK)
         st = rlx__view_build(pl->graph, &pl->view);
     if (st != RLX_OK) {

@@ -165,10 +165,11 @@ static rlx_status compile_partial(rlx_program *p, rlx_session *s,
         return rlx__placement_compile(p, s->rt, g, b, s->device_index,
                                       s->precision, 1, 0);
     }
-    /* split; a device that runs none of it is skipped when the session
-     * has other devices to try */
+    /* split; a device that runs none of it fails (the next candidate,
+     * or a runner's chain, takes over; RLX_FALLBACK=whole moves it) */
+    (void)more_candidates;
     return rlx__placement_compile(p, s->rt, g, b, s->device_index,
-                                  s->precision, 0, more_candidates);
+                                  s->precision, 0, 1);
 }
 
 rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
@@ -586,4 +587,14 @@ uint32_t rlx_program_fallback_count(const rlx_program *p)
 const char *rlx_program_placement_summary(const rlx_program *p)
 {
     return p && p->report.summary ? p->report.summary : "";
+}
+
+const rlx_backend *rlx_program_backend(const rlx_program *p)
+{
+    return p ? p->backend : NULL;
+}
+
+uint32_t rlx_program_device_index(const rlx_program *p)
+{
+    return p ? p->device_index : 0;
 }

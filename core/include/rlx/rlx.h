@@ -216,6 +216,10 @@ RLX_API rlx_status rlx_graph_output(rlx_graph *g, const char *name,
                                     rlx_value value);
 
 RLX_API uint32_t rlx_graph_node_count(const rlx_graph *g);
+/* Name and op of node V (a value is the node that makes it); either
+ * out-parameter may be NULL; the name lives as long as G. */
+RLX_API rlx_status rlx_graph_node(const rlx_graph *g, rlx_value v,
+                                  const char **name, rlx_op *op);
 /* Shape of a value; *dims points into the graph. */
 RLX_API rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
                                          rlx_dtype *dtype, uint32_t *rank,
@@ -429,6 +433,10 @@ RLX_API rlx_status rlx_program_placement(const rlx_program *p,
                                          const rlx_backend **backend,
                                          uint32_t *device_index,
                                          uint32_t *piece);
+/* The backend the program was compiled for (a split program's main
+ * backend) and its device index. */
+RLX_API const rlx_backend *rlx_program_backend(const rlx_program *p);
+RLX_API uint32_t rlx_program_device_index(const rlx_program *p);
 /* Pieces (1 for a program on one backend). */
 RLX_API uint32_t rlx_program_piece_count(const rlx_program *p);
 /* Tensors handed from one piece to another at every run. */
@@ -486,6 +494,14 @@ RLX_API rlx_status rlx_runner_attempt(const rlx_runner *r, uint32_t index,
                                       const char **device,
                                       rlx_status *status,
                                       const char **reason);
+/* Called with every program the runner compiles, after its params are
+ * set, so an application can set what the runner does not hold (a
+ * model's weights: rlx_model_set_params) or inputs per program. A
+ * failure fails that compile. FN NULL removes the hook. */
+typedef rlx_status (*rlx_runner_compile_hook)(void *ctx, rlx_program *p);
+RLX_API rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
+                                               rlx_runner_compile_hook fn,
+                                               void *ctx);
 /* Time each device of DEVICES (a chain; NULL: every allowed device) on
  * the inputs set so far: one warm-up run, then RUNS timed runs. The
  * fastest becomes the runner's best device; *WINNER (may be NULL) names
