@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
-      libyaml-dev python3-numpy
+      libyaml-dev libffi-dev python3-numpy
       # backends: OpenBLAS; Vulkan headers, loader, glslc, and lavapipe
       # (Mesa's CPU Vulkan driver) so CI runs the Vulkan backend for real
       libopenblas-dev libvulkan-dev glslc mesa-vulkan-drivers

@@ -237,6 +237,8 @@ TEST(fallback_when_backend_cannot_compile)
     rlx_program *p;
     ASSERT_OK(rlx_session_create(rt, "cpu", &s));
     ASSERT_STREQ(rlx_backend_id(rlx_session_backend(s)), "test-fastcpu");
+    /* the whole graph moves (the default, split, is test-placement's) */
+    ASSERT_OK(rlx_session_set_fallback(s, RLX_FALLBACK_WHOLE));
     ASSERT_OK(rlx_session_compile(s, g, &p));
     ASSERT_STREQ(rlx_backend_id(rlx_session_backend(s)), "cpu-ref");
     const char *why = rlx_session_explain(s);
@@ -257,6 +259,7 @@ TEST(explicit_backend_names_first_unsupported_op)
     rlx_session *s;
     rlx_program *p = (rlx_program *)1;
     ASSERT_OK(rlx_session_create(rt, "test-fastcpu", &s));
+    ASSERT_OK(rlx_session_set_fallback(s, RLX_FALLBACK_NONE));
     ASSERT_STATUS(rlx_session_compile(s, g, &p), RLX_ERR_UNSUPPORTED);
     ASSERT(p == NULL);
     ASSERT_CONTAINS(rlx_last_error(), "node 'mm' (op matmul, f32)");

@@ -23,6 +23,7 @@ int cli_cmd_run(int argc, char **argv);
 int cli_cmd_conformance(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 int cli_cmd_ops(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
 
 /* The value of ARGV[*I] given as "NAME value" or "NAME=value"; NULL when
  * it is not that option (*MISSING set when the value is absent).

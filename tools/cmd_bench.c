@@ -22,6 +22,9 @@
 
 typedef struct bench_result {
     const char *id;
+    int fallback;              /* rlx_fallback, or -1: the default */
+    char label[80];            /* id, or id/MODE */
+    char placement[256];
     int ok;
     double compile[3], run[3]; /* median, min, max in ms */
     double max_diff;           /* vs cpu-ref; NAN when not comparable */
@@ -62,11 +65,14 @@ static int bench_one(rlx_runtime *rt, const rlx_model *m, uint64_t seed,
     for (uint64_t i = 0; i < repeat; i++) {
         if (i)
             cli_model_exec_destroy(&x);
-        if (cli_model_exec_create(rt, m, r->id, &x) != CLI_EXIT_OK)
+        if (cli_model_exec_create_ex(rt, m, r->id, r->fallback, &x) !=
+            CLI_EXIT_OK)
             return CLI_EXIT_FAILURE;
         samples[i] = x.compile_ms;
     }
     stats(samples, repeat, r->compile);
+    cli_format(r->placement, sizeof r->placement, "%s",
+               rlx_program_placement_summary(x.program));
 
     int rc = CLI_EXIT_OK;
     uint32_t n_in = rlx_program_input_count(x.program);
@@ -112,6 +118,14 @@ static int bench_one(rlx_runtime *rt, const rlx_model *m, uint64_t seed,
     return rc;
 }
 
+/* Placement is worth a line when part of the model ran elsewhere: the
+ * summary then names a second target ("..., 2 on cpu-ref (gelu x2)"). */
+static int placement_is_split(const bench_result *r)
+{
+    const char *on = strstr(r->placement, " on ");
+    return on && strstr(on + 1, " on ");
+}
+
 static double max_diff(const bench_result *a, const bench_result *ref)
 {
     double d = 0.0;
@@ -137,6 +151,8 @@ typedef struct bench_options {
     uint64_t repeat, seed;
     const char *backends[BENCH_MAX_BACKENDS];
     int n_backends;
+    int fallbacks[3];          /* --fallback, in order */
+    int n_fallbacks;
 } bench_options;
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -160,6 +176,13 @@ static int parse(int argc, char **argv, bench_options *o)
                 return cli_usage_error("bench: at most %d --backend",
                                        BENCH_MAX_BACKENDS);
             o->backends[o->n_backends++] = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--fallback",
+                                         &missing))) {
+            int f = cli_fallback_parse(v);
+            if (f < 0 || o->n_fallbacks >= 3)
+                return cli_usage_error("bench: --fallback wants split, whole "
+                                       "or none (each once), not '%s'", v);
+            o->fallbacks[o->n_fallbacks++] = f;
         } else if (missing) {
             return cli_usage_error("bench: %s needs a value", argv[i]);
         } else if (argv[i][0] == '-') {
@@ -218,6 +241,29 @@ int cli_cmd_bench(int argc, char **argv)
         }
     }
 
+    /* one row per backend and placement policy (cpu-ref, the
+     * reference, runs once with the default) */
+    static const char *const modes[] = { "split", "whole", "none" };
+    for (int i = 0; i < n; i++) {
+        res[i].fallback = -1;
+        cli_format(res[i].label, sizeof res[i].label, "%s", res[i].id);
+    }
+    if (o.n_fallbacks) {
+        bench_result base[BENCH_MAX_BACKENDS + 1];
+        int nb = n;
+        memcpy(base, res, sizeof base);
+        n = 1;
+        for (int i = 1; i < nb; i++)
+            for (int f = 0; f < o.n_fallbacks; f++) {
+                if (n > BENCH_MAX_BACKENDS)
+                    break;
+                res[n] = base[i];
+                res[n].fallback = o.fallbacks[f];
+                cli_format(res[n].label, sizeof res[n].label, "%s/%s",
+                           base[i].id, modes[o.fallbacks[f]]);
+                n++;
+            }
+    }
     double *samples = malloc(o.repeat * sizeof *samples);
     if (!samples) {
         rc = cli_usage_error("bench: out of memory");
@@ -232,7 +278,8 @@ int cli_cmd_bench(int argc, char **argv)
         fflush(stdout);
         if (bench_one(rt, m, o.seed, o.repeat, samples, &res[i]) !=
             CLI_EXIT_OK) {
-            printf("%-14s cannot run this model (see above)\n", res[i].id);
+            printf("%-14s cannot run this model (see above)\n",
+                   res[i].label);
             if (i == 0)
                 rc = CLI_EXIT_FAILURE; /* no reference */
             continue;
@@ -243,9 +290,11 @@ int cli_cmd_bench(int argc, char **argv)
             cli_format(ratio, sizeof ratio, "%.2fx",
                        res[0].run[0] / res[i].run[0]);
         printf("%-14s %9.3f %8.3f %8.3f  %9.3f %8.3f %8.3f  %9s  %12.3g\n",
-               res[i].id, res[i].compile[0], res[i].compile[1],
+               res[i].label, res[i].compile[0], res[i].compile[1],
                res[i].compile[2], res[i].run[0], res[i].run[1],
                res[i].run[2], ratio, res[i].max_diff);
+        if (placement_is_split(&res[i]))
+            printf("%-14s   placement: %s\n", "", res[i].placement);
     }
     printf("\n'vs ref': cpu-ref's median run time / this backend's; "
            "'max |diff|': largest\nabsolute output difference from "

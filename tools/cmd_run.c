@@ -30,6 +30,9 @@ typedef struct run_options {
     const char *model;
     const char *device;
     const char *output_dir;
+    const char *chain;    /* --device-chain */
+    int fallback;         /* --fallback, or -1 */
+    int pick_fastest;     /* --pick fastest */
     uint64_t seed;
     uint64_t repeat;
     run_input_arg inputs[RUN_INPUTS_MAX];
@@ -72,6 +75,7 @@ static int run_options_parse(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
     o->repeat = 1;
+    o->fallback = -1;
     for (int i = 1; i < argc; i++) {
         int missing = 0, rc;
         const char *v;
@@ -98,6 +102,20 @@ static int run_options_parse(int argc, char **argv, run_options *o)
         } else if ((v = cli_option_value(argc, argv, &i, "--output",
                                          &missing))) {
             o->output_dir = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--device-chain",
+                                         &missing))) {
+            o->chain = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--fallback",
+                                         &missing))) {
+            if ((o->fallback = cli_fallback_parse(v)) < 0)
+                return cli_usage_error("run: --fallback wants split, whole "
+                                       "or none, not '%s'", v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--pick",
+                                         &missing))) {
+            if (strcmp(v, "fastest") != 0)
+                return cli_usage_error("run: --pick knows only 'fastest', "
+                                       "not '%s'", v);
+            o->pick_fastest = 1;
         } else if (missing) {
             return cli_usage_error("run: option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -112,6 +130,9 @@ static int run_options_parse(int argc, char **argv, run_options *o)
     if (!o->model)
         return cli_usage_error("run: no model given; usage: rlx run "
                                "MODEL.yaml [options]");
+    if (o->device && (o->chain || o->pick_fastest))
+        return cli_usage_error("run: --device names one device; it does "
+                               "not go with --device-chain or --pick");
     return 0;
 }
 
@@ -163,7 +184,7 @@ static int run_input_read(const rlx_program *p, uint32_t i,
     return CLI_EXIT_FAILURE;
 }
 
-static int run_inputs_set(rlx_program *p, run_options *o)
+static int run_inputs_set(rlx_program *p, run_options *o, int quiet)
 {
     uint32_t n = rlx_program_input_count(p);
     for (uint32_t i = 0; i < n; i++) {
@@ -183,7 +204,9 @@ static int run_inputs_set(rlx_program *p, run_options *o)
         if (rc != CLI_EXIT_OK)
             return rc;
         cli_shape_format(shape, sizeof shape, t.rank, t.dims);
-        if (arg)
+        if (quiet)
+            ;
+        else if (arg)
             printf("Input:   %s %s %s from %s\n", name, shape,
                    rlx_dtype_name(t.dtype), arg->file);
         else
@@ -344,11 +367,121 @@ static int run_outputs_print(const rlx_program *p, const run_options *o)
     return CLI_EXIT_OK;
 }
 
+/* The one-line placement, and a warning when work fell back to the
+ * CPU: a user who asked for an accelerator should not find out later. */
+static void placement_print(const rlx_program *p)
+{
+    printf("Placement: %s\n", rlx_program_placement_summary(p));
+    uint32_t n = rlx_program_fallback_count(p);
+    if (n)
+        fprintf(stderr, "rlx: warning: %u node%s of the model run%s on the "
+                "CPU, not on %s (%s).\nFix: nothing, if that is fine; "
+                "`rlx check MODEL` shows why each node moved; "
+                "--fallback none refuses instead\n", n, n == 1 ? "" : "s",
+                n == 1 ? "s" : "", rlx_backend_device_name(
+                    rlx_program_backend(p)),
+                rlx_program_placement_summary(p));
+}
+
+/* ---- --device-chain and --pick fastest: the multi-device runner ------ */
+
+typedef struct runner_ctx {
+    const rlx_model *m;
+    run_options *o;
+    int rc;
+    int printed;
+} runner_ctx;
+
+/* Every program the runner compiles gets the model's weights and the
+ * same inputs (seeded ones are the same for every device). */
+static rlx_status runner_hook(void *ctx, rlx_program *p)
+{
+    runner_ctx *c = ctx;
+    rlx_status st = rlx_model_set_params(c->m, p);
+    if (st != RLX_OK)
+        return st;
+    c->rc = run_inputs_set(p, c->o, c->printed++);
+    return c->rc == CLI_EXIT_OK ? RLX_OK : RLX_ERR_INVALID_ARGUMENT;
+}
+
+static int run_with_runner(rlx_runtime *rt, const rlx_model *m,
+                           run_options *o)
+{
+    rlx_runner *r;
+    runner_ctx ctx = { m, o, CLI_EXIT_OK, 0 };
+    rlx_program *p = NULL;
+    const char *device = NULL;
+    if (o->fallback >= 0) /* the runner's sessions read the policy here */
+        setenv("RLX_FALLBACK", o->fallback == 0   ? "split"
+                               : o->fallback == 1 ? "whole"
+                                                  : "none", 1);
+    if (rlx_runner_create(rt, rlx_model_graph(m), NULL, &r) != RLX_OK)
+        return cli_runtime_error("cannot create the multi-device runner");
+    rlx_runner_set_compile_hook(r, runner_hook, &ctx);
+    printf("Model:   %s (%s)\n", cli_model_name(m), o->model);
+    int rc = CLI_EXIT_OK;
+    if (o->pick_fastest) {
+        const char *winner = NULL;
+        rlx_status st = rlx_runner_benchmark(r, o->chain, 5, &winner);
+        printf("Timing (median of 5 runs after one warm-up):\n");
+        for (uint32_t i = 0; i < rlx_runner_bench_count(r); i++) {
+            double ms;
+            rlx_status rs;
+            const char *why;
+            rlx_runner_bench_result(r, i, &device, &ms, &rs, &why);
+            if (rs == RLX_OK)
+                printf("  %-16s %10.3f ms%s\n", device, ms,
+                       winner && !strcmp(device, winner) ? "  <- fastest"
+                                                         : "");
+            else
+                printf("  %-16s %10s    %s\n", device, "failed", why);
+        }
+        if (st != RLX_OK)
+            rc = ctx.rc ? ctx.rc : cli_runtime_error("no device ran it");
+        else if (rlx_runner_run(r, winner, &p) != RLX_OK)
+            rc = cli_runtime_error("run failed");
+    } else {
+        rlx_status st = rlx_runner_run_chain(r, o->chain, &p);
+        printf("Chain:\n");
+        for (uint32_t i = 0; i < rlx_runner_attempt_count(r); i++) {
+            const char *why;
+            rlx_status as;
+            rlx_runner_attempt(r, i, &device, &as, &why);
+            if (as == RLX_OK)
+                printf("  %-16s ran\n", device);
+            else
+                printf("  %-16s failed: %s\n", device, why);
+        }
+        if (st != RLX_OK)
+            rc = ctx.rc ? ctx.rc : cli_runtime_error("run failed");
+    }
+    if (rc == CLI_EXIT_OK && p) {
+        const rlx_backend *b = rlx_program_backend(p);
+        printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
+               rlx_backend_device_name(b),
+               (unsigned)rlx_program_device_index(p));
+        placement_print(p);
+        double run_ms = 0;
+        rc = run_repeat(p, o->repeat, &run_ms);
+        if (rc == CLI_EXIT_OK) {
+            printf("Time:    run %.3f ms", run_ms);
+            if (o->repeat > 1)
+                printf(" (median of %llu)", (unsigned long long)o->repeat);
+            printf("\n");
+            rc = run_outputs_print(p, o);
+        }
+    }
+    rlx_runner_destroy(r);
+    return rc;
+}
+
 static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
 {
     cli_model_exec x;
     double run_ms = 0;
-    int rc = cli_model_exec_create(rt, m, o->device, &x);
+    if (o->chain || o->pick_fastest)
+        return run_with_runner(rt, m, o);
+    int rc = cli_model_exec_create_ex(rt, m, o->device, o->fallback, &x);
     if (rc != CLI_EXIT_OK)
         return rc;
     /* After compile: a session that chose its device may have moved on. */
@@ -359,7 +492,8 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
            (unsigned)rlx_session_device_index(x.session));
     printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
     explain_print(rlx_session_explain(x.session));
-    rc = run_inputs_set(x.program, o);
+    placement_print(x.program);
+    rc = run_inputs_set(x.program, o, 0);
     if (rc == CLI_EXIT_OK)
         rc = run_repeat(x.program, o->repeat, &run_ms);
     if (rc == CLI_EXIT_OK) {

@@ -30,6 +30,17 @@ void cli_usage_print(FILE *out)
             "      --seed N                   seed of that random data (default 0)\n"
             "      --output DIR               write each output as DIR/NAME.npy\n"
             "      --repeat N                 run N times, report the median time\n"
+            "      --fallback MODE            nodes the device lacks: split (run\n"
+            "                                 them on the CPU, the default), whole\n"
+            "                                 (move the model), none (refuse)\n"
+            "      --device-chain LIST        try devices in order (cuda,vulkan,cpu)\n"
+            "                                 until one compiles and runs\n"
+            "      --pick fastest             time every device (or the chain's)\n"
+            "                                 on these inputs, run on the fastest\n"
+            "  check MODEL.yaml [options]     which nodes the device can run, why\n"
+            "                                 not, and where each one is placed:\n"
+            "      --device D                 device or backend id (default: best)\n"
+            "      --fallback MODE            split, whole or none\n"
             "  conformance [options]          check a backend's results against\n"
             "                                 cpu-ref, op by op, and the edge cases\n"
             "                                 of ops.md (see conformance.md):\n"
@@ -43,6 +54,8 @@ void cli_usage_print(FILE *out)
             "      --repeat N                 timed repeats (default 20)\n"
             "      --backend ID               only this backend (repeatable)\n"
             "      --seed N                   seed of the inputs (default 0)\n"
+            "      --fallback MODE            also per placement: split, whole,\n"
+            "                                 none (repeatable; rows id/MODE)\n"
             "  help                           show this help\n"
             "\n"
             "Options:\n"
@@ -111,6 +124,8 @@ int main(int argc, char **argv)
         return cli_cmd_conformance(argc - 1, argv + 1);
     if (!strcmp(cmd, "ops"))
         return cli_cmd_ops(argc - 1, argv + 1);
+    if (!strcmp(cmd, "check"))
+        return cli_cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cli_cmd_bench(argc - 1, argv + 1);
     if (cmd[0] == '-')

@@ -36,8 +36,24 @@ const char *cli_model_name(const rlx_model *m)
     return rlx_model_name(m);
 }
 
+int cli_fallback_parse(const char *s)
+{
+    static const char *const names[] = { "split", "whole", "none" };
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i]))
+            return i; /* RLX_FALLBACK_SPLIT, _WHOLE, _NONE */
+    return -1;
+}
+
 int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
                           const char *device, cli_model_exec *x)
+{
+    return cli_model_exec_create_ex(rt, m, device, -1, x);
+}
+
+int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
+                             const char *device, int fallback,
+                             cli_model_exec *x)
 {
     rlx_status st;
     memset(x, 0, sizeof *x);
@@ -45,6 +61,14 @@ int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
         x->status = st;
         snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
         return cli_runtime_error("cannot open a session");
+    }
+    if (fallback >= 0 &&
+        (st = rlx_session_set_fallback(x->session, (rlx_fallback)fallback)) !=
+            RLX_OK) {
+        int rc = cli_runtime_error("cannot set the fallback policy");
+        cli_model_exec_destroy(x);
+        x->status = st;
+        return rc;
     }
     double t0 = cli_now_ms();
     if ((st = rlx_session_compile(x->session, rlx_model_graph(m),

@@ -33,7 +33,14 @@ typedef struct cli_model_exec {
  * model's graph and sets its params. CLI_EXIT_* with the error printed. */
 int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
                           const char *device, cli_model_exec *x);
+/* The same with a fallback policy (an rlx_fallback, or -1: the
+ * session's default). */
+int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
+                             const char *device, int fallback,
+                             cli_model_exec *x);
 void cli_model_exec_destroy(cli_model_exec *x);
+/* "split", "whole", "none" -> rlx_fallback; -1 for anything else. */
+int cli_fallback_parse(const char *s);
 
 /* Input I of P filled from SEED: floats uniform in [-1, 1), ints in
  * {0, 1}, independent of the other inputs and of their order. */

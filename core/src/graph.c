@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "custom.h"
 #include "internal.h"
 
 int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims)
@@ -40,6 +41,7 @@ static void node_free(rlx__node *n)
     free(n->ints);
     free(n->floats);
     free(n->data);
+    rlx__custom_free(n->custom);
 }
 
 void rlx_graph_destroy(rlx_graph *g)
@@ -63,7 +65,7 @@ static const rlx__node *find_node(const rlx_graph *g, const char *name)
     return NULL;
 }
 
-static rlx_status check_name(const rlx_graph *g, const char *name)
+rlx_status rlx__graph_check_name(const rlx_graph *g, const char *name)
 {
     if (!name || !*name)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
@@ -82,8 +84,7 @@ static rlx_status check_name(const rlx_graph *g, const char *name)
     return RLX_OK;
 }
 
-/* Append NODE (which the graph then owns); false on out of memory. */
-static int push_node(rlx_graph *g, const rlx__node *node)
+int rlx__graph_push(rlx_graph *g, const rlx__node *node)
 {
     if (g->n_nodes == g->cap_nodes) {
         uint32_t cap = g->cap_nodes ? g->cap_nodes * 2 : 16;
@@ -141,7 +142,7 @@ static rlx_status add_source(rlx_graph *g, rlx_op op, const char *name,
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_graph_%s: graph or OUT is NULL",
                           rlx_op_name(op));
-    rlx_status st = check_name(g, name);
+    rlx_status st = rlx__graph_check_name(g, name);
     if (st == RLX_OK)
         st = rlx__shape_check(name, dtype, rank, dims, &nbytes);
     if (st != RLX_OK)
@@ -163,7 +164,8 @@ static rlx_status add_source(rlx_graph *g, rlx_op op, const char *name,
         n.slot = g->n_inputs;
     if (op == RLX_OP_PARAM)
         n.slot = g->n_params;
-    if (!n.name || (op == RLX_OP_CONSTANT && !n.data) || !push_node(g, &n)) {
+    if (!n.name || (op == RLX_OP_CONSTANT && !n.data) ||
+        !rlx__graph_push(g, &n)) {
         node_free(&n);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -212,7 +214,7 @@ rlx_status rlx_graph_add_node(rlx_graph *g, const char *name, rlx_op op,
                  g->n_nodes);
         name = auto_name;
     }
-    rlx_status st = check_name(g, name);
+    rlx_status st = rlx__graph_check_name(g, name);
     if (st != RLX_OK)
         return st;
 
@@ -244,7 +246,7 @@ rlx_status rlx_graph_add_node(rlx_graph *g, const char *name, rlx_op op,
             n.n_floats = attrs->n_floats;
         }
     }
-    if (!ok || !push_node(g, &n)) {
+    if (!ok || !rlx__graph_push(g, &n)) {
         node_free(&n);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -298,5 +300,23 @@ rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
         *rank = n->rank;
     if (dims)
         *dims = n->shape;
+    return RLX_OK;
+}
+
+rlx_status rlx_graph_node(const rlx_graph *g, rlx_value v, const char **name,
+                          rlx_op *op)
+{
+    if (name)
+        *name = NULL;
+    if (op)
+        *op = RLX_OP_INVALID;
+    if (!g || v >= g->n_nodes)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "rlx_graph_node: no node %u. Fix: pass a value "
+                          "below rlx_graph_node_count", v);
+    if (name)
+        *name = g->nodes[v].name;
+    if (op)
+        *op = g->nodes[v].op;
     return RLX_OK;
 }

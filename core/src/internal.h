@@ -286,7 +286,12 @@ typedef struct rlx__node {
     double *floats;
     void *data;       /* CONSTANT */
     uint32_t slot;    /* INPUT/PARAM */
+    struct rlx__custom *custom; /* RLX__OP_CUSTOM: the owned spec */
 } rlx__node;
+
+/* A custom node (custom.h): an op code of the core's own, outside the
+ * ABI's rlx_op range, so no backend is ever asked about it or shown it. */
+#define RLX__OP_CUSTOM ((rlx_op)0x40000001)
 
 typedef struct rlx__output {
     char *name;
@@ -301,6 +306,11 @@ struct rlx_graph {
     uint32_t n_outputs;
 };
 
+/* A unique, non-empty NAME for a new node, or an error. */
+rlx_status rlx__graph_check_name(const rlx_graph *g, const char *name);
+/* Append NODE (which the graph then owns); 0 on out of memory. */
+int rlx__graph_push(rlx_graph *g, const rlx__node *node);
+
 /* Elements of a shape, or -1 when it overflows. */
 int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);
 /* Check a dtype and shape given by the application (known dtype, rank,
@@ -308,6 +318,9 @@ int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);
 rlx_status rlx__shape_check(const char *name, rlx_dtype dtype,
                             uint32_t rank, const int64_t *dims,
                             size_t *nbytes);
+
+/* A deep copy of G (placement.c). */
+rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out);
 
 /* ---- shape.c ---------------------------------------------------------- */
 
@@ -354,7 +367,63 @@ typedef struct rlx__view {
 
 rlx_status rlx__view_build(const rlx_graph *g, rlx__view *out);
 void rlx__view_free(rlx__view *v);
-/* First node B cannot run, or UINT32_MAX. */
-uint32_t rlx__view_first_unsupported(const rlx__view *v, const rlx_backend *b);
+/* ---- capability.c: can backend B run a node? ------------------------ */
+
+/* 1 for INPUT, PARAM and CONSTANT: the core feeds them, no backend is
+ * asked about them. */
+int rlx__op_is_source(rlx_op op);
+/* Can B run node NODE of V? Sources: always 1, nothing asked. Otherwise
+ * supports_op, then supports_node (ABI 1.3, when present), then the
+ * RLX_OPS_DISABLE mask; 0 with a one-line reason in WHY. The one function
+ * every capability question goes through. */
+int rlx__capability_node(const rlx_backend *b, const rlx_graph_view *v,
+                         uint32_t node, char *why, size_t why_size);
+/* First node B cannot run, or UINT32_MAX; WHY gets its reason. */
+uint32_t rlx__view_first_unsupported(const rlx__view *v, const rlx_backend *b,
+                                     char *why, size_t why_size);
+/* RLX_ERR_INVALID_ARGUMENT (with a Fix) when RLX_OPS_DISABLE is set but
+ * malformed or names an unknown op. */
+rlx_status rlx__ops_mask_check(void);
+
+/* ---- placement.c, placement_host.c: host-run nodes -------------------- */
+
+/*
+ * Placement assigns each compute node a target: a backend (and device),
+ * or "host": the core runs the node itself. Host nodes become host pieces
+ * (one node each) that run between the backend pieces, reading their
+ * inputs from and writing their result to host memory
+ * (core/src/placement.h has the piece interface: a backend-executable
+ * piece is one implementation, a host piece another).
+ *
+ * To add a host-run node kind (e.g. custom ops called through libffi):
+ *   1. write a `const rlx__host_kind` with CLAIMS (1 for the nodes it
+ *      runs; asked before any backend, never about sources) and RUN;
+ *   2. add its address to rlx__host_kinds[] in placement_host.c.
+ * Placement then puts every claimed node in a host piece, whatever the
+ * fallback policy, and the program reports it with a NULL backend.
+ * RUN keeps nothing between calls but PREPARE's state: the node view
+ * (attributes, shapes, and inputs[j] for input j) stays valid while the
+ * program lives.
+ */
+typedef struct rlx__host_kind {
+    const char *name;   /* "ffi": shown in placement summaries */
+    int (*claims)(const rlx_graph_view *v, uint32_t node);
+    /* Compute node NODE of V: INPUTS[j] is input j's data (host, row-
+     * major), OUTPUT the node's result (host, its dtype and shape). STATE
+     * is what PREPARE made (NULL without one). On failure set the error
+     * (rlx__error, with a Fix) and return it. */
+    rlx_status (*run)(void *state, const rlx_graph_view *v, uint32_t node,
+                      const void *const *inputs, void *output);
+    /* Optional: once per program, when the piece is built (compile
+     * time): node GNODE of the program's own graph G, which lives as long
+     * as the program. *STATE goes to every RUN and to RELEASE. */
+    rlx_status (*prepare)(const rlx_graph *g, uint32_t gnode, void **state);
+    void (*release)(void *state);
+} rlx__host_kind;
+/* NULL-terminated. */
+extern const rlx__host_kind *const rlx__host_kinds[];
+/* The host kind that claims NODE, or NULL. */
+const rlx__host_kind *rlx__host_kind_for(const rlx_graph_view *v,
+                                         uint32_t node);
 
 #endif /* RLX_INTERNAL_H */

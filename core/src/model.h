@@ -189,4 +189,14 @@ typedef struct rlx__model_parts {
 rlx_status rlx__model_build(const char *path, const rlx__ynode *root,
                             rlx__model_parts *parts);
 
+/* ---- model_custom.c: `op: custom` nodes ------------------------------ */
+
+/* The value named NAME so far in the model, or RLX_VALUE_NONE. */
+typedef rlx_value (*rlx__model_lookup)(void *ctx, const char *name);
+/* Add custom node NAME described by the mapping E of model PATH. */
+rlx_status rlx__model_custom(const char *path, rlx_graph *g,
+                             const rlx__ynode *e, const char *name,
+                             rlx__model_lookup lookup, void *ctx,
+                             rlx_value *out);
+
 #endif /* RLX_MODEL_H */

@@ -39,6 +39,11 @@ static rlx_value names_find(const names *t, const char *name)
     }
 }
 
+static rlx_value lookup(void *ctx, const char *name)
+{
+    return names_find(ctx, name);
+}
+
 static int names_add(names *t, rlx_value v)
 {
     if (2 * (t->count + 1) > t->cap) {
@@ -438,7 +443,8 @@ static rlx_status unknown_op(const build *b, const rlx__ynode *at,
                                 "or constants", node, op);
     return rlx__model_error(RLX_ERR_UNSUPPORTED, b->path, at,
                             "node '%s': unknown op '%.40s'. Fix: use one of "
-                            "%s", node, op, list);
+                            "%s, or custom (docs/custom-ops.md)", node, op,
+                            list);
 }
 
 static rlx_status build_node(build *b, const rlx__ynode *e)
@@ -454,6 +460,14 @@ static rlx_status build_node(build *b, const rlx__ynode *e)
     if (st != RLX_OK)
         return st;
     snprintf(what, sizeof what, "node '%s'", name);
+    const rlx__ynode *custom = rlx__ynode_get(e, "op");
+    if (custom && custom->kind == RLX__Y_SCALAR &&
+        strcmp(custom->text, "custom") == 0) {
+        rlx_value v;
+        st = rlx__model_custom(b->path, b->g, e, name, lookup, &b->names,
+                               &v);
+        return st != RLX_OK ? st : remember(b, v);
+    }
     if ((st = check_keys(b, e, what, keys)) != RLX_OK)
         return st;
     st = get_string(b, e, "op", what, 1, &op_name, &op_at);

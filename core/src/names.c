@@ -102,7 +102,7 @@ const char *rlx_op_name(rlx_op op)
     for (size_t i = 0; i < N_OPS; i++)
         if (op_table[i].op == op)
             return op_table[i].name;
-    return "unknown";
+    return op == RLX__OP_CUSTOM ? "custom" : "unknown";
 }
 
 rlx_status rlx_op_from_name(const char *name, rlx_op *out)

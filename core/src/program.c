@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "placement.h"
 #include "program.h"
 #include "session.h"
 
@@ -73,22 +74,30 @@ static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
     return st;
 }
 
+/* The error for node BAD of V that B cannot run. */
+static rlx_status unsupported(const rlx__view *v, const rlx_backend *b,
+                              uint32_t bad, const char *why)
+{
+    const rlx_node_view *n = v->view.nodes[bad];
+    return rlx__error(RLX_ERR_UNSUPPORTED,
+                      "node '%s' (op %s, %s) is not supported by backend "
+                      "'%s' on device %s: %s. Fix: let the session split the "
+                      "graph (RLX_FALLBACK=split, the default), run on "
+                      "another device (e.g. cpu), or install a backend that "
+                      "supports %s",
+                      n->name, rlx_op_name(n->op), rlx_dtype_name(n->dtype),
+                      b->id, b->device_name, why, rlx_op_name(n->op));
+}
+
 /* Legalize against B, then compile. */
 static rlx_status compile_on(rlx_program *p, const rlx__view *v,
                              const rlx_backend *b, uint32_t device_index,
-                             rlx_precision precision,
-                             const rlx_session *session)
+                             rlx_precision precision)
 {
-    uint32_t bad = rlx__view_first_unsupported(v, b);
-    if (bad != UINT32_MAX) {
-        const rlx_node_view *n = v->view.nodes[bad];
-        return rlx__error(RLX_ERR_UNSUPPORTED,
-                          "node '%s' (op %s, %s) is not supported by backend "
-                          "'%s' on device %s. Fix: run on another device "
-                          "(e.g. cpu), or install a backend that supports %s",
-                          n->name, rlx_op_name(n->op), rlx_dtype_name(n->dtype),
-                          b->id, b->device_name, rlx_op_name(n->op));
-    }
+    char why[512];
+    uint32_t bad = rlx__view_first_unsupported(v, b, why, sizeof why);
+    if (bad != UINT32_MAX)
+        return unsupported(v, b, bad, why);
     rlx_compile_options opts = {
         .struct_size = sizeof opts,
         .device_index = device_index,
@@ -96,18 +105,82 @@ static rlx_status compile_on(rlx_program *p, const rlx__view *v,
     };
     rlx__report_clear();
     rlx_executable *exe = NULL;
-    const rlx_session *outer = rlx__options_enter(session);
     rlx_status st = b->vt.compile(b->backend, &v->view, &opts, &exe);
-    rlx__options_leave(outer);
     if (st != RLX_OK || !exe)
         return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
                                        "compile");
-    /* the session holds B, so this reference cannot fail */
+    rlx_status rst = rlx__place_report_whole(&p->report, v, b, device_index);
+    if (rst != RLX_OK) {
+        b->vt.executable_destroy(b->backend, exe);
+        return rst;
+    }
+    /* the caller holds B, so this reference cannot fail */
     rlx__backend_acquire(b);
     p->exe = exe;
     p->backend = b;
     p->device_index = device_index;
     return RLX_OK;
+}
+
+rlx_status rlx__program_compile(const rlx_graph *g, const rlx_backend *b,
+                                uint32_t device_index,
+                                rlx_precision precision, rlx_program **out)
+{
+    *out = NULL;
+    rlx__view v;
+    rlx_status st = rlx__view_build(g, &v);
+    if (st != RLX_OK)
+        return st;
+    rlx_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        rlx__view_free(&v);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    st = program_alloc(p, g);
+    p->n_nodes = v.view.n_nodes;
+    if (st == RLX_OK)
+        st = compile_on(p, &v, b, device_index, precision);
+    rlx__view_free(&v);
+    if (st != RLX_OK) {
+        rlx_program_destroy(p);
+        return st;
+    }
+    *out = p;
+    return RLX_OK;
+}
+
+/* 1 when every node of V that B cannot run is one the core runs itself. */
+static int only_host_nodes_left(const rlx__view *v, const rlx_backend *b)
+{
+    char why[512];
+    for (uint32_t i = 0; i < v->view.n_nodes; i++)
+        if (!rlx__host_kind_for(&v->view, i) &&
+            !rlx__capability_node(b, &v->view, i, why, sizeof why))
+            return 0;
+    return 1;
+}
+
+/* B (a session candidate at INDEX) lacks a node of V: what the session's
+ * fallback policy makes of that. */
+static rlx_status compile_partial(rlx_program *p, rlx_session *s,
+                                  const rlx_graph *g, const rlx__view *v,
+                                  const rlx_backend *b, uint32_t bad,
+                                  const char *why, int more_candidates)
+{
+    if (s->fallback == RLX_FALLBACK_NONE)
+        return unsupported(v, b, bad, why);
+    if (s->fallback == RLX_FALLBACK_WHOLE) {
+        if (more_candidates)
+            return unsupported(v, b, bad, why);
+        /* the last candidate: the whole graph to the CPU backends */
+        return rlx__placement_compile(p, s->rt, g, b, s->device_index,
+                                      s->precision, 1, 0);
+    }
+    /* split; a device that runs none of it fails (the next candidate,
+     * or a runner's chain, takes over; RLX_FALLBACK=whole moves it) */
+    (void)more_candidates;
+    return rlx__placement_compile(p, s->rt, g, b, s->device_index,
+                                  s->precision, 0, 1);
 }
 
 rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
@@ -118,8 +191,11 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
     if (!s || !g || !out)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_session_compile: NULL argument");
+    rlx_status st = rlx__ops_mask_check();
+    if (st != RLX_OK)
+        return st;
     rlx__view v;
-    rlx_status st = rlx__view_build(g, &v);
+    st = rlx__view_build(g, &v);
     if (st != RLX_OK)
         return st;
     rlx_program *p = calloc(1, sizeof *p);
@@ -136,10 +212,31 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
     while (first < s->n_candidates && s->candidates[first] != s->backend)
         first++;
     char first_error[RLX_MSG_MAX] = "";
+    /* plugins read the session's settings (get_option) while compiling,
+     * whichever piece of a placement they compile */
+    const rlx_session *outer = rlx__options_enter(s);
     for (uint32_t i = first; st == RLX_OK && i < s->n_candidates; i++) {
         const rlx_backend *b = s->candidates[i];
-        rlx_status cst = compile_on(p, &v, b, s->device_index,
-                                    s->precision, s);
+        char why[512];
+        uint32_t bad = rlx__view_first_unsupported(&v, b, why, sizeof why);
+        int more = i + 1 < s->n_candidates;
+        /* nodes the core runs itself (custom ops) are placed on the
+         * host whatever the fallback policy, when B takes the rest */
+        rlx_status cst =
+            bad == UINT32_MAX
+                ? compile_on(p, &v, b, s->device_index, s->precision)
+            : only_host_nodes_left(&v, b)
+                ? rlx__placement_compile(p, s->rt, g, b, s->device_index,
+                                         s->precision, 0, 0)
+                : compile_partial(p, s, g, &v, b, bad, why, more);
+        if (cst == RLX_OK && p->place)
+            rlx__session_note(s, "placed over %u pieces: %s",
+                              p->report.n_pieces, p->report.summary);
+        if (cst != RLX_OK && bad != UINT32_MAX &&
+            s->fallback == RLX_FALLBACK_NONE) {
+            st = cst; /* refused: no other device either */
+            break;
+        }
         if (cst == RLX_OK) {
             if (b != s->backend)
                 rlx__session_note(s, "fell back to backend '%s'", b->id);
@@ -156,6 +253,7 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
                                               "failed: see the session's "
                                               "explanation)", first_error);
     }
+    rlx__options_leave(outer);
     rlx__view_free(&v);
     if (st != RLX_OK) {
         rlx_program_destroy(p);
@@ -175,6 +273,8 @@ void rlx_program_destroy(rlx_program *p)
      * and output memory (pinned for DMA) until executable_destroy. */
     if (p->exe && b)
         b->vt.executable_destroy(b->backend, p->exe);
+    rlx__placement_free(p->place); /* its pieces hold their own backends */
+    rlx__place_report_free(&p->report);
     for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++) {
         for (uint32_t i = 0; p->slots[k] && i < p->n_slots[k]; i++) {
             rlx__slot *slot = &p->slots[k][i];
@@ -187,7 +287,7 @@ void rlx_program_destroy(rlx_program *p)
         free(p->slots[k]);
     }
     /* last: this may close the plugin whose code ran just above */
-    if (p->exe && b)
+    if ((p->exe || p->place) && b)
         rlx__backend_release(b);
     free(p->param_bufs);
     free(p->input_ptrs);
@@ -246,6 +346,12 @@ rlx_status rlx_program_set_param(rlx_program *p, const char *name,
                                  &slot, &index);
     if (st != RLX_OK)
         return st;
+    if (p->place) {
+        if ((st = rlx__placement_set_param(p, name, data, nbytes)) != RLX_OK)
+            return st;
+        slot->set = 1;
+        return RLX_OK;
+    }
     const rlx_backend *b = p->backend;
     rlx_tensor_desc desc = {
         .struct_size = sizeof desc,
@@ -332,6 +438,16 @@ rlx_status rlx_program_run(rlx_program *p)
                                   need[k].what,
                                   p->slots[need[k].kind][i].name,
                                   need[k].call);
+    if (p->place) {
+        rlx_status pst = rlx__placement_run(p);
+        if (pst != RLX_OK)
+            return pst;
+        for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_OUTPUT]; i++)
+            p->slots[RLX_SLOT_OUTPUT][i].fresh =
+                !p->slots[RLX_SLOT_OUTPUT][i].tensor;
+        p->has_run = 1;
+        return RLX_OK;
+    }
     const rlx_backend *b = p->backend;
     /* Only a backend with device I/O sees the bound buffers; for the
      * others bound tensors are host memory, copied around execute. */
@@ -437,4 +553,63 @@ const void *rlx_program_output_data(const rlx_program *p, uint32_t index,
     if (nbytes)
         *nbytes = slot->nbytes;
     return slot->host;
+}
+
+/* ---- placement report ---------------------------------------------------- */
+
+rlx_status rlx_program_placement(const rlx_program *p, rlx_value node,
+                                 const rlx_backend **backend,
+                                 uint32_t *device_index, uint32_t *piece)
+{
+    if (backend)
+        *backend = NULL;
+    if (device_index)
+        *device_index = 0;
+    if (piece)
+        *piece = RLX_PIECE_NONE;
+    if (!p || node >= p->report.n_graph_nodes)
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "rlx_program_placement: the program's graph has "
+                          "no node %u. Fix: pass a value of the graph it "
+                          "was compiled from", node);
+    uint32_t pc = p->report.node_piece[node];
+    if (pc == RLX_PIECE_NONE)
+        return RLX_OK;
+    if (backend)
+        *backend = p->report.piece_backend[pc];
+    if (device_index)
+        *device_index = p->report.piece_device[pc];
+    if (piece)
+        *piece = pc;
+    return RLX_OK;
+}
+
+uint32_t rlx_program_piece_count(const rlx_program *p)
+{
+    return p ? p->report.n_pieces : 0;
+}
+
+uint32_t rlx_program_transfer_count(const rlx_program *p)
+{
+    return p ? p->report.transfers : 0;
+}
+
+uint32_t rlx_program_fallback_count(const rlx_program *p)
+{
+    return p ? p->report.fallback_nodes : 0;
+}
+
+const char *rlx_program_placement_summary(const rlx_program *p)
+{
+    return p && p->report.summary ? p->report.summary : "";
+}
+
+const rlx_backend *rlx_program_backend(const rlx_program *p)
+{
+    return p ? p->backend : NULL;
+}
+
+uint32_t rlx_program_device_index(const rlx_program *p)
+{
+    return p ? p->device_index : 0;
 }

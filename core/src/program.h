@@ -4,6 +4,7 @@
 #define RLX_PROGRAM_H
 
 #include "internal.h"
+#include "placement.h"
 
 typedef struct rlx__slot {
     char *name;
@@ -33,6 +34,8 @@ struct rlx_program {
     rlx_buffer **input_bufs;       /* DEVICE_IO: bound tensors' buffers */
     rlx_buffer **output_bufs;
     int has_run;
+    rlx__placement *place;         /* split over pieces, or NULL */
+    rlx__place_report report;      /* where each node runs */
 };
 
 /* Slot NAME of KIND and its index, or NULL. */

@@ -241,6 +241,47 @@ static rlx_status precision_from_env(rlx_session *s)
                       "to strict, tf32 or reduced, or unset it", env);
 }
 
+static const char *const fallback_names[] = {
+    [RLX_FALLBACK_SPLIT] = "split",
+    [RLX_FALLBACK_WHOLE] = "whole",
+    [RLX_FALLBACK_NONE] = "none",
+};
+
+rlx_status rlx_session_set_fallback(rlx_session *s, rlx_fallback f)
+{
+    if (!s || f < RLX_FALLBACK_SPLIT || f > RLX_FALLBACK_NONE)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_set_fallback: %d is not an "
+                          "rlx_fallback. Fix: use RLX_FALLBACK_SPLIT, "
+                          "_WHOLE or _NONE", (int)f);
+    s->fallback = f;
+    return RLX_OK;
+}
+
+rlx_fallback rlx_session_fallback(const rlx_session *s)
+{
+    return s ? s->fallback : RLX_FALLBACK_SPLIT;
+}
+
+/* RLX_FALLBACK and RLX_OPS_DISABLE are checked when a session starts, so
+ * a typo fails loudly instead of changing nothing. */
+static rlx_status fallback_from_env(rlx_session *s)
+{
+    const char *env = getenv("RLX_FALLBACK");
+    rlx_status st = rlx__ops_mask_check();
+    if (st != RLX_OK || !env || !*env)
+        return st;
+    for (int i = 0; i <= RLX_FALLBACK_NONE; i++)
+        if (strcmp(env, fallback_names[i]) == 0) {
+            s->fallback = (rlx_fallback)i;
+            explain(s, "RLX_FALLBACK=%s", env);
+            return RLX_OK;
+        }
+    return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                      "RLX_FALLBACK='%s' is not a fallback policy. Fix: set "
+                      "it to split, whole or none, or unset it", env);
+}
+
 rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
                               rlx_session **out)
 {
@@ -260,6 +301,8 @@ rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
         device = env && *env ? env : NULL;
     }
     rlx_status st = precision_from_env(s);
+    if (st == RLX_OK)
+        st = fallback_from_env(s);
     if (st != RLX_OK) {
         rlx_session_destroy(s);
         return st;
@@ -267,6 +310,7 @@ rlx_status rlx_session_create(rlx_runtime *rt, const char *device,
     if (device) {
         if (env)
             explain(s, "RLX_DEVICE=%s", env);
+        s->explicit_device = 1;
         st = choose_explicit(s, device);
     } else {
         choose_auto(s);

@@ -9,6 +9,8 @@ struct rlx_session {
     const rlx_backend *backend;     /* candidates[0] until a fallback */
     uint32_t device_index;
     rlx_precision precision;        /* handed to every compile */
+    rlx_fallback fallback;          /* when the backend lacks nodes */
+    int explicit_device;            /* the caller named the device */
     const rlx_backend *candidates[32]; /* available, best first */
     uint32_t n_candidates;
     char *explain;

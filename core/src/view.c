@@ -118,13 +118,3 @@ rlx_status rlx__view_build(const rlx_graph *g, rlx__view *v)
     v->graph = g;
     return RLX_OK;
 }
-
-uint32_t rlx__view_first_unsupported(const rlx__view *v, const rlx_backend *b)
-{
-    for (uint32_t i = 0; i < v->view.n_nodes; i++) {
-        const rlx_node_view *n = v->view.nodes[i];
-        if (!b->vt.supports_op(b->backend, n->op, n->dtype))
-            return i;
-    }
-    return UINT32_MAX;
-}

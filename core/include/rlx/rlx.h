@@ -222,6 +222,10 @@ RLX_API rlx_status rlx_graph_output(rlx_graph *g, const char *name,
                                     rlx_value value);
 
 RLX_API uint32_t rlx_graph_node_count(const rlx_graph *g);
+/* Name and op of node V (a value is the node that makes it); either
+ * out-parameter may be NULL; the name lives as long as G. */
+RLX_API rlx_status rlx_graph_node(const rlx_graph *g, rlx_value v,
+                                  const char **name, rlx_op *op);
 /* Shape of a value; *dims points into the graph. */
 RLX_API rlx_status rlx_graph_value_shape(const rlx_graph *g, rlx_value v,
                                          rlx_dtype *dtype, uint32_t *rank,
@@ -242,6 +246,88 @@ RLX_API rlx_status rlx_runtime_get_option(rlx_runtime *rt, const char *name,
                                           char *value, size_t value_size,
                                           char *source, size_t source_size);
 
+/* ---- custom ops: foreign kernels called by C signature (docs/custom-ops.md)
+ *
+ * A custom node calls a C function from another library (or from the
+ * application) through libffi, with no glue code: its signature is given
+ * as text ("void(i32, f32, f32*, i32, f32*, i32)") and each argument comes
+ * from a tensor, a tensor's size or a literal. Custom nodes always run on
+ * the CPU, in the core, on host memory; in a graph compiled for another
+ * device they are placed on the host and their tensors moved there. A
+ * custom node has one output. A whole-tensor kernel gets pointers and
+ * must write all of the output (or start from a copy of an input,
+ * INIT_INPUT, for kernels that update in place, like cblas_saxpy). An
+ * elementwise kernel (RLX_CUSTOM_ELEMENTWISE: a scalar function such as
+ * libm's erff) is called once per output element with the elements of
+ * its tensor arguments, and returns that output element. */
+
+typedef enum rlx_custom_arg_kind {
+    RLX_CUSTOM_ARG_TENSOR = 1, /* pointer to input INDEX's data (read-only) or,
+                                  INDEX RLX_CUSTOM_OUTPUT, the output's */
+    RLX_CUSTOM_ARG_NUMEL = 2,  /* element count of tensor INDEX */
+    RLX_CUSTOM_ARG_DIM = 3,    /* dimension AXIS of tensor INDEX (<0: from
+                                  the end) */
+    RLX_CUSTOM_ARG_INT = 4,    /* the literal I */
+    RLX_CUSTOM_ARG_FLOAT = 5   /* the literal F (for f32 and f64 params) */
+} rlx_custom_arg_kind;
+
+#define RLX_CUSTOM_OUTPUT UINT32_MAX
+
+typedef struct rlx_custom_arg {
+    rlx_custom_arg_kind kind;
+    uint32_t index;  /* TENSOR, NUMEL, DIM: input index or RLX_CUSTOM_OUTPUT */
+    int32_t axis;    /* DIM */
+    int64_t i;       /* INT */
+    double f;        /* FLOAT */
+} rlx_custom_arg;
+
+/* A kernel called from C: the function's type does not matter, its
+ * signature string says how to call it. */
+typedef void (*rlx_custom_fn)(void);
+
+typedef struct rlx_custom_op {
+    uint32_t struct_size;   /* sizeof(rlx_custom_op) */
+    /* Either LIBRARY and SYMBOL: a path or soname and a function in it,
+     * loaded under the rules of docs/custom-ops.md when the graph is
+     * compiled; or FN: a function of the application (LIBRARY NULL). */
+    const char *library;
+    const char *symbol;
+    rlx_custom_fn fn;
+    /* "RET(T, ...)": RET void or an integer type (a non-zero value fails
+     * the run), or for ELEMENTWISE the output's element type; T one of
+     * i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 ptr, or a typed pointer
+     * f32* i32* ... checked against the tensor's dtype. */
+    const char *signature;
+    uint32_t n_args;
+    const rlx_custom_arg *args;
+    /* The output. */
+    rlx_dtype dtype;
+    uint32_t rank;
+    const int64_t *dims;
+    /* Input index whose data the output starts as (an in-place kernel
+     * such as cblas_saxpy, which overwrites y), or -1 for none. */
+    int32_t init_input;
+    /* Directory that relative library paths are under (a model's own);
+     * NULL: relative paths are refused. */
+    const char *base_dir;
+    uint32_t flags;         /* RLX_CUSTOM_* */
+} rlx_custom_op;
+
+/* Call the kernel once per output element: a TENSOR argument passes that
+ * element's value (a one-element tensor passes its only element), typed
+ * by the signature (f32 for an f32 tensor, ...), and the kernel's return
+ * value, of the output's dtype, is the output element. */
+#define RLX_CUSTOM_ELEMENTWISE 0x1u
+
+/* Add a custom node calling OP's function on INPUTS. The signature, its
+ * arity and each argument's type are checked now (a mismatch fails naming
+ * the argument and adds nothing); the library is loaded and the symbol
+ * found when the graph is compiled. NAME may be NULL. */
+RLX_API rlx_status rlx_graph_add_custom(rlx_graph *g, const char *name,
+                                        uint32_t n_inputs,
+                                        const rlx_value *inputs,
+                                        const rlx_custom_op *op,
+                                        rlx_value *out);
 /* ---- sessions and programs ------------------------------------------ */
 
 /* DEVICE: NULL or "" for the best available (RLX_DEVICE, then the order
@@ -315,6 +401,147 @@ RLX_API const void *rlx_program_output_data(const rlx_program *p,
                                             uint32_t index, size_t *nbytes);
 /* Nodes the program kept after dead-code elimination. */
 RLX_API uint32_t rlx_program_node_count(const rlx_program *p);
+
+/* ---- capability: which nodes a backend can run (docs/placement.md) --- */
+
+/* One question decides everywhere (sessions, placement, the runner,
+ * `rlx check`): can backend B run node N? The op and dtype
+ * (supports_op), then the node's shapes and attributes (a 1.3 plugin's
+ * supports_node), then RLX_OPS_DISABLE ("cuda:gelu,softmax,npu:matmul":
+ * a backend id, device name or * before the colon). Sources (inputs,
+ * params, constants) are fed by the core and never asked about. */
+typedef struct rlx_capability rlx_capability;
+/* The report for every node of G on B (dead nodes are not asked). */
+RLX_API rlx_status rlx_capability_create(const rlx_backend *b,
+                                         const rlx_graph *g,
+                                         rlx_capability **out);
+RLX_API void rlx_capability_destroy(rlx_capability *c);
+RLX_API uint32_t rlx_capability_node_count(const rlx_capability *c);
+RLX_API uint32_t rlx_capability_unsupported_count(const rlx_capability *c);
+/* *SUPPORTED: 1 yes, 0 no, -1 not asked (a source, a dead node, or a
+ * custom node, which the core runs on the host); *WHY
+ * one line saying why not ("" when supported). Strings live as long as
+ * C. */
+RLX_API rlx_status rlx_capability_node(const rlx_capability *c,
+                                       rlx_value node, int *supported,
+                                       const char **why);
+/* The first node B cannot run, or RLX_VALUE_NONE; *WHY (may be NULL)
+ * its reason. */
+RLX_API rlx_value rlx_capability_first_unsupported(const rlx_capability *c,
+                                                   const char **why);
+
+/* ---- placement: one program over several backends -------------------- */
+
+/* What rlx_session_compile does when the session's backend cannot run
+ * every node. The default is RLX_FALLBACK, else SPLIT. */
+typedef enum rlx_fallback {
+    /* the nodes it cannot run go to the best CPU backend that can; the
+     * pieces run in order as one program, tensors crossing through host
+     * memory (one copy per crossing, none between CPU pieces) */
+    RLX_FALLBACK_SPLIT = 0,
+    /* the whole graph moves: to the next candidate device when the
+     * session chose its device, else to the best CPU backend */
+    RLX_FALLBACK_WHOLE = 1,
+    /* refuse: the error names the first node and the device */
+    RLX_FALLBACK_NONE = 2
+} rlx_fallback;
+RLX_API rlx_status rlx_session_set_fallback(rlx_session *s, rlx_fallback f);
+RLX_API rlx_fallback rlx_session_fallback(const rlx_session *s);
+
+#define RLX_PIECE_NONE UINT32_MAX
+/* Where node NODE of the compiled graph runs: *PIECE its piece (pieces
+ * run in order) or RLX_PIECE_NONE for sources and removed dead nodes;
+ * *BACKEND the piece's backend and *DEVICE_INDEX its device, or NULL
+ * when the core itself runs the node (a host piece). Any out-parameter
+ * may be NULL. */
+RLX_API rlx_status rlx_program_placement(const rlx_program *p,
+                                         rlx_value node,
+                                         const rlx_backend **backend,
+                                         uint32_t *device_index,
+                                         uint32_t *piece);
+/* The backend the program was compiled for (a split program's main
+ * backend) and its device index. */
+RLX_API const rlx_backend *rlx_program_backend(const rlx_program *p);
+RLX_API uint32_t rlx_program_device_index(const rlx_program *p);
+/* Pieces (1 for a program on one backend). */
+RLX_API uint32_t rlx_program_piece_count(const rlx_program *p);
+/* Tensors handed from one piece to another at every run. */
+RLX_API uint32_t rlx_program_transfer_count(const rlx_program *p);
+/* Compute nodes that run anywhere but on the program's backend. */
+RLX_API uint32_t rlx_program_fallback_count(const rlx_program *p);
+/* One line: "41 nodes on cuda:0, 2 on cpu-openblas (gelu x2), 4
+ * transfers". Lives as long as P. */
+RLX_API const char *rlx_program_placement_summary(const rlx_program *p);
+
+/* ---- the multi-device runner (docs/multi-device.md) ------------------ */
+
+/* One graph on every device it may run on: programs compiled lazily per
+ * device and cached, params set once and mirrored to every device
+ * compiled before or after, runs on a named device, on the best one, or
+ * along a fallback chain, and device choice by measurement. Built only
+ * on the public session and program API. One thread at a time. */
+typedef struct rlx_runner rlx_runner;
+/* POLICY (NULL: RLX_DEVICE_POLICY, else "default"): "default" (the
+ * session's automatic order), "prefer-cpu", "prefer-gpu", "prefer-npu"
+ * (custom kinds and TPUs first), "max-performance" (measure on the
+ * caller's inputs), or "cpu-only", "gpu-only", "npu-only". Backends
+ * RLX_BACKEND_FORCE, RLX_BACKEND_DISABLE or the config file rule out are
+ * left out. The graph is copied. Fails when no device satisfies the
+ * policy. */
+RLX_API rlx_status rlx_runner_create(rlx_runtime *rt, const rlx_graph *g,
+                                     const char *policy, rlx_runner **out);
+RLX_API void rlx_runner_destroy(rlx_runner *r);
+/* Devices the policy allows, best first ("cuda:0", "npu:0", "cpu:0"). */
+RLX_API uint32_t rlx_runner_device_count(const rlx_runner *r);
+RLX_API const char *rlx_runner_device(const rlx_runner *r, uint32_t index);
+/* Kept by the runner and given to every program, now and later. */
+RLX_API rlx_status rlx_runner_set_param(rlx_runner *r, const char *name,
+                                        const void *data, size_t nbytes);
+RLX_API rlx_status rlx_runner_set_input(rlx_runner *r, const char *name,
+                                        const void *data, size_t nbytes);
+/* The program for DEVICE (a device name, "name:index" or a backend id),
+ * compiled on first use; owned by the runner. */
+RLX_API rlx_status rlx_runner_program(rlx_runner *r, const char *device,
+                                      rlx_program **out);
+/* Run on DEVICE, or (NULL) on the best device: the policy's first, or
+ * under "max-performance" the benchmark's winner. *RAN (may be NULL) is
+ * the program that ran: read its outputs there. */
+RLX_API rlx_status rlx_runner_run(rlx_runner *r, const char *device,
+                                  rlx_program **ran);
+/* Try each device of CHAIN ("cuda,vulkan,cpu"; NULL: RLX_DEVICE_CHAIN,
+ * else the policy's order) until one compiles and runs. Every attempt is
+ * recorded (rlx_runner_attempt); on failure the error lists them. */
+RLX_API rlx_status rlx_runner_run_chain(rlx_runner *r, const char *chain,
+                                        rlx_program **ran);
+RLX_API uint32_t rlx_runner_attempt_count(const rlx_runner *r);
+/* Attempt INDEX of the last run: its device, status (RLX_OK for the one
+ * that ran) and reason. */
+RLX_API rlx_status rlx_runner_attempt(const rlx_runner *r, uint32_t index,
+                                      const char **device,
+                                      rlx_status *status,
+                                      const char **reason);
+/* Called with every program the runner compiles, after its params are
+ * set, so an application can set what the runner does not hold (a
+ * model's weights: rlx_model_set_params) or inputs per program. A
+ * failure fails that compile. FN NULL removes the hook. */
+typedef rlx_status (*rlx_runner_compile_hook)(void *ctx, rlx_program *p);
+RLX_API rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
+                                               rlx_runner_compile_hook fn,
+                                               void *ctx);
+/* Time each device of DEVICES (a chain; NULL: every allowed device) on
+ * the inputs set so far: one warm-up run, then RUNS timed runs. The
+ * fastest becomes the runner's best device; *WINNER (may be NULL) names
+ * it. */
+RLX_API rlx_status rlx_runner_benchmark(rlx_runner *r, const char *devices,
+                                        uint32_t runs, const char **winner);
+RLX_API uint32_t rlx_runner_bench_count(const rlx_runner *r);
+/* Row INDEX of the last benchmark: device, median milliseconds per run
+ * (negative when it failed), status and reason. */
+RLX_API rlx_status rlx_runner_bench_result(const rlx_runner *r,
+                                           uint32_t index,
+                                           const char **device, double *ms,
+                                           rlx_status *status,
+                                           const char **reason);
 
 /* ---- tensors: run inputs and outputs that stay on the device --------- */
 
