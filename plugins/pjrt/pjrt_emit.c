@@ -87,7 +87,7 @@ rlxp_val rlxp_val_make(rlx_dtype dt, uint32_t rank, const int64_t *dims)
     v.dt = dt;
     v.rank = rank > RLXP_MAX_RANK ? RLXP_MAX_RANK : rank;
     for (uint32_t i = 0; i < v.rank; i++)
-        v.dims[i] = dims[i];
+        v.dims[i] = dims ? dims[i] : 1;
     return v;
 }
 
