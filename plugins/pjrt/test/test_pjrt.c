@@ -312,7 +312,7 @@ static rlx_graph *build_case(const op_case *c)
         FAIL("graph: %s", rlx_last_error());
     rlx_value in[3];
     for (int i = 0; i < c->n_in; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "x%d", i);
         rlx_dtype dt = i == 1 && c->in1_dt ? c->in1_dt
                      : i == 0 && c->in0_dt ? c->in0_dt : c->dt;
