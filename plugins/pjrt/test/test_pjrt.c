@@ -476,6 +476,168 @@ TEST(structural_checker_rejects_bad_text)
         FAIL("good text rejected: %s", why);
 }
 
+
+/* ---- with a real PJRT plugin (scripts/gpu-pjrt.sh sets
+ * RLX_TEST_PJRT_REAL to one): rlx's edge-case semantics, which XLA alone
+ * would not give, against cpu-ref ------------------------------------ */
+
+typedef struct real_run {
+    rlx_status st;
+    char msg[1024];
+    unsigned char out[256];
+    size_t nbytes;
+} real_run;
+
+/* Run G (one input "x" of XB bytes, optional "i" of IB bytes, one
+ * output) on DEVICE. */
+static real_run run_on(rlx_runtime *rt, const char *device,
+                       const rlx_graph *g, const void *x, size_t xb,
+                       const void *i, size_t ib)
+{
+    real_run r;
+    memset(&r, 0, sizeof r);
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    r.st = rlx_session_create(rt, device, &s);
+    if (r.st == RLX_OK)
+        r.st = rlx_session_compile(s, g, &p);
+    if (r.st == RLX_OK)
+        r.st = rlx_program_set_input(p, "x", x, xb);
+    if (r.st == RLX_OK && i)
+        r.st = rlx_program_set_input(p, "i", i, ib);
+    if (r.st == RLX_OK)
+        r.st = rlx_program_run(p);
+    if (r.st == RLX_OK) {
+        const void *o = rlx_program_output_data(p, 0, &r.nbytes);
+        if (o && r.nbytes <= sizeof r.out)
+            memcpy(r.out, o, r.nbytes);
+    }
+    if (r.st != RLX_OK)
+        snprintf(r.msg, sizeof r.msg, "%s", rlx_last_error());
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    return r;
+}
+
+static const char *real_device(void)
+{
+    const char *d = getenv("RLX_TEST_PJRT_DEVICE");
+    return d && d[0] ? d : "pjrt-cuda";
+}
+
+static rlx_runtime *real_runtime(void)
+{
+    const char *plugin = getenv("RLX_TEST_PJRT_REAL");
+    if (!plugin || !plugin[0])
+        SKIP("RLX_TEST_PJRT_REAL names no PJRT plugin (scripts/gpu-pjrt.sh "
+             "sets it on a GPU machine)");
+    return runtime_with(plugin);
+}
+
+/* One-node graph: x (XDT, XSHAPE) -> OP -> y. */
+static rlx_graph *one_node(rlx_op op, rlx_dtype xdt, uint32_t rank,
+                           const int64_t *shape, const int64_t *ints,
+                           uint32_t n_ints)
+{
+    rlx_graph *g = NULL;
+    rlx_value x, y;
+    if (rlx_graph_create(&g) != RLX_OK ||
+        rlx_graph_input(g, "x", xdt, rank, shape, &x) != RLX_OK)
+        FAIL("graph: %s", rlx_last_error());
+    rlx_attrs a = { n_ints, ints, 0, NULL };
+    if (rlx_graph_add_node(g, "y", op, 1, &x, &a, &y) != RLX_OK ||
+        rlx_graph_output(g, "y", y) != RLX_OK)
+        FAIL("node: %s", rlx_last_error());
+    return g;
+}
+
+static void same_as_cpu_ref(rlx_runtime *rt, const char *what,
+                            const rlx_graph *g, const void *x, size_t xb)
+{
+    real_run want = run_on(rt, "cpu-ref", g, x, xb, NULL, 0);
+    real_run got = run_on(rt, real_device(), g, x, xb, NULL, 0);
+    if (want.st != RLX_OK)
+        FAIL("%s on cpu-ref: %s", what, want.msg);
+    if (got.st != RLX_OK)
+        FAIL("%s on %s: %s", what, real_device(), got.msg);
+    ASSERT_EQ(got.nbytes, want.nbytes);
+    if (memcmp(got.out, want.out, want.nbytes) != 0) {
+        /* floats: allow the last bit or two */
+        const float *a = (const float *)got.out, *b = (const float *)want.out;
+        for (size_t k = 0; k < want.nbytes / 4; k++)
+            if (!(a[k] == b[k] || (a[k] != a[k] && b[k] != b[k]) ||
+                  (a[k] - b[k] < 1e-6f && b[k] - a[k] < 1e-6f)))
+                FAIL("%s: element %zu is %g on %s, %g on cpu-ref", what, k,
+                     (double)a[k], real_device(), (double)b[k]);
+    }
+}
+
+TEST(real_cast_saturates_and_zeroes_nan)
+{
+    rlx_runtime *rt = real_runtime();
+    int64_t shape[1] = { 6 };
+    float x[6] = { 0.0f / 0.0f, 3e9f, -3e9f, -1.7f, 2.9f, 1.0f / 0.0f };
+    int64_t to_i32 = RLX_DTYPE_I32, to_u8 = RLX_DTYPE_U8,
+            to_bool = RLX_DTYPE_BOOL;
+    rlx_graph *g = one_node(RLX_OP_CAST, RLX_DTYPE_F32, 1, shape, &to_i32, 1);
+    same_as_cpu_ref(rt, "cast f32->i32", g, x, sizeof x);
+    rlx_graph_destroy(g);
+    g = one_node(RLX_OP_CAST, RLX_DTYPE_F32, 1, shape, &to_u8, 1);
+    same_as_cpu_ref(rt, "cast f32->u8", g, x, sizeof x);
+    rlx_graph_destroy(g);
+    g = one_node(RLX_OP_CAST, RLX_DTYPE_F32, 1, shape, &to_bool, 1);
+    same_as_cpu_ref(rt, "cast f32->bool", g, x, sizeof x);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(real_causal_softmax_fully_masked_rows_and_empty_mean)
+{
+    rlx_runtime *rt = real_runtime();
+    int64_t shape[2] = { 4, 2 };
+    float x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    int64_t causal[2] = { -1, 1 };
+    rlx_graph *g = one_node(RLX_OP_SOFTMAX, RLX_DTYPE_F32, 2, shape, causal,
+                            2);
+    same_as_cpu_ref(rt, "causal softmax, rows > cols", g, x, sizeof x);
+    rlx_graph_destroy(g);
+    int64_t empty[2] = { 2, 0 };
+    int64_t axis1[2] = { 0, 1 };
+    g = one_node(RLX_OP_REDUCE_MEAN, RLX_DTYPE_F32, 2, empty, axis1, 2);
+    same_as_cpu_ref(rt, "mean over an empty axis", g, x, 0);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(real_gather_checks_its_indices)
+{
+    rlx_runtime *rt = real_runtime();
+    rlx_graph *g = NULL;
+    rlx_value x, i, y;
+    int64_t ds[2] = { 3, 2 }, is[1] = { 2 };
+    ASSERT_EQ(rlx_graph_create(&g), RLX_OK);
+    ASSERT_EQ(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, ds, &x), RLX_OK);
+    ASSERT_EQ(rlx_graph_input(g, "i", RLX_DTYPE_I32, 1, is, &i), RLX_OK);
+    rlx_value xi[2] = { x, i };
+    ASSERT_EQ(rlx_graph_add_node(g, "y", RLX_OP_GATHER, 2, xi, NULL, &y),
+              RLX_OK);
+    ASSERT_EQ(rlx_graph_output(g, "y", y), RLX_OK);
+    float data[6] = { 1, 2, 3, 4, 5, 6 };
+    int32_t good[2] = { 2, 0 }, bad[2] = { 1, 3 };
+    real_run r = run_on(rt, real_device(), g, data, sizeof data, good,
+                        sizeof good);
+    if (r.st != RLX_OK)
+        FAIL("gather: %s", r.msg);
+    const float *o = (const float *)r.out;
+    ASSERT(o[0] == 5 && o[1] == 6 && o[2] == 1 && o[3] == 2);
+    r = run_on(rt, real_device(), g, data, sizeof data, bad, sizeof bad);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+    ASSERT_EQ(r.st, RLX_ERR_INVALID_ARGUMENT);
+    if (!strstr(r.msg, "outside") || !strstr(r.msg, "Fix:"))
+        FAIL("gather out of range said '%s'", r.msg);
+}
+
 static int setup(int argc, char **argv)
 {
     if (argc < 5)
@@ -503,6 +665,9 @@ static const rlx_test_case rlx_test__cases[] = {
     TEST_ENTRY(golden_stablehlo_encoder_example),
     TEST_ENTRY(pjrt_error_becomes_rlx_error_with_fix),
     TEST_ENTRY(structural_checker_rejects_bad_text),
+    TEST_ENTRY(real_cast_saturates_and_zeroes_nan),
+    TEST_ENTRY(real_causal_softmax_fully_masked_rows_and_empty_mean),
+    TEST_ENTRY(real_gather_checks_its_indices),
 };
 
 int main(int argc, char **argv)
