@@ -10,7 +10,7 @@
 #   librlx-dev                    headers, pkg-config files, plugin SDK
 #   rlx-tools                     the rlx tool and its man page
 #   librlx-backend-<name>         one per backend that was built
-#                                 (cpu-openblas, vulkan, cuda, rocm)
+#                                 (cpu-openblas, vulkan, cuda, rocm, pjrt)
 # Every staged file must land in some package, or the script fails.
 # Needs dpkg-dev. Environment: RLX_DEB_WORK (scratch dir, default a new
 # one under /tmp), RLX_DEB_MAINTAINER, RLX_DEB_MESON_ARGS (extra options).
@@ -67,7 +67,7 @@ ship librlx-dev usr/include/rlx "$libdir/librlx.so" "$libdir/pkgconfig" usr/shar
 ship rlx-tools usr/bin/rlx usr/share/man/man1/rlx.1
 gzip -9n "$pkgs/rlx-tools/usr/share/man/man1/rlx.1"
 backends=()
-for fam in cpu-openblas vulkan cuda rocm; do
+for fam in cpu-openblas vulkan cuda rocm pjrt; do
   files=$(cd "$stage" && ls "$plugindir/librlx-backend-$fam.so" \
                            "$plugindir"/librlx-backend-"$fam"-*.so 2>/dev/null || true)
   [ -n "$files" ] || continue
@@ -188,6 +188,9 @@ for fam in "${backends[@]}"; do
     cuda) cv=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
           what="a CUDA backend for NVIDIA GPUs, built with CUDA ${cv:-?}. It needs, at run time, the NVIDIA driver (libcuda.so.1) and cuBLASLt of CUDA ${cv%%.*} (from the CUDA toolkit); without them it reports itself unavailable with a fix."
           other="$other"$'\n'"Suggests: libcuda1" ;;
+    # PJRT plugins (libtpu, JAX's) come from pip or the cloud's images,
+    # not Debian: nothing to depend on; the plugin finds them at run time.
+    pjrt) what="a bridge to PJRT plugins (libtpu.so for Google TPUs, JAX's CUDA and ROCm plugins, vendor plugins): it finds and opens them at run time and compiles graphs to StableHLO for them; without one it reports itself unavailable with a fix." ;;
     *) what="the $fam backend." ;;
   esac
   control "$pkg" libs "$extra" "$other" \

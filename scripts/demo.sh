@@ -13,7 +13,7 @@ bash scripts/setup-debian.sh
 ninja -C build >/dev/null
 
 path=""
-for d in build/plugins/cpu-openblas build/plugins/cuda build/plugins/vulkan; do
+for d in build/plugins/cpu-openblas build/plugins/cuda build/plugins/vulkan build/plugins/pjrt; do
   [ -d "$d" ] && path="$path${path:+:}$PWD/$d"
 done
 export RLX_PLUGIN_PATH="$path${RLX_PLUGIN_PATH:+:$RLX_PLUGIN_PATH}"

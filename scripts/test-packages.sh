@@ -41,7 +41,8 @@ trap finish EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "Bail out! test-packages.sh installs packages: run it as root"; exit 1; }
 pkgs=(librlx1 librlx-dev rlx-tools librlx-backend-cpu-openblas
-      librlx-backend-vulkan librlx-backend-cuda librlx-backend-rocm)
+      librlx-backend-vulkan librlx-backend-cuda librlx-backend-rocm
+      librlx-backend-pjrt)
 for p in "${pkgs[@]}"; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
     echo "Bail out! $p is already installed; this test would remove it"; exit 1
@@ -57,7 +58,7 @@ names=()
 for d in "${debs[@]}"; do names+=("$(dpkg-deb -f "$d" Package)"); done
 echo "# built: ${names[*]}"
 backend=""
-for b in librlx-backend-cpu-openblas librlx-backend-vulkan librlx-backend-cuda librlx-backend-rocm; do
+for b in librlx-backend-cpu-openblas librlx-backend-vulkan librlx-backend-cuda librlx-backend-rocm librlx-backend-pjrt; do
   [[ " ${names[*]} " == *" $b "* ]] && { backend=$b; break; }
 done
 if command -v lintian >/dev/null; then

@@ -1,0 +1,237 @@
+/*
+ * fake_pjrt.c - a stand-in PJRT plugin for the bridge's tests on
+ * machines without one. It exports GetPjrtApi with the table layout of
+ * ../pjrt_capi.h and API major FAKE_MAJOR (built once as 0, once as an
+ * unknown major). Its client has one device, accepts any program that
+ * looks like an MLIR module, keeps buffers in host memory, and fails
+ * every execution with a PJRT error, so the tests see how PJRT errors
+ * become rlx errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../pjrt_capi.h"
+
+#ifndef FAKE_MAJOR
+#define FAKE_MAJOR 0
+#endif
+
+struct PJRT_Error { int code; char msg[256]; };
+struct PJRT_Client { int dummy; };
+struct PJRT_Device { int dummy; };
+struct PJRT_DeviceDescription { int dummy; };
+struct PJRT_LoadedExecutable { int dummy; };
+struct PJRT_Buffer { size_t size; unsigned char *data; };
+
+static PJRT_Client the_client;
+static PJRT_Device the_device;
+static PJRT_Device *devices[1] = { &the_device };
+static PJRT_DeviceDescription the_desc;
+
+static PJRT_Error *fail(int code, const char *msg)
+{
+    PJRT_Error *e = calloc(1, sizeof *e);
+    if (!e)
+        abort();
+    e->code = code;
+    snprintf(e->msg, sizeof e->msg, "%s", msg);
+    return e;
+}
+
+static void error_destroy(PJRT_Error_Destroy_Args *a) { free(a->error); }
+
+static void error_message(PJRT_Error_Message_Args *a)
+{
+    a->message = a->error->msg;
+    a->message_size = strlen(a->error->msg);
+}
+
+static PJRT_Error *error_code(PJRT_Error_GetCode_Args *a)
+{
+    a->code = a->error->code;
+    return NULL;
+}
+
+static PJRT_Error *initialize(PJRT_Plugin_Initialize_Args *a)
+{
+    (void)a;
+    return NULL;
+}
+
+static PJRT_Error *event_noop(PJRT_Event_Args *a)
+{
+    (void)a;
+    return NULL;
+}
+
+static PJRT_Error *client_create(PJRT_Client_Create_Args *a)
+{
+    /* like a TPU plugin, refuse the GPU options */
+    if (a->num_options)
+        return fail(PJRT_CODE_INVALID_ARGUMENT, "unknown create option");
+    a->client = &the_client;
+    return NULL;
+}
+
+static PJRT_Error *client_destroy(PJRT_Client_Destroy_Args *a)
+{
+    (void)a;
+    return NULL;
+}
+
+static PJRT_Error *platform_name(PJRT_Client_String_Args *a)
+{
+    a->name = "fake";
+    a->name_size = 4;
+    return NULL;
+}
+
+static PJRT_Error *platform_version(PJRT_Client_String_Args *a)
+{
+    a->name = "fake 1.0";
+    a->name_size = 8;
+    return NULL;
+}
+
+static PJRT_Error *addressable(PJRT_Client_AddressableDevices_Args *a)
+{
+    a->devices = devices;
+    a->num_devices = 1;
+    return NULL;
+}
+
+static PJRT_Error *compile(PJRT_Client_Compile_Args *a)
+{
+    static PJRT_LoadedExecutable exe;
+    if (a->program->format_size != 4 ||
+        memcmp(a->program->format, "mlir", 4) != 0 ||
+        a->program->code_size < 7 ||
+        memcmp(a->program->code, "module ", 7) != 0)
+        return fail(PJRT_CODE_INVALID_ARGUMENT, "not an MLIR module");
+    a->executable = &exe;
+    return NULL;
+}
+
+static PJRT_Error *buffer_from_host(PJRT_Client_BufferFromHostBuffer_Args *a)
+{
+    size_t es = a->type == PJRT_Buffer_Type_F64 ||
+                a->type == PJRT_Buffer_Type_S64 ? 8
+              : a->type == PJRT_Buffer_Type_F32 ||
+                a->type == PJRT_Buffer_Type_S32 ? 4
+              : a->type == PJRT_Buffer_Type_F16 ||
+                a->type == PJRT_Buffer_Type_BF16 ? 2 : 1;
+    size_t n = 1;
+    for (size_t i = 0; i < a->num_dims; i++)
+        n *= (size_t)a->dims[i];
+    PJRT_Buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    b->size = n * es;
+    b->data = malloc(b->size ? b->size : 1);
+    if (!b->data) {
+        free(b);
+        return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    memcpy(b->data, a->data, b->size);
+    a->buffer = b;
+    a->done_with_host_buffer = NULL;
+    return NULL;
+}
+
+static PJRT_Error *buffer_destroy(PJRT_Buffer_Destroy_Args *a)
+{
+    if (a->buffer)
+        free(a->buffer->data);
+    free(a->buffer);
+    return NULL;
+}
+
+static PJRT_Error *to_host(PJRT_Buffer_ToHostBuffer_Args *a)
+{
+    if (a->dst_size < a->src->size)
+        return fail(PJRT_CODE_INVALID_ARGUMENT, "destination too small");
+    memcpy(a->dst, a->src->data, a->src->size);
+    a->event = NULL;
+    return NULL;
+}
+
+static PJRT_Error *execute(PJRT_LoadedExecutable_Execute_Args *a)
+{
+    (void)a;
+    return fail(PJRT_CODE_UNIMPLEMENTED, "the fake PJRT plugin executes "
+                "nothing");
+}
+
+static PJRT_Error *exe_destroy(PJRT_LoadedExecutable_Destroy_Args *a)
+{
+    (void)a;
+    return NULL;
+}
+
+static PJRT_Error *get_desc(PJRT_Device_GetDescription_Args *a)
+{
+    a->desc = &the_desc;
+    return NULL;
+}
+
+static PJRT_Error *desc_kind(PJRT_DeviceDescription_String_Args *a)
+{
+    a->str = "Fake Accelerator";
+    a->str_size = strlen(a->str);
+    return NULL;
+}
+
+static PJRT_Error *desc_string(PJRT_DeviceDescription_String_Args *a)
+{
+    a->str = "FakeDevice(id=0)";
+    a->str_size = strlen(a->str);
+    return NULL;
+}
+
+static PJRT_Error *desc_id(PJRT_DeviceDescription_Id_Args *a)
+{
+    a->id = 0;
+    return NULL;
+}
+
+static PJRT_Error *memory_stats(PJRT_Device_MemoryStats_Args *a)
+{
+    a->bytes_in_use = 1 << 20;
+    a->bytes_limit = (int64_t)1 << 30;
+    a->bytes_limit_is_set = true;
+    return NULL;
+}
+
+static PJRT_Api api;
+
+__attribute__((visibility("default"))) const PJRT_Api *GetPjrtApi(void)
+{
+    api.struct_size = sizeof api;
+    api.pjrt_api_version.struct_size = sizeof api.pjrt_api_version;
+    api.pjrt_api_version.major_version = FAKE_MAJOR;
+    api.pjrt_api_version.minor_version = RLXP_PJRT_MIN_MINOR;
+    api.Error_Destroy = error_destroy;
+    api.Error_Message = error_message;
+    api.Error_GetCode = error_code;
+    api.Plugin_Initialize = initialize;
+    api.Event_Destroy = event_noop;
+    api.Event_Await = event_noop;
+    api.Client_Create = client_create;
+    api.Client_Destroy = client_destroy;
+    api.Client_PlatformName = platform_name;
+    api.Client_PlatformVersion = platform_version;
+    api.Client_AddressableDevices = addressable;
+    api.Client_Compile = compile;
+    api.Client_BufferFromHostBuffer = buffer_from_host;
+    api.DeviceDescription_Id = desc_id;
+    api.DeviceDescription_Kind = desc_kind;
+    api.DeviceDescription_ToString = desc_string;
+    api.Device_GetDescription = get_desc;
+    api.Device_MemoryStats = memory_stats;
+    api.LoadedExecutable_Destroy = exe_destroy;
+    api.LoadedExecutable_Execute = execute;
+    api.Buffer_Destroy = buffer_destroy;
+    api.Buffer_ToHostBuffer = to_host;
+    return &api;
+}

@@ -1,0 +1,6 @@
+module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%0: tensor<2x3xf32>) -> (tensor<2x3xf16>) {
+    %1 = "stablehlo.convert"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf16>
+    "func.return"(%1) : (tensor<2x3xf16>) -> ()
+  }
+}

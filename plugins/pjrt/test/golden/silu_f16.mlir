@@ -1,0 +1,9 @@
+module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%0: tensor<2x3xf16>) -> (tensor<2x3xf16>) {
+    %1 = "stablehlo.convert"(%0) : (tensor<2x3xf16>) -> tensor<2x3xf32>
+    %2 = "stablehlo.logistic"(%1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %3 = "stablehlo.multiply"(%1, %2) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %4 = "stablehlo.convert"(%3) : (tensor<2x3xf32>) -> tensor<2x3xf16>
+    "func.return"(%4) : (tensor<2x3xf16>) -> ()
+  }
+}
