@@ -1,5 +1,6 @@
 /*
- * cuda_matmul.c - matmul through cuBLASLt: descriptors, layouts and the
+ * cuda_matmul.c - matmul through cuBLASLt (or our own rlxg_gemm with
+ * RLX_CUDA_MATMUL=kernel): descriptors, layouts and the
  * algorithm are chosen once at compile time; enqueue only calls
  * cublasLtMatmul (inside the CUDA graph capture).
  *
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.h"
+#include "gpu_internal.h"
 
 static cudaDataType_t data_type(rlx_dtype t)
 {
@@ -24,7 +25,7 @@ static cudaDataType_t data_type(rlx_dtype t)
     }
 }
 
-static const char *blas_name(const rlxc_backend *be, cublasStatus_t cs)
+static const char *blas_name(const rlxg_backend *be, cublasStatus_t cs)
 {
     return be->blas.status_name ? be->blas.status_name(cs) : "error";
 }
@@ -32,7 +33,7 @@ static const char *blas_name(const rlxc_backend *be, cublasStatus_t cs)
 static rlx_status blas_fail(rlx_executable *exe, cublasStatus_t cs,
                             const char *what)
 {
-    return rlxc_fail(exe->be->host,
+    return rlxg_fail(exe->be->host,
                      cs == CUBLAS_STATUS_ALLOC_FAILED ? RLX_ERR_OUT_OF_MEMORY
                                                       : RLX_ERR_DEVICE,
                      "cuda: %s failed: %s (%d). Fix: check nvidia-smi; if "
@@ -41,7 +42,7 @@ static rlx_status blas_fail(rlx_executable *exe, cublasStatus_t cs,
 }
 
 /* Free what describe made; MM can be described again. */
-static void reset(rlxc_backend *be, rlxc_matmul *mm)
+static void reset(rlxg_backend *be, rlxg_matmul *mm)
 {
     if (mm->desc)
         be->blas.desc_destroy(mm->desc);
@@ -59,7 +60,7 @@ static void reset(rlxc_backend *be, rlxc_matmul *mm)
     mm->a_off = mm->b_off = mm->y_off = NULL;
 }
 
-void rlxc_matmul_free(rlxc_backend *be, rlxc_matmul *mm)
+void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm)
 {
     if (!mm)
         return;
@@ -67,25 +68,7 @@ void rlxc_matmul_free(rlxc_backend *be, rlxc_matmul *mm)
     free(mm);
 }
 
-/* One side's batch strides per output batch dim (elements; 0 stretched). */
-static void batch_strides(const rlx_node_view *x, uint32_t br,
-                          int64_t matrix, int64_t *stride)
-{
-    uint32_t xb = x->rank >= 2 ? x->rank - 2 : 0;
-    int64_t step = matrix;
-    for (uint32_t d = br; d-- > 0;) {
-        uint32_t from_right = br - 1 - d;
-        if (from_right >= xb) {
-            stride[d] = 0;
-            continue;
-        }
-        int64_t dim = x->shape[xb - 1 - from_right];
-        stride[d] = dim == 1 ? 0 : step;
-        step *= dim;
-    }
-}
-
-static int set_layout_batch(rlxc_backend *be, cublasLtMatrixLayout_t l,
+static int set_layout_batch(rlxg_backend *be, cublasLtMatrixLayout_t l,
                             int32_t count, int64_t stride)
 {
     return be->blas.layout_set(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
@@ -95,15 +78,85 @@ static int set_layout_batch(rlxc_backend *be, cublasLtMatrixLayout_t l,
                CUBLAS_STATUS_SUCCESS;
 }
 
-/* Setting cuda.matmul (RLX_CUDA_MATMUL) = heuristic, read through the
- * host at compile time: only cuBLASLt's own candidates, no split-K
- * variants and no GEMV (the plan before they existed, for comparison). */
-static int heuristic_only(const rlx_executable *exe)
+/* RLX_CUDA_MATMUL=heuristic (read at compile time): only cuBLASLt's own
+ * candidates, no split-K variants and no GEMV (the plan before they
+ * existed, for comparison). */
+static int heuristic_only(void)
 {
-    char v[32];
-    return rlx_host_get_option(exe->be->host, "cuda.matmul", v,
-                               sizeof v) == RLX_OK &&
-           strcmp(v, "heuristic") == 0;
+    const char *env = getenv("RLX_CUDA_MATMUL");
+    return env && strcmp(env, "heuristic") == 0;
+}
+
+/* RLX_CUDA_MATMUL=kernel (read at compile time): every matmul through
+ * our own rlxg_gemm, the rocm plugin's GEMM, and cuBLASLt not loaded;
+ * this is how that shared kernel runs on real hardware. */
+static int kernel_only(void)
+{
+    const char *env = getenv("RLX_CUDA_MATMUL");
+    return env && strcmp(env, "kernel") == 0;
+}
+
+static uint32_t epilogue_of(int epi)
+{
+    switch (epi) {
+    case RLXG_EPI_BIAS: return CUBLASLT_EPILOGUE_BIAS;
+    case RLXG_EPI_RELU_BIAS: return CUBLASLT_EPILOGUE_RELU_BIAS;
+    case RLXG_EPI_GELU_BIAS: return CUBLASLT_EPILOGUE_GELU_BIAS;
+    default: return CUBLASLT_EPILOGUE_DEFAULT;
+    }
+}
+
+rlx_status rlxg_matmul_prepare(rlx_executable *exe)
+{
+    if (kernel_only() || exe->lt)
+        return RLX_OK;
+    cublasLtHandle_t lt = NULL;
+    rlx_status st = rlxg_device_blas(exe->be, exe->device, &lt);
+    if (st == RLX_OK) {
+        exe->lt = lt;
+        exe->workspace_bytes = (size_t)32 << 20;
+    }
+    return st;
+}
+
+/* The batch as rlxg_gemm takes it: a strided batch in one launch, else
+ * one launch per batch at its offsets. */
+static rlx_status plan_kernel(rlx_executable *exe, rlxg_matmul *mm,
+                              rlxg_mm_shape *sh)
+{
+    mm->m = sh->m;
+    mm->n = sh->n;
+    mm->k = sh->k;
+    if (sh->regular) {
+        mm->batch = sh->n_batch;
+        mm->sa = sh->n_batch > 1 ? sh->a_off[1] : 0;
+        mm->sb = sh->n_batch > 1 ? sh->b_off[1] : 0;
+        mm->n_calls = 1;
+        free(sh->a_off);
+        free(sh->b_off);
+        mm->use_kernel = 1;
+        return RLX_OK;
+    }
+    mm->batch = 1;
+    mm->n_calls = sh->n_batch;
+    mm->a_off = sh->a_off;
+    mm->b_off = sh->b_off;
+    mm->y_off = calloc((size_t)sh->n_batch, sizeof *mm->y_off);
+    if (!mm->y_off)
+        return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda compile: out of memory. Fix: free "
+                               "memory");
+    for (int64_t t = 0; t < sh->n_batch; t++)
+        mm->y_off[t] = t * sh->m * sh->n;
+    mm->use_kernel = 1;
+    return RLX_OK;
+}
+
+static int gemm_act(int epi)
+{
+    return epi == RLXG_EPI_RELU_BIAS   ? RLXG_GEMM_RELU
+           : epi == RLXG_EPI_GELU_BIAS ? RLXG_GEMM_GELU_TANH
+                                       : RLXG_GEMM_NONE;
 }
 
 /* Split-K candidates for the autotuner: the heuristic sizes its picks
@@ -111,14 +164,14 @@ static int heuristic_only(const rlx_executable *exe)
  * wide K) leaves most SMs idle unless K is split across CTAs. Variants
  * of the best few heuristic algorithms with 2-16 splits, each checked by
  * cuBLASLt for this problem and workspace. */
-static void add_split_k(rlx_executable *exe, rlxc_matmul *mm, int64_t k,
+static void add_split_k(rlx_executable *exe, rlxg_matmul *mm, int64_t k,
                         uint64_t ws)
 {
     static const int32_t splits[] = { 2, 3, 4, 6, 8, 12, 16 };
     static const uint32_t schemes[] = { CUBLASLT_REDUCTION_SCHEME_INPLACE,
                                         CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE };
-    const rlxc_blas *bl = &exe->be->blas;
-    if (heuristic_only(exe))
+    const rlxg_blas *bl = &exe->be->blas;
+    if (heuristic_only())
         return;
     int n_base = mm->n_algos < 3 ? mm->n_algos : 3;
     for (int a = 0; a < n_base; a++) {
@@ -140,7 +193,7 @@ static void add_split_k(rlx_executable *exe, rlxc_matmul *mm, int64_t k,
         for (size_t si = 0; si < sizeof splits / sizeof *splits; si++) {
             if (k / splits[si] < 32)
                 break;
-            for (size_t r = 0; r < 2 && mm->n_algos < RLXC_MAX_ALGOS; r++) {
+            for (size_t r = 0; r < 2 && mm->n_algos < RLXG_MAX_ALGOS; r++) {
                 if (!(mask & schemes[r]))
                     continue;
                 cublasLtMatmulAlgo_t x = mm->algos[a];
@@ -165,13 +218,13 @@ static void add_split_k(rlx_executable *exe, rlxc_matmul *mm, int64_t k,
 
 /* Make descriptors for (M, N, K) and ask for an algorithm. Returns
  * RLX_ERR_UNSUPPORTED, unreported, when cuBLASLt has none. */
-static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
+static rlx_status describe(rlx_executable *exe, rlxg_matmul *mm,
                            rlx_dtype dtype, int64_t m, int64_t n, int64_t k,
                            int ta, int tb, int32_t batch, int64_t sa,
                            int64_t sb, uint32_t align, int precision)
 {
-    rlxc_backend *be = exe->be;
-    const rlxc_blas *bl = &be->blas;
+    rlxg_backend *be = exe->be;
+    const rlxg_blas *bl = &be->blas;
     cudaDataType_t t = data_type(dtype);
     cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
     if (dtype == RLX_DTYPE_F32 && (precision == RLX_PRECISION_ALLOW_TF32 ||
@@ -183,7 +236,7 @@ static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
         return blas_fail(exe, cs, "cublasLtMatmulDescCreate");
     int32_t op_a = tb ? CUBLAS_OP_T : CUBLAS_OP_N; /* cuBLAS A = our b */
     int32_t op_b = ta ? CUBLAS_OP_T : CUBLAS_OP_N; /* cuBLAS B = our a */
-    uint32_t epi = (uint32_t)mm->epilogue;
+    uint32_t epi = epilogue_of(mm->epilogue);
     bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_a, sizeof op_a);
     bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_b, sizeof op_b);
     if (epi != CUBLASLT_EPILOGUE_DEFAULT) {
@@ -226,16 +279,16 @@ static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
         bl->pref_set(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
                      &align, sizeof align);
     }
-    cublasLtMatmulHeuristicResult_t res[RLXC_MAX_HEURISTIC];
+    cublasLtMatmulHeuristicResult_t res[RLXG_MAX_HEURISTIC];
     int found = 0;
     memset(res, 0, sizeof res);
     cs = bl->heuristic(exe->lt, mm->desc, mm->la, mm->lb, mm->ld, mm->ld,
-                       pref, RLXC_MAX_HEURISTIC, res, &found);
+                       pref, RLXG_MAX_HEURISTIC, res, &found);
     bl->pref_destroy(pref);
     if (cs != CUBLAS_STATUS_SUCCESS || found < 1)
         return RLX_ERR_UNSUPPORTED;
     mm->n_algos = 0;
-    for (int i = 0; i < found && i < RLXC_MAX_HEURISTIC; i++)
+    for (int i = 0; i < found && i < RLXG_MAX_HEURISTIC; i++)
         if (res[i].state == CUBLAS_STATUS_SUCCESS)
             mm->algos[mm->n_algos++] = res[i].algo;
     if (mm->n_algos == 0)
@@ -253,18 +306,18 @@ static rlx_status describe(rlx_executable *exe, rlxc_matmul *mm,
 /* A weight that no step writes (a param or a constant) can be loaded
  * before the previous kernel is done; on Hopper the GEMV is then
  * launched as its programmatic dependent, overlapping the two. */
-static int gemv_flags(const rlx_executable *exe, const rlxc_matmul *mm,
+static int gemv_flags(const rlx_executable *exe, const rlxg_matmul *mm,
                       const rlx_node_view *w)
 {
-    int flags = mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS
-                    ? RLXC_GEMV_RELU : 0;
+    int flags = mm->epilogue == RLXG_EPI_RELU_BIAS
+                    ? RLXG_GEMV_RELU : 0;
     if (w->op == RLX_OP_PARAM || w->op == RLX_OP_CONSTANT)
-        flags |= RLXC_GEMV_EARLY;
+        flags |= RLXG_GEMV_EARLY;
     int major = 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                (int)exe->device) == cudaSuccess &&
         major >= 9)
-        flags |= RLXC_GEMV_PDL;
+        flags |= RLXG_GEMV_PDL;
     cudaGetLastError();
     return flags;
 }
@@ -278,82 +331,34 @@ static uint32_t offset_align(const int64_t *off, int64_t n, size_t elem)
     return align;
 }
 
-rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
+rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
                             const rlx_node_view *v, const rlx_node_view *a,
                             const rlx_node_view *b, int64_t transpose_a,
                             int64_t transpose_b, int precision)
 {
-    rlxc_backend *be = exe->be;
-    rlxc_matmul *mm = step->mm;
-    int ta = a->rank >= 2 && transpose_a, tb = b->rank >= 2 && transpose_b;
-    int64_t m, k, n;
-    if (a->rank == 1) {
-        m = 1;
-        k = a->shape[0];
-    } else {
-        int64_t r = a->shape[a->rank - 2], c = a->shape[a->rank - 1];
-        m = ta ? c : r;
-        k = ta ? r : c;
-    }
-    if (b->rank == 1)
-        n = 1;
-    else
-        n = tb ? b->shape[b->rank - 2] : b->shape[b->rank - 1];
+    rlxg_backend *be = exe->be;
+    rlxg_matmul *mm = step->mm;
+    rlxg_mm_shape sh;
+    rlx_status st = rlxg_matmul_shape(be->host, v, a, b, transpose_a,
+                                      transpose_b, &sh);
+    if (st != RLX_OK)
+        return st;
+    int ta = sh.ta, tb = sh.tb, regular = sh.regular;
+    int64_t m = sh.m, n = sh.n, k = sh.k, n_batch = sh.n_batch;
+    int64_t *ao = sh.a_off, *bo = sh.b_off;
+    mm->ta = ta;
+    mm->tb = tb;
+    if (kernel_only()) /* our rlxg_gemm: no cuBLASLt */
+        return plan_kernel(exe, mm, &sh);
 
-    uint32_t ab = a->rank >= 2 ? a->rank - 2 : 0;
-    uint32_t bb = b->rank >= 2 ? b->rank - 2 : 0;
-    uint32_t br = ab > bb ? ab : bb;
-    int64_t n_batch = 1, b_batch = 1;
-    for (uint32_t d = 0; d < br; d++)
-        n_batch *= v->shape[d];
-    for (uint32_t d = 0; d < bb; d++)
-        b_batch *= b->shape[d];
-    if (b_batch == 1 && !ta && n_batch > 1) { /* fold a's batch into m */
-        m *= n_batch;
-        n_batch = 1;
-    }
-
-    int64_t sa[RLXC_MAX_RANK], sb[RLXC_MAX_RANK];
-    int64_t *ao = calloc((size_t)n_batch, sizeof *ao);
-    int64_t *bo = calloc((size_t)n_batch, sizeof *bo);
-    if (!ao || !bo) {
-        free(ao);
-        free(bo);
-        return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
-                               "cuda compile: out of memory. Fix: free "
-                               "memory");
-    }
-    if (n_batch > 1) {
-        batch_strides(a, br, m * k, sa);
-        batch_strides(b, br, k * n, sb);
-        int64_t idx[RLXC_MAX_RANK] = { 0 }, ia = 0, ib = 0;
-        for (int64_t t = 0; t < n_batch; t++) {
-            ao[t] = ia;
-            bo[t] = ib;
-            for (uint32_t d = br; d-- > 0;) {
-                ia += sa[d];
-                ib += sb[d];
-                if (++idx[d] < v->shape[d])
-                    break;
-                ia -= sa[d] * v->shape[d];
-                ib -= sb[d] * v->shape[d];
-                idx[d] = 0;
-            }
-        }
-    }
-    int regular = 1;
-    for (int64_t t = 0; t < n_batch && regular; t++)
-        regular = ao[t] == t * (n_batch > 1 ? ao[1] : 0) &&
-                  bo[t] == t * (n_batch > 1 ? bo[1] : 0);
-
-    rlx_status st = RLX_ERR_UNSUPPORTED;
+    st = RLX_ERR_UNSUPPORTED;
     mm->n_calls = 1;
     if (regular)
         st = describe(exe, mm, v->dtype, m, n, k, ta, tb, (int32_t)n_batch,
                       n_batch > 1 ? ao[1] : 0, n_batch > 1 ? bo[1] : 0, 256,
                       precision);
     if (st == RLX_ERR_UNSUPPORTED && n_batch > 1 &&
-        mm->epilogue == CUBLASLT_EPILOGUE_DEFAULT) {
+        mm->epilogue == RLXG_EPI_NONE) {
         /* one call per batch */
         reset(be, mm);
         size_t elem = rlx_dtype_size(v->dtype);
@@ -382,22 +387,22 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
     free(ao);
     free(bo);
     /* x @ w^T with w [n, k] and a few rows: a GEMV candidate, chosen
-     * outright when too small to tune (see rlxc_matmul_autotune). */
-    mm->gemv_ok = st == RLX_OK && !heuristic_only(exe) && mm->n_calls == 1 &&
+     * outright when too small to tune (see rlxg_matmul_autotune). */
+    mm->gemv_ok = st == RLX_OK && !heuristic_only() && mm->n_calls == 1 &&
                   mm->batch == 1 &&
-                  !ta && tb && m <= RLXC_GEMV_MAX_ROWS &&
-                  (mm->epilogue == CUBLASLT_EPILOGUE_DEFAULT ||
-                   mm->epilogue == CUBLASLT_EPILOGUE_BIAS ||
-                   mm->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS);
+                  !ta && tb && m <= RLXG_GEMV_MAX_ROWS &&
+                  (mm->epilogue == RLXG_EPI_NONE ||
+                   mm->epilogue == RLXG_EPI_BIAS ||
+                   mm->epilogue == RLXG_EPI_RELU_BIAS);
     mm->use_gemv = mm->gemv_ok;
     if (mm->gemv_ok)
         mm->gemv_flags = gemv_flags(exe, mm, b);
     if (st == RLX_ERR_UNSUPPORTED) {
-        if (mm->epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
+        if (mm->epilogue != RLXG_EPI_NONE) {
             reset(be, mm);
             return RLX_ERR_UNSUPPORTED; /* the caller unfuses */
         }
-        return rlxc_fail(be->host, RLX_ERR_UNSUPPORTED,
+        return rlxg_fail(be->host, RLX_ERR_UNSUPPORTED,
                          "cuda compile: cuBLASLt has no algorithm for "
                          "matmul '%s' (m %lld, n %lld, k %lld, batch %lld, "
                          "dtype %d). Fix: run this graph on another device, "
@@ -408,40 +413,59 @@ rlx_status rlxc_matmul_plan(rlx_executable *exe, rlxc_step *step,
     return st;
 }
 
-static cudaError_t gemv(rlx_executable *exe, const rlxc_step *step,
+static cudaError_t gemv(rlx_executable *exe, const rlxg_step *step,
                         const void *a, const void *b, const void *bias,
                         void *y)
 {
-    const rlxc_matmul *mm = step->mm;
-    return rlxc_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
+    const rlxg_matmul *mm = step->mm;
+    return rlxg_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
                      bias, y, mm->m, mm->n, mm->k, mm->gemv_wpc,
                      mm->gemv_flags);
 }
 
-rlx_status rlxc_matmul_enqueue(rlx_executable *exe, const rlxc_step *step,
+rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                                void *const *params)
 {
-    const rlxc_blas *bl = &exe->be->blas;
-    rlxc_matmul *mm = step->mm;
+    const rlxg_blas *bl = &exe->be->blas;
+    rlxg_matmul *mm = step->mm;
     size_t elem = rlx_dtype_size(exe->values[step->out].dtype);
-    const char *a = rlxc_value_ptr(exe, step->in[0], params);
-    const char *b = rlxc_value_ptr(exe, step->in[1], params);
-    char *y = rlxc_value_ptr(exe, step->out, params);
+    const char *a = rlxg_value_ptr(exe, step->in[0], params);
+    const char *b = rlxg_value_ptr(exe, step->in[1], params);
+    char *y = rlxg_value_ptr(exe, step->out, params);
     const float alpha = 1.0f, beta = 0.0f;
+    if (mm->use_kernel) {
+        const void *bias = mm->bias_value >= 0
+                               ? rlxg_value_ptr(exe, mm->bias_value, params)
+                               : NULL;
+        for (int64_t t = 0; t < mm->n_calls; t++) {
+            size_t ao = mm->a_off ? (size_t)mm->a_off[t] * elem : 0;
+            size_t bo = mm->b_off ? (size_t)mm->b_off[t] * elem : 0;
+            size_t yo = mm->y_off ? (size_t)mm->y_off[t] * elem : 0;
+            cudaError_t err = rlxg_gemm(
+                exe->stream, (int)exe->values[step->out].dtype, a + ao,
+                b + bo, bias, y + yo, mm->m, mm->n, mm->k, mm->ta, mm->tb,
+                mm->batch, mm->sa, mm->sb, mm->m * mm->n,
+                gemm_act(mm->epilogue));
+            if (err != cudaSuccess)
+                return rlxg_gpu_fail(exe->be->host, err,
+                                     "cannot launch a kernel");
+        }
+        return RLX_OK;
+    }
     if (mm->use_gemv) {
         cudaError_t err = gemv(exe, step, a, b,
                                mm->bias_value >= 0
-                                   ? rlxc_value_ptr(exe, mm->bias_value,
+                                   ? rlxg_value_ptr(exe, mm->bias_value,
                                                     params)
                                    : NULL,
                                y);
         if (err != cudaSuccess)
-            return rlxc_cuda_fail(exe->be->host, err,
+            return rlxg_gpu_fail(exe->be->host, err,
                                   "cannot launch a kernel");
         return RLX_OK;
     }
     if (mm->bias_value >= 0) {
-        const void *bias = rlxc_value_ptr(exe, mm->bias_value, params);
+        const void *bias = rlxg_value_ptr(exe, mm->bias_value, params);
         bl->desc_set(mm->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
                      sizeof bias);
     }
@@ -477,13 +501,13 @@ static int gemv_wpc_of(int which)
 }
 
 /* Best time of one call of candidate WHICH, in ms. */
-static float time_algo(rlx_executable *exe, const rlxc_step *step,
+static float time_algo(rlx_executable *exe, const rlxg_step *step,
                        int which, const void *a, const void *b,
                        const void *bias, void *y, cudaEvent_t e0,
                        cudaEvent_t e1)
 {
-    const rlxc_blas *bl = &exe->be->blas;
-    rlxc_matmul *mm = step->mm;
+    const rlxg_blas *bl = &exe->be->blas;
+    rlxg_matmul *mm = step->mm;
     const float alpha = 1.0f, beta = 0.0f;
     float best = -1.f;
     if (which < 0)
@@ -514,12 +538,12 @@ static float time_algo(rlx_executable *exe, const rlxc_step *step,
     return best;
 }
 
-rlx_status rlxc_matmul_autotune(rlx_executable *exe)
+rlx_status rlxg_matmul_autotune(rlx_executable *exe)
 {
     cudaEvent_t e0 = NULL, e1 = NULL;
     for (uint32_t i = 0; i < exe->n_steps; i++) {
-        rlxc_step *s = &exe->steps[i];
-        rlxc_matmul *mm = s->mm;
+        rlxg_step *s = &exe->steps[i];
+        rlxg_matmul *mm = s->mm;
         if (!mm || mm->n_algos + mm->gemv_ok < 2 || mm->n_calls != 1 ||
             2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
                     (double)mm->batch < TUNE_MIN_FLOP)
@@ -546,11 +570,11 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
         char *y = b + (nb + 255) / 256 * 256;
         char *bias = y + (ny + 255) / 256 * 256;
         /* small random-free data: every element 1/k, so no overflow */
-        rlxc_fill(exe->stream, dt, a, (int64_t)(na / es),
+        rlxg_fill(exe->stream, dt, a, (int64_t)(na / es),
                   1.0 / (double)mm->k);
-        rlxc_fill(exe->stream, dt, b, (int64_t)(nb / es), 0.5);
+        rlxg_fill(exe->stream, dt, b, (int64_t)(nb / es), 0.5);
         if (nbias) {
-            rlxc_fill(exe->stream, dt, bias, (int64_t)(nbias / es), 0.25);
+            rlxg_fill(exe->stream, dt, bias, (int64_t)(nbias / es), 0.25);
             exe->be->blas.desc_set(mm->desc,
                                    CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
                                    sizeof bias);
@@ -580,7 +604,7 @@ rlx_status rlxc_matmul_autotune(rlx_executable *exe)
         cudaGetLastError(); /* a candidate that failed is just skipped */
         cudaFree(buf);
         mm->algo = mm->algos[best < 0 ? 0 : best];
-        rlxc_log(exe->be->host, RLX_LOG_DEBUG,
+        rlxg_log(exe->be->host, RLX_LOG_DEBUG,
                  "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
                  "(split-k %d, gemv warps per column %d), %.4f ms; the "
                  "heuristic's first %.4f ms",

@@ -10,37 +10,15 @@
  * cudaGetDeviceCount.
  */
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.h"
+#include "gpu_internal.h"
 
-#ifndef RLXC_CUDA_LIBDIR
-#define RLXC_CUDA_LIBDIR ""
+#ifndef RLXG_CUDA_LIBDIR
+#define RLXG_CUDA_LIBDIR ""
 #endif
-
-rlx_status rlxc_fail(const rlx_host *host, rlx_status st, const char *fmt,
-                     ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return rlx_host_report(host, st, msg);
-}
-
-void rlxc_log(const rlx_host *host, rlx_log_level level, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    rlx_host_log(host, level, msg);
-}
 
 static int is_driver_error(cudaError_t err)
 {
@@ -53,8 +31,8 @@ static int is_driver_error(cudaError_t err)
            err == cudaErrorInvalidDevice;
 }
 
-rlx_status rlxc_cuda_fail(const rlx_host *host, cudaError_t err,
-                          const char *what)
+rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
+                         const char *what)
 {
     const char *fix;
     rlx_status st = RLX_ERR_DEVICE;
@@ -76,13 +54,13 @@ rlx_status rlxc_cuda_fail(const rlx_host *host, cudaError_t err,
         fix = "check nvidia-smi and the kernel log (dmesg) for GPU faults; "
               "if the error repeats, report it with RLX_LOG=debug output";
     }
-    return rlxc_fail(host, st, "cuda: %s: %s (%s). Fix: %s", what,
+    return rlxg_fail(host, st, "cuda: %s: %s (%s). Fix: %s", what,
                      cudaGetErrorName(err), cudaGetErrorString(err), fix);
 }
 
 /* ---- probe and devices ------------------------------------------------- */
 
-static void log_devices(rlxc_backend *be, int count)
+static void log_devices(rlxg_backend *be, int count)
 {
     for (int i = 0; i < count; i++) {
         struct cudaDeviceProp p;
@@ -90,7 +68,7 @@ static void log_devices(rlxc_backend *be, int count)
         if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
             continue;
         cudaDeviceGetPCIBusId(bus, (int)sizeof bus, i);
-        rlxc_log(be->host, RLX_LOG_INFO,
+        rlxg_log(be->host, RLX_LOG_INFO,
                  "cuda:%d: %s, compute capability %d.%d, %.1f GiB, "
                  "%d multiprocessors, PCI %s", i, p.name, p.major, p.minor,
                  (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
@@ -99,7 +77,7 @@ static void log_devices(rlxc_backend *be, int count)
 }
 
 /* Count the visible devices (under be->lock). */
-static rlx_status count_devices(rlxc_backend *be, int *count)
+static rlx_status count_devices(rlxg_backend *be, int *count)
 {
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
@@ -108,7 +86,7 @@ static rlx_status count_devices(rlxc_backend *be, int *count)
     if (err != cudaSuccess) {
         const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
         cudaGetLastError(); /* clear it: the next probe asks again */
-        return rlxc_fail(be->host, RLX_ERR_UNAVAILABLE,
+        return rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
                          "cuda: no usable NVIDIA GPU: cudaGetDeviceCount "
                          "returned %s (%s); CUDA_VISIBLE_DEVICES is %s%s%s. "
                          "Fix: install the NVIDIA driver and check that "
@@ -122,7 +100,7 @@ static rlx_status count_devices(rlxc_backend *be, int *count)
     if (be->n_devices < 0) {
         be->devices = calloc((size_t)n, sizeof *be->devices);
         if (!be->devices)
-            return rlxc_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+            return rlxg_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                              "cuda: out of memory. Fix: free memory");
         be->n_devices = n;
     }
@@ -134,9 +112,9 @@ static rlx_status count_devices(rlxc_backend *be, int *count)
     return RLX_OK;
 }
 
-rlx_status rlxc_probe(void *backend, rlx_probe_result *out)
+rlx_status rlxg_probe(void *backend, rlx_probe_result *out)
 {
-    rlxc_backend *be = backend;
+    rlxg_backend *be = backend;
     int n = 0;
     pthread_mutex_lock(&be->lock);
     rlx_status st = count_devices(be, &n);
@@ -149,17 +127,17 @@ rlx_status rlxc_probe(void *backend, rlx_probe_result *out)
 
 /* What `rlx devices` shows per GPU. Free memory needs the device's
  * context, so describing a device opens it (as a first compile would). */
-static rlx_status rlxc_device_describe(void *backend, uint32_t index,
+static rlx_status rlxg_device_describe(void *backend, uint32_t index,
                                        rlx_device_info *out)
 {
-    rlxc_backend *be = backend;
-    rlx_status st = rlxc_device_use(be, index);
+    rlxg_backend *be = backend;
+    rlx_status st = rlxg_device_use(be, index);
     if (st != RLX_OK)
         return st;
     struct cudaDeviceProp p;
     cudaError_t err = cudaGetDeviceProperties(&p, (int)index);
     if (err != cudaSuccess)
-        return rlxc_cuda_fail(be->host, err, "cannot read the device's "
+        return rlxg_gpu_fail(be->host, err, "cannot read the device's "
                                              "properties");
     char bus[32] = "?";
     size_t free_b = 0, total_b = 0;
@@ -180,7 +158,7 @@ static rlx_status rlxc_device_describe(void *backend, uint32_t index,
     return RLX_OK;
 }
 
-rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index)
+rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
 {
     rlx_status st = RLX_OK;
     int n = 0;
@@ -188,7 +166,7 @@ rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index)
     if ((st = count_devices(be, &n)) != RLX_OK)
         goto out;
     if (index >= (uint32_t)n) {
-        st = rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+        st = rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
                        "cuda: device cuda:%u does not exist; %d visible. "
                        "Fix: use cuda:0 to cuda:%d, or check "
                        "CUDA_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
@@ -200,7 +178,7 @@ rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index)
         if (err == cudaSuccess) {
             size_t free_b = 0, total_b = 0;
             cudaMemGetInfo(&free_b, &total_b);
-            rlxc_log(be->host, RLX_LOG_INFO,
+            rlxg_log(be->host, RLX_LOG_INFO,
                      "cuda:%u: context created; %.1f of %.1f GiB free",
                      (unsigned)index, (double)free_b / 1073741824.0,
                      (double)total_b / 1073741824.0);
@@ -208,7 +186,7 @@ rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index)
         }
     }
     if (err != cudaSuccess)
-        st = rlxc_cuda_fail(be->host, err, "cannot open the device");
+        st = rlxg_gpu_fail(be->host, err, "cannot open the device");
 out:
     pthread_mutex_unlock(&be->lock);
     return st;
@@ -219,7 +197,7 @@ out:
 static void *open_cublaslt(char *why, size_t size)
 {
     char name[512];
-    const char *dirs[] = { "", RLXC_CUDA_LIBDIR };
+    const char *dirs[] = { "", RLXG_CUDA_LIBDIR };
     why[0] = '\0';
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
         if (d > 0 && !dirs[d][0])
@@ -237,7 +215,7 @@ static void *open_cublaslt(char *why, size_t size)
     return NULL;
 }
 
-#define RLXC_SYM(field, sym)                                               \
+#define RLXG_SYM(field, sym)                                               \
     do {                                                                     \
         *(void **)(&b->field) = dlsym(b->lib, sym);                          \
         if (!b->field) {                                                     \
@@ -247,37 +225,37 @@ static void *open_cublaslt(char *why, size_t size)
         }                                                                    \
     } while (0)
 
-static int load_blas(rlxc_backend *be)
+static int load_blas(rlxg_backend *be)
 {
-    rlxc_blas *b = &be->blas;
+    rlxg_blas *b = &be->blas;
     char why[320];
     b->lib = open_cublaslt(why, sizeof why);
     if (!b->lib) {
         snprintf(be->blas_error, sizeof be->blas_error, "%s", why);
         return 0;
     }
-    RLXC_SYM(create, "cublasLtCreate");
-    RLXC_SYM(destroy, "cublasLtDestroy");
-    RLXC_SYM(desc_create, "cublasLtMatmulDescCreate");
-    RLXC_SYM(desc_set, "cublasLtMatmulDescSetAttribute");
-    RLXC_SYM(desc_destroy, "cublasLtMatmulDescDestroy");
-    RLXC_SYM(layout_create, "cublasLtMatrixLayoutCreate");
-    RLXC_SYM(layout_set, "cublasLtMatrixLayoutSetAttribute");
-    RLXC_SYM(layout_destroy, "cublasLtMatrixLayoutDestroy");
-    RLXC_SYM(pref_create, "cublasLtMatmulPreferenceCreate");
-    RLXC_SYM(pref_set, "cublasLtMatmulPreferenceSetAttribute");
-    RLXC_SYM(pref_destroy, "cublasLtMatmulPreferenceDestroy");
-    RLXC_SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic");
-    RLXC_SYM(matmul, "cublasLtMatmul");
-    RLXC_SYM(algo_check, "cublasLtMatmulAlgoCheck");
-    RLXC_SYM(algo_cap_get, "cublasLtMatmulAlgoCapGetAttribute");
-    RLXC_SYM(algo_config_set, "cublasLtMatmulAlgoConfigSetAttribute");
-    RLXC_SYM(algo_config_get, "cublasLtMatmulAlgoConfigGetAttribute");
+    RLXG_SYM(create, "cublasLtCreate");
+    RLXG_SYM(destroy, "cublasLtDestroy");
+    RLXG_SYM(desc_create, "cublasLtMatmulDescCreate");
+    RLXG_SYM(desc_set, "cublasLtMatmulDescSetAttribute");
+    RLXG_SYM(desc_destroy, "cublasLtMatmulDescDestroy");
+    RLXG_SYM(layout_create, "cublasLtMatrixLayoutCreate");
+    RLXG_SYM(layout_set, "cublasLtMatrixLayoutSetAttribute");
+    RLXG_SYM(layout_destroy, "cublasLtMatrixLayoutDestroy");
+    RLXG_SYM(pref_create, "cublasLtMatmulPreferenceCreate");
+    RLXG_SYM(pref_set, "cublasLtMatmulPreferenceSetAttribute");
+    RLXG_SYM(pref_destroy, "cublasLtMatmulPreferenceDestroy");
+    RLXG_SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic");
+    RLXG_SYM(matmul, "cublasLtMatmul");
+    RLXG_SYM(algo_check, "cublasLtMatmulAlgoCheck");
+    RLXG_SYM(algo_cap_get, "cublasLtMatmulAlgoCapGetAttribute");
+    RLXG_SYM(algo_config_set, "cublasLtMatmulAlgoConfigSetAttribute");
+    RLXG_SYM(algo_config_get, "cublasLtMatmulAlgoConfigGetAttribute");
     *(void **)(&b->status_name) = dlsym(b->lib, "cublasLtGetStatusName");
     return 1;
 }
 
-rlx_status rlxc_device_blas(rlxc_backend *be, uint32_t index,
+rlx_status rlxg_device_blas(rlxg_backend *be, uint32_t index,
                             cublasLtHandle_t *out)
 {
     rlx_status st = RLX_OK;
@@ -291,7 +269,7 @@ rlx_status rlxc_device_blas(rlxc_backend *be, uint32_t index,
         }
     }
     if (!be->blas_ok) {
-        st = rlxc_fail(be->host, RLX_ERR_UNAVAILABLE,
+        st = rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
                        "cuda: matmul needs cuBLASLt %d, which could not be "
                        "loaded: %s. Fix: install the CUDA %d runtime "
                        "libraries (libcublasLt.so.%d, e.g. the "
@@ -302,7 +280,7 @@ rlx_status rlxc_device_blas(rlxc_backend *be, uint32_t index,
         goto out;
     }
     if (index >= (uint32_t)be->n_devices) {
-        st = rlxc_fail(be->host, RLX_ERR_INTERNAL,
+        st = rlxg_fail(be->host, RLX_ERR_INTERNAL,
                        "cuda: cuBLASLt asked for device %u before it was "
                        "opened. Fix: report this as a bug", (unsigned)index);
         goto out;
@@ -311,7 +289,7 @@ rlx_status rlxc_device_blas(rlxc_backend *be, uint32_t index,
         cublasStatus_t cs = be->blas.create(&be->devices[index].lt);
         if (cs != CUBLAS_STATUS_SUCCESS) {
             be->devices[index].lt = NULL;
-            st = rlxc_fail(be->host, cs == CUBLAS_STATUS_ALLOC_FAILED
+            st = rlxg_fail(be->host, cs == CUBLAS_STATUS_ALLOC_FAILED
                                          ? RLX_ERR_OUT_OF_MEMORY
                                          : RLX_ERR_DEVICE,
                            "cuda: cublasLtCreate failed: %s. Fix: check "
@@ -328,7 +306,7 @@ out:
     return st;
 }
 
-void rlxc_backend_free(rlxc_backend *be)
+void rlxg_backend_free(rlxg_backend *be)
 {
     if (!be)
         return;
@@ -346,62 +324,31 @@ void rlxc_backend_free(rlxc_backend *be)
 
 /* ---- registration -------------------------------------------------------- */
 
-static int is_float_dtype(rlx_dtype t)
+static void rlxg_backend_destroy(void *backend)
 {
-    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
+    rlxg_backend_free(backend);
 }
 
-static int rlxc_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
-{
-    (void)backend;
-    if (rlx_dtype_size(dtype) == 0)
-        return 0;
-    switch (op) {
-    case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
-    case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
-    case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
-    case RLX_OP_FILL:
-        return 1;
-    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
-    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-    case RLX_OP_RELU: case RLX_OP_GELU: case RLX_OP_SIGMOID:
-    case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
-    case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT:
-    case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
-    case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
-    case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
-    case RLX_OP_REDUCE_MAX:
-        return is_float_dtype(dtype);
-    default:
-        return 0;
-    }
-}
-
-static void rlxc_backend_destroy(void *backend)
-{
-    rlxc_backend_free(backend);
-}
-
-static const rlx_backend_vtable rlxc_vtable = {
+static const rlx_backend_vtable rlxg_vtable = {
     .struct_size = sizeof(rlx_backend_vtable),
-    .probe = rlxc_probe,
-    .supports_op = rlxc_supports_op,
-    .compile = rlxc_compile,
-    .executable_destroy = rlxc_executable_destroy,
-    .buffer_create = rlxc_buffer_create,
-    .buffer_read = rlxc_buffer_read,
-    .buffer_write = rlxc_buffer_write,
-    .buffer_destroy = rlxc_buffer_destroy,
-    .execute = rlxc_execute,
-    .backend_destroy = rlxc_backend_destroy,
-    .device_describe = rlxc_device_describe,
+    .probe = rlxg_probe,
+    .supports_op = rlxg_supports_op,
+    .compile = rlxg_compile,
+    .executable_destroy = rlxg_executable_destroy,
+    .buffer_create = rlxg_buffer_create,
+    .buffer_read = rlxg_buffer_read,
+    .buffer_write = rlxg_buffer_write,
+    .buffer_destroy = rlxg_buffer_destroy,
+    .execute = rlxg_execute,
+    .backend_destroy = rlxg_backend_destroy,
+    .device_describe = rlxg_device_describe,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
     if (!host || !host->register_backend)
         return RLX_ERR_INVALID_ARGUMENT;
-    rlxc_backend *be = calloc(1, sizeof *be);
+    rlxg_backend *be = calloc(1, sizeof *be);
     if (!be)
         return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
                                "cuda: out of memory while registering. "
@@ -427,7 +374,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         .priority = RLX_PRIORITY_DEFAULT,
         .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
         .description = description,
-        .vtable = &rlxc_vtable,
+        .vtable = &rlxg_vtable,
         .backend = be,
     };
     rlx_status st = rlx_register_backend(host, &info);

@@ -1,66 +1,66 @@
 /*
- * cuda_buffer.c - buffers in device memory: params, uploaded once when
+ * gpu_buffer.c - buffers in device memory: params, uploaded once when
  * the application sets them, and (device I/O) tensors the application
  * binds as run inputs and outputs; both are bound by pointer into every
  * run, so they never cross the bus again.
  */
 #include <stdlib.h>
 
-#include "cuda_internal.h"
+#include "gpu_internal.h"
 
-rlx_status rlxc_buffer_create(void *backend, uint32_t device_index,
+rlx_status rlxg_buffer_create(void *backend, uint32_t device_index,
                               const rlx_tensor_desc *desc, const void *data,
                               rlx_buffer **out)
 {
-    rlxc_backend *be = backend;
+    rlxg_backend *be = backend;
     if (!desc || !out ||
         !RLX_HAS_FIELD(desc->struct_size, rlx_tensor_desc, shape) ||
         (desc->rank && !desc->shape))
         return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                               "cuda buffer_create: missing or truncated "
+                               RLXG_NAME " buffer_create: missing or truncated "
                                "tensor description. Fix: pass an "
                                "rlx_tensor_desc with struct_size = sizeof "
                                "(rlx_tensor_desc) and a non-NULL out pointer");
     size_t elem = rlx_dtype_size(desc->dtype);
     if (elem == 0)
-        return rlxc_fail(be->host, RLX_ERR_UNSUPPORTED,
-                         "cuda buffer_create: unknown dtype %d. Fix: use a "
+        return rlxg_fail(be->host, RLX_ERR_UNSUPPORTED,
+                         RLXG_NAME " buffer_create: unknown dtype %d. Fix: use a "
                          "dtype from rlx/types.h", (int)desc->dtype);
     size_t count = 1;
     for (uint32_t d = 0; d < desc->rank; d++) {
         if (desc->shape[d] < 0)
             return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                   "cuda buffer_create: negative dim. Fix: "
+                                   RLXG_NAME " buffer_create: negative dim. Fix: "
                                    "pass dims >= 0");
         size_t dim = (size_t)desc->shape[d];
         if (dim && count > SIZE_MAX / elem / dim)
             return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
-                                   "cuda buffer_create: tensor size "
+                                   RLXG_NAME " buffer_create: tensor size "
                                    "overflows. Fix: use smaller dims");
         count *= dim;
     }
-    rlx_status st = rlxc_device_use(be, device_index);
+    rlx_status st = rlxg_device_use(be, device_index);
     if (st != RLX_OK)
         return st;
     rlx_buffer *buf = calloc(1, sizeof *buf);
     if (!buf)
         return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
-                               "cuda buffer_create: out of host memory. "
+                               RLXG_NAME " buffer_create: out of host memory. "
                                "Fix: free memory");
     buf->device = device_index;
     buf->dtype = desc->dtype;
     buf->nbytes = count * elem;
     if (buf->nbytes) {
-        cudaError_t err = cudaMalloc(&buf->ptr, buf->nbytes);
-        if (err == cudaSuccess)
-            err = data ? cudaMemcpy(buf->ptr, data, buf->nbytes,
-                                    cudaMemcpyHostToDevice)
-                       : cudaMemset(buf->ptr, 0, buf->nbytes);
-        if (err != cudaSuccess) {
+        gpuError_t err = gpuMalloc(&buf->ptr, buf->nbytes);
+        if (err == gpuSuccess)
+            err = data ? gpuMemcpy(buf->ptr, data, buf->nbytes,
+                                    gpuMemcpyHostToDevice)
+                       : gpuMemset(buf->ptr, 0, buf->nbytes);
+        if (err != gpuSuccess) {
             if (buf->ptr)
-                cudaFree(buf->ptr);
+                gpuFree(buf->ptr);
             free(buf);
-            return rlxc_cuda_fail(be->host, err,
+            return rlxg_gpu_fail(be->host, err,
                                   "buffer_create: cannot allocate or fill "
                                   "a buffer");
         }
@@ -71,51 +71,51 @@ rlx_status rlxc_buffer_create(void *backend, uint32_t device_index,
 
 /* Copy the whole BUFFER to host DST, or from host SRC (the other NULL);
  * WHAT names the slot. */
-static rlx_status buffer_copy(rlxc_backend *be, rlx_buffer *buffer,
+static rlx_status buffer_copy(rlxg_backend *be, rlx_buffer *buffer,
                               void *dst, const void *src, size_t nbytes,
                               const char *what)
 {
     if (!buffer || (nbytes && !dst && !src))
-        return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                         "cuda %s: NULL buffer or host memory. Fix: pass a "
-                         "buffer made by cuda and host memory of its size",
+        return rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                         RLXG_NAME " %s: NULL buffer or host memory. Fix: pass a "
+                         "buffer made by " RLXG_NAME " and host memory of its size",
                          what);
     if (nbytes != buffer->nbytes)
-        return rlxc_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                         "cuda %s: %zu bytes for a %zu-byte buffer. Fix: "
+        return rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                         RLXG_NAME " %s: %zu bytes for a %zu-byte buffer. Fix: "
                          "copy exactly the buffer's size", what, nbytes,
                          buffer->nbytes);
     if (!nbytes)
         return RLX_OK;
-    rlx_status st = rlxc_device_use(be, buffer->device);
+    rlx_status st = rlxg_device_use(be, buffer->device);
     if (st != RLX_OK)
         return st;
-    cudaError_t err =
-        dst ? cudaMemcpy(dst, buffer->ptr, nbytes, cudaMemcpyDeviceToHost)
-            : cudaMemcpy(buffer->ptr, src, nbytes, cudaMemcpyHostToDevice);
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(be->host, err, what);
+    gpuError_t err =
+        dst ? gpuMemcpy(dst, buffer->ptr, nbytes, gpuMemcpyDeviceToHost)
+            : gpuMemcpy(buffer->ptr, src, nbytes, gpuMemcpyHostToDevice);
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(be->host, err, what);
     return RLX_OK;
 }
 
-rlx_status rlxc_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
+rlx_status rlxg_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
                             size_t nbytes)
 {
     return buffer_copy(backend, buffer, dst, NULL, nbytes, "buffer_read");
 }
 
-rlx_status rlxc_buffer_write(void *backend, rlx_buffer *buffer,
+rlx_status rlxg_buffer_write(void *backend, rlx_buffer *buffer,
                              const void *src, size_t nbytes)
 {
     return buffer_copy(backend, buffer, NULL, src, nbytes, "buffer_write");
 }
 
-void rlxc_buffer_destroy(void *backend, rlx_buffer *buffer)
+void rlxg_buffer_destroy(void *backend, rlx_buffer *buffer)
 {
-    rlxc_backend *be = backend;
+    rlxg_backend *be = backend;
     if (!buffer)
         return;
-    if (buffer->ptr && rlxc_device_use(be, buffer->device) == RLX_OK)
-        cudaFree(buffer->ptr);
+    if (buffer->ptr && rlxg_device_use(be, buffer->device) == RLX_OK)
+        gpuFree(buffer->ptr);
     free(buffer);
 }

@@ -1,6 +1,6 @@
 /*
- * cuda_execute.c - run an executable: copy inputs into pinned staging,
- * replay the CUDA graph (input uploads, every step, output downloads),
+ * gpu_execute.c - run an executable: copy inputs into pinned staging,
+ * replay the CUDA or HIP graph (input uploads, every step, output downloads),
  * wait, and copy outputs out of staging. Inputs and outputs bound to
  * device buffers (ABI 1.2 device I/O) skip the host entirely: the steps
  * read and write the buffers in place.
@@ -14,97 +14,97 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.h"
+#include "gpu_internal.h"
 
-void *rlxc_value_ptr(const rlx_executable *exe, int v, void *const *params)
+void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params)
 {
     if (v < 0)
         return NULL;
-    const rlxc_value *x = &exe->values[v];
+    const rlxg_value *x = &exe->values[v];
     switch (x->loc) {
-    case RLXC_LOC_ARENA:
+    case RLXG_LOC_ARENA:
         if (exe->storage_bind[x->storage])
             return exe->storage_bind[x->storage];
         return (char *)exe->arena + exe->storages[x->storage].offset;
-    case RLXC_LOC_PARAM:
+    case RLXG_LOC_PARAM:
         return params[x->slot];
-    case RLXC_LOC_CONST:
+    case RLXG_LOC_CONST:
         return (char *)exe->consts + x->offset;
     default:
         return NULL;
     }
 }
 
-static rlx_status step_enqueue(rlx_executable *exe, const rlxc_step *s,
+static rlx_status step_enqueue(rlx_executable *exe, const rlxg_step *s,
                                void *const *params)
 {
-    cudaStream_t st = exe->stream;
-    const rlxc_value *y = &exe->values[s->out];
-    void *out = rlxc_value_ptr(exe, s->out, params);
-    const void *in0 = rlxc_value_ptr(exe, s->in[0], params);
-    const void *in1 = rlxc_value_ptr(exe, s->in[1], params);
-    const void *in2 = rlxc_value_ptr(exe, s->in[2], params);
-    const void *in3 = rlxc_value_ptr(exe, s->in[3], params);
-    cudaError_t err = cudaSuccess;
+    gpuStream_t st = exe->stream;
+    const rlxg_value *y = &exe->values[s->out];
+    void *out = rlxg_value_ptr(exe, s->out, params);
+    const void *in0 = rlxg_value_ptr(exe, s->in[0], params);
+    const void *in1 = rlxg_value_ptr(exe, s->in[1], params);
+    const void *in2 = rlxg_value_ptr(exe, s->in[2], params);
+    const void *in3 = rlxg_value_ptr(exe, s->in[3], params);
+    gpuError_t err = gpuSuccess;
     switch (s->kind) {
-    case RLXC_STEP_UNARY:
-        err = rlxc_unary(st, y->dtype, s->op, s->approx, in0, out, y->count);
+    case RLXG_STEP_UNARY:
+        err = rlxg_unary(st, y->dtype, s->op, s->approx, in0, out, y->count);
         break;
-    case RLXC_STEP_BINARY:
-        err = rlxc_binary(st, y->dtype, s->op, in0, in1, out, y->count,
+    case RLXG_STEP_BINARY:
+        err = rlxg_binary(st, y->dtype, s->op, in0, in1, out, y->count,
                           &s->bcast);
         break;
-    case RLXC_STEP_MATMUL:
-        return rlxc_matmul_enqueue(exe, s, params);
-    case RLXC_STEP_SOFTMAX:
-        err = rlxc_softmax(st, y->dtype, in0, out, s->outer, s->len, s->inner,
+    case RLXG_STEP_MATMUL:
+        return rlxg_matmul_enqueue(exe, s, params);
+    case RLXG_STEP_SOFTMAX:
+        err = rlxg_softmax(st, y->dtype, in0, out, s->outer, s->len, s->inner,
                            s->causal_rows);
         break;
-    case RLXC_STEP_NORM:
-        err = rlxc_norm(st, y->dtype, s->op == RLX_OP_RMS_NORM, in0, in3, in1,
+    case RLXG_STEP_NORM:
+        err = rlxg_norm(st, y->dtype, s->op == RLX_OP_RMS_NORM, in0, in3, in1,
                         in2, out, s->outer, s->len, s->eps);
         break;
-    case RLXC_STEP_REDUCE:
-        err = rlxc_reduce(st, y->dtype, s->op, in0, out, &s->reduce);
+    case RLXG_STEP_REDUCE:
+        err = rlxg_reduce(st, y->dtype, s->op, in0, out, &s->reduce);
         break;
-    case RLXC_STEP_COPY: {
+    case RLXG_STEP_COPY: {
         size_t elem = rlx_dtype_size(y->dtype);
         const char *src = (const char *)in0 + s->src_offset;
         char *dst = (char *)out + s->dst_offset;
-        const rlxc_copy_plan *p = &s->copy;
+        const rlxg_copy_plan *p = &s->copy;
         if (p->rank == 0 || (p->rank == 1 && p->src_stride[0] == 1 &&
                              p->dst_stride[0] == 1))
-            err = cudaMemcpyAsync(dst, src, (size_t)p->count * elem,
-                                  cudaMemcpyDeviceToDevice, st);
+            err = gpuMemcpyAsync(dst, src, (size_t)p->count * elem,
+                                  gpuMemcpyDeviceToDevice, st);
         else
-            err = rlxc_copy(st, elem, src, dst, p);
+            err = rlxg_copy(st, elem, src, dst, p);
         break;
     }
-    case RLXC_STEP_GATHER:
-        err = rlxc_gather(st, rlx_dtype_size(y->dtype), in0, in1,
+    case RLXG_STEP_GATHER:
+        err = rlxg_gather(st, rlx_dtype_size(y->dtype), in0, in1,
                           s->idx_is_i64, out, s->outer, s->len, s->n_idx,
                           s->inner, exe->dev_flag);
         break;
-    case RLXC_STEP_CAST:
-        err = rlxc_cast(st, exe->values[s->in[0]].dtype, y->dtype, in0, out,
+    case RLXG_STEP_CAST:
+        err = rlxg_cast(st, exe->values[s->in[0]].dtype, y->dtype, in0, out,
                         y->count);
         break;
-    case RLXC_STEP_FILL:
-        err = rlxc_fill(st, y->dtype, out, y->count, s->fill);
+    case RLXG_STEP_FILL:
+        err = rlxg_fill(st, y->dtype, out, y->count, s->fill);
         break;
-    case RLXC_STEP_ZERO:
-        err = cudaMemsetAsync(out, 0, y->nbytes, st);
+    case RLXG_STEP_ZERO:
+        err = gpuMemsetAsync(out, 0, y->nbytes, st);
         break;
-    case RLXC_STEP_ATTENTION:
-        err = rlxc_attention(st, y->dtype, in0, in1, in2, out, &s->attn);
+    case RLXG_STEP_ATTENTION:
+        err = rlxg_attention(st, y->dtype, in0, in1, in2, out, &s->attn);
         break;
     }
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(exe->be->host, err, "cannot launch a kernel");
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(exe->be->host, err, "cannot launch a kernel");
     return RLX_OK;
 }
 
-rlx_status rlxc_steps_enqueue(rlx_executable *exe, void *const *params)
+rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params)
 {
     for (uint32_t i = 0; i < exe->n_steps; i++) {
         rlx_status st = step_enqueue(exe, &exe->steps[i], params);
@@ -117,43 +117,43 @@ rlx_status rlxc_steps_enqueue(rlx_executable *exe, void *const *params)
 /* Record the whole run on the stream: uploads, steps, downloads. */
 static rlx_status record(rlx_executable *exe, void *const *params)
 {
-    cudaStream_t s = exe->stream;
-    cudaError_t err = cudaSuccess;
+    gpuStream_t s = exe->stream;
+    gpuError_t err = gpuSuccess;
     if (exe->dev_flag)
-        err = cudaMemsetAsync(exe->dev_flag, 0, sizeof(int), s);
-    for (uint32_t i = 0; err == cudaSuccess && i < exe->n_inputs; i++) {
+        err = gpuMemsetAsync(exe->dev_flag, 0, sizeof(int), s);
+    for (uint32_t i = 0; err == gpuSuccess && i < exe->n_inputs; i++) {
         int v = (int)exe->input_values[i];
         if (exe->values[v].nbytes && !exe->io_dev[i])
-            err = cudaMemcpyAsync(rlxc_value_ptr(exe, v, params),
+            err = gpuMemcpyAsync(rlxg_value_ptr(exe, v, params),
                                   exe->io_host[i],
                                   exe->values[v].nbytes,
-                                  cudaMemcpyHostToDevice, s);
+                                  gpuMemcpyHostToDevice, s);
     }
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(exe->be->host, err, "cannot upload inputs");
-    rlx_status st = rlxc_steps_enqueue(exe, params);
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(exe->be->host, err, "cannot upload inputs");
+    rlx_status st = rlxg_steps_enqueue(exe, params);
     if (st != RLX_OK)
         return st;
-    for (uint32_t i = 0; err == cudaSuccess && i < exe->n_outputs; i++) {
+    for (uint32_t i = 0; err == gpuSuccess && i < exe->n_outputs; i++) {
         int v = (int)exe->output_values[i];
         void *dev = exe->io_dev[exe->n_inputs + i];
         if (!exe->values[v].nbytes || exe->out_direct[i])
             continue;
-        err = cudaMemcpyAsync(dev ? dev : exe->io_host[exe->n_inputs + i],
-                              rlxc_value_ptr(exe, v, params),
+        err = gpuMemcpyAsync(dev ? dev : exe->io_host[exe->n_inputs + i],
+                              rlxg_value_ptr(exe, v, params),
                               exe->values[v].nbytes,
-                              dev ? cudaMemcpyDeviceToDevice
-                                  : cudaMemcpyDeviceToHost, s);
+                              dev ? gpuMemcpyDeviceToDevice
+                                  : gpuMemcpyDeviceToHost, s);
     }
-    if (err == cudaSuccess && exe->dev_flag)
-        err = cudaMemcpyAsync(exe->stage + exe->flag_stage, exe->dev_flag,
-                              sizeof(int), cudaMemcpyDeviceToHost, s);
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(exe->be->host, err, "cannot download outputs");
+    if (err == gpuSuccess && exe->dev_flag)
+        err = gpuMemcpyAsync(exe->stage + exe->flag_stage, exe->dev_flag,
+                              sizeof(int), gpuMemcpyDeviceToHost, s);
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(exe->be->host, err, "cannot download outputs");
     return RLX_OK;
 }
 
-static const char *step_name(const rlxc_step *s)
+static const char *step_name(const rlxg_step *s)
 {
     static const char *const names[] = {
         "?", "unary", "binary", "matmul", "softmax", "norm", "reduce",
@@ -163,14 +163,14 @@ static const char *step_name(const rlxc_step *s)
                ? names[s->kind] : "?";
 }
 
-void rlxc_profile(rlx_executable *exe, void *const *params)
+void rlxg_profile(rlx_executable *exe, void *const *params)
 {
     const rlx_host *host = exe->be->host;
-    cudaEvent_t ev[2];
-    if (cudaEventCreate(&ev[0]) != cudaSuccess)
+    gpuEvent_t ev[2];
+    if (gpuEventCreate(&ev[0]) != gpuSuccess)
         return;
-    if (cudaEventCreate(&ev[1]) != cudaSuccess) {
-        cudaEventDestroy(ev[0]);
+    if (gpuEventCreate(&ev[1]) != gpuSuccess) {
+        gpuEventDestroy(ev[0]);
         return;
     }
     /* Each step is timed over REPS back-to-back launches after one to
@@ -180,17 +180,17 @@ void rlxc_profile(rlx_executable *exe, void *const *params)
     enum { REPS = 5 };
     float total = 0.f;
     for (uint32_t i = 0; i < exe->n_steps; i++) {
-        const rlxc_step *s = &exe->steps[i];
-        const rlxc_value *y = &exe->values[s->out];
+        const rlxg_step *s = &exe->steps[i];
+        const rlxg_value *y = &exe->values[s->out];
         rlx_status st = step_enqueue(exe, s, params);
-        cudaEventRecord(ev[0], exe->stream);
+        gpuEventRecord(ev[0], exe->stream);
         for (int r = 0; r < REPS && st == RLX_OK; r++)
             st = step_enqueue(exe, s, params);
-        cudaEventRecord(ev[1], exe->stream);
+        gpuEventRecord(ev[1], exe->stream);
         float ms = 0.f;
-        if (st != RLX_OK || cudaEventSynchronize(ev[1]) != cudaSuccess)
+        if (st != RLX_OK || gpuEventSynchronize(ev[1]) != gpuSuccess)
             break;
-        cudaEventElapsedTime(&ms, ev[0], ev[1]);
+        gpuEventElapsedTime(&ms, ev[0], ev[1]);
         ms /= REPS;
         total += ms;
         char shape[96];
@@ -199,17 +199,17 @@ void rlxc_profile(rlx_executable *exe, void *const *params)
             at += snprintf(shape + at, sizeof shape - (size_t)at, "%s%lld",
                            d ? ", " : "", (long long)y->dims[d]);
         snprintf(shape + at, sizeof shape - (size_t)at, "]");
-        rlxc_log(host, RLX_LOG_INFO,
-                 "cuda profile: step %3u %-8s op %3d dtype %d -> %-20s "
+        rlxg_log(host, RLX_LOG_INFO,
+                 RLXG_NAME " profile: step %3u %-8s op %3d dtype %d -> %-20s "
                  "%8.4f ms", (unsigned)i, step_name(s), s->op,
                  (int)y->dtype, shape, (double)ms);
     }
-    rlxc_log(host, RLX_LOG_INFO,
-             "cuda profile: %u steps, %.4f ms of GPU time, each step "
+    rlxg_log(host, RLX_LOG_INFO,
+             RLXG_NAME " profile: %u steps, %.4f ms of GPU time, each step "
              "timed on its own",
              (unsigned)exe->n_steps, (double)total);
-    cudaEventDestroy(ev[0]);
-    cudaEventDestroy(ev[1]);
+    gpuEventDestroy(ev[0]);
+    gpuEventDestroy(ev[1]);
 }
 
 /* Point the storages of bound slots at their buffers. An output is
@@ -221,14 +221,14 @@ static void bind_storages(rlx_executable *exe)
 {
     memset(exe->storage_bind, 0, exe->n_storages * sizeof(void *));
     for (uint32_t i = 0; i < exe->n_inputs; i++) {
-        const rlxc_value *v = &exe->values[exe->input_values[i]];
-        if (exe->io_dev[i] && v->loc == RLXC_LOC_ARENA)
+        const rlxg_value *v = &exe->values[exe->input_values[i]];
+        if (exe->io_dev[i] && v->loc == RLXG_LOC_ARENA)
             exe->storage_bind[v->storage] = exe->io_dev[i];
     }
     for (uint32_t o = 0; o < exe->n_outputs; o++) {
-        const rlxc_value *v = &exe->values[exe->output_values[o]];
+        const rlxg_value *v = &exe->values[exe->output_values[o]];
         void *dev = exe->io_dev[exe->n_inputs + o];
-        int own = v->loc == RLXC_LOC_ARENA;
+        int own = v->loc == RLXG_LOC_ARENA;
         for (uint32_t i = 0; own && i < exe->n_inputs; i++)
             own = exe->values[exe->input_values[i]].storage != v->storage;
         for (uint32_t j = 0; own && j < exe->n_inputs + o; j++)
@@ -243,36 +243,36 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
 {
     const rlx_host *host = exe->be->host;
     if (exe->graph) {
-        cudaGraphExecDestroy(exe->graph);
+        gpuGraphExecDestroy(exe->graph);
         exe->graph = NULL;
     }
     bind_storages(exe); /* the pointers record() resolves */
-    cudaError_t err = cudaStreamBeginCapture(exe->stream,
-                                             cudaStreamCaptureModeThreadLocal);
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(host, err, "cannot start a graph capture");
+    gpuError_t err = gpuStreamBeginCapture(exe->stream,
+                                             gpuStreamCaptureModeThreadLocal);
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(host, err, "cannot start a graph capture");
     rlx_status st = record(exe, params);
-    cudaGraph_t graph = NULL;
-    err = cudaStreamEndCapture(exe->stream, &graph);
+    gpuGraph_t graph = NULL;
+    err = gpuStreamEndCapture(exe->stream, &graph);
     if (st != RLX_OK) {
         if (graph)
-            cudaGraphDestroy(graph);
+            gpuGraphDestroy(graph);
         return st;
     }
-    if (err == cudaSuccess)
-        err = cudaGraphInstantiate(&exe->graph, graph, 0);
+    if (err == gpuSuccess)
+        err = gpu_graph_instantiate(&exe->graph, graph);
     if (graph)
-        cudaGraphDestroy(graph);
-    if (err != cudaSuccess) {
+        gpuGraphDestroy(graph);
+    if (err != gpuSuccess) {
         exe->graph = NULL;
-        return rlxc_cuda_fail(host, err, "cannot capture the CUDA graph");
+        return rlxg_gpu_fail(host, err, "cannot capture the graph");
     }
     memcpy(exe->graph_params, params, exe->n_params * sizeof *params);
     memcpy(exe->graph_io, exe->io_host,
            (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_host);
     memcpy(exe->graph_dev, exe->io_dev,
            (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_dev);
-    rlxc_log(host, RLX_LOG_DEBUG, "cuda: captured a CUDA graph of %u steps",
+    rlxg_log(host, RLX_LOG_DEBUG, RLXG_NAME ": captured a graph of %u steps",
              (unsigned)exe->n_steps);
     return RLX_OK;
 }
@@ -283,29 +283,29 @@ static rlx_status check_args(rlx_executable *exe,
     const rlx_host *host = exe->be->host;
     if (!args || !RLX_HAS_FIELD(args->struct_size, rlx_execute_args, outputs))
         return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
-                               "cuda execute: missing or truncated "
+                               RLXG_NAME " execute: missing or truncated "
                                "arguments. Fix: pass an rlx_execute_args "
                                "with struct_size = sizeof (rlx_execute_args)");
     if (args->n_params != exe->n_params || args->n_inputs != exe->n_inputs ||
         args->n_outputs != exe->n_outputs ||
         (exe->n_params && !args->params) || (exe->n_inputs && !args->inputs) ||
         (exe->n_outputs && !args->outputs))
-        return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                         "cuda execute: got %u params, %u inputs, %u "
+        return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                         RLXG_NAME " execute: got %u params, %u inputs, %u "
                          "outputs; the graph has %u, %u, %u. Fix: pass one "
                          "entry per slot of the compiled graph",
                          (unsigned)args->n_params, (unsigned)args->n_inputs,
                          (unsigned)args->n_outputs, (unsigned)exe->n_params,
                          (unsigned)exe->n_inputs, (unsigned)exe->n_outputs);
     for (uint32_t s = 0; s < exe->n_params; s++) {
-        const rlxc_value *v = &exe->values[exe->param_values[s]];
+        const rlxg_value *v = &exe->values[exe->param_values[s]];
         const rlx_buffer *b = args->params[s];
         if (!b || b->dtype != v->dtype || b->nbytes != v->nbytes ||
             b->device != exe->device)
-            return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             "cuda execute: param slot %u %s. Fix: set the "
+            return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             RLXG_NAME " execute: param slot %u %s. Fix: set the "
                              "param from a buffer of %zu bytes made by the "
-                             "cuda backend on cuda:%u", (unsigned)s,
+                             RLXG_NAME " backend on " RLXG_NAME ":%u", (unsigned)s,
                              !b ? "has no buffer"
                                 : "has a buffer of another dtype, size or "
                                   "device",
@@ -319,7 +319,7 @@ static rlx_status check_args(rlx_executable *exe,
     for (uint32_t j = 0; j < exe->n_inputs + exe->n_outputs; j++) {
         int is_in = j < exe->n_inputs;
         uint32_t s = is_in ? j : j - exe->n_inputs;
-        const rlxc_value *v = &exe->values[is_in ? exe->input_values[s]
+        const rlxg_value *v = &exe->values[is_in ? exe->input_values[s]
                                                  : exe->output_values[s]];
         const rlx_buffer *b = is_in ? (in_bufs ? in_bufs[s] : NULL)
                                     : (out_bufs ? out_bufs[s] : NULL);
@@ -327,17 +327,17 @@ static rlx_status check_args(rlx_executable *exe,
         exe->io_dev[j] = NULL;
         if (b && (b->dtype != v->dtype || b->nbytes != v->nbytes ||
                   b->device != exe->device))
-            return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             "cuda execute: %s %u is bound to a buffer of "
+            return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             RLXG_NAME " execute: %s %u is bound to a buffer of "
                              "another dtype, size or device. Fix: bind a "
-                             "buffer of %zu bytes made by the cuda backend "
-                             "on cuda:%u", is_in ? "input" : "output",
+                             "buffer of %zu bytes made by the " RLXG_NAME " backend "
+                             "on " RLXG_NAME ":%u", is_in ? "input" : "output",
                              (unsigned)s, v->nbytes, (unsigned)exe->device);
         if (b)
             exe->io_dev[j] = b->ptr;
         else if (v->nbytes && !h)
-            return rlxc_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             "cuda execute: %s %u has neither host memory "
+            return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                             RLXG_NAME " execute: %s %u has neither host memory "
                              "nor a bound buffer. Fix: %s",
                              is_in ? "input" : "output", (unsigned)s,
                              is_in ? "set every input before running"
@@ -370,13 +370,13 @@ static int bind_io(rlx_executable *exe, const rlx_execute_args *args)
                                           : exe->output_stage[k]);
         if (n >= DIRECT_MIN_BYTES && user != exe->io_user[j]) {
             if (exe->io_reg[j])
-                cudaHostUnregister(exe->io_user[j]);
+                gpuHostUnregister(exe->io_user[j]);
             exe->io_reg[j] = 0;
             exe->io_user[j] = user;
-            if (cudaHostRegister(user, n, cudaHostRegisterDefault) ==
-                cudaSuccess)
+            if (gpuHostRegister(user, n, gpuHostRegisterDefault) ==
+                gpuSuccess)
                 exe->io_reg[j] = 1;
-            cudaGetLastError(); /* not registered: use the staging */
+            gpuGetLastError(); /* not registered: use the staging */
         }
         exe->io_host[j] = n >= DIRECT_MIN_BYTES && exe->io_reg[j] &&
                                   user == exe->io_user[j]
@@ -386,25 +386,25 @@ static int bind_io(rlx_executable *exe, const rlx_execute_args *args)
            memcmp(exe->io_dev, exe->graph_dev, n_io * sizeof(void *));
 }
 
-rlx_status rlxc_execute(void *backend, rlx_executable *exe,
+rlx_status rlxg_execute(void *backend, rlx_executable *exe,
                         const rlx_execute_args *args)
 {
-    rlxc_backend *be = backend;
+    rlxg_backend *be = backend;
     if (!exe)
         return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                               "cuda execute: NULL executable. Fix: pass an "
-                               "executable made by the cuda backend");
+                               RLXG_NAME " execute: NULL executable. Fix: pass an "
+                               "executable made by the " RLXG_NAME " backend");
     void *stack_params[16];
     void **params = exe->n_params <= 16
                         ? stack_params
                         : calloc(exe->n_params, sizeof *params);
     if (!params)
         return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
-                               "cuda execute: out of memory. Fix: free "
+                               RLXG_NAME " execute: out of memory. Fix: free "
                                "memory");
     rlx_status st = check_args(exe, args, params);
-    if (st == RLX_OK && cudaSetDevice((int)exe->device) != cudaSuccess)
-        st = rlxc_device_use(be, exe->device);
+    if (st == RLX_OK && gpuSetDevice((int)exe->device) != gpuSuccess)
+        st = rlxg_device_use(be, exe->device);
     int io_moved = st == RLX_OK ? bind_io(exe, args) : 0;
     if (st == RLX_OK &&
         (!exe->graph || io_moved ||
@@ -412,7 +412,7 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
         st = capture(exe, params);
     if (st == RLX_OK && exe->profile) {
         exe->profile = 0;
-        rlxc_profile(exe, params);
+        rlxg_profile(exe, params);
     }
     if (params != stack_params)
         free(params);
@@ -424,17 +424,17 @@ rlx_status rlxc_execute(void *backend, rlx_executable *exe,
         if (n && exe->io_host[i] && exe->io_host[i] != args->inputs[i])
             memcpy(exe->io_host[i], args->inputs[i], n);
     }
-    cudaError_t err = cudaGraphLaunch(exe->graph, exe->stream);
-    if (err == cudaSuccess)
-        err = cudaStreamSynchronize(exe->stream);
-    if (err != cudaSuccess)
-        return rlxc_cuda_fail(be->host, err, "the run failed on the GPU");
+    gpuError_t err = gpuGraphLaunch(exe->graph, exe->stream);
+    if (err == gpuSuccess)
+        err = gpuStreamSynchronize(exe->stream);
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(be->host, err, "the run failed on the GPU");
     if (exe->dev_flag) {
         int flag;
         memcpy(&flag, exe->stage + exe->flag_stage, sizeof flag);
         if (flag)
             return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                   "cuda execute: a gather index is outside "
+                                   RLXG_NAME " execute: a gather index is outside "
                                    "[0, dim) of its axis. Fix: check the "
                                    "index input's values");
     }

@@ -1,0 +1,192 @@
+/*
+ * gpu_compile.c - turn a graph view into an executable: values, fusions,
+ * lowering, the memory plan (gpu_*.c), then device memory, constants,
+ * pinned staging and the stream, all made here so runs allocate
+ * nothing. The driver: rlxg_compile and rlxg_executable_destroy.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_compile.h"
+
+static rlx_status allocate(ctx *c)
+{
+    rlx_executable *exe = c->exe;
+    const rlx_graph_view *g = c->g;
+    gpuError_t err = gpuSuccess;
+    exe->arena_bytes = rlxg_plan_memory(exe->storages, exe->n_storages,
+                                        ALIGN);
+    exe->storage_bind = calloc(exe->n_storages + 1, sizeof(void *));
+    if (!exe->storage_bind)
+        return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
+                               RLXG_NAME " compile: out of memory. Fix: free "
+                               "memory");
+    if (exe->arena_bytes)
+        err = gpuMalloc(&exe->arena, exe->arena_bytes);
+    if (err == gpuSuccess && exe->const_bytes) {
+        err = gpuMalloc(&exe->consts, exe->const_bytes);
+        for (uint32_t i = 0; err == gpuSuccess && i < g->n_nodes; i++) {
+            const rlx_node_view *v = g->nodes[i];
+            const rlxg_value *x = &exe->values[i];
+            if (v->op != RLX_OP_CONSTANT || !x->count)
+                continue;
+            if (!RLX_HAS_FIELD(v->struct_size, rlx_node_view, data) ||
+                !v->data)
+                return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                                 RLXG_NAME " compile: constant '%s' has no "
+                                 "data." FIX_BUG, v->name);
+            err = gpuMemcpy((char *)exe->consts + x->offset, v->data,
+                             x->nbytes, gpuMemcpyHostToDevice);
+        }
+    }
+    /* Pinned staging: inputs, outputs, then the gather flag. */
+    size_t at = 0;
+    for (uint32_t i = 0; i < exe->n_inputs; i++) {
+        exe->input_stage[i] = at;
+        at = align_up(at + exe->values[exe->input_values[i]].nbytes, 64);
+    }
+    for (uint32_t i = 0; i < exe->n_outputs; i++) {
+        exe->output_stage[i] = at;
+        at = align_up(at + exe->values[exe->output_values[i]].nbytes, 64);
+    }
+    exe->flag_stage = at;
+    exe->stage_bytes = at + 64;
+    if (err == gpuSuccess)
+        err = gpuHostAlloc((void **)&exe->stage, exe->stage_bytes,
+                            gpuHostAllocDefault);
+    if (err == gpuSuccess && exe->workspace_bytes) /* the matmul's */
+        err = gpuMalloc(&exe->workspace, exe->workspace_bytes);
+    if (err == gpuSuccess)
+        err = gpuStreamCreateWithFlags(&exe->stream, gpuStreamNonBlocking);
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(c->host, err,
+                              "compile: cannot allocate device memory for "
+                              "the graph");
+    rlxg_matmul_autotune(exe);
+    const char *prof = getenv(RLXG_ENV "PROFILE");
+    exe->profile = prof && *prof && strcmp(prof, "0") != 0;
+    rlxg_log(c->host, RLX_LOG_DEBUG,
+             RLXG_NAME " compile: %u nodes, %u steps, %u intermediates in a "
+             "%zu-byte arena, %zu bytes of constants",
+             (unsigned)g->n_nodes, (unsigned)exe->n_steps,
+             (unsigned)exe->n_storages, exe->arena_bytes, exe->const_bytes);
+    return RLX_OK;
+}
+
+rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
+                        const rlx_compile_options *options,
+                        rlx_executable **out)
+{
+    rlxg_backend *be = backend;
+    const rlx_host *host = be->host;
+    if (!graph || !out ||
+        !RLX_HAS_FIELD(graph->struct_size, rlx_graph_view, outputs) ||
+        (graph->n_nodes && !graph->nodes))
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               RLXG_NAME " compile: missing or truncated graph "
+                               "view." FIX_BUG);
+    uint32_t device = 0;
+    int precision = RLX_PRECISION_STRICT;
+    if (options && RLX_HAS_FIELD(options->struct_size, rlx_compile_options,
+                                 device_index))
+        device = options->device_index;
+    if (options && RLX_HAS_FIELD(options->struct_size, rlx_compile_options,
+                                 precision))
+        precision = (int)options->precision;
+    rlx_status st = rlxg_device_use(be, device);
+    if (st != RLX_OK)
+        return st;
+
+    rlx_executable *exe = calloc(1, sizeof *exe);
+    size_t nn = (size_t)graph->n_nodes + 1;
+    int *consumer = malloc(3 * nn * sizeof *consumer);
+    if (exe)
+        exe->values = calloc(nn, sizeof *exe->values);
+    if (!exe || !consumer || !exe->values) {
+        free(consumer);
+        if (exe)
+            free(exe->values);
+        free(exe);
+        return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
+                               RLXG_NAME " compile: out of memory. Fix: free "
+                               "memory");
+    }
+    for (size_t i = 0; i < 3 * nn; i++)
+        consumer[i] = -1;
+    exe->be = be;
+    exe->device = device;
+    exe->n_values = graph->n_nodes;
+    ctx c = { host, exe, graph, precision, consumer, consumer + nn,
+              consumer + 2 * nn, NULL, 0 };
+
+    st = rlxg_values_init(&c);
+    if (st == RLX_OK)
+        st = rlxg_values_slots(&c);
+    if (st == RLX_OK)
+        rlxg_fuse_plan(&c);
+    for (uint32_t i = 0; st == RLX_OK && i < graph->n_nodes; i++)
+        st = rlxg_node_emit(&c, i);
+    if (st == RLX_OK)
+        st = rlxg_values_locate(&c);
+    if (st == RLX_OK) {
+        rlxg_liveness(&c);
+        st = allocate(&c);
+    }
+    free(consumer);
+    free(c.attn_plans);
+    if (st != RLX_OK) {
+        rlxg_executable_destroy(backend, exe);
+        return st;
+    }
+    *out = exe;
+    return RLX_OK;
+}
+
+void rlxg_executable_destroy(void *backend, rlx_executable *exe)
+{
+    rlxg_backend *be = backend;
+    if (!exe)
+        return;
+    int have_device = rlxg_device_use(be, exe->device) == RLX_OK;
+    if (have_device) {
+        if (exe->stream)
+            gpuStreamSynchronize(exe->stream);
+        if (exe->graph)
+            gpuGraphExecDestroy(exe->graph);
+        if (exe->stream)
+            gpuStreamDestroy(exe->stream);
+        gpuFree(exe->arena);
+        gpuFree(exe->consts);
+        gpuFree(exe->workspace);
+        gpuFree(exe->dev_flag);
+        if (exe->stage)
+            gpuFreeHost(exe->stage);
+        for (uint32_t j = 0; exe->io_reg && j < exe->n_inputs + exe->n_outputs;
+             j++)
+            if (exe->io_reg[j])
+                gpuHostUnregister(exe->io_user[j]);
+        gpuGetLastError();
+    }
+    for (uint32_t s = 0; s < exe->n_steps; s++)
+        if (exe->steps[s].mm)
+            rlxg_matmul_free(be, exe->steps[s].mm);
+    free(exe->steps);
+    free(exe->storages);
+    free(exe->values);
+    free(exe->input_values);
+    free(exe->param_values);
+    free(exe->output_values);
+    free(exe->input_stage);
+    free(exe->output_stage);
+    free(exe->graph_params);
+    free(exe->io_user);
+    free(exe->io_reg);
+    free(exe->io_host);
+    free(exe->graph_io);
+    free(exe->io_dev);
+    free(exe->graph_dev);
+    free(exe->storage_bind);
+    free(exe->out_direct);
+    free(exe);
+}

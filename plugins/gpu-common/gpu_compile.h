@@ -1,0 +1,89 @@
+/*
+ * gpu_compile.h - the compiler's internal interface between its files:
+ * lowering (gpu_lower.c), fusion matching (gpu_fuse.c), values and
+ * storage (gpu_values.c), liveness planning (gpu_plan.c) and allocation
+ * with the driver (gpu_compile.c). Vendor-neutral: the cuda and rocm
+ * plugins compile these same files.
+ */
+#ifndef RLX_GPU_COMPILE_H
+#define RLX_GPU_COMPILE_H
+
+#include <string.h>
+
+#include "gpu_internal.h"
+
+#define FIX_BUG " Fix: report this as a bug in the rlx core"
+#define ALIGN 256
+
+static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+static inline int64_t int_attr(const rlx_node_view *v, uint32_t i, int64_t def)
+{
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+        v->int_attrs && i < v->n_int_attrs)
+        return v->int_attrs[i];
+    return def;
+}
+
+static inline uint32_t n_int_attrs(const rlx_node_view *v)
+{
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
+        v->int_attrs)
+        return v->n_int_attrs;
+    return 0;
+}
+
+static inline double float_attr(const rlx_node_view *v, uint32_t i, double def)
+{
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
+        v->float_attrs && i < v->n_float_attrs)
+        return v->float_attrs[i];
+    return def;
+}
+
+static inline void contiguous_strides(uint32_t rank, const int64_t *dims,
+                               int64_t *stride)
+{
+    int64_t s = 1;
+    for (uint32_t d = rank; d-- > 0;) {
+        stride[d] = s;
+        s *= dims[d];
+    }
+}
+
+static inline int norm_axis(int64_t axis, uint32_t rank, uint32_t *out)
+{
+    int64_t r = rank ? (int64_t)rank : 1;
+    if (axis < -r || axis >= r)
+        return 0;
+    *out = (uint32_t)(axis < 0 ? axis + r : axis);
+    return 1;
+}
+
+typedef struct ctx {
+    const rlx_host *host;
+    rlx_executable *exe;
+    const rlx_graph_view *g;
+    int precision;
+    int *consumer;      /* the last node reading each node */
+    int *norm_res;      /* per norm node: the add fused into it, or -1 */
+    int *attn;          /* per node: index into attn_plans, or -1 */
+    rlxg_step *attn_plans; /* fused attentions (kind, in[], attn, out) */
+    uint32_t n_attn;
+} ctx;
+
+/* gpu_values.c: one value per node; param and io slots; where each
+ * value's bytes live (arena storage, param, constant, alias). */
+rlx_status rlxg_values_init(ctx *c);
+rlx_status rlxg_values_slots(ctx *c);
+rlx_status rlxg_values_locate(ctx *c);
+/* gpu_fuse.c: fusions chosen before emission (attention, norm + add),
+ * and the add (bias) and activation a matmul node I can absorb. */
+void rlxg_fuse_plan(ctx *c);
+void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act);
+/* gpu_lower.c: node I's steps. */
+rlx_status rlxg_node_emit(ctx *c, uint32_t i);
+/* gpu_plan.c: each storage's live interval of steps. */
+void rlxg_liveness(ctx *c);
+
+#endif /* RLX_GPU_COMPILE_H */

@@ -1,0 +1,418 @@
+/*
+ * gpu_fuse.c - fusion matching, decided before emission: matmul + bias
+ * (+ relu / tanh-gelu) into one matmul step, add + layer/rms norm into
+ * the norm kernel, and q k^T -> scale -> (mask) -> softmax -> p v into
+ * one fused attention step.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_compile.h"
+
+/* Would matmul node I fuse its consumer add (bias) and an activation? */
+void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act)
+{
+    const rlx_graph_view *g = c->g;
+    rlxg_value *vals = c->exe->values;
+    const rlx_node_view *v = g->nodes[i];
+    *add = *act = -1;
+    if (vals[i].uses != 1 || vals[i].is_output || c->consumer[i] < 0)
+        return;
+    const rlx_node_view *a = g->nodes[v->inputs[0]];
+    const rlx_node_view *b = g->nodes[v->inputs[1]];
+    int64_t ta = int_attr(v, 0, 0);
+    if (b->rank != 2 || (a->rank > 2 && ta) || a->rank < 1 ||
+        vals[i].count == 0)
+        return;
+    int64_t k = ta && a->rank >= 2 ? a->shape[a->rank - 2]
+                                   : a->shape[a->rank - 1];
+    if (k == 0)
+        return;
+    int j = c->consumer[i];
+    const rlx_node_view *w = g->nodes[j];
+    if (w->op != RLX_OP_ADD || w->dtype != v->dtype)
+        return;
+    int other = w->inputs[0] == i ? (int)w->inputs[1] : (int)w->inputs[0];
+    if (other == (int)i || vals[j].rank != vals[i].rank ||
+        memcmp(vals[j].dims, vals[i].dims, vals[i].rank * sizeof(int64_t)))
+        return;
+    const rlxg_value *bias = &vals[other];
+    int64_t n = vals[i].dims[vals[i].rank - 1];
+    if (bias->rank < 1 || bias->dims[bias->rank - 1] != n || bias->count != n)
+        return;
+    if (vals[j].storage == -2) /* claimed by another fusion */
+        return;
+    *add = j;
+    if (vals[j].uses != 1 || vals[j].is_output || c->consumer[j] < 0)
+        return;
+    const rlx_node_view *x = g->nodes[c->consumer[j]];
+    if (x->dtype != v->dtype)
+        return;
+    if (x->op == RLX_OP_RELU ||
+        (x->op == RLX_OP_GELU && int_attr(x, 0, 0) == RLX_GELU_TANH))
+        *act = c->consumer[j];
+}
+
+/* ---- fusions decided before emission -------------------------------------- */
+
+/* RLX_CUDA_FUSE=0 (RLX_ROCM_FUSE=0) turns off the attention and norm fusions (A/B). */
+static int fusion_enabled(void)
+{
+    const char *e = getenv(RLXG_ENV "FUSE");
+    return !(e && e[0] == '0');
+}
+
+static int claimable(const ctx *c, int v)
+{
+    const rlxg_value *x = &c->exe->values[v];
+    return x->uses == 1 && !x->is_output && x->storage != -2 && x->count > 0;
+}
+
+static int same_dims(const rlxg_value *a, const rlxg_value *b)
+{
+    return a->rank == b->rank &&
+           !memcmp(a->dims, b->dims, a->rank * sizeof *a->dims);
+}
+
+/* layer_norm / rms_norm reading add(a, b) of one shape, the add used only
+ * there: the norm kernel adds. */
+static void plan_norm_fusions(ctx *c)
+{
+    const rlx_graph_view *g = c->g;
+    rlxg_value *vals = c->exe->values;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const rlx_node_view *v = g->nodes[i];
+        if ((v->op != RLX_OP_LAYER_NORM && v->op != RLX_OP_RMS_NORM) ||
+            v->n_inputs < 1 || vals[i].count == 0)
+            continue;
+        int x = (int)v->inputs[0];
+        const rlx_node_view *w = g->nodes[x];
+        if (w->op != RLX_OP_ADD || w->n_inputs != 2 || !claimable(c, x) ||
+            w->dtype != v->dtype ||
+            !same_dims(&vals[w->inputs[0]], &vals[x]) ||
+            !same_dims(&vals[w->inputs[1]], &vals[x]) ||
+            vals[w->inputs[0]].dtype != v->dtype ||
+            vals[w->inputs[1]].dtype != v->dtype)
+            continue;
+        c->norm_res[i] = x;
+        vals[x].storage = -2;
+    }
+}
+
+/* A strided view of a materialized base value: element idx of the view
+ * is base[off + sum idx[d] * stride[d]]. */
+typedef struct view {
+    int base;
+    int64_t off;
+    uint32_t rank;
+    int64_t dims[RLXG_MAX_RANK], stride[RLXG_MAX_RANK];
+} view;
+
+static int view_reshape(view *w, uint32_t rank, const int64_t *nd)
+{
+    int64_t id[RLXG_MAX_RANK], is[RLXG_MAX_RANK], ns[RLXG_MAX_RANK];
+    uint32_t ir = 0;
+    for (uint32_t d = 0; d < w->rank; d++)
+        if (w->dims[d] != 1) {
+            id[ir] = w->dims[d];
+            is[ir++] = w->stride[d];
+        }
+    uint32_t i = 0, o = 0;
+    while (o < rank) {
+        if (nd[o] == 1) {
+            ns[o++] = 0;
+            continue;
+        }
+        if (i >= ir)
+            return 0;
+        uint32_t i0 = i, o0 = o;
+        int64_t pi = id[i], po = nd[o];
+        while (pi != po) {
+            if (pi < po) {
+                if (++i >= ir)
+                    return 0;
+                pi *= id[i];
+            } else {
+                if (++o >= rank)
+                    return 0;
+                po *= nd[o];
+            }
+        }
+        for (uint32_t k = i0; k < i; k++)
+            if (is[k] != is[k + 1] * id[k + 1])
+                return 0;
+        int64_t st = is[i];
+        for (uint32_t k = o + 1; k-- > o0;) {
+            ns[k] = st;
+            st *= nd[k];
+        }
+        i++;
+        o++;
+    }
+    if (i != ir)
+        return 0;
+    w->rank = rank;
+    memcpy(w->dims, nd, rank * sizeof *nd);
+    memcpy(w->stride, ns, rank * sizeof *ns);
+    return 1;
+}
+
+/* Walk back from node I through slice / reshape / transpose nodes that
+ * only this chain reads; their indices go to CHAIN. */
+static int view_of(ctx *c, int i, view *w, int *chain, int *n_chain, int top)
+{
+    const rlx_node_view *v = c->g->nodes[i];
+    const rlxg_value *y = &c->exe->values[i];
+    int op = v->op;
+    if ((op == RLX_OP_RESHAPE || op == RLX_OP_TRANSPOSE ||
+         op == RLX_OP_SLICE) && v->n_inputs == 1 && *n_chain < 16 &&
+        claimable(c, i) &&
+        c->exe->values[v->inputs[0]].dtype == y->dtype) {
+        int in = (int)v->inputs[0];
+        if (view_of(c, in, w, chain, n_chain, 0)) {
+            chain[(*n_chain)++] = i;
+            if (op == RLX_OP_RESHAPE)
+                return view_reshape(w, y->rank, y->dims);
+            if (op == RLX_OP_TRANSPOSE) {
+                uint32_t na = n_int_attrs(v);
+                int64_t st[RLXG_MAX_RANK];
+                if ((na != 0 && na != w->rank) || w->rank != y->rank)
+                    return 0;
+                for (uint32_t d = 0; d < y->rank; d++) {
+                    int64_t from = na ? v->int_attrs[d]
+                                      : (int64_t)(w->rank - 1 - d);
+                    if (from < 0)
+                        from += w->rank;
+                    if (from < 0 || from >= (int64_t)w->rank)
+                        return 0;
+                    st[d] = w->stride[from];
+                }
+                memcpy(w->stride, st, y->rank * sizeof *st);
+                memcpy(w->dims, y->dims, y->rank * sizeof *y->dims);
+                return 1;
+            }
+            /* slice */
+            uint32_t na = n_int_attrs(v);
+            if (w->rank != y->rank)
+                return 0;
+            for (uint32_t t = 0; t + 3 <= na; t += 3) {
+                uint32_t ax;
+                if (!norm_axis(v->int_attrs[t], w->rank, &ax) || !w->rank)
+                    return 0;
+                int64_t dim = w->dims[ax], start = v->int_attrs[t + 1];
+                if (start < 0)
+                    start += dim;
+                start = start < 0 ? 0 : start > dim ? dim : start;
+                w->off += start * w->stride[ax];
+            }
+            memcpy(w->dims, y->dims, y->rank * sizeof *y->dims);
+            return 1;
+        }
+        return 0;
+    }
+    if (top)
+        return 0; /* no chain: the operand is materialized already */
+    w->base = i;
+    w->off = 0;
+    w->rank = y->rank;
+    memcpy(w->dims, y->dims, y->rank * sizeof *y->dims);
+    contiguous_strides(y->rank, y->dims, w->stride);
+    return 1;
+}
+
+/* The operand's view: a chain, or the value itself. */
+static int operand_view(ctx *c, int i, view *w, int *chain, int *n_chain)
+{
+    if (view_of(c, i, w, chain, n_chain, 1))
+        return 1;
+    *n_chain = 0;
+    return view_of(c, i, w, chain, n_chain, 0);
+}
+
+/* Four strides {batch, head, row, col} of a rank 2..4 view whose last two
+ * dims are (rows, cols), swapped when T. */
+static void strides4(const view *w, int t, int64_t *s)
+{
+    uint32_t r = w->rank;
+    s[0] = r >= 4 ? w->stride[r - 4] : 0;
+    s[1] = r >= 3 ? w->stride[r - 3] : 0;
+    s[2] = w->stride[r - (t ? 1 : 2)];
+    s[3] = w->stride[r - (t ? 2 : 1)];
+}
+
+static double const_scalar(const rlx_node_view *v)
+{
+    if (!RLX_HAS_FIELD(v->struct_size, rlx_node_view, data) || !v->data)
+        return NAN;
+    if (v->dtype == RLX_DTYPE_F32) {
+        float f;
+        memcpy(&f, v->data, sizeof f);
+        return f;
+    }
+    if (v->dtype == RLX_DTYPE_BF16) {
+        uint16_t h;
+        uint32_t u;
+        float f;
+        memcpy(&h, v->data, sizeof h);
+        u = (uint32_t)h << 16;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    return NAN;
+}
+
+/* matmul(softmax(matmul(q, k^T) [* scale]), v), optionally followed by a
+ * transpose: one attention kernel reading q, k and v through their
+ * slice / reshape / transpose chains and writing the transposed layout. */
+static void plan_attention_at(ctx *c, uint32_t m2)
+{
+    const rlx_graph_view *g = c->g;
+    rlxg_value *vals = c->exe->values;
+    const rlx_node_view *v2 = g->nodes[m2];
+    rlx_dtype dt = v2->dtype;
+    if (v2->n_inputs != 2 || int_attr(v2, 0, 0) != 0 || vals[m2].count == 0)
+        return;
+    int p = (int)v2->inputs[0];
+    const rlx_node_view *sm = g->nodes[p];
+    if (sm->op != RLX_OP_SOFTMAX || !claimable(c, p) || sm->dtype != dt)
+        return;
+    uint32_t rank = vals[p].rank, axis;
+    int64_t causal = int_attr(sm, 1, 0);
+    if (rank < 2 || rank > 4 || !norm_axis(int_attr(sm, 0, -1), rank, &axis) ||
+        axis != rank - 1 || (causal != 0 && causal != 1))
+        return;
+    int sc = (int)sm->inputs[0], mul = -1;
+    double scale = 1.0;
+    const rlx_node_view *w = g->nodes[sc];
+    if (w->op == RLX_OP_MUL && w->n_inputs == 2) {
+        if (!claimable(c, sc) || w->dtype != dt)
+            return;
+        int a = (int)w->inputs[0], b = (int)w->inputs[1];
+        int cst = g->nodes[b]->op == RLX_OP_CONSTANT ? b
+                : g->nodes[a]->op == RLX_OP_CONSTANT ? a : -1;
+        if (cst < 0 || vals[cst].count != 1 || vals[cst].rank > rank ||
+            g->nodes[cst]->dtype != dt)
+            return;
+        scale = const_scalar(g->nodes[cst]);
+        if (isnan(scale) || !same_dims(&vals[cst == b ? a : b], &vals[sc]))
+            return;
+        mul = sc;
+        sc = cst == b ? a : b;
+    }
+    const rlx_node_view *m1 = g->nodes[sc];
+    if (m1->op != RLX_OP_MATMUL || m1->n_inputs != 2 || !claimable(c, sc) ||
+        m1->dtype != dt || vals[sc].rank != rank)
+        return;
+    int64_t ta = int_attr(m1, 0, 0), tb = int_attr(m1, 1, 0);
+    int64_t tv = int_attr(v2, 1, 0);
+    if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1) || (tv != 0 && tv != 1))
+        return;
+    int ops[3] = { (int)m1->inputs[0], (int)m1->inputs[1],
+                   (int)v2->inputs[1] };
+    int chain[3][16], nch[3] = { 0, 0, 0 };
+    view vw[3];
+    int64_t t[3] = { ta, !tb, tv }; /* k^T: k is [.., sk, dh] when tb */
+    for (int o = 0; o < 3; o++) {
+        if (ops[o] == ops[(o + 1) % 3] || ops[o] == ops[(o + 2) % 3])
+            return; /* one node read twice: its uses are not ours */
+        if (vals[ops[o]].dtype != dt || vals[ops[o]].rank != rank ||
+            !operand_view(c, ops[o], &vw[o], chain[o], &nch[o]) ||
+            vw[o].rank != rank)
+            return;
+        for (int k = 0; k < nch[o]; k++)
+            if (c->attn[chain[o][k]] >= 0 ||
+                vals[chain[o][k]].storage == -2)
+                return;
+    }
+    const rlxg_value *sv = &vals[sc], *y = &vals[m2];
+    for (uint32_t d = 0; d + 2 < rank; d++)
+        for (int o = 0; o < 3; o++)
+            if (vw[o].dims[d] != y->dims[d])
+                return;
+    rlxg_attn_plan ap;
+    memset(&ap, 0, sizeof ap);
+    ap.batch = rank >= 4 ? y->dims[rank - 4] : 1;
+    ap.heads = rank >= 3 ? y->dims[rank - 3] : 1;
+    ap.sq = sv->dims[rank - 2];
+    ap.sk = sv->dims[rank - 1];
+    ap.dh = ta ? vw[0].dims[rank - 2] : vw[0].dims[rank - 1];
+    ap.dv = y->dims[rank - 1];
+    if (ap.sq == 0 || ap.sk == 0 || ap.dh == 0 || ap.dh > RLXG_ATTN_MAX_D ||
+        ap.dv > RLXG_ATTN_MAX_D || ap.batch * ap.heads > 65535 ||
+        y->dims[rank - 2] != ap.sq)
+        return;
+    strides4(&vw[0], (int)t[0], ap.q_s);
+    strides4(&vw[1], (int)t[1], ap.k_s);
+    strides4(&vw[2], (int)t[2], ap.v_s);
+    ap.q_off = vw[0].off;
+    ap.k_off = vw[1].off;
+    ap.v_off = vw[2].off;
+    ap.scale = (float)scale;
+    ap.causal = (int32_t)causal;
+    /* output: this matmul, or a transpose reading only it */
+    int out = (int)m2;
+    view ov;
+    ov.rank = rank;
+    memcpy(ov.dims, y->dims, rank * sizeof *y->dims);
+    contiguous_strides(rank, y->dims, ov.stride);
+    int tr = c->consumer[m2];
+    if (claimable(c, (int)m2) && tr >= 0 &&
+        g->nodes[tr]->op == RLX_OP_TRANSPOSE && g->nodes[tr]->dtype == dt &&
+        vals[tr].rank == rank && vals[tr].count == y->count &&
+        c->attn[tr] < 0 && vals[tr].storage != -2) {
+        const rlx_node_view *tn = g->nodes[tr];
+        uint32_t na = n_int_attrs(tn);
+        int64_t ts[RLXG_MAX_RANK];
+        int okp = na == 0 || na == rank;
+        contiguous_strides(rank, vals[tr].dims, ts);
+        for (uint32_t d = 0; okp && d < rank; d++) {
+            int64_t from = na ? tn->int_attrs[d] : (int64_t)(rank - 1 - d);
+            if (from < 0)
+                from += rank;
+            if (from < 0 || from >= (int64_t)rank)
+                okp = 0;
+            else
+                ov.stride[from] = ts[d];
+        }
+        if (okp)
+            out = tr;
+        else
+            contiguous_strides(rank, y->dims, ov.stride);
+    }
+    strides4(&ov, 0, ap.o_s);
+
+    rlxg_step *np = realloc(c->attn_plans, (c->n_attn + 1) * sizeof *np);
+    if (!np)
+        return; /* unfused is still right */
+    c->attn_plans = np;
+    rlxg_step *a = &np[c->n_attn];
+    memset(a, 0, sizeof *a);
+    a->kind = RLXG_STEP_ATTENTION;
+    a->out = out;
+    a->in[3] = -1;
+    for (int o = 0; o < 3; o++)
+        a->in[o] = vw[o].base;
+    a->attn = ap;
+    c->attn[m2] = (int)c->n_attn++;
+    /* everything else emits nothing */
+    for (int o = 0; o < 3; o++)
+        for (int k = 0; k < nch[o]; k++)
+            vals[chain[o][k]].storage = -2;
+    vals[sc].storage = -2;
+    vals[p].storage = -2;
+    if (mul >= 0)
+        vals[mul].storage = -2;
+    if (out != (int)m2)
+        vals[out].storage = -2;
+}
+
+void rlxg_fuse_plan(ctx *c)
+{
+    if (!fusion_enabled())
+        return;
+    for (uint32_t i = 0; i < c->g->n_nodes; i++)
+        if (c->g->nodes[i]->op == RLX_OP_MATMUL)
+            plan_attention_at(c, i);
+    plan_norm_fusions(c);
+}

@@ -1,0 +1,237 @@
+/*
+ * gpu_internal.h - types shared by the host files of the GPU backends
+ * (cuda and rocm): buffers, and the executable with its memory plan and
+ * its list of steps. What differs by vendor (the backend object, the
+ * matmul library and its per-step plan) is in the plugin's own
+ * gpu_vendor_state.h, found first on each plugin's include path.
+ *
+ * Life cycle: loading a plugin touches nothing of the GPU runtime. probe
+ * counts devices only. The first compile or buffer_create on a device
+ * creates its context; everything an execute needs (device memory,
+ * pinned staging, the matmul plans) is made at compile time; execute
+ * replays a CUDA or HIP graph.
+ */
+#ifndef RLX_GPU_INTERNAL_H
+#define RLX_GPU_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rlx/backend.h>
+#include <rlx/plugin.h>
+
+#include "gpu_kernels.h"
+#include "gpu_vendor.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RLXG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define RLXG_PRINTF(fmt, args)
+#endif
+
+/* Matmul epilogues the compiler fuses (the vendor maps them). */
+typedef enum rlxg_epilogue {
+    RLXG_EPI_NONE = 0,
+    RLXG_EPI_BIAS,
+    RLXG_EPI_RELU_BIAS,
+    RLXG_EPI_GELU_BIAS    /* tanh-approximated gelu */
+} rlxg_epilogue;
+
+typedef struct rlxg_backend rlxg_backend; /* gpu_vendor_state.h */
+typedef struct rlxg_matmul rlxg_matmul;   /* gpu_vendor_state.h */
+#include "gpu_vendor_state.h"
+
+rlx_status rlxg_fail(const rlx_host *host, rlx_status st, const char *fmt,
+                     ...) RLXG_PRINTF(3, 4);
+/* Report a failed runtime call: "cuda: WHAT: cudaErrorX (text). Fix: ..."
+ * (vendor: the fix names the vendor's tools). */
+rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
+                         const char *what);
+void rlxg_log(const rlx_host *host, rlx_log_level level, const char *fmt,
+              ...) RLXG_PRINTF(3, 4);
+
+/* Make device INDEX current on this thread, creating its context the
+ * first time. */
+rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index);
+rlx_status rlxg_probe(void *backend, rlx_probe_result *out);
+void rlxg_backend_free(rlxg_backend *be);
+
+/* ---- buffers ------------------------------------------------------------ */
+
+struct rlx_buffer {
+    uint32_t device;
+    rlx_dtype dtype;
+    size_t nbytes;
+    void *ptr;                /* device memory; NULL when nbytes is 0 */
+};
+
+rlx_status rlxg_buffer_create(void *backend, uint32_t device_index,
+                              const rlx_tensor_desc *desc, const void *data,
+                              rlx_buffer **out);
+rlx_status rlxg_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
+                            size_t nbytes);
+rlx_status rlxg_buffer_write(void *backend, rlx_buffer *buffer,
+                             const void *src, size_t nbytes);
+void rlxg_buffer_destroy(void *backend, rlx_buffer *buffer);
+
+/* ---- executables -------------------------------------------------------- */
+
+/* Where a value's bytes live, resolved to a pointer at capture time. */
+typedef enum rlxg_loc_kind {
+    RLXG_LOC_NONE = 0,   /* empty tensor, or never materialized (fused) */
+    RLXG_LOC_ARENA = 1,  /* intermediate: planned offset in the arena */
+    RLXG_LOC_PARAM = 2,  /* a param buffer (slot) */
+    RLXG_LOC_CONST = 3   /* constant data uploaded at compile time */
+} rlxg_loc_kind;
+
+typedef struct rlxg_value {
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t dims[RLXG_MAX_RANK];
+    int64_t count;
+    size_t nbytes;
+    rlxg_loc_kind loc;
+    int storage;          /* ARENA: index into storages; else -1 */
+    uint32_t slot;        /* PARAM: slot */
+    size_t offset;        /* CONST: byte offset */
+    int64_t uses;         /* consumers among the graph's nodes */
+    int is_output;
+} rlxg_value;
+
+typedef struct rlxg_storage {
+    size_t nbytes;
+    int first, last;      /* step interval during which it is live */
+    size_t offset;        /* planned offset in the arena */
+} rlxg_storage;
+
+typedef enum rlxg_step_kind {
+    RLXG_STEP_UNARY = 1,
+    RLXG_STEP_BINARY,
+    RLXG_STEP_MATMUL,
+    RLXG_STEP_SOFTMAX,
+    RLXG_STEP_NORM,
+    RLXG_STEP_REDUCE,
+    RLXG_STEP_COPY,
+    RLXG_STEP_GATHER,
+    RLXG_STEP_CAST,
+    RLXG_STEP_FILL,
+    RLXG_STEP_ZERO,
+    RLXG_STEP_ATTENTION   /* fused q k^T, scale, softmax, p v */
+} rlxg_step_kind;
+
+typedef struct rlxg_step {
+    rlxg_step_kind kind;
+    int out;              /* value written */
+    int in[4];            /* values read, -1 unused; NORM: in[3] the
+                             residual added to in[0] (fused add) */
+    size_t dst_offset;    /* COPY: byte offset into OUT */
+    size_t src_offset;    /* COPY: byte offset into IN[0] */
+    int op, approx;
+    float eps;
+    double fill;
+    int64_t outer, len, inner, causal_rows, n_idx;
+    int idx_is_i64;
+    rlxg_bcast bcast;
+    rlxg_copy_plan copy;
+    rlxg_reduce_plan reduce;
+    rlxg_attn_plan attn;  /* ATTENTION: in[0..2] the q, k, v bases */
+    rlxg_matmul *mm;
+} rlxg_step;
+
+struct rlx_executable {
+    rlxg_backend *be;
+    uint32_t device;
+    gpuStream_t stream;
+    uint32_t n_values;
+    rlxg_value *values;
+    uint32_t n_steps, cap_steps;
+    rlxg_step *steps;
+    uint32_t n_storages;
+    rlxg_storage *storages;
+    uint32_t n_inputs, n_params, n_outputs;
+    uint32_t *input_values, *param_values, *output_values;
+    size_t *input_stage, *output_stage; /* byte offsets in the staging */
+    void *arena;          /* intermediates, inputs and outputs */
+    size_t arena_bytes;
+    void *consts;         /* constants, uploaded once */
+    size_t const_bytes;
+    unsigned char *stage; /* pinned host staging: inputs, outputs, flag */
+    size_t stage_bytes;
+    size_t flag_stage;    /* offset of the gather error flag in stage */
+    int *dev_flag;        /* device gather error flag; NULL without gather */
+    void *workspace;      /* the vendor BLAS's; NULL without one */
+    size_t workspace_bytes;
+    void *lt;             /* the vendor BLAS handle; NULL without one */
+    gpuGraphExec_t graph;
+    void **graph_params;  /* param pointers the graph was captured with */
+    int profile;          /* RLX_CUDA_PROFILE (RLX_ROCM_PROFILE) set and not yet done */
+    /* Large inputs and outputs: the caller's host memory, page-locked
+     * with gpuHostRegister so the graph copies straight from and to it
+     * (no staging copy); per input slot, then per output. */
+    void **io_user;       /* caller pointer last seen */
+    unsigned char *io_reg;/* 1 when io_user is registered by us */
+    void **io_host;       /* host side the graph copies with; NULL for
+                             a slot bound to a device buffer */
+    void **graph_io;      /* io_host at capture */
+    /* Slots bound to device buffers (ABI 1.2 device I/O): per input slot,
+     * then per output, the buffer's device pointer or NULL. A bound
+     * input's storage is the buffer itself; a bound output's storage is
+     * too when the output is written by a step of its own, else the run
+     * ends with a device-to-device copy into it. */
+    void **io_dev;
+    void **graph_dev;     /* io_dev at capture */
+    void **storage_bind;  /* per storage: device pointer replacing its
+                             arena place, or NULL */
+    unsigned char *out_direct; /* per output: written in place */
+};
+
+int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype);
+rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
+                        const rlx_compile_options *options,
+                        rlx_executable **out);
+void rlxg_executable_destroy(void *backend, rlx_executable *exe);
+rlx_status rlxg_execute(void *backend, rlx_executable *exe,
+                        const rlx_execute_args *args);
+
+/* Plan memory: assign arena offsets to storages by liveness. */
+size_t rlxg_plan_memory(rlxg_storage *s, uint32_t n, size_t align);
+/* Pointer to value V's bytes with PARAMS bound (capture time). */
+void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);
+/* Enqueue every step on the executable's stream. */
+rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params);
+/* Matmul (the vendor's cuda_matmul.c or rocm_matmul.c). prepare: before
+ * the first matmul of EXE is planned (loads the vendor BLAS, sets
+ * exe->lt and exe->workspace_bytes where it uses one). plan: fills
+ * step->mm, allocated by the compiler with bias_value and epilogue set;
+ * RLX_ERR_UNSUPPORTED with an epilogue makes the compiler unfuse it. */
+rlx_status rlxg_matmul_prepare(rlx_executable *exe);
+rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
+                            const rlx_node_view *v, const rlx_node_view *a,
+                            const rlx_node_view *b, int64_t transpose_a,
+                            int64_t transpose_b, int precision);
+rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
+                               void *const *params);
+void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm);
+/* After allocation: time the candidates of every large matmul on
+ * scratch data and keep the fastest (compile time, once; cuBLASLt). */
+rlx_status rlxg_matmul_autotune(rlx_executable *exe);
+/* A matmul node's GEMM problem (gpu_matmul_shape.c): y [m, n] =
+ * op(a) [m, k] op(b) [k, n] per batch t at element offsets a_off[t],
+ * b_off[t] (arrays of n_batch the caller frees); ta: a is stored
+ * [k, m], tb: b is stored [n, k]; regular: the offsets are t * a_off[1]
+ * and t * b_off[1] (a strided batch). */
+typedef struct rlxg_mm_shape {
+    int ta, tb, regular;
+    int64_t m, n, k, n_batch;
+    int64_t *a_off, *b_off;
+} rlxg_mm_shape;
+rlx_status rlxg_matmul_shape(const rlx_host *host, const rlx_node_view *v,
+                             const rlx_node_view *a, const rlx_node_view *b,
+                             int64_t transpose_a, int64_t transpose_b,
+                             rlxg_mm_shape *out);
+/* RLX_CUDA_PROFILE=1: run the steps once, eagerly, timing each, and log
+ * the times at info level. */
+void rlxg_profile(rlx_executable *exe, void *const *params);
+
+#endif /* RLX_GPU_INTERNAL_H */

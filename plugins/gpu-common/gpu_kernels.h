@@ -1,0 +1,142 @@
+/*
+ * gpu_kernels.h - the launchers of the GPU backends' kernels, callable
+ * from C. Kernels live in gk_<family>.cu next to their launchers,
+ * compiled by nvcc for the cuda plugin and by hipcc for the rocm one;
+ * the host code is C11. Every launcher enqueues work on STREAM (so it
+ * can be captured into a CUDA or HIP graph) and returns the launch's
+ * gpuError_t.
+ *
+ * Float kernels take f32, f16 or bf16 (rlx_dtype values), compute in f32
+ * (f64 for reductions) and round once when they store.
+ */
+#ifndef RLX_GPU_KERNELS_H
+#define RLX_GPU_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu_vendor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RLXG_MAX_RANK 8
+
+/* Binary broadcast: how one side's element index follows from the
+ * output's linear index i. mode 0: i itself (same shape); mode 1:
+ * (i / div) % mod (the side's kept dims are one contiguous run of the
+ * output's dims); mode 2: through dims and strides (general). */
+typedef struct rlxg_bside {
+    int32_t mode;
+    int64_t div, mod;
+    int64_t stride[RLXG_MAX_RANK]; /* mode 2: per output dim, 0 stretched */
+} rlxg_bside;
+
+typedef struct rlxg_bcast {
+    uint32_t rank;                 /* of the output (mode 2 only) */
+    int64_t dims[RLXG_MAX_RANK];
+    rlxg_bside a, b;
+} rlxg_bcast;
+
+/* Strided copy of elements: for every index of DIMS, dst[dst_off +
+ * sum idx*dst_stride] = src[src_off + sum idx*src_stride]. */
+typedef struct rlxg_copy_plan {
+    uint32_t rank;
+    int64_t count;
+    int64_t dims[RLXG_MAX_RANK];
+    int64_t src_stride[RLXG_MAX_RANK];
+    int64_t dst_stride[RLXG_MAX_RANK];
+} rlxg_copy_plan;
+
+/* Reduction: each output element walks the reduced dims. */
+typedef struct rlxg_reduce_plan {
+    uint32_t out_rank, red_rank;
+    int64_t n_out, n_red;
+    int64_t out_dims[RLXG_MAX_RANK], out_stride[RLXG_MAX_RANK];
+    int64_t red_dims[RLXG_MAX_RANK], red_stride[RLXG_MAX_RANK];
+} rlxg_reduce_plan;
+
+gpuError_t rlxg_unary(gpuStream_t s, int dtype, int op, int approx,
+                       const void *x, void *y, int64_t n);
+gpuError_t rlxg_binary(gpuStream_t s, int dtype, int op, const void *a,
+                        const void *b, void *y, int64_t n,
+                        const rlxg_bcast *plan);
+gpuError_t rlxg_copy(gpuStream_t s, size_t elem_size, const void *src,
+                      void *dst, const rlxg_copy_plan *plan);
+/* Softmax over the middle dim of [outer, len, inner]. CAUSAL_ROWS > 0
+ * (inner == 1 only): row r is row (r % causal_rows) of a [rows, len]
+ * matrix and column j is excluded when j > row + len - rows. */
+gpuError_t rlxg_softmax(gpuStream_t s, int dtype, const void *x, void *y,
+                         int64_t outer, int64_t len, int64_t inner,
+                         int64_t causal_rows);
+/* layer_norm (BETA non-NULL or IS_RMS 0) or rms_norm over rows of COLS.
+ * RES non-NULL: the rows are x + res (same shape), the sum rounded to
+ * DTYPE as an unfused add would store it. */
+gpuError_t rlxg_norm(gpuStream_t s, int dtype, int is_rms, const void *x,
+                      const void *res, const void *gamma, const void *beta,
+                      void *y, int64_t rows, int64_t cols, float eps);
+
+/* Fused attention: for every (batch, head) pair and query row i,
+ * o[i] = softmax(scale * q[i] . k[j] over keys j) @ v, all in f32, each
+ * operand read through element strides {batch, head, row, col} (so q, k
+ * and v can be views into one qkv buffer) and o written likewise.
+ * CAUSAL: key j is left out for j > i + sk - sq (weight 0). dh and dv at
+ * most RLXG_ATTN_MAX_D. */
+#define RLXG_ATTN_MAX_D 128
+typedef struct rlxg_attn_plan {
+    int64_t batch, heads, sq, sk, dh, dv;
+    int64_t q_s[4], k_s[4], v_s[4], o_s[4];
+    int64_t q_off, k_off, v_off;   /* elements */
+    float scale;
+    int32_t causal;
+} rlxg_attn_plan;
+gpuError_t rlxg_attention(gpuStream_t s, int dtype, const void *q,
+                           const void *k, const void *v, void *o,
+                           const rlxg_attn_plan *plan);
+/* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c]; relu with RLXG_GEMV_RELU)
+ * for ROWS <= RLXG_GEMV_MAX_ROWS rows of x [rows, k] and w [n, k]; BIAS
+ * may be NULL. WPC: warps per output column, 1, 2, 4 or 8; 0 picks by
+ * N. FLAGS: RLXG_GEMV_*. */
+#define RLXG_GEMV_MAX_ROWS 8
+#define RLXG_GEMV_RELU 0x1
+/* W is never written by the graph: load it before x is ready */
+#define RLXG_GEMV_EARLY 0x2
+/* launch as a programmatic dependent of the previous kernel (CC >= 9.0;
+ * the kernel waits for it before reading x) */
+#define RLXG_GEMV_PDL 0x4
+gpuError_t rlxg_gemv(gpuStream_t s, int dtype, const void *x,
+                      const void *w, const void *bias, void *y, int64_t rows,
+                      int64_t n, int64_t k, int wpc, int flags);
+/* op: RLX_OP_REDUCE_SUM / _MEAN / _MAX */
+gpuError_t rlxg_reduce(gpuStream_t s, int dtype, int op, const void *x,
+                        void *y, const rlxg_reduce_plan *plan);
+/* out[o, j, i] = data[o, idx[j], i]; a bad index sets *ERR to 1. */
+gpuError_t rlxg_gather(gpuStream_t s, size_t elem_size, const void *data,
+                        const void *idx, int idx_is_i64, void *y,
+                        int64_t outer, int64_t dim, int64_t n_idx,
+                        int64_t inner, int *err);
+gpuError_t rlxg_cast(gpuStream_t s, int src_dtype, int dst_dtype,
+                      const void *x, void *y, int64_t n);
+gpuError_t rlxg_fill(gpuStream_t s, int dtype, void *y, int64_t n,
+                      double value);
+
+/* Our own tiled GEMM (gk_gemm.cu), for GPUs without a vendor BLAS and
+ * selectable on CUDA (RLX_CUDA_MATMUL=kernel): for each of BATCH
+ * problems t, y + t*sy [m, n] = op(a + t*sa) [m, k] @ op(b + t*sb) [k, n],
+ * row-major; TA: a is stored [k, m]; TB: b is stored [n, k]. Then
+ * + bias[c] (BIAS may be NULL) and ACT (RLXG_GEMM_*), all in f32,
+ * rounded once on store. */
+#define RLXG_GEMM_NONE 0
+#define RLXG_GEMM_RELU 1
+#define RLXG_GEMM_GELU_TANH 2
+gpuError_t rlxg_gemm(gpuStream_t s, int dtype, const void *a, const void *b,
+                     const void *bias, void *y, int64_t m, int64_t n,
+                     int64_t k, int ta, int tb, int64_t batch, int64_t sa,
+                     int64_t sb, int64_t sy, int act);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RLX_GPU_KERNELS_H */
