@@ -194,6 +194,14 @@ void rlx__config_load(rlx_runtime *rt);
 int rlx__policy_allows(const rlx_runtime *rt, const rlx_backend *b,
                        const char **why);
 
+/* ---- probe_cache.c: probes remembered across processes -------------- */
+
+/* Like rlx_backend_probe_ex, answered from the per-user probe cache when
+ * B exports rlx.probe_key.v1 and its key is unchanged; *FROM_CACHE says
+ * which. For automatic choice; `rlx devices` probes live. */
+rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
+                             uint32_t *flags, int *from_cache);
+
 /* ---- host.c: the table handed to plugins ------------------------------ */
 
 void rlx__host_init(rlx_runtime *rt);
