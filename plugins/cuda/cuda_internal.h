@@ -123,6 +123,8 @@ rlx_status rlxc_device_use(rlxc_backend *be, uint32_t index);
 rlx_status rlxc_device_blas(rlxc_backend *be, uint32_t index,
                             cublasLtHandle_t *out);
 rlx_status rlxc_probe(void *backend, rlx_probe_result *out);
+/* cuda_probe_key.c: the rlx.probe_key.v1 extension (probe cache). */
+const void *rlxc_get_extension(void *backend, const char *name);
 void rlxc_backend_free(rlxc_backend *be);
 
 /* ---- buffers ------------------------------------------------------------ */

@@ -395,6 +395,7 @@ static const rlx_backend_vtable rlxc_vtable = {
     .execute = rlxc_execute,
     .backend_destroy = rlxc_backend_destroy,
     .device_describe = rlxc_device_describe,
+    .get_extension = rlxc_get_extension,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
