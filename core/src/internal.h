@@ -233,6 +233,13 @@ rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
  * previous one for rlx__options_leave. */
 const rlx_session *rlx__options_enter(const rlx_session *s);
 void rlx__options_leave(const rlx_session *old);
+/* ---- probe_cache.c: probes remembered across processes -------------- */
+
+/* Like rlx_backend_probe_ex, answered from the per-user probe cache when
+ * B exports rlx.probe_key.v1 and its key is unchanged; *FROM_CACHE says
+ * which. For automatic choice; `rlx devices` probes live. */
+rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
+                             uint32_t *flags, int *from_cache);
 
 /* ---- host.c: the table handed to plugins ------------------------------ */
 

@@ -64,9 +64,10 @@ static uint32_t add_device(rlx_session *s, const char *device,
             explain(s, "  %s: backend '%s' %s", device, b->id, why);
             continue;
         }
-        if (rlx_backend_probe_ex(b, &count, &flags) != RLX_OK) {
-            explain(s, "  %s: backend '%s' unavailable: %s", device, b->id,
-                    rlx_last_error());
+        int cached = 0;
+        if (rlx__probe_cached(b, &count, &flags, &cached) != RLX_OK) {
+            explain(s, "  %s: backend '%s' unavailable%s: %s", device, b->id,
+                    cached ? " (cached probe)" : "", rlx_last_error());
             continue;
         }
         if (index >= count) {
@@ -83,12 +84,14 @@ static uint32_t add_device(rlx_session *s, const char *device,
         if (later && (flags & RLX_PROBE_SOFTWARE) &&
             later->n < MAX_CANDIDATES) {
             explain(s, "  %s: backend '%s' runs on a software device; "
-                       "ranked after the CPU", device, b->id);
+                       "ranked after the CPU%s", device, b->id,
+                    cached ? " (cached probe)" : "");
             later->items[later->n++] = b;
             continue;
         }
-        explain(s, "  %s: backend '%s' available (priority %d, %u device%s)",
-                device, b->id, b->priority, count, count == 1 ? "" : "s");
+        explain(s, "  %s: backend '%s' available (priority %d, %u device%s%s)",
+                device, b->id, b->priority, count, count == 1 ? "" : "s",
+                cached ? ", cached probe" : "");
         s->candidates[s->n_candidates++] = b;
     }
     return added;

@@ -8,6 +8,8 @@
  * cpu-ref's kernels, linked in statically. Buffers are cpu-ref's (a host
  * copy), so params are shared in place by both paths.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -31,9 +33,29 @@ static int blas_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     return rlx__cpu_ref_supports(op, dtype);
 }
 
-static unsigned online_cpus(void)
+/* Threads for the pool: the setting cpu-openblas.threads
+ * (RLX_CPU_OPENBLAS_THREADS) when given, else the CPUs this process may
+ * run on (its affinity mask, which taskset and cgroup cpusets narrow),
+ * not every CPU online: more threads than CPUs only take turns. */
+static unsigned pool_threads(const rlx_host *host)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    char v[32];
+    if (rlx_host_get_option(host, "cpu-openblas.threads", v, sizeof v) ==
+        RLX_OK) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (*v && !*end && n >= 1 && n <= 256)
+            return (unsigned)n;
+        rlx_kit_log(host, RLX_LOG_WARN,
+                      "cpu-openblas: threads '%s' is not a count from 1 to "
+                      "256; using the CPUs available", v);
+    }
+    cpu_set_t set;
+    long n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+    if (n < 1)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > 256 ? 256u : (unsigned)n;
 }
 
@@ -43,7 +65,7 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
     rlx_status st = RLX_OK;
     pthread_mutex_lock(&be->pool_mu);
     if (!be->pool) {
-        be->pool = rlx__blas_pool_create(online_cpus());
+        be->pool = rlx__blas_pool_create(pool_threads(be->host));
         if (!be->pool)
             st = rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                               "cpu-openblas: cannot start the worker "

@@ -342,6 +342,7 @@ static const rlx_backend_vtable rlxg_vtable = {
     .execute = rlxg_execute,
     .backend_destroy = rlxg_backend_destroy,
     .device_describe = rlxg_device_describe,
+    .get_extension = rlxg_get_extension,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)

@@ -125,6 +125,9 @@ rlx_status rlx__vk_fail_vk(const rlx__vk_ctx *ctx, VkResult r,
  * reported RLX_ERR_UNAVAILABLE (the message is kept for later calls). */
 rlx_status rlx__vk_discover(rlx__vk *vk);
 /* The device_describe slot: name, type, memory, driver of vulkan:INDEX. */
+/* vk_probe_key.c: the rlx.probe_key.v1 extension (probe cache). */
+const void *rlx__vk_get_extension(void *backend, const char *name);
+
 rlx_status rlx__vk_device_describe(void *backend, uint32_t index,
                                    rlx_device_info *out);
 void rlx__vk_teardown(rlx__vk *vk);

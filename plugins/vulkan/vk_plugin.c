@@ -56,6 +56,7 @@ static const rlx_backend_vtable vk_vtable = {
     .execute = rlx__vk_execute,
     .backend_destroy = vk_backend_destroy,
     .device_describe = rlx__vk_device_describe,
+    .get_extension = rlx__vk_get_extension,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)

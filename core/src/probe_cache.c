@@ -1,0 +1,339 @@
+/*
+ * probe_cache.c - availability probes remembered across processes.
+ *
+ * Automatic device choice probes every installed backend, and a GPU
+ * backend's probe can cost hundreds of milliseconds (lavapipe builds a
+ * Vulkan instance). A backend that exports the "rlx.probe_key.v1"
+ * extension (rlx/probe_key.h) names what its answer depends on; the
+ * answer is then kept in $XDG_CACHE_HOME/rlx/probe-cache-v1, keyed by a
+ * hash of the backend id, its plugin file's identity and that key, and
+ * reused while all three stay the same.
+ *
+ * The file is data, never trusted: a line that does not parse, a file
+ * that is not a regular file owned by this user, or one over its size
+ * cap is ignored and rewritten. Writers write a temporary file and
+ * rename it over the old one, so readers see a whole file; two writers
+ * racing lose at most one update. Set-ID processes and RLX_PROBE_CACHE=0
+ * use no cache.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rlx/probe_key.h>
+
+#include "internal.h"
+
+#define CACHE_NAME "probe-cache-v1"
+#define CACHE_MAGIC "rlx-probe-cache 1"
+#define CACHE_MAX_BYTES (256 * 1024)
+#define CACHE_MAX_ENTRIES 256
+#define KEY_MAX 8192
+
+typedef struct entry {
+    char id[RLX_MAX_ID + 1];
+    unsigned long long hash;
+    int status;
+    uint32_t count, flags;
+    char message[RLX_MSG_MAX];
+} entry;
+
+static const char *env_secure(const char *name)
+{
+    return getauxval(AT_SECURE) ? NULL : getenv(name);
+}
+
+/* The cache directory into DIR; 0 when there is none to use. */
+static int cache_dir(char *dir, size_t size)
+{
+    const char *off = env_secure("RLX_PROBE_CACHE");
+    if (getauxval(AT_SECURE) || (off && strcmp(off, "0") == 0))
+        return 0;
+    const char *xdg = env_secure("XDG_CACHE_HOME");
+    const char *home = env_secure("HOME");
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(dir, size, "%s/rlx", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(dir, size, "%s/.cache/rlx", home);
+    else
+        return 0;
+    return n > 0 && (size_t)n < size;
+}
+
+static unsigned long long fnv1a(unsigned long long h, const void *p,
+                                size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The hash that names B's answer, or 0 when B cannot be cached. */
+static unsigned long long probe_hash(const rlx_backend *b)
+{
+    if (!b->vt.get_extension)
+        return 0;
+    const rlx_ext_probe_key *ext =
+        b->vt.get_extension(b->backend, RLX_EXT_PROBE_KEY);
+    if (!ext || !RLX_HAS_FIELD(ext->struct_size, rlx_ext_probe_key,
+                               probe_key) || !ext->probe_key)
+        return 0;
+    char *key = malloc(KEY_MAX);
+    if (!key)
+        return 0;
+    key[0] = '\0';
+    rlx__report_clear();
+    if (ext->probe_key(b->backend, key, KEY_MAX) != RLX_OK ||
+        !memchr(key, '\0', KEY_MAX)) {
+        free(key);
+        return 0;
+    }
+    char ident[512];
+    struct stat st;
+    const char *path = b->plugin->path ? b->plugin->path : "built-in";
+    if (b->plugin->path && stat(path, &st) == 0)
+        snprintf(ident, sizeof ident, "%s|%s|%llu:%llu:%lld:%lld.%09ld|%x",
+                 b->id, path, (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino, (long long)st.st_size,
+                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                 (unsigned)RLX_ABI_VERSION);
+    else
+        snprintf(ident, sizeof ident, "%s|%s|%x", b->id, path,
+                 (unsigned)RLX_ABI_VERSION);
+    unsigned long long h = fnv1a(0xcbf29ce484222325ull, ident, strlen(ident));
+    h = fnv1a(h, key, strlen(key));
+    free(key);
+    return h ? h : 1;
+}
+
+/* Messages are stored on one line: \t, \n and \\ escaped. */
+static void escape(const char *in, char *out, size_t size)
+{
+    size_t o = 0;
+    for (; *in && o + 3 < size; in++) {
+        char c = *in;
+        if (c == '\\' || c == '\t' || c == '\n') {
+            out[o++] = '\\';
+            c = c == '\t' ? 't' : c == '\n' ? 'n' : '\\';
+        }
+        out[o++] = c;
+    }
+    out[o] = '\0';
+}
+
+static int unescape(char *s)
+{
+    char *o = s;
+    for (char *i = s; *i; i++) {
+        if (*i != '\\') {
+            *o++ = *i;
+            continue;
+        }
+        i++;
+        if (*i == 't') *o++ = '\t';
+        else if (*i == 'n') *o++ = '\n';
+        else if (*i == '\\') *o++ = '\\';
+        else return -1;
+    }
+    *o = '\0';
+    return 0;
+}
+
+/* One line "id\thash\tstatus\tcount\tflags\tmessage" into E; -1 if bad. */
+static int parse_line(char *line, entry *e)
+{
+    char *f[6];
+    int n = 0;
+    f[n++] = line;
+    for (char *p = line; *p && n < 6; p++)
+        if (*p == '\t') {
+            *p = '\0';
+            f[n++] = p + 1;
+        }
+    if (n != 6 || strlen(f[0]) == 0 || strlen(f[0]) > RLX_MAX_ID ||
+        strlen(f[5]) >= sizeof e->message || unescape(f[5]) != 0)
+        return -1;
+    char *end;
+    errno = 0;
+    e->hash = strtoull(f[1], &end, 16);
+    if (*end || errno || strlen(f[1]) != 16)
+        return -1;
+    long status = strtol(f[2], &end, 10);
+    if (*end || status < 0 || status > 1000)
+        return -1;
+    unsigned long count = strtoul(f[3], &end, 10);
+    if (*end || count > 65536)
+        return -1;
+    unsigned long flags = strtoul(f[4], &end, 10);
+    if (*end || flags > 0xffffffffu)
+        return -1;
+    snprintf(e->id, sizeof e->id, "%s", f[0]);
+    e->status = (int)status;
+    e->count = (uint32_t)count;
+    e->flags = (uint32_t)flags;
+    snprintf(e->message, sizeof e->message, "%s", f[5]);
+    return 0;
+}
+
+/* Read the cache into *OUT (malloc'd); the number of entries, 0 for a
+ * missing, foreign or malformed file (which the next write replaces). */
+static uint32_t cache_read(const char *dir, entry **out)
+{
+    *out = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/" CACHE_NAME, dir);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_uid != geteuid() || st.st_size > CACHE_MAX_BYTES ||
+        !(text = malloc((size_t)st.st_size + 1))) {
+        close(fd);
+        return 0;
+    }
+    ssize_t got = read(fd, text, (size_t)st.st_size);
+    close(fd);
+    if (got != st.st_size) {
+        free(text);
+        return 0;
+    }
+    text[got] = '\0';
+    entry *list = calloc(CACHE_MAX_ENTRIES, sizeof *list);
+    uint32_t n = 0;
+    char *save = NULL, *line = list ? strtok_r(text, "\n", &save) : NULL;
+    if (!line || strcmp(line, CACHE_MAGIC) != 0) {
+        free(list);
+        free(text);
+        return 0;
+    }
+    while ((line = strtok_r(NULL, "\n", &save)) != NULL &&
+           n < CACHE_MAX_ENTRIES) {
+        if (parse_line(line, &list[n]) != 0) {
+            n = 0; /* malformed: forget the whole file */
+            break;
+        }
+        n++;
+    }
+    free(text);
+    if (n == 0) {
+        free(list);
+        return 0;
+    }
+    *out = list;
+    return n;
+}
+
+static void cache_write(const char *dir, const entry *list, uint32_t n)
+{
+    char tmp[1100], path[1100];
+    /* make $XDG_CACHE_HOME/rlx, and its parent when missing */
+    char parent[1024];
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        mkdir(parent, 0700);
+    }
+    mkdir(dir, 0700);
+    snprintf(tmp, sizeof tmp, "%s/." CACHE_NAME ".XXXXXX", dir);
+    snprintf(path, sizeof path, "%s/" CACHE_NAME, dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return; /* read-only home: the cache is an optimisation */
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return;
+    }
+    fprintf(f, "%s\n", CACHE_MAGIC);
+    char msg[2 * RLX_MSG_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        escape(list[i].message, msg, sizeof msg);
+        fprintf(f, "%s\t%016llx\t%d\t%u\t%u\t%s\n", list[i].id, list[i].hash,
+                list[i].status, list[i].count, list[i].flags, msg);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+/* Record E, replacing an older answer for the same backend id. */
+static void cache_store(const char *dir, const entry *e)
+{
+    entry *list;
+    uint32_t n = cache_read(dir, &list);
+    entry *grown = realloc(list, (n + 1) * sizeof *grown);
+    if (!grown) {
+        free(list);
+        return;
+    }
+    list = grown;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(list[i].id, e->id) != 0)
+            list[k++] = list[i];
+    if (k >= CACHE_MAX_ENTRIES) /* drop the oldest */
+        memmove(list, list + 1, --k * sizeof *list);
+    list[k++] = *e;
+    cache_write(dir, list, k);
+    free(list);
+}
+
+rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
+                             uint32_t *flags, int *from_cache)
+{
+    char dir[1024];
+    unsigned long long hash = 0;
+    *from_cache = 0;
+    if (cache_dir(dir, sizeof dir) && rlx__backend_acquire(b)) {
+        hash = probe_hash(b);
+        rlx__backend_release(b);
+    }
+    if (hash) {
+        entry *list;
+        uint32_t n = cache_read(dir, &list);
+        for (uint32_t i = 0; i < n; i++) {
+            const entry *e = &list[i];
+            if (e->hash != hash || strcmp(e->id, b->id) != 0)
+                continue;
+            *from_cache = 1;
+            rlx_status st = (rlx_status)e->status;
+            if (st == RLX_OK) {
+                *device_count = e->count;
+                *flags = e->flags;
+            } else {
+                rlx__error(st, "%s", e->message);
+            }
+            free(list);
+            return st;
+        }
+        free(list);
+    }
+    rlx_status st = rlx_backend_probe_ex(b, device_count, flags);
+    if (hash) {
+        entry e = { .hash = hash, .status = (int)st };
+        snprintf(e.id, sizeof e.id, "%s", b->id);
+        if (st == RLX_OK) {
+            e.count = *device_count;
+            e.flags = *flags;
+        } else {
+            snprintf(e.message, sizeof e.message, "%s", rlx_last_error());
+        }
+        cache_store(dir, &e);
+        if (st != RLX_OK) /* storing may have touched errno-based state */
+            rlx__error(st, "%s", e.message);
+    }
+    return st;
+}
