@@ -7,6 +7,8 @@
  * testsdk plugin (test/plugins/sdk.c) reads its switches through
  * get_option only.
  */
+#include <pthread.h>
+
 #include <rlx/backend.h>
 
 #include "test-tool.h"
@@ -157,6 +159,53 @@ TEST(options_precedence)
     rlx_session_destroy(other);
     rlx_session_destroy(s);
     rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
+/* Sessions compiling at once on several threads each see their own
+ * options: the session a plugin's get_option answers for is per thread. */
+typedef struct opt_thread {
+    rlx_runtime *rt;
+    int refuse;
+    int wrong; /* compiles whose outcome did not match REFUSE */
+} opt_thread;
+
+static void *opt_thread_main(void *arg)
+{
+    opt_thread *t = arg;
+    rlx_graph *g = add_graph();
+    rlx_session *s = NULL;
+    if (rlx_session_create(t->rt, "test-sdk", &s) != RLX_OK ||
+        rlx_session_set_option(s, "test_sdk.refuse",
+                               t->refuse ? "1" : "0") != RLX_OK) {
+        t->wrong = -1;
+    } else {
+        for (int i = 0; i < 50; i++) {
+            rlx_program *p = NULL;
+            rlx_status st = rlx_session_compile(s, g, &p);
+            t->wrong += (st == RLX_OK) == t->refuse;
+            rlx_program_destroy(p);
+            (void)rlx_runtime_option_count(t->rt);
+        }
+    }
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return NULL;
+}
+
+TEST(options_per_session_across_threads)
+{
+    rlx_runtime *rt = sdk_runtime();
+    pthread_t th[4];
+    opt_thread t[4];
+    for (int i = 0; i < 4; i++) {
+        t[i] = (opt_thread){ .rt = rt, .refuse = i % 2 };
+        ASSERT(pthread_create(&th[i], NULL, opt_thread_main, &t[i]) == 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ(t[i].wrong, 0);
     rlx_runtime_destroy(rt);
 }
 
@@ -367,6 +416,7 @@ RLX_TEST_LIST(TEST_ENTRY(probe_failure_message_kept_whole),
               TEST_ENTRY(one_backend_prefix),
               TEST_ENTRY(options_precedence),
               TEST_ENTRY(options_config_errors),
+              TEST_ENTRY(options_per_session_across_threads),
               TEST_ENTRY(get_extension),
               TEST_ENTRY(conformance_fails_a_backend_that_passes_nothing),
               TEST_ENTRY(conformance_json_when_the_backend_cannot_open),

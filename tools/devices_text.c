@@ -92,12 +92,6 @@ static void text_backends(const cli_devices_report *r, FILE *out)
         if (b->description && *b->description)
             text_line(out, "      about:  ", b->description);
         text_line(out, "      plugin: ", b->plugin);
-        if (b->executes)
-            text_line(out, "      io:     ",
-                      b->device_io ? "device (bound tensors stay in device "
-                                     "memory across runs)"
-                                   : "host copies (bound tensors are copied "
-                                     "once per run)");
         if (b->host_fit >= 0) {
             char fit[48];
             snprintf(fit, sizeof fit, "%d (best variant for this host)",
@@ -113,6 +107,13 @@ static void text_backends(const cli_devices_report *r, FILE *out)
             if (b->fix)
                 text_line(out, "      fix:    ", b->fix);
         }
+        /* last, so the lines above keep their places for scripts */
+        if (b->executes)
+            text_line(out, "      io:     ",
+                      b->device_io ? "device (bound tensors stay in device "
+                                     "memory across runs)"
+                                   : "host copies (bound tensors are copied "
+                                     "once per run)");
     }
 }
 

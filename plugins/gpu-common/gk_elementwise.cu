@@ -22,6 +22,8 @@ __device__ __forceinline__ float unary_f(int op, int approx, float x)
     switch (op) {
     case RLX_OP_RELU: return x > 0.f || isnan(x) ? x : 0.f;
     case RLX_OP_GELU:
+        if (isinf(x)) /* gelu(-inf) = 0, not -inf * 0 (docs/ops.md) */
+            return x > 0.f ? x : 0.f;
         if (approx == RLX_GELU_TANH) {
             const float c = 0.7978845608028654f;
             return 0.5f * x * (1.f + tanhf(c * (x + 0.044715f * x * x * x)));

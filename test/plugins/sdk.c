@@ -48,7 +48,11 @@ static rlx_status sdk_compile(void *bd, const rlx_graph_view *g,
         return rlx_host_report(b->host, RLX_ERR_UNSUPPORTED,
                                "test-sdk: refusing every graph on purpose. "
                                "Fix: unset RLX_TEST_SDK_REFUSE");
-    b->relu_nan_zero = option_set(b->host, "test_sdk.relu_nan_zero");
+    /* written only when it changes: concurrent compiles (test-sdk's
+     * threads) then only read it */
+    int nan_zero = option_set(b->host, "test_sdk.relu_nan_zero");
+    if (b->relu_nan_zero != nan_zero)
+        b->relu_nan_zero = nan_zero;
     return simple_vtable.compile(bd, g, o, out);
 }
 
