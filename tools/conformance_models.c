@@ -112,7 +112,10 @@ int cli_conf_model_check(rlx_runtime *rt, const char *path,
         rc = model_result(r, path, "-", CONF_SKIPPED,
                           "cpu-ref cannot run it (see the error above)")
                  ? 0 : -1;
-    } else if (cli_model_exec_create(rt, m, test_id, &t) != 0) {
+    } else if (cli_model_exec_create_ex(rt, m, test_id, RLX_FALLBACK_NONE,
+                                        &t) != 0) {
+        /* the whole graph on the backend under test: no placement, or
+         * the CPU would answer for the nodes it lacks */
         /* the reason goes into the report (and the JSON), not only to
          * stderr */
         int unsupported = t.status == RLX_ERR_UNSUPPORTED;
