@@ -193,6 +193,7 @@ static const rlx_backend_vtable vtable = {
     .execute = rlxp_execute,
     .backend_destroy = backend_destroy,
     .device_describe = device_describe,
+    .buffer_write = rlxp_buffer_write,
     .supports_node = supports_node,
 };
 
@@ -236,7 +237,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
             .device_kind = table[f].kind,
             .device_name = table[f].custom,
             .priority = table[f].priority,
-            .flags = RLX_BACKEND_EXECUTES,
+            .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
             .description = table[f].description,
             .vtable = &vtable,
             .backend = be,
