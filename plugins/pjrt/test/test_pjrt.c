@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -512,6 +513,69 @@ TEST(host_and_device_io_through_the_bridge)
     rlx_runtime_destroy(rt);
 }
 
+
+/* Sessions on one bridge backend compiling and running at once (the
+ * client is created once, under the backend's lock). */
+typedef struct worker {
+    rlx_runtime *rt;
+    int ok;
+    char msg[512];
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+    rlx_graph *g = NULL;
+    rlx_value x, y;
+    rlx_attrs a = { 2, ys, 0, NULL };
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    float in[6] = { 1, 2, 3, 4, 5, 6 };
+    w->ok = rlx_graph_create(&g) == RLX_OK &&
+            rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, xs, &x) == RLX_OK &&
+            rlx_graph_add_node(g, "y", RLX_OP_RESHAPE, 1, &x, &a, &y) ==
+                RLX_OK &&
+            rlx_graph_output(g, "y", y) == RLX_OK &&
+            rlx_session_create(w->rt, "pjrt", &s) == RLX_OK &&
+            rlx_session_compile(s, g, &p) == RLX_OK;
+    for (int i = 0; w->ok && i < 20; i++) {
+        in[0] = (float)i;
+        size_t n = 0;
+        w->ok = rlx_program_set_input(p, "x", in, sizeof in) == RLX_OK &&
+                rlx_program_run(p) == RLX_OK;
+        const float *o = w->ok ? rlx_program_output_data(p, 0, &n) : NULL;
+        w->ok = o && n == sizeof in && o[0] == (float)i && o[5] == 6.0f;
+    }
+    if (!w->ok)
+        snprintf(w->msg, sizeof w->msg, "%s", rlx_last_error());
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return NULL;
+}
+
+TEST(concurrent_sessions_share_one_client)
+{
+    rlx_runtime *rt = runtime_with(fake);
+    unsetenv("RLX_PJRT_DUMP"); /* keep the dump directory for goldens */
+    worker w[4];
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) {
+        w[i].rt = rt;
+        w[i].ok = 0;
+        w[i].msg[0] = '\0';
+        ASSERT_EQ(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    setenv("RLX_PJRT_DUMP", dump_dir, 1);
+    rlx_runtime_destroy(rt);
+    for (int i = 0; i < 4; i++)
+        if (!w[i].ok)
+            FAIL("thread %d: %s", i, w[i].msg);
+}
+
 TEST(structural_checker_rejects_bad_text)
 {
     char why[256];
@@ -761,6 +825,7 @@ static const rlx_test_case rlx_test__cases[] = {
     TEST_ENTRY(golden_stablehlo_encoder_example),
     TEST_ENTRY(pjrt_error_becomes_rlx_error_with_fix),
     TEST_ENTRY(host_and_device_io_through_the_bridge),
+    TEST_ENTRY(concurrent_sessions_share_one_client),
     TEST_ENTRY(structural_checker_rejects_bad_text),
     TEST_ENTRY(real_device_io),
     TEST_ENTRY(real_cast_saturates_and_zeroes_nan),
