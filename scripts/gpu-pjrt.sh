@@ -66,6 +66,10 @@ grep -hE "^(ok|not ok)" "$BUILD/meson-logs/testlog.txt" 2>/dev/null | grep -i re
 step "rlx devices"
 RLX_LOG=info "$RLX" devices 2>&1 | tee "$OUT/devices.txt" | grep -v "^$" | head -60
 
+step "discovery without RLX_PJRT_PLUGIN (python3 on PATH: $(command -v python3))"
+env -u RLX_PJRT_PLUGIN RLX_LOG=info "$RLX" devices 2>&1 | grep -E "pjrt-cuda: opened|^  \* pjrt-cuda|^    pjrt-cuda" \
+    | tee -a "$OUT/devices.txt" | grep -q "opened" || { echo "FAIL: JAX's plugin not found by the search"; status=1; }
+
 step "examples: rlx run on pjrt-cuda and cpu-ref"
 for ex in mlp/mlp transformer/encoder; do
     d=$BUILD/examples/$(dirname $ex)

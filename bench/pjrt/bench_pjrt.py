@@ -9,9 +9,10 @@ ff 1024) with the same weights and input through:
 
 all in one process, on one GPU, with the outputs compared. Each is timed
 host to host (input from host memory, output back in host memory, as
-`rlx run` does it) as the median of 7 rounds of as many runs as fit in
-about 0.1 s after a warm-up; JAX is also timed with the input already on
-the device (its usual benchmark). Matmuls are f32 at full precision
+`rlx run` does it) and device to device (rlx: input and output in device
+tensors bound to the program; JAX: the input already on the device, its
+usual benchmark), as the median of 7 rounds of as many runs as fit in
+about 0.1 s after a warm-up. Matmuls are f32 at full precision
 everywhere (rlx's default strict precision; JAX's "highest").
 
     RLX_LIB=build/core/librlx.so.1 \
@@ -84,6 +85,27 @@ class RlxModel:
             lib.rlx_model_graph(self.m)), C.byref(self.p)))
         ck(lib.rlx_model_set_params(self.m, self.p))
         self.compile_s = time.perf_counter() - t0
+
+    def bind_out(self, x, out_shape):
+        """Input and output in device tensors bound to the program."""
+        self.tx, self.ty = C.c_void_p(), C.c_void_p()
+        xs = (C.c_int64 * x.ndim)(*x.shape)
+        ys = (C.c_int64 * len(out_shape))(*out_shape)
+        ck(lib.rlx_tensor_create(self.p, 1, x.ndim, xs, x.ctypes.data_as(
+            C.c_void_p), C.byref(self.tx)))
+        ck(lib.rlx_tensor_create(self.p, 1, len(out_shape), ys, None,
+                                 C.byref(self.ty)))
+        ck(lib.rlx_program_bind(self.p, 1, b"x", self.tx))
+        ck(lib.rlx_program_bind(self.p, 3, self.out_name.encode(), self.ty))
+
+    def run_bound(self):
+        ck(lib.rlx_program_run(self.p))
+
+    def read_bound(self, out_shape):
+        y = np.empty(out_shape, np.float32)
+        ck(lib.rlx_tensor_read(self.ty, y.ctypes.data_as(C.c_void_p),
+                               C.c_size_t(y.nbytes)))
+        return y
 
     def run(self, x, out_shape):
         ck(lib.rlx_program_set_input(self.p, b"x", x.ctypes.data_as(
@@ -164,6 +186,16 @@ def main(examples):
             outs[(name, dev)] = m.run(x, oshape)
             ms = timed(lambda: m.run(x, oshape))
             rows.append((name, "rlx " + dev, "host->host", ms, m.compile_s))
+            m.out_name = OUT_NAMES[name]
+            m.bind_out(x, oshape)
+            ms = timed(m.run_bound)
+            bound = m.read_bound(oshape)
+            if not np.array_equal(bound, outs[(name, dev)]):
+                print(f"# {name} {dev}: device-tensor output differs from "
+                      f"the host run", flush=True)
+                AGREE.append(1.0)
+            rows.append((name, "rlx " + dev, "device->device", ms,
+                         m.compile_s))
             if dev == "pjrt-cuda" and name == "mlp":
                 print(f"# GPU memory held by this process after the "
                       f"pjrt-cuda client: {gpu_memory_used()} "
@@ -189,6 +221,7 @@ def main(examples):
 
 
 AGREE = []
+OUT_NAMES = {"mlp": "probs", "encoder": "y"}
 
 
 def report(rows, outs, models):

@@ -21,10 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The API major this bridge was written for, and the oldest minor whose
- * table holds every slot we call (checked through api->struct_size too). */
+/* The API major this bridge was written for, and the minor of the
+ * published layout these declarations follow (its argument structs carry
+ * every field used here; the table's size is checked as well). Tested
+ * against 0.115 (JAX 0.11's CUDA plugin). */
 #define RLXP_PJRT_MAJOR 0
-#define RLXP_PJRT_MIN_MINOR 40
+#define RLXP_PJRT_MIN_MINOR 33
 
 /* Size of a struct up to and including FIELD: what struct_size holds. */
 #define PJRT_SIZE(type, field) \

@@ -26,7 +26,8 @@ static uint32_t transpose(rlxp_emit *e, const rlx_node_view *n)
     uint32_t r = rlxp_type_of(e, x)->rank;
     int64_t perm[RLXP_MAX_RANK];
     for (uint32_t i = 0; i < r; i++) {
-        int64_t p = n->n_int_attrs == r ? n->int_attrs[i] : (int64_t)(r - 1 - i);
+        int64_t p = n->n_int_attrs == r ? n->int_attrs[i]
+                                         : (int64_t)(r - 1 - i);
         perm[i] = p < 0 ? p + r : p;
     }
     return rlxp_transpose(e, x, perm);

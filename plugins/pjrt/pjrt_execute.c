@@ -2,6 +2,11 @@
  * pjrt_execute.c - params as PJRT device buffers (uploaded once and
  * kept), and one run: upload the inputs, PJRT_LoadedExecutable_Execute,
  * wait for it, copy the outputs back, check the gather range flags.
+ *
+ * Device I/O (rlx_tensor): a bound input is passed as its PJRT buffer;
+ * a bound output takes the PJRT buffer the run produced (PJRT allocates
+ * results itself), and its previous one is freed. buffer_write swaps in
+ * a freshly uploaded buffer the same way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +55,10 @@ rlx_status rlxp_buffer_create(void *backend, uint32_t device_index,
                            "Fix: free memory", be->id);
     void *zeros = NULL;
     b->dtype = desc->dtype;
+    b->device = be->devices[device_index];
+    b->rank = desc->rank;
+    for (uint32_t i = 0; i < desc->rank; i++)
+        b->dims[i] = desc->shape[i];
     b->nbytes = count * rlx_dtype_size(desc->dtype);
     if (!data && b->nbytes) {
         zeros = calloc(1, b->nbytes);
@@ -79,6 +88,24 @@ rlx_status rlxp_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
                            "bytes of a %zu-byte buffer. Fix: read the whole "
                            "buffer", be->id, nbytes, buffer->nbytes);
     return rlxp_download(be, buffer->buf, dst, nbytes);
+}
+
+rlx_status rlxp_buffer_write(void *backend, rlx_buffer *buffer,
+                             const void *src, size_t nbytes)
+{
+    rlxp_backend *be = backend;
+    if (nbytes != buffer->nbytes)
+        return rlxp_report(be, RLX_ERR_INVALID_ARGUMENT, "%s: writing %zu "
+                           "bytes to a %zu-byte buffer. Fix: write the whole "
+                           "buffer", be->id, nbytes, buffer->nbytes);
+    PJRT_Buffer *fresh = NULL;
+    rlx_status st = rlxp_upload(be, buffer->device, buffer->dtype,
+                                buffer->rank, buffer->dims, src, &fresh);
+    if (st != RLX_OK)
+        return st;
+    pjrt_buffer_free(be, buffer->buf);
+    buffer->buf = fresh;
+    return RLX_OK;
 }
 
 void rlxp_buffer_destroy(void *backend, rlx_buffer *buffer)
@@ -111,17 +138,30 @@ rlx_status rlxp_execute(void *backend, rlx_executable *exe,
         return rlxp_report(be, RLX_ERR_OUT_OF_MEMORY, "%s: out of memory. "
                            "Fix: free memory", be->id);
     }
+    int io = RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
+                           output_buffers);
+    rlx_buffer *const *bin = io ? args->input_buffers : NULL;
+    rlx_buffer *const *bout = io ? args->output_buffers : NULL;
     rlx_status st = RLX_OK;
     for (uint32_t i = 0; i < exe->n_inputs && st == RLX_OK; i++) {
         const rlxp_slot *s = &exe->inputs[i];
+        if (bin && bin[i])
+            continue; /* bound: passed as is below, never freed here */
         st = rlxp_upload(be, exe->device, s->dtype, s->rank, s->dims,
                          args->inputs[i], &argv[i]);
     }
     for (uint32_t i = 0; i < exe->n_params; i++)
         argv[exe->n_inputs + i] = args->params[i]->buf;
+    /* the argument list with bound inputs in place */
+    PJRT_Buffer **call = calloc(nargs + 1, sizeof *call);
+    if (!call && st == RLX_OK)
+        st = rlxp_report(be, RLX_ERR_OUT_OF_MEMORY, "%s: out of memory. "
+                         "Fix: free memory", be->id);
+    for (uint32_t i = 0; call && i < nargs; i++)
+        call[i] = i < exe->n_inputs && bin && bin[i] ? bin[i]->buf : argv[i];
     if (st == RLX_OK) {
         RLXP_ARGS(PJRT_ExecuteOptions, opts);
-        PJRT_Buffer *const *alists[1] = { argv };
+        PJRT_Buffer *const *alists[1] = { call };
         PJRT_Buffer **rlists[1] = { resv };
         PJRT_Event *done[1] = { NULL };
         RLXP_ARGS(PJRT_LoadedExecutable_Execute_Args, x);
@@ -140,9 +180,16 @@ rlx_status rlxp_execute(void *backend, rlx_executable *exe,
         else
             st = rlxp_await(be, done[0], "running the program failed");
     }
-    for (uint32_t i = 0; i < exe->n_outputs && st == RLX_OK; i++)
+    for (uint32_t i = 0; i < exe->n_outputs && st == RLX_OK; i++) {
+        if (bout && bout[i]) { /* the result becomes the bound buffer */
+            pjrt_buffer_free(be, bout[i]->buf);
+            bout[i]->buf = resv[i];
+            resv[i] = NULL;
+            continue;
+        }
         st = rlxp_download(be, resv[i], args->outputs[i],
                            exe->outputs[i].nbytes);
+    }
     for (uint32_t i = 0; i < exe->n_checks && st == RLX_OK; i++) {
         unsigned char bad = 0;
         st = rlxp_download(be, resv[exe->n_outputs + i], &bad, 1);
@@ -157,6 +204,7 @@ rlx_status rlxp_execute(void *backend, rlx_executable *exe,
         pjrt_buffer_free(be, resv[i]);
     for (uint32_t i = 0; i < exe->n_inputs; i++)
         pjrt_buffer_free(be, argv[i]);
+    free(call);
     free(argv);
     free(resv);
     return st;

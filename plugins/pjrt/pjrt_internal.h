@@ -50,8 +50,11 @@ typedef struct rlxp_backend {
 } rlxp_backend;
 
 struct rlx_buffer {
-    PJRT_Buffer *buf;
+    PJRT_Buffer *buf;   /* replaced by buffer_write and bound outputs */
+    PJRT_Device *device;
     rlx_dtype dtype;
+    uint32_t rank;
+    int64_t dims[RLXP_MAX_RANK];
     size_t nbytes;
 };
 
@@ -116,6 +119,8 @@ rlx_status rlxp_buffer_create(void *backend, uint32_t device_index,
 rlx_status rlxp_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
                             size_t nbytes);
 void rlxp_buffer_destroy(void *backend, rlx_buffer *buffer);
+rlx_status rlxp_buffer_write(void *backend, rlx_buffer *buffer,
+                             const void *src, size_t nbytes);
 /* Upload host DATA as a device buffer on DEVICE. */
 rlx_status rlxp_upload(rlxp_backend *be, PJRT_Device *device, rlx_dtype dt,
                        uint32_t rank, const int64_t *dims, const void *data,

@@ -62,6 +62,32 @@ static int supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     return rlxp_emit_supports(op, dtype);
 }
 
+/* What the lowering cannot take, said before compile so placement can
+ * put the node elsewhere. */
+static int supports_node(void *backend, const rlx_graph_view *graph,
+                         uint32_t node, char *why, size_t why_size)
+{
+    (void)backend;
+    const rlx_node_view *n = graph->nodes[node];
+    if (n->rank > RLXP_MAX_RANK) {
+        snprintf(why, why_size, "rank %u; the PJRT bridge lowers up to "
+                 "rank %d", n->rank, RLXP_MAX_RANK);
+        return 0;
+    }
+    for (uint32_t i = 0; i < n->n_inputs; i++)
+        if (graph->nodes[n->inputs[i]]->rank > RLXP_MAX_RANK) {
+            snprintf(why, why_size, "an input of rank above %d",
+                     RLXP_MAX_RANK);
+            return 0;
+        }
+    if (n->op == RLX_OP_CONCAT && n->n_inputs > 256) {
+        snprintf(why, why_size, "concat of %u inputs; the PJRT bridge "
+                 "takes up to 256", n->n_inputs);
+        return 0;
+    }
+    return 1;
+}
+
 static rlx_status device_describe(void *backend, uint32_t index,
                                   rlx_device_info *out)
 {
@@ -167,6 +193,8 @@ static const rlx_backend_vtable vtable = {
     .execute = rlxp_execute,
     .backend_destroy = backend_destroy,
     .device_describe = device_describe,
+    .buffer_write = rlxp_buffer_write,
+    .supports_node = supports_node,
 };
 
 static const struct {
@@ -209,7 +237,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
             .device_kind = table[f].kind,
             .device_name = table[f].custom,
             .priority = table[f].priority,
-            .flags = RLX_BACKEND_EXECUTES,
+            .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
             .description = table[f].description,
             .vtable = &vtable,
             .backend = be,

@@ -3,9 +3,11 @@
  * machines without one. It exports GetPjrtApi with the table layout of
  * ../pjrt_capi.h and API major FAKE_MAJOR (built once as 0, once as an
  * unknown major). Its client has one device, accepts any program that
- * looks like an MLIR module, keeps buffers in host memory, and fails
- * every execution with a PJRT error, so the tests see how PJRT errors
- * become rlx errors.
+ * looks like an MLIR module and keeps buffers in host memory. It
+ * "executes" only programs of one argument, as a copy of it to the one
+ * result (right for a reshape, which the tests use to move data through
+ * the bridge); any other program fails with a PJRT error, so the tests
+ * see how PJRT errors become rlx errors.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,9 +160,21 @@ static PJRT_Error *to_host(PJRT_Buffer_ToHostBuffer_Args *a)
 
 static PJRT_Error *execute(PJRT_LoadedExecutable_Execute_Args *a)
 {
-    (void)a;
-    return fail(PJRT_CODE_UNIMPLEMENTED, "the fake PJRT plugin executes "
-                "nothing");
+    if (a->num_devices != 1 || a->num_args != 1)
+        return fail(PJRT_CODE_UNIMPLEMENTED, "the fake PJRT plugin executes "
+                    "nothing but one-argument copies");
+    const PJRT_Buffer *in = a->argument_lists[0][0];
+    PJRT_Buffer *out = calloc(1, sizeof *out);
+    if (!out || !(out->data = malloc(in->size ? in->size : 1))) {
+        free(out);
+        return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    out->size = in->size;
+    memcpy(out->data, in->data, in->size);
+    a->output_lists[0][0] = out;
+    if (a->device_complete_events)
+        a->device_complete_events[0] = NULL;
+    return NULL;
 }
 
 static PJRT_Error *exe_destroy(PJRT_LoadedExecutable_Destroy_Args *a)

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,19 @@ typedef struct op_case {
 } op_case;
 
 #define S2(a, b) { a, b }
+static rlx_graph *one_node_shape(const int64_t *xs, const int64_t *ys)
+{
+    rlx_graph *g = NULL;
+    rlx_value x, y;
+    rlx_attrs a = { 2, ys, 0, NULL };
+    if (rlx_graph_create(&g) != RLX_OK ||
+        rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, xs, &x) != RLX_OK ||
+        rlx_graph_add_node(g, "y", RLX_OP_RESHAPE, 1, &x, &a, &y) != RLX_OK ||
+        rlx_graph_output(g, "y", y) != RLX_OK)
+        FAIL("graph: %s", rlx_last_error());
+    return g;
+}
+
 static const op_case cases[] = {
     { "add_broadcast", RLX_OP_ADD, RLX_DTYPE_F32, 2, { S2(2, 3), { 3 } }, { 2, 1 }, { 0 }, 0, 0, 0, 0, 0 },
     { "sub", RLX_OP_SUB, RLX_DTYPE_F32, 2, { S2(2, 3), S2(2, 3) }, { 2, 2 }, { 0 }, 0, 0, 0, 0, 0 },
@@ -448,6 +462,120 @@ TEST(pjrt_error_becomes_rlx_error_with_fix)
         FAIL("run said '%s'; want the PJRT message and a Fix", msg);
 }
 
+/* y = reshape(x): the fake plugin runs it as a copy. */
+static rlx_graph *reshape_graph(void)
+{
+    int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+    return one_node_shape(xs, ys);
+}
+
+TEST(host_and_device_io_through_the_bridge)
+{
+    rlx_runtime *rt = runtime_with(fake);
+    ASSERT(rlx_backend_device_io(rlx_runtime_find_backend(rt, "pjrt")));
+    rlx_graph *g = reshape_graph();
+    rlx_session *s = NULL;
+    ASSERT_EQ(rlx_session_create(rt, "pjrt", &s), RLX_OK);
+    rlx_program *p = NULL;
+    if (rlx_session_compile(s, g, &p) != RLX_OK)
+        FAIL("compile: %s", rlx_last_error());
+    float x[6] = { 1, 2, 3, 4, 5, 6 }, x2[6] = { -1, -2, -3, -4, -5, -6 };
+    float y[6] = { 0 };
+    /* host in, host out */
+    ASSERT_EQ(rlx_program_set_input(p, "x", x, sizeof x), RLX_OK);
+    if (rlx_program_run(p) != RLX_OK)
+        FAIL("run: %s", rlx_last_error());
+    size_t n = 0;
+    const void *o = rlx_program_output_data(p, 0, &n);
+    ASSERT(o != NULL && n == sizeof x && memcmp(o, x, n) == 0);
+    /* device tensors bound to both */
+    int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+    rlx_tensor *tx = NULL, *ty = NULL;
+    ASSERT_EQ(rlx_tensor_create(p, RLX_DTYPE_F32, 2, xs, x, &tx), RLX_OK);
+    ASSERT_EQ(rlx_tensor_create(p, RLX_DTYPE_F32, 2, ys, NULL, &ty), RLX_OK);
+    ASSERT_EQ(rlx_tensor_read(ty, y, sizeof y), RLX_OK);
+    ASSERT(y[0] == 0 && y[5] == 0);
+    ASSERT_EQ(rlx_program_bind(p, RLX_SLOT_INPUT, "x", tx), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p, RLX_SLOT_OUTPUT, "y", ty), RLX_OK);
+    if (rlx_program_run(p) != RLX_OK)
+        FAIL("bound run: %s", rlx_last_error());
+    ASSERT_EQ(rlx_tensor_read(ty, y, sizeof y), RLX_OK);
+    ASSERT(memcmp(y, x, sizeof y) == 0);
+    ASSERT_EQ(rlx_tensor_write(tx, x2, sizeof x2), RLX_OK);
+    ASSERT_EQ(rlx_program_run(p), RLX_OK);
+    ASSERT_EQ(rlx_tensor_read(ty, y, sizeof y), RLX_OK);
+    ASSERT(memcmp(y, x2, sizeof y) == 0);
+    rlx_tensor_destroy(tx);
+    rlx_tensor_destroy(ty);
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
+
+/* Sessions on one bridge backend compiling and running at once (the
+ * client is created once, under the backend's lock). */
+typedef struct worker {
+    rlx_runtime *rt;
+    int ok;
+    char msg[512];
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+    rlx_graph *g = NULL;
+    rlx_value x, y;
+    rlx_attrs a = { 2, ys, 0, NULL };
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    float in[6] = { 1, 2, 3, 4, 5, 6 };
+    w->ok = rlx_graph_create(&g) == RLX_OK &&
+            rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, xs, &x) == RLX_OK &&
+            rlx_graph_add_node(g, "y", RLX_OP_RESHAPE, 1, &x, &a, &y) ==
+                RLX_OK &&
+            rlx_graph_output(g, "y", y) == RLX_OK &&
+            rlx_session_create(w->rt, "pjrt", &s) == RLX_OK &&
+            rlx_session_compile(s, g, &p) == RLX_OK;
+    for (int i = 0; w->ok && i < 20; i++) {
+        in[0] = (float)i;
+        size_t n = 0;
+        w->ok = rlx_program_set_input(p, "x", in, sizeof in) == RLX_OK &&
+                rlx_program_run(p) == RLX_OK;
+        const float *o = w->ok ? rlx_program_output_data(p, 0, &n) : NULL;
+        w->ok = o && n == sizeof in && o[0] == (float)i && o[5] == 6.0f;
+    }
+    if (!w->ok)
+        snprintf(w->msg, sizeof w->msg, "%s", rlx_last_error());
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return NULL;
+}
+
+TEST(concurrent_sessions_share_one_client)
+{
+    rlx_runtime *rt = runtime_with(fake);
+    unsetenv("RLX_PJRT_DUMP"); /* keep the dump directory for goldens */
+    worker w[4];
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) {
+        w[i].rt = rt;
+        w[i].ok = 0;
+        w[i].msg[0] = '\0';
+        ASSERT_EQ(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    setenv("RLX_PJRT_DUMP", dump_dir, 1);
+    rlx_runtime_destroy(rt);
+    for (int i = 0; i < 4; i++)
+        if (!w[i].ok)
+            FAIL("thread %d: %s", i, w[i].msg);
+}
+
 TEST(structural_checker_rejects_bad_text)
 {
     char why[256];
@@ -638,6 +766,38 @@ TEST(real_gather_checks_its_indices)
         FAIL("gather out of range said '%s'", r.msg);
 }
 
+TEST(real_device_io)
+{
+    rlx_runtime *rt = real_runtime();
+    rlx_graph *g = reshape_graph();
+    rlx_session *s = NULL;
+    ASSERT_EQ(rlx_session_create(rt, real_device(), &s), RLX_OK);
+    rlx_program *p = NULL;
+    if (rlx_session_compile(s, g, &p) != RLX_OK)
+        FAIL("compile: %s", rlx_last_error());
+    float x[6] = { 1, 2, 3, 4, 5, 6 }, x2[6] = { 6, 5, 4, 3, 2, 1 }, y[6];
+    int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+    rlx_tensor *tx = NULL, *ty = NULL;
+    ASSERT_EQ(rlx_tensor_create(p, RLX_DTYPE_F32, 2, xs, x, &tx), RLX_OK);
+    ASSERT_EQ(rlx_tensor_create(p, RLX_DTYPE_F32, 2, ys, NULL, &ty), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p, RLX_SLOT_INPUT, "x", tx), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p, RLX_SLOT_OUTPUT, "y", ty), RLX_OK);
+    if (rlx_program_run(p) != RLX_OK)
+        FAIL("bound run: %s", rlx_last_error());
+    ASSERT_EQ(rlx_tensor_read(ty, y, sizeof y), RLX_OK);
+    ASSERT(memcmp(y, x, sizeof y) == 0);
+    ASSERT_EQ(rlx_tensor_write(tx, x2, sizeof x2), RLX_OK);
+    ASSERT_EQ(rlx_program_run(p), RLX_OK);
+    ASSERT_EQ(rlx_tensor_read(ty, y, sizeof y), RLX_OK);
+    ASSERT(memcmp(y, x2, sizeof y) == 0);
+    rlx_tensor_destroy(tx);
+    rlx_tensor_destroy(ty);
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
 static int setup(int argc, char **argv)
 {
     if (argc < 5)
@@ -664,7 +824,10 @@ static const rlx_test_case rlx_test__cases[] = {
     TEST_ENTRY(golden_stablehlo_mlp_example),
     TEST_ENTRY(golden_stablehlo_encoder_example),
     TEST_ENTRY(pjrt_error_becomes_rlx_error_with_fix),
+    TEST_ENTRY(host_and_device_io_through_the_bridge),
+    TEST_ENTRY(concurrent_sessions_share_one_client),
     TEST_ENTRY(structural_checker_rejects_bad_text),
+    TEST_ENTRY(real_device_io),
     TEST_ENTRY(real_cast_saturates_and_zeroes_nan),
     TEST_ENTRY(real_causal_softmax_fully_masked_rows_and_empty_mean),
     TEST_ENTRY(real_gather_checks_its_indices),
