@@ -184,6 +184,11 @@ for fam in "${backends[@]}"; do
     cuda) cv=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
           what="a CUDA backend for NVIDIA GPUs, built with CUDA ${cv:-?}. It needs, at run time, the NVIDIA driver (libcuda.so.1) and cuBLASLt of CUDA ${cv%%.*} (from the CUDA toolkit); without them it reports itself unavailable with a fix."
           other="$other"$'\n'"Suggests: libcuda1" ;;
+    # The plugin opens libamdhip64.so.5 itself at run time (no DT_NEEDED,
+    # so it loads and explains itself without it); it is what the
+    # backend runs on, hence a Depends.
+    rocm) what="a ROCm/HIP backend for AMD GPUs (kernels built for gfx906, gfx908, gfx90a and gfx1030). It opens the HIP runtime (libamdhip64.so.5) at run time; without an AMD GPU it reports itself unavailable with a fix."
+          extra="$extra, libamdhip64-5" ;;
     *) what="the $fam backend." ;;
   esac
   control "$pkg" libs "$extra" "$other" \
