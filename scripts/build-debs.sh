@@ -191,6 +191,11 @@ for fam in "${backends[@]}"; do
     # PJRT plugins (libtpu, JAX's) come from pip or the cloud's images,
     # not Debian: nothing to depend on; the plugin finds them at run time.
     pjrt) what="a bridge to PJRT plugins (libtpu.so for Google TPUs, JAX's CUDA and ROCm plugins, vendor plugins): it finds and opens them at run time and compiles graphs to StableHLO for them; without one it reports itself unavailable with a fix." ;;
+    # The plugin opens libamdhip64.so.5 itself at run time (no DT_NEEDED,
+    # so it loads and explains itself without it); it is what the
+    # backend runs on, hence a Depends.
+    rocm) what="a ROCm/HIP backend for AMD GPUs (kernels built for gfx906, gfx908, gfx90a and gfx1030). It opens the HIP runtime (libamdhip64.so.5) at run time; without an AMD GPU it reports itself unavailable with a fix."
+          extra="$extra, libamdhip64-5" ;;
     *) what="the $fam backend." ;;
   esac
   control "$pkg" libs "$extra" "$other" \

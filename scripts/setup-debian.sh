@@ -8,6 +8,9 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # backends: OpenBLAS; Vulkan headers, loader, glslc, and lavapipe
       # (Mesa's CPU Vulkan driver) so CI runs the Vulkan backend for real
       libopenblas-dev libvulkan-dev glslc mesa-vulkan-drivers
+      # the HIP toolchain (hipcc 5.2, HIP headers and runtime, the AMD GPU
+      # device libraries) so CI builds the rocm plugin with -Werror
+      hipcc libamdhip64-dev rocm-device-libs
       # ABI baseline check (abidw, abidiff); Debian packages and their test
       abigail-tools dpkg-dev file lintian
       # the AT_SECURE test gives a probe a file capability (setcap)

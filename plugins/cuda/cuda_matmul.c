@@ -78,22 +78,28 @@ static int set_layout_batch(rlxg_backend *be, cublasLtMatrixLayout_t l,
                CUBLAS_STATUS_SUCCESS;
 }
 
-/* RLX_CUDA_MATMUL=heuristic (read at compile time): only cuBLASLt's own
- * candidates, no split-K variants and no GEMV (the plan before they
- * existed, for comparison). */
-static int heuristic_only(void)
+/* Setting cuda.matmul (RLX_CUDA_MATMUL), read through the host at
+ * compile time: 1 when it is MODE. */
+static int matmul_mode(const rlx_executable *exe, const char *mode)
 {
-    const char *env = getenv("RLX_CUDA_MATMUL");
-    return env && strcmp(env, "heuristic") == 0;
+    char v[32];
+    return rlx_host_get_option(exe->be->host, "cuda.matmul", v, sizeof v) ==
+               RLX_OK && strcmp(v, mode) == 0;
 }
 
-/* RLX_CUDA_MATMUL=kernel (read at compile time): every matmul through
- * our own rlxg_gemm, the rocm plugin's GEMM, and cuBLASLt not loaded;
- * this is how that shared kernel runs on real hardware. */
-static int kernel_only(void)
+/* cuda.matmul=heuristic: only cuBLASLt's own candidates, no split-K
+ * variants and no GEMV (the plan before they existed, for comparison). */
+static int heuristic_only(const rlx_executable *exe)
 {
-    const char *env = getenv("RLX_CUDA_MATMUL");
-    return env && strcmp(env, "kernel") == 0;
+    return matmul_mode(exe, "heuristic");
+}
+
+/* cuda.matmul=kernel: every matmul through our own rlxg_gemm, the rocm
+ * plugin's GEMM, and cuBLASLt not loaded; this is how that shared kernel
+ * runs on real hardware. */
+static int kernel_only(const rlx_executable *exe)
+{
+    return matmul_mode(exe, "kernel");
 }
 
 static uint32_t epilogue_of(int epi)
@@ -108,7 +114,7 @@ static uint32_t epilogue_of(int epi)
 
 rlx_status rlxg_matmul_prepare(rlx_executable *exe)
 {
-    if (kernel_only() || exe->lt)
+    if (kernel_only(exe) || exe->lt)
         return RLX_OK;
     cublasLtHandle_t lt = NULL;
     rlx_status st = rlxg_device_blas(exe->be, exe->device, &lt);
@@ -171,7 +177,7 @@ static void add_split_k(rlx_executable *exe, rlxg_matmul *mm, int64_t k,
     static const uint32_t schemes[] = { CUBLASLT_REDUCTION_SCHEME_INPLACE,
                                         CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE };
     const rlxg_blas *bl = &exe->be->blas;
-    if (heuristic_only())
+    if (heuristic_only(exe))
         return;
     int n_base = mm->n_algos < 3 ? mm->n_algos : 3;
     for (int a = 0; a < n_base; a++) {
@@ -348,7 +354,7 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     int64_t *ao = sh.a_off, *bo = sh.b_off;
     mm->ta = ta;
     mm->tb = tb;
-    if (kernel_only()) /* our rlxg_gemm: no cuBLASLt */
+    if (kernel_only(exe)) /* our rlxg_gemm: no cuBLASLt */
         return plan_kernel(exe, mm, &sh);
 
     st = RLX_ERR_UNSUPPORTED;
@@ -388,7 +394,7 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     free(bo);
     /* x @ w^T with w [n, k] and a few rows: a GEMV candidate, chosen
      * outright when too small to tune (see rlxg_matmul_autotune). */
-    mm->gemv_ok = st == RLX_OK && !heuristic_only() && mm->n_calls == 1 &&
+    mm->gemv_ok = st == RLX_OK && !heuristic_only(exe) && mm->n_calls == 1 &&
                   mm->batch == 1 &&
                   !ta && tb && m <= RLXG_GEMV_MAX_ROWS &&
                   (mm->epilogue == RLXG_EPI_NONE ||

@@ -110,6 +110,10 @@ struct rlxg_matmul {
     int gemv_flags;       /* RLXG_GEMV_* */
 };
 
+rlx_status rlxg_probe(void *backend, rlx_probe_result *out);
+void rlxg_backend_free(rlxg_backend *be);
+/* cuda_probe_key.c: the rlx.probe_key.v1 extension (probe cache). */
+const void *rlxg_get_extension(void *backend, const char *name);
 /* The device's cuBLASLt handle, loading the library the first time. */
 rlx_status rlxg_device_blas(rlxg_backend *be, uint32_t index,
                             cublasLtHandle_t *out);

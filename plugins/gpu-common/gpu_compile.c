@@ -64,8 +64,10 @@ static rlx_status allocate(ctx *c)
                               "compile: cannot allocate device memory for "
                               "the graph");
     rlxg_matmul_autotune(exe);
-    const char *prof = getenv(RLXG_ENV "PROFILE");
-    exe->profile = prof && *prof && strcmp(prof, "0") != 0;
+    char prof[16]; /* setting cuda.profile / rocm.profile */
+    exe->profile = rlx_host_get_option(c->host, RLXG_NAME ".profile", prof,
+                                       sizeof prof) == RLX_OK &&
+                   *prof && strcmp(prof, "0") != 0;
     rlxg_log(c->host, RLX_LOG_DEBUG,
              RLXG_NAME " compile: %u nodes, %u steps, %u intermediates in a "
              "%zu-byte arena, %zu bytes of constants",

@@ -54,10 +54,6 @@ void rlxg_log(const rlx_host *host, rlx_log_level level, const char *fmt,
 /* Make device INDEX current on this thread, creating its context the
  * first time. */
 rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index);
-rlx_status rlxg_probe(void *backend, rlx_probe_result *out);
-/* cuda_probe_key.c (CUDA only): the rlx.probe_key.v1 extension. */
-const void *rlxg_get_extension(void *backend, const char *name);
-void rlxg_backend_free(rlxg_backend *be);
 
 /* ---- buffers ------------------------------------------------------------ */
 

@@ -19,7 +19,6 @@
 #include <hip/hip_runtime_api.h>
 
 #define RLXG_NAME "rocm"
-#define RLXG_ENV "RLX_ROCM_" /* prefix of the variables read */
 typedef hipError_t gpuError_t;
 typedef hipStream_t gpuStream_t;
 typedef hipEvent_t gpuEvent_t;
@@ -74,7 +73,6 @@ static inline gpuError_t gpu_graph_instantiate(gpuGraphExec_t *exec,
 #include <cuda_runtime_api.h>
 
 #define RLXG_NAME "cuda"
-#define RLXG_ENV "RLX_CUDA_" /* prefix of the variables read */
 typedef cudaError_t gpuError_t;
 typedef cudaStream_t gpuStream_t;
 typedef cudaEvent_t gpuEvent_t;

@@ -36,7 +36,7 @@ struct rlxg_matmul {
 
 /* Open libamdhip64 and resolve what the plugin calls; 1 on success, else
  * 0 with the reason in WHY. Idempotent; callers hold the backend lock. */
-int rlxr_hip_open(char *why, size_t why_size);
+int rlxr_hip_open(const rlx_host *host, char *why, size_t why_size);
 /* Hand the kernels recorded at load time to the HIP runtime (once, after
  * a device was found); 0 when the runtime refused them. */
 int rlxr_hip_register_kernels(void);

@@ -239,13 +239,15 @@ int rlxr_hip_register_kernels(void)
     if (!p_##name)                                                           \
         missing = #name;
 
-int rlxr_hip_open(char *why, size_t why_size)
+int rlxr_hip_open(const rlx_host *host, char *why, size_t why_size)
 {
     if (hip_lib)
         return 1;
-    const char *name = getenv("RLX_ROCM_HIP_LIBRARY");
-    if (!name || !*name)
-        name = HIP_SONAME;
+    char setting[1024]; /* rocm.hip_library (RLX_ROCM_HIP_LIBRARY) */
+    const char *name = HIP_SONAME;
+    if (rlx_host_get_option(host, "rocm.hip_library", setting,
+                            sizeof setting) == RLX_OK && setting[0])
+        name = setting;
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();

@@ -74,7 +74,7 @@ static void log_devices(rlxg_backend *be, int count)
 static rlx_status count_devices(rlxg_backend *be, int *count)
 {
     char why[512];
-    if (!rlxr_hip_open(why, sizeof why))
+    if (!rlxr_hip_open(be->host, why, sizeof why))
         return rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
                          "rocm: the HIP runtime could not be loaded: %s. "
                          "Fix: install the HIP runtime (Debian and Ubuntu: "

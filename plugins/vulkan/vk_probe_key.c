@@ -30,18 +30,23 @@ static void add_icd_dirs(rlx_kit_probe_key *k, const char *list)
 
 static rlx_status vk_probe_key(void *backend, char *key, size_t size)
 {
-    (void)backend;
+    rlx__vk *vk = backend;
     static const char *const vars[] = {
         "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "VK_ADD_DRIVER_FILES",
         "VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE",
         "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_HOME",
         "XDG_DATA_DIRS", "HOME", "MESA_VK_DEVICE_SELECT",
-        "CUDA_VISIBLE_DEVICES", "RLX_VULKAN_DEVICE",
+        "CUDA_VISIBLE_DEVICES",
     };
     rlx_kit_probe_key k;
     rlx_kit_probe_key_init(&k, key, size);
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
         rlx_kit_probe_key_add_env(&k, vars[i]);
+    /* the device choice is a setting: environment or config file */
+    char dev[256];
+    if (rlx_host_get_option(vk->host, "vulkan.device", dev, sizeof dev) ==
+        RLX_OK)
+        rlx_kit_probe_key_addf(&k, "vulkan.device=%s", dev);
     const char *xdg_config = getenv("XDG_CONFIG_DIRS");
     const char *xdg_data = getenv("XDG_DATA_DIRS");
     add_icd_dirs(&k, xdg_config && *xdg_config ? xdg_config : "/etc/xdg");
