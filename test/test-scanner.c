@@ -24,6 +24,14 @@ static const char *const bad[][2] = {
 #define N_BAD (sizeof bad / sizeof *bad)
 
 static char dir[256], cache[300], logf[300];
+/* The hanging plugin costs the whole timeout each time it is scanned:
+ * only the tests about reporting it have it. */
+static int with_hang;
+
+static int present(size_t i)
+{
+    return with_hang || strcmp(bad[i][0], "badinithang") != 0;
+}
 
 static void file_path(char *out, size_t n, const char *name)
 {
@@ -32,13 +40,16 @@ static void file_path(char *out, size_t n, const char *name)
 
 /* A plugin directory with every bad plugin and the good one, its own
  * cache and scan log; the environment points at them. */
-static void setup(void)
+static void setup_with(int hang)
 {
+    with_hang = hang;
     char src[1024], dst[1024], sub[300];
     snprintf(dir, sizeof dir, "%s", tool_tmp_make());
     snprintf(sub, sizeof sub, "%s/plugins", dir);
     ASSERT(mkdir(sub, 0755) == 0);
     for (size_t i = 0; i < N_BAD; i++) {
+        if (!present(i))
+            continue;
         snprintf(src, sizeof src, "%s/bad/librlx-backend-%s.so",
                  tool_env("RLX_TEST_PLUGIN_DIR"), bad[i][0]);
         file_path(dst, sizeof dst, bad[i][0]);
@@ -54,6 +65,11 @@ static void setup(void)
     /* long enough for a sanitizer build on a loaded machine to start the
      * scanner and load a plugin; the hanging plugin costs this much */
     setenv("RLX_PLUGIN_SCAN_TIMEOUT", "3", 1);
+}
+
+static void setup(void)
+{
+    setup_with(0);
 }
 
 /* Lines of the scan log starting with PREFIX (and naming NAME if given),
@@ -103,6 +119,8 @@ static void expect_devices_ok(void)
     ASSERT(!strstr(tool_out, "test-bad-"));
     char path[1024];
     for (size_t i = 0; i < N_BAD; i++) {
+        if (!present(i))
+            continue;
         file_path(path, sizeof path, bad[i][0]);
         const char *at = strstr(tool_out, path);
         if (!at) {
@@ -124,7 +142,7 @@ static void expect_devices_ok(void)
 
 TEST(bad_plugins_contained)
 {
-    setup();
+    setup_with(1);
     expect_devices_ok();
     ASSERT_CONTAINS(tool_out, "blacklisted: ");
     ASSERT_CONTAINS(tool_out, "(scanned 20");
@@ -138,7 +156,7 @@ TEST(bad_plugins_contained)
 TEST(run_uses_good_backend)
 {
     char model[512], args[1200], q[600];
-    setup();
+    setup_with(1);
     snprintf(model, sizeof model, "%s/add.yaml", dir);
     const char *yaml = "rlx_model: 1\n"
                        "inputs:\n  - {name: x, dtype: f32, shape: [4]}\n"
@@ -197,7 +215,7 @@ static void corrupt_and_recover(const char *what, size_t keep,
     fputs(garbage, f);
     fclose(f);
     expect_devices_ok();
-    if (log_count("scanned ", NULL) < (int)N_BAD)
+    if (log_count("scanned ", NULL) < (int)N_BAD - 1)
         FAIL("%s cache: not every file was rescanned", what);
     unsigned char *again = tool_file_read(file, 1 << 20, &len);
     ASSERT_CONTAINS((char *)again, "rlx-plugin-cache 1");
@@ -245,7 +263,7 @@ TEST(modes_and_rescan)
     expect_devices_ok();
     log_count("", NULL);
     ASSERT_EQ(tool_run("devices --rescan", 1), 0);
-    ASSERT(log_count("scanned ", NULL) >= (int)N_BAD);
+    ASSERT(log_count("scanned ", NULL) >= (int)N_BAD - 1);
     /* no scanner to be found: in-process, with a diagnostic, and the
      * good plugin still loads (the bad ones are not there for this) */
     char only_good[400], src[1024];
@@ -273,10 +291,11 @@ TEST(modes_and_rescan)
 TEST(explicit_load_survives)
 {
     char path[1024];
-    setup();
+    setup_with(1);
     rlx_runtime *rt = test_runtime();
     for (size_t i = 0; i < N_BAD; i++) {
         file_path(path, sizeof path, bad[i][0]);
+        ASSERT(present(i));
         ASSERT(rlx_runtime_load_plugin(rt, path) != RLX_OK);
         ASSERT_CONTAINS(rlx_last_error(), bad[i][1]);
         ASSERT_CONTAINS(rlx_last_error(), "Fix:");
