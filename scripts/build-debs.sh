@@ -59,6 +59,8 @@ ship() {
 }
 mapfile -t libs < <(cd "$stage" && ls -d "$libdir"/librlx.so.*)
 ship librlx1 "${libs[@]}"
+# the plugin scanner belongs with the library that starts it
+ship librlx1 usr/libexec/rlx
 ship librlx-dev usr/include/rlx "$libdir/librlx.so" "$libdir/pkgconfig" usr/share/rlx
 ship rlx-tools usr/bin/rlx usr/share/man/man1/rlx.1
 gzip -9n "$pkgs/rlx-tools/usr/share/man/man1/rlx.1"
