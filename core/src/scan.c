@@ -247,10 +247,15 @@ static pid_t spawn(rlx__scan *sc, char *const *paths, uint32_t n, int *rfd)
         argv[i + 1] = paths[i];
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
+    /* the report fd first: in a daemon with 0-2 closed the pipe may be
+     * one of them, and the actions below would replace it */
+    posix_spawn_file_actions_adddup2(&fa, p[1], RLX__SCAN_FD);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     /* a plugin that prints must not write into the application's stdout */
-    posix_spawn_file_actions_adddup2(&fa, 2, 1);
-    posix_spawn_file_actions_adddup2(&fa, p[1], RLX__SCAN_FD);
+    if (fcntl(2, F_GETFD) >= 0)
+        posix_spawn_file_actions_adddup2(&fa, 2, 1);
+    else
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     /* a privileged process hands its caller's environment to no one */
     static char *no_env[] = { NULL };
     pid_t pid = -1;
