@@ -282,6 +282,13 @@ TEST(modes_and_rescan)
     ASSERT_CONTAINS(tool_out, "npu -> test-good");
     ASSERT(!strstr(tool_out, "scanner"));
     ASSERT_EQ(log_count("spawn ", NULL), 0);
+    /* a value that means nothing is said, not silently ignored */
+    setenv("RLX_PLUGIN_SCAN", "sideways", 1);
+    setenv("RLX_PLUGIN_SCAN_TIMEOUT", "soon", 1);
+    ASSERT_EQ(tool_run("devices", 1), 0);
+    ASSERT_CONTAINS(tool_out, "not 'subprocess', 'inprocess' or 'rescan'");
+    ASSERT_CONTAINS(tool_out, "not a number of seconds");
+    ASSERT_CONTAINS(tool_out, "npu -> test-good");
     unsetenv("RLX_PLUGIN_SCAN");
     tool_tmp_remove_all();
 }

@@ -81,7 +81,20 @@ void rlx__scan_setup(rlx_runtime *rt)
         sc->mode = RLX__SCAN_INPROCESS;
     else if (mode && strcmp(mode, "rescan") == 0)
         sc->mode = RLX__SCAN_RESCAN;
-    sc->timeout_ms = parse_timeout(rlx__env("RLX_PLUGIN_SCAN_TIMEOUT"));
+    else if (mode && *mode && strcmp(mode, "subprocess") != 0)
+        rlx__diag_add(rt, RLX_DIAG_REJECTED, "RLX_PLUGIN_SCAN",
+                      "not 'subprocess', 'inprocess' or 'rescan': plugins "
+                      "are scanned in a subprocess (the default)",
+                      "set RLX_PLUGIN_SCAN to one of those, or unset it");
+    const char *timeout = rlx__env("RLX_PLUGIN_SCAN_TIMEOUT");
+    sc->timeout_ms = parse_timeout(timeout);
+    if (timeout && *timeout && parse_timeout(timeout) ==
+                                   RLX__SCAN_TIMEOUT_DEFAULT_MS &&
+        strtod(timeout, NULL) != RLX__SCAN_TIMEOUT_DEFAULT_MS / 1000.0)
+        rlx__diag_add(rt, RLX_DIAG_REJECTED, "RLX_PLUGIN_SCAN_TIMEOUT",
+                      "not a number of seconds in (0, 3600]: the default, "
+                      "5 s, applies",
+                      "set it to seconds, e.g. 10 or 0.5, or unset it");
     rt->scan = sc;
 }
 
