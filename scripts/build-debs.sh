@@ -60,6 +60,8 @@ ship() {
 }
 mapfile -t libs < <(cd "$stage" && ls -d "$libdir"/librlx.so.*)
 ship librlx1 "${libs[@]}"
+# the plugin scanner belongs with the library that starts it
+ship librlx1 usr/libexec/rlx
 # The backend author's docs and the example backend: the Debian doc dir of
 # librlx-dev (the man page and `rlx --help` name it).
 ship librlx-dev usr/include/rlx "$libdir/librlx.so" "$libdir/pkgconfig" usr/share/rlx \

@@ -111,6 +111,9 @@ if [ -n "$backend" ]; then
 else
   ok "rlx devices lists an installed backend # SKIP no backend package was built"
 fi
+# librlx finds its plugin scanner where librlx1 installed it
+check "the plugin scanner is installed and found" \
+  sh -c "[ -x /usr/libexec/rlx/rlx-plugin-scanner ] && ! /usr/bin/rlx devices | grep -q 'scanner is not installed'"
 
 # An in-tree build (scripts/test.sh's, prefix /usr/local) must not see
 # the packaged plugins, so the main suites are not affected by them.

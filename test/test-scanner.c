@@ -17,13 +17,21 @@ static const char *const bad[][2] = {
     { "badinitsegv", "killed by SIGSEGV in rlx_plugin_init" },
     { "badinitabort", "killed by SIGABRT in rlx_plugin_init" },
     { "badinitexit", "exited with status 7 in rlx_plugin_init" },
-    { "badinithang", "did not finish within 0.5 s in rlx_plugin_init" },
+    { "badinithang", "did not finish within 3.0 s in rlx_plugin_init" },
     { "badfitsigill", "killed by SIGILL in rlx_plugin_host_fit" },
     { "baddataentry", "rlx_plugin_init is a data object, not a function" },
 };
 #define N_BAD (sizeof bad / sizeof *bad)
 
 static char dir[256], cache[300], logf[300];
+/* The hanging plugin costs the whole timeout each time it is scanned:
+ * only the tests about reporting it have it. */
+static int with_hang;
+
+static int present(size_t i)
+{
+    return with_hang || strcmp(bad[i][0], "badinithang") != 0;
+}
 
 static void file_path(char *out, size_t n, const char *name)
 {
@@ -32,13 +40,16 @@ static void file_path(char *out, size_t n, const char *name)
 
 /* A plugin directory with every bad plugin and the good one, its own
  * cache and scan log; the environment points at them. */
-static void setup(void)
+static void setup_with(int hang)
 {
+    with_hang = hang;
     char src[1024], dst[1024], sub[300];
     snprintf(dir, sizeof dir, "%s", tool_tmp_make());
     snprintf(sub, sizeof sub, "%s/plugins", dir);
     ASSERT(mkdir(sub, 0755) == 0);
     for (size_t i = 0; i < N_BAD; i++) {
+        if (!present(i))
+            continue;
         snprintf(src, sizeof src, "%s/bad/librlx-backend-%s.so",
                  tool_env("RLX_TEST_PLUGIN_DIR"), bad[i][0]);
         file_path(dst, sizeof dst, bad[i][0]);
@@ -51,7 +62,14 @@ static void setup(void)
     setenv("XDG_CACHE_HOME", cache, 1);
     setenv("RLX_PLUGIN_PATH", sub, 1);
     setenv("RLX_TEST_SCAN_LOG", logf, 1);
-    setenv("RLX_PLUGIN_SCAN_TIMEOUT", "0.5", 1);
+    /* long enough for a sanitizer build on a loaded machine to start the
+     * scanner and load a plugin; the hanging plugin costs this much */
+    setenv("RLX_PLUGIN_SCAN_TIMEOUT", "3", 1);
+}
+
+static void setup(void)
+{
+    setup_with(0);
 }
 
 /* Lines of the scan log starting with PREFIX (and naming NAME if given),
@@ -79,34 +97,52 @@ static int log_count(const char *prefix, const char *name)
     return n;
 }
 
+/* tool_out as TAP comments, for a failure's context. */
+static void show_out(void)
+{
+    for (const char *p = tool_out; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        int n = nl ? (int)(nl - p) : (int)strlen(p);
+        printf("# | %.*s\n", n, p);
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
 static void expect_devices_ok(void)
 {
     int rc = tool_run("devices", 1);
-    if (rc != 0)
-        FAIL("rlx devices exited %d:\n%s", rc, tool_out);
+    if (rc != 0) {
+        show_out();
+        FAIL("rlx devices exited %d", rc);
+    }
     ASSERT_CONTAINS(tool_out, "npu -> test-good");
     ASSERT(!strstr(tool_out, "test-bad-"));
     char path[1024];
     for (size_t i = 0; i < N_BAD; i++) {
+        if (!present(i))
+            continue;
         file_path(path, sizeof path, bad[i][0]);
         const char *at = strstr(tool_out, path);
-        if (!at)
-            FAIL("%s is not listed:\n%s", path, tool_out);
+        if (!at) {
+            show_out();
+            FAIL("%s is not listed", path);
+        }
         /* its own reason, on the lines right after its name */
         const char *reason = strstr(at, "reason: ");
         ASSERT(reason);
         const char *eol = strchr(reason, '\n');
         const char *found = strstr(reason, bad[i][1]);
-        if (!eol || !found || found > eol)
-            FAIL("%s: want '%s' in its reason:\n%s", bad[i][0], bad[i][1],
-                 tool_out);
+        if (!eol || !found || found > eol) {
+            show_out();
+            FAIL("%s: want '%s' in its reason", bad[i][0], bad[i][1]);
+        }
         ASSERT_CONTAINS(eol, "fix:    ");
     }
 }
 
 TEST(bad_plugins_contained)
 {
-    setup();
+    setup_with(1);
     expect_devices_ok();
     ASSERT_CONTAINS(tool_out, "blacklisted: ");
     ASSERT_CONTAINS(tool_out, "(scanned 20");
@@ -120,7 +156,7 @@ TEST(bad_plugins_contained)
 TEST(run_uses_good_backend)
 {
     char model[512], args[1200], q[600];
-    setup();
+    setup_with(1);
     snprintf(model, sizeof model, "%s/add.yaml", dir);
     const char *yaml = "rlx_model: 1\n"
                        "inputs:\n  - {name: x, dtype: f32, shape: [4]}\n"
@@ -131,8 +167,10 @@ TEST(run_uses_good_backend)
     snprintf(args, sizeof args, "run %s --device npu", q);
     for (int pass = 0; pass < 2; pass++) { /* cold, then warm */
         int rc = tool_run(args, 1);
-        if (rc != 0)
-            FAIL("rlx %s exited %d:\n%s", args, rc, tool_out);
+        if (rc != 0) {
+            show_out();
+            FAIL("rlx %s exited %d", args, rc);
+        }
         ASSERT_CONTAINS(tool_out, "Backend: test-good");
     }
     ASSERT_EQ(log_count("spawn ", NULL) > 0, 1);
@@ -177,7 +215,7 @@ static void corrupt_and_recover(const char *what, size_t keep,
     fputs(garbage, f);
     fclose(f);
     expect_devices_ok();
-    if (log_count("scanned ", NULL) < (int)N_BAD)
+    if (log_count("scanned ", NULL) < (int)N_BAD - 1)
         FAIL("%s cache: not every file was rescanned", what);
     unsigned char *again = tool_file_read(file, 1 << 20, &len);
     ASSERT_CONTAINS((char *)again, "rlx-plugin-cache 1");
@@ -225,7 +263,7 @@ TEST(modes_and_rescan)
     expect_devices_ok();
     log_count("", NULL);
     ASSERT_EQ(tool_run("devices --rescan", 1), 0);
-    ASSERT(log_count("scanned ", NULL) >= (int)N_BAD);
+    ASSERT(log_count("scanned ", NULL) >= (int)N_BAD - 1);
     /* no scanner to be found: in-process, with a diagnostic, and the
      * good plugin still loads (the bad ones are not there for this) */
     char only_good[400], src[1024];
@@ -244,6 +282,13 @@ TEST(modes_and_rescan)
     ASSERT_CONTAINS(tool_out, "npu -> test-good");
     ASSERT(!strstr(tool_out, "scanner"));
     ASSERT_EQ(log_count("spawn ", NULL), 0);
+    /* a value that means nothing is said, not silently ignored */
+    setenv("RLX_PLUGIN_SCAN", "sideways", 1);
+    setenv("RLX_PLUGIN_SCAN_TIMEOUT", "soon", 1);
+    ASSERT_EQ(tool_run("devices", 1), 0);
+    ASSERT_CONTAINS(tool_out, "not 'subprocess', 'inprocess' or 'rescan'");
+    ASSERT_CONTAINS(tool_out, "not a number of seconds");
+    ASSERT_CONTAINS(tool_out, "npu -> test-good");
     unsetenv("RLX_PLUGIN_SCAN");
     tool_tmp_remove_all();
 }
@@ -253,10 +298,11 @@ TEST(modes_and_rescan)
 TEST(explicit_load_survives)
 {
     char path[1024];
-    setup();
+    setup_with(1);
     rlx_runtime *rt = test_runtime();
     for (size_t i = 0; i < N_BAD; i++) {
         file_path(path, sizeof path, bad[i][0]);
+        ASSERT(present(i));
         ASSERT(rlx_runtime_load_plugin(rt, path) != RLX_OK);
         ASSERT_CONTAINS(rlx_last_error(), bad[i][1]);
         ASSERT_CONTAINS(rlx_last_error(), "Fix:");

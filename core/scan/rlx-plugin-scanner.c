@@ -30,15 +30,17 @@
 #include "scan.h"
 
 /* A sanitizer build must let the plugin's signal kill this process, so
- * the parent sees the real signal rather than the sanitizer's exit. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
+ * the parent sees the real signal rather than the sanitizer's exit. The
+ * runtime finds these hooks by their dynamic symbols. */
+#define SANITIZER_HOOK __attribute__((visibility("default"), used))
+SANITIZER_HOOK const char *__asan_default_options(void);
+SANITIZER_HOOK const char *__asan_default_options(void)
 {
     return "handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_abort=0:"
            "handle_sigfpe=0:detect_leaks=0";
 }
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void)
+SANITIZER_HOOK const char *__tsan_default_options(void);
+SANITIZER_HOOK const char *__tsan_default_options(void)
 {
     return "handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_abort=0:"
            "handle_sigfpe=0";

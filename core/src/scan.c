@@ -11,38 +11,24 @@
  * the application goes on. Files that scanned clean are then loaded
  * in-process as before; refused ones are loaded in-process too, so that
  * their refusal is current (a missing library may have been installed).
+ * This file decides what to scan and finds the scanner; scan_run.c runs it.
  */
-#define _GNU_SOURCE /* pipe2, dladdr */
+#define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "scan.h"
-
-extern char **environ;
 
 #ifndef RLX_LIBEXECDIR
 #define RLX_LIBEXECDIR "/usr/local/libexec"
 #endif
 #define SCANNER_NAME "rlx-plugin-scanner"
 #define SCANNER_INSTALLED RLX_LIBEXECDIR "/rlx/" SCANNER_NAME
-#define MAX_LINE (1u << 20)
 #define MAX_BATCH 256 /* files per scanner process: bounds argv */
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int executable(const char *path)
 {
@@ -95,7 +81,20 @@ void rlx__scan_setup(rlx_runtime *rt)
         sc->mode = RLX__SCAN_INPROCESS;
     else if (mode && strcmp(mode, "rescan") == 0)
         sc->mode = RLX__SCAN_RESCAN;
-    sc->timeout_ms = parse_timeout(rlx__env("RLX_PLUGIN_SCAN_TIMEOUT"));
+    else if (mode && *mode && strcmp(mode, "subprocess") != 0)
+        rlx__diag_add(rt, RLX_DIAG_REJECTED, "RLX_PLUGIN_SCAN",
+                      "not 'subprocess', 'inprocess' or 'rescan': plugins "
+                      "are scanned in a subprocess (the default)",
+                      "set RLX_PLUGIN_SCAN to one of those, or unset it");
+    const char *timeout = rlx__env("RLX_PLUGIN_SCAN_TIMEOUT");
+    sc->timeout_ms = parse_timeout(timeout);
+    if (timeout && *timeout && parse_timeout(timeout) ==
+                                   RLX__SCAN_TIMEOUT_DEFAULT_MS &&
+        strtod(timeout, NULL) != RLX__SCAN_TIMEOUT_DEFAULT_MS / 1000.0)
+        rlx__diag_add(rt, RLX_DIAG_REJECTED, "RLX_PLUGIN_SCAN_TIMEOUT",
+                      "not a number of seconds in (0, 3600]: the default, "
+                      "5 s, applies",
+                      "set it to seconds, e.g. 10 or 0.5, or unset it");
     rt->scan = sc;
 }
 
@@ -160,292 +159,6 @@ static rlx__scan_entry *find(rlx__scan *sc, const char *path,
     return NULL;
 }
 
-/* RLX_TEST_SCAN_LOG: a line per spawn and per file scanned (tests). */
-static void test_log(const char *fmt, const char *arg)
-{
-    const char *file = rlx__env("RLX_TEST_SCAN_LOG");
-    FILE *f = file && *file ? fopen(file, "a") : NULL;
-    if (!f)
-        return;
-    fprintf(f, fmt, arg);
-    fclose(f);
-}
-
-/* ---- reading the pipe ------------------------------------------------ */
-
-typedef struct reader {
-    int fd;
-    char *buf;
-    size_t len, cap;
-} reader;
-
-/* 1: a line in *LINE (valid until the next call), 0: end of file,
- * -1: DEADLINE passed, -2: a line too long or out of memory. */
-static int read_line(reader *r, char **line, size_t *consumed,
-                     long long deadline)
-{
-    if (*consumed) {
-        memmove(r->buf, r->buf + *consumed, r->len - *consumed);
-        r->len -= *consumed;
-        *consumed = 0;
-    }
-    for (;;) {
-        char *nl = r->len ? memchr(r->buf, '\n', r->len) : NULL;
-        if (nl) {
-            *nl = '\0';
-            *line = r->buf;
-            *consumed = (size_t)(nl - r->buf) + 1;
-            return 1;
-        }
-        if (r->len + 4096 > r->cap) {
-            if (r->cap >= MAX_LINE)
-                return -2;
-            size_t ncap = r->cap ? r->cap * 2 : 8192;
-            char *grown = realloc(r->buf, ncap);
-            if (!grown)
-                return -2;
-            r->buf = grown;
-            r->cap = ncap;
-        }
-        long long left = deadline - now_ms();
-        if (left <= 0)
-            return -1;
-        struct pollfd p = { .fd = r->fd, .events = POLLIN };
-        int n = poll(&p, 1, left > 60000 ? 60000 : (int)left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            continue; /* the deadline check above ends it */
-        ssize_t got = read(r->fd, r->buf + r->len, r->cap - r->len - 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return 0;
-        r->len += (size_t)got;
-    }
-}
-
-/* ---- spawning -------------------------------------------------------- */
-
-static pid_t spawn(rlx__scan *sc, char *const *paths, uint32_t n, int *rfd)
-{
-    char **argv = calloc((size_t)n + 2, sizeof *argv);
-    int p[2];
-    if (!argv || pipe2(p, O_CLOEXEC) != 0) {
-        free(argv);
-        return -1;
-    }
-    /* dup2 onto the same number would keep close-on-exec */
-    if (p[1] == RLX__SCAN_FD) {
-        int moved = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
-        close(p[1]);
-        p[1] = moved;
-    }
-    argv[0] = sc->scanner;
-    for (uint32_t i = 0; i < n; i++)
-        argv[i + 1] = paths[i];
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    /* a plugin that prints must not write into the application's stdout */
-    posix_spawn_file_actions_adddup2(&fa, 2, 1);
-    posix_spawn_file_actions_adddup2(&fa, p[1], RLX__SCAN_FD);
-    /* a privileged process hands its caller's environment to no one */
-    static char *no_env[] = { NULL };
-    pid_t pid = -1;
-    int err = p[1] < 0 ? EMFILE
-                       : posix_spawn(&pid, sc->scanner, &fa, NULL, argv,
-                                     rlx__env_untrusted() ? no_env : environ);
-    posix_spawn_file_actions_destroy(&fa);
-    free(argv);
-    if (p[1] >= 0)
-        close(p[1]);
-    if (err != 0) {
-        close(p[0]);
-        errno = err;
-        return -1;
-    }
-    *rfd = p[0];
-    return pid;
-}
-
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGFPE: return "SIGFPE";
-    case SIGABRT: return "SIGABRT";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGPIPE: return "SIGPIPE";
-    default: return NULL;
-    }
-}
-
-static const char *phase_fix(const char *phase, int timed_out)
-{
-    if (timed_out)
-        return "if its device is only slow to start, raise "
-               "RLX_PLUGIN_SCAN_TIMEOUT (seconds); otherwise upgrade or "
-               "remove the plugin. rlx scans it again when the file "
-               "changes, or with `rlx devices --rescan`";
-    if (strcmp(phase, RLX__PHASE_FIT) == 0)
-        return "its host-fit code fails on this CPU: install the portable "
-               "variant or an update of the plugin, or remove this "
-               "variant. rlx scans it again when the file changes, or with "
-               "`rlx devices --rescan`";
-    if (strcmp(phase, RLX__PHASE_INIT) == 0)
-        return "upgrade or remove the plugin, or report it to its vendor "
-               "(RLX_PLUGIN_SCAN=inprocess reproduces it under a "
-               "debugger). rlx scans it again when the file changes, or "
-               "with `rlx devices --rescan`";
-    return "upgrade or remove the plugin package, or report it to its "
-           "vendor. rlx scans it again when the file changes, or with "
-           "`rlx devices --rescan`";
-}
-
-/* Blacklist PATH: the scanner died (STATUS) or hung in PHASE. */
-static void blacklist(rlx__scan *sc, const char *path, const struct stat *st,
-                      int status, int timed_out, const char *phase)
-{
-    char reason[512];
-    const char *sig = WIFSIGNALED(status) ? signal_name(WTERMSIG(status))
-                                          : NULL;
-    if (timed_out)
-        snprintf(reason, sizeof reason,
-                 "did not finish within %.1f s in %s (the scanner was "
-                 "killed)", sc->timeout_ms / 1000.0, phase);
-    else if (sig)
-        snprintf(reason, sizeof reason, "killed by %s in %s", sig, phase);
-    else if (WIFSIGNALED(status))
-        snprintf(reason, sizeof reason, "killed by signal %d in %s",
-                 WTERMSIG(status), phase);
-    else
-        snprintf(reason, sizeof reason,
-                 "the process exited with status %d in %s",
-                 WEXITSTATUS(status), phase);
-    rlx__scan_entry e = { 0 };
-    e.path = rlx__strdup(path);
-    e.dev = (unsigned long long)st->st_dev;
-    e.ino = (unsigned long long)st->st_ino;
-    e.size = (long long)st->st_size;
-    e.mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL +
-                 st->st_mtim.tv_nsec;
-    e.scanned = (long long)time(NULL);
-    e.state = RLX__SCANNED_BLACKLISTED;
-    e.fit = -1;
-    e.error = rlx__strdup(reason);
-    e.fix = rlx__strdup(phase_fix(phase, timed_out));
-    if (e.path && e.error && e.fix)
-        rlx__scan_cache_put(&sc->cache, &e);
-    else
-        rlx__scan_entry_free(&e);
-    test_log("scanned %s\n", path);
-}
-
-/* One scanner process over PATHS; returns how many files it settled
- * (scanned or blacklisted), or -1 when the scanner itself is broken. */
-static int run_one(rlx_runtime *rt, char *const *paths,
-                   const struct stat *sts, uint32_t n)
-{
-    rlx__scan *sc = rt->scan;
-    int fd;
-    pid_t pid = spawn(sc, paths, n, &fd);
-    if (pid < 0)
-        return -1;
-    test_log("spawn %s\n", paths[0]);
-    reader r = { .fd = fd };
-    rlx__scan_parser ps = { 0 };
-    size_t consumed = 0;
-    long long deadline = now_ms() + sc->timeout_ms;
-    int header = 0, done = 0, timed_out = 0, bad = 0;
-    uint32_t settled = 0;
-    int cur = -1; /* the file begun and not ended */
-    char phase[64] = "starting the scanner";
-    char *line;
-    for (;;) {
-        int got = read_line(&r, &line, &consumed, deadline);
-        if (got == -1)
-            timed_out = 1;
-        if (got <= 0) {
-            bad = got == -2;
-            break;
-        }
-        if (!header) {
-            char want[64];
-            snprintf(want, sizeof want, "rlx-plugin-scanner %d",
-                     RLX__SCAN_PROTOCOL);
-            if (strcmp(line, want) != 0) {
-                bad = 1;
-                break;
-            }
-            header = 1;
-        } else if (strncmp(line, "begin ", 6) == 0) {
-            if (cur >= 0 || settled >= n) {
-                bad = 1;
-                break;
-            }
-            cur = (int)settled;
-            snprintf(phase, sizeof phase, "%s", "starting");
-            deadline = now_ms() + sc->timeout_ms;
-        } else if (strncmp(line, "phase ", 6) == 0) {
-            char *t[2];
-            if (rlx__scan_tokens(line, t, 2) == 2)
-                snprintf(phase, sizeof phase, "%s", t[1]);
-        } else if (strcmp(line, "done") == 0) {
-            done = 1;
-            break;
-        } else {
-            rlx__scan_entry e;
-            int res = rlx__scan_parse_line(&ps, line, &e);
-            if (res < 0 || (res == 1 && (cur < 0 ||
-                                        strcmp(e.path, paths[cur]) != 0))) {
-                if (res == 1)
-                    rlx__scan_entry_free(&e);
-                bad = 1;
-                break;
-            }
-            if (res == 1) {
-                /* keyed by what this process saw before the scan */
-                const struct stat *st = &sts[cur];
-                e.dev = (unsigned long long)st->st_dev;
-                e.ino = (unsigned long long)st->st_ino;
-                e.size = (long long)st->st_size;
-                e.mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL +
-                             st->st_mtim.tv_nsec;
-                e.scanned = (long long)time(NULL);
-                test_log("scanned %s\n", paths[cur]);
-                rlx__scan_cache_put(&sc->cache, &e);
-                settled++;
-                cur = -1;
-            }
-        }
-    }
-    rlx__scan_parser_free(&ps);
-    free(r.buf);
-    if (!done)
-        kill(pid, SIGKILL); /* hung, or talking nonsense */
-    close(fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!header)
-        return -1;
-    if (!done && cur >= 0) {
-        /* a malformed report blames the file too: its scan misbehaved */
-        if (bad && !timed_out)
-            snprintf(phase + strlen(phase), sizeof phase - strlen(phase),
-                     "%s", " (malformed report)");
-        blacklist(sc, paths[cur], &sts[cur], status, timed_out, phase);
-        settled++;
-    }
-    return (int)settled;
-}
-
 void rlx__scan_files(rlx_runtime *rt, char *const *paths,
                      const struct stat *sts, uint32_t n)
 {
@@ -463,7 +176,7 @@ void rlx__scan_files(rlx_runtime *rt, char *const *paths,
     uint32_t at = 0;
     while (at < m) {
         uint32_t batch = m - at < MAX_BATCH ? m - at : MAX_BATCH;
-        int settled = run_one(rt, todo + at, tst + at, batch);
+        int settled = rlx__scan_run(rt, todo + at, tst + at, batch);
         if (settled <= 0) {
             char *reason = rlx__printf_alloc(
                 "the plugin scanner %s %s: plugins are loaded in-process",

@@ -109,6 +109,10 @@ void rlx__scan_free(rlx_runtime *rt);
 /* Scan those of PATHS (each with its STS) that the cache lacks. */
 void rlx__scan_files(rlx_runtime *rt, char *const *paths,
                      const struct stat *sts, uint32_t n);
+/* scan_run.c: one scanner process over PATHS; how many files it settled
+ * (scanned or blacklisted), or -1 when the scanner itself is broken. */
+int rlx__scan_run(rlx_runtime *rt, char *const *paths,
+                  const struct stat *sts, uint32_t n);
 /* The entry for PATH as it is now (ST), scanning it if needed; NULL
  * when scanning is off or failed (load in-process). */
 const rlx__scan_entry *rlx__scan_lookup(rlx_runtime *rt, const char *path,
