@@ -486,6 +486,14 @@ TEST(rlx_run_prints_the_placement_and_warns)
     ASSERT_CONTAINS(tool_line("  test-npu"), "<- fastest");
     ASSERT(!strstr(tool_line("  slow:0"), "fastest"));
     ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0");
+    /* rlx bench compares placements */
+    snprintf(args, sizeof args, "bench %s --backend test-npu --repeat 1 "
+                                "--fallback split --fallback whole", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT(tool_line("test-npu/split ")[0] != '\0');
+    ASSERT(tool_line("test-npu/whole ")[0] != '\0');
+    ASSERT_CONTAINS(tool_out, "placement: 8 nodes on npu:0, 1 on cpu-ref "
+                              "(softmax x1), 1 transfer");
     snprintf(args, sizeof args, "run %s --fallback maybe", model);
     ASSERT_EQ(tool_run(args, 1), 2);
     ASSERT_CONTAINS(tool_out, "--fallback wants split, whole or none");
