@@ -637,7 +637,10 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
             piece_of[i] = RLX_PIECE_NONE;
         n_pieces = schedule(v, where, order, start, piece_of);
         pl->pieces = calloc(n_pieces + 1, sizeof *pl->pieces);
-        if (!pl->pieces)
+        /* placement only runs for a node some backend lacks, so a graph
+         * here has compute nodes: no pieces means schedule ran out of
+         * memory */
+        if (!pl->pieces || n_pieces == 0)
             st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (uint32_t k = 0; st == RLX_OK && k < n_pieces; k++) {
