@@ -806,3 +806,49 @@ rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
     r->hook_ctx = ctx;
     return RLX_OK;
 }
+
+rlx_status rlx_runner_compile_all(rlx_runner *r, uint32_t *compiled)
+{
+    if (compiled)
+        *compiled = 0;
+    if (!r)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_runner_compile_all: NULL runner");
+    attempts_reset(r);
+    uint32_t ok = 0;
+    for (uint32_t i = 0; i < r->n_devices; i++) {
+        rlx_program *p;
+        rlx_status st = program_for(r, r->devices[i], &p);
+        rlx_status rst = record(&r->attempts, &r->n_attempts, r->devices[i],
+                                st, st == RLX_OK ? "compiled"
+                                                 : rlx_last_error(), 0);
+        if (rst != RLX_OK)
+            return rst;
+        ok += st == RLX_OK;
+    }
+    if (compiled)
+        *compiled = ok;
+    if (ok == 0)
+        return rlx__error(RLX_ERR_UNSUPPORTED,
+                          "no device could compile the graph (first: %s: "
+                          "%s). Fix: see each device's reason "
+                          "(rlx_runner_attempt)", r->attempts[0].device,
+                          r->attempts[0].reason);
+    rlx__error_clear();
+    return RLX_OK;
+}
+
+void rlx_runner_clear(rlx_runner *r)
+{
+    if (!r)
+        return;
+    for (uint32_t i = 0; i < r->n_cache; i++) {
+        rlx_program_destroy(r->cache[i].program);
+        free(r->cache[i].device);
+    }
+    free(r->cache);
+    r->cache = NULL;
+    r->n_cache = 0;
+    free(r->best);
+    r->best = NULL;
+}
