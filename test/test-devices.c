@@ -304,10 +304,34 @@ TEST(max_performance_measures_on_first_run)
     rlx_runtime_destroy(rt);
 }
 
+TEST(compile_all_then_clear)
+{
+    rlx_runtime *rt = devices_runtime();
+    rlx_graph *g = mlp();
+    rlx_runner *r = ready_runner(rt, g, NULL);
+    uint32_t n = 0;
+    ASSERT_OK(rlx_runner_compile_all(r, &n));
+    /* flaky compiles (it fails only at run time): all four devices */
+    ASSERT_EQ(n, 4);
+    ASSERT_EQ(rlx_runner_attempt_count(r), 4);
+    rlx_program *a, *b;
+    ASSERT_OK(rlx_runner_program(r, "cpu", &a));
+    rlx_runner_clear(r);
+    ASSERT_OK(rlx_runner_program(r, "cpu", &b)); /* compiled anew */
+    ASSERT_OK(rlx_runner_run(r, "cpu", &b));
+    assert_result(b, 1); /* params survived the clear */
+    rlx_runner_clear(NULL);
+    ASSERT_STATUS(rlx_runner_compile_all(NULL, &n), RLX_ERR_INVALID_ARGUMENT);
+    rlx_runner_destroy(r);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(policies_order_and_filter_devices),
               TEST_ENTRY(policy_honours_backend_disable),
               TEST_ENTRY(params_set_once_serve_every_device),
               TEST_ENTRY(chain_falls_back_when_a_run_fails),
               TEST_ENTRY(bad_chains_are_refused_before_anything_runs),
               TEST_ENTRY(benchmark_picks_the_fast_device),
-              TEST_ENTRY(max_performance_measures_on_first_run));
+              TEST_ENTRY(max_performance_measures_on_first_run),
+              TEST_ENTRY(compile_all_then_clear));

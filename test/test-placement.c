@@ -486,6 +486,14 @@ TEST(rlx_run_prints_the_placement_and_warns)
     ASSERT_CONTAINS(tool_line("  test-npu"), "<- fastest");
     ASSERT(!strstr(tool_line("  slow:0"), "fastest"));
     ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0");
+    /* rlx bench compares placements */
+    snprintf(args, sizeof args, "bench %s --backend test-npu --repeat 1 "
+                                "--fallback split --fallback whole", model);
+    ASSERT_EQ(tool_run(args, 0), 0);
+    ASSERT(tool_line("test-npu/split ")[0] != '\0');
+    ASSERT(tool_line("test-npu/whole ")[0] != '\0');
+    ASSERT_CONTAINS(tool_out, "placement: 8 nodes on npu:0, 1 on cpu-ref "
+                              "(softmax x1), 1 transfer");
     snprintf(args, sizeof args, "run %s --fallback maybe", model);
     ASSERT_EQ(tool_run(args, 1), 2);
     ASSERT_CONTAINS(tool_out, "--fallback wants split, whole or none");
@@ -556,6 +564,25 @@ TEST(vulkan_and_cpu_split_a_transformer)
     ASSERT(a && b && na == nb);
     for (size_t k = 0; k < na / sizeof(float); k++)
         ASSERT_NEAR(a[k], b[k], 2e-4);
+    /* a tensor in the device's memory bound at the split program's
+     * output gets the same result (read back from the host buffer) */
+    const char *name;
+    rlx_dtype dtype;
+    uint32_t rank;
+    const int64_t *dims;
+    ASSERT_OK(rlx_program_slot(p, RLX_SLOT_OUTPUT, 0, &name, &dtype, &rank,
+                               &dims));
+    rlx_tensor *ty;
+    ASSERT_OK(rlx_tensor_create(p, dtype, rank, dims, NULL, &ty));
+    ASSERT_OK(rlx_program_bind(p, RLX_SLOT_OUTPUT, name, ty));
+    ASSERT_OK(rlx_program_run(p));
+    float *got = malloc(na);
+    ASSERT(got != NULL);
+    ASSERT_OK(rlx_tensor_read(ty, got, na));
+    for (size_t k = 0; k < na / sizeof(float); k++)
+        ASSERT_NEAR(got[k], b[k], 2e-4);
+    free(got);
+    rlx_tensor_destroy(ty);
     rlx_program_destroy(p);
     rlx_program_destroy(ref);
     rlx_model_destroy(m);

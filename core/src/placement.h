@@ -88,6 +88,13 @@ rlx_status rlx__place_report_whole(rlx__place_report *r, const rlx__view *v,
                                    const rlx_backend *b,
                                    uint32_t device_index);
 void rlx__place_report_free(rlx__place_report *r);
+/* Zeroed arrays for N_GRAPH_NODES nodes (all RLX_PIECE_NONE) and
+ * N_PIECES pieces. */
+rlx_status rlx__place_report_alloc(rlx__place_report *r,
+                                   uint32_t n_graph_nodes, uint32_t n_pieces);
+/* Fill r->summary; MAIN_B on MAIN_DEV is the program's own target. */
+void rlx__place_report_summary(rlx__place_report *r, const rlx_graph *g,
+                               const rlx_backend *main_b, uint32_t main_dev);
 
 /* A program compiled whole from G on B (held by the caller): what
  * backend pieces are made of. */

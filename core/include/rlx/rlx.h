@@ -503,6 +503,15 @@ RLX_API rlx_status rlx_runner_set_input(rlx_runner *r, const char *name,
  * compiled on first use; owned by the runner. */
 RLX_API rlx_status rlx_runner_program(rlx_runner *r, const char *device,
                                       rlx_program **out);
+/* Compile for every device the policy allows now (seed 004's warm_all),
+ * so later runs start at once; each device is an attempt
+ * (rlx_runner_attempt). *COMPILED (may be NULL) counts the programs. Fails
+ * only when no device compiles. */
+RLX_API rlx_status rlx_runner_compile_all(rlx_runner *r, uint32_t *compiled);
+/* Drop every cached program and the benchmark's winner (after plugins
+ * were loaded or unloaded, say); params and inputs are kept and go to the
+ * programs compiled next. */
+RLX_API void rlx_runner_clear(rlx_runner *r);
 /* Run on DEVICE, or (NULL) on the best device: the policy's first, or
  * under "max-performance" the benchmark's winner. *RAN (may be NULL) is
  * the program that ran: read its outputs there. */
