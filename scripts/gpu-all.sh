@@ -14,6 +14,16 @@ OUT=${OUT:-$ROOT/gpu-all-out}
 export BUILD=${BUILD:-$ROOT/build-gpu-all}
 export CUDA=enabled WERROR=true
 status=0
+# Build dependencies the GPU machine lacks (libyaml, libffi): Debian .debs
+# carried in .debs/, unpacked into a private prefix for every script below.
+if ls .debs/*.deb >/dev/null 2>&1 &&
+   ! { pkg-config --exists yaml-0.1 && pkg-config --exists libffi; }; then
+    D=/tmp/rlx-deps
+    for f in .debs/*.deb; do dpkg -x "$f" "$D"; done
+    export PKG_CONFIG_PATH=$D/usr/lib/x86_64-linux-gnu/pkgconfig
+    export PKG_CONFIG_SYSROOT_DIR=$D
+    export LD_LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 for s in shared placement pjrt; do
     echo; echo "######## scripts/gpu-$s.sh"
     mkdir -p "$OUT/$s"
