@@ -23,6 +23,10 @@ if ls .debs/*.deb >/dev/null 2>&1 &&
     export PKG_CONFIG_PATH=$D/usr/lib/x86_64-linux-gnu/pkgconfig
     export PKG_CONFIG_SYSROOT_DIR=$D
     export LD_LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # Debian keeps ffi.h and the link names in multiarch directories that
+    # its compiler searches by default; another distribution's does not
+    export CPATH=$D/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
+    export LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
 fi
 for s in shared placement pjrt; do
     echo; echo "######## scripts/gpu-$s.sh"
