@@ -52,8 +52,12 @@ static uint32_t gelu(rlxp_emit *e, uint32_t x, int tanh_form)
         inner = rlxp_un(e, "chlo.erf", t);
     }
     uint32_t y = rlxp_bin(e, "stablehlo.add", one, inner);
-    return rlxp_bin(e, "stablehlo.multiply",
-                    rlxp_bin(e, "stablehlo.multiply", half, x), y);
+    y = rlxp_bin(e, "stablehlo.multiply",
+                 rlxp_bin(e, "stablehlo.multiply", half, x), y);
+    /* gelu(-inf) is 0, not -inf * 0 = NaN (docs/ops.md) */
+    uint32_t neg_inf = rlxp_compare(e, x, rlxp_splat_like(e, x, -INFINITY),
+                                    "EQ");
+    return rlxp_select(e, neg_inf, rlxp_splat_like(e, y, 0.0), y);
 }
 
 static uint32_t unary(rlxp_emit *e, const rlx_node_view *n)

@@ -123,10 +123,14 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     %131 = "stablehlo.add"(%127, %130) : (tensor<2x64x1024xf32>, tensor<2x64x1024xf32>) -> tensor<2x64x1024xf32>
     %132 = "stablehlo.multiply"(%126, %125) : (tensor<2x64x1024xf32>, tensor<2x64x1024xf32>) -> tensor<2x64x1024xf32>
     %133 = "stablehlo.multiply"(%132, %131) : (tensor<2x64x1024xf32>, tensor<2x64x1024xf32>) -> tensor<2x64x1024xf32>
-    %134 = "stablehlo.dot_general"(%133, %15) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]} : (tensor<2x64x1024xf32>, tensor<1024x256xf32>) -> tensor<2x64x256xf32>
-    %135 = "stablehlo.broadcast_in_dim"(%16) {broadcast_dimensions = array<i64: 2>} : (tensor<256xf32>) -> tensor<2x64x256xf32>
-    %136 = "stablehlo.add"(%134, %135) : (tensor<2x64x256xf32>, tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
-    %137 = "stablehlo.add"(%96, %136) : (tensor<2x64x256xf32>, tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
-    "func.return"(%137) : (tensor<2x64x256xf32>) -> ()
+    %134 = "stablehlo.constant"() {value = dense<0xFF800000> : tensor<2x64x1024xf32>} : () -> tensor<2x64x1024xf32>
+    %135 = "stablehlo.compare"(%125, %134) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<2x64x1024xf32>, tensor<2x64x1024xf32>) -> tensor<2x64x1024xi1>
+    %136 = "stablehlo.constant"() {value = dense<0x00000000> : tensor<2x64x1024xf32>} : () -> tensor<2x64x1024xf32>
+    %137 = "stablehlo.select"(%135, %136, %133) : (tensor<2x64x1024xi1>, tensor<2x64x1024xf32>, tensor<2x64x1024xf32>) -> tensor<2x64x1024xf32>
+    %138 = "stablehlo.dot_general"(%137, %15) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]} : (tensor<2x64x1024xf32>, tensor<1024x256xf32>) -> tensor<2x64x256xf32>
+    %139 = "stablehlo.broadcast_in_dim"(%16) {broadcast_dimensions = array<i64: 2>} : (tensor<256xf32>) -> tensor<2x64x256xf32>
+    %140 = "stablehlo.add"(%138, %139) : (tensor<2x64x256xf32>, tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
+    %141 = "stablehlo.add"(%96, %140) : (tensor<2x64x256xf32>, tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
+    "func.return"(%141) : (tensor<2x64x256xf32>) -> ()
   }
 }

@@ -8,6 +8,10 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     %6 = "stablehlo.add"(%2, %5) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
     %7 = "stablehlo.multiply"(%1, %0) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
     %8 = "stablehlo.multiply"(%7, %6) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-    "func.return"(%8) : (tensor<2x3xf32>) -> ()
+    %9 = "stablehlo.constant"() {value = dense<0xFF800000> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+    %10 = "stablehlo.compare"(%0, %9) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+    %11 = "stablehlo.constant"() {value = dense<0x00000000> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+    %12 = "stablehlo.select"(%10, %11, %8) : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    "func.return"(%12) : (tensor<2x3xf32>) -> ()
   }
 }

@@ -14,7 +14,11 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     %12 = "stablehlo.add"(%3, %11) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
     %13 = "stablehlo.multiply"(%2, %1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
     %14 = "stablehlo.multiply"(%13, %12) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-    %15 = "stablehlo.convert"(%14) : (tensor<2x3xf32>) -> tensor<2x3xbf16>
-    "func.return"(%15) : (tensor<2x3xbf16>) -> ()
+    %15 = "stablehlo.constant"() {value = dense<0xFF800000> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+    %16 = "stablehlo.compare"(%1, %15) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+    %17 = "stablehlo.constant"() {value = dense<0x00000000> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+    %18 = "stablehlo.select"(%16, %17, %14) : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %19 = "stablehlo.convert"(%18) : (tensor<2x3xf32>) -> tensor<2x3xbf16>
+    "func.return"(%19) : (tensor<2x3xbf16>) -> ()
   }
 }
