@@ -20,8 +20,10 @@ if ls .debs/*.deb >/dev/null 2>&1 &&
    ! { pkg-config --exists yaml-0.1 && pkg-config --exists libffi; }; then
     D=/tmp/rlx-deps
     for f in .debs/*.deb; do dpkg -x "$f" "$D"; done
+    # point the .pc files at the prefix itself (no PKG_CONFIG_SYSROOT_DIR:
+    # it would also prefix the staged SDK the sdk-install test builds)
+    sed -i "s|^prefix=/usr|prefix=$D/usr|" "$D"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc
     export PKG_CONFIG_PATH=$D/usr/lib/x86_64-linux-gnu/pkgconfig
-    export PKG_CONFIG_SYSROOT_DIR=$D
     export LD_LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     # Debian keeps ffi.h and the link names in multiarch directories that
     # its compiler searches by default; another distribution's does not
