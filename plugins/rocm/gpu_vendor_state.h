@@ -1,15 +1,18 @@
 /*
  * gpu_vendor_state.h (rocm) - what the shared GPU host code leaves to
  * the vendor: the backend object with its per-device state, and the
- * per-step matmul plan (our own kernels: rlxg_gemv for few rows,
- * rlxg_gemm otherwise). Included by gpu_internal.h; the cuda plugin has
+ * per-step matmul plan (rocBLAS when it was found, else our own
+ * kernels: rlxg_gemv for few rows, rlxg_gemm otherwise). Included by gpu_internal.h; the cuda plugin has
  * its own file of this name.
  */
 #ifndef RLX_GPU_VENDOR_STATE_H
 #define RLX_GPU_VENDOR_STATE_H
 
+#include "rocm_rocblas.h"
+
 typedef struct rlxg_device {
     int open;                 /* context created */
+    rlxr_rb_handle blas;      /* rocBLAS handle; NULL until a matmul */
 } rlxg_device;
 
 struct rlxg_backend {
@@ -18,6 +21,8 @@ struct rlxg_backend {
     int probed;               /* device details logged once */
     int n_devices;            /* -1: not counted yet */
     rlxg_device *devices;
+    int blas_tried;           /* rocBLAS looked for (once) */
+    rlxr_rocblas rocblas;     /* lib NULL: not found, own GEMM */
 };
 
 struct rlxg_matmul {
@@ -30,6 +35,8 @@ struct rlxg_matmul {
     int epilogue;         /* rlxg_epilogue */
     int use_gemv;         /* few rows times a Linear weight: rlxg_gemv */
     int gemv_flags;       /* RLXG_GEMV_* */
+    int use_blas;         /* through rocBLAS (args below) */
+    rlxr_rocblas_args blas_args;
 };
 
 /* ---- the HIP runtime, opened with dlopen (rocm_hip.c) ------------------ */

@@ -1,20 +1,57 @@
 /*
- * rocm_matmul.c - matmul on AMD GPUs through the shared kernels: the
- * GEMV (few rows times a Linear-layout weight, a batch-1 layer) where it
- * applies, else our own tiled GEMM; bias and activation fused into
- * either. Both run on NVIDIA hardware in the cuda plugin too (the GEMM
- * with RLX_CUDA_MATMUL=kernel), which is where they are tested.
+ * rocm_matmul.c - matmul on AMD GPUs: the shared GEMV (few rows times
+ * a Linear-layout weight, a batch-1 layer) where it applies; else
+ * rocBLAS, opened with dlopen at the first compile (rocm_rocblas.c),
+ * for matmuls without a fused bias or activation; else our own tiled
+ * GEMM, with bias and activation fused. The GEMV and GEMM run on NVIDIA
+ * hardware in the cuda plugin too (the GEMM with RLX_CUDA_MATMUL=kernel),
+ * which is where they are tested; the rocBLAS path has never run on AMD
+ * hardware (only against a fake library in the unit test).
  *
- * rocBLAS and hipBLASLt are not used yet: Debian 12 packages neither,
- * so a dlopen-ed path could not be built or run anywhere here.
+ * rocm.matmul=kernel (RLX_ROCM_MATMUL) keeps rocBLAS unloaded.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu_internal.h"
 
+static int kernel_only(const rlx_executable *exe)
+{
+    char v[32];
+    return rlx_host_get_option(exe->be->host, "rocm.matmul", v, sizeof v) ==
+               RLX_OK && strcmp(v, "kernel") == 0;
+}
+
+/* Look for rocBLAS once per backend and make the device's handle once;
+ * exe->lt is that handle, or NULL for our own kernels. Never fails the
+ * compile: without rocBLAS the own GEMM is the plan. */
 rlx_status rlxg_matmul_prepare(rlx_executable *exe)
 {
-    (void)exe; /* no library to load */
+    rlxg_backend *be = exe->be;
+    if (exe->lt || kernel_only(exe))
+        return RLX_OK;
+    pthread_mutex_lock(&be->lock);
+    if (!be->blas_tried) {
+        char why[400];
+        be->blas_tried = 1;
+        rlxr_rocblas_open(be->host, &be->rocblas, why, sizeof why);
+    }
+    rlxg_device *d = be->devices && (int)exe->device < be->n_devices
+                         ? &be->devices[exe->device]
+                         : NULL;
+    if (d && be->rocblas.lib && !d->blas &&
+        hipSetDevice((int)exe->device) == hipSuccess) {
+        rlxr_rb_handle h = NULL;
+        int rs = be->rocblas.create_handle(&h);
+        if (rs == RLXR_RB_SUCCESS)
+            d->blas = h;
+        else
+            rlxg_log(be->host, RLX_LOG_INFO,
+                     "rocm:%u: rocblas_create_handle failed (status %d), "
+                     "using the own GEMM", (unsigned)exe->device, rs);
+    }
+    exe->lt = d ? d->blas : NULL;
+    pthread_mutex_unlock(&be->lock);
     return RLX_OK;
 }
 
@@ -29,9 +66,24 @@ void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm)
     free(mm);
 }
 
+/* One candidate per matmul: nothing to time; says which path each of
+ * this compile's matmuls takes. */
 rlx_status rlxg_matmul_autotune(rlx_executable *exe)
 {
-    (void)exe; /* one candidate per matmul: nothing to time */
+    int n_blas = 0, n_gemv = 0, n_gemm = 0;
+    for (uint32_t s = 0; s < exe->n_steps; s++) {
+        const rlxg_matmul *mm = exe->steps[s].mm;
+        if (mm)
+            (mm->use_blas ? &n_blas : mm->use_gemv ? &n_gemv : &n_gemm)[0]++;
+    }
+    if (n_blas + n_gemv + n_gemm)
+        rlxg_log(exe->be->host, RLX_LOG_INFO,
+                 "rocm compile: %d matmuls through rocBLAS, %d the own GEMV, "
+                 "%d the own GEMM%s", n_blas, n_gemv, n_gemm,
+                 exe->lt ? ""
+                 : kernel_only(exe) ? " (rocm.matmul=kernel)"
+                                    : " (rocBLAS not found, using the own "
+                                      "GEMM)");
     return RLX_OK;
 }
 
@@ -83,6 +135,44 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     mm->gemv_flags = mm->epilogue == RLXG_EPI_RELU_BIAS ? RLXG_GEMV_RELU : 0;
     if (b->op == RLX_OP_PARAM || b->op == RLX_OP_CONSTANT)
         mm->gemv_flags |= RLXG_GEMV_EARLY;
+    /* rocBLAS for the rest, where no bias or activation is fused (its
+     * GEMM has no epilogue) and the shape fits its 32-bit sizes */
+    mm->use_blas = exe->lt && !mm->use_gemv &&
+                   mm->epilogue == RLXG_EPI_NONE &&
+                   rlxr_rocblas_can(&exe->be->rocblas, (int)v->dtype,
+                                    mm->batch > INT32_MAX
+                                        ? 0
+                                        : (int32_t)mm->batch) &&
+                   rlxr_rocblas_gemm_args(mm->m, mm->n, mm->k, mm->ta, mm->tb,
+                                          mm->batch, mm->sa, mm->sb,
+                                          &mm->blas_args);
+    return RLX_OK;
+}
+
+/* Every call of MM through rocBLAS, under the backend lock: the device's
+ * handle is shared by its executables and bound to a stream per call. */
+static rlx_status blas_enqueue(rlx_executable *exe, const rlxg_matmul *mm,
+                               int dt, size_t elem, const char *a,
+                               const char *b, char *y)
+{
+    rlxg_backend *be = exe->be;
+    pthread_mutex_lock(&be->lock);
+    int rs = be->rocblas.set_stream(exe->lt, (void *)exe->stream);
+    for (int64_t t = 0; rs == RLXR_RB_SUCCESS && t < mm->n_calls; t++) {
+        size_t ao = mm->a_off ? (size_t)mm->a_off[t] * elem : 0;
+        size_t bo = mm->b_off ? (size_t)mm->b_off[t] * elem : 0;
+        size_t yo = mm->y_off ? (size_t)mm->y_off[t] * elem : 0;
+        rs = rlxr_rocblas_gemm(&be->rocblas, exe->lt, dt, a + ao, b + bo,
+                               y + yo, &mm->blas_args);
+    }
+    pthread_mutex_unlock(&be->lock);
+    if (rs != RLXR_RB_SUCCESS)
+        return rlxg_fail(be->host, RLX_ERR_BACKEND,
+                         "rocm: rocBLAS failed with status %d on a %lldx%lldx"
+                         "%lld matmul. Fix: set RLX_ROCM_MATMUL=kernel to use "
+                         "the own GEMM, and report the shape", rs,
+                         (long long)mm->m, (long long)mm->n,
+                         (long long)mm->k);
     return RLX_OK;
 }
 
@@ -105,6 +195,8 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
     const void *bias = mm->bias_value >= 0
                            ? rlxg_value_ptr(exe, mm->bias_value, params)
                            : NULL;
+    if (mm->use_blas)
+        return blas_enqueue(exe, mm, dt, elem, a, b, y);
     hipError_t err = hipSuccess;
     if (mm->use_gemv)
         err = rlxg_gemv(exe->stream, dt, a, b, bias, y, mm->m, mm->n, mm->k,

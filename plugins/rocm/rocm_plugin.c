@@ -208,9 +208,13 @@ static void rocm_backend_destroy(void *backend)
     rlxg_backend *be = backend;
     if (!be)
         return;
+    for (int i = 0; be->devices && i < be->n_devices; i++)
+        if (be->devices[i].blas)
+            be->rocblas.destroy_handle(be->devices[i].blas);
     free(be->devices);
-    /* libamdhip64 stays loaded: unloading the runtime while it may still
-     * hold threads and state is not safe. */
+    /* libamdhip64 (and rocBLAS, whose kernels it holds) stay loaded:
+     * unloading the runtime while it may still hold threads and state is
+     * not safe. */
     pthread_mutex_destroy(&be->lock);
     free(be);
 }
@@ -249,8 +253,8 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
     }
     char description[160];
     snprintf(description, sizeof description,
-             "AMD GPUs: HIP %d.%d (opened at probe), own GEMM and GEMV "
-             "kernels, HIP graphs; f32/f16/bf16", HIP_VERSION_MAJOR,
+             "AMD GPUs: HIP %d.%d (opened at probe), rocBLAS when found "
+             "(opened at compile), own GEMM and GEMV kernels, HIP graphs; f32/f16/bf16", HIP_VERSION_MAJOR,
              HIP_VERSION_MINOR);
     const rlx_backend_info info = {
         .struct_size = sizeof(rlx_backend_info),

@@ -10,6 +10,10 @@
  * rocm must fail the same way. With an AMD GPU a small graph must run
  * and match the CPU. Prints TAP.
  *
+ * Then the rocBLAS loader and argument translation (test_rocm_rocblas.c)
+ * against the fake librocblas builds named by the second and third
+ * arguments.
+ *
  * Whether a GPU is expected: RLX_TEST_ROCM_EXPECT=gpu|none, else the
  * presence of /dev/kfd.
  */
@@ -23,6 +27,9 @@
 #include <rlx/rlx.h>
 
 static int n_test, n_fail;
+
+void rocm_rocblas_tests(void (*ok)(int, const char *, const char *),
+                        const char *fake, const char *partial);
 
 static void ok(int cond, const char *fmt, const char *detail)
 {
@@ -149,8 +156,9 @@ out:
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s PLUGIN.so FAKE-ROCBLAS.so "
+                "FAKE-ROCBLAS-NO-SGEMM.so\n", argv[0]);
         return 2;
     }
     int gpu = expect_gpu();
@@ -244,6 +252,7 @@ int main(int argc, char **argv)
         }
     }
     rlx_runtime_destroy(rt);
+    rocm_rocblas_tests(ok, argv[2], argv[3]);
     printf("1..%d\n", n_test);
     return n_fail != 0;
 }
