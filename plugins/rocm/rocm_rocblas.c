@@ -53,15 +53,16 @@ int rlxr_rocblas_open(const rlx_host *host, rlxr_rocblas *rb, char *why,
     }
     if (!rb->lib) {
         if (opt[0])
-            snprintf(why, why_size, "rocBLAS not found at %s (%s)", opt,
+            snprintf(why, why_size, "rocm.rocblas_library=%s: %s", opt,
                      dlerror());
         else
-            snprintf(why, why_size, "rocBLAS not found (librocblas.so.4, "
-                     ".so.3, .so.0)");
+            snprintf(why, why_size, "looked for librocblas.so.4, .so.3, "
+                     ".so.0");
         memset(rb, 0, sizeof *rb);
-        snprintf(msg, sizeof msg, "rocm: %s, using the own GEMM. Fix: "
-                 "install rocBLAS from ROCm, or set rocm.rocblas_library",
-                 why);
+        snprintf(msg, sizeof msg, "rocm: rocBLAS not found, using the own "
+                 "GEMM (%s). Fix: install rocBLAS from ROCm, or set "
+                 "rocm.rocblas_library (RLX_ROCM_ROCBLAS_LIBRARY) to its "
+                 "path", why);
         info(host, msg);
         return 0;
     }
