@@ -35,7 +35,7 @@ static rlx_status blas_fail(rlx_executable *exe, cublasStatus_t cs,
 {
     return rlx_kit_fail(exe->be->host,
                         cs == CUBLAS_STATUS_ALLOC_FAILED ? RLX_ERR_OUT_OF_MEMORY
-                                                      : RLX_ERR_DEVICE,
+                                                         : RLX_ERR_DEVICE,
                         "cuda: %s failed: %s (%d). Fix: check nvidia-smi; if "
                         "it repeats, report it with RLX_LOG=debug output",
                         what, blas_name(exe->be, cs), (int)cs);
@@ -616,7 +616,7 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
                     "heuristic's first %.4f ms",
                     (long long)mm->m, (long long)mm->n, (long long)mm->k,
                     (long long)mm->batch, best < 0 ? "gemv, not candidate"
-                                               : "candidate",
+                                                   : "candidate",
                     best, mm->n_algos, (int)split, mm->gemv_wpc,
                     (double)best_ms, (double)first_ms);
     }

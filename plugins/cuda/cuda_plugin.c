@@ -296,7 +296,7 @@ rlx_status rlxg_device_blas(rlxg_backend *be, uint32_t index,
                               "that the cuBLAS library matches the CUDA "
                               "driver (nvidia-smi)",
                               be->blas.status_name ? be->blas.status_name(cs)
-                                                : "error");
+                                                   : "error");
             goto out;
         }
     }

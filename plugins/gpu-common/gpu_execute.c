@@ -298,8 +298,8 @@ static rlx_status check_args(rlx_executable *exe,
                                 "param from a buffer of %zu bytes made by the "
                                 RLXG_NAME " backend on " RLXG_NAME ":%u", (unsigned)s,
                                 !b ? "has no buffer"
-                                : "has a buffer of another dtype, size or "
-                                  "device",
+                                   : "has a buffer of another dtype, size or "
+                                     "device",
                                 v->nbytes, (unsigned)exe->device);
         params[s] = b->ptr;
     }
@@ -328,7 +328,7 @@ static rlx_status check_args(rlx_executable *exe,
                                 "nor a bound buffer. Fix: %s",
                                 is_in ? "input" : "output", (unsigned)s,
                                 is_in ? "set every input before running"
-                                   : "pass host memory or a buffer for "
+                                      : "pass host memory or a buffer for "
                                      "every output");
     }
     return RLX_OK;

@@ -359,8 +359,8 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
             s->in[0] = (int)w->inputs[0];
             s->in[3] = (int)w->inputs[1];
         }
-        s->eps = (float)rlx_kit_float_attr(v, 0, v->op == RLX_OP_LAYER_NORM ? 1e-5
-                                                                    : 1e-6);
+        s->eps = (float)rlx_kit_float_attr(
+            v, 0, v->op == RLX_OP_LAYER_NORM ? 1e-5 : 1e-6);
         s->len = y->rank ? y->dims[y->rank - 1] : 1;
         s->outer = s->len ? y->count / s->len : 0;
         return RLX_OK;
