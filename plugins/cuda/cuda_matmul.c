@@ -33,12 +33,12 @@ static const char *blas_name(const rlxg_backend *be, cublasStatus_t cs)
 static rlx_status blas_fail(rlx_executable *exe, cublasStatus_t cs,
                             const char *what)
 {
-    return rlxg_fail(exe->be->host,
-                     cs == CUBLAS_STATUS_ALLOC_FAILED ? RLX_ERR_OUT_OF_MEMORY
-                                                      : RLX_ERR_DEVICE,
-                     "cuda: %s failed: %s (%d). Fix: check nvidia-smi; if "
-                     "it repeats, report it with RLX_LOG=debug output",
-                     what, blas_name(exe->be, cs), (int)cs);
+    return rlx_kit_fail(exe->be->host,
+                        cs == CUBLAS_STATUS_ALLOC_FAILED ? RLX_ERR_OUT_OF_MEMORY
+                                                         : RLX_ERR_DEVICE,
+                        "cuda: %s failed: %s (%d). Fix: check nvidia-smi; if "
+                        "it repeats, report it with RLX_LOG=debug output",
+                        what, blas_name(exe->be, cs), (int)cs);
 }
 
 /* Free what describe made; MM can be described again. */
@@ -408,13 +408,13 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
             reset(be, mm);
             return RLX_ERR_UNSUPPORTED; /* the caller unfuses */
         }
-        return rlxg_fail(be->host, RLX_ERR_UNSUPPORTED,
-                         "cuda compile: cuBLASLt has no algorithm for "
-                         "matmul '%s' (m %lld, n %lld, k %lld, batch %lld, "
-                         "dtype %d). Fix: run this graph on another device, "
-                         "or report it", v->name, (long long)m,
-                         (long long)n, (long long)k, (long long)n_batch,
-                         (int)v->dtype);
+        return rlx_kit_fail(be->host, RLX_ERR_UNSUPPORTED,
+                            "cuda compile: cuBLASLt has no algorithm for "
+                            "matmul '%s' (m %lld, n %lld, k %lld, batch %lld, "
+                            "dtype %d). Fix: run this graph on another device, "
+                            "or report it", v->name, (long long)m,
+                            (long long)n, (long long)k, (long long)n_batch,
+                            (int)v->dtype);
     }
     return st;
 }
@@ -610,15 +610,15 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         cudaGetLastError(); /* a candidate that failed is just skipped */
         cudaFree(buf);
         mm->algo = mm->algos[best < 0 ? 0 : best];
-        rlxg_log(exe->be->host, RLX_LOG_DEBUG,
-                 "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
-                 "(split-k %d, gemv warps per column %d), %.4f ms; the "
-                 "heuristic's first %.4f ms",
-                 (long long)mm->m, (long long)mm->n, (long long)mm->k,
-                 (long long)mm->batch, best < 0 ? "gemv, not candidate"
-                                               : "candidate",
-                 best, mm->n_algos, (int)split, mm->gemv_wpc,
-                 (double)best_ms, (double)first_ms);
+        rlx_kit_log(exe->be->host, RLX_LOG_DEBUG,
+                    "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
+                    "(split-k %d, gemv warps per column %d), %.4f ms; the "
+                    "heuristic's first %.4f ms",
+                    (long long)mm->m, (long long)mm->n, (long long)mm->k,
+                    (long long)mm->batch, best < 0 ? "gemv, not candidate"
+                                                   : "candidate",
+                    best, mm->n_algos, (int)split, mm->gemv_wpc,
+                    (double)best_ms, (double)first_ms);
     }
     if (e0)
         cudaEventDestroy(e0);

@@ -54,8 +54,8 @@ rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
         fix = "check nvidia-smi and the kernel log (dmesg) for GPU faults; "
               "if the error repeats, report it with RLX_LOG=debug output";
     }
-    return rlxg_fail(host, st, "cuda: %s: %s (%s). Fix: %s", what,
-                     cudaGetErrorName(err), cudaGetErrorString(err), fix);
+    return rlx_kit_fail(host, st, "cuda: %s: %s (%s). Fix: %s", what,
+                        cudaGetErrorName(err), cudaGetErrorString(err), fix);
 }
 
 /* ---- probe and devices ------------------------------------------------- */
@@ -68,11 +68,11 @@ static void log_devices(rlxg_backend *be, int count)
         if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
             continue;
         cudaDeviceGetPCIBusId(bus, (int)sizeof bus, i);
-        rlxg_log(be->host, RLX_LOG_INFO,
-                 "cuda:%d: %s, compute capability %d.%d, %.1f GiB, "
-                 "%d multiprocessors, PCI %s", i, p.name, p.major, p.minor,
-                 (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
-                 p.multiProcessorCount, bus);
+        rlx_kit_log(be->host, RLX_LOG_INFO,
+                    "cuda:%d: %s, compute capability %d.%d, %.1f GiB, "
+                    "%d multiprocessors, PCI %s", i, p.name, p.major, p.minor,
+                    (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
+                    p.multiProcessorCount, bus);
     }
 }
 
@@ -86,22 +86,22 @@ static rlx_status count_devices(rlxg_backend *be, int *count)
     if (err != cudaSuccess) {
         const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
         cudaGetLastError(); /* clear it: the next probe asks again */
-        return rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
-                         "cuda: no usable NVIDIA GPU: cudaGetDeviceCount "
-                         "returned %s (%s); CUDA_VISIBLE_DEVICES is %s%s%s. "
-                         "Fix: install the NVIDIA driver and check that "
-                         "nvidia-smi lists the GPU; if it does, check "
-                         "CUDA_VISIBLE_DEVICES (unset it, or name GPUs "
-                         "that exist)",
-                         cudaGetErrorName(err), cudaGetErrorString(err),
-                         cvd ? "'" : "unset", cvd ? cvd : "",
-                         cvd ? "'" : "");
+        return rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
+                            "cuda: no usable NVIDIA GPU: cudaGetDeviceCount "
+                            "returned %s (%s); CUDA_VISIBLE_DEVICES is %s%s%s. "
+                            "Fix: install the NVIDIA driver and check that "
+                            "nvidia-smi lists the GPU; if it does, check "
+                            "CUDA_VISIBLE_DEVICES (unset it, or name GPUs "
+                            "that exist)",
+                            cudaGetErrorName(err), cudaGetErrorString(err),
+                            cvd ? "'" : "unset", cvd ? cvd : "",
+                            cvd ? "'" : "");
     }
     if (be->n_devices < 0) {
         be->devices = calloc((size_t)n, sizeof *be->devices);
         if (!be->devices)
-            return rlxg_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                             "cuda: out of memory. Fix: free memory");
+            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "cuda: out of memory. Fix: free memory");
         be->n_devices = n;
     }
     if (!be->probed) {
@@ -166,10 +166,10 @@ rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
     if ((st = count_devices(be, &n)) != RLX_OK)
         goto out;
     if (index >= (uint32_t)n) {
-        st = rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                       "cuda: device cuda:%u does not exist; %d visible. "
-                       "Fix: use cuda:0 to cuda:%d, or check "
-                       "CUDA_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
+        st = rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                          "cuda: device cuda:%u does not exist; %d visible. "
+                          "Fix: use cuda:0 to cuda:%d, or check "
+                          "CUDA_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
         goto out;
     }
     cudaError_t err = cudaSetDevice((int)index);
@@ -178,10 +178,10 @@ rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
         if (err == cudaSuccess) {
             size_t free_b = 0, total_b = 0;
             cudaMemGetInfo(&free_b, &total_b);
-            rlxg_log(be->host, RLX_LOG_INFO,
-                     "cuda:%u: context created; %.1f of %.1f GiB free",
-                     (unsigned)index, (double)free_b / 1073741824.0,
-                     (double)total_b / 1073741824.0);
+            rlx_kit_log(be->host, RLX_LOG_INFO,
+                        "cuda:%u: context created; %.1f of %.1f GiB free",
+                        (unsigned)index, (double)free_b / 1073741824.0,
+                        (double)total_b / 1073741824.0);
             be->devices[index].open = 1;
         }
     }
@@ -269,34 +269,34 @@ rlx_status rlxg_device_blas(rlxg_backend *be, uint32_t index,
         }
     }
     if (!be->blas_ok) {
-        st = rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
-                       "cuda: matmul needs cuBLASLt %d, which could not be "
-                       "loaded: %s. Fix: install the CUDA %d runtime "
-                       "libraries (libcublasLt.so.%d, e.g. the "
-                       "libcublaslt%d package or the CUDA toolkit) and make "
-                       "them findable (ldconfig or LD_LIBRARY_PATH)",
-                       CUBLAS_VER_MAJOR, be->blas_error, CUBLAS_VER_MAJOR,
-                       CUBLAS_VER_MAJOR, CUBLAS_VER_MAJOR);
+        st = rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
+                          "cuda: matmul needs cuBLASLt %d, which could not be "
+                          "loaded: %s. Fix: install the CUDA %d runtime "
+                          "libraries (libcublasLt.so.%d, e.g. the "
+                          "libcublaslt%d package or the CUDA toolkit) and make "
+                          "them findable (ldconfig or LD_LIBRARY_PATH)",
+                          CUBLAS_VER_MAJOR, be->blas_error, CUBLAS_VER_MAJOR,
+                          CUBLAS_VER_MAJOR, CUBLAS_VER_MAJOR);
         goto out;
     }
     if (index >= (uint32_t)be->n_devices) {
-        st = rlxg_fail(be->host, RLX_ERR_INTERNAL,
-                       "cuda: cuBLASLt asked for device %u before it was "
-                       "opened. Fix: report this as a bug", (unsigned)index);
+        st = rlx_kit_fail(be->host, RLX_ERR_INTERNAL,
+                          "cuda: cuBLASLt asked for device %u before it was "
+                          "opened. Fix: report this as a bug", (unsigned)index);
         goto out;
     }
     if (!be->devices[index].lt) {
         cublasStatus_t cs = be->blas.create(&be->devices[index].lt);
         if (cs != CUBLAS_STATUS_SUCCESS) {
             be->devices[index].lt = NULL;
-            st = rlxg_fail(be->host, cs == CUBLAS_STATUS_ALLOC_FAILED
+            st = rlx_kit_fail(be->host, cs == CUBLAS_STATUS_ALLOC_FAILED
                                          ? RLX_ERR_OUT_OF_MEMORY
                                          : RLX_ERR_DEVICE,
-                           "cuda: cublasLtCreate failed: %s. Fix: check "
-                           "that the cuBLAS library matches the CUDA "
-                           "driver (nvidia-smi)",
-                           be->blas.status_name ? be->blas.status_name(cs)
-                                                : "error");
+                              "cuda: cublasLtCreate failed: %s. Fix: check "
+                              "that the cuBLAS library matches the CUDA "
+                              "driver (nvidia-smi)",
+                              be->blas.status_name ? be->blas.status_name(cs)
+                                                   : "error");
             goto out;
         }
     }

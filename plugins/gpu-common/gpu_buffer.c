@@ -23,9 +23,9 @@ rlx_status rlxg_buffer_create(void *backend, uint32_t device_index,
                                "(rlx_tensor_desc) and a non-NULL out pointer");
     size_t elem = rlx_dtype_size(desc->dtype);
     if (elem == 0)
-        return rlxg_fail(be->host, RLX_ERR_UNSUPPORTED,
-                         RLXG_NAME " buffer_create: unknown dtype %d. Fix: use a "
-                         "dtype from rlx/types.h", (int)desc->dtype);
+        return rlx_kit_fail(be->host, RLX_ERR_UNSUPPORTED,
+                            RLXG_NAME " buffer_create: unknown dtype %d. Fix: use a "
+                            "dtype from rlx/types.h", (int)desc->dtype);
     size_t count = 1;
     for (uint32_t d = 0; d < desc->rank; d++) {
         if (desc->shape[d] < 0)
@@ -76,15 +76,15 @@ static rlx_status buffer_copy(rlxg_backend *be, rlx_buffer *buffer,
                               const char *what)
 {
     if (!buffer || (nbytes && !dst && !src))
-        return rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                         RLXG_NAME " %s: NULL buffer or host memory. Fix: pass a "
-                         "buffer made by " RLXG_NAME " and host memory of its size",
-                         what);
+        return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                            RLXG_NAME " %s: NULL buffer or host memory. Fix: pass a "
+                            "buffer made by " RLXG_NAME " and host memory of its size",
+                            what);
     if (nbytes != buffer->nbytes)
-        return rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                         RLXG_NAME " %s: %zu bytes for a %zu-byte buffer. Fix: "
-                         "copy exactly the buffer's size", what, nbytes,
-                         buffer->nbytes);
+        return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                            RLXG_NAME " %s: %zu bytes for a %zu-byte buffer. Fix: "
+                            "copy exactly the buffer's size", what, nbytes,
+                            buffer->nbytes);
     if (!nbytes)
         return RLX_OK;
     rlx_status st = rlxg_device_use(be, buffer->device);

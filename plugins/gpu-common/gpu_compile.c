@@ -15,8 +15,8 @@ static rlx_status allocate(ctx *c)
     rlx_executable *exe = c->exe;
     const rlx_graph_view *g = c->g;
     gpuError_t err = gpuSuccess;
-    exe->arena_bytes = rlxg_plan_memory(exe->storages, exe->n_storages,
-                                        ALIGN);
+    exe->arena_bytes = rlx_kit_plan_memory(exe->storages, exe->n_storages,
+                                           ALIGN);
     exe->storage_bind = calloc(exe->n_storages + 1, sizeof(void *));
     if (!exe->storage_bind)
         return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
@@ -33,9 +33,9 @@ static rlx_status allocate(ctx *c)
                 continue;
             if (!RLX_HAS_FIELD(v->struct_size, rlx_node_view, data) ||
                 !v->data)
-                return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
-                                 RLXG_NAME " compile: constant '%s' has no "
-                                 "data." FIX_BUG, v->name);
+                return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                                    RLXG_NAME " compile: constant '%s' has no "
+                                    "data." FIX_BUG, v->name);
             err = gpuMemcpy((char *)exe->consts + x->offset, v->data,
                              x->nbytes, gpuMemcpyHostToDevice);
         }
@@ -44,11 +44,11 @@ static rlx_status allocate(ctx *c)
     size_t at = 0;
     for (uint32_t i = 0; i < exe->n_inputs; i++) {
         exe->input_stage[i] = at;
-        at = align_up(at + exe->values[exe->input_values[i]].nbytes, 64);
+        at = rlx_kit_align_up(at + exe->values[exe->input_values[i]].nbytes, 64);
     }
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         exe->output_stage[i] = at;
-        at = align_up(at + exe->values[exe->output_values[i]].nbytes, 64);
+        at = rlx_kit_align_up(at + exe->values[exe->output_values[i]].nbytes, 64);
     }
     exe->flag_stage = at;
     exe->stage_bytes = at + 64;
@@ -68,11 +68,11 @@ static rlx_status allocate(ctx *c)
     exe->profile = rlx_host_get_option(c->host, RLXG_NAME ".profile", prof,
                                        sizeof prof) == RLX_OK &&
                    *prof && strcmp(prof, "0") != 0;
-    rlxg_log(c->host, RLX_LOG_DEBUG,
-             RLXG_NAME " compile: %u nodes, %u steps, %u intermediates in a "
-             "%zu-byte arena, %zu bytes of constants",
-             (unsigned)g->n_nodes, (unsigned)exe->n_steps,
-             (unsigned)exe->n_storages, exe->arena_bytes, exe->const_bytes);
+    rlx_kit_log(c->host, RLX_LOG_DEBUG,
+                RLXG_NAME " compile: %u nodes, %u steps, %u intermediates in a "
+                "%zu-byte arena, %zu bytes of constants",
+                (unsigned)g->n_nodes, (unsigned)exe->n_steps,
+                (unsigned)exe->n_storages, exe->arena_bytes, exe->const_bytes);
     return RLX_OK;
 }
 

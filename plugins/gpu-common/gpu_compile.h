@@ -10,53 +10,23 @@
 
 #include <string.h>
 
+#include <rlx/kit_attrs.h>
+#include <rlx/kit_half.h>
+#include <rlx/kit_shape.h>
+
 #include "gpu_internal.h"
 
 #define FIX_BUG " Fix: report this as a bug in the rlx core"
 #define ALIGN 256
 
-static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
-
-static inline int64_t int_attr(const rlx_node_view *v, uint32_t i, int64_t def)
-{
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-        v->int_attrs && i < v->n_int_attrs)
-        return v->int_attrs[i];
-    return def;
-}
-
-static inline uint32_t n_int_attrs(const rlx_node_view *v)
-{
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs) &&
-        v->int_attrs)
-        return v->n_int_attrs;
-    return 0;
-}
-
-static inline double float_attr(const rlx_node_view *v, uint32_t i, double def)
-{
-    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, float_attrs) &&
-        v->float_attrs && i < v->n_float_attrs)
-        return v->float_attrs[i];
-    return def;
-}
-
-static inline void contiguous_strides(uint32_t rank, const int64_t *dims,
-                               int64_t *stride)
-{
-    int64_t s = 1;
-    for (uint32_t d = rank; d-- > 0;) {
-        stride[d] = s;
-        s *= dims[d];
-    }
-}
-
+/* AXIS of a RANK tensor into *OUT (a scalar takes axis 0 / -1, as the
+ * kit's rank 1); 0 when out of range. */
 static inline int norm_axis(int64_t axis, uint32_t rank, uint32_t *out)
 {
-    int64_t r = rank ? (int64_t)rank : 1;
-    if (axis < -r || axis >= r)
+    int64_t a = rlx_kit_norm_axis(axis, rank ? rank : 1);
+    if (a < 0)
         return 0;
-    *out = (uint32_t)(axis < 0 ? axis + r : axis);
+    *out = (uint32_t)a;
     return 1;
 }
 

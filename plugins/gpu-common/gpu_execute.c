@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit_args.h>
+
 #include "gpu_internal.h"
 
 void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params)
@@ -199,15 +201,15 @@ void rlxg_profile(rlx_executable *exe, void *const *params)
             at += snprintf(shape + at, sizeof shape - (size_t)at, "%s%lld",
                            d ? ", " : "", (long long)y->dims[d]);
         snprintf(shape + at, sizeof shape - (size_t)at, "]");
-        rlxg_log(host, RLX_LOG_INFO,
-                 RLXG_NAME " profile: step %3u %-8s op %3d dtype %d -> %-20s "
-                 "%8.4f ms", (unsigned)i, step_name(s), s->op,
-                 (int)y->dtype, shape, (double)ms);
+        rlx_kit_log(host, RLX_LOG_INFO,
+                    RLXG_NAME " profile: step %3u %-8s op %3d dtype %d -> %-20s "
+                    "%8.4f ms", (unsigned)i, step_name(s), s->op,
+                    (int)y->dtype, shape, (double)ms);
     }
-    rlxg_log(host, RLX_LOG_INFO,
-             RLXG_NAME " profile: %u steps, %.4f ms of GPU time, each step "
-             "timed on its own",
-             (unsigned)exe->n_steps, (double)total);
+    rlx_kit_log(host, RLX_LOG_INFO,
+                RLXG_NAME " profile: %u steps, %.4f ms of GPU time, each step "
+                "timed on its own",
+                (unsigned)exe->n_steps, (double)total);
     gpuEventDestroy(ev[0]);
     gpuEventDestroy(ev[1]);
 }
@@ -272,8 +274,8 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
            (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_host);
     memcpy(exe->graph_dev, exe->io_dev,
            (exe->n_inputs + exe->n_outputs) * sizeof *exe->io_dev);
-    rlxg_log(host, RLX_LOG_DEBUG, RLXG_NAME ": captured a graph of %u steps",
-             (unsigned)exe->n_steps);
+    rlx_kit_log(host, RLX_LOG_DEBUG, RLXG_NAME ": captured a graph of %u steps",
+                (unsigned)exe->n_steps);
     return RLX_OK;
 }
 
@@ -281,67 +283,52 @@ static rlx_status check_args(rlx_executable *exe,
                              const rlx_execute_args *args, void **params)
 {
     const rlx_host *host = exe->be->host;
-    if (!args || !RLX_HAS_FIELD(args->struct_size, rlx_execute_args, outputs))
-        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
-                               RLXG_NAME " execute: missing or truncated "
-                               "arguments. Fix: pass an rlx_execute_args "
-                               "with struct_size = sizeof (rlx_execute_args)");
-    if (args->n_params != exe->n_params || args->n_inputs != exe->n_inputs ||
-        args->n_outputs != exe->n_outputs ||
-        (exe->n_params && !args->params) || (exe->n_inputs && !args->inputs) ||
-        (exe->n_outputs && !args->outputs))
-        return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                         RLXG_NAME " execute: got %u params, %u inputs, %u "
-                         "outputs; the graph has %u, %u, %u. Fix: pass one "
-                         "entry per slot of the compiled graph",
-                         (unsigned)args->n_params, (unsigned)args->n_inputs,
-                         (unsigned)args->n_outputs, (unsigned)exe->n_params,
-                         (unsigned)exe->n_inputs, (unsigned)exe->n_outputs);
+    rlx_status st = rlx_kit_check_execute_args(host, RLXG_NAME " execute",
+                                               args, exe->n_params,
+                                               exe->n_inputs, exe->n_outputs);
+    if (st != RLX_OK)
+        return st;
     for (uint32_t s = 0; s < exe->n_params; s++) {
         const rlxg_value *v = &exe->values[exe->param_values[s]];
         const rlx_buffer *b = args->params[s];
         if (!b || b->dtype != v->dtype || b->nbytes != v->nbytes ||
             b->device != exe->device)
-            return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             RLXG_NAME " execute: param slot %u %s. Fix: set the "
-                             "param from a buffer of %zu bytes made by the "
-                             RLXG_NAME " backend on " RLXG_NAME ":%u", (unsigned)s,
-                             !b ? "has no buffer"
-                                : "has a buffer of another dtype, size or "
-                                  "device",
-                             v->nbytes, (unsigned)exe->device);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                RLXG_NAME " execute: param slot %u %s. Fix: set the "
+                                "param from a buffer of %zu bytes made by the "
+                                RLXG_NAME " backend on " RLXG_NAME ":%u", (unsigned)s,
+                                !b ? "has no buffer"
+                                   : "has a buffer of another dtype, size or "
+                                     "device",
+                                v->nbytes, (unsigned)exe->device);
         params[s] = b->ptr;
     }
-    int has_bufs = RLX_HAS_FIELD(args->struct_size, rlx_execute_args,
-                                 output_buffers);
-    rlx_buffer *const *in_bufs = has_bufs ? args->input_buffers : NULL;
-    rlx_buffer *const *out_bufs = has_bufs ? args->output_buffers : NULL;
     for (uint32_t j = 0; j < exe->n_inputs + exe->n_outputs; j++) {
         int is_in = j < exe->n_inputs;
         uint32_t s = is_in ? j : j - exe->n_inputs;
         const rlxg_value *v = &exe->values[is_in ? exe->input_values[s]
                                                  : exe->output_values[s]];
-        const rlx_buffer *b = is_in ? (in_bufs ? in_bufs[s] : NULL)
-                                    : (out_bufs ? out_bufs[s] : NULL);
+        const rlx_buffer *b = is_in ? rlx_kit_bound_input(args, s)
+                                    : rlx_kit_bound_output(args, s);
         const void *h = is_in ? args->inputs[s] : args->outputs[s];
         exe->io_dev[j] = NULL;
         if (b && (b->dtype != v->dtype || b->nbytes != v->nbytes ||
                   b->device != exe->device))
-            return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             RLXG_NAME " execute: %s %u is bound to a buffer of "
-                             "another dtype, size or device. Fix: bind a "
-                             "buffer of %zu bytes made by the " RLXG_NAME " backend "
-                             "on " RLXG_NAME ":%u", is_in ? "input" : "output",
-                             (unsigned)s, v->nbytes, (unsigned)exe->device);
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                RLXG_NAME " execute: %s %u is bound to a buffer of "
+                                "another dtype, size or device. Fix: bind a "
+                                "buffer of %zu bytes made by the " RLXG_NAME " backend "
+                                "on " RLXG_NAME ":%u", is_in ? "input" : "output",
+                                (unsigned)s, v->nbytes, (unsigned)exe->device);
         if (b)
             exe->io_dev[j] = b->ptr;
         else if (v->nbytes && !h)
-            return rlxg_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                             RLXG_NAME " execute: %s %u has neither host memory "
-                             "nor a bound buffer. Fix: %s",
-                             is_in ? "input" : "output", (unsigned)s,
-                             is_in ? "set every input before running"
-                                   : "pass host memory or a buffer for "
+            return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                                RLXG_NAME " execute: %s %u has neither host memory "
+                                "nor a bound buffer. Fix: %s",
+                                is_in ? "input" : "output", (unsigned)s,
+                                is_in ? "set every input before running"
+                                      : "pass host memory or a buffer for "
                                      "every output");
     }
     return RLX_OK;

@@ -21,7 +21,7 @@ void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act)
         return;
     const rlx_node_view *a = g->nodes[v->inputs[0]];
     const rlx_node_view *b = g->nodes[v->inputs[1]];
-    int64_t ta = int_attr(v, 0, 0);
+    int64_t ta = rlx_kit_int_attr(v, 0, 0);
     if (b->rank != 2 || (a->rank > 2 && ta) || a->rank < 1 ||
         vals[i].count == 0)
         return;
@@ -50,7 +50,7 @@ void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act)
     if (x->dtype != v->dtype)
         return;
     if (x->op == RLX_OP_RELU ||
-        (x->op == RLX_OP_GELU && int_attr(x, 0, 0) == RLX_GELU_TANH))
+        (x->op == RLX_OP_GELU && rlx_kit_int_attr(x, 0, 0) == RLX_GELU_TANH))
         *act = c->consumer[j];
 }
 
@@ -176,7 +176,7 @@ static int view_of(ctx *c, int i, view *w, int *chain, int *n_chain, int top)
             if (op == RLX_OP_RESHAPE)
                 return view_reshape(w, y->rank, y->dims);
             if (op == RLX_OP_TRANSPOSE) {
-                uint32_t na = n_int_attrs(v);
+                uint32_t na = rlx_kit_n_int_attrs(v);
                 int64_t st[RLXG_MAX_RANK];
                 if ((na != 0 && na != w->rank) || w->rank != y->rank)
                     return 0;
@@ -194,7 +194,7 @@ static int view_of(ctx *c, int i, view *w, int *chain, int *n_chain, int top)
                 return 1;
             }
             /* slice */
-            uint32_t na = n_int_attrs(v);
+            uint32_t na = rlx_kit_n_int_attrs(v);
             if (w->rank != y->rank)
                 return 0;
             for (uint32_t t = 0; t + 3 <= na; t += 3) {
@@ -218,7 +218,7 @@ static int view_of(ctx *c, int i, view *w, int *chain, int *n_chain, int top)
     w->off = 0;
     w->rank = y->rank;
     memcpy(w->dims, y->dims, y->rank * sizeof *y->dims);
-    contiguous_strides(y->rank, y->dims, w->stride);
+    rlx_kit_contiguous_strides(y->rank, y->dims, w->stride);
     return 1;
 }
 
@@ -253,12 +253,8 @@ static double const_scalar(const rlx_node_view *v)
     }
     if (v->dtype == RLX_DTYPE_BF16) {
         uint16_t h;
-        uint32_t u;
-        float f;
         memcpy(&h, v->data, sizeof h);
-        u = (uint32_t)h << 16;
-        memcpy(&f, &u, sizeof f);
-        return f;
+        return rlx_kit_bf16_to_f32(h);
     }
     return NAN;
 }
@@ -272,15 +268,15 @@ static void plan_attention_at(ctx *c, uint32_t m2)
     rlxg_value *vals = c->exe->values;
     const rlx_node_view *v2 = g->nodes[m2];
     rlx_dtype dt = v2->dtype;
-    if (v2->n_inputs != 2 || int_attr(v2, 0, 0) != 0 || vals[m2].count == 0)
+    if (v2->n_inputs != 2 || rlx_kit_int_attr(v2, 0, 0) != 0 || vals[m2].count == 0)
         return;
     int p = (int)v2->inputs[0];
     const rlx_node_view *sm = g->nodes[p];
     if (sm->op != RLX_OP_SOFTMAX || !claimable(c, p) || sm->dtype != dt)
         return;
     uint32_t rank = vals[p].rank, axis;
-    int64_t causal = int_attr(sm, 1, 0);
-    if (rank < 2 || rank > 4 || !norm_axis(int_attr(sm, 0, -1), rank, &axis) ||
+    int64_t causal = rlx_kit_int_attr(sm, 1, 0);
+    if (rank < 2 || rank > 4 || !norm_axis(rlx_kit_int_attr(sm, 0, -1), rank, &axis) ||
         axis != rank - 1 || (causal != 0 && causal != 1))
         return;
     int sc = (int)sm->inputs[0], mul = -1;
@@ -305,8 +301,8 @@ static void plan_attention_at(ctx *c, uint32_t m2)
     if (m1->op != RLX_OP_MATMUL || m1->n_inputs != 2 || !claimable(c, sc) ||
         m1->dtype != dt || vals[sc].rank != rank)
         return;
-    int64_t ta = int_attr(m1, 0, 0), tb = int_attr(m1, 1, 0);
-    int64_t tv = int_attr(v2, 1, 0);
+    int64_t ta = rlx_kit_int_attr(m1, 0, 0), tb = rlx_kit_int_attr(m1, 1, 0);
+    int64_t tv = rlx_kit_int_attr(v2, 1, 0);
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1) || (tv != 0 && tv != 1))
         return;
     int ops[3] = { (int)m1->inputs[0], (int)m1->inputs[1],
@@ -356,17 +352,17 @@ static void plan_attention_at(ctx *c, uint32_t m2)
     view ov;
     ov.rank = rank;
     memcpy(ov.dims, y->dims, rank * sizeof *y->dims);
-    contiguous_strides(rank, y->dims, ov.stride);
+    rlx_kit_contiguous_strides(rank, y->dims, ov.stride);
     int tr = c->consumer[m2];
     if (claimable(c, (int)m2) && tr >= 0 &&
         g->nodes[tr]->op == RLX_OP_TRANSPOSE && g->nodes[tr]->dtype == dt &&
         vals[tr].rank == rank && vals[tr].count == y->count &&
         c->attn[tr] < 0 && vals[tr].storage != -2) {
         const rlx_node_view *tn = g->nodes[tr];
-        uint32_t na = n_int_attrs(tn);
+        uint32_t na = rlx_kit_n_int_attrs(tn);
         int64_t ts[RLXG_MAX_RANK];
         int okp = na == 0 || na == rank;
-        contiguous_strides(rank, vals[tr].dims, ts);
+        rlx_kit_contiguous_strides(rank, vals[tr].dims, ts);
         for (uint32_t d = 0; okp && d < rank; d++) {
             int64_t from = na ? tn->int_attrs[d] : (int64_t)(rank - 1 - d);
             if (from < 0)
@@ -379,7 +375,7 @@ static void plan_attention_at(ctx *c, uint32_t m2)
         if (okp)
             out = tr;
         else
-            contiguous_strides(rank, y->dims, ov.stride);
+            rlx_kit_contiguous_strides(rank, y->dims, ov.stride);
     }
     strides4(&ov, 0, ap.o_s);
 

@@ -19,16 +19,12 @@
 #include <stdint.h>
 
 #include <rlx/backend.h>
+#include <rlx/kit_error.h>
+#include <rlx/kit_plan.h>
 #include <rlx/plugin.h>
 
 #include "gpu_kernels.h"
 #include "gpu_vendor.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define RLXG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define RLXG_PRINTF(fmt, args)
-#endif
 
 /* Matmul epilogues the compiler fuses (the vendor maps them). */
 typedef enum rlxg_epilogue {
@@ -42,14 +38,11 @@ typedef struct rlxg_backend rlxg_backend; /* gpu_vendor_state.h */
 typedef struct rlxg_matmul rlxg_matmul;   /* gpu_vendor_state.h */
 #include "gpu_vendor_state.h"
 
-rlx_status rlxg_fail(const rlx_host *host, rlx_status st, const char *fmt,
-                     ...) RLXG_PRINTF(3, 4);
-/* Report a failed runtime call: "cuda: WHAT: cudaErrorX (text). Fix: ..."
+/* Messages go through the plugin kit (rlx_kit_fail, rlx_kit_log). Report
+ * a failed runtime call: "cuda: WHAT: cudaErrorX (text). Fix: ..."
  * (vendor: the fix names the vendor's tools). */
 rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
                          const char *what);
-void rlxg_log(const rlx_host *host, rlx_log_level level, const char *fmt,
-              ...) RLXG_PRINTF(3, 4);
 
 /* Make device INDEX current on this thread, creating its context the
  * first time. */
@@ -97,11 +90,10 @@ typedef struct rlxg_value {
     int is_output;
 } rlxg_value;
 
-typedef struct rlxg_storage {
-    size_t nbytes;
-    int first, last;      /* step interval during which it is live */
-    size_t offset;        /* planned offset in the arena */
-} rlxg_storage;
+/* An arena block: nbytes, its live interval of steps [first, last]
+ * (inclusive; -1 before the first step) and its planned offset, laid
+ * out by the kit's liveness planner (rlx_kit_plan_memory). */
+typedef rlx_kit_live rlxg_storage;
 
 typedef enum rlxg_step_kind {
     RLXG_STEP_UNARY = 1,
@@ -192,8 +184,6 @@ void rlxg_executable_destroy(void *backend, rlx_executable *exe);
 rlx_status rlxg_execute(void *backend, rlx_executable *exe,
                         const rlx_execute_args *args);
 
-/* Plan memory: assign arena offsets to storages by liveness. */
-size_t rlxg_plan_memory(rlxg_storage *s, uint32_t n, size_t align);
 /* Pointer to value V's bytes with PARAMS bound (capture time). */
 void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);
 /* Enqueue every step on the executable's stream. */

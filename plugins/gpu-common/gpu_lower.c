@@ -32,32 +32,12 @@ static rlxg_step *push_step(const rlx_host *host, rlx_executable *exe,
 
 /* ---- plans ------------------------------------------------------------- */
 
-/* ---- plans ------------------------------------------------------------- */
-
 /* Drop unit dims and merge dims that are contiguous on both sides. */
 static void copy_coalesce(rlxg_copy_plan *p)
 {
-    uint32_t r = 0;
-    int64_t count = 1;
-    for (uint32_t d = 0; d < p->rank; d++) {
-        count *= p->dims[d];
-        if (p->dims[d] == 1)
-            continue;
-        if (r > 0 &&
-            p->src_stride[r - 1] == p->src_stride[d] * p->dims[d] &&
-            p->dst_stride[r - 1] == p->dst_stride[d] * p->dims[d]) {
-            p->dims[r - 1] *= p->dims[d];
-            p->src_stride[r - 1] = p->src_stride[d];
-            p->dst_stride[r - 1] = p->dst_stride[d];
-            continue;
-        }
-        p->dims[r] = p->dims[d];
-        p->src_stride[r] = p->src_stride[d];
-        p->dst_stride[r] = p->dst_stride[d];
-        r++;
-    }
-    p->rank = r;
-    p->count = count;
+    int64_t *const strides[2] = { p->src_stride, p->dst_stride };
+    p->count = rlx_kit_dims_product(p->dims, 0, p->rank);
+    p->rank = rlx_kit_collapse(p->rank, p->dims, strides, 2);
 }
 
 static void bside_plan(const rlxg_value *side, const rlxg_value *out,
@@ -99,12 +79,7 @@ static void bside_plan(const rlxg_value *side, const rlxg_value *out,
         return;
     }
     s->mode = 2;
-    int64_t step = 1;
-    for (uint32_t d = r; d-- > 0;) {
-        int64_t sd = d >= off ? side->dims[d - off] : 1;
-        s->stride[d] = sd == 1 ? 0 : step;
-        step *= sd;
-    }
+    rlx_kit_broadcast_strides(r, side->rank, side->dims, s->stride);
 }
 
 static rlx_status plan_binary(rlx_executable *exe, rlxg_step *s)
@@ -122,9 +97,9 @@ static rlx_status plan_binary(rlx_executable *exe, rlxg_step *s)
 
 static rlx_status bad_attr(ctx *c, const rlx_node_view *v, const char *what)
 {
-    return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
-                     RLXG_NAME " compile: node '%s' has %s." FIX_BUG, v->name,
-                     what);
+    return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                        RLXG_NAME " compile: node '%s' has %s." FIX_BUG, v->name,
+                        what);
 }
 
 static rlx_status node_matmul(ctx *c, uint32_t i)
@@ -133,7 +108,7 @@ static rlx_status node_matmul(ctx *c, uint32_t i)
     const rlx_node_view *v = c->g->nodes[i];
     const rlx_node_view *a = c->g->nodes[v->inputs[0]];
     const rlx_node_view *b = c->g->nodes[v->inputs[1]];
-    int64_t ta = int_attr(v, 0, 0), tb = int_attr(v, 1, 0);
+    int64_t ta = rlx_kit_int_attr(v, 0, 0), tb = rlx_kit_int_attr(v, 1, 0);
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
         return bad_attr(c, v, "transpose flags other than 0 or 1");
     if (exe->values[i].count == 0)
@@ -200,7 +175,7 @@ static rlx_status node_reduce(ctx *c, uint32_t i, rlxg_step *s)
     const rlx_node_view *v = c->g->nodes[i];
     const rlxg_value *x = &c->exe->values[v->inputs[0]];
     unsigned char red[RLXG_MAX_RANK] = { 0 };
-    uint32_t na = n_int_attrs(v);
+    uint32_t na = rlx_kit_n_int_attrs(v);
     if (na <= 1) {
         memset(red, 1, sizeof red);
     } else {
@@ -212,7 +187,7 @@ static rlx_status node_reduce(ctx *c, uint32_t i, rlxg_step *s)
         }
     }
     int64_t stride[RLXG_MAX_RANK];
-    contiguous_strides(x->rank, x->dims, stride);
+    rlx_kit_contiguous_strides(x->rank, x->dims, stride);
     rlxg_reduce_plan *p = &s->reduce;
     p->n_out = p->n_red = 1;
     for (uint32_t d = 0; d < x->rank; d++) {
@@ -236,12 +211,12 @@ static rlx_status node_copy_like(ctx *c, uint32_t i)
     const rlx_node_view *v = c->g->nodes[i];
     const rlxg_value *y = &exe->values[i];
     int64_t ystride[RLXG_MAX_RANK];
-    contiguous_strides(y->rank, y->dims, ystride);
+    rlx_kit_contiguous_strides(y->rank, y->dims, ystride);
     size_t elem = rlx_dtype_size(y->dtype);
 
     if (v->op == RLX_OP_CONCAT) {
         uint32_t axis;
-        if (!norm_axis(int_attr(v, 0, 0), y->rank, &axis) || y->rank == 0)
+        if (!norm_axis(rlx_kit_int_attr(v, 0, 0), y->rank, &axis) || y->rank == 0)
             return bad_attr(c, v, "a concat axis out of range");
         int64_t at = 0;
         for (uint32_t j = 0; j < v->n_inputs; j++) {
@@ -253,7 +228,7 @@ static rlx_status node_copy_like(ctx *c, uint32_t i)
                 s->in[0] = (int)v->inputs[j];
                 s->copy.rank = x->rank;
                 memcpy(s->copy.dims, x->dims, sizeof s->copy.dims);
-                contiguous_strides(x->rank, x->dims, s->copy.src_stride);
+                rlx_kit_contiguous_strides(x->rank, x->dims, s->copy.src_stride);
                 memcpy(s->copy.dst_stride, ystride, sizeof ystride);
                 s->dst_offset = (size_t)(at * ystride[axis]) * elem;
                 copy_coalesce(&s->copy);
@@ -265,7 +240,7 @@ static rlx_status node_copy_like(ctx *c, uint32_t i)
 
     const rlxg_value *x = &exe->values[v->inputs[0]];
     int64_t xstride[RLXG_MAX_RANK];
-    contiguous_strides(x->rank, x->dims, xstride);
+    rlx_kit_contiguous_strides(x->rank, x->dims, xstride);
     rlxg_step *s = push_step(c->host, exe, RLXG_STEP_COPY, (int)i);
     if (!s)
         return RLX_ERR_OUT_OF_MEMORY;
@@ -275,7 +250,7 @@ static rlx_status node_copy_like(ctx *c, uint32_t i)
     memcpy(p->dims, y->dims, sizeof p->dims);
     memcpy(p->dst_stride, ystride, sizeof ystride);
     if (v->op == RLX_OP_TRANSPOSE) {
-        uint32_t na = n_int_attrs(v);
+        uint32_t na = rlx_kit_n_int_attrs(v);
         if (na != 0 && na != x->rank)
             return bad_attr(c, v, "a permutation of the wrong length");
         for (uint32_t d = 0; d < y->rank; d++) {
@@ -288,7 +263,7 @@ static rlx_status node_copy_like(ctx *c, uint32_t i)
         }
     } else if (v->op == RLX_OP_SLICE) {
         memcpy(p->src_stride, xstride, sizeof xstride);
-        uint32_t na = n_int_attrs(v);
+        uint32_t na = rlx_kit_n_int_attrs(v);
         int64_t off = 0;
         for (uint32_t t = 0; t + 3 <= na; t += 3) {
             uint32_t ax;
@@ -350,9 +325,9 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
         return plan_binary(exe, s);
     case RLX_OP_SOFTMAX: {
         uint32_t axis;
-        if (!norm_axis(int_attr(v, 0, -1), y->rank, &axis))
+        if (!norm_axis(rlx_kit_int_attr(v, 0, -1), y->rank, &axis))
             return bad_attr(c, v, "a softmax axis out of range");
-        int64_t causal = int_attr(v, 1, 0);
+        int64_t causal = rlx_kit_int_attr(v, 1, 0);
         if (causal != 0 && causal != 1)
             return bad_attr(c, v, "a causal flag other than 0 or 1");
         if (causal && (y->rank < 2 || axis != y->rank - 1))
@@ -384,8 +359,8 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
             s->in[0] = (int)w->inputs[0];
             s->in[3] = (int)w->inputs[1];
         }
-        s->eps = (float)float_attr(v, 0, v->op == RLX_OP_LAYER_NORM ? 1e-5
-                                                                    : 1e-6);
+        s->eps = (float)rlx_kit_float_attr(
+            v, 0, v->op == RLX_OP_LAYER_NORM ? 1e-5 : 1e-6);
         s->len = y->rank ? y->dims[y->rank - 1] : 1;
         s->outer = s->len ? y->count / s->len : 0;
         return RLX_OK;
@@ -398,13 +373,13 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
         const rlxg_value *d = &exe->values[v->inputs[0]];
         const rlxg_value *ix = &exe->values[v->inputs[1]];
         uint32_t axis;
-        if (!norm_axis(int_attr(v, 0, 0), d->rank, &axis) || d->rank == 0)
+        if (!norm_axis(rlx_kit_int_attr(v, 0, 0), d->rank, &axis) || d->rank == 0)
             return bad_attr(c, v, "a gather axis out of range");
         if (ix->dtype != RLX_DTYPE_I32 && ix->dtype != RLX_DTYPE_I64)
-            return rlxg_fail(c->host, RLX_ERR_DTYPE,
-                             RLXG_NAME " compile: gather '%s' has indices of "
-                             "dtype %d. Fix: use i32 or i64 indices",
-                             v->name, (int)ix->dtype);
+            return rlx_kit_fail(c->host, RLX_ERR_DTYPE,
+                                RLXG_NAME " compile: gather '%s' has indices of "
+                                "dtype %d. Fix: use i32 or i64 indices",
+                                v->name, (int)ix->dtype);
         if (!(s = push_step(c->host, exe, RLXG_STEP_GATHER, (int)i)))
             return RLX_ERR_OUT_OF_MEMORY;
         s->in[0] = (int)v->inputs[0];
@@ -437,13 +412,13 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
     case RLX_OP_FILL:
         if (!(s = push_step(c->host, exe, RLXG_STEP_FILL, (int)i)))
             return RLX_ERR_OUT_OF_MEMORY;
-        s->fill = float_attr(v, 0, 0.0);
+        s->fill = rlx_kit_float_attr(v, 0, 0.0);
         return RLX_OK;
     default: /* unary */
         if (!(s = push_step(c->host, exe, RLXG_STEP_UNARY, (int)i)))
             return RLX_ERR_OUT_OF_MEMORY;
         s->op = v->op;
-        s->approx = (int)int_attr(v, 0, 0);
+        s->approx = (int)rlx_kit_int_attr(v, 0, 0);
         if (v->op == RLX_OP_GELU && s->approx != RLX_GELU_ERF &&
             s->approx != RLX_GELU_TANH)
             return bad_attr(c, v, "a gelu approximation other than 0 or 1");

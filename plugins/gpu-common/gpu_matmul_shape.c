@@ -6,6 +6,8 @@
  */
 #include <stdlib.h>
 
+#include <rlx/kit_shape.h>
+
 #include "gpu_internal.h"
 
 /* One side's batch strides per output batch dim (elements; 0 stretched). */
@@ -13,17 +15,9 @@ static void batch_strides(const rlx_node_view *x, uint32_t br,
                           int64_t matrix, int64_t *stride)
 {
     uint32_t xb = x->rank >= 2 ? x->rank - 2 : 0;
-    int64_t step = matrix;
-    for (uint32_t d = br; d-- > 0;) {
-        uint32_t from_right = br - 1 - d;
-        if (from_right >= xb) {
-            stride[d] = 0;
-            continue;
-        }
-        int64_t dim = x->shape[xb - 1 - from_right];
-        stride[d] = dim == 1 ? 0 : step;
-        step *= dim;
-    }
+    rlx_kit_broadcast_strides(br, xb, x->shape, stride);
+    for (uint32_t d = 0; d < br; d++)
+        stride[d] *= matrix;
 }
 
 rlx_status rlxg_matmul_shape(const rlx_host *host, const rlx_node_view *v,

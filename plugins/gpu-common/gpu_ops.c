@@ -2,12 +2,12 @@
  * gpu_ops.c - the ops and dtypes the shared GPU compiler lowers (the
  * same for every vendor: the kernels are shared).
  */
+#include <rlx/kit_names.h>
+
 #include "gpu_internal.h"
 
-static int is_float_dtype(rlx_dtype t)
-{
-    return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
-}
+/* The list stays explicit (not rlx_kit_op_is_float): an op a newer
+ * ops.h adds is not lowered here until a kernel exists. */
 
 int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
@@ -29,7 +29,7 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
     case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
     case RLX_OP_REDUCE_MAX:
-        return is_float_dtype(dtype);
+        return rlx_kit_dtype_is_float(dtype);
     default:
         return 0;
     }

@@ -20,52 +20,52 @@ rlx_status rlxg_values_init(ctx *c)
         const rlx_node_view *v = g->nodes[i];
         rlxg_value *x = &exe->values[i];
         if (!v || v->struct_size < NODE_MIN_SIZE)
-            return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
-                             RLXG_NAME " compile: node %u is missing or "
-                             "truncated." FIX_BUG, (unsigned)i);
+            return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                                RLXG_NAME " compile: node %u is missing or "
+                                "truncated." FIX_BUG, (unsigned)i);
         if (v->rank > RLXG_MAX_RANK || (v->rank && !v->shape))
-            return rlxg_fail(c->host, RLX_ERR_UNSUPPORTED,
-                             RLXG_NAME " compile: node '%s' has rank %u; the "
-                             RLXG_NAME " backend takes up to %d. Fix: reshape to "
-                             "fewer dims", v->name, (unsigned)v->rank,
-                             RLXG_MAX_RANK);
+            return rlx_kit_fail(c->host, RLX_ERR_UNSUPPORTED,
+                                RLXG_NAME " compile: node '%s' has rank %u; the "
+                                RLXG_NAME " backend takes up to %d. Fix: reshape to "
+                                "fewer dims", v->name, (unsigned)v->rank,
+                                RLXG_MAX_RANK);
         if (v->n_inputs && !v->inputs)
-            return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
-                             RLXG_NAME " compile: node '%s' has no input list."
-                             FIX_BUG, v->name);
+            return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                                RLXG_NAME " compile: node '%s' has no input list."
+                                FIX_BUG, v->name);
         x->dtype = v->dtype;
         x->rank = v->rank;
         x->count = 1;
         for (uint32_t d = 0; d < v->rank; d++) {
             if (v->shape[d] < 0)
-                return rlxg_fail(c->host, RLX_ERR_SHAPE,
-                                 RLXG_NAME " compile: node '%s' has a negative "
-                                 "dim." FIX_BUG, v->name);
+                return rlx_kit_fail(c->host, RLX_ERR_SHAPE,
+                                    RLXG_NAME " compile: node '%s' has a negative "
+                                    "dim." FIX_BUG, v->name);
             x->dims[d] = v->shape[d];
             x->count *= v->shape[d];
         }
         size_t elem = rlx_dtype_size(v->dtype);
         if (elem == 0)
-            return rlxg_fail(c->host, RLX_ERR_UNSUPPORTED,
-                             RLXG_NAME " compile: node '%s' has unknown dtype %d. "
-                             "Fix: use a dtype from rlx/types.h", v->name,
-                             (int)v->dtype);
+            return rlx_kit_fail(c->host, RLX_ERR_UNSUPPORTED,
+                                RLXG_NAME " compile: node '%s' has unknown dtype %d. "
+                                "Fix: use a dtype from rlx/types.h", v->name,
+                                (int)v->dtype);
         x->nbytes = (size_t)x->count * elem;
         x->storage = -1;
         for (uint32_t j = 0; j < v->n_inputs; j++) {
             if (v->inputs[j] >= i)
-                return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
-                                 RLXG_NAME " compile: node '%s' reads a later "
-                                 "node." FIX_BUG, v->name);
+                return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                                    RLXG_NAME " compile: node '%s' reads a later "
+                                    "node." FIX_BUG, v->name);
             exe->values[v->inputs[j]].uses++;
             c->consumer[v->inputs[j]] = (int)i;
         }
     }
     for (uint32_t o = 0; o < g->n_outputs; o++) {
         if (g->outputs[o] >= g->n_nodes)
-            return rlxg_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
-                             RLXG_NAME " compile: output %u names no node."
-                             FIX_BUG, (unsigned)o);
+            return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                                RLXG_NAME " compile: output %u names no node."
+                                FIX_BUG, (unsigned)o);
         exe->values[g->outputs[o]].is_output = 1;
     }
     return RLX_OK;
@@ -116,7 +116,7 @@ rlx_status rlxg_values_locate(ctx *c)
         case RLX_OP_CONSTANT:
             x->loc = RLXG_LOC_CONST;
             x->offset = const_at;
-            const_at = align_up(const_at + x->nbytes, ALIGN);
+            const_at = rlx_kit_align_up(const_at + x->nbytes, ALIGN);
             break;
         case RLX_OP_RESHAPE: {
             const rlxg_value *in = &exe->values[v->inputs[0]];

@@ -48,8 +48,8 @@ rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
         fix = "check rocm-smi and the kernel log (dmesg) for GPU faults; "
               "if the error repeats, report it with RLX_LOG=debug output";
     }
-    return rlxg_fail(host, st, "rocm: %s: %s (%s). Fix: %s", what,
-                     hipGetErrorName(err), hipGetErrorString(err), fix);
+    return rlx_kit_fail(host, st, "rocm: %s: %s (%s). Fix: %s", what,
+                        hipGetErrorName(err), hipGetErrorString(err), fix);
 }
 
 /* ---- probe and devices ------------------------------------------------- */
@@ -62,11 +62,11 @@ static void log_devices(rlxg_backend *be, int count)
         if (hipGetDeviceProperties(&p, i) != hipSuccess)
             continue;
         hipDeviceGetPCIBusId(bus, (int)sizeof bus, i);
-        rlxg_log(be->host, RLX_LOG_INFO,
-                 "rocm:%d: %s, %s, %.1f GiB, %d compute units, PCI %s", i,
-                 p.name, p.gcnArchName,
-                 (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
-                 p.multiProcessorCount, bus);
+        rlx_kit_log(be->host, RLX_LOG_INFO,
+                    "rocm:%d: %s, %s, %.1f GiB, %d compute units, PCI %s", i,
+                    p.name, p.gcnArchName,
+                    (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
+                    p.multiProcessorCount, bus);
     }
 }
 
@@ -75,12 +75,12 @@ static rlx_status count_devices(rlxg_backend *be, int *count)
 {
     char why[512];
     if (!rlxr_hip_open(be->host, why, sizeof why))
-        return rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
-                         "rocm: the HIP runtime could not be loaded: %s. "
-                         "Fix: install the HIP runtime (Debian and Ubuntu: "
-                         "apt install libamdhip64-5; it provides "
-                         "libamdhip64.so.5) and check that ldconfig -p "
-                         "lists libamdhip64", why);
+        return rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
+                            "rocm: the HIP runtime could not be loaded: %s. "
+                            "Fix: install the HIP runtime (Debian and Ubuntu: "
+                            "apt install libamdhip64-5; it provides "
+                            "libamdhip64.so.5) and check that ldconfig -p "
+                            "lists libamdhip64", why);
     int n = 0;
     hipError_t err = hipGetDeviceCount(&n);
     if (err == hipSuccess && n == 0)
@@ -88,30 +88,30 @@ static rlx_status count_devices(rlxg_backend *be, int *count)
     if (err != hipSuccess) {
         const char *hvd = getenv("HIP_VISIBLE_DEVICES");
         hipGetLastError(); /* clear it: the next probe asks again */
-        return rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
-                         "rocm: no usable AMD GPU: hipGetDeviceCount "
-                         "returned %s (%s); HIP_VISIBLE_DEVICES is %s%s%s. "
-                         "Fix: on a machine with an AMD GPU, load the "
-                         "amdgpu kernel driver, check that /dev/kfd exists "
-                         "and is accessible (render and video groups) and "
-                         "that rocm-smi lists the GPU; if it does, check "
-                         "HIP_VISIBLE_DEVICES (unset it, or name GPUs that "
-                         "exist)",
-                         hipGetErrorName(err), hipGetErrorString(err),
-                         hvd ? "'" : "unset", hvd ? hvd : "",
-                         hvd ? "'" : "");
+        return rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
+                            "rocm: no usable AMD GPU: hipGetDeviceCount "
+                            "returned %s (%s); HIP_VISIBLE_DEVICES is %s%s%s. "
+                            "Fix: on a machine with an AMD GPU, load the "
+                            "amdgpu kernel driver, check that /dev/kfd exists "
+                            "and is accessible (render and video groups) and "
+                            "that rocm-smi lists the GPU; if it does, check "
+                            "HIP_VISIBLE_DEVICES (unset it, or name GPUs that "
+                            "exist)",
+                            hipGetErrorName(err), hipGetErrorString(err),
+                            hvd ? "'" : "unset", hvd ? hvd : "",
+                            hvd ? "'" : "");
     }
     if (be->n_devices < 0) {
         if (!rlxr_hip_register_kernels())
-            return rlxg_fail(be->host, RLX_ERR_UNAVAILABLE,
-                             "rocm: the HIP runtime refused the plugin's "
-                             "kernels. Fix: install the HIP runtime the "
-                             "plugin was built with (libamdhip64-5), or "
-                             "rebuild rlx against the installed one");
+            return rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
+                                "rocm: the HIP runtime refused the plugin's "
+                                "kernels. Fix: install the HIP runtime the "
+                                "plugin was built with (libamdhip64-5), or "
+                                "rebuild rlx against the installed one");
         be->devices = calloc((size_t)n, sizeof *be->devices);
         if (!be->devices)
-            return rlxg_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                             "rocm: out of memory. Fix: free memory");
+            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "rocm: out of memory. Fix: free memory");
         be->n_devices = n;
     }
     if (!be->probed) {
@@ -175,10 +175,10 @@ rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
     if ((st = count_devices(be, &n)) != RLX_OK)
         goto out;
     if (index >= (uint32_t)n) {
-        st = rlxg_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                       "rocm: device rocm:%u does not exist; %d visible. "
-                       "Fix: use rocm:0 to rocm:%d, or check "
-                       "HIP_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
+        st = rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                          "rocm: device rocm:%u does not exist; %d visible. "
+                          "Fix: use rocm:0 to rocm:%d, or check "
+                          "HIP_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
         goto out;
     }
     hipError_t err = hipSetDevice((int)index);
@@ -187,10 +187,10 @@ rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
         if (err == hipSuccess) {
             size_t free_b = 0, total_b = 0;
             hipMemGetInfo(&free_b, &total_b);
-            rlxg_log(be->host, RLX_LOG_INFO,
-                     "rocm:%u: context created; %.1f of %.1f GiB free",
-                     (unsigned)index, (double)free_b / 1073741824.0,
-                     (double)total_b / 1073741824.0);
+            rlx_kit_log(be->host, RLX_LOG_INFO,
+                        "rocm:%u: context created; %.1f of %.1f GiB free",
+                        (unsigned)index, (double)free_b / 1073741824.0,
+                        (double)total_b / 1073741824.0);
             be->devices[index].open = 1;
         }
     }
