@@ -94,12 +94,22 @@ check "/usr/bin/rlx --version runs against the installed librlx" \
   sh -c "/usr/bin/rlx --version && ldd /usr/bin/rlx | grep 'librlx.so.1 => .*lib/$ma/librlx.so.1'"
 
 # ---- pkg-config and the SDK -------------------------------------------
+# The .pc files are relocatable (paths relative to ${pcfiledir}), so paths
+# are compared after resolving them.
+pc_libs_ok() { # "-lrlx", or "-L<dir> -lrlx" with <dir> the multiarch libdir
+  local libs dir
+  libs=$(pkg-config --libs rlx | xargs)
+  [ "$libs" = "-lrlx" ] && return 0
+  dir=${libs% -lrlx}
+  dir=${dir#-L}
+  [ "$libs" = "-L$dir -lrlx" ] && [ "$(realpath -m "$dir")" = "/usr/lib/$ma" ]
+}
 pc_vars() {
-  [ "$(pkg-config --variable=plugindir rlx-plugin-abi)" = "$plugdir" ] &&
+  [ "$(realpath -m "$(pkg-config --variable=plugindir rlx-plugin-abi)")" = "$plugdir" ] &&
   [ -f "$(pkg-config --variable=plugin_map rlx-plugin-abi)" ] &&
   [ "$(pkg-config --modversion rlx-plugin-abi)" = "$(sed -n 's/^#define RLX_ABI_MAJOR //p' plugin-abi/rlx/abi.h).$(sed -n 's/^#define RLX_ABI_MINOR //p' plugin-abi/rlx/abi.h)" ] &&
-  [ "$(pkg-config --libs rlx | xargs)" = "-lrlx" ] &&
-  [ "$(pkg-config --variable=plugindir rlx)" = "$plugdir" ]
+  pc_libs_ok &&
+  [ "$(realpath -m "$(pkg-config --variable=plugindir rlx)")" = "$plugdir" ]
 }
 check "pkg-config: plugindir is $plugdir, plugin_map exists, version is the ABI's" pc_vars
 

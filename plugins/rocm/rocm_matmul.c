@@ -46,9 +46,9 @@ rlx_status rlxg_matmul_prepare(rlx_executable *exe)
         if (rs == RLXR_RB_SUCCESS)
             d->blas = h;
         else
-            rlxg_log(be->host, RLX_LOG_INFO,
-                     "rocm:%u: rocblas_create_handle failed (status %d), "
-                     "using the own GEMM", (unsigned)exe->device, rs);
+            rlx_kit_log(be->host, RLX_LOG_INFO,
+                        "rocm:%u: rocblas_create_handle failed (status %d), "
+                        "using the own GEMM", (unsigned)exe->device, rs);
     }
     exe->lt = d ? d->blas : NULL;
     pthread_mutex_unlock(&be->lock);
@@ -77,13 +77,13 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
             (mm->use_blas ? &n_blas : mm->use_gemv ? &n_gemv : &n_gemm)[0]++;
     }
     if (n_blas + n_gemv + n_gemm)
-        rlxg_log(exe->be->host, RLX_LOG_INFO,
-                 "rocm compile: %d matmuls through rocBLAS, %d the own GEMV, "
-                 "%d the own GEMM%s", n_blas, n_gemv, n_gemm,
-                 exe->lt ? ""
-                 : kernel_only(exe) ? " (rocm.matmul=kernel)"
-                                    : " (rocBLAS not found, using the own "
-                                      "GEMM)");
+        rlx_kit_log(exe->be->host, RLX_LOG_INFO,
+                    "rocm compile: %d matmuls through rocBLAS, %d the own GEMV, "
+                    "%d the own GEMM%s", n_blas, n_gemv, n_gemm,
+                    exe->lt ? ""
+                    : kernel_only(exe) ? " (rocm.matmul=kernel)"
+                                       : " (rocBLAS not found, using the own "
+                                         "GEMM)");
     return RLX_OK;
 }
 
@@ -167,12 +167,12 @@ static rlx_status blas_enqueue(rlx_executable *exe, const rlxg_matmul *mm,
     }
     pthread_mutex_unlock(&be->lock);
     if (rs != RLXR_RB_SUCCESS)
-        return rlxg_fail(be->host, RLX_ERR_BACKEND,
-                         "rocm: rocBLAS failed with status %d on a %lldx%lldx"
-                         "%lld matmul. Fix: set RLX_ROCM_MATMUL=kernel to use "
-                         "the own GEMM, and report the shape", rs,
-                         (long long)mm->m, (long long)mm->n,
-                         (long long)mm->k);
+        return rlx_kit_fail(be->host, RLX_ERR_BACKEND,
+                            "rocm: rocBLAS failed with status %d on a %lldx%lldx"
+                            "%lld matmul. Fix: set RLX_ROCM_MATMUL=kernel to use "
+                            "the own GEMM, and report the shape", rs,
+                            (long long)mm->m, (long long)mm->n,
+                            (long long)mm->k);
     return RLX_OK;
 }
 
