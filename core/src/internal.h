@@ -233,6 +233,15 @@ rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
  * previous one for rlx__options_leave. */
 const rlx_session *rlx__options_enter(const rlx_session *s);
 void rlx__options_leave(const rlx_session *old);
+/* ---- scan_cache.c: the per-user cache directory --------------------- */
+
+/* $XDG_CACHE_HOME/rlx (else ~/.cache/rlx), malloc'd; NULL when neither
+ * names an absolute path or the environment is untrusted. */
+char *rlx__cache_dir(void);
+/* Make the directory of cache file FILE (and its parent); 0 when it
+ * exists afterwards. */
+int rlx__cache_mkdir(const char *file);
+
 /* ---- probe_cache.c: probes remembered across processes -------------- */
 
 /* Like rlx_backend_probe_ex, answered from the per-user probe cache when

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,26 +42,15 @@ typedef struct entry {
     char message[RLX_MSG_MAX];
 } entry;
 
-static const char *env_secure(const char *name)
-{
-    return getauxval(AT_SECURE) ? NULL : getenv(name);
-}
-
 /* The cache directory into DIR; 0 when there is none to use. */
 static int cache_dir(char *dir, size_t size)
 {
-    const char *off = env_secure("RLX_PROBE_CACHE");
-    if (getauxval(AT_SECURE) || (off && strcmp(off, "0") == 0))
+    const char *off = rlx__env("RLX_PROBE_CACHE");
+    if (off && strcmp(off, "0") == 0)
         return 0;
-    const char *xdg = env_secure("XDG_CACHE_HOME");
-    const char *home = env_secure("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(dir, size, "%s/rlx", xdg);
-    else if (home && home[0] == '/')
-        n = snprintf(dir, size, "%s/.cache/rlx", home);
-    else
-        return 0;
+    char *d = rlx__cache_dir(); /* NULL in set-ID processes too */
+    int n = d ? snprintf(dir, size, "%s", d) : -1;
+    free(d);
     return n > 0 && (size_t)n < size;
 }
 
@@ -237,20 +225,13 @@ static uint32_t cache_read(const char *dir, entry **out)
 static void cache_write(const char *dir, const entry *list, uint32_t n)
 {
     char tmp[1100], path[1100];
-    /* make $XDG_CACHE_HOME/rlx, and its parent when missing */
-    char parent[1024];
-    snprintf(parent, sizeof parent, "%s", dir);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = '\0';
-        mkdir(parent, 0700);
-    }
-    mkdir(dir, 0700);
     snprintf(tmp, sizeof tmp, "%s/." CACHE_NAME ".XXXXXX", dir);
     snprintf(path, sizeof path, "%s/" CACHE_NAME, dir);
+    if (rlx__cache_mkdir(path) != 0)
+        return; /* read-only home: the cache is an optimisation */
     int fd = mkstemp(tmp);
     if (fd < 0)
-        return; /* read-only home: the cache is an optimisation */
+        return;
     FILE *f = fdopen(fd, "w");
     if (!f) {
         close(fd);

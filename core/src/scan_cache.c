@@ -23,7 +23,7 @@
 #define CACHE_MAX_BYTES (16u << 20)
 #define CACHE_NAME "plugin-registry"
 
-static char *cache_dir(void)
+char *rlx__cache_dir(void)
 {
     const char *xdg = rlx__env("XDG_CACHE_HOME");
     const char *home = rlx__env("HOME");
@@ -37,7 +37,7 @@ static char *cache_dir(void)
 
 char *rlx__scan_cache_file(void)
 {
-    char *dir = cache_dir();
+    char *dir = rlx__cache_dir();
     char *file = dir ? rlx__printf_alloc("%s/" CACHE_NAME, dir) : NULL;
     free(dir);
     return file;
@@ -120,7 +120,7 @@ void rlx__scan_cache_read(rlx__scan_cache *c, const char *file)
     }
 }
 
-static int mkdir_parents(const char *file)
+int rlx__cache_mkdir(const char *file)
 {
     char *dir = rlx__strdup(file);
     if (!dir)
@@ -143,7 +143,7 @@ static int mkdir_parents(const char *file)
 void rlx__scan_cache_write(const rlx__scan_cache *c, const char *file)
 {
     static _Atomic unsigned counter;
-    if (mkdir_parents(file) != 0)
+    if (rlx__cache_mkdir(file) != 0)
         return; /* no cache: every start scans, which is only slower */
     char *tmp = rlx__printf_alloc("%s.%ld.%u.tmp", file, (long)getpid(),
                                   atomic_fetch_add(&counter, 1));
