@@ -81,12 +81,25 @@ typedef struct rlx__blas_binary {
     size_t rows;
 } rlx__blas_binary;
 
+/* Work fused into a matmul's result at compile time (compile.c finds
+ * the pattern, the gemm applies it while a tile is hot):
+ * y = act(a . b + bias) + residual. Each part is optional. */
+typedef struct rlx__blas_epilogue {
+    int32_t bias_in;          /* step input index of a [n] bias, or -1 */
+    int32_t res_in;           /* step input index of a residual shaped
+                                 like the result, or -1 */
+    rlx_op act;               /* RLX_OP_RELU, RLX_OP_GELU or
+                                 RLX_OP_INVALID (none) */
+    int64_t approx;           /* GELU form */
+} rlx__blas_epilogue;
+
 typedef struct rlx__blas_gemm {
     size_t m, k, n;
     int trans_a, trans_b;
     size_t lda, ldb;
     size_t n_batch;           /* sgemm calls */
     size_t *a_off, *b_off;    /* element offset of each batch, owned */
+    rlx__blas_epilogue epi;
 } rlx__blas_gemm;
 
 /* [outer, len, inner] around one axis (softmax, reductions). */
@@ -180,8 +193,10 @@ void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
 void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
                           const rlx__blas_binary *p, const float *a,
                           const float *b, float *y);
-void rlx__blas_gemm_run(const rlx__blas_gemm *p, const float *a,
-                        const float *b, float *y);
+/* Y = epilogue(A . B) for every batch. IN: the step's operands (in[0]
+ * A, in[1] B, then the epilogue's, indexed by p->epi). */
+void rlx__blas_gemm_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
+                        const float *const *in, float *y);
 void rlx__blas_softmax_run(rlx__blas_pool *pool, const rlx__blas_axis *p,
                            const float *x, float *y);
 void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,

@@ -85,9 +85,13 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
         rlx__blas_binary_run(pool, s->op, &s->plan.binary, F32(0), F32(1),
                              y);
         return RLX_OK;
-    case RLX__BLAS_K_MATMUL:
-        rlx__blas_gemm_run(&s->plan.gemm, F32(0), F32(1), y);
+    case RLX__BLAS_K_MATMUL: {
+        const float *in[4] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < 4; j++)
+            in[j] = F32(j);
+        rlx__blas_gemm_run(pool, &s->plan.gemm, in, y);
         return RLX_OK;
+    }
     case RLX__BLAS_K_SOFTMAX:
         rlx__blas_softmax_run(pool, &s->plan.axis, F32(0), y);
         return RLX_OK;

@@ -75,6 +75,8 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
         return st;
     }
     memset(p, 0, sizeof *p);
+    p->epi.bias_in = p->epi.res_in = -1;
+    p->epi.act = RLX_OP_INVALID;
     p->m = m.m;
     p->k = m.k;
     p->n = m.n;
