@@ -149,6 +149,7 @@ def main(argv):
     if len(argv) != 3:
         raise SystemExit(__doc__)
     out, examples = argv[1], argv[2]
+    os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(SEED)
     names = []
     mlp(out, rng, "s", [784, 512, 512, 10], [1, 8, 64, 256], names)

@@ -13,6 +13,7 @@
 #define RLX_BLAS_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,7 +55,9 @@ typedef enum rlx__blas_where {
     RLX__BLAS_INPUT,          /* args->inputs[slot] */
     RLX__BLAS_PARAM,          /* args->params[slot]->bytes */
     RLX__BLAS_CONST,          /* step->owned */
-    RLX__BLAS_ALIAS           /* same storage as step alias_of */
+    RLX__BLAS_ALIAS,          /* same storage as step alias_of */
+    RLX__BLAS_FUSED           /* folded into a later step (fuse.c): no
+                                 storage, no kernel, no inputs */
 } rlx__blas_where;
 
 typedef enum rlx__blas_kind {
@@ -66,6 +69,7 @@ typedef enum rlx__blas_kind {
     RLX__BLAS_K_NORM,
     RLX__BLAS_K_REDUCE,
     RLX__BLAS_K_TRANSPOSE,
+    RLX__BLAS_K_ATTENTION,    /* fused softmax(q k^T * scale) v (fuse.c) */
     RLX__BLAS_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlx__blas_kind;
 
@@ -121,6 +125,26 @@ typedef struct rlx__blas_transpose {
     size_t rows;              /* product of all but the last dim */
 } rlx__blas_transpose;
 
+/* Attention fused from matmul(q, k^T) -> [mul/div by a scalar] ->
+ * softmax(last axis, causal or not) -> matmul(., v) [-> transpose], read
+ * and written through strides so the per-head transposes around it are
+ * never materialised. Pair t (a batch-and-head index) of q starts at
+ * q + q_off[t], its rows Q_ROW elements apart, the last axis contiguous;
+ * likewise k, v and the output. Inputs: q, k, v, then the scale. */
+typedef struct rlx__blas_attn {
+    size_t n_pairs, sq, sk, dh, dv;
+    size_t q_row, k_row, v_row, o_row;
+    size_t *off;              /* q_off, k_off, v_off, o_off: 4 * n_pairs,
+                                 owned */
+    int causal;
+    int scale_in;             /* step input of a one-element scale, or -1 */
+    int scale_div;            /* 1: scores / scale, 0: scores * scale */
+    unsigned n_slots;         /* scratch blocks, one per pool thread */
+    size_t slot_floats;
+    float *scratch;           /* n_slots * slot_floats, owned */
+    atomic_flag *busy;        /* n_slots, owned */
+} rlx__blas_attn;
+
 typedef struct rlx__blas_step {
     rlx_op op;
     rlx__blas_kind kind;
@@ -140,6 +164,7 @@ typedef struct rlx__blas_step {
         rlx__blas_axis axis;
         rlx__blas_norm norm;
         rlx__blas_transpose transpose;
+        rlx__blas_attn attn;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -186,6 +211,16 @@ int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype);
 rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
                              uint32_t i, rlx__blas_step *step);
 
+/* ---- fuse.c: compile-time fusion over the steps ---------------------- */
+
+/* Folds matmul -> bias add -> relu/gelu -> residual add chains into the
+ * matmul's epilogue and attention chains into one ATTENTION step; the
+ * steps folded away become FUSED. Runs after every step is prepared and
+ * before the arena is planned. */
+rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
+                          rlx__blas_exe *x);
+void rlx__blas_attn_free(rlx__blas_attn *p);
+
 /* ---- kernels -------------------------------------------------------- */
 
 void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
@@ -204,6 +239,9 @@ void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,
                         const float *gamma, const float *beta, float *y);
 void rlx__blas_reduce_run(rlx__blas_pool *pool, rlx_op op,
                           const rlx__blas_axis *p, const float *x, float *y);
+/* IN: q, k, v, then the scale (when p->scale_in >= 0). */
+void rlx__blas_attn_run(rlx__blas_pool *pool, rlx__blas_attn *p,
+                        const float *const *in, float *y);
 void rlx__blas_transpose_run(rlx__blas_pool *pool,
                              const rlx__blas_transpose *p, const uint32_t *x,
                              uint32_t *y);

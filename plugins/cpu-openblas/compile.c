@@ -240,6 +240,8 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
     for (uint32_t i = 0; st == RLX_OK && i < g->n_nodes; i++)
         st = step_init(be, g, i, x);
     if (st == RLX_OK)
+        st = rlx__blas_fuse(be, g, x);
+    if (st == RLX_OK)
         st = plan_arena(be, g, x);
     if (st == RLX_OK) {
         x->stage_off = calloc(x->n_inputs ? x->n_inputs : 1,
@@ -275,6 +277,8 @@ void rlx__blas_executable_destroy(void *backend, rlx_executable *exe)
             free(s->plan.gemm.a_off);
             free(s->plan.gemm.b_off);
         }
+        if (s->kind == RLX__BLAS_K_ATTENTION)
+            rlx__blas_attn_free(&s->plan.attn);
     }
     free(x->steps);
     free(x->input_steps);

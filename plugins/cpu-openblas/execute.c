@@ -92,6 +92,12 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
         rlx__blas_gemm_run(pool, &s->plan.gemm, in, y);
         return RLX_OK;
     }
+    case RLX__BLAS_K_ATTENTION: {
+        const float *in[4] = { F32(0), F32(1), F32(2),
+                               s->n_inputs > 3 ? F32(3) : NULL };
+        rlx__blas_attn_run(pool, &s->plan.attn, in, y);
+        return RLX_OK;
+    }
     case RLX__BLAS_K_SOFTMAX:
         rlx__blas_softmax_run(pool, &s->plan.axis, F32(0), y);
         return RLX_OK;
@@ -144,6 +150,9 @@ rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
         case RLX__BLAS_ALIAS:
             s->ptr = x->steps[s->alias_of].ptr;
             break;
+        case RLX__BLAS_FUSED: /* folded into a later step */
+            s->ptr = NULL;
+            continue;
         }
         if (st == RLX_OK)
             st = step_run(be, x, s);

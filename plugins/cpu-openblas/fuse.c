@@ -1,0 +1,444 @@
+/*
+ * fuse.c - compile-time fusion over the prepared steps, before the arena
+ * is planned (so fused-away values take no memory):
+ *
+ * - matmul -> add(bias [n]) -> relu/gelu -> add(residual): the chain's
+ *   last step becomes the matmul, with the bias and residual as extra
+ *   inputs and rlx__blas_gemm.epi saying what to apply (the gemm applies
+ *   it while a tile is hot). Each part is optional, in that order.
+ * - matmul(q, k, transpose_b) -> [mul/div by a one-element scale] ->
+ *   softmax(last axis) -> matmul(., v) [-> transpose keeping the last
+ *   axis]: one ATTENTION step reading q, k and v through the transposes
+ *   that fed them (kernels_attn.c), so no per-head copy is made.
+ *
+ * A chain is fused only when each intermediate has exactly one consumer
+ * and is not a graph output (a reshape reading it counts as a consumer,
+ * so nothing is fused across reshapes), every value is f32, and the
+ * shapes are the plain ones the kernels handle; anything else keeps its
+ * unfused steps. The fused step sits where the chain ended, so every
+ * operand is computed before it runs and its result is the value that
+ * later steps and the graph's outputs already name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas_internal.h"
+
+#define NONE UINT32_MAX
+
+typedef struct fuse {
+    rlx__blas_backend *be;
+    const rlx_graph_view *g;
+    rlx__blas_exe *x;
+    uint32_t *uses;           /* consumers: step operands and outputs */
+    uint32_t *user;           /* the last consuming step, NONE: output */
+    unsigned n_epi, n_attn;
+} fuse;
+
+static void count_uses(fuse *f)
+{
+    const rlx__blas_exe *x = f->x;
+    memset(f->uses, 0, x->n_steps * sizeof *f->uses);
+    for (uint32_t j = 0; j < x->n_steps; j++)
+        for (uint32_t k = 0; k < x->steps[j].n_inputs; k++) {
+            uint32_t i = x->steps[j].inputs[k];
+            f->uses[i]++;
+            f->user[i] = j;
+        }
+    for (uint32_t o = 0; o < x->n_outputs; o++) {
+        f->uses[x->output_steps[o]]++;
+        f->user[x->output_steps[o]] = NONE;
+    }
+}
+
+/* The one step that reads step I, or NONE (several, none, an output). */
+static uint32_t sole_user(const fuse *f, uint32_t i)
+{
+    return f->uses[i] == 1 ? f->user[i] : NONE;
+}
+
+static const rlx_node_view *node(const fuse *f, uint32_t i)
+{
+    return f->g->nodes[i];
+}
+
+static int same_shape(const fuse *f, uint32_t a, uint32_t b)
+{
+    const rlx_node_view *u = node(f, a), *v = node(f, b);
+    return rlx_kit_shape_equal(u->rank, u->shape, v->rank, v->shape);
+}
+
+static int is_f32_arena(const fuse *f, uint32_t i)
+{
+    const rlx__blas_step *s = &f->x->steps[i];
+    return s->dtype == RLX_DTYPE_F32 && s->where == RLX__BLAS_ARENA;
+}
+
+/* The step folded away: no kernel, no storage, reads nothing. */
+static void retire(fuse *f, uint32_t i)
+{
+    rlx__blas_step *s = &f->x->steps[i];
+    if (s->kind == RLX__BLAS_K_MATMUL) {
+        free(s->plan.gemm.a_off);
+        free(s->plan.gemm.b_off);
+    }
+    memset(&s->plan, 0, sizeof s->plan);
+    s->kind = RLX__BLAS_K_SOURCE;
+    s->where = RLX__BLAS_FUSED;
+    s->n_inputs = 0;
+}
+
+/* Step C is add(cur, other) or add(other, cur): OTHER, else NONE. */
+static uint32_t add_other(const fuse *f, uint32_t c, uint32_t cur)
+{
+    const rlx__blas_step *s = &f->x->steps[c];
+    if (c == NONE || s->kind != RLX__BLAS_K_BINARY || s->op != RLX_OP_ADD ||
+        s->n_inputs != 2 || s->inputs[0] == s->inputs[1] ||
+        !is_f32_arena(f, c) || !same_shape(f, c, cur))
+        return NONE;
+    return s->inputs[0] == cur ? s->inputs[1] : s->inputs[0];
+}
+
+/* [n], [1, n], [1, 1, n] ...: one value per column. */
+static int is_bias(const fuse *f, uint32_t b, uint32_t result, size_t n)
+{
+    const rlx_node_view *v = node(f, b);
+    if (v->dtype != RLX_DTYPE_F32 || v->rank == 0 ||
+        v->rank > node(f, result)->rank || (size_t)v->shape[v->rank - 1] != n)
+        return 0;
+    for (uint32_t d = 0; d + 1 < v->rank; d++)
+        if (v->shape[d] != 1)
+            return 0;
+    return 1;
+}
+
+/* ---- matmul epilogue -------------------------------------------------- */
+
+static rlx_status fuse_epilogue(fuse *f, uint32_t m)
+{
+    rlx__blas_exe *x = f->x;
+    rlx__blas_step *ms = &x->steps[m];
+    if (ms->kind != RLX__BLAS_K_MATMUL || !is_f32_arena(f, m) ||
+        ms->n_inputs != 2)
+        return RLX_OK;
+    uint32_t chain[3], n_chain = 0, cur = m, bias = NONE, res = NONE;
+    rlx_op act = RLX_OP_INVALID;
+    int64_t approx = 0;
+    uint32_t c = sole_user(f, cur), other = add_other(f, c, cur);
+    if (other != NONE && is_bias(f, other, m, ms->plan.gemm.n)) {
+        bias = other;
+        chain[n_chain++] = cur = c;
+        c = sole_user(f, cur);
+    }
+    if (c != NONE && x->steps[c].kind == RLX__BLAS_K_UNARY &&
+        (x->steps[c].op == RLX_OP_RELU || x->steps[c].op == RLX_OP_GELU) &&
+        is_f32_arena(f, c) && same_shape(f, c, cur)) {
+        act = x->steps[c].op;
+        approx = x->steps[c].approx;
+        chain[n_chain++] = cur = c;
+        c = sole_user(f, cur);
+    }
+    other = add_other(f, c, cur);
+    if (other != NONE && x->steps[other].dtype == RLX_DTYPE_F32 &&
+        same_shape(f, other, cur)) {
+        res = other;
+        chain[n_chain++] = cur = c;
+    }
+    if (n_chain == 0)
+        return RLX_OK;
+
+    /* the chain's last step becomes the matmul */
+    rlx__blas_step *t = &x->steps[cur];
+    uint32_t *in = calloc(4, sizeof *in);
+    if (!in)
+        return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory fusing "
+                            "'%s'. Fix: free memory", node(f, cur)->name);
+    uint32_t n_in = 0;
+    in[n_in++] = ms->inputs[0];
+    in[n_in++] = ms->inputs[1];
+    rlx__blas_gemm plan = ms->plan.gemm;
+    plan.epi.bias_in = plan.epi.res_in = -1;
+    plan.epi.act = act;
+    plan.epi.approx = approx;
+    if (bias != NONE) {
+        plan.epi.bias_in = (int32_t)n_in;
+        in[n_in++] = bias;
+    }
+    if (res != NONE) {
+        plan.epi.res_in = (int32_t)n_in;
+        in[n_in++] = res;
+    }
+    ms->kind = RLX__BLAS_K_SOURCE; /* the plan moves, not freed */
+    retire(f, m);
+    for (uint32_t k = 0; k + 1 < n_chain; k++)
+        retire(f, chain[k]);
+    free(t->inputs);
+    t->inputs = in;
+    t->n_inputs = n_in;
+    t->op = RLX_OP_MATMUL;
+    t->kind = RLX__BLAS_K_MATMUL;
+    t->plan.gemm = plan;
+    f->n_epi++;
+    return RLX_OK;
+}
+
+/* ---- attention ---------------------------------------------------------- */
+
+/* How the attention reads operand I (consumed by step BY): through a
+ * transpose that keeps the last axis (which is then folded away), or as
+ * stored. SRC: the step whose storage is read; STRIDE: element strides
+ * of the operand's dims in that storage. */
+static int operand_layout(const fuse *f, uint32_t i, uint32_t by,
+                          uint32_t *src, int64_t *stride, uint32_t *fold)
+{
+    const rlx__blas_step *s = &f->x->steps[i];
+    const rlx_node_view *v = node(f, i);
+    uint32_t r = v->rank;
+    *fold = NONE;
+    if (s->dtype != RLX_DTYPE_F32)
+        return 0;
+    if (s->kind == RLX__BLAS_K_TRANSPOSE && s->where == RLX__BLAS_ARENA &&
+        sole_user(f, i) == by && s->plan.transpose.rank == r &&
+        s->plan.transpose.stride[r - 1] == 1) {
+        *src = s->inputs[0];
+        for (uint32_t d = 0; d < r; d++)
+            stride[d] = (int64_t)s->plan.transpose.stride[d];
+        *fold = i;
+        return 1;
+    }
+    *src = i;
+    rlx_kit_contiguous_strides(r, v->shape, stride);
+    return 1;
+}
+
+/* Element offsets of every batch index (dims [0, r-2)), odometer order. */
+static void batch_offsets(const rlx_node_view *v, const int64_t *stride,
+                          size_t n, size_t *off)
+{
+    uint32_t br = v->rank - 2;
+    int64_t idx[64] = { 0 };
+    size_t o = 0;
+    for (size_t t = 0; t < n; t++) {
+        off[t] = o;
+        for (uint32_t d = br; d-- > 0;) {
+            o += (size_t)stride[d];
+            if (++idx[d] < v->shape[d])
+                break;
+            o -= (size_t)stride[d] * (size_t)v->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+#define ATTN_RB 4   /* query rows per block (kernels_attn.c) */
+#define ATTN_CT 32  /* key columns per tile */
+
+static rlx_status fuse_attention(fuse *f, uint32_t pv)
+{
+    rlx__blas_exe *x = f->x;
+    rlx__blas_step *ps = &x->steps[pv];
+    const rlx_node_view *pvn = node(f, pv);
+    if (ps->kind != RLX__BLAS_K_MATMUL || !is_f32_arena(f, pv) ||
+        ps->n_inputs != 2 || pvn->rank < 2 || pvn->rank > 64 ||
+        rlx_kit_int_attr(pvn, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) ||
+        rlx_kit_int_attr(pvn, RLX_ATTR_MATMUL_TRANSPOSE_B, 0))
+        return RLX_OK;
+    uint32_t p = ps->inputs[0], vi = ps->inputs[1];
+    const rlx__blas_step *sm = &x->steps[p];
+    if (sm->kind != RLX__BLAS_K_SOFTMAX || sole_user(f, p) != pv ||
+        !is_f32_arena(f, p))
+        return RLX_OK;
+    uint32_t s = sm->inputs[0], scale = NONE, scaled = NONE;
+    int scale_div = 0;
+    const rlx__blas_step *ss = &x->steps[s];
+    if (ss->kind == RLX__BLAS_K_BINARY &&
+        (ss->op == RLX_OP_MUL || ss->op == RLX_OP_DIV) &&
+        sole_user(f, s) == p && is_f32_arena(f, s) && same_shape(f, s, p)) {
+        uint32_t a = ss->inputs[0], b = ss->inputs[1];
+        int a_one = x->steps[a].count == 1, b_one = x->steps[b].count == 1;
+        if (b_one && x->steps[b].dtype == RLX_DTYPE_F32 && a != b &&
+            same_shape(f, a, s)) {
+            scaled = s;
+            scale = b;
+            s = a;
+            scale_div = ss->op == RLX_OP_DIV;
+        } else if (a_one && ss->op == RLX_OP_MUL &&
+                   x->steps[a].dtype == RLX_DTYPE_F32 && a != b &&
+                   same_shape(f, b, s)) {
+            scaled = s;
+            scale = a;
+            s = b;
+        } else {
+            return RLX_OK;
+        }
+    }
+    const rlx__blas_step *qk = &x->steps[s];
+    const rlx_node_view *sn = node(f, s);
+    if (qk->kind != RLX__BLAS_K_MATMUL || !is_f32_arena(f, s) ||
+        qk->n_inputs != 2 || sole_user(f, s) != (scaled != NONE ? scaled : p) ||
+        rlx_kit_int_attr(sn, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) ||
+        !rlx_kit_int_attr(sn, RLX_ATTR_MATMUL_TRANSPOSE_B, 0))
+        return RLX_OK;
+    uint32_t qi = qk->inputs[0], ki = qk->inputs[1];
+    const rlx_node_view *qn = node(f, qi), *kn = node(f, ki),
+                        *vn = node(f, vi);
+    uint32_t r = pvn->rank;
+    if (qi == ki || qi == vi || ki == vi || qn->rank != r ||
+        kn->rank != r || vn->rank != r || sn->rank != r)
+        return RLX_OK;
+    for (uint32_t d = 0; d + 2 < r; d++)
+        if (qn->shape[d] != pvn->shape[d] || kn->shape[d] != pvn->shape[d] ||
+            vn->shape[d] != pvn->shape[d] || sn->shape[d] != pvn->shape[d])
+            return RLX_OK;
+    size_t sq = (size_t)qn->shape[r - 2], dh = (size_t)qn->shape[r - 1];
+    size_t sk = (size_t)kn->shape[r - 2], dv = (size_t)vn->shape[r - 1];
+    if ((size_t)kn->shape[r - 1] != dh || (size_t)vn->shape[r - 2] != sk ||
+        (size_t)sn->shape[r - 2] != sq || (size_t)sn->shape[r - 1] != sk ||
+        (size_t)pvn->shape[r - 2] != sq || (size_t)pvn->shape[r - 1] != dv ||
+        sq == 0 || sk == 0 || dh == 0 || dv == 0)
+        return RLX_OK;
+    size_t skp = (sk + ATTN_CT - 1) / ATTN_CT * ATTN_CT;
+    size_t slot = (dh + ATTN_RB) * skp;
+    if (slot > ((size_t)4 << 20)) /* 16 MiB a thread: leave it unfused */
+        return RLX_OK;
+
+    int64_t st_q[64], st_k[64], st_v[64], st_o[64];
+    uint32_t src_q, src_k, src_v, fold_q, fold_k, fold_v;
+    if (!operand_layout(f, qi, s, &src_q, st_q, &fold_q) ||
+        !operand_layout(f, ki, s, &src_k, st_k, &fold_k) ||
+        !operand_layout(f, vi, pv, &src_v, st_v, &fold_v))
+        return RLX_OK;
+    /* the output: through a transpose keeping the last axis, or as is */
+    uint32_t out = pv, t2 = sole_user(f, pv);
+    rlx_kit_contiguous_strides(r, pvn->shape, st_o);
+    if (t2 != NONE && x->steps[t2].kind == RLX__BLAS_K_TRANSPOSE &&
+        is_f32_arena(f, t2) && node(f, t2)->rank == r) {
+        const rlx_node_view *tn = node(f, t2);
+        int64_t os[64], perm[64];
+        int ok = 1;
+        rlx_kit_contiguous_strides(r, tn->shape, os);
+        for (uint32_t d = 0; d < r; d++) {
+            perm[d] = rlx_kit_n_int_attrs(tn) == r
+                          ? rlx_kit_norm_axis(rlx_kit_int_attr(tn, d, 0), r)
+                          : (int64_t)(r - 1 - d);
+            ok &= perm[d] >= 0;
+        }
+        if (ok && perm[r - 1] == (int64_t)(r - 1)) {
+            for (uint32_t d = 0; d < r; d++)
+                st_o[perm[d]] = os[d];
+            out = t2;
+        } else {
+            rlx_kit_contiguous_strides(r, pvn->shape, st_o);
+        }
+    }
+
+    rlx__blas_attn a;
+    memset(&a, 0, sizeof a);
+    a.n_pairs = 1;
+    for (uint32_t d = 0; d + 2 < r; d++)
+        a.n_pairs *= (size_t)pvn->shape[d];
+    a.sq = sq;
+    a.sk = sk;
+    a.dh = dh;
+    a.dv = dv;
+    a.q_row = (size_t)st_q[r - 2];
+    a.k_row = (size_t)st_k[r - 2];
+    a.v_row = (size_t)st_v[r - 2];
+    a.o_row = (size_t)st_o[r - 2];
+    a.causal = sm->plan.axis.causal;
+    a.scale_in = scale != NONE ? 3 : -1;
+    a.scale_div = scale_div;
+    a.n_slots = rlx__blas_pool_threads(f->be->pool);
+    a.slot_floats = slot;
+    a.off = calloc(4 * a.n_pairs, sizeof *a.off);
+    a.scratch = aligned_alloc(RLX__BLAS_ALIGN,
+                              a.n_slots * slot * sizeof(float));
+    a.busy = calloc(a.n_slots, sizeof *a.busy);
+    uint32_t *in = calloc(4, sizeof *in);
+    if (!a.off || !a.scratch || !a.busy || !in) {
+        rlx__blas_attn_free(&a);
+        free(in);
+        return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory fusing "
+                            "attention '%s'. Fix: free memory", pvn->name);
+    }
+    for (unsigned k = 0; k < a.n_slots; k++)
+        atomic_flag_clear(&a.busy[k]);
+    batch_offsets(qn, st_q, a.n_pairs, a.off);
+    batch_offsets(kn, st_k, a.n_pairs, a.off + a.n_pairs);
+    batch_offsets(vn, st_v, a.n_pairs, a.off + 2 * a.n_pairs);
+    batch_offsets(pvn, st_o, a.n_pairs, a.off + 3 * a.n_pairs);
+    in[0] = src_q;
+    in[1] = src_k;
+    in[2] = src_v;
+    in[3] = scale != NONE ? scale : src_q;
+
+    /* fold the chain; OUT becomes the attention */
+    uint32_t gone[8], n_gone = 0;
+    gone[n_gone++] = s;
+    if (scaled != NONE)
+        gone[n_gone++] = scaled;
+    gone[n_gone++] = p;
+    if (out != pv)
+        gone[n_gone++] = pv;
+    if (fold_q != NONE)
+        gone[n_gone++] = fold_q;
+    if (fold_k != NONE)
+        gone[n_gone++] = fold_k;
+    if (fold_v != NONE)
+        gone[n_gone++] = fold_v;
+    for (uint32_t k = 0; k < n_gone; k++)
+        retire(f, gone[k]);
+    rlx__blas_step *t = &x->steps[out];
+    if (t->kind == RLX__BLAS_K_MATMUL) { /* out == pv */
+        free(t->plan.gemm.a_off);
+        free(t->plan.gemm.b_off);
+    }
+    free(t->inputs);
+    t->inputs = in;
+    t->n_inputs = scale != NONE ? 4 : 3;
+    t->op = RLX_OP_MATMUL;
+    t->kind = RLX__BLAS_K_ATTENTION;
+    t->plan.attn = a;
+    f->n_attn++;
+    return RLX_OK;
+}
+
+void rlx__blas_attn_free(rlx__blas_attn *p)
+{
+    free(p->off);
+    free(p->scratch);
+    free(p->busy);
+    p->off = NULL;
+    p->scratch = NULL;
+    p->busy = NULL;
+}
+
+rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
+                          rlx__blas_exe *x)
+{
+    fuse f = { .be = be, .g = g, .x = x };
+    f.uses = calloc(2 * ((size_t)x->n_steps + 1), sizeof *f.uses);
+    if (!f.uses)
+        return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory planning "
+                            "fusion. Fix: free memory");
+    f.user = f.uses + x->n_steps + 1;
+    rlx_status st = RLX_OK;
+    count_uses(&f);
+    for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++) {
+        unsigned before = f.n_attn;
+        st = fuse_attention(&f, i);
+        if (f.n_attn != before)
+            count_uses(&f);
+    }
+    for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
+        st = fuse_epilogue(&f, i);
+    free(f.uses);
+    if (st == RLX_OK && (f.n_epi || f.n_attn))
+        rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                    "cpu-openblas: fused %u matmul epilogues and %u "
+                    "attentions", f.n_epi, f.n_attn);
+    return st;
+}
