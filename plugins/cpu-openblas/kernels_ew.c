@@ -10,7 +10,22 @@
 #include "blas_internal.h"
 #include "vmath.h"
 
-#define EW_GRAIN 16384 /* elements per task: below this, one thread */
+/* Elements per task: below this, one thread. Waking a pool thread costs
+ * microseconds, which an add over 64K floats (memory-bound, about as
+ * long) barely repays; transcendental ops cost ~10x more per element. */
+#define EW_GRAIN 65536
+#define EW_GRAIN_HEAVY 8192
+
+static size_t grain_of(rlx_op op)
+{
+    switch (op) {
+    case RLX_OP_RELU: case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_ADD:
+    case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_MAX: case RLX_OP_MIN:
+        return EW_GRAIN;
+    default:
+        return EW_GRAIN_HEAVY;
+    }
+}
 
 /* ---- unary ----------------------------------------------------------- */
 
@@ -105,7 +120,7 @@ void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
                      const float *x, float *y, size_t count)
 {
     unary_job j = { op, approx, x, y };
-    rlx__blas_parallel_for(pool, count, EW_GRAIN, unary_task, &j);
+    rlx__blas_parallel_for(pool, count, grain_of(op), unary_task, &j);
 }
 
 /* ---- binary ---------------------------------------------------------- */
@@ -213,6 +228,6 @@ void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
     binary_job j = { fn, p, a, b, y, (p->len + ROW_CHUNK - 1) / ROW_CHUNK };
     size_t units = p->rows * j.pieces;
     size_t per_unit = p->len < ROW_CHUNK ? p->len : ROW_CHUNK;
-    size_t grain = (EW_GRAIN + per_unit - 1) / per_unit;
+    size_t grain = (grain_of(op) + per_unit - 1) / per_unit;
     rlx__blas_parallel_for(pool, units, grain, binary_task, &j);
 }
