@@ -16,11 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-/* ISO C mode (-std=c11) turns off FMA contraction; the dot products here
- * want it (one rounding instead of two, twice the throughput). Before
- * the headers so their inline functions get it too. */
-#pragma GCC optimize("fp-contract=fast")
-
 #include "blas_internal.h"
 #include "vmath.h"
 
