@@ -344,6 +344,19 @@ TEST(attention_plain_rank3)
     check(&b, 1, 0, 1, 1);
 }
 
+/* More queries than keys, causal: the first rows see no key at all. */
+TEST(attention_causal_more_queries_than_keys)
+{
+    built b = start();
+    rlx_value q = in(&b, "q", 3, (int64_t[]){ 2, 11, 8 });
+    rlx_value k = in(&b, "k", 3, (int64_t[]){ 2, 4, 8 });
+    rlx_value v = in(&b, "v", 3, (int64_t[]){ 2, 4, 8 });
+    rlx_value t = mm(&b, q, k, 1);
+    t = op(&b, RLX_OP_SOFTMAX, 1, &t, 2, (int64_t[]){ -1, 1 });
+    out(&b, "y", mm(&b, t, v, 0));
+    check(&b, 1, 0, 1, 1);
+}
+
 TEST(attention_scores_output_is_not_fused)
 {
     built b = start();
@@ -373,5 +386,6 @@ RLX_TEST_LIST(
     TEST_ENTRY(attention_encoder_causal),
     TEST_ENTRY(attention_odd_sizes_div),
     TEST_ENTRY(attention_plain_rank3),
+    TEST_ENTRY(attention_causal_more_queries_than_keys),
     TEST_ENTRY(attention_scores_output_is_not_fused),
 )
