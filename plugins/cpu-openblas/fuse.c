@@ -415,9 +415,27 @@ void rlx__blas_attn_free(rlx__blas_attn *p)
     p->busy = NULL;
 }
 
+/* The setting cpu-openblas.fuse (RLX_CPU_OPENBLAS_FUSE): 0 compiles
+ * without fusion, to compare or to rule it out; default on. */
+static int fusion_wanted(const rlx_host *host)
+{
+    char v[16];
+    if (rlx_host_get_option(host, "cpu-openblas.fuse", v, sizeof v) !=
+        RLX_OK)
+        return 1;
+    if (!strcmp(v, "0") || !strcmp(v, "1"))
+        return v[0] == '1';
+    rlx_kit_log(host, RLX_LOG_WARN,
+                "cpu-openblas: fuse '%s' is neither 0 nor 1; fusing. Fix: "
+                "set cpu-openblas.fuse to 0 or 1", v);
+    return 1;
+}
+
 rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
                           rlx__blas_exe *x)
 {
+    if (!fusion_wanted(be->host))
+        return RLX_OK;
     fuse f = { .be = be, .g = g, .x = x };
     f.uses = calloc(2 * ((size_t)x->n_steps + 1), sizeof *f.uses);
     if (!f.uses)

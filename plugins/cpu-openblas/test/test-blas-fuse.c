@@ -236,6 +236,20 @@ TEST(residual_only_and_batched_bias)
     check(&b, 2, 2, 0, 2);
 }
 
+/* cpu-openblas.fuse = 0: the same graph, nothing fused, same results */
+TEST(setting_turns_fusion_off)
+{
+    setenv("RLX_CPU_OPENBLAS_FUSE", "0", 1);
+    built b = start();
+    rlx_value x = in(&b, "x", 2, (int64_t[]){ M, K });
+    rlx_value w = in(&b, "w", 2, (int64_t[]){ K, N });
+    rlx_value bi = in(&b, "b", 1, (int64_t[]){ N });
+    rlx_value t = add(&b, mm(&b, x, w, 0), bi);
+    out(&b, "y", op(&b, RLX_OP_RELU, 1, &t, 0, NULL));
+    check(&b, 1, 0, 0, 3);
+    unsetenv("RLX_CPU_OPENBLAS_FUSE");
+}
+
 /* ---- epilogue non-patterns ------------------------------------------ */
 
 TEST(matmul_read_twice_is_not_fused)
@@ -380,6 +394,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(bias_left_gelu_residual_left),
     TEST_ENTRY(bias_row_gelu_tanh),
     TEST_ENTRY(residual_only_and_batched_bias),
+    TEST_ENTRY(setting_turns_fusion_off),
     TEST_ENTRY(matmul_read_twice_is_not_fused),
     TEST_ENTRY(intermediate_output_ends_the_chain),
     TEST_ENTRY(wrong_bias_or_residual_shape_is_not_fused),
