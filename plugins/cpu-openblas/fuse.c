@@ -231,7 +231,7 @@ static void batch_offsets(const rlx_node_view *v, const int64_t *stride,
     }
 }
 
-#define ATTN_RB 4   /* query rows per block (kernels_attn.c) */
+#define ATTN_RB 8   /* query rows per block, at most (kernels_attn.c) */
 #define ATTN_CT 32  /* key columns per tile */
 
 static rlx_status fuse_attention(fuse *f, uint32_t pv)

@@ -19,7 +19,14 @@
 #include "blas_internal.h"
 #include "vmath.h"
 
-#define RB 4    /* query rows per block: ATTN_RB in fuse.c */
+/* Query rows per block (ATTN_RB in fuse.c is the largest): 8 rows x 2
+ * accumulators fill 16 of AVX-512's 32 registers; AVX2's 16 registers
+ * (two per 16-lane vector) hold 4 rows. */
+#if defined(__AVX512F__)
+#define RB 8
+#else
+#define RB 4
+#endif
 #define CT 32   /* key columns per tile: ATTN_CT in fuse.c */
 
 typedef float v16 __attribute__((vector_size(64)));
