@@ -31,6 +31,26 @@ static float sum16(const float *restrict x, size_t n)
     return s;
 }
 
+/* Sum of (x - mean)^2, like sum16 (no scratch row written and read). */
+static float sqdev16(const float *restrict x, float mean, size_t n)
+{
+    float acc[LANES] = { 0 };
+    size_t j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int l = 0; l < LANES; l++) {
+            float d = x[j + l] - mean;
+            acc[l] += d * d;
+        }
+    float s = 0.0f;
+    for (; j < n; j++) {
+        float d = x[j] - mean;
+        s += d * d;
+    }
+    for (int l = 0; l < LANES; l++)
+        s += acc[l];
+    return s;
+}
+
 static inline float max_nan(float acc, float v)
 {
     return v > acc || v != v ? v : acc;
@@ -118,12 +138,7 @@ static void norm_task(void *ctx, size_t begin, size_t end)
         float mean = 0.0f;
         if (j->op == RLX_OP_LAYER_NORM)
             mean = sum16(x, n) / (float)n;
-        /* centred second moment into y as scratch, then summed */
-        for (size_t c = 0; c < n; c++) {
-            float d = x[c] - mean;
-            y[c] = d * d;
-        }
-        float scale = 1.0f / sqrtf(sum16(y, n) / (float)n + p->eps);
+        float scale = 1.0f / sqrtf(sqdev16(x, mean, n) / (float)n + p->eps);
         if (j->op == RLX_OP_LAYER_NORM)
             for (size_t c = 0; c < n; c++)
                 y[c] = (x[c] - mean) * scale * g[c] + be[c];
