@@ -407,6 +407,34 @@ TEST(attention_scores_output_is_not_fused)
     check(&b, 3, 0, 0, -1);
 }
 
+/* The example encoder (examples/transformer): every linear's bias, the
+ * feed-forward's gelu and both residual adds fold into 6 matmuls, and
+ * the attention into one step (docs/cpu-openblas.md says so). */
+TEST(example_encoder_fuses)
+{
+    const char *ex = getenv("RLX_TEST_EXAMPLES_DIR");
+    char model[1024], input[1024], cmd[4096];
+    snprintf(model, sizeof model, "%s/transformer/encoder.yaml",
+             ex ? ex : ".");
+    snprintf(input, sizeof input, "%s/transformer/x.npy", ex ? ex : ".");
+    if (!blas_file_exists(model) || !blas_file_exists(input)) {
+        printf("# example models not generated: nothing to check\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "RLX_LOG=debug RLX_PLUGIN_PATH='%s' '%s' run '%s' --device "
+             "cpu-openblas --input 'x=%s' 2>&1", blas_dir(),
+             getenv("RLX_TEST_RLX_BIN"), model, input);
+    FILE *p = popen(cmd, "r");
+    ASSERT(p);
+    static char out[65536];
+    size_t used = fread(out, 1, sizeof out - 1, p);
+    out[used] = '\0';
+    ASSERT_EQ(pclose(p), 0);
+    ASSERT_CONTAINS(out, "cpu-openblas: fused 6 matmul epilogues and 1 "
+                         "attentions");
+}
+
 RLX_TEST_LIST(
     TEST_ENTRY(bias_relu_residual),
     TEST_ENTRY(bias_left_gelu_residual_left),
@@ -421,4 +449,5 @@ RLX_TEST_LIST(
     TEST_ENTRY(attention_plain_rank3),
     TEST_ENTRY(attention_causal_more_queries_than_keys),
     TEST_ENTRY(attention_scores_output_is_not_fused),
+    TEST_ENTRY(example_encoder_fuses),
 )
