@@ -5,9 +5,9 @@
  * k^T (dh x sk, padded to whole tiles) and the probabilities of one
  * block of query rows.
  *
- * Per block of ATTN_RB query rows: scores against 32 keys at a time
- * (2 x 16-lane accumulators per row, k^T rows loaded once for all the
- * rows of the block), scale, softmax as kernels_row.c does it, then
+ * Per block of RB query rows: scores against 32 keys at a time (2 x
+ * 16-lane accumulators per row, k^T rows loaded once for all the rows
+ * of the block), scale, softmax (max, exp, sum over 16 lanes), then
  * probabilities times v, 32 output columns at a time. The 16-lane
  * vectors are GCC vector extensions: one zmm register in the avx512
  * variant, two ymm in avx2, four xmm in the portable one. Causal rows
