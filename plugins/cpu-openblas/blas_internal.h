@@ -171,6 +171,8 @@ typedef struct rlx__blas_step {
     unsigned char *ptr;       /* resolved at execute */
 } rlx__blas_step;
 
+typedef struct rlx__blas_prof rlx__blas_prof;
+
 typedef struct rlx__blas_exe {
     uint32_t n_steps;
     rlx__blas_step *steps;
@@ -183,6 +185,7 @@ typedef struct rlx__blas_exe {
     size_t *stage_off;        /* per input slot: offset in stage */
     size_t stage_size;        /* all inputs' bytes */
     unsigned char *stage;     /* copies of misaligned inputs, made lazily */
+    rlx__blas_prof *prof;     /* per-step times (profile.c), or NULL */
 } rlx__blas_exe;
 
 rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *graph,
@@ -220,6 +223,18 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
 rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
                           rlx__blas_exe *x);
 void rlx__blas_attn_free(rlx__blas_attn *p);
+
+/* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
+
+/* Sets x->prof when the setting asks for it. */
+rlx_status rlx__blas_prof_create(rlx__blas_backend *be,
+                                 const rlx_graph_view *g, rlx__blas_exe *x);
+void rlx__blas_prof_destroy(rlx__blas_prof *p);
+double rlx__blas_prof_now(void);
+/* Step I ran from T0 (rlx__blas_prof_now) until now. */
+void rlx__blas_prof_step(rlx__blas_prof *p, uint32_t i, double t0);
+/* A run succeeded; logs the table after the last timed run. */
+void rlx__blas_prof_run_done(rlx__blas_backend *be, rlx__blas_exe *x);
 
 /* ---- kernels -------------------------------------------------------- */
 

@@ -242,6 +242,8 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
     if (st == RLX_OK)
         st = rlx__blas_fuse(be, g, x);
     if (st == RLX_OK)
+        st = rlx__blas_prof_create(be, g, x);
+    if (st == RLX_OK)
         st = plan_arena(be, g, x);
     if (st == RLX_OK) {
         x->stage_off = calloc(x->n_inputs ? x->n_inputs : 1,
@@ -288,5 +290,6 @@ void rlx__blas_executable_destroy(void *backend, rlx_executable *exe)
     free(x->arena);
     free(x->stage_off);
     free(x->stage);
+    rlx__blas_prof_destroy(x->prof);
     free(x);
 }

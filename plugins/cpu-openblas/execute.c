@@ -154,9 +154,14 @@ rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
             s->ptr = NULL;
             continue;
         }
+        double t0 = x->prof ? rlx__blas_prof_now() : 0.0;
         if (st == RLX_OK)
             st = step_run(be, x, s);
+        if (x->prof)
+            rlx__blas_prof_step(x->prof, i, t0);
     }
+    if (x->prof && st == RLX_OK)
+        rlx__blas_prof_run_done(be, x);
     for (uint32_t k = 0; st == RLX_OK && k < x->n_outputs; k++) {
         const rlx__blas_step *s = &x->steps[x->output_steps[k]];
         if (s->nbytes)

@@ -1,0 +1,146 @@
+/*
+ * profile.c - per-step wall times of a cpu-openblas program, for tuning:
+ * with the setting cpu-openblas.profile = 1 (RLX_CPU_OPENBLAS_PROFILE),
+ * read at compile time, every run times each step, and after
+ * RLX__BLAS_PROF_RUNS runs the averages of all but the first run (page
+ * faults, cold caches) are logged at info level, slowest step first,
+ * with the node's name and its kernel. Off (the default), execute pays
+ * one pointer test per step.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blas_internal.h"
+
+#define RLX__BLAS_PROF_RUNS 10
+#define SHOWN 24 /* slowest steps logged */
+
+struct rlx__blas_prof {
+    uint32_t n_steps;
+    char **names;            /* node names, copied at compile */
+    double *ms;              /* summed over runs 2.. */
+    unsigned runs;
+};
+
+double rlx__blas_prof_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static int profile_wanted(const rlx_host *host)
+{
+    char v[16];
+    if (rlx_host_get_option(host, "cpu-openblas.profile", v, sizeof v) !=
+        RLX_OK || !strcmp(v, "0"))
+        return 0;
+    if (!strcmp(v, "1"))
+        return 1;
+    rlx_kit_log(host, RLX_LOG_WARN,
+                "cpu-openblas: profile '%s' is neither 0 nor 1; not "
+                "profiling. Fix: set cpu-openblas.profile to 0 or 1", v);
+    return 0;
+}
+
+rlx_status rlx__blas_prof_create(rlx__blas_backend *be,
+                                 const rlx_graph_view *g, rlx__blas_exe *x)
+{
+    if (!profile_wanted(be->host))
+        return RLX_OK;
+    rlx__blas_prof *p = calloc(1, sizeof *p);
+    if (p) {
+        p->n_steps = g->n_nodes;
+        p->names = calloc(g->n_nodes ? g->n_nodes : 1, sizeof *p->names);
+        p->ms = calloc(g->n_nodes ? g->n_nodes : 1, sizeof *p->ms);
+    }
+    int ok = p && p->names && p->ms;
+    for (uint32_t i = 0; ok && i < g->n_nodes; i++)
+        ok = (p->names[i] = strdup(g->nodes[i]->name)) != NULL;
+    x->prof = p;
+    if (!ok)
+        return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory for the "
+                            "profile. Fix: free memory, or unset "
+                            "cpu-openblas.profile");
+    return RLX_OK;
+}
+
+void rlx__blas_prof_destroy(rlx__blas_prof *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; p->names && i < p->n_steps; i++)
+        free(p->names[i]);
+    free(p->names);
+    free(p->ms);
+    free(p);
+}
+
+void rlx__blas_prof_step(rlx__blas_prof *p, uint32_t i, double t0)
+{
+    if (p->runs > 0 && p->runs < RLX__BLAS_PROF_RUNS)
+        p->ms[i] += rlx__blas_prof_now() - t0;
+}
+
+static const char *kind_name(rlx__blas_kind k)
+{
+    static const char *const names[] = {
+        [RLX__BLAS_K_SOURCE] = "none", [RLX__BLAS_K_UNARY] = "unary",
+        [RLX__BLAS_K_BINARY] = "binary", [RLX__BLAS_K_MATMUL] = "matmul",
+        [RLX__BLAS_K_SOFTMAX] = "softmax", [RLX__BLAS_K_NORM] = "norm",
+        [RLX__BLAS_K_REDUCE] = "reduce", [RLX__BLAS_K_TRANSPOSE] = "transpose",
+        [RLX__BLAS_K_ATTENTION] = "attention",
+        [RLX__BLAS_K_FALLBACK] = "cpu-ref",
+    };
+    return (size_t)k < sizeof names / sizeof *names && names[k] ? names[k]
+                                                               : "?";
+}
+
+static int fused_epilogue(const rlx__blas_step *s)
+{
+    return s->kind == RLX__BLAS_K_MATMUL &&
+           (s->plan.gemm.epi.bias_in >= 0 || s->plan.gemm.epi.res_in >= 0 ||
+            s->plan.gemm.epi.act != RLX_OP_INVALID);
+}
+
+void rlx__blas_prof_run_done(rlx__blas_backend *be, rlx__blas_exe *x)
+{
+    rlx__blas_prof *p = x->prof;
+    if (++p->runs != RLX__BLAS_PROF_RUNS)
+        return;
+    const unsigned n = RLX__BLAS_PROF_RUNS - 1;
+    double total = 0;
+    for (uint32_t i = 0; i < p->n_steps; i++)
+        total += p->ms[i];
+    rlx_kit_log(be->host, RLX_LOG_INFO,
+                "cpu-openblas profile: %.3f ms a run of %u nodes (mean of "
+                "runs 2 to %u), slowest first:", total / n,
+                (unsigned)p->n_steps, RLX__BLAS_PROF_RUNS);
+    /* the slowest SHOWN steps, by repeated selection (no allocation) */
+    double floor = -1.0;
+    uint32_t last = UINT32_MAX;
+    for (int k = 0; k < SHOWN; k++) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < p->n_steps; i++) {
+            int below = p->ms[i] < floor || (p->ms[i] == floor && i > last) ||
+                        floor < 0;
+            if (below && x->steps[i].kind != RLX__BLAS_K_SOURCE &&
+                (best == UINT32_MAX || p->ms[i] > p->ms[best]))
+                best = i;
+        }
+        if (best == UINT32_MAX)
+            break;
+        rlx_kit_log(be->host, RLX_LOG_INFO,
+                    "cpu-openblas profile: %8.3f ms %5.1f%%  step %u '%s' "
+                    "(%s)", p->ms[best] / n,
+                    total > 0 ? 100.0 * p->ms[best] / total : 0.0,
+                    (unsigned)best, p->names[best],
+                    fused_epilogue(&x->steps[best])
+                        ? "matmul with its epilogue"
+                        : kind_name(x->steps[best].kind));
+        floor = p->ms[best];
+        last = best;
+    }
+}

@@ -1,0 +1,105 @@
+/* test-blas-profile.c - the setting cpu-openblas.profile: with it, the
+ * tenth run of a program logs its steps' times at info level, slowest
+ * first, by node name and kernel (fused steps by the name of the node
+ * that ended the chain); without it, nothing is logged. */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "blas-test-util.h"
+
+/* Compile y = relu(x . w + b) -> softmax on cpu-openblas, run it RUNS
+ * times with RLX_LOG=info, return what the plugin logged. */
+static const char *profile_log(int profile, int runs)
+{
+    static char log[65536];
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(blas_expected_suffix(&(int){ 0 }))));
+    rlx_graph *g;
+    rlx_value x, w, b, t, u, v, y;
+    ASSERT_OK(rlx_graph_create(&g));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ 4, 32 }, &x));
+    ASSERT_OK(rlx_graph_input(g, "w", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ 32, 8 }, &w));
+    ASSERT_OK(rlx_graph_input(g, "b", RLX_DTYPE_F32, 1, (int64_t[]){ 8 },
+                              &b));
+    ASSERT_OK(rlx_graph_add_node(g, "mm", RLX_OP_MATMUL, 2,
+                                 (rlx_value[]){ x, w }, NULL, &t));
+    ASSERT_OK(rlx_graph_add_node(g, "biased", RLX_OP_ADD, 2,
+                                 (rlx_value[]){ t, b }, NULL, &u));
+    ASSERT_OK(rlx_graph_add_node(g, "act", RLX_OP_RELU, 1, &u, NULL, &v));
+    ASSERT_OK(rlx_graph_add_node(g, "probs", RLX_OP_SOFTMAX, 1, &v, NULL,
+                                 &y));
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+
+    char path[] = "/tmp/rlx-blas-prof-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    setenv("RLX_LOG", "info", 1);
+    if (profile)
+        setenv("RLX_CPU_OPENBLAS_PROFILE", "1", 1);
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_status st = rlx_session_create(rt, "cpu-openblas", &s);
+    if (st == RLX_OK)
+        st = rlx_session_compile(s, g, &p);
+    static float in[4 * 32 + 32 * 8 + 8];
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        in[i] = (float)(i % 7) * 0.1f - 0.3f;
+    if (st == RLX_OK)
+        st = rlx_program_set_input(p, "x", in, 4 * 32 * sizeof(float));
+    if (st == RLX_OK)
+        st = rlx_program_set_input(p, "w", in + 128, 32 * 8 * sizeof(float));
+    if (st == RLX_OK)
+        st = rlx_program_set_input(p, "b", in + 384, 8 * sizeof(float));
+    for (int r = 0; st == RLX_OK && r < runs; r++)
+        st = rlx_program_run(p);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    unsetenv("RLX_LOG");
+    unsetenv("RLX_CPU_OPENBLAS_PROFILE");
+    ASSERT_OK(st);
+    memset(log, 0, sizeof log);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t got = read(fd, log, sizeof log - 1);
+    close(fd);
+    unlink(path);
+    ASSERT(got >= 0);
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+    return log;
+}
+
+TEST(profile_logs_after_ten_runs)
+{
+    const char *log = profile_log(1, 9);
+    ASSERT(!strstr(log, "cpu-openblas profile:"));
+    log = profile_log(1, 10);
+    printf("# %.*s\n", (int)strcspn(strstr(log, "cpu-openblas profile:"),
+                                     "\n"),
+           strstr(log, "cpu-openblas profile:"));
+    ASSERT_CONTAINS(log, "cpu-openblas profile: ");
+    ASSERT_CONTAINS(log, "ms a run of 7 nodes (mean of runs 2 to 10)");
+    /* the fused chain shows under its last node, the softmax as itself */
+    ASSERT_CONTAINS(log, "'act' (matmul with its epilogue)");
+    ASSERT_CONTAINS(log, "'probs' (softmax)");
+    ASSERT(!strstr(log, "'mm'"));
+}
+
+TEST(no_profile_by_default)
+{
+    const char *log = profile_log(0, 10);
+    ASSERT(!strstr(log, "cpu-openblas profile:"));
+}
+
+RLX_TEST_LIST(
+    TEST_ENTRY(profile_logs_after_ten_runs),
+    TEST_ENTRY(no_profile_by_default),
+)
