@@ -338,6 +338,8 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
     a.n_pairs = 1;
     for (uint32_t d = 0; d + 2 < r; d++)
         a.n_pairs *= (size_t)pvn->shape[d];
+    if (a.n_pairs == 0) /* nothing to compute: leave the steps as they are */
+        return RLX_OK;
     a.sq = sq;
     a.sk = sk;
     a.dh = dh;
