@@ -57,7 +57,9 @@ man_names_docs() {
 }
 check "the man page names the installed docs, not the source tree" man_names_docs
 
-export LD_LIBRARY_PATH=$sdk/$libdir
+# the staged library first; keep the caller's path for what is not staged
+# (libyaml or libffi unpacked into a private prefix on some machines)
+export LD_LIBRARY_PATH=$sdk/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 help_names_docs() {
   "$sdk/$bindir/rlx" --help | grep -F "$docdir"
 }
