@@ -15,16 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 LOGS=${LOGS:-/tmp/gpu-perf}
 mkdir -p "$LOGS"
-if ls .debs/*.deb >/dev/null 2>&1 &&
-   ! { pkg-config --exists yaml-0.1 && pkg-config --exists libffi; }; then
-    D=/tmp/rlx-deps
-    for f in .debs/*.deb; do dpkg -x "$f" "$D"; done
-    sed -i "s|^prefix=/usr|prefix=$D/usr|" "$D"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc
-    export PKG_CONFIG_PATH=$D/usr/lib/x86_64-linux-gnu/pkgconfig
-    export LD_LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export CPATH=$D/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
-    export LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
-fi
+. scripts/gpu-deps.sh
 export MATMUL_MAX_N=${MATMUL_MAX_N:-2048}
 OUT=$LOGS bash scripts/gpu-shared.sh --bench
 status=$?
