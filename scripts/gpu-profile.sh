@@ -18,7 +18,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     meson setup "$BUILD" -Dcuda=enabled >"$OUT/setup.log" 2>&1 \
         || { tail -30 "$OUT/setup.log"; exit 1; }
 fi
-ninja -C "$BUILD" core/librlx.so.1 plugins/cuda/librlx-backend-cuda.so \
+ninja -C "$BUILD" core/librlx.so.1.0.0 plugins/cuda/librlx-backend-cuda.so \
     >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
     ncu --clock-control none --profile-from-start off \
