@@ -5,7 +5,8 @@
  * softmax(q k^T * scale [causal]) v with fresh random data per case;
  * shapes cover sequences that are no multiple of the kernel's tiles,
  * head sizes 32, 64 and 128, causal masks with more keys than queries
- * and fewer (rows that see no key give zeros), and each block shape.
+ * and fewer (rows that see no key give zeros), and each block shape
+ * (64, 32 or 16 query rows; keys split across warps for short ones).
  * Without a GPU it says so and skips (nothing here can run on a CPU).
  * Prints TAP.
  */
@@ -246,6 +247,8 @@ int main(int argc, char **argv)
         { 2, 2, 65, 65, 128, 1, RLX_DTYPE_F16 },
         { 8, 8, 128, 128, 64, 0, RLX_DTYPE_BF16 }, /* the encoder's shape */
         { 6, 8, 333, 333, 64, 1, RLX_DTYPE_BF16 }, /* 64-row blocks */
+        { 6, 8, 333, 333, 128, 1, RLX_DTYPE_F16 },
+        { 4, 8, 160, 160, 128, 0, RLX_DTYPE_BF16 }, /* 32-row blocks */
     };
     uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
