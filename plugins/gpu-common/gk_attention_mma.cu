@@ -339,9 +339,21 @@ __global__ void __launch_bounds__(W * KS * 32)
     /* a row that sees no key (causal, sk < sq) gives zeros */
     float i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
     float i1 = l1 > 0.f ? 1.f / l1 : (l1 == 0.f ? 0.f : l1);
+    /* columns d, d + 1 as one 32-bit store where the layout allows */
+    const bool pair = p.o_s[3] == 1 && ((uintptr_t)ob & 3) == 0 &&
+                      ((p.o_s[2] | p.o_s[1] | p.o_s[0]) & 1) == 0;
 #pragma unroll
     for (int n = 0; n < DT; n++) {
         int d = n * 8 + 2 * t;
+        if (pair) {
+            if (row0 < p.sq)
+                *(unsigned *)(ob + row0 * p.o_s[2] + d) =
+                    pack2<T>(acc[n][0] * i0, acc[n][1] * i0);
+            if (row1 < p.sq)
+                *(unsigned *)(ob + row1 * p.o_s[2] + d) =
+                    pack2<T>(acc[n][2] * i1, acc[n][3] * i1);
+            continue;
+        }
         if (row0 < p.sq) {
             st(ob, row0 * p.o_s[2] + d * p.o_s[3], acc[n][0] * i0);
             st(ob, row0 * p.o_s[2] + (d + 1) * p.o_s[3], acc[n][1] * i0);
