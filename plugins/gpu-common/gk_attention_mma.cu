@@ -106,43 +106,34 @@ __device__ __forceinline__ float nmax(float a, float b)
     return (b > a || isnan(b)) ? b : a;
 }
 
-/* Block: W x KS warps. Each of the W row groups owns 16 query rows of
- * one (batch, head); with KS > 1 (and W = 1) the KS warps split the keys
- * instead (warp w takes tiles w, w + KS, ...) and their partial results
- * are merged at the end through shared memory: for short sequences that
- * is what puts enough warps on the multiprocessors. Keys in tiles of KT,
- * K and V rows staged in shared memory per key group (T, rows padded by
- * 16 bytes: ldmatrix's eight row reads then hit distinct banks), the
- * group's next tile copied in while this one is computed. Scores live in
- * registers as mma accumulators (lane: rows g and g + 8, columns 2t,
- * 2t + 1 of each 8-key group, g = lane / 4, t = lane % 4); they become
- * the A operand of p v without leaving registers. */
-template <typename T, int D, int W, int KS, int KT>
-__global__ void __launch_bounds__(W * KS * 32)
+/* Block: W warps, each owning 16 query rows of one (batch, head). Keys
+ * in tiles of KT, K and V rows staged in shared memory (T, rows padded
+ * by 16 bytes: ldmatrix's eight row reads then hit distinct banks), the
+ * next tile copied in while this one is computed. (Splitting the keys
+ * of 16 rows across warps instead, with a merge at the end, measured
+ * slower on an H200 even for 128-key sequences: bench_attention.cu.)
+ * Scores live in registers as mma accumulators (lane: rows g and g + 8,
+ * columns 2t, 2t + 1 of each 8-key group, g = lane / 4, t = lane % 4);
+ * they become the A operand of p v without leaving registers. */
+template <typename T, int D, int W, int KT>
+__global__ void __launch_bounds__(W * 32)
     attn_mma_kernel(const T *q, const T *k, const T *v, T *o,
                     rlxg_attn_plan p)
 {
-    static_assert(W == 1 || KS == 1, "rows or keys split, not both");
     constexpr int P = D + 8, NT = KT / 8, KC = D / 16, DT = D / 8,
-                  CH = D / 8, GT = W * 32;
+                  CH = D / 8;
     constexpr int TILE = KT * P; /* elements of one K or V tile */
-    constexpr int KV_BYTES = KS * 2 * 2 * TILE * (int)sizeof(T);
-    constexpr int MERGE_BYTES = KS > 1 ? KS * 16 * (D + 2) * 4 : 0;
-    __shared__ __align__(16)
-        unsigned char smem[KV_BYTES > MERGE_BYTES ? KV_BYTES : MERGE_BYTES];
+    __shared__ __align__(16) T Kg[2 * TILE]; /* two tiles, double buffer */
+    __shared__ __align__(16) T Vg[2 * TILE];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
-    const int rg = KS > 1 ? 0 : warp, grp = KS > 1 ? warp : 0;
-    const int gtid = threadIdx.x - grp * GT;
-    T *Kg = (T *)smem + grp * 4 * TILE; /* [2][KT][P] K, then V */
-    T *Vg = Kg + 2 * TILE;
     const int64_t bh = blockIdx.y, b = bh / p.heads, h = bh - b * p.heads;
     const T *qb = q + p.q_off + b * p.q_s[0] + h * p.q_s[1];
     const T *kb = k + p.k_off + b * p.k_s[0] + h * p.k_s[1];
     const T *vb = v + p.v_off + b * p.v_s[0] + h * p.v_s[1];
     T *ob = o + b * p.o_s[0] + h * p.o_s[1];
     const int64_t rowb = (int64_t)blockIdx.x * (16 * W);
-    const int64_t row0 = rowb + rg * 16 + g, row1 = row0 + 8;
+    const int64_t row0 = rowb + warp * 16 + g, row1 = row0 + 8;
 
     /* keys this block needs: causal rows i see keys <= i + sk - sq */
     int64_t kend = p.sk;
@@ -151,17 +142,10 @@ __global__ void __launch_bounds__(W * KS * 32)
         kend = lim < kend ? lim : kend;
     }
     const int ntiles = kend > 0 ? (int)((kend + KT - 1) / KT) : 0;
-    const int niter = (ntiles + KS - 1) / KS;
 
-    auto group_sync = [&]() {
-        if constexpr (KS > 1)
-            __syncwarp();
-        else
-            __syncthreads();
-    };
     auto load_tile = [&](int tile, int buf) {
         int64_t j0 = (int64_t)tile * KT;
-        for (int c = gtid; c < KT * CH; c += GT) {
+        for (int c = threadIdx.x; c < KT * CH; c += W * 32) {
             int jj = c / CH, d = (c - jj * CH) * 8;
             int64_t j = j0 + jj;
             bool okj = j < p.sk;
@@ -171,8 +155,8 @@ __global__ void __launch_bounds__(W * KS * 32)
             cp_async16(Vg + buf * TILE + jj * P + d, vs, okj ? 16 : 0);
         }
     };
-    if (grp < ntiles)
-        load_tile(grp, 0);
+    if (ntiles > 0)
+        load_tile(0, 0);
     cp_async_commit();
 
     /* q rows as A fragments, kept for the whole key loop */
@@ -196,14 +180,14 @@ __global__ void __launch_bounds__(W * KS * 32)
     const int64_t last0 = p.causal ? row0 + p.sk - p.sq : p.sk - 1;
     const int64_t last1 = p.causal ? row1 + p.sk - p.sq : p.sk - 1;
 
-    for (int it = 0; it < niter; it++) {
-        const int buf = it & 1, tile = grp + it * KS;
-        if (tile + KS < ntiles)
-            load_tile(tile + KS, buf ^ 1);
+    for (int tile = 0; tile < ntiles; tile++) {
+        const int buf = tile & 1;
+        if (tile + 1 < ntiles)
+            load_tile(tile + 1, buf ^ 1);
         cp_async_commit();
         cp_async_wait<1>();
-        group_sync();
-        if (tile < ntiles) {
+        __syncthreads();
+        {
             const T *Kb = Kg + buf * TILE, *Vb = Vg + buf * TILE;
             /* s = q k^T over this tile */
             float s[NT][4];
@@ -284,7 +268,7 @@ __global__ void __launch_bounds__(W * KS * 32)
                 }
             }
         }
-        group_sync(); /* this buffer is refilled next iteration */
+        __syncthreads(); /* this buffer is refilled next iteration */
     }
     cp_async_wait<0>();
 
@@ -292,49 +276,6 @@ __global__ void __launch_bounds__(W * KS * 32)
     for (int o2 = 1; o2 <= 2; o2 <<= 1) {
         l0 += __shfl_xor_sync(0xffffffffu, l0, o2);
         l1 += __shfl_xor_sync(0xffffffffu, l1, o2);
-    }
-    if constexpr (KS > 1) {
-        /* merge the key groups' (m, l, acc): rows weighted by 2^(m - M) */
-        __syncthreads(); /* every group is done with its K/V tiles */
-        float *mg = (float *)smem; /* [KS][16][D + 2]: acc, then m, l */
-        float *mine = mg + grp * 16 * (D + 2);
-#pragma unroll
-        for (int n = 0; n < DT; n++) {
-            int d = n * 8 + 2 * t;
-            mine[g * (D + 2) + d] = acc[n][0];
-            mine[g * (D + 2) + d + 1] = acc[n][1];
-            mine[(g + 8) * (D + 2) + d] = acc[n][2];
-            mine[(g + 8) * (D + 2) + d + 1] = acc[n][3];
-        }
-        if (t == 0) {
-            mine[g * (D + 2) + D] = m0;
-            mine[g * (D + 2) + D + 1] = l0;
-            mine[(g + 8) * (D + 2) + D] = m1;
-            mine[(g + 8) * (D + 2) + D + 1] = l1;
-        }
-        __syncthreads();
-        for (int e = threadIdx.x; e < 16 * D; e += KS * 32) {
-            int r = e / D, d = e - r * D;
-            int64_t row = rowb + r;
-            if (row >= p.sq)
-                continue;
-            float mx = -INFINITY;
-#pragma unroll
-            for (int w = 0; w < KS; w++)
-                mx = nmax(mx, mg[(w * 16 + r) * (D + 2) + D]);
-            float num = 0.f, den = 0.f;
-#pragma unroll
-            for (int w = 0; w < KS; w++) {
-                const float *rw = mg + (w * 16 + r) * (D + 2);
-                float f = rw[D] == -INFINITY ? 0.f : exp2f(rw[D] - mx);
-                num += rw[d] * f;
-                den += rw[D + 1] * f;
-            }
-            /* a row that sees no key (causal, sk < sq) gives zeros */
-            float inv = den > 0.f ? 1.f / den : (den == 0.f ? 0.f : den);
-            st(ob, row * p.o_s[2] + d * p.o_s[3], num * inv);
-        }
-        return;
     }
     /* a row that sees no key (causal, sk < sq) gives zeros */
     float i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
@@ -372,28 +313,19 @@ gpuError_t launch_mma(gpuStream_t s, const void *q, const void *k,
     const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
     T *ot = (T *)o;
     unsigned bh = (unsigned)(p->batch * p->heads);
-    constexpr int KT = D >= 128 ? 32 : 64;
-    /* 64 rows per block where that gives the multiprocessors (132 on an
-     * H100/H200) two blocks each; else, up to head size 64, 16 rows per
-     * block with four warps splitting the keys; else fewer rows */
-    int64_t b4 = (p->sq + 63) / 64 * (int64_t)bh;
-    int64_t b2 = (p->sq + 31) / 32 * (int64_t)bh;
-    if (b4 >= 264)
-        attn_mma_kernel<T, D, 4, 1, KT>
+    constexpr int KT = D >= 128 ? 32 : 64; /* two K/V tiles in 48 KiB */
+    /* 64 query rows per block (fastest on an H200 from 128-key sequences
+     * up, bench_attention.cu), fewer only when there are fewer rows */
+    if (p->sq > 32)
+        attn_mma_kernel<T, D, 4, KT>
             <<<dim3((unsigned)((p->sq + 63) / 64), bh), 128, 0, s>>>(
                 qt, kt, vt, ot, *p);
-    else if constexpr (D <= 64) /* tiles of 16 or 32 keys: 48 KiB */
-        attn_mma_kernel<T, D, 1, 4, D == 64 ? 16 : 32>
-            <<<dim3((unsigned)((p->sq + 15) / 16), bh), 128, 0, s>>>(
-                qt, kt, vt, ot, *p);
-    else if (b2 >= 132)
-        attn_mma_kernel<T, D, 2, 1, KT>
-            <<<dim3((unsigned)((p->sq + 31) / 32), bh), 64, 0, s>>>(
-                qt, kt, vt, ot, *p);
+    else if (p->sq > 16)
+        attn_mma_kernel<T, D, 2, KT><<<dim3(1, bh), 64, 0, s>>>(qt, kt, vt,
+                                                                 ot, *p);
     else
-        attn_mma_kernel<T, D, 1, 1, KT>
-            <<<dim3((unsigned)((p->sq + 15) / 16), bh), 32, 0, s>>>(
-                qt, kt, vt, ot, *p);
+        attn_mma_kernel<T, D, 1, KT><<<dim3(1, bh), 32, 0, s>>>(qt, kt, vt,
+                                                                 ot, *p);
     return gpuGetLastError();
 }
 
