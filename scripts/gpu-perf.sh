@@ -9,6 +9,7 @@
 # PyTorch eager, CUDA graphs and torch.compile). Full logs in
 # $LOGS (default /tmp/gpu-perf); the few that matter are copied to
 # $OUT when it is set (the device tool brings back at most 8 files).
+# PERF_BENCH=0: the checks without the benchmarks.
 #
 #   bash scripts/gpu-perf.sh
 set -uo pipefail
@@ -17,7 +18,9 @@ LOGS=${LOGS:-/tmp/gpu-perf}
 mkdir -p "$LOGS"
 . scripts/gpu-deps.sh
 export MATMUL_MAX_N=${MATMUL_MAX_N:-2048}
-OUT=$LOGS bash scripts/gpu-shared.sh --bench
+bench=--bench
+[ "${PERF_BENCH:-1}" = 0 ] && bench=
+OUT=$LOGS bash scripts/gpu-shared.sh $bench
 status=$?
 if [ -n "${OUT:-}" ]; then
     for f in gpu.txt testlog.txt conformance.txt conformance-kernel.txt \

@@ -352,19 +352,18 @@ bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
     }
 }
 
-/* sm_80 or newer on the current device (asked once per process) */
+/* sm_80 or newer on the current device (the runtime caches both answers,
+ * so asking at every launch costs little and follows a change of device) */
 bool device_has_mma()
 {
-    static int cc = -1;
-    if (cc < 0) {
-        int dev = 0, major = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                   dev) != cudaSuccess)
-            major = 0;
-        cc = major;
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               dev) != cudaSuccess) {
+        cudaGetLastError(); /* not this launch's error */
+        return false;
     }
-    return cc >= 8;
+    return major >= 8;
 }
 
 } /* namespace */
