@@ -88,18 +88,6 @@ __device__ __forceinline__ void mma16816(float c[4], const unsigned a[4],
 #endif
 }
 
-/* Programmatic dependent launch (Hopper): launched with it, the kernel
- * may start while the previous one finishes, and waits for it before
- * touching memory (its inputs, and an output that may reuse the memory
- * of the previous kernel's inputs). */
-__device__ __forceinline__ void pdl_wait_and_release()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" :::);
-#endif
-}
-
 /* two f32 to a packed pair of T (low half first) */
 template <typename T> __device__ __forceinline__ unsigned pack2(float a, float b);
 template <> __device__ __forceinline__ unsigned pack2<__half>(float a, float b)
@@ -154,7 +142,6 @@ __global__ void __launch_bounds__(W * 32)
         kend = lim < kend ? lim : kend;
     }
     const int ntiles = kend > 0 ? (int)((kend + KT - 1) / KT) : 0;
-    pdl_wait_and_release();
 
     auto load_tile = [&](int tile, int buf) {
         int64_t j0 = (int64_t)tile * KT;
@@ -319,43 +306,32 @@ __global__ void __launch_bounds__(W * 32)
     }
 }
 
-template <typename T, int D, int W>
-gpuError_t launch_w(gpuStream_t s, const void *q, const void *k,
-                    const void *v, void *o, const rlxg_attn_plan *p, bool pdl)
-{
-    constexpr int KT = D >= 128 ? 32 : 64; /* two K/V tiles in 48 KiB */
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)((p->sq + 16 * W - 1) / (16 * W)),
-                       (unsigned)(p->batch * p->heads));
-    cfg.blockDim = dim3(W * 32);
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelEx(&cfg, attn_mma_kernel<T, D, W, KT>,
-                              (const T *)q, (const T *)k, (const T *)v,
-                              (T *)o, *p);
-}
-
 template <typename T, int D>
 gpuError_t launch_mma(gpuStream_t s, const void *q, const void *k,
-                      const void *v, void *o, const rlxg_attn_plan *p,
-                      bool pdl)
+                      const void *v, void *o, const rlxg_attn_plan *p)
 {
+    const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
+    T *ot = (T *)o;
+    unsigned bh = (unsigned)(p->batch * p->heads);
+    constexpr int KT = D >= 128 ? 32 : 64; /* two K/V tiles in 48 KiB */
     /* 64 query rows per block (fastest on an H200 from 128-key sequences
      * up, bench_attention.cu), fewer only when there are fewer rows */
     if (p->sq > 32)
-        return launch_w<T, D, 4>(s, q, k, v, o, p, pdl);
-    if (p->sq > 16)
-        return launch_w<T, D, 2>(s, q, k, v, o, p, pdl);
-    return launch_w<T, D, 1>(s, q, k, v, o, p, pdl);
+        attn_mma_kernel<T, D, 4, KT>
+            <<<dim3((unsigned)((p->sq + 63) / 64), bh), 128, 0, s>>>(
+                qt, kt, vt, ot, *p);
+    else if (p->sq > 16)
+        attn_mma_kernel<T, D, 2, KT><<<dim3(1, bh), 64, 0, s>>>(qt, kt, vt,
+                                                                 ot, *p);
+    else
+        attn_mma_kernel<T, D, 1, KT><<<dim3(1, bh), 32, 0, s>>>(qt, kt, vt,
+                                                                 ot, *p);
+    return gpuGetLastError();
 }
 
 template <typename T>
 bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
-             void *o, const rlxg_attn_plan *p, gpuError_t *err, bool pdl)
+             void *o, const rlxg_attn_plan *p, gpuError_t *err)
 {
     /* rows contiguous, 16-byte aligned and a multiple of 8 elements
      * apart: K/V rows go to shared memory as 16-byte copies */
@@ -369,26 +345,25 @@ bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
     if (m & 7)
         return false;
     switch (p->dh) {
-    case 32: *err = launch_mma<T, 32>(s, q, k, v, o, p, pdl); return true;
-    case 64: *err = launch_mma<T, 64>(s, q, k, v, o, p, pdl); return true;
-    case 128: *err = launch_mma<T, 128>(s, q, k, v, o, p, pdl); return true;
+    case 32: *err = launch_mma<T, 32>(s, q, k, v, o, p); return true;
+    case 64: *err = launch_mma<T, 64>(s, q, k, v, o, p); return true;
+    case 128: *err = launch_mma<T, 128>(s, q, k, v, o, p); return true;
     default: return false;
     }
 }
 
-/* The current device's compute capability major, 0 if unknown (the
- * runtime caches both answers, so asking at every launch costs little
- * and follows a change of device). */
-int device_major()
+/* sm_80 or newer on the current device (the runtime caches both answers,
+ * so asking at every launch costs little and follows a change of device) */
+bool device_has_mma()
 {
     int dev = 0, major = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                dev) != cudaSuccess) {
         cudaGetLastError(); /* not this launch's error */
-        return 0;
+        return false;
     }
-    return major;
+    return major >= 8;
 }
 
 } /* namespace */
@@ -397,14 +372,12 @@ bool rlxg_attention_mma(gpuStream_t s, int dtype, const void *q,
                         const void *k, const void *v, void *o,
                         const rlxg_attn_plan *p, gpuError_t *err)
 {
-    int major = device_major();
-    if (major < 8) /* mma.sync m16n8k16 with bf16: sm_80 */
+    if (!device_has_mma())
         return false;
-    /* programmatic dependent launch: sm_90 */
     if (dtype == RLX_DTYPE_F16)
-        return mma_run<__half>(s, q, k, v, o, p, err, major >= 9);
+        return mma_run<__half>(s, q, k, v, o, p, err);
     if (dtype == RLX_DTYPE_BF16)
-        return mma_run<gpu_bf16>(s, q, k, v, o, p, err, major >= 9);
+        return mma_run<gpu_bf16>(s, q, k, v, o, p, err);
     return false;
 }
 
