@@ -8,7 +8,8 @@
  * and fewer (rows that see no key give zeros), and each block shape
  * (64, 32 or 16 query rows).
  * Without a GPU it says so and skips (nothing here can run on a CPU).
- * Prints TAP.
+ * An optional second argument runs only the first N cases (the small
+ * ones, for compute-sanitizer's racecheck). Prints TAP.
  */
 #include <math.h>
 #include <stdint.h>
@@ -219,9 +220,10 @@ out:
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
+        fprintf(stderr, "usage: %s PLUGIN.so [N]\n", argv[0]);
         return 2;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each result out as it comes */
     if (!have_gpu()) {
         printf("1..0 # SKIP no NVIDIA GPU here: the cuda backend's "
                "attention kernels need one (scripts/gpu-shared.sh runs "
@@ -252,7 +254,10 @@ int main(int argc, char **argv)
         { 2, 3, 9, 33, 128, 0, RLX_DTYPE_F16 },     /* 16-row blocks */
     };
     uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    size_t n_cases = sizeof cases / sizeof *cases;
+    if (argc > 2 && atoi(argv[2]) > 0 && (size_t)atoi(argv[2]) < n_cases)
+        n_cases = (size_t)atoi(argv[2]);
+    for (size_t i = 0; i < n_cases; i++) {
         const acase *c = &cases[i];
         double rel = 0, mxe = 0;
         char why[512] = "", what[160], detail[600];
