@@ -196,9 +196,10 @@ def timeit(fn, sync=None, min_time=0.3, blocks=5):
     return sorted(res)[blocks // 2]
 
 
-def torch_variants(model, x_host):
-    """Times of PyTorch eager and CUDA graph, device-resident and
-    host-in/host-out, and the output."""
+def torch_variants(model, x_host, compile_ok=True):
+    """Times of PyTorch eager, CUDA graph and torch.compile,
+    device-resident and host-in/host-out, the best device-resident one
+    ("best"), and the output."""
     sync = torch.cuda.synchronize
     xd = x_host.cuda()
     xp = x_host.pin_memory()
@@ -231,6 +232,30 @@ def torch_variants(model, x_host):
             yp.copy_(static_y, non_blocking=True)
             sync()
         out["graph+io"] = timeit(graph_host)
+
+        def graph_sync():
+            g.replay()
+            sync()
+        # the contract of rlx_program_run: the forward done on return
+        out["graph+sync"] = timeit(graph_sync)
+    out["compile"] = float("nan")
+    if compile_ok:
+        # torch.compile (inductor) with its CUDA-graph replay
+        # ("reduce-overhead"), the fastest of its modes for small graphs
+        try:
+            with torch.no_grad():
+                cm = torch.compile(model, mode="reduce-overhead")
+                for _ in range(5):
+                    yc = cm(xd)
+                sync()
+                err = compare(yc.float().cpu(), y.float().cpu())[0]
+                out["compile"] = timeit(lambda: cm(xd), sync)
+                print(f"# torch.compile: rel.err vs eager {err:.1e}",
+                      flush=True)
+        except Exception as e:  # noqa: BLE001 - report, keep benchmarking
+            print(f"# torch.compile failed: {e}", flush=True)
+    out["best"] = min(v for k2, v in out.items()
+                      if k2 in ("eager", "graph", "compile") and v == v)
     return out, y.float().cpu()
 
 
@@ -314,8 +339,9 @@ def main():
     print(f"# GPU: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
     rows = []
     hdr = (f"{'model':<30} {'rlx@in':>8} {'rlx@dev':>8} {'eager':>8} "
-           f"{'graph':>8} {'eager+io':>9} {'graph+io':>9} "
-           f"{'dev/graph':>9} {'dev/eager':>9} {'in/graph+io':>11} "
+           f"{'graph':>8} {'compile':>8} {'best':>8} {'rlx/best':>8} "
+           f"{'g+sync':>8} {'eager+io':>9} {'graph+io':>9} "
+           f"{'dev/graph':>9} {'in/graph+io':>11} "
            f"{'rel.err':>9} {'dev.err':>9}")
     print(hdr)
     print(f"# allow_tf32 {torch.backends.cuda.matmul.allow_tf32}, "
@@ -332,9 +358,10 @@ def main():
         rel, _ = compare(y_rlx, y_ref)
         rel_dev, _ = compare(prog.bound_output(), y_ref)
         line = (f"{name:<30} {t_in:8.4f} {t_dev:8.4f} {tv['eager']:8.4f} "
-                f"{tv['graph']:8.4f} {tv['eager+io']:9.4f} "
+                f"{tv['graph']:8.4f} {tv['compile']:8.4f} {tv['best']:8.4f} "
+                f"{t_dev / tv['best']:7.2f}x {tv['graph+sync']:8.4f} "
+                f"{tv['eager+io']:9.4f} "
                 f"{tv['graph+io']:9.4f} {tv['graph'] / t_dev:8.2f}x "
-                f"{tv['eager'] / t_dev:8.2f}x "
                 f"{tv['graph+io'] / t_in:10.2f}x {rel:9.2e} {rel_dev:9.2e}")
         print(line, flush=True)
         rows.append(line)
@@ -357,7 +384,7 @@ def main():
                                 torch.nn.ReLU(), lin[2]).cuda().eval()
     for batch in (1, 64, 1024):
         x = torch.randn(batch, 784)
-        tv, y_ref = torch_variants(model, x)
+        tv, y_ref = torch_variants(model, x, compile_ok=batch == 1)
         variants(f"mlp f32 batch {batch}",
                  lambda: mlp_graph(lin, F32, batch), to_bytes(x),
                  [batch, 784], [batch, 10], tv, y_ref)
@@ -374,8 +401,11 @@ def main():
         name = f"encoder {'f32' if dt == F32 else 'bf16'} b{B} s{S}"
         variants(name, lambda: encoder_graph(layer, dt, B, S, D, H),
                  to_bytes(x), [B, S, D], [B, S, D], tv, y_ref)
-    print("\n# summary (ms per forward; ratios: PyTorch / rlx, >1x = rlx "
-          "faster; dev = rlx@dev, in = rlx@in)")
+    print("\n# summary (ms per forward; rlx/best: rlx@dev / the best of "
+          "PyTorch eager, graph and compile, <1x = rlx faster; other "
+          "ratios: PyTorch / rlx, >1x = rlx faster; dev = rlx@dev, in = "
+          "rlx@in; g+sync: graph replay synchronized per call, as "
+          "rlx_program_run is)")
     print(hdr)
     for r in rows:
         print(r)

@@ -4,6 +4,7 @@
  * so nvcc (CUDA) and hipcc (ROCm) compile this same file.
  */
 #include "gk_common.cuh"
+#include "gk_attention_mma.h"
 
 namespace {
 
@@ -277,5 +278,8 @@ extern "C" gpuError_t rlxg_attention(gpuStream_t s, int dtype,
         return gpuSuccess;
     if (plan->batch * plan->heads > 65535)
         return gpuErrorInvalidValue;
+    gpuError_t err = gpuSuccess;
+    if (rlxg_attention_mma(s, dtype, q, k, v, o, plan, &err))
+        return err;
     return by_float<AttnL>(dtype, s, q, k, v, o, plan);
 }

@@ -1,0 +1,393 @@
+/*
+ * gk_attention_mma.cu - fused attention for f16 and bf16 on NVIDIA's
+ * tensor cores (flash-attention style): q k^T and p v with mma.sync
+ * m16n8k16 (f32 accumulation), K/V tiles staged in shared memory by
+ * cp.async two deep, online softmax on the accumulator fragments.
+ * Needs sm_80 or newer (the plugin builds sm_90 code and compute_80
+ * PTX). Under hipcc (RLXG_HIP) and for layouts it does not take,
+ * rlxg_attention_mma declines and gk_attention.cu's kernel runs.
+ */
+#include "gk_common.cuh"
+#include "gk_attention_mma.h"
+
+#include <type_traits>
+
+#ifndef RLXG_HIP
+
+namespace {
+
+/* ---- PTX wrappers (sm_80+; empty in the host pass) -------------------- */
+
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* 16 bytes global -> shared; SRC_BYTES 0 fills the 16 bytes with zeros */
+__device__ __forceinline__ void cp_async16(void *dst, const void *src,
+                                           int src_bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
+                     smem_addr(dst)),
+                 "l"(src), "r"(src_bytes));
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+__device__ __forceinline__ void ldsm_x4(unsigned r[4], const void *p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_addr(p)));
+#endif
+}
+
+__device__ __forceinline__ void ldsm_x4_t(unsigned r[4], const void *p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+        : "r"(smem_addr(p)));
+#endif
+}
+
+/* c += a (16x16, row) * b (16x8, col), f32 accumulators */
+template <typename T>
+__device__ __forceinline__ void mma16816(float c[4], const unsigned a[4],
+                                         unsigned b0, unsigned b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (std::is_same<T, __half>::value)
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    else
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+/* two f32 to a packed pair of T (low half first) */
+template <typename T> __device__ __forceinline__ unsigned pack2(float a, float b);
+template <> __device__ __forceinline__ unsigned pack2<__half>(float a, float b)
+{
+    __half2 h = __floats2half2_rn(a, b);
+    return *(const unsigned *)&h;
+}
+template <>
+__device__ __forceinline__ unsigned pack2<gpu_bf16>(float a, float b)
+{
+    return gpu_float2_to_bf16x2(a, b);
+}
+
+__device__ __forceinline__ float nmax(float a, float b)
+{
+    return (b > a || isnan(b)) ? b : a;
+}
+
+/* Block: W warps, each owning 16 query rows of one (batch, head). Keys
+ * in tiles of KT, K and V rows staged in shared memory (T, rows padded
+ * by 16 bytes: ldmatrix's eight row reads then hit distinct banks), the
+ * next tile copied in while this one is computed. (Splitting the keys
+ * of 16 rows across warps instead, with a merge at the end, measured
+ * slower on an H200 even for 128-key sequences: bench_attention.cu.)
+ * Scores live in registers as mma accumulators (lane: rows g and g + 8,
+ * columns 2t, 2t + 1 of each 8-key group, g = lane / 4, t = lane % 4);
+ * they become the A operand of p v without leaving registers. */
+template <typename T, int D, int W, int KT>
+__global__ void __launch_bounds__(W * 32)
+    attn_mma_kernel(const T *q, const T *k, const T *v, T *o,
+                    rlxg_attn_plan p)
+{
+    constexpr int P = D + 8, NT = KT / 8, KC = D / 16, DT = D / 8,
+                  CH = D / 8;
+    constexpr int TILE = KT * P; /* elements of one K or V tile */
+    __shared__ __align__(16) T Kg[2 * TILE]; /* two tiles, double buffer */
+    __shared__ __align__(16) T Vg[2 * TILE];
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int g = lane >> 2, t = lane & 3;
+    const int64_t bh = blockIdx.y, b = bh / p.heads, h = bh - b * p.heads;
+    const T *qb = q + p.q_off + b * p.q_s[0] + h * p.q_s[1];
+    const T *kb = k + p.k_off + b * p.k_s[0] + h * p.k_s[1];
+    const T *vb = v + p.v_off + b * p.v_s[0] + h * p.v_s[1];
+    T *ob = o + b * p.o_s[0] + h * p.o_s[1];
+    const int64_t rowb = (int64_t)blockIdx.x * (16 * W);
+    const int64_t row0 = rowb + warp * 16 + g, row1 = row0 + 8;
+
+    /* keys this block needs: causal rows i see keys <= i + sk - sq */
+    int64_t kend = p.sk;
+    if (p.causal) {
+        int64_t lim = rowb + 16 * W + p.sk - p.sq;
+        kend = lim < kend ? lim : kend;
+    }
+    const int ntiles = kend > 0 ? (int)((kend + KT - 1) / KT) : 0;
+
+    auto load_tile = [&](int tile, int buf) {
+        int64_t j0 = (int64_t)tile * KT;
+        for (int c = threadIdx.x; c < KT * CH; c += W * 32) {
+            int jj = c / CH, d = (c - jj * CH) * 8;
+            int64_t j = j0 + jj;
+            bool okj = j < p.sk;
+            const T *ks = okj ? kb + j * p.k_s[2] + d : kb;
+            const T *vs = okj ? vb + j * p.v_s[2] + d : vb;
+            cp_async16(Kg + buf * TILE + jj * P + d, ks, okj ? 16 : 0);
+            cp_async16(Vg + buf * TILE + jj * P + d, vs, okj ? 16 : 0);
+        }
+    };
+    if (ntiles > 0)
+        load_tile(0, 0);
+    cp_async_commit();
+
+    /* q rows as A fragments, kept for the whole key loop */
+    unsigned qa[KC][4];
+#pragma unroll
+    for (int kc = 0; kc < KC; kc++) {
+        int d = kc * 16 + 2 * t;
+        unsigned z = 0;
+        qa[kc][0] = row0 < p.sq ? *(const unsigned *)(qb + row0 * p.q_s[2] + d) : z;
+        qa[kc][1] = row1 < p.sq ? *(const unsigned *)(qb + row1 * p.q_s[2] + d) : z;
+        qa[kc][2] = row0 < p.sq ? *(const unsigned *)(qb + row0 * p.q_s[2] + d + 8) : z;
+        qa[kc][3] = row1 < p.sq ? *(const unsigned *)(qb + row1 * p.q_s[2] + d + 8) : z;
+    }
+
+    float acc[DT][4];
+#pragma unroll
+    for (int n = 0; n < DT; n++)
+        acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.f;
+    float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f;
+    const float sl2 = p.scale * 1.4426950408889634f; /* exp(x) = 2^(x log2 e) */
+    const int64_t last0 = p.causal ? row0 + p.sk - p.sq : p.sk - 1;
+    const int64_t last1 = p.causal ? row1 + p.sk - p.sq : p.sk - 1;
+
+    for (int tile = 0; tile < ntiles; tile++) {
+        const int buf = tile & 1;
+        if (tile + 1 < ntiles)
+            load_tile(tile + 1, buf ^ 1);
+        cp_async_commit();
+        cp_async_wait<1>();
+        __syncthreads();
+        {
+            const T *Kb = Kg + buf * TILE, *Vb = Vg + buf * TILE;
+            /* s = q k^T over this tile */
+            float s[NT][4];
+#pragma unroll
+            for (int n = 0; n < NT; n++) {
+                s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+#pragma unroll
+                for (int kc = 0; kc < KC; kc += 2) {
+                    unsigned r[4];
+                    ldsm_x4(r, Kb + (n * 8 + (lane & 7)) * P + kc * 16 +
+                                   (lane >> 3) * 8);
+                    mma16816<T>(s[n], qa[kc], r[0], r[1]);
+                    if (kc + 1 < KC)
+                        mma16816<T>(s[n], qa[kc + 1], r[2], r[3]);
+                }
+            }
+
+            /* mask, scale, online softmax (rows g and g + 8) */
+            const int64_t j0 = (int64_t)tile * KT;
+            float tm0 = -INFINITY, tm1 = -INFINITY;
+#pragma unroll
+            for (int n = 0; n < NT; n++) {
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    int64_t j = j0 + n * 8 + 2 * t + e;
+                    bool okj = j < p.sk;
+                    s[n][e] = okj && j <= last0 ? s[n][e] * sl2 : -INFINITY;
+                    s[n][2 + e] =
+                        okj && j <= last1 ? s[n][2 + e] * sl2 : -INFINITY;
+                    tm0 = nmax(tm0, s[n][e]);
+                    tm1 = nmax(tm1, s[n][2 + e]);
+                }
+            }
+#pragma unroll
+            for (int o2 = 1; o2 <= 2; o2 <<= 1) {
+                tm0 = nmax(tm0, __shfl_xor_sync(0xffffffffu, tm0, o2));
+                tm1 = nmax(tm1, __shfl_xor_sync(0xffffffffu, tm1, o2));
+            }
+            float mn0 = nmax(m0, tm0), mn1 = nmax(m1, tm1);
+            float c0 = mn0 == -INFINITY ? 1.f : exp2f(m0 - mn0);
+            float c1 = mn1 == -INFINITY ? 1.f : exp2f(m1 - mn1);
+            m0 = mn0;
+            m1 = mn1;
+            float ps0 = 0.f, ps1 = 0.f;
+            unsigned pa[NT / 2][4];
+#pragma unroll
+            for (int n = 0; n < NT; n++) {
+                float e0 = s[n][0] == -INFINITY ? 0.f : exp2f(s[n][0] - mn0);
+                float e1 = s[n][1] == -INFINITY ? 0.f : exp2f(s[n][1] - mn0);
+                float e2 = s[n][2] == -INFINITY ? 0.f : exp2f(s[n][2] - mn1);
+                float e3 = s[n][3] == -INFINITY ? 0.f : exp2f(s[n][3] - mn1);
+                ps0 += e0 + e1;
+                ps1 += e2 + e3;
+                pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(e0, e1);
+                pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(e2, e3);
+            }
+            l0 = l0 * c0 + ps0;
+            l1 = l1 * c1 + ps1;
+#pragma unroll
+            for (int n = 0; n < DT; n++) {
+                acc[n][0] *= c0;
+                acc[n][1] *= c0;
+                acc[n][2] *= c1;
+                acc[n][3] *= c1;
+            }
+
+            /* acc += p v: k = keys (16 per step), n = output columns */
+#pragma unroll
+            for (int kk = 0; kk < NT / 2; kk++) {
+#pragma unroll
+                for (int n = 0; n < DT; n += 2) {
+                    unsigned r[4];
+                    ldsm_x4_t(r, Vb + (kk * 16 + (lane & 7) +
+                                       ((lane >> 3) & 1) * 8) * P +
+                                     n * 8 + (lane >> 4) * 8);
+                    mma16816<T>(acc[n], pa[kk], r[0], r[1]);
+                    mma16816<T>(acc[n + 1], pa[kk], r[2], r[3]);
+                }
+            }
+        }
+        __syncthreads(); /* this buffer is refilled next iteration */
+    }
+    cp_async_wait<0>();
+
+#pragma unroll
+    for (int o2 = 1; o2 <= 2; o2 <<= 1) {
+        l0 += __shfl_xor_sync(0xffffffffu, l0, o2);
+        l1 += __shfl_xor_sync(0xffffffffu, l1, o2);
+    }
+    /* a row that sees no key (causal, sk < sq) gives zeros */
+    float i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
+    float i1 = l1 > 0.f ? 1.f / l1 : (l1 == 0.f ? 0.f : l1);
+    /* columns d, d + 1 as one 32-bit store where the layout allows */
+    const bool pair = p.o_s[3] == 1 && ((uintptr_t)ob & 3) == 0 &&
+                      ((p.o_s[2] | p.o_s[1] | p.o_s[0]) & 1) == 0;
+#pragma unroll
+    for (int n = 0; n < DT; n++) {
+        int d = n * 8 + 2 * t;
+        if (pair) {
+            if (row0 < p.sq)
+                *(unsigned *)(ob + row0 * p.o_s[2] + d) =
+                    pack2<T>(acc[n][0] * i0, acc[n][1] * i0);
+            if (row1 < p.sq)
+                *(unsigned *)(ob + row1 * p.o_s[2] + d) =
+                    pack2<T>(acc[n][2] * i1, acc[n][3] * i1);
+            continue;
+        }
+        if (row0 < p.sq) {
+            st(ob, row0 * p.o_s[2] + d * p.o_s[3], acc[n][0] * i0);
+            st(ob, row0 * p.o_s[2] + (d + 1) * p.o_s[3], acc[n][1] * i0);
+        }
+        if (row1 < p.sq) {
+            st(ob, row1 * p.o_s[2] + d * p.o_s[3], acc[n][2] * i1);
+            st(ob, row1 * p.o_s[2] + (d + 1) * p.o_s[3], acc[n][3] * i1);
+        }
+    }
+}
+
+template <typename T, int D>
+gpuError_t launch_mma(gpuStream_t s, const void *q, const void *k,
+                      const void *v, void *o, const rlxg_attn_plan *p)
+{
+    const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
+    T *ot = (T *)o;
+    unsigned bh = (unsigned)(p->batch * p->heads);
+    constexpr int KT = D >= 128 ? 32 : 64; /* two K/V tiles in 48 KiB */
+    /* 64 query rows per block (fastest on an H200 from 128-key sequences
+     * up, bench_attention.cu), fewer only when there are fewer rows */
+    if (p->sq > 32)
+        attn_mma_kernel<T, D, 4, KT>
+            <<<dim3((unsigned)((p->sq + 63) / 64), bh), 128, 0, s>>>(
+                qt, kt, vt, ot, *p);
+    else if (p->sq > 16)
+        attn_mma_kernel<T, D, 2, KT><<<dim3(1, bh), 64, 0, s>>>(qt, kt, vt,
+                                                                 ot, *p);
+    else
+        attn_mma_kernel<T, D, 1, KT><<<dim3(1, bh), 32, 0, s>>>(qt, kt, vt,
+                                                                 ot, *p);
+    return gpuGetLastError();
+}
+
+template <typename T>
+bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
+             void *o, const rlxg_attn_plan *p, gpuError_t *err)
+{
+    /* rows contiguous, 16-byte aligned and a multiple of 8 elements
+     * apart: K/V rows go to shared memory as 16-byte copies */
+    if (p->dh != p->dv || p->q_s[3] != 1 || p->k_s[3] != 1 || p->v_s[3] != 1)
+        return false;
+    if ((uintptr_t)q % 16 || (uintptr_t)k % 16 || (uintptr_t)v % 16)
+        return false;
+    int64_t m = p->q_off | p->k_off | p->v_off;
+    for (int d = 0; d < 3; d++)
+        m |= p->q_s[d] | p->k_s[d] | p->v_s[d];
+    if (m & 7)
+        return false;
+    switch (p->dh) {
+    case 32: *err = launch_mma<T, 32>(s, q, k, v, o, p); return true;
+    case 64: *err = launch_mma<T, 64>(s, q, k, v, o, p); return true;
+    case 128: *err = launch_mma<T, 128>(s, q, k, v, o, p); return true;
+    default: return false;
+    }
+}
+
+/* sm_80 or newer on the current device (the runtime caches both answers,
+ * so asking at every launch costs little and follows a change of device) */
+bool device_has_mma()
+{
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               dev) != cudaSuccess) {
+        cudaGetLastError(); /* not this launch's error */
+        return false;
+    }
+    return major >= 8;
+}
+
+} /* namespace */
+
+bool rlxg_attention_mma(gpuStream_t s, int dtype, const void *q,
+                        const void *k, const void *v, void *o,
+                        const rlxg_attn_plan *p, gpuError_t *err)
+{
+    if (!device_has_mma())
+        return false;
+    if (dtype == RLX_DTYPE_F16)
+        return mma_run<__half>(s, q, k, v, o, p, err);
+    if (dtype == RLX_DTYPE_BF16)
+        return mma_run<gpu_bf16>(s, q, k, v, o, p, err);
+    return false;
+}
+
+#else /* RLXG_HIP: no mma.sync; the portable kernel runs */
+
+bool rlxg_attention_mma(gpuStream_t, int, const void *, const void *,
+                        const void *, void *, const rlxg_attn_plan *,
+                        gpuError_t *)
+{
+    return false;
+}
+
+#endif

@@ -1,0 +1,44 @@
+#!/bin/bash
+# gpu-profile.sh - on a machine with an NVIDIA GPU and Nsight Compute:
+# builds the core and the cuda plugin, then lists the duration of every
+# kernel of rlx's and PyTorch's forwards of the bf16 and f32 encoder
+# blocks and the MLP at batch 1 (bench/cuda/profile_models.py under
+# `ncu --clock-control none`: the card's clocks are left alone).
+# Writes $OUT/kernels.csv (default ./gpu-profile-out) and prints a summary.
+#
+#   bash scripts/gpu-profile.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/gpu-profile-out}
+BUILD=${BUILD:-$ROOT/build-gpu-cuda}
+mkdir -p "$OUT"
+. scripts/gpu-deps.sh
+if [ ! -f "$BUILD/build.ninja" ]; then
+    meson setup "$BUILD" -Dcuda=enabled >"$OUT/setup.log" 2>&1 \
+        || { tail -30 "$OUT/setup.log"; exit 1; }
+fi
+ninja -C "$BUILD" core/librlx.so.1.0.0 plugins/cuda/librlx-backend-cuda.so \
+    >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
+    ncu --clock-control none --profile-from-start off \
+    --metrics gpu__time_duration.sum --csv \
+    python3 bench/cuda/profile_models.py >"$OUT/kernels.csv" 2>"$OUT/ncu.err"
+rc=$?
+tail -5 "$OUT/ncu.err"
+python3 - "$OUT/kernels.csv" <<'PY'
+import csv, sys
+rows = []
+with open(sys.argv[1]) as f:
+    lines = [l for l in f if l.startswith('"')]
+for r in csv.DictReader(lines):
+    if r.get("Metric Name") == "gpu__time_duration.sum":
+        v = float(r["Metric Value"].replace(",", ""))
+        unit = r.get("Metric Unit", "")
+        us = v / 1e3 if unit in ("nsecond", "ns") else v if unit in ("usecond", "us") else v * 1e3
+        rows.append((r["Kernel Name"][:90], us))
+for name, us in rows:
+    print(f"{us:9.2f} us  {name}")
+print(f"{len(rows)} kernels")
+PY
+exit $rc
