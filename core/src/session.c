@@ -45,16 +45,36 @@ typedef struct deferred {
     uint32_t n;
 } deferred;
 
+/* A backend of a plugin not opened (lazy.c): its cached answer. */
+static void note_unopened(void *ctx, const char *device, const char *id,
+                          const rlx__probe_answer *a, const char *policy_why)
+{
+    rlx_session *s = ctx;
+    if (policy_why)
+        explain(s, "  %s: backend '%s' %s", device, id, policy_why);
+    else
+        explain(s, "  %s: backend '%s' unavailable (cached probe; plugin "
+                   "not loaded, probe key %016llx unchanged): %s",
+                device, id, a->hash, a->message);
+}
+
 /* Probe the ranked backends of DEVICE once; keep the available ones as
  * candidates, or park software ones in LATER when it is given. Returns
- * how many were kept or parked. */
+ * how many were kept or parked. Automatic choice (LATER given) leaves
+ * plugins whose cached answer is "unavailable" unopened; an explicit
+ * request opens every plugin serving DEVICE. */
 static uint32_t add_device(rlx_session *s, const char *device,
                            uint32_t index, deferred *later)
 {
+    uint32_t unopened = 0;
+    if (later)
+        unopened = rlx__lazy_settle(s->rt, device, note_unopened, s);
+    else
+        rlx__lazy_load(s->rt, NULL, device);
     const rlx_backend *ranked[MAX_CANDIDATES];
     uint32_t n = rlx__registry_rank(s->rt, device, ranked, MAX_CANDIDATES);
     uint32_t added = 0;
-    if (n == 0)
+    if (n == 0 && unopened == 0)
         explain(s, "  %s: no backend registered", device);
     for (uint32_t i = 0; i < n && s->n_candidates < MAX_CANDIDATES; i++) {
         uint32_t count = 0, flags = 0;
@@ -110,6 +130,17 @@ static void add_custom_devices(rlx_session *s, deferred *later)
                    strcmp(snap->items[j]->device_name, b->device_name) == 0;
         if (!seen)
             add_device(s, b->device_name, 0, later);
+    }
+    /* custom devices only plugins not opened serve */
+    char names[16][32];
+    uint32_t n = rlx__lazy_custom_devices(s->rt, names, 16);
+    for (uint32_t k = 0; k < n; k++) {
+        int seen = 0;
+        for (uint32_t i = 0; i < snap->count && !seen; i++)
+            seen = snap->items[i]->kind == RLX_DEVICE_CUSTOM &&
+                   strcmp(snap->items[i]->device_name, names[k]) == 0;
+        if (!seen)
+            add_device(s, names[k], 0, later);
     }
 }
 
@@ -381,6 +412,7 @@ const rlx_backend *rlx_runtime_choose(rlx_runtime *rt, const char *device)
                NULL;
     if (parse_device(device, name, sizeof name, &index) != RLX_OK)
         return NULL;
+    rlx__lazy_load(rt, NULL, name);
     const rlx_backend *ranked[MAX_CANDIDATES];
     uint32_t n = rlx__registry_rank(rt, name, ranked, MAX_CANDIDATES);
     if (n == 0)
