@@ -219,7 +219,12 @@ static uint32_t cache_read(const char *dir, entry **out)
         return 0;
     }
     text[got] = '\0';
-    entry *list = calloc(CACHE_MAX_ENTRIES, sizeof *list);
+    size_t lines = 0; /* an entry per line after the first */
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    if (lines > CACHE_MAX_ENTRIES)
+        lines = CACHE_MAX_ENTRIES;
+    entry *list = calloc(lines ? lines : 1, sizeof *list);
     uint32_t n = 0;
     char *save = NULL, *line = list ? strtok_r(text, "\n", &save) : NULL;
     if (!line || strcmp(line, CACHE_MAGIC) != 0) {
@@ -227,8 +232,7 @@ static uint32_t cache_read(const char *dir, entry **out)
         free(text);
         return 0;
     }
-    while ((line = strtok_r(NULL, "\n", &save)) != NULL &&
-           n < CACHE_MAX_ENTRIES) {
+    while ((line = strtok_r(NULL, "\n", &save)) != NULL && n < lines) {
         if (parse_line(line, &list[n]) != 0) {
             entries_free(list, n);
             list = NULL;
