@@ -5,7 +5,8 @@
  * opened by automatic device choice, which explains it from the cache;
  * a changed key or plugin file opens it again; the public enumeration,
  * an explicit request and `rlx devices` see it whole; a plugin cached
- * "available" that then fails for real still falls back with its reason.
+ * "available" that then fails for real still falls back with its reason;
+ * cold probes of two backends with probe keys run concurrently.
  * The test plugin (test/plugins/probe_key.c) logs "open PID" from its
  * constructor and "init PID" from rlx_plugin_init, so what this process
  * opened is counted apart from the plugin scanner's work.
@@ -25,7 +26,12 @@ static char root[256], dir[300], plugin[512], loadlog[300], probelog[300];
 
 static void setup(void)
 {
-    snprintf(root, sizeof root, "%s", tool_tmp_make());
+    static const char *base;
+    static int n;
+    if (!base)
+        base = tool_tmp_make(); /* removed at exit */
+    snprintf(root, sizeof root, "%s/%d", base, n++);
+    ASSERT_EQ(mkdir(root, 0755), 0);
     snprintf(dir, sizeof dir, "%s/plugins", root);
     ASSERT_EQ(mkdir(dir, 0755), 0);
     snprintf(plugin, sizeof plugin, "%s/librlx-backend-testprobekey.so", dir);
@@ -42,6 +48,7 @@ static void setup(void)
     setenv("RLX_PLUGIN_PATH", dir, 1); /* for `rlx devices` */
     unsetenv("RLX_TEST_COMPILE_FAIL");
     unsetenv("RLX_TEST_PROBE_KEY_TEXT");
+    unsetenv("RLX_TEST_PROBE_RENDEZVOUS");
     unsetenv("RLX_PROBE_CACHE");
 }
 
@@ -286,6 +293,32 @@ TEST(cached_available_failing_for_real_falls_back)
     rlx_runtime_destroy(rt);
 }
 
+TEST(cold_probes_run_concurrently)
+{
+    setup();
+    char second[600], rv[300];
+    snprintf(second, sizeof second, "%s/librlx-backend-testprobekey2.so",
+             dir);
+    tool_file_copy(test_plugin("testprobekey2"), second);
+    snprintf(rv, sizeof rv, "%s/rendezvous", root);
+    setenv("RLX_TEST_PROBE_RENDEZVOUS", rv, 1);
+    rlx_runtime *rt = discover();
+    ASSERT_EQ(rlx_runtime_backend_count(rt), 3u);
+    const char *why = choose_auto(rt);
+    ASSERT_CONTAINS(why, "probenpu: backend '" ID "' unavailable: ");
+    ASSERT_CONTAINS(why, "probenpu2: backend '" ID "2' unavailable: ");
+    size_t len = 0;
+    char *met = (char *)tool_file_read(rv, 4096, &len);
+    ASSERT(met != NULL);
+    /* each waited for the other: neither gave up */
+    ASSERT(strstr(met, ID "\n") && strstr(met, ID "2\n"));
+    ASSERT(!strstr(met, "alone"));
+    free(met);
+    ASSERT_EQ(live_probes(), 2);
+    rlx_runtime_destroy(rt);
+    unsetenv("RLX_TEST_PROBE_RENDEZVOUS");
+}
+
 static rlx_runtime *shared_rt;
 
 static void *chooser(void *arg)
@@ -340,4 +373,5 @@ RLX_TEST_LIST(TEST_ENTRY(unavailable_plugin_is_not_opened),
               TEST_ENTRY(explicit_request_unload_and_reload),
               TEST_ENTRY(devices_lists_it),
               TEST_ENTRY(cached_available_failing_for_real_falls_back),
+              TEST_ENTRY(cold_probes_run_concurrently),
               TEST_ENTRY(concurrent_choice_and_opening));

@@ -256,6 +256,37 @@ int rlx__cache_mkdir(const char *file);
 rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
                              uint32_t *flags, int *from_cache);
 
+/* The cache's answer for B without a live probe: 1 when there is one
+ * (*STATUS and the error, or the count and flags); *CACHEABLE says
+ * whether B has a probe key at all. */
+int rlx__probe_cache_lookup(const rlx_backend *b, rlx_status *status,
+                            uint32_t *device_count, uint32_t *flags,
+                            int *cacheable);
+
+/* ---- probe_batch.c: the probes of automatic choice, concurrently ---- */
+
+/* One backend's answer, probed ahead of automatic choice. */
+typedef struct rlx__probe_slot {
+    const rlx_backend *b;
+    int done;                /* answered; else probe it in place */
+    rlx_status status;
+    uint32_t count, flags;
+    int cached;
+    char error[RLX_MSG_MAX];
+} rlx__probe_slot;
+typedef struct rlx__probe_batch {
+    rlx__probe_slot *slots;
+    uint32_t n;
+} rlx__probe_batch;
+/* Answer every executing backend RT's policy allows: from the probe cache
+ * where it can, and the cache misses of backends with a probe key (the
+ * slow ones: drivers, devices) each in its own thread when there are two
+ * or more. Others are left for the caller to probe in place. */
+void rlx__probe_batch_run(const rlx_runtime *rt, rlx__probe_batch *pb);
+const rlx__probe_slot *rlx__probe_batch_find(const rlx__probe_batch *pb,
+                                             const rlx_backend *b);
+void rlx__probe_batch_free(rlx__probe_batch *pb);
+
 /* A cached answer, found without the plugin (rlx__probe_cache_offline). */
 typedef struct rlx__probe_answer {
     rlx_status status;

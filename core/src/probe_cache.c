@@ -282,8 +282,20 @@ static void cache_write(const char *dir, const entry *list, uint32_t n)
         unlink(tmp);
 }
 
-/* Record E, replacing an older answer for the same backend id. */
+/* Record E, replacing an older answer for the same backend id. Threads
+ * of one process take turns, so concurrent probes lose no answer. */
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cache_store_locked(const char *dir, const entry *e);
+
 static void cache_store(const char *dir, const entry *e)
+{
+    pthread_mutex_lock(&store_lock);
+    cache_store_locked(dir, e);
+    pthread_mutex_unlock(&store_lock);
+}
+
+static void cache_store_locked(const char *dir, const entry *e)
 {
     entry *list;
     uint32_t n = cache_read(dir, &list);
@@ -310,8 +322,11 @@ static void cache_store(const char *dir, const entry *e)
     entries_free(list, k);
 }
 
-rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
-                             uint32_t *flags, int *from_cache)
+/* The cache's answer for B, else (unless LOOKUP_ONLY) a live probe
+ * whose answer is stored. *CACHEABLE: B has a usable probe key. */
+static rlx_status probe_cached(const rlx_backend *b, uint32_t *device_count,
+                               uint32_t *flags, int *from_cache,
+                               int lookup_only, int *cacheable)
 {
     char dir[1024];
     unsigned long long hash = 0;
@@ -321,6 +336,8 @@ rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
         hash = probe_hash(b, &key);
         rlx__backend_release(b);
     }
+    if (cacheable)
+        *cacheable = hash != 0;
     if (hash) {
         entry *list;
         uint32_t n = cache_read(dir, &list);
@@ -342,6 +359,10 @@ rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
         }
         entries_free(list, n);
     }
+    if (lookup_only) {
+        free(key);
+        return RLX_OK; /* *FROM_CACHE is 0: no answer */
+    }
     rlx_status st = rlx_backend_probe_ex(b, device_count, flags);
     if (hash) {
         entry e = { .hash = hash, .status = (int)st, .key = key };
@@ -358,6 +379,21 @@ rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
     }
     free(key);
     return st;
+}
+
+rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
+                             uint32_t *flags, int *from_cache)
+{
+    return probe_cached(b, device_count, flags, from_cache, 0, NULL);
+}
+
+int rlx__probe_cache_lookup(const rlx_backend *b, rlx_status *status,
+                            uint32_t *device_count, uint32_t *flags,
+                            int *cacheable)
+{
+    int hit = 0;
+    *status = probe_cached(b, device_count, flags, &hit, 1, cacheable);
+    return hit;
 }
 
 int rlx__probe_cache_offline(const rlx_runtime *rt, const char *id,

@@ -85,7 +85,19 @@ static uint32_t add_device(rlx_session *s, const char *device,
             continue;
         }
         int cached = 0;
-        if (rlx__probe_cached(b, &count, &flags, &cached) != RLX_OK) {
+        const rlx__probe_slot *sl = rlx__probe_batch_find(s->probes, b);
+        rlx_status pst;
+        if (sl) { /* probed ahead (probe_batch.c) */
+            pst = sl->status;
+            count = sl->count;
+            flags = sl->flags;
+            cached = sl->cached;
+            if (pst != RLX_OK)
+                rlx__error(pst, "%s", sl->error);
+        } else {
+            pst = rlx__probe_cached(b, &count, &flags, &cached);
+        }
+        if (pst != RLX_OK) {
             explain(s, "  %s: backend '%s' unavailable%s: %s", device, b->id,
                     cached ? " (cached probe)" : "", rlx_last_error());
             continue;
@@ -219,6 +231,9 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
 static void choose_auto(rlx_session *s)
 {
     deferred later = { .n = 0 };
+    rlx__probe_batch probes;
+    rlx__probe_batch_run(s->rt, &probes);
+    s->probes = &probes;
     explain(s, "no device requested; trying in order:");
     for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
         add_device(s, auto_order[i], 0, &later);
@@ -232,6 +247,8 @@ static void choose_auto(rlx_session *s)
         else
             rlx__backend_release(later.items[i]);
     }
+    s->probes = NULL;
+    rlx__probe_batch_free(&probes);
 }
 
 static const char *const precision_names[] = {

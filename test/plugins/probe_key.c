@@ -7,7 +7,11 @@
  * (its constructor) and initialised append "open PID" and "init PID" to
  * RLX_TEST_LOAD_LOG; RLX_TEST_COMPILE_FAIL=1 makes compile fail;
  * RLX_TEST_PROBE_KEY_TEXT=1 adds a free-text item, which the core cannot
- * check by itself.
+ * check by itself. RLX_TEST_PROBE_RENDEZVOUS=FILE: a live probe appends
+ * its id to FILE and waits (up to 3 s) until FILE has two lines, then
+ * appends "alone" if it had to give up: two probes that run concurrently
+ * meet, two that run one after the other do not. Built twice: the second
+ * copy is "test-probekey2" on device "probenpu2".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +19,47 @@
 #include <unistd.h>
 
 #include <rlx/probe_key.h>
+#include <time.h>
 
 #include "simple_backend.h"
+
+#ifndef PROBEKEY_ID
+#define PROBEKEY_ID "test-probekey"
+#define PROBEKEY_DEVICE "probenpu"
+#endif
+
+static int file_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, c;
+    if (!f)
+        return 0;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static void append(const char *path, const char *line)
+{
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+}
+
+static void rendezvous(void)
+{
+    const char *file = getenv("RLX_TEST_PROBE_RENDEZVOUS");
+    if (!file || !*file)
+        return;
+    append(file, PROBEKEY_ID);
+    for (int i = 0; i < 300 && file_lines(file) < 2; i++)
+        nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+    if (file_lines(file) < 2)
+        append(file, "alone");
+}
 
 static rlx_backend_vtable vtable;
 
@@ -53,6 +96,7 @@ static rlx_status compile(void *backend, const rlx_graph_view *graph,
 static rlx_status probe(void *backend, rlx_probe_result *out)
 {
     simple_backend *b = backend;
+    rendezvous();
     const char *log = getenv("RLX_TEST_PROBE_LOG");
     if (log && *log) {
         FILE *f = fopen(log, "a");
@@ -108,9 +152,9 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
     vtable.get_extension = get_extension;
     rlx_backend_info info = {
         .struct_size = sizeof info,
-        .id = "test-probekey",
+        .id = PROBEKEY_ID,
         .device_kind = RLX_DEVICE_CUSTOM,
-        .device_name = "probenpu",
+        .device_name = PROBEKEY_DEVICE,
         .priority = RLX_PRIORITY_DEFAULT,
         .flags = RLX_BACKEND_EXECUTES,
         .description = "test plugin: probes cached through rlx.probe_key.v1",
