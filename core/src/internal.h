@@ -277,6 +277,7 @@ typedef struct rlx__probe_slot {
 typedef struct rlx__probe_batch {
     rlx__probe_slot *slots;
     uint32_t n;
+    unsigned long long token; /* unique per batch: lazy.c checks once */
 } rlx__probe_batch;
 /* Answer every executing backend RT's policy allows: from the probe cache
  * where it can, and the cache misses of backends with a probe key (the
@@ -298,11 +299,20 @@ typedef struct rlx__probe_answer {
  * file PATH, not loaded, whose stored key still holds now (every item
  * evaluated again, probe_replay.c) and whose file is unchanged; *OUT
  * gets it. 0 when there is none or the cache is off. */
+/* Items found unchanged, remembered across the keys of one plugin's
+ * backends (they share most items). */
+typedef struct rlx__replay_memo {
+    unsigned long long seen[512];
+    uint32_t n;
+} rlx__replay_memo;
 int rlx__probe_cache_offline(const rlx_runtime *rt, const char *id,
-                             const char *path, rlx__probe_answer *out);
+                             const char *path, rlx__probe_answer *out,
+                             rlx__replay_memo *memo);
 /* 1 when every item of KEY (rlx/probe_key.h) evaluates to the same text
- * now; 0 when one changed or cannot be evaluated by the core. */
-int rlx__probe_key_replay(const char *key, const rlx_host *host);
+ * now; 0 when one changed or cannot be evaluated by the core. MEMO (may
+ * be NULL) skips items already found unchanged. */
+int rlx__probe_key_replay(const char *key, const rlx_host *host,
+                          rlx__replay_memo *memo);
 
 /* ---- lazy.c: plugins opened only when needed ------------------------- */
 
@@ -327,10 +337,12 @@ int rlx__lazy_defer(rlx_runtime *rt, const char *path,
 void rlx__lazy_load(const rlx_runtime *rt, const char *id,
                     const char *device);
 /* Automatic choice for DEVICE: deferred plugins serving it whose cached
- * answer no longer holds are opened; for each of the others' backends
+ * answer no longer holds are opened (checked once per TOKEN, a choice's
+ * probe batch; 0: always); for each of the others' backends
  * NOTE is called (lock held) with the backend's id and its answer.
  * Returns how many backends were noted. */
 uint32_t rlx__lazy_settle(const rlx_runtime *rt, const char *device,
+                          unsigned long long token,
                           void (*note)(void *ctx, const char *device,
                                        const char *id,
                                        const rlx__probe_answer *a,

@@ -29,6 +29,7 @@ typedef struct rlx__deferred {
     char *path;
     unsigned long long dev, ino;
     uint32_t order;          /* the registration order it would have had */
+    unsigned long long checked; /* the last choice's token that checked it */
     rlx__deferred_backend *b;
     uint32_t n;
 } rlx__deferred;
@@ -61,8 +62,13 @@ int rlx__lazy_defer(rlx_runtime *rt, const char *path,
         return 0;
     rlx__deferred d = { .dev = dev, .ino = ino };
     d.b = calloc(e->n_backends, sizeof *d.b);
-    if (!d.b)
+    rlx__replay_memo *memo = malloc(sizeof *memo);
+    if (!d.b || !memo) {
+        free(d.b);
+        free(memo);
         return 0;
+    }
+    memo->n = 0;
     for (uint32_t i = 0; i < e->n_backends; i++) {
         const rlx__scan_backend *sb = &e->backends[i];
         rlx__deferred_backend *b = &d.b[d.n];
@@ -71,9 +77,11 @@ int rlx__lazy_defer(rlx_runtime *rt, const char *path,
         if (!(sb->flags & RLX_BACKEND_EXECUTES) || !sb->id ||
             !sb->device_name || strcmp(sb->device_name, "cpu") == 0 ||
             registered(rt, sb->id) ||
-            !rlx__probe_cache_offline(rt, sb->id, path, &b->answer) ||
+            !rlx__probe_cache_offline(rt, sb->id, path, &b->answer,
+                                      memo) ||
             b->answer.status == RLX_OK) {
             deferred_free(&d);
+            free(memo);
             return 0;
         }
         b->id = rlx__strdup(sb->id);
@@ -82,9 +90,11 @@ int rlx__lazy_defer(rlx_runtime *rt, const char *path,
         d.n++;
         if (!b->id || !b->device) {
             deferred_free(&d);
+            free(memo);
             return 0;
         }
     }
+    free(memo);
     rlx__deferred *grown = rt->deferred;
     uint32_t n = atomic_load(&rt->n_deferred);
     if (n == rt->n_deferred_alloc) {
@@ -151,6 +161,7 @@ void rlx__lazy_load(const rlx_runtime *crt, const char *id,
 }
 
 uint32_t rlx__lazy_settle(const rlx_runtime *crt, const char *device,
+                          unsigned long long token,
                           void (*note)(void *ctx, const char *device,
                                        const char *id,
                                        const rlx__probe_answer *a,
@@ -168,16 +179,20 @@ uint32_t rlx__lazy_settle(const rlx_runtime *crt, const char *device,
             i++;
             continue;
         }
-        /* the state may have changed since discovery: check again */
+        /* the state may have changed since discovery: check again, once
+         * per choice (a plugin may serve several devices) */
         int holds = 1;
-        for (uint32_t j = 0; j < d->n && holds; j++)
+        rlx__replay_memo memo = { .n = 0 };
+        for (uint32_t j = 0; j < d->n && holds && (!token ||
+                                                   d->checked != token); j++)
             holds = rlx__probe_cache_offline(rt, d->b[j].id, d->path,
-                                             &d->b[j].answer) &&
+                                             &d->b[j].answer, &memo) &&
                     d->b[j].answer.status != RLX_OK;
         if (!holds) {
             open_at(rt, i);
             continue;
         }
+        d->checked = token;
         for (uint32_t j = 0; j < d->n; j++) {
             if (strcmp(d->b[j].device, device) != 0)
                 continue;

@@ -33,10 +33,13 @@ static void *slot_thread(void *arg)
     return NULL;
 }
 
+static _Atomic unsigned long long next_token;
+
 void rlx__probe_batch_run(const rlx_runtime *rt, rlx__probe_batch *pb)
 {
     pb->slots = NULL;
     pb->n = 0;
+    pb->token = atomic_fetch_add(&next_token, 1) + 1;
     const rlx__snapshot *snap = rlx__registry_snapshot(rt);
     if (snap->count == 0 || !(pb->slots = calloc(snap->count,
                                                  sizeof *pb->slots)))

@@ -397,7 +397,8 @@ int rlx__probe_cache_lookup(const rlx_backend *b, rlx_status *status,
 }
 
 int rlx__probe_cache_offline(const rlx_runtime *rt, const char *id,
-                             const char *path, rlx__probe_answer *out)
+                             const char *path, rlx__probe_answer *out,
+                             rlx__replay_memo *memo)
 {
     char dir[1024];
     if (!cache_dir(dir, sizeof dir))
@@ -408,7 +409,7 @@ int rlx__probe_cache_offline(const rlx_runtime *rt, const char *id,
     for (uint32_t i = 0; i < n && !found; i++) {
         const entry *e = &list[i];
         if (strcmp(e->id, id) != 0 || !e->key ||
-            !rlx__probe_key_replay(e->key, &rt->host) ||
+            !rlx__probe_key_replay(e->key, &rt->host, memo) ||
             key_hash(id, path, e->key) != e->hash)
             continue;
         found = 1;

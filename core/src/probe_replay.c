@@ -87,7 +87,26 @@ static int replay_item(const char *item, size_t len, const rlx_host *host,
            memcmp(scratch, item, len) == 0 && scratch[len] == ';';
 }
 
-int rlx__probe_key_replay(const char *key, const rlx_host *host)
+static unsigned long long item_hash(const char *item, size_t len)
+{
+    unsigned long long h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)item[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static int memo_has(const rlx__replay_memo *memo, unsigned long long h)
+{
+    for (uint32_t i = 0; memo && i < memo->n; i++)
+        if (memo->seen[i] == h)
+            return 1;
+    return 0;
+}
+
+int rlx__probe_key_replay(const char *key, const rlx_host *host,
+                          rlx__replay_memo *memo)
 {
     if (!key || !*key)
         return 0;
@@ -101,7 +120,14 @@ int rlx__probe_key_replay(const char *key, const rlx_host *host)
             ok = 0; /* every item ends with ';' */
             break;
         }
-        ok = replay_item(p, (size_t)(semi - p), host, scratch);
+        size_t len = (size_t)(semi - p);
+        unsigned long long h = item_hash(p, len);
+        if (!memo_has(memo, h)) {
+            ok = replay_item(p, len, host, scratch);
+            if (ok && memo && memo->n < sizeof memo->seen /
+                                            sizeof *memo->seen)
+                memo->seen[memo->n++] = h;
+        }
         p = semi + 1;
     }
     free(scratch);

@@ -68,7 +68,9 @@ static uint32_t add_device(rlx_session *s, const char *device,
 {
     uint32_t unopened = 0;
     if (later)
-        unopened = rlx__lazy_settle(s->rt, device, note_unopened, s);
+        unopened = rlx__lazy_settle(s->rt, device,
+                                    s->probes ? s->probes->token : 0,
+                                    note_unopened, s);
     else
         rlx__lazy_load(s->rt, NULL, device);
     const rlx_backend *ranked[MAX_CANDIDATES];

@@ -82,6 +82,61 @@ TEST(probe_without_any_plugin)
     expect_unavailable(NULL, "pjrt", "no PJRT plugin for this backend");
 }
 
+/* Automatic choice on a runtime that discovers a copy of the bridge in
+ * DIR; the explanation into WHY. */
+static void choose_with_bridge_in(const char *dir, char *why, size_t size)
+{
+    rlx_runtime *rt = NULL;
+    if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) != RLX_OK ||
+        rlx_runtime_discover(rt, dir) != RLX_OK)
+        FAIL("runtime: %s", rlx_last_error());
+    rlx_session *s = NULL;
+    if (rlx_session_create(rt, NULL, &s) != RLX_OK)
+        FAIL("session: %s", rlx_last_error());
+    snprintf(why, size, "%s", rlx_session_explain(s));
+    rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+}
+
+/* Nothing found: the answer is cached under a key of the search's
+ * inputs, so the next start does not even open the bridge; a plugin
+ * named in RLX_PJRT_PLUGIN makes the bridge probe live. */
+TEST(no_plugin_found_is_cached_and_the_bridge_left_closed)
+{
+    char dir[300], xdg[300], cmd[1200], why[8192];
+    snprintf(dir, sizeof dir, "%s/plugins", dump_dir);
+    snprintf(xdg, sizeof xdg, "%s/xdg", dump_dir);
+    snprintf(cmd, sizeof cmd, "/bin/mkdir -p '%s' && /bin/cp '%s' '%s/'",
+             dir, bridge, dir);
+    ASSERT_EQ(system(cmd), 0);
+    const char *old = getenv("XDG_CACHE_HOME");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    unsetenv("RLX_PROBE_CACHE");
+    unsetenv("RLX_PJRT_PLUGIN");
+    choose_with_bridge_in(dir, why, sizeof why);
+    ASSERT(strstr(why, "'pjrt-tpu' unavailable: no PJRT plugin") != NULL);
+    choose_with_bridge_in(dir, why, sizeof why);
+    if (!strstr(why, "'pjrt-tpu' unavailable (cached probe; plugin not "
+                     "loaded") ||
+        !strstr(why, "'pjrt-cuda' unavailable (cached probe; plugin not "
+                     "loaded"))
+        FAIL("want cached answers, the bridge unopened: %s", why);
+    setenv("RLX_PJRT_PLUGIN", fake, 1);
+    choose_with_bridge_in(dir, why, sizeof why);
+    unsetenv("RLX_PJRT_PLUGIN");
+    if (strstr(why, "plugin not loaded") || !strstr(why, "'pjrt' available"))
+        FAIL("want the fake plugin found live: %s", why);
+    /* as it was, so that later runtimes write no cache in DUMP_DIR */
+    if (saved)
+        setenv("XDG_CACHE_HOME", saved, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    free(saved);
+    snprintf(cmd, sizeof cmd, "/bin/rm -rf '%s' '%s'", dir, xdg);
+    ASSERT_EQ(system(cmd), 0);
+}
+
 TEST(probe_file_that_is_not_a_pjrt_plugin)
 {
     /* the bridge itself: a shared object without GetPjrtApi */
@@ -404,6 +459,7 @@ TEST(structural_checker_rejects_bad_text)
 static const rlx_test_case cases_list[] = {
     TEST_ENTRY(registers_four_backends_without_opening_anything),
     TEST_ENTRY(probe_without_any_plugin),
+    TEST_ENTRY(no_plugin_found_is_cached_and_the_bridge_left_closed),
     TEST_ENTRY(probe_file_that_is_not_a_pjrt_plugin),
     TEST_ENTRY(probe_unknown_api_major),
     TEST_ENTRY(probe_and_describe_fake_device),
