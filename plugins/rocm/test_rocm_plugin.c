@@ -81,6 +81,8 @@ int main(int argc, char **argv)
     const rlx_backend *b = rlx_runtime_find_backend(rt, "rocm");
     gpu_check_registered(b, "rocm", RLX_DEVICE_ROCM);
     if (b) {
+        ok(rlx_backend_get_extension(b, "rlx.probe_key.v1") != NULL,
+           "its probe can be cached (rlx.probe_key.v1)", "");
         ok(rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_F32) &&
                rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_BF16),
            "matmul on f32 and bf16", "");
