@@ -55,11 +55,11 @@ RLX=$BUILD/tools/rlx
 export RLX_PJRT_DUMP=$WORK/mlir
 mkdir -p "$RLX_PJRT_DUMP"
 
-# test-pjrt's real-plugin cases run against it (they skip elsewhere)
+# test-pjrt-run's real-plugin cases run against it (they skip elsewhere)
 export RLX_TEST_PJRT_REAL=$PJRT_SO
-step "meson test (${MESON_TESTS:-pjrt})"
+step "meson test (${MESON_TESTS:-pjrt pjrt-run})"
 # shellcheck disable=SC2086
-meson test -C "$BUILD" --print-errorlogs ${MESON_TESTS:-pjrt} >"$OUT/test.log" 2>&1 || status=1
+meson test -C "$BUILD" --print-errorlogs ${MESON_TESTS:-pjrt pjrt-run} >"$OUT/test.log" 2>&1 || status=1
 grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail)" "$OUT/test.log" | tail -8
 grep -hE "^(ok|not ok)" "$BUILD/meson-logs/testlog.txt" 2>/dev/null | grep -i real
 

@@ -30,7 +30,7 @@ static void setup(void)
              plugin);
     ASSERT_EQ(system(cmd), 0);
     snprintf(logpath, sizeof logpath, "%s/probes.log", root);
-    snprintf(cache, sizeof cache, "%s/xdg/rlx/probe-cache-v1", root);
+    snprintf(cache, sizeof cache, "%s/xdg/rlx/probe-cache-v2", root);
     char xdg[300];
     snprintf(xdg, sizeof xdg, "%s/xdg", root);
     setenv("XDG_CACHE_HOME", xdg, 1);
@@ -160,7 +160,7 @@ static int cache_is_valid(void)
     if (!f)
         return 0;
     int ok = fgets(line, sizeof line, f) != NULL &&
-             strcmp(line, "rlx-probe-cache 1\n") == 0;
+             strcmp(line, "rlx-probe-cache 2\n") == 0;
     fclose(f);
     return ok;
 }
@@ -169,9 +169,12 @@ TEST(corrupt_cache_is_ignored_and_rewritten)
 {
     static const char *const bad[] = {
         "garbage\n",
-        "rlx-probe-cache 1\ntest-probekey\tzz\t0\t2\t0\t\n",
-        "rlx-probe-cache 1\ntest-probekey\t0000000000000001\t0\n",
-        "rlx-probe-cache 1\ntest-probekey\t0000000000000001\t0\t2\t0\tbad\\q\n",
+        "rlx-probe-cache 2\ntest-probekey\tzz\t0\t2\t0\t\t\n",
+        "rlx-probe-cache 2\ntest-probekey\t0000000000000001\t0\n",
+        "rlx-probe-cache 2\ntest-probekey\t0000000000000001\t0\t2\t0\tbad\\q\t\n",
+        "rlx-probe-cache 2\ntest-probekey\t0000000000000001\t0\t2\t0\t\tbad\\q\n",
+        /* the format before keys were kept */
+        "rlx-probe-cache 1\ntest-probekey\t0000000000000001\t0\t2\t0\t\n",
         "",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

@@ -1,11 +1,14 @@
 /*
  * devices_report.c - asks the runtime what it found: backends with their
  * probes, the backend chosen per device name, and the diagnostics kept
- * for plugin files that were rejected or shadowed.
+ * for plugin files that were rejected or shadowed. The backends' probes
+ * run concurrently (the ABI allows it): listing costs the slowest probe,
+ * not the sum of them.
  */
 #include "devices_report.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,11 +98,11 @@ static int backend_devices_fill(cli_backend_row *row, const rlx_backend *b)
     return 0;
 }
 
+/* What the row needs before its probe. */
 static int backend_row_fill(cli_backend_row *row, const rlx_runtime *r_rt,
                             const rlx_backend *b)
 {
     uint32_t abi = rlx_backend_abi_version(b);
-    uint32_t count = 0;
 
     row->backend = b;
     row->id = rlx_backend_id(b);
@@ -117,13 +120,59 @@ static int backend_row_fill(cli_backend_row *row, const rlx_runtime *r_rt,
     snprintf(row->abi, sizeof row->abi, "%u.%u",
              (unsigned)RLX_ABI_VERSION_MAJOR_OF(abi),
              (unsigned)RLX_ABI_VERSION_MINOR_OF(abi));
-    if (rlx_backend_probe(b, &count) == RLX_OK) {
-        row->available = 1;
-        row->device_count = count;
-        return backend_devices_fill(row, b);
+    return 0;
+}
+
+/* The row's probe: in its own thread, whose last error it reads. */
+typedef struct probe_job {
+    cli_backend_row *row;
+    pthread_t thread;
+    int started;
+    int rc;
+} probe_job;
+
+static void *probe_job_run(void *arg)
+{
+    probe_job *j = arg;
+    uint32_t count = 0;
+    j->rc = 0;
+    if (rlx_backend_probe(j->row->backend, &count) == RLX_OK) {
+        j->row->available = 1;
+        j->row->device_count = count;
+        return NULL;
     }
-    text_split_fix(rlx_last_error(), &row->reason, &row->fix);
-    return row->reason ? 0 : -1;
+    text_split_fix(rlx_last_error(), &j->row->reason, &j->row->fix);
+    j->rc = j->row->reason ? 0 : -1;
+    return NULL;
+}
+
+/* Probe every row at once, then describe the devices of the available
+ * ones one backend at a time. */
+static int backends_probe(cli_devices_report *r)
+{
+    probe_job *jobs = calloc(r->n_backends ? r->n_backends : 1, sizeof *jobs);
+    if (!jobs)
+        return -1;
+    for (size_t i = 0; i < r->n_backends; i++) {
+        jobs[i].row = &r->backends[i];
+        jobs[i].started = pthread_create(&jobs[i].thread, NULL,
+                                         probe_job_run, &jobs[i]) == 0;
+        if (!jobs[i].started) /* no thread: probe here */
+            probe_job_run(&jobs[i]);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < r->n_backends; i++) {
+        if (jobs[i].started)
+            pthread_join(jobs[i].thread, NULL);
+        if (jobs[i].rc != 0)
+            rc = -1;
+    }
+    free(jobs);
+    for (size_t i = 0; i < r->n_backends && rc == 0; i++)
+        if (r->backends[i].available &&
+            backend_devices_fill(&r->backends[i], r->backends[i].backend) != 0)
+            rc = -1;
+    return rc;
 }
 
 static cli_device_choice *choice_find(cli_devices_report *r, const char *dev)
@@ -241,7 +290,7 @@ rlx_status cli_devices_report_gather(cli_devices_report *r,
         if (backend_row_fill(&r->backends[r->n_backends++], r->rt, b) != 0)
             goto oom;
     }
-    if (search_path_gather(r, r->rt) != 0 || choices_gather(r) != 0 ||
+    if (backends_probe(r) != 0 || search_path_gather(r, r->rt) != 0 || choices_gather(r) != 0 ||
         diags_gather(r) != 0 || settings_gather(r) != 0)
         goto oom;
     return RLX_OK;

@@ -187,12 +187,14 @@ static rlx_status host_register(const rlx_host *host, uint32_t abi,
                       "backend id '%s' is registered twice by this plugin. "
                       "Fix: give each backend of a plugin its own id",
                       info->id);
-    if (dup)
+    const char *owner = dup ? (dup->plugin ? dup->plugin->path
+                                           : "(built-in)")
+                            : rlx__lazy_owner(rt, info->id);
+    if (owner)
         return refuse(rt, RLX_ERR_DUPLICATE,
                       "backend id '%s' is already registered by %s. Fix: "
                       "remove one of the two plugins, or give this backend "
-                      "another id",
-                      info->id, dup->plugin ? dup->plugin->path : "(built-in)");
+                      "another id", info->id, owner);
 
     rlx_backend *b = calloc(1, sizeof *b);
     rlx_backend **grown = realloc(rt->pending,

@@ -186,6 +186,12 @@ struct rlx_runtime {
     char *pending_error;             /* first registration refusal */
     struct rlx__options *options;    /* plugin settings (options.c) */
     struct rlx__scan *scan;          /* scanner and registry cache */
+    /* plugins not opened yet (lazy.c); the count is read without the
+     * lock to skip lazy.c when there are none */
+    int discovering;                 /* loader_scan: files may be deferred */
+    struct rlx__deferred *deferred;
+    uint32_t n_deferred_alloc;
+    _Atomic uint32_t n_deferred;
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -249,6 +255,111 @@ int rlx__cache_mkdir(const char *file);
  * which. For automatic choice; `rlx devices` probes live. */
 rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
                              uint32_t *flags, int *from_cache);
+
+/* The cache's answer for B without a live probe: 1 when there is one
+ * (*STATUS and the error, or the count and flags); *CACHEABLE says
+ * whether B has a probe key at all. */
+int rlx__probe_cache_lookup(const rlx_backend *b, rlx_status *status,
+                            uint32_t *device_count, uint32_t *flags,
+                            int *cacheable);
+
+/* ---- probe_batch.c: the probes of automatic choice, concurrently ---- */
+
+/* One backend's answer, probed ahead of automatic choice. */
+typedef struct rlx__probe_slot {
+    const rlx_backend *b;
+    int done;                /* answered; else probe it in place */
+    rlx_status status;
+    uint32_t count, flags;
+    int cached;
+    char error[RLX_MSG_MAX];
+} rlx__probe_slot;
+typedef struct rlx__probe_batch {
+    rlx__probe_slot *slots;
+    uint32_t n;
+    unsigned long long token; /* unique per batch: lazy.c checks once */
+} rlx__probe_batch;
+/* Answer every executing backend RT's policy allows: from the probe cache
+ * where it can, and the cache misses of backends with a probe key (the
+ * slow ones: drivers, devices) each in its own thread when there are two
+ * or more. Others are left for the caller to probe in place. */
+void rlx__probe_batch_run(const rlx_runtime *rt, rlx__probe_batch *pb);
+const rlx__probe_slot *rlx__probe_batch_find(const rlx__probe_batch *pb,
+                                             const rlx_backend *b);
+void rlx__probe_batch_free(rlx__probe_batch *pb);
+
+/* A cached answer, found without the plugin (rlx__probe_cache_offline). */
+typedef struct rlx__probe_answer {
+    rlx_status status;
+    uint32_t count, flags;
+    unsigned long long hash; /* names the answer: id, plugin file, key */
+    char message[RLX_MSG_MAX];
+} rlx__probe_answer;
+/* 1 when the probe cache holds an answer for backend ID of the plugin
+ * file PATH, not loaded, whose stored key still holds now (every item
+ * evaluated again, probe_replay.c) and whose file is unchanged; *OUT
+ * gets it. 0 when there is none or the cache is off. */
+/* Items found unchanged, remembered across the keys of one plugin's
+ * backends (they share most items). */
+typedef struct rlx__replay_memo {
+    unsigned long long seen[512];
+    uint32_t n;
+} rlx__replay_memo;
+int rlx__probe_cache_offline(const rlx_runtime *rt, const char *id,
+                             const char *path, rlx__probe_answer *out,
+                             rlx__replay_memo *memo);
+/* 1 when every item of KEY (rlx/probe_key.h) evaluates to the same text
+ * now; 0 when one changed or cannot be evaluated by the core. MEMO (may
+ * be NULL) skips items already found unchanged. */
+int rlx__probe_key_replay(const char *key, const rlx_host *host,
+                          rlx__replay_memo *memo);
+
+/* ---- lazy.c: plugins opened only when needed ------------------------- */
+
+/*
+ * During discovery, a plugin file the registry cache knows (scanned
+ * clean) whose every backend executes, serves no "cpu" device and has a
+ * cached "unavailable" answer that still holds is not opened: it is kept
+ * as a deferred record with the cached facts. Automatic device choice
+ * explains it from the cache; whatever must see the real backends (the
+ * public enumeration, an explicit request for its id or device, a
+ * changed key) opens it through the normal loader first.
+ */
+struct rlx__deferred;
+struct rlx__scan_entry;
+/* Lock held: defer PATH (ST) described by the scan entry SCANNED; 1 when
+ * deferred (nothing else to do), 0 to load it now. */
+int rlx__lazy_defer(rlx_runtime *rt, const char *path,
+                    unsigned long long dev, unsigned long long ino,
+                    const struct rlx__scan_entry *scanned);
+/* Open every deferred plugin with a backend ID (when given) or serving
+ * DEVICE (when given); both NULL: all. Takes the lock. */
+void rlx__lazy_load(const rlx_runtime *rt, const char *id,
+                    const char *device);
+/* Automatic choice for DEVICE: deferred plugins serving it whose cached
+ * answer no longer holds are opened (checked once per TOKEN, a choice's
+ * probe batch; 0: always); for each of the others' backends
+ * NOTE is called (lock held) with the backend's id and its answer.
+ * Returns how many backends were noted. */
+uint32_t rlx__lazy_settle(const rlx_runtime *rt, const char *device,
+                          unsigned long long token,
+                          void (*note)(void *ctx, const char *device,
+                                       const char *id,
+                                       const rlx__probe_answer *a,
+                                       const char *policy_why),
+                          void *ctx);
+/* Custom device names of deferred backends, each once, into NAMES (up
+ * to MAX); returns how many. */
+uint32_t rlx__lazy_custom_devices(const rlx_runtime *rt, char (*names)[32],
+                                  uint32_t max);
+/* Lock held: the deferred plugin that provides ID, or NULL. */
+const char *rlx__lazy_owner(const rlx_runtime *rt, const char *id);
+/* Lock held: 1 when PATH (or DEV/INO when HAVE_ID) is deferred; FORGET
+ * drops it (unloading a plugin never opened). */
+int rlx__lazy_find(rlx_runtime *rt, const char *path, int have_id,
+                   unsigned long long dev, unsigned long long ino,
+                   int forget, const char **as);
+void rlx__lazy_free(rlx_runtime *rt);
 
 /* ---- host.c: the table handed to plugins ------------------------------ */
 

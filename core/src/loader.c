@@ -297,6 +297,12 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
                               "%s: already loaded as %s. Fix: load each "
                               "plugin file once",
                               path, rt->plugins[i]->path);
+    const char *as = NULL;
+    if (rlx__lazy_find(rt, path, 1, (unsigned long long)st.st_dev,
+                       (unsigned long long)st.st_ino, 0, &as))
+        return rlx__error(RLX_ERR_DUPLICATE,
+                          "%s: already loaded as %s. Fix: load each "
+                          "plugin file once", path, as);
 
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -323,6 +329,10 @@ rlx_status rlx__loader_load(rlx_runtime *rt, const char *path)
         return rlx__scan_blacklisted(rt, scanned);
     if (scanned && scanned->state != RLX__SCANNED_CLEAN)
         scanned = NULL; /* refused: load it to say why, as it is now */
+    /* cached as unavailable, key unchanged: open it only when needed */
+    if (rlx__lazy_defer(rt, path, (unsigned long long)st.st_dev,
+                        (unsigned long long)st.st_ino, scanned))
+        return RLX_OK;
 
     phase(RLX__PHASE_DLOPEN);
     dlerror();
@@ -496,11 +506,13 @@ static void scan_dir(rlx_runtime *rt, const char *dir, const char *source)
         rlx__scan_files(rt, paths, sts, n_scan);
     free(paths);
     free(sts);
+    rt->discovering = 1;
     for (size_t i = 0; i < n; i++) {
         if (names[i])
             rlx__loader_load(rt, names[i]);
         free(names[i]);
     }
+    rt->discovering = 0;
     free(names);
 }
 

@@ -75,6 +75,12 @@ rlx_status rlx_runtime_unload_plugin(rlx_runtime *rt, const char *path)
     struct stat st;
     int have_stat = stat(path, &st) == 0;
     pthread_mutex_lock(&rt->lock);
+    /* a plugin never opened (lazy.c) is only forgotten */
+    if (rlx__lazy_find(rt, path, have_stat, have_stat ? st.st_dev : 0,
+                       have_stat ? st.st_ino : 0, 1, NULL)) {
+        pthread_mutex_unlock(&rt->lock);
+        return RLX_OK;
+    }
     rlx__plugin *p = NULL;
     for (uint32_t i = 0; i < rt->n_plugins && !p; i++) {
         rlx__plugin *q = rt->plugins[i];

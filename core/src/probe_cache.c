@@ -7,7 +7,9 @@
  * extension (rlx/probe_key.h) names what its answer depends on; the
  * answer is then kept in $XDG_CACHE_HOME/rlx/probe-cache-v1, keyed by a
  * hash of the backend id, its plugin file's identity and that key, and
- * reused while all three stay the same.
+ * reused while all three stay the same. The key's text is kept too, so
+ * that a plugin not loaded yet can be judged from the cache alone
+ * (rlx__probe_cache_offline, probe_replay.c, lazy.c).
  *
  * The file is data, never trusted: a line that does not parse, a file
  * that is not a regular file owned by this user, or one over its size
@@ -28,9 +30,9 @@
 
 #include "internal.h"
 
-#define CACHE_NAME "probe-cache-v1"
-#define CACHE_MAGIC "rlx-probe-cache 1"
-#define CACHE_MAX_BYTES (256 * 1024)
+#define CACHE_NAME "probe-cache-v2"
+#define CACHE_MAGIC "rlx-probe-cache 2"
+#define CACHE_MAX_BYTES (1024 * 1024)
 #define CACHE_MAX_ENTRIES 256
 #define KEY_MAX 8192
 
@@ -40,7 +42,15 @@ typedef struct entry {
     int status;
     uint32_t count, flags;
     char message[RLX_MSG_MAX];
+    char *key;               /* the probe key's text, malloc'd */
 } entry;
+
+static void entries_free(entry *list, uint32_t n)
+{
+    for (uint32_t i = 0; list && i < n; i++)
+        free(list[i].key);
+    free(list);
+}
 
 /* The cache directory into DIR; 0 when there is none to use. */
 static int cache_dir(char *dir, size_t size)
@@ -65,8 +75,29 @@ static unsigned long long fnv1a(unsigned long long h, const void *p,
     return h;
 }
 
-/* The hash that names B's answer, or 0 when B cannot be cached. */
-static unsigned long long probe_hash(const rlx_backend *b)
+/* The hash of backend ID of plugin file PATH (NULL: built-in) under KEY. */
+static unsigned long long key_hash(const char *id, const char *path,
+                                   const char *key)
+{
+    char ident[512];
+    struct stat st;
+    if (path && stat(path, &st) == 0)
+        snprintf(ident, sizeof ident, "%s|%s|%llu:%llu:%lld:%lld.%09ld|%x",
+                 id, path, (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino, (long long)st.st_size,
+                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                 (unsigned)RLX_ABI_VERSION);
+    else
+        snprintf(ident, sizeof ident, "%s|%s|%x", id,
+                 path ? path : "built-in", (unsigned)RLX_ABI_VERSION);
+    unsigned long long h = fnv1a(0xcbf29ce484222325ull, ident, strlen(ident));
+    h = fnv1a(h, key, strlen(key));
+    return h ? h : 1;
+}
+
+/* The hash that names B's answer, or 0 when B cannot be cached; *KEY_OUT
+ * gets the key's text (malloc'd). */
+static unsigned long long probe_hash(const rlx_backend *b, char **key_out)
 {
     if (!b->vt.get_extension)
         return 0;
@@ -85,22 +116,10 @@ static unsigned long long probe_hash(const rlx_backend *b)
         free(key);
         return 0;
     }
-    char ident[512];
-    struct stat st;
-    const char *path = b->plugin->path ? b->plugin->path : "built-in";
-    if (b->plugin->path && stat(path, &st) == 0)
-        snprintf(ident, sizeof ident, "%s|%s|%llu:%llu:%lld:%lld.%09ld|%x",
-                 b->id, path, (unsigned long long)st.st_dev,
-                 (unsigned long long)st.st_ino, (long long)st.st_size,
-                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                 (unsigned)RLX_ABI_VERSION);
-    else
-        snprintf(ident, sizeof ident, "%s|%s|%x", b->id, path,
-                 (unsigned)RLX_ABI_VERSION);
-    unsigned long long h = fnv1a(0xcbf29ce484222325ull, ident, strlen(ident));
-    h = fnv1a(h, key, strlen(key));
-    free(key);
-    return h ? h : 1;
+    unsigned long long h =
+        key_hash(b->id, b->plugin->builtin ? NULL : b->plugin->path, key);
+    *key_out = key;
+    return h;
 }
 
 /* Messages are stored on one line: \t, \n and \\ escaped. */
@@ -136,19 +155,21 @@ static int unescape(char *s)
     return 0;
 }
 
-/* One line "id\thash\tstatus\tcount\tflags\tmessage" into E; -1 if bad. */
+/* One line "id\thash\tstatus\tcount\tflags\tmessage\tkey" into E; -1
+ * if bad. */
 static int parse_line(char *line, entry *e)
 {
-    char *f[6];
+    char *f[7];
     int n = 0;
     f[n++] = line;
-    for (char *p = line; *p && n < 6; p++)
+    for (char *p = line; *p && n < 7; p++)
         if (*p == '\t') {
             *p = '\0';
             f[n++] = p + 1;
         }
-    if (n != 6 || strlen(f[0]) == 0 || strlen(f[0]) > RLX_MAX_ID ||
-        strlen(f[5]) >= sizeof e->message || unescape(f[5]) != 0)
+    if (n != 7 || strlen(f[0]) == 0 || strlen(f[0]) > RLX_MAX_ID ||
+        strlen(f[5]) >= sizeof e->message || unescape(f[5]) != 0 ||
+        strlen(f[6]) >= KEY_MAX || unescape(f[6]) != 0)
         return -1;
     char *end;
     errno = 0;
@@ -169,7 +190,8 @@ static int parse_line(char *line, entry *e)
     e->count = (uint32_t)count;
     e->flags = (uint32_t)flags;
     snprintf(e->message, sizeof e->message, "%s", f[5]);
-    return 0;
+    e->key = rlx__strdup(f[6]);
+    return e->key ? 0 : -1;
 }
 
 /* Read the cache into *OUT (malloc'd); the number of entries, 0 for a
@@ -197,7 +219,12 @@ static uint32_t cache_read(const char *dir, entry **out)
         return 0;
     }
     text[got] = '\0';
-    entry *list = calloc(CACHE_MAX_ENTRIES, sizeof *list);
+    size_t lines = 0; /* an entry per line after the first */
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    if (lines > CACHE_MAX_ENTRIES)
+        lines = CACHE_MAX_ENTRIES;
+    entry *list = calloc(lines ? lines : 1, sizeof *list);
     uint32_t n = 0;
     char *save = NULL, *line = list ? strtok_r(text, "\n", &save) : NULL;
     if (!line || strcmp(line, CACHE_MAGIC) != 0) {
@@ -205,9 +232,10 @@ static uint32_t cache_read(const char *dir, entry **out)
         free(text);
         return 0;
     }
-    while ((line = strtok_r(NULL, "\n", &save)) != NULL &&
-           n < CACHE_MAX_ENTRIES) {
+    while ((line = strtok_r(NULL, "\n", &save)) != NULL && n < lines) {
         if (parse_line(line, &list[n]) != 0) {
+            entries_free(list, n);
+            list = NULL;
             n = 0; /* malformed: forget the whole file */
             break;
         }
@@ -215,7 +243,7 @@ static uint32_t cache_read(const char *dir, entry **out)
     }
     free(text);
     if (n == 0) {
-        free(list);
+        entries_free(list, n);
         return 0;
     }
     *out = list;
@@ -240,48 +268,76 @@ static void cache_write(const char *dir, const entry *list, uint32_t n)
     }
     fprintf(f, "%s\n", CACHE_MAGIC);
     char msg[2 * RLX_MSG_MAX];
-    for (uint32_t i = 0; i < n; i++) {
+    char *key = malloc(2 * KEY_MAX);
+    for (uint32_t i = 0; key && i < n; i++) {
         escape(list[i].message, msg, sizeof msg);
-        fprintf(f, "%s\t%016llx\t%d\t%u\t%u\t%s\n", list[i].id, list[i].hash,
-                list[i].status, list[i].count, list[i].flags, msg);
+        escape(list[i].key ? list[i].key : "", key, 2 * KEY_MAX);
+        fprintf(f, "%s\t%016llx\t%d\t%u\t%u\t%s\t%s\n", list[i].id,
+                list[i].hash, list[i].status, list[i].count, list[i].flags,
+                msg, key);
     }
-    int bad = ferror(f);
+    int bad = ferror(f) || !key;
+    free(key);
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0)
         unlink(tmp);
 }
 
-/* Record E, replacing an older answer for the same backend id. */
+/* Record E, replacing an older answer for the same backend id. Threads
+ * of one process take turns, so concurrent probes lose no answer. */
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cache_store_locked(const char *dir, const entry *e);
+
 static void cache_store(const char *dir, const entry *e)
+{
+    pthread_mutex_lock(&store_lock);
+    cache_store_locked(dir, e);
+    pthread_mutex_unlock(&store_lock);
+}
+
+static void cache_store_locked(const char *dir, const entry *e)
 {
     entry *list;
     uint32_t n = cache_read(dir, &list);
     entry *grown = realloc(list, (n + 1) * sizeof *grown);
     if (!grown) {
-        free(list);
+        entries_free(list, n);
         return;
     }
     list = grown;
     uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         if (strcmp(list[i].id, e->id) != 0)
             list[k++] = list[i];
-    if (k >= CACHE_MAX_ENTRIES) /* drop the oldest */
+        else
+            free(list[i].key);
+    }
+    if (k >= CACHE_MAX_ENTRIES) { /* drop the oldest */
+        free(list[0].key);
         memmove(list, list + 1, --k * sizeof *list);
-    list[k++] = *e;
+    }
+    list[k++] = *e; /* E's key stays the caller's */
     cache_write(dir, list, k);
-    free(list);
+    list[k - 1].key = NULL;
+    entries_free(list, k);
 }
 
-rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
-                             uint32_t *flags, int *from_cache)
+/* The cache's answer for B, else (unless LOOKUP_ONLY) a live probe
+ * whose answer is stored. *CACHEABLE: B has a usable probe key. */
+static rlx_status probe_cached(const rlx_backend *b, uint32_t *device_count,
+                               uint32_t *flags, int *from_cache,
+                               int lookup_only, int *cacheable)
 {
     char dir[1024];
     unsigned long long hash = 0;
+    char *key = NULL;
     *from_cache = 0;
     if (cache_dir(dir, sizeof dir) && rlx__backend_acquire(b)) {
-        hash = probe_hash(b);
+        hash = probe_hash(b, &key);
         rlx__backend_release(b);
     }
+    if (cacheable)
+        *cacheable = hash != 0;
     if (hash) {
         entry *list;
         uint32_t n = cache_read(dir, &list);
@@ -297,14 +353,19 @@ rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
             } else {
                 rlx__error(st, "%s", e->message);
             }
-            free(list);
+            entries_free(list, n);
+            free(key);
             return st;
         }
-        free(list);
+        entries_free(list, n);
+    }
+    if (lookup_only) {
+        free(key);
+        return RLX_OK; /* *FROM_CACHE is 0: no answer */
     }
     rlx_status st = rlx_backend_probe_ex(b, device_count, flags);
     if (hash) {
-        entry e = { .hash = hash, .status = (int)st };
+        entry e = { .hash = hash, .status = (int)st, .key = key };
         snprintf(e.id, sizeof e.id, "%s", b->id);
         if (st == RLX_OK) {
             e.count = *device_count;
@@ -316,5 +377,48 @@ rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
         if (st != RLX_OK) /* storing may have touched errno-based state */
             rlx__error(st, "%s", e.message);
     }
+    free(key);
     return st;
+}
+
+rlx_status rlx__probe_cached(const rlx_backend *b, uint32_t *device_count,
+                             uint32_t *flags, int *from_cache)
+{
+    return probe_cached(b, device_count, flags, from_cache, 0, NULL);
+}
+
+int rlx__probe_cache_lookup(const rlx_backend *b, rlx_status *status,
+                            uint32_t *device_count, uint32_t *flags,
+                            int *cacheable)
+{
+    int hit = 0;
+    *status = probe_cached(b, device_count, flags, &hit, 1, cacheable);
+    return hit;
+}
+
+int rlx__probe_cache_offline(const rlx_runtime *rt, const char *id,
+                             const char *path, rlx__probe_answer *out,
+                             rlx__replay_memo *memo)
+{
+    char dir[1024];
+    if (!cache_dir(dir, sizeof dir))
+        return 0;
+    entry *list;
+    uint32_t n = cache_read(dir, &list);
+    int found = 0;
+    for (uint32_t i = 0; i < n && !found; i++) {
+        const entry *e = &list[i];
+        if (strcmp(e->id, id) != 0 || !e->key ||
+            !rlx__probe_key_replay(e->key, &rt->host, memo) ||
+            key_hash(id, path, e->key) != e->hash)
+            continue;
+        found = 1;
+        out->status = (rlx_status)e->status;
+        out->count = e->count;
+        out->flags = e->flags;
+        out->hash = e->hash;
+        snprintf(out->message, sizeof out->message, "%s", e->message);
+    }
+    entries_free(list, n);
+    return found;
 }

@@ -117,15 +117,21 @@ void rlx__registry_free(rlx_runtime *rt)
     rt->pending = NULL;
 }
 
+/* The public enumeration shows every backend: plugins not opened yet
+ * (lazy.c) are opened first. */
 uint32_t rlx_runtime_backend_count(const rlx_runtime *rt)
 {
-    return rt ? rlx__registry_snapshot(rt)->count : 0;
+    if (!rt)
+        return 0;
+    rlx__lazy_load(rt, NULL, NULL);
+    return rlx__registry_snapshot(rt)->count;
 }
 
 const rlx_backend *rlx_runtime_backend(const rlx_runtime *rt, uint32_t index)
 {
     if (!rt)
         return NULL;
+    rlx__lazy_load(rt, NULL, NULL);
     const rlx__snapshot *s = rlx__registry_snapshot(rt);
     return index < s->count ? s->items[index] : NULL;
 }
@@ -135,6 +141,7 @@ const rlx_backend *rlx_runtime_find_backend(const rlx_runtime *rt,
 {
     if (!rt || !id)
         return NULL;
+    rlx__lazy_load(rt, id, NULL);
     const rlx__snapshot *s = rlx__registry_snapshot(rt);
     for (uint32_t i = 0; i < s->count; i++)
         if (strcmp(s->items[i]->id, id) == 0)

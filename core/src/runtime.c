@@ -91,6 +91,7 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     if (!rt)
         return;
     rlx__loader_unload_all(rt); /* destroys backends, then closes files */
+    rlx__lazy_free(rt);
     rlx__scan_free(rt);
     rlx__registry_free(rt);
     for (uint32_t i = 0; i < rt->n_diags; i++) {

@@ -45,16 +45,38 @@ typedef struct deferred {
     uint32_t n;
 } deferred;
 
+/* A backend of a plugin not opened (lazy.c): its cached answer. */
+static void note_unopened(void *ctx, const char *device, const char *id,
+                          const rlx__probe_answer *a, const char *policy_why)
+{
+    rlx_session *s = ctx;
+    if (policy_why)
+        explain(s, "  %s: backend '%s' %s", device, id, policy_why);
+    else
+        explain(s, "  %s: backend '%s' unavailable (cached probe; plugin "
+                   "not loaded, probe key %016llx unchanged): %s",
+                device, id, a->hash, a->message);
+}
+
 /* Probe the ranked backends of DEVICE once; keep the available ones as
  * candidates, or park software ones in LATER when it is given. Returns
- * how many were kept or parked. */
+ * how many were kept or parked. Automatic choice (LATER given) leaves
+ * plugins whose cached answer is "unavailable" unopened; an explicit
+ * request opens every plugin serving DEVICE. */
 static uint32_t add_device(rlx_session *s, const char *device,
                            uint32_t index, deferred *later)
 {
+    uint32_t unopened = 0;
+    if (later)
+        unopened = rlx__lazy_settle(s->rt, device,
+                                    s->probes ? s->probes->token : 0,
+                                    note_unopened, s);
+    else
+        rlx__lazy_load(s->rt, NULL, device);
     const rlx_backend *ranked[MAX_CANDIDATES];
     uint32_t n = rlx__registry_rank(s->rt, device, ranked, MAX_CANDIDATES);
     uint32_t added = 0;
-    if (n == 0)
+    if (n == 0 && unopened == 0)
         explain(s, "  %s: no backend registered", device);
     for (uint32_t i = 0; i < n && s->n_candidates < MAX_CANDIDATES; i++) {
         uint32_t count = 0, flags = 0;
@@ -65,7 +87,19 @@ static uint32_t add_device(rlx_session *s, const char *device,
             continue;
         }
         int cached = 0;
-        if (rlx__probe_cached(b, &count, &flags, &cached) != RLX_OK) {
+        const rlx__probe_slot *sl = rlx__probe_batch_find(s->probes, b);
+        rlx_status pst;
+        if (sl) { /* probed ahead (probe_batch.c) */
+            pst = sl->status;
+            count = sl->count;
+            flags = sl->flags;
+            cached = sl->cached;
+            if (pst != RLX_OK)
+                rlx__error(pst, "%s", sl->error);
+        } else {
+            pst = rlx__probe_cached(b, &count, &flags, &cached);
+        }
+        if (pst != RLX_OK) {
             explain(s, "  %s: backend '%s' unavailable%s: %s", device, b->id,
                     cached ? " (cached probe)" : "", rlx_last_error());
             continue;
@@ -110,6 +144,17 @@ static void add_custom_devices(rlx_session *s, deferred *later)
                    strcmp(snap->items[j]->device_name, b->device_name) == 0;
         if (!seen)
             add_device(s, b->device_name, 0, later);
+    }
+    /* custom devices only plugins not opened serve */
+    char names[16][32];
+    uint32_t n = rlx__lazy_custom_devices(s->rt, names, 16);
+    for (uint32_t k = 0; k < n; k++) {
+        int seen = 0;
+        for (uint32_t i = 0; i < snap->count && !seen; i++)
+            seen = snap->items[i]->kind == RLX_DEVICE_CUSTOM &&
+                   strcmp(snap->items[i]->device_name, names[k]) == 0;
+        if (!seen)
+            add_device(s, names[k], 0, later);
     }
 }
 
@@ -188,6 +233,9 @@ static rlx_status choose_explicit(rlx_session *s, const char *spec)
 static void choose_auto(rlx_session *s)
 {
     deferred later = { .n = 0 };
+    rlx__probe_batch probes;
+    rlx__probe_batch_run(s->rt, &probes);
+    s->probes = &probes;
     explain(s, "no device requested; trying in order:");
     for (size_t i = 0; i < sizeof auto_order / sizeof *auto_order; i++)
         add_device(s, auto_order[i], 0, &later);
@@ -201,6 +249,8 @@ static void choose_auto(rlx_session *s)
         else
             rlx__backend_release(later.items[i]);
     }
+    s->probes = NULL;
+    rlx__probe_batch_free(&probes);
 }
 
 static const char *const precision_names[] = {
@@ -381,6 +431,7 @@ const rlx_backend *rlx_runtime_choose(rlx_runtime *rt, const char *device)
                NULL;
     if (parse_device(device, name, sizeof name, &index) != RLX_OK)
         return NULL;
+    rlx__lazy_load(rt, NULL, name);
     const rlx_backend *ranked[MAX_CANDIDATES];
     uint32_t n = rlx__registry_rank(rt, name, ranked, MAX_CANDIDATES);
     if (n == 0)

@@ -16,6 +16,7 @@ struct rlx_session {
     char *explain;
     struct rlx__option *options;    /* rlx_session_set_option */
     uint32_t n_options;
+    const rlx__probe_batch *probes; /* automatic choice: answers ahead */
 };
 
 void rlx__session_options_free(rlx_session *s);

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "plugin.h"
 #include "status.h"
 
 #define RLX_EXT_PROBE_KEY "rlx.probe_key.v1"
@@ -45,7 +46,23 @@ typedef struct rlx_ext_probe_key {
     rlx_status (*probe_key)(void *backend, char *key, size_t key_size);
 } rlx_ext_probe_key;
 
-/* A key under construction: text appended to a caller's buffer. */
+/* A key under construction: text appended to a caller's buffer.
+ *
+ * The helpers write one item per dependency, each ending in ';':
+ *     env =NAME =VALUE;    env =NAME unset;
+ *     file =PATH DEV:INO:SIZE:MTIME;    file =PATH absent;
+ *     dir =PATH =PREFIX =NAME IDENT ... (or "absent", "empty");
+ *     opt =NAME =VALUE;    opt =NAME unset;
+ *     text =FREE-FORM;     (rlx_kit_probe_key_addf)
+ * where every "=" token is a string with bytes up to ' ', '%', ';' and
+ * DEL written as %XX. A key made only of env, file, dir and opt items,
+ * whose choice of items depends only on what earlier items record (a
+ * directory list taken from a variable whose env item comes first, say),
+ * can be checked by the core without loading the plugin: it re-evaluates
+ * each item with these same helpers, and an unchanged key lets automatic
+ * device choice skip a plugin whose cached answer is "unavailable"
+ * without opening it (docs/selection.md). A text item makes the key
+ * opaque: the plugin is then opened to compute it. */
 typedef struct rlx_kit_probe_key {
     char *buf;
     size_t size, len;
@@ -63,7 +80,54 @@ static inline void rlx_kit_probe_key_init(rlx_kit_probe_key *k, char *buf,
         buf[0] = '\0';
 }
 
-/* Append one formatted item and a ';' separator. */
+/* Append S as it is. */
+static inline void rlx_kit_probe_key__raw(rlx_kit_probe_key *k,
+                                          const char *s)
+{
+    size_t n = strlen(s);
+    if (k->overflow || n + 1 > k->size - k->len) {
+        k->overflow = 1;
+        return;
+    }
+    memcpy(k->buf + k->len, s, n + 1);
+    k->len += n;
+}
+
+/* Append " =S", S escaped. */
+static inline void rlx_kit_probe_key__str(rlx_kit_probe_key *k,
+                                          const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    rlx_kit_probe_key__raw(k, " =");
+    for (const unsigned char *c = (const unsigned char *)s;
+         *c && !k->overflow; c++) {
+        char esc[4] = { (char)*c, '\0', '\0', '\0' };
+        if (*c <= ' ' || *c == '%' || *c == ';' || *c == 0x7f) {
+            esc[0] = '%';
+            esc[1] = hex[*c >> 4];
+            esc[2] = hex[*c & 15];
+        }
+        rlx_kit_probe_key__raw(k, esc);
+    }
+}
+
+/* Append " DEV:INO:SIZE:MTIME" of PATH, or " absent". */
+static inline void rlx_kit_probe_key__ident(rlx_kit_probe_key *k,
+                                            const char *path)
+{
+    struct stat st;
+    char id[128];
+    if (stat(path, &st) != 0)
+        snprintf(id, sizeof id, " absent");
+    else
+        snprintf(id, sizeof id, " %llu:%llu:%lld:%lld.%09ld",
+                 (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino, (long long)st.st_size,
+                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    rlx_kit_probe_key__raw(k, id);
+}
+
+/* Append one free-form item ("text"): it makes the key opaque (above). */
 static inline void rlx_kit_probe_key_addf(rlx_kit_probe_key *k,
                                           const char *fmt, ...)
 #if defined(__GNUC__)
@@ -73,69 +137,72 @@ static inline void rlx_kit_probe_key_addf(rlx_kit_probe_key *k,
 static inline void rlx_kit_probe_key_addf(rlx_kit_probe_key *k,
                                           const char *fmt, ...)
 {
-    if (k->overflow)
-        return;
-    size_t room = k->size - k->len;
+    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(k->buf + k->len, room, fmt, ap);
+    int n = vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n + 2 > room) {
+    if (n < 0 || (size_t)n >= sizeof text) {
         k->overflow = 1;
-        k->buf[k->len] = '\0';
         return;
     }
-    k->len += (size_t)n;
-    k->buf[k->len++] = ';';
-    k->buf[k->len] = '\0';
+    rlx_kit_probe_key__raw(k, "text");
+    rlx_kit_probe_key__str(k, text);
+    rlx_kit_probe_key__raw(k, ";");
 }
 
-/* NAME=value of an environment variable (or NAME unset). */
+/* An environment variable's value, or that it is unset. */
 static inline void rlx_kit_probe_key_add_env(rlx_kit_probe_key *k,
                                              const char *name)
 {
     const char *v = getenv(name);
-    rlx_kit_probe_key_addf(k, "%s%s%s", name, v ? "=" : " unset",
-                           v ? v : "");
+    rlx_kit_probe_key__raw(k, "env");
+    rlx_kit_probe_key__str(k, name);
+    if (v)
+        rlx_kit_probe_key__str(k, v);
+    else
+        rlx_kit_probe_key__raw(k, " unset");
+    rlx_kit_probe_key__raw(k, ";");
 }
 
 /* PATH's identity: device, inode, size and modification time, or absent. */
 static inline void rlx_kit_probe_key_add_file(rlx_kit_probe_key *k,
                                               const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        rlx_kit_probe_key_addf(k, "%s absent", path);
-    else
-        rlx_kit_probe_key_addf(k, "%s %llu:%llu:%lld:%lld.%09ld", path,
-                               (unsigned long long)st.st_dev,
-                               (unsigned long long)st.st_ino,
-                               (long long)st.st_size,
-                               (long long)st.st_mtim.tv_sec,
-                               st.st_mtim.tv_nsec);
+    rlx_kit_probe_key__raw(k, "file");
+    rlx_kit_probe_key__str(k, path);
+    rlx_kit_probe_key__ident(k, path);
+    rlx_kit_probe_key__raw(k, ";");
 }
 
 /* Every entry of directory DIR whose name starts with PREFIX (all when
  * PREFIX is ""), with its identity, in name order so the key does not
- * depend on readdir's order. At most 64 entries count. */
+ * depend on readdir's order. More than 64 entries overflow the key (the
+ * probe is then done live). */
 static inline void rlx_kit_probe_key_add_dir(rlx_kit_probe_key *k,
                                              const char *dir,
                                              const char *prefix)
 {
     char names[64][256];
     int n = 0;
+    rlx_kit_probe_key__raw(k, "dir");
+    rlx_kit_probe_key__str(k, dir);
+    rlx_kit_probe_key__str(k, prefix);
     DIR *d = opendir(dir);
     if (!d) {
-        rlx_kit_probe_key_addf(k, "%s absent", dir);
+        rlx_kit_probe_key__raw(k, " absent;");
         return;
     }
     struct dirent *e;
     size_t plen = strlen(prefix);
-    while ((e = readdir(d)) != NULL && n < 64) {
+    while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || strncmp(e->d_name, prefix, plen) != 0 ||
-            len >= sizeof names[0])
+        if (e->d_name[0] == '.' || strncmp(e->d_name, prefix, plen) != 0)
             continue;
+        if (n == 64 || len >= sizeof names[0]) {
+            k->overflow = 1;
+            break;
+        }
         /* insertion sort: small lists */
         int i = n++;
         while (i > 0 && strcmp(names[i - 1], e->d_name) > 0) {
@@ -147,14 +214,32 @@ static inline void rlx_kit_probe_key_add_dir(rlx_kit_probe_key *k,
     closedir(d);
     for (int i = 0; i < n; i++) {
         char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%.255s", dir, names[i]) <
-            sizeof path)
-            rlx_kit_probe_key_add_file(k, path);
-        else
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) >=
+            sizeof path) {
             k->overflow = 1;
+            break;
+        }
+        rlx_kit_probe_key__str(k, names[i]);
+        rlx_kit_probe_key__ident(k, path);
     }
-    if (n == 0)
-        rlx_kit_probe_key_addf(k, "%s empty", dir);
+    rlx_kit_probe_key__raw(k, n == 0 ? " empty;" : ";");
+}
+
+/* A setting read through the host (rlx_host_get_option: the environment
+ * or the config file), or that it is unset. */
+static inline void rlx_kit_probe_key_add_option(rlx_kit_probe_key *k,
+                                                const rlx_host *host,
+                                                const char *name)
+{
+    char v[1024];
+    rlx_kit_probe_key__raw(k, "opt");
+    rlx_kit_probe_key__str(k, name);
+    if (rlx_host_get_option(host, name, v, sizeof v) == RLX_OK &&
+        memchr(v, '\0', sizeof v))
+        rlx_kit_probe_key__str(k, v);
+    else
+        rlx_kit_probe_key__raw(k, " unset");
+    rlx_kit_probe_key__raw(k, ";");
 }
 
 /* RLX_OK when the key fit, else RLX_ERR_INVALID_ARGUMENT (probe live). */

@@ -96,6 +96,9 @@ int rlxp_find_candidates(const rlxp_backend *be, char *out, size_t size,
                          char *where, size_t where_size);
 rlxp_family rlxp_family_of_path(const char *path);
 
+/* pjrt_probe_key.c: the rlx.probe_key.v1 extension (get_extension). */
+const void *rlxp_get_extension(void *backend, const char *name);
+
 /* pjrt_client.c */
 rlx_status rlxp_open(rlxp_backend *be);          /* under lock */
 rlx_status rlxp_client(rlxp_backend *be);        /* under lock */

@@ -195,6 +195,7 @@ static const rlx_backend_vtable vtable = {
     .device_describe = device_describe,
     .buffer_write = rlxp_buffer_write,
     .supports_node = supports_node,
+    .get_extension = rlxp_get_extension,
 };
 
 static const struct {

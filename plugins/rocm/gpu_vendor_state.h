@@ -48,4 +48,7 @@ int rlxr_hip_open(const rlx_host *host, char *why, size_t why_size);
  * a device was found); 0 when the runtime refused them. */
 int rlxr_hip_register_kernels(void);
 
+/* The rlx.probe_key.v1 extension (get_extension; rocm_probe_key.c). */
+const void *rlxr_get_extension(void *backend, const char *name);
+
 #endif /* RLX_GPU_VENDOR_STATE_H */

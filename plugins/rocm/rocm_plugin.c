@@ -232,6 +232,7 @@ static const rlx_backend_vtable rocm_vtable = {
     .execute = rlxg_execute,
     .backend_destroy = rocm_backend_destroy,
     .device_describe = rocm_device_describe,
+    .get_extension = rlxr_get_extension,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)

@@ -43,10 +43,7 @@ static rlx_status vk_probe_key(void *backend, char *key, size_t size)
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
         rlx_kit_probe_key_add_env(&k, vars[i]);
     /* the device choice is a setting: environment or config file */
-    char dev[256];
-    if (rlx_host_get_option(vk->host, "vulkan.device", dev, sizeof dev) ==
-        RLX_OK)
-        rlx_kit_probe_key_addf(&k, "vulkan.device=%s", dev);
+    rlx_kit_probe_key_add_option(&k, vk->host, "vulkan.device");
     const char *xdg_config = getenv("XDG_CONFIG_DIRS");
     const char *xdg_data = getenv("XDG_DATA_DIRS");
     add_icd_dirs(&k, xdg_config && *xdg_config ? xdg_config : "/etc/xdg");
