@@ -1,0 +1,133 @@
+/*
+ * sgemm.c - blocking and threading of the AVX2/AVX-512 sgemm.
+ *
+ * The product is cut into jobs of (up to MC rows of A) x (a group of
+ * NR-wide panels of B). Inside a job: for each KC slice of K, for each
+ * panel, for each MR-row tile: the KC x NR panel slice stays in L1
+ * across the tiles, the MC x KC block of A in L2 across the panels. With
+ * at most MR rows (batch 1..MR) there is one tile per panel and KC is
+ * all of K, so each job streams its panels once, front to back: a GEMV
+ * at memory bandwidth, split over N between the threads.
+ *
+ * The epilogue runs per tile at the last KC slice: the bias inside the
+ * kernel, the activation and the residual right after it on the tile,
+ * still in L1.
+ */
+#include "sgemm.h"
+
+#if RLX__SGEMM_NR
+
+#include "vmath.h"
+
+#define NR RLX__SGEMM_NR
+#define MR RLX__SGEMM_MR
+#define KC 256
+#define MC 192
+/* Fewer multiply-adds than this run on the calling thread: waking the
+ * pool costs more than it saves. */
+#define PAR_MIN_MACS ((size_t)1 << 17)
+
+typedef struct sgemm_ctx {
+    size_t m, n, k, lda, ldc, kc;
+    const float *a, *bp;
+    float *c;
+    const rlx__sgemm_epi *epi;
+    size_t panels, group, n_groups;
+} sgemm_ctx;
+
+/* act, then residual, on a ROWS x COLS tile of C (RES: the same place
+ * in the residual, or NULL). */
+static void tile_epilogue(const rlx__sgemm_epi *e, float *c, size_t ldc,
+                          const float *res, size_t rows, size_t cols)
+{
+    for (size_t i = 0; i < rows; i++) {
+        float *y = c + i * ldc;
+        switch (e->act) {
+        case RLX_OP_RELU:
+            for (size_t j = 0; j < cols; j++)
+                y[j] = y[j] > 0.0f || y[j] != y[j] ? y[j] : 0.0f;
+            break;
+        case RLX_OP_GELU:
+            if (e->approx == RLX_GELU_TANH)
+                for (size_t j = 0; j < cols; j++)
+                    y[j] = rlx__blas_gelu_tanh(y[j]);
+            else
+                for (size_t j = 0; j < cols; j++)
+                    y[j] = rlx__blas_gelu_erf(y[j]);
+            break;
+        default:
+            break;
+        }
+        if (res) {
+            const float *r = res + i * ldc;
+            for (size_t j = 0; j < cols; j++)
+                y[j] += r[j];
+        }
+    }
+}
+
+static void run_job(const sgemm_ctx *x, size_t job)
+{
+    const rlx__sgemm_epi *e = x->epi;
+    size_t i0 = job / x->n_groups * MC;
+    size_t i1 = x->m - i0 < MC ? x->m : i0 + MC;
+    size_t p0 = job % x->n_groups * x->group;
+    size_t p1 = x->panels - p0 < x->group ? x->panels : p0 + x->group;
+    int post = e && (e->act != RLX_OP_INVALID || e->res);
+    for (size_t k0 = 0; k0 < x->k; k0 += x->kc) {
+        size_t kc = x->k - k0 < x->kc ? x->k - k0 : x->kc;
+        int last = k0 + kc == x->k;
+        for (size_t p = p0; p < p1; p++) {
+            size_t j0 = p * NR, nr = x->n - j0 < NR ? x->n - j0 : NR;
+            const float *bp = x->bp + j0 * x->k + k0 * NR;
+            const float *bias = last && e && e->bias ? e->bias + j0 : NULL;
+            for (size_t i = i0; i < i1; i += MR) {
+                size_t mr = i1 - i < MR ? i1 - i : MR;
+                float *c = x->c + i * x->ldc + j0;
+                rlx__sgemm_tile(mr, nr, kc, x->a + i * x->lda + k0, x->lda,
+                                bp, c, x->ldc, k0 > 0, bias);
+                if (last && post)
+                    tile_epilogue(e, c, x->ldc,
+                                  e->res ? e->res + i * x->ldc + j0 : NULL,
+                                  mr, nr);
+            }
+        }
+    }
+}
+
+static void run_jobs(void *ctx, size_t begin, size_t end)
+{
+    for (size_t j = begin; j < end; j++)
+        run_job(ctx, j);
+}
+
+void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
+                    const float *a, size_t lda, const float *packed_b,
+                    float *c, size_t ldc, const rlx__sgemm_epi *epi)
+{
+    if (m == 0 || n == 0 || k == 0)
+        return; /* the caller handles the empty sum */
+    sgemm_ctx x = {
+        .m = m, .n = n, .k = k, .lda = lda, .ldc = ldc,
+        .kc = m <= MR ? k : KC, .a = a, .bp = packed_b, .c = c,
+        .epi = epi, .panels = (n + NR - 1) / NR,
+    };
+    size_t m_blocks = (m + MC - 1) / MC;
+    size_t threads = rlx__blas_pool_threads(pool);
+    x.group = x.panels;
+    if (threads > 1 && m * n * k >= PAR_MIN_MACS) {
+        /* about four jobs per thread, over N first */
+        size_t want = (4 * threads + m_blocks - 1) / m_blocks;
+        if (want > x.panels)
+            want = x.panels;
+        x.group = (x.panels + want - 1) / want;
+    }
+    x.n_groups = (x.panels + x.group - 1) / x.group;
+    size_t jobs = m_blocks * x.n_groups;
+    if (jobs > 1 && threads > 1 && m * n * k >= PAR_MIN_MACS)
+        rlx__blas_parallel_for(pool, jobs, 1, run_jobs, &x);
+    else
+        run_jobs(&x, 0, jobs);
+}
+
+#endif /* RLX__SGEMM_NR */
