@@ -9,10 +9,17 @@
  * all of K, so each job streams its panels once, front to back: a GEMV
  * at memory bandwidth, split over N between the threads.
  *
+ * With more rows, each KC slice of the job's rows of A is first copied
+ * into MR-row tiles, column by column (rlx__sgemm_tile's packed form):
+ * rows of a wide A are a power of two apart and would fight over the
+ * same L1 sets.
+ *
  * The epilogue runs per tile at the last KC slice: the bias inside the
  * kernel, the activation and the residual right after it on the tile,
  * still in L1.
  */
+#include <stdlib.h>
+
 #include "sgemm.h"
 
 #if RLX__SGEMM_NR
@@ -22,13 +29,15 @@
 #define NR RLX__SGEMM_NR
 #define MR RLX__SGEMM_MR
 #define KC 256
-#define MC 192
+/* rows of A per job at most (its packed KC slice stays in L2); the
+ * rows are split evenly between blocks, in whole tiles */
+#define MC 384
 /* Fewer multiply-adds than this run on the calling thread: waking the
  * pool costs more than it saves. */
 #define PAR_MIN_MACS ((size_t)1 << 17)
 
 typedef struct sgemm_ctx {
-    size_t m, n, k, lda, ldc, kc;
+    size_t m, n, k, lda, ldc, kc, mc;
     const float *a, *bp;
     float *c;
     const rlx__sgemm_epi *epi;
@@ -66,26 +75,57 @@ static void tile_epilogue(const rlx__sgemm_epi *e, float *c, size_t ldc,
     }
 }
 
-static void run_job(const sgemm_ctx *x, size_t job)
+/* Rows [i0, i1) x columns [k0, k0 + kc) of A as MR-row tiles, each kc
+ * x MR (A(i, q) at tile[q * MR + i]). */
+static void pack_a(const sgemm_ctx *x, size_t i0, size_t i1, size_t k0,
+                   size_t kc, float *ap)
+{
+    for (size_t i = i0; i < i1; i += MR) {
+        size_t mr = i1 - i < MR ? i1 - i : MR;
+        for (size_t r = 0; r < mr; r++) {
+            const float *src = x->a + (i + r) * x->lda + k0;
+            for (size_t q = 0; q < kc; q++)
+                ap[q * MR + r] = src[q];
+        }
+        ap += kc * MR;
+    }
+}
+
+/* AP: room for MC x KC floats to pack A into, or NULL (A read in
+ * place). */
+static void run_job(const sgemm_ctx *x, size_t job, float *ap)
 {
     const rlx__sgemm_epi *e = x->epi;
-    size_t i0 = job / x->n_groups * MC;
-    size_t i1 = x->m - i0 < MC ? x->m : i0 + MC;
+    size_t i0 = job / x->n_groups * x->mc;
+    size_t i1 = x->m - i0 < x->mc ? x->m : i0 + x->mc;
     size_t p0 = job % x->n_groups * x->group;
     size_t p1 = x->panels - p0 < x->group ? x->panels : p0 + x->group;
     int post = e && (e->act != RLX_OP_INVALID || e->res);
     for (size_t k0 = 0; k0 < x->k; k0 += x->kc) {
         size_t kc = x->k - k0 < x->kc ? x->k - k0 : x->kc;
         int last = k0 + kc == x->k;
+        if (ap)
+            pack_a(x, i0, i1, k0, kc, ap);
         for (size_t p = p0; p < p1; p++) {
             size_t j0 = p * NR, nr = x->n - j0 < NR ? x->n - j0 : NR;
             const float *bp = x->bp + j0 * x->k + k0 * NR;
             const float *bias = last && e && e->bias ? e->bias + j0 : NULL;
+            /* the next panel's slice comes from memory: fetch it a bit
+             * per tile while this one's tiles run from L1 */
+            const char *next = (const char *)(bp + NR * x->k);
+            size_t lines = ap && p + 1 < p1 ? kc * NR * sizeof(float) / 64
+                                              : 0;
+            size_t tiles = (i1 - i0 + MR - 1) / MR;
+            size_t per_tile = (lines + tiles - 1) / tiles, line = 0;
             for (size_t i = i0; i < i1; i += MR) {
                 size_t mr = i1 - i < MR ? i1 - i : MR;
+                for (size_t l = 0; l < per_tile && line < lines; l++, line++)
+                    __builtin_prefetch(next + line * 64);
                 float *c = x->c + i * x->ldc + j0;
-                rlx__sgemm_tile(mr, nr, kc, x->a + i * x->lda + k0, x->lda,
-                                bp, c, x->ldc, k0 > 0, bias);
+                const float *a = ap ? ap + (i - i0) * kc
+                                    : x->a + i * x->lda + k0;
+                rlx__sgemm_tile(mr, nr, kc, a, x->lda, ap != NULL, bp, c,
+                                x->ldc, k0 > 0, bias);
                 if (last && post)
                     tile_epilogue(e, c, x->ldc,
                                   e->res ? e->res + i * x->ldc + j0 : NULL,
@@ -97,8 +137,12 @@ static void run_job(const sgemm_ctx *x, size_t job)
 
 static void run_jobs(void *ctx, size_t begin, size_t end)
 {
+    const sgemm_ctx *x = ctx;
+    /* more than one tile of rows: pack A (unpacked if out of memory) */
+    float *ap = x->m > MR ? aligned_alloc(64, MC * KC * sizeof *ap) : NULL;
     for (size_t j = begin; j < end; j++)
-        run_job(ctx, j);
+        run_job(x, j, ap);
+    free(ap);
 }
 
 void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
@@ -113,6 +157,7 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
         .epi = epi, .panels = (n + NR - 1) / NR,
     };
     size_t m_blocks = (m + MC - 1) / MC;
+    x.mc = ((m + m_blocks - 1) / m_blocks + MR - 1) / MR * MR;
     size_t threads = rlx__blas_pool_threads(pool);
     x.group = x.panels;
     if (threads > 1 && m * n * k >= PAR_MIN_MACS) {

@@ -55,10 +55,11 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
 /* ---- sgemm_kern.c: one tile ---------------------------------------- */
 
 /* C[mr x nr] (mr <= MR, nr <= NR) = (ACCUMULATE ? C : 0) + A[mr x kc] .
- * BP[kc x NR] (+ BIAS[0..nr) when BIAS is not NULL). */
+ * BP[kc x NR] (+ BIAS[0..nr) when BIAS is not NULL). A(i, q) is at
+ * a[i * lda + q], or with A_PACKED at a[q * MR + i] (rlx__sgemm_pack_a). */
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
-                     size_t lda, const float *bp, float *c, size_t ldc,
-                     int accumulate, const float *bias);
+                     size_t lda, int a_packed, const float *bp, float *c,
+                     size_t ldc, int accumulate, const float *bias);
 
 #endif /* RLX__SGEMM_NR */
 

@@ -56,11 +56,11 @@ void rlx__sgemm_pack_b(const float *b, size_t ldb, int trans_b, size_t k,
 
 #if defined(__AVX512F__)
 
-/* One tile, ROWS a constant after inlining. */
-ALWAYS_INLINE void tile(const size_t rows, size_t kc, const float *a,
-                        size_t lda, const float *bp, float *c, size_t ldc,
-                        __mmask16 m0, __mmask16 m1, int accumulate,
-                        const float *bias)
+/* One tile, ROWS and PACKED constants after inlining. */
+ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
+                        const float *a, size_t lda, const float *bp,
+                        float *c, size_t ldc, __mmask16 m0, __mmask16 m1,
+                        int accumulate, const float *bias)
 {
     __m512 x0[MR], x1[MR];
     const float *ar[MR];
@@ -68,6 +68,25 @@ ALWAYS_INLINE void tile(const size_t rows, size_t kc, const float *a,
     for (size_t i = 0; i < rows; i++) {
         x0[i] = x1[i] = _mm512_setzero_ps();
         ar[i] = a + i * lda;
+    }
+    if (packed) { /* A(i, q) at a[q * MR + i] */
+        /* C's tile is read and written at the end: start its misses now */
+#pragma GCC unroll 12
+        for (size_t i = 0; i < rows; i++) {
+            _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+            _mm_prefetch((const char *)(c + i * ldc + 31), _MM_HINT_T0);
+        }
+        for (size_t q = 0; q < kc; q++) {
+            const float *b = bp + q * NR, *aq = a + q * MR;
+            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+#pragma GCC unroll 12
+            for (size_t i = 0; i < rows; i++) {
+                __m512 u = _mm512_set1_ps(aq[i]);
+                x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+            }
+        }
+        kc = 0;
     }
     size_t q = 0;
     if (rows <= 4) {
@@ -131,12 +150,15 @@ ALWAYS_INLINE void tile(const size_t rows, size_t kc, const float *a,
 
 #define CASE(R)                                                           \
     case R:                                                               \
-        tile(R, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias);        \
+        if (a_packed)                                                     \
+            tile(R, 1, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias);   \
+        else                                                              \
+            tile(R, 0, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias); \
         return;
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
-                     size_t lda, const float *bp, float *c, size_t ldc,
-                     int accumulate, const float *bias)
+                     size_t lda, int a_packed, const float *bp, float *c,
+                     size_t ldc, int accumulate, const float *bias)
 {
     __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
     __mmask16 m1 = nr >= 32   ? 0xffff
@@ -152,10 +174,11 @@ void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
 
 #else /* AVX2 + FMA */
 
-/* One full-width tile, ROWS a constant after inlining. */
-ALWAYS_INLINE void tile(const size_t rows, size_t kc, const float *a,
-                        size_t lda, const float *bp, float *c, size_t ldc,
-                        int accumulate, const float *bias)
+/* One full-width tile, ROWS and PACKED constants after inlining. */
+ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
+                        const float *a, size_t lda, const float *bp,
+                        float *c, size_t ldc, int accumulate,
+                        const float *bias)
 {
     __m256 x0[MR], x1[MR];
     const float *ar[MR];
@@ -163,6 +186,25 @@ ALWAYS_INLINE void tile(const size_t rows, size_t kc, const float *a,
     for (size_t i = 0; i < rows; i++) {
         x0[i] = x1[i] = _mm256_setzero_ps();
         ar[i] = a + i * lda;
+    }
+    if (packed) { /* A(i, q) at a[q * MR + i] */
+        /* C's tile is read and written at the end: start its misses now */
+#pragma GCC unroll 6
+        for (size_t i = 0; i < rows; i++) {
+            _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+            _mm_prefetch((const char *)(c + i * ldc + 15), _MM_HINT_T0);
+        }
+        for (size_t q = 0; q < kc; q++) {
+            const float *b = bp + q * NR, *aq = a + q * MR;
+            __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
+#pragma GCC unroll 6
+            for (size_t i = 0; i < rows; i++) {
+                __m256 u = _mm256_broadcast_ss(aq + i);
+                x0[i] = _mm256_fmadd_ps(u, b0, x0[i]);
+                x1[i] = _mm256_fmadd_ps(u, b1, x1[i]);
+            }
+        }
+        kc = 0;
     }
     size_t q = 0;
     if (rows <= 2) {
@@ -223,12 +265,15 @@ ALWAYS_INLINE void tile(const size_t rows, size_t kc, const float *a,
 
 #define CASE(R)                                                           \
     case R:                                                               \
-        tile(R, kc, a, lda, bp, c, ldc, accumulate, bias);                \
+        if (a_packed)                                                     \
+            tile(R, 1, kc, a, 0, bp, c, ldc, accumulate, bias);           \
+        else                                                              \
+            tile(R, 0, kc, a, lda, bp, c, ldc, accumulate, bias);         \
         return;
 
 static void tile_full(size_t mr, size_t kc, const float *a, size_t lda,
-                      const float *bp, float *c, size_t ldc, int accumulate,
-                      const float *bias)
+                      int a_packed, const float *bp, float *c, size_t ldc,
+                      int accumulate, const float *bias)
 {
     switch (mr) {
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
@@ -238,16 +283,16 @@ static void tile_full(size_t mr, size_t kc, const float *a, size_t lda,
 }
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
-                     size_t lda, const float *bp, float *c, size_t ldc,
-                     int accumulate, const float *bias)
+                     size_t lda, int a_packed, const float *bp, float *c,
+                     size_t ldc, int accumulate, const float *bias)
 {
     if (nr >= NR) {
-        tile_full(mr, kc, a, lda, bp, c, ldc, accumulate, bias);
+        tile_full(mr, kc, a, lda, a_packed, bp, c, ldc, accumulate, bias);
         return;
     }
     /* a column edge: the full tile into a buffer, then the live part */
     float t[MR * NR];
-    tile_full(mr, kc, a, lda, bp, t, NR, 0, NULL);
+    tile_full(mr, kc, a, lda, a_packed, bp, t, NR, 0, NULL);
     for (size_t i = 0; i < mr; i++)
         for (size_t j = 0; j < nr; j++) {
             float v = t[i * NR + j];
