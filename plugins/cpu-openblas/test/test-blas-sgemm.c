@@ -185,10 +185,12 @@ static void sweep(unsigned threads)
             s.pad_b = 3;
             check(pool, &s);
         }
-    /* bigger than a tile and a KC slice, M over one MC block */
+    /* bigger than a tile and a KC slice, M over one and several MC
+     * blocks */
     static const size_t big[][3] = { { 200, 300, 70 }, { 1, 300, 257 },
                                      { 8, 784, 100 }, { 300, 260, 33 },
-                                     { 193, 257, 65 }, { 13, 513, 40 } };
+                                     { 193, 257, 65 }, { 13, 513, 40 },
+                                     { 777, 45, 65 }, { 400, 520, 70 } };
     for (size_t i = 0; i < sizeof big / sizeof *big; i++)
         for (int tb = 0; tb < 2; tb++) {
             shape s = { .m = big[i][0], .k = big[i][1], .n = big[i][2],
