@@ -91,7 +91,7 @@ static void pack_a(const sgemm_ctx *x, size_t i0, size_t i1, size_t k0,
     }
 }
 
-/* AP: room for MC x KC floats to pack A into, or NULL (A read in
+/* AP: room for mc x KC floats to pack A into, or NULL (A read in
  * place). */
 static void run_job(const sgemm_ctx *x, size_t job, float *ap)
 {
@@ -139,7 +139,8 @@ static void run_jobs(void *ctx, size_t begin, size_t end)
 {
     const sgemm_ctx *x = ctx;
     /* more than one tile of rows: pack A (unpacked if out of memory) */
-    float *ap = x->m > MR ? aligned_alloc(64, MC * KC * sizeof *ap) : NULL;
+    float *ap = x->m > MR ? aligned_alloc(64, x->mc * KC * sizeof *ap)
+                          : NULL;
     for (size_t j = begin; j < end; j++)
         run_job(x, j, ap);
     free(ap);
@@ -156,20 +157,30 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
         .kc = m <= MR ? k : KC, .a = a, .bp = packed_b, .c = c,
         .epi = epi, .panels = (n + NR - 1) / NR,
     };
-    size_t m_blocks = (m + MC - 1) / MC;
-    x.mc = ((m + m_blocks - 1) / m_blocks + MR - 1) / MR * MR;
     size_t threads = rlx__blas_pool_threads(pool);
+    int par = threads > 1 && m * n * k >= PAR_MIN_MACS;
+    size_t m_blocks = (m + MC - 1) / MC;
     x.group = x.panels;
-    if (threads > 1 && m * n * k >= PAR_MIN_MACS) {
-        /* about four jobs per thread, over N first */
-        size_t want = (4 * threads + m_blocks - 1) / m_blocks;
-        if (want > x.panels)
-            want = x.panels;
-        x.group = (x.panels + want - 1) / want;
+    if (par) {
+        /* about two jobs per thread: split M first when A is packed (each
+         * thread then packs only its own rows), down to blocks of four
+         * tiles, then N (a batch-1 GEMV is all N) */
+        size_t want = m > MR ? 2 * threads : 4 * threads;
+        size_t most = m > MR ? (m + 4 * MR - 1) / (4 * MR) : 1;
+        if (m_blocks < want)
+            m_blocks = want < most ? want : most;
+        if (m_blocks < want) {
+            size_t groups = (want + m_blocks - 1) / m_blocks;
+            if (groups > x.panels)
+                groups = x.panels;
+            x.group = (x.panels + groups - 1) / groups;
+        }
     }
+    x.mc = ((m + m_blocks - 1) / m_blocks + MR - 1) / MR * MR;
+    m_blocks = (m + x.mc - 1) / x.mc;
     x.n_groups = (x.panels + x.group - 1) / x.group;
     size_t jobs = m_blocks * x.n_groups;
-    if (jobs > 1 && threads > 1 && m * n * k >= PAR_MIN_MACS)
+    if (jobs > 1 && par)
         rlx__blas_parallel_for(pool, jobs, 1, run_jobs, &x);
     else
         run_jobs(&x, 0, jobs);
