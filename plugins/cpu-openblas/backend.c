@@ -167,7 +167,8 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         .device_kind = RLX_DEVICE_CPU,
         .priority = RLX_PRIORITY_TUNED,
         .flags = RLX_BACKEND_EXECUTES,
-        .description = "OpenBLAS sgemm and vectorised threaded kernels ("
+        .description = "packed AVX2/AVX-512 sgemm (OpenBLAS when "
+                       "portable) and vectorised threaded kernels ("
                        RLX_BLAS_VARIANT_NAME " variant); cpu-ref for the "
                        "rest",
         .vtable = &blas_vtable,
