@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cblas.h>
 
@@ -73,11 +74,24 @@ void rlx__blas_gemm_free(rlx__blas_gemm *p)
 
 #if RLX__SGEMM_NR
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static float *alloc_floats(size_t n)
 {
     size_t bytes = (n * sizeof(float) + RLX__BLAS_ALIGN - 1) /
                    RLX__BLAS_ALIGN * RLX__BLAS_ALIGN;
-    return aligned_alloc(RLX__BLAS_ALIGN, bytes ? bytes : RLX__BLAS_ALIGN);
+    if (bytes < 2 * HUGE_PAGE)
+        return aligned_alloc(RLX__BLAS_ALIGN,
+                             bytes ? bytes : RLX__BLAS_ALIGN);
+    /* big packed weights are streamed front to back every run: on huge
+     * pages the stream does not miss the TLB every 4 KiB */
+    bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    float *p = aligned_alloc(HUGE_PAGE, bytes);
+#ifdef MADV_HUGEPAGE
+    if (p)
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: may fail */
+#endif
+    return p;
 }
 
 typedef struct gemm_ctx {
