@@ -75,19 +75,29 @@ static void tile_epilogue(const rlx__sgemm_epi *e, float *c, size_t ldc,
     }
 }
 
-/* Rows [i0, i1) x columns [k0, k0 + kc) of A as MR-row tiles, each kc
- * x MR (A(i, q) at tile[q * MR + i]). */
-static void pack_a(const sgemm_ctx *x, size_t i0, size_t i1, size_t k0,
-                   size_t kc, float *ap)
+/* Row I0 + (start of tile T) when ROWS rows are cut into TILES tiles of
+ * nearly equal height: a 64-row block is 6 tiles of 10-11 rows, not 5
+ * of 12 and a slow one of 4. */
+static inline size_t tile_at(size_t i0, size_t rows, size_t tiles,
+                             size_t t)
 {
-    for (size_t i = i0; i < i1; i += MR) {
-        size_t mr = i1 - i < MR ? i1 - i : MR;
+    size_t base = rows / tiles, extra = rows % tiles;
+    return i0 + t * base + (t < extra ? t : extra);
+}
+
+/* Rows [i0, i1) x columns [k0, k0 + kc) of A as those tiles, each kc x
+ * MR (A(i, q) at tile[q * MR + i]). */
+static void pack_a(const sgemm_ctx *x, size_t i0, size_t i1, size_t tiles,
+                   size_t k0, size_t kc, float *ap)
+{
+    for (size_t t = 0; t < tiles; t++, ap += kc * MR) {
+        size_t i = tile_at(i0, i1 - i0, tiles, t);
+        size_t mr = tile_at(i0, i1 - i0, tiles, t + 1) - i;
         for (size_t r = 0; r < mr; r++) {
             const float *src = x->a + (i + r) * x->lda + k0;
             for (size_t q = 0; q < kc; q++)
                 ap[q * MR + r] = src[q];
         }
-        ap += kc * MR;
     }
 }
 
@@ -101,11 +111,12 @@ static void run_job(const sgemm_ctx *x, size_t job, float *ap)
     size_t p0 = job % x->n_groups * x->group;
     size_t p1 = x->panels - p0 < x->group ? x->panels : p0 + x->group;
     int post = e && (e->act != RLX_OP_INVALID || e->res);
+    size_t tiles = (i1 - i0 + MR - 1) / MR;
     for (size_t k0 = 0; k0 < x->k; k0 += x->kc) {
         size_t kc = x->k - k0 < x->kc ? x->k - k0 : x->kc;
         int last = k0 + kc == x->k;
         if (ap)
-            pack_a(x, i0, i1, k0, kc, ap);
+            pack_a(x, i0, i1, tiles, k0, kc, ap);
         for (size_t p = p0; p < p1; p++) {
             size_t j0 = p * NR, nr = x->n - j0 < NR ? x->n - j0 : NR;
             const float *bp = x->bp + j0 * x->k + k0 * NR;
@@ -115,14 +126,14 @@ static void run_job(const sgemm_ctx *x, size_t job, float *ap)
             const char *next = (const char *)(bp + NR * x->k);
             size_t lines = ap && p + 1 < p1 ? kc * NR * sizeof(float) / 64
                                               : 0;
-            size_t tiles = (i1 - i0 + MR - 1) / MR;
             size_t per_tile = (lines + tiles - 1) / tiles, line = 0;
-            for (size_t i = i0; i < i1; i += MR) {
-                size_t mr = i1 - i < MR ? i1 - i : MR;
+            for (size_t t = 0; t < tiles; t++) {
+                size_t i = tile_at(i0, i1 - i0, tiles, t);
+                size_t mr = tile_at(i0, i1 - i0, tiles, t + 1) - i;
                 for (size_t l = 0; l < per_tile && line < lines; l++, line++)
                     __builtin_prefetch(next + line * 64);
                 float *c = x->c + i * x->ldc + j0;
-                const float *a = ap ? ap + (i - i0) * kc
+                const float *a = ap ? ap + t * kc * MR
                                     : x->a + i * x->lda + k0;
                 rlx__sgemm_tile(mr, nr, kc, a, x->lda, ap != NULL, bp, c,
                                 x->ldc, k0 > 0, bias);
