@@ -16,10 +16,17 @@
 #include <stdlib.h>
 
 #include "blas_internal.h"
+#include "sgemm.h"
 
 /* Polls of the generation after a loop before sleeping (a pause each:
- * some tens of microseconds). */
+ * some tens of microseconds). Not in the portable variant: there
+ * OpenBLAS's own threads run the matmuls (and spin after them), and
+ * spinning workers would take turns with them. */
+#if RLX__SGEMM_NR
 #define SPIN_POLLS 5000
+#else
+#define SPIN_POLLS 0
+#endif
 
 struct rlx__blas_pool {
     pthread_mutex_t busy;     /* held by the loop in progress */
