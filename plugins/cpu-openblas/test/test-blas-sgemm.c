@@ -3,11 +3,13 @@
  * in RLX_TEST_BLAS_LEVEL) against a double-precision reference: shapes
  * around the tile sizes, K = 0, both transposes, padded leading
  * dimensions, batches, every epilogue, 1 and 2 threads, and the packed-B
- * cache following the buffer's key. */
+ * cache following the buffer's key; and the pool under them. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blas_internal.h"
 #include "harness.h"
@@ -304,6 +306,36 @@ TEST(packed_b_follows_the_key)
     rlx__blas_pool_destroy(pool);
 }
 
-RLX_TEST_LIST(TEST_ENTRY(shapes_one_thread), TEST_ENTRY(shapes_two_threads),
+/* The pool (pool.c): every item exactly once, loop after loop, with
+ * workers spinning (back-to-back loops) or asleep (after a pause). */
+static void count_items(void *ctx, size_t begin, size_t end)
+{
+    atomic_uint *hits = ctx;
+    for (size_t i = begin; i < end; i++)
+        atomic_fetch_add(&hits[i], 1);
+}
+
+TEST(pool_runs_every_item_once)
+{
+    rlx__blas_pool *pool = rlx__blas_pool_create(3);
+    ASSERT(pool);
+    enum { N = 1000 };
+    static atomic_uint hits[N];
+    for (int loop = 0; loop < 300; loop++) {
+        size_t n = (size_t)(loop * 37 % N) + 1;
+        for (size_t i = 0; i < n; i++)
+            atomic_store(&hits[i], 0);
+        rlx__blas_parallel_for(pool, n, (size_t)(loop % 5), count_items,
+                               hits);
+        for (size_t i = 0; i < n; i++)
+            ASSERT_EQ(atomic_load(&hits[i]), 1);
+        if (loop % 50 == 49) /* let the workers fall asleep */
+            nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+    }
+    rlx__blas_pool_destroy(pool);
+}
+
+RLX_TEST_LIST(TEST_ENTRY(pool_runs_every_item_once),
+              TEST_ENTRY(shapes_one_thread), TEST_ENTRY(shapes_two_threads),
               TEST_ENTRY(empty_sum_and_transposed_a), TEST_ENTRY(epilogues),
               TEST_ENTRY(batches), TEST_ENTRY(packed_b_follows_the_key))
