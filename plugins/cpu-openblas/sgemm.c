@@ -35,6 +35,8 @@
 /* Fewer multiply-adds than this run on the calling thread: waking the
  * pool costs more than it saves. */
 #define PAR_MIN_MACS ((size_t)1 << 17)
+/* Packed B bigger than this is streamed from memory, not L3. */
+#define B_FAR_BYTES ((size_t)16 << 20)
 
 typedef struct sgemm_ctx {
     size_t m, n, k, lda, ldc, kc, mc;
@@ -42,6 +44,7 @@ typedef struct sgemm_ctx {
     float *c;
     const rlx__sgemm_epi *epi;
     size_t panels, group, n_groups;
+    int b_far;                /* packed B is bigger than the L3 share */
 } sgemm_ctx;
 
 /* act, then residual, on a ROWS x COLS tile of C (RES: the same place
@@ -121,11 +124,13 @@ static void run_job(const sgemm_ctx *x, size_t job, float *ap)
             size_t j0 = p * NR, nr = x->n - j0 < NR ? x->n - j0 : NR;
             const float *bp = x->bp + j0 * x->k + k0 * NR;
             const float *bias = last && e && e->bias ? e->bias + j0 : NULL;
-            /* the next panel's slice comes from memory: fetch it a bit
-             * per tile while this one's tiles run from L1 */
+            /* a B too big for the caches comes from memory: fetch the
+             * next panel's slice a bit per tile while this one's tiles
+             * run from L1 (from L3 the hardware keeps up by itself) */
             const char *next = (const char *)(bp + NR * x->k);
-            size_t lines = ap && p + 1 < p1 ? kc * NR * sizeof(float) / 64
-                                              : 0;
+            size_t lines = x->b_far && ap && p + 1 < p1
+                               ? kc * NR * sizeof(float) / 64
+                               : 0;
             size_t per_tile = (lines + tiles - 1) / tiles, line = 0;
             for (size_t t = 0; t < tiles; t++) {
                 size_t i = tile_at(i0, i1 - i0, tiles, t);
@@ -167,6 +172,7 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
         .m = m, .n = n, .k = k, .lda = lda, .ldc = ldc,
         .kc = m <= MR ? k : KC, .a = a, .bp = packed_b, .c = c,
         .epi = epi, .panels = (n + NR - 1) / NR,
+        .b_far = (n + NR - 1) / NR * NR * k * sizeof(float) > B_FAR_BYTES,
     };
     size_t threads = rlx__blas_pool_threads(pool);
     int par = threads > 1 && m * n * k >= PAR_MIN_MACS;
