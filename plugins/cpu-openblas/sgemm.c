@@ -179,13 +179,15 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
     size_t m_blocks = (m + MC - 1) / MC;
     x.group = x.panels;
     if (par) {
-        /* about two jobs per thread: split M first when A is packed (each
-         * thread then packs only its own rows), down to blocks of four
-         * tiles, then N (a batch-1 GEMV is all N) */
+        /* about two jobs per thread. Splitting M makes every thread read
+         * all of B (K x N), splitting N makes every thread pack all of A
+         * (M x K): split M (down to blocks of four tiles) when A is
+         * packed and N <= M, else N (a batch-1 GEMV is all N) */
         size_t want = m > MR ? 2 * threads : 4 * threads;
-        size_t most = m > MR ? (m + 4 * MR - 1) / (4 * MR) : 1;
-        if (m_blocks < want)
-            m_blocks = want < most ? want : most;
+        size_t most = m > MR && n <= m ? (m + 4 * MR - 1) / (4 * MR) : 1;
+        size_t target = want < most ? want : most;
+        if (m_blocks < target)
+            m_blocks = target;
         if (m_blocks < want) {
             size_t groups = (want + m_blocks - 1) / m_blocks;
             if (groups > x.panels)
