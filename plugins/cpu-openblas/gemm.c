@@ -148,11 +148,6 @@ static void run_batches(void *arg, size_t begin, size_t end)
  * run (a param's buffer, a constant) and every batch shares it. */
 static const float *cached_b(rlx__blas_gemm *p, const float *b)
 {
-    if (!p->b_key)
-        return NULL;
-    for (size_t t = 1; t < p->n_batch; t++)
-        if (p->b_off[t] != p->b_off[0])
-            return NULL;
     if (p->packed && p->packed_key == p->b_key)
         return p->packed;
     free(p->packed);
@@ -169,7 +164,19 @@ static const float *cached_b(rlx__blas_gemm *p, const float *b)
 static void own_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
                     const float *const *in, float *y)
 {
-    gemm_ctx x = { .p = p, .in = in, .y = y, .packed = cached_b(p, in[1]) };
+    gemm_ctx x = { .p = p, .in = in, .y = y };
+    int shared = 1;
+    for (size_t t = 1; shared && t < p->n_batch; t++)
+        shared = p->b_off[t] == p->b_off[0];
+    float *once = NULL; /* a shared B that changes between runs */
+    if (shared && p->b_key)
+        x.packed = cached_b(p, in[1]);
+    else if (shared && p->n_batch > 1 &&
+             (once = alloc_floats(rlx__sgemm_packed_floats(p->k, p->n)))) {
+        rlx__sgemm_pack_b(in[1] + p->b_off[0], p->ldb, p->trans_b, p->k,
+                          p->n, once);
+        x.packed = once;
+    }
     size_t macs = p->m * p->n * p->k;
     if (p->n_batch > 1 && macs * p->n_batch >= ((size_t)1 << 17) &&
         rlx__blas_pool_threads(pool) > 1)
@@ -178,6 +185,7 @@ static void own_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
         x.pool = pool;
         run_batches(&x, 0, p->n_batch);
     }
+    free(once);
 }
 
 #endif /* RLX__SGEMM_NR */

@@ -56,8 +56,8 @@ static double gelu_ref(double x, int64_t approx)
     return 0.5 * x * erfc(-x / sqrt(2.0));
 }
 
-/* Runs S through rlx__blas_gemm_run on POOL (twice: the second run hits
- * the packed-B cache) and compares with the reference. */
+/* Runs S through rlx__blas_gemm_run on POOL (three times: B packed, B
+ * from the cache, B packed per run) and compares with the reference. */
 static void check(rlx__blas_pool *pool, const shape *s)
 {
     size_t lda = (s->ta ? s->m : s->k) + s->pad_a;
@@ -142,8 +142,10 @@ static void check(rlx__blas_pool *pool, const shape *s)
     p.epi.act = s->act;
     p.epi.approx = s->approx;
 
-    for (int round = 0; round < 2; round++) {
-        p.b_key = 7; /* a param's buffer id: cached after round 0 */
+    for (int round = 0; round < 3; round++) {
+        /* a param's buffer id (packed in round 0, cached in round 1),
+         * then a B that changes between runs (packed per run) */
+        p.b_key = round < 2 ? 7 : 0;
         for (size_t i = 0; i < mn * s->batch; i++)
             y[i] = NAN;
         rlx__blas_gemm_run(pool, &p, in, y);
