@@ -179,13 +179,21 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
     size_t m_blocks = (m + MC - 1) / MC;
     x.group = x.panels;
     if (par) {
-        /* about two jobs per thread. Splitting M makes every thread read
-         * all of B (K x N), splitting N makes every thread pack all of A
-         * (M x K): split M (down to blocks of four tiles) when A is
-         * packed and N <= M, else N (a batch-1 GEMV is all N) */
+        /* about two jobs per thread. Splitting M into B blocks makes
+         * B - 1 more reads of B (K x N, streamed: ~16 floats a cycle, half
+         * that from memory), splitting N into G groups makes G - 1 more
+         * packings of A (M x K, ~1 float a cycle); against M N K / 64
+         * cycles of FMAs, the costs are 4 B / M (8 B / M) and 64 G / N.
+         * Split the cheaper way (M down to blocks of four tiles), then
+         * the other if jobs are still missing. A GEMV (A not packed) is
+         * split over N. */
         size_t want = m > MR ? 2 * threads : 4 * threads;
-        size_t most = m > MR && n <= m ? (m + 4 * MR - 1) / (4 * MR) : 1;
+        size_t most = m > MR ? (m + 4 * MR - 1) / (4 * MR) : 1;
         size_t target = want < most ? want : most;
+        double cost_m = (x.b_far ? 8.0 : 4.0) * (double)target / (double)m;
+        double cost_n = 64.0 * (double)want / (double)n;
+        if (cost_n < cost_m)
+            target = 1;
         if (m_blocks < target)
             m_blocks = target;
         if (m_blocks < want) {
