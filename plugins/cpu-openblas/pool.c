@@ -7,25 +7,27 @@
  * so threads never pile up beyond the core count.
  *
  * Latency matters more than fairness here (a layer of a batch-1 MLP is
- * tens of microseconds): a worker spins for a short while after a loop
+ * tens of microseconds): a worker spins for up to 0.2 ms after a loop
  * before it sleeps, so the next layer's loop finds it awake; and the
  * caller never waits for a worker that has not started yet: it runs the
  * chunks itself and closes the loop, and a late worker finds it closed.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "blas_internal.h"
 #include "sgemm.h"
 
-/* Polls of the generation after a loop before sleeping (a pause each:
- * some tens of microseconds). Not in the portable variant: there
+/* How long a worker polls for the next loop before it sleeps, in
+ * nanoseconds (by the clock: a pause lasts from a few to a hundred
+ * cycles depending on the CPU). Not in the portable variant: there
  * OpenBLAS's own threads run the matmuls (and spin after them), and
  * spinning workers would take turns with them. */
 #if RLX__SGEMM_NR
-#define SPIN_POLLS 5000
+#define SPIN_NS 200000
 #else
-#define SPIN_POLLS 0
+#define SPIN_NS 0
 #endif
 
 struct rlx__blas_pool {
@@ -64,17 +66,30 @@ static inline void cpu_relax(void)
 #endif
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static void *worker_main(void *arg)
 {
     rlx__blas_pool *p = arg;
     uint64_t seen = 0;
     for (;;) {
-        /* spin a little: the next loop usually follows soon */
-        for (int i = 0; i < SPIN_POLLS &&
-                        atomic_load_explicit(&p->generation,
-                                             memory_order_relaxed) == seen;
-             i++)
-            cpu_relax();
+        /* spin a little: the next loop (layer) usually follows soon */
+        if (SPIN_NS > 0) {
+            uint64_t until = now_ns() + SPIN_NS;
+            for (unsigned i = 1;
+                 atomic_load_explicit(&p->generation,
+                                      memory_order_relaxed) == seen;
+                 i++) {
+                cpu_relax();
+                if (i % 64 == 0 && now_ns() > until)
+                    break;
+            }
+        }
         pthread_mutex_lock(&p->mu);
         while (!p->stop && atomic_load(&p->generation) == seen) {
             p->sleeping++;
