@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -98,7 +99,15 @@ static rlx_status blas_buffer_create(void *backend, uint32_t device_index,
                                      const void *data, rlx_buffer **out)
 {
     rlx__blas_backend *be = backend;
-    return rlx__cpu_ref_buffer_create(be->ref, device_index, desc, data, out);
+    /* Each buffer gets an id never reused in this process, so a packed
+     * copy of a weight is never mistaken for that of a new buffer made
+     * at a freed one's address (ids start above RLX__BLAS_KEY_CONST). */
+    static atomic_uint_least64_t next_id = RLX__BLAS_KEY_CONST + 1;
+    rlx_status st =
+        rlx__cpu_ref_buffer_create(be->ref, device_index, desc, data, out);
+    if (st == RLX_OK)
+        (*out)->id = atomic_fetch_add(&next_id, 1);
+    return st;
 }
 
 static rlx_status blas_buffer_read(void *backend, rlx_buffer *buffer,
@@ -158,7 +167,8 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         .device_kind = RLX_DEVICE_CPU,
         .priority = RLX_PRIORITY_TUNED,
         .flags = RLX_BACKEND_EXECUTES,
-        .description = "OpenBLAS sgemm and vectorised threaded kernels ("
+        .description = "packed AVX2/AVX-512 sgemm (OpenBLAS when "
+                       "portable) and vectorised threaded kernels ("
                        RLX_BLAS_VARIANT_NAME " variant); cpu-ref for the "
                        "rest",
         .vtable = &blas_vtable,

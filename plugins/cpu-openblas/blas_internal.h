@@ -21,6 +21,10 @@
 #include <rlx/kit.h>
 #include <rlx/plugin.h>
 
+/* A step key (rlx__blas_step.key) for constants; buffer ids start
+ * above it. */
+#define RLX__BLAS_KEY_CONST 1u
+
 /* Arena offsets and row starts are aligned to a cache line. */
 #define RLX__BLAS_ALIGN 64u
 
@@ -104,6 +108,11 @@ typedef struct rlx__blas_gemm {
     size_t n_batch;           /* sgemm calls */
     size_t *a_off, *b_off;    /* element offset of each batch, owned */
     rlx__blas_epilogue epi;
+    /* B packed for the AVX2/AVX-512 kernels (sgemm.h), kept across runs
+     * while B's key stays the same: execute sets b_key before each run
+     * (0: B changes between runs, pack per run). Owned. */
+    uint64_t b_key, packed_key;
+    float *packed;
 } rlx__blas_gemm;
 
 /* [outer, len, inner] around one axis (softmax, reductions). */
@@ -157,6 +166,10 @@ typedef struct rlx__blas_step {
     uint32_t slot;            /* INPUT/PARAM slot; ARENA: value index */
     uint32_t alias_of;        /* ALIAS: the step whose storage it shares */
     void *owned;              /* CONST data */
+    uint64_t key;             /* per run: what the bytes are, for caches
+                                 of derived data (packed weights): the
+                                 buffer's id (PARAM), RLX__BLAS_KEY_CONST,
+                                 or 0 (changes between runs) */
     int64_t approx;           /* GELU form */
     union {
         rlx__blas_binary binary;
@@ -247,6 +260,8 @@ void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
  * A, in[1] B, then the epilogue's, indexed by p->epi). */
 void rlx__blas_gemm_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
                         const float *const *in, float *y);
+/* Frees what the plan owns (offsets, packed B). */
+void rlx__blas_gemm_free(rlx__blas_gemm *p);
 void rlx__blas_softmax_run(rlx__blas_pool *pool, const rlx__blas_axis *p,
                            const float *x, float *y);
 void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,

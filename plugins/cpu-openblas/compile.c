@@ -275,10 +275,8 @@ void rlx__blas_executable_destroy(void *backend, rlx_executable *exe)
         free(s->owned);
         free(s->fb_inputs);
         rlx__blas_fallback_destroy(be, s->fallback);
-        if (s->kind == RLX__BLAS_K_MATMUL) {
-            free(s->plan.gemm.a_off);
-            free(s->plan.gemm.b_off);
-        }
+        if (s->kind == RLX__BLAS_K_MATMUL)
+            rlx__blas_gemm_free(&s->plan.gemm);
         if (s->kind == RLX__BLAS_K_ATTENTION)
             rlx__blas_attn_free(&s->plan.attn);
     }

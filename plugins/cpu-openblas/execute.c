@@ -89,6 +89,7 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
         const float *in[4] = { 0 };
         for (uint32_t j = 0; j < s->n_inputs && j < 4; j++)
             in[j] = F32(j);
+        s->plan.gemm.b_key = x->steps[s->inputs[1]].key;
         rlx__blas_gemm_run(pool, &s->plan.gemm, in, y);
         return RLX_OK;
     }
@@ -134,6 +135,7 @@ rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
     rlx_status st = check_args(be->host, x, args);
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++) {
         rlx__blas_step *s = &x->steps[i];
+        s->key = 0;
         switch (s->where) {
         case RLX__BLAS_ARENA:
             s->ptr = x->arena + x->values[s->slot].offset;
@@ -143,12 +145,15 @@ rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
             break;
         case RLX__BLAS_PARAM:
             s->ptr = args->params[s->slot]->bytes;
+            s->key = args->params[s->slot]->id;
             break;
         case RLX__BLAS_CONST:
             s->ptr = s->owned;
+            s->key = RLX__BLAS_KEY_CONST;
             break;
         case RLX__BLAS_ALIAS:
             s->ptr = x->steps[s->alias_of].ptr;
+            s->key = x->steps[s->alias_of].key;
             break;
         case RLX__BLAS_FUSED: /* folded into a later step */
             s->ptr = NULL;

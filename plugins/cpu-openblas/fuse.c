@@ -78,10 +78,8 @@ static int is_f32_arena(const fuse *f, uint32_t i)
 static void retire(fuse *f, uint32_t i)
 {
     rlx__blas_step *s = &f->x->steps[i];
-    if (s->kind == RLX__BLAS_K_MATMUL) {
-        free(s->plan.gemm.a_off);
-        free(s->plan.gemm.b_off);
-    }
+    if (s->kind == RLX__BLAS_K_MATMUL)
+        rlx__blas_gemm_free(&s->plan.gemm);
     memset(&s->plan, 0, sizeof s->plan);
     s->kind = RLX__BLAS_K_SOURCE;
     s->where = RLX__BLAS_FUSED;
@@ -393,10 +391,8 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
     for (uint32_t k = 0; k < n_gone; k++)
         retire(f, gone[k]);
     rlx__blas_step *t = &x->steps[out];
-    if (t->kind == RLX__BLAS_K_MATMUL) { /* out == pv */
-        free(t->plan.gemm.a_off);
-        free(t->plan.gemm.b_off);
-    }
+    if (t->kind == RLX__BLAS_K_MATMUL) /* out == pv */
+        rlx__blas_gemm_free(&t->plan.gemm);
     free(t->inputs);
     t->inputs = in;
     t->n_inputs = scale != NONE ? 4 : 3;

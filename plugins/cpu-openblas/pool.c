@@ -1,16 +1,34 @@
 /*
- * pool.c - the backend's own worker threads for elementwise, row and
- * reduction kernels. Created at the first compile (never at load: a
+ * pool.c - the backend's own worker threads for sgemm, elementwise, row
+ * and reduction kernels. Created at the first compile (never at load: a
  * variant that the loader only scores must not start threads) and joined
  * in backend_destroy. One parallel loop runs at a time; a second
  * executable that finds the pool busy runs its loop on its own thread,
- * so threads never pile up beyond the core count. sgemm runs on the
- * calling thread and uses OpenBLAS's threads while ours sleep.
+ * so threads never pile up beyond the core count.
+ *
+ * Latency matters more than fairness here (a layer of a batch-1 MLP is
+ * tens of microseconds): a worker spins for up to 0.2 ms after a loop
+ * before it sleeps, so the next layer's loop finds it awake; and the
+ * caller never waits for a worker that has not started yet: it runs the
+ * chunks itself and closes the loop, and a late worker finds it closed.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "blas_internal.h"
+#include "sgemm.h"
+
+/* How long a worker polls for the next loop before it sleeps, in
+ * nanoseconds (by the clock: a pause lasts from a few to a hundred
+ * cycles depending on the CPU). Not in the portable variant: there
+ * OpenBLAS's own threads run the matmuls (and spin after them), and
+ * spinning workers would take turns with them. */
+#if RLX__SGEMM_NR
+#define SPIN_NS 200000
+#else
+#define SPIN_NS 0
+#endif
 
 struct rlx__blas_pool {
     pthread_mutex_t busy;     /* held by the loop in progress */
@@ -18,10 +36,12 @@ struct rlx__blas_pool {
     pthread_cond_t wake, done;
     unsigned n_workers;
     pthread_t *workers;
-    uint64_t generation;      /* bumped for each loop */
-    unsigned running;         /* workers still inside the loop */
-    int stop;
-    /* the loop in progress */
+    atomic_uint_fast64_t generation; /* bumped for each loop (under mu) */
+    int open;                 /* the loop still takes workers (mu) */
+    unsigned joined;          /* workers inside the loop (mu) */
+    unsigned sleeping;        /* workers in cond_wait (mu) */
+    int stop;                 /* (mu) */
+    /* the loop in progress (written under mu before open) */
     rlx__blas_task_fn fn;
     void *ctx;
     size_t n, chunk;
@@ -39,25 +59,60 @@ static void drain(rlx__blas_pool *p)
     }
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static void *worker_main(void *arg)
 {
     rlx__blas_pool *p = arg;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->stop && p->generation == seen)
+        /* spin a little: the next loop (layer) usually follows soon */
+        if (SPIN_NS > 0) {
+            uint64_t until = now_ns() + SPIN_NS;
+            for (unsigned i = 1;
+                 atomic_load_explicit(&p->generation,
+                                      memory_order_relaxed) == seen;
+                 i++) {
+                cpu_relax();
+                if (i % 64 == 0 && now_ns() > until)
+                    break;
+            }
+        }
+        pthread_mutex_lock(&p->mu);
+        while (!p->stop && atomic_load(&p->generation) == seen) {
+            p->sleeping++;
             pthread_cond_wait(&p->wake, &p->mu);
-        if (p->stop)
-            break;
-        seen = p->generation;
+            p->sleeping--;
+        }
+        if (p->stop) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        seen = atomic_load(&p->generation);
+        if (!p->open) { /* too late: the caller finished it alone */
+            pthread_mutex_unlock(&p->mu);
+            continue;
+        }
+        p->joined++;
         pthread_mutex_unlock(&p->mu);
         drain(p);
         pthread_mutex_lock(&p->mu);
-        if (--p->running == 0)
+        if (--p->joined == 0 && !p->open)
             pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
     }
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
 }
 
 rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads)
@@ -69,6 +124,8 @@ rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads)
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
+    atomic_init(&p->generation, 0);
+    atomic_init(&p->next, 0);
     unsigned want = n_threads > 1 ? n_threads - 1 : 0;
     p->workers = calloc(want ? want : 1, sizeof *p->workers);
     if (!p->workers) {
@@ -89,6 +146,7 @@ void rlx__blas_pool_destroy(rlx__blas_pool *p)
         return;
     pthread_mutex_lock(&p->mu);
     p->stop = 1;
+    atomic_fetch_add(&p->generation, 1); /* ends the spinning too */
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
     for (unsigned i = 0; i < p->n_workers; i++)
@@ -129,13 +187,16 @@ void rlx__blas_parallel_for(rlx__blas_pool *p, size_t n, size_t grain,
     p->n = n;
     p->chunk = chunk;
     atomic_store(&p->next, 0);
-    p->running = p->n_workers;
-    p->generation++;
-    pthread_cond_broadcast(&p->wake);
+    p->open = 1;
+    atomic_fetch_add(&p->generation, 1);
+    if (p->sleeping)
+        pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
     drain(p);
+    /* every chunk is taken: close the loop, wait for those inside it */
     pthread_mutex_lock(&p->mu);
-    while (p->running != 0)
+    p->open = 0;
+    while (p->joined != 0)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
     pthread_mutex_unlock(&p->busy);

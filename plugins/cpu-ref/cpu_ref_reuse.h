@@ -37,6 +37,9 @@ struct rlx_buffer {
     rlx_dtype dtype;
     size_t nbytes;
     unsigned char *bytes; /* never NULL, even when nbytes is 0 */
+    uint64_t id;          /* 0, or unique among the buffers of the process:
+                             cpu-openblas numbers its own, to key caches
+                             of packed weights (an address can be reused) */
 };
 
 rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,

@@ -178,6 +178,70 @@ TEST(memory_plan_reuses_buffers)
     rlx_runtime_destroy(rt);
 }
 
+/* A param set again gets a new buffer (maybe at the old one's address):
+ * the matmul's packed copy of the weights must follow it, run after
+ * run, in every variant this host can run. */
+TEST(param_set_again_is_repacked)
+{
+    enum { M = 3, K = 40, N = 50 };
+    static float x[M * K], w[K * N];
+    for (int i = 0; i < M * K; i++)
+        x[i] = (float)((i % 11) - 5) / 4.0f;
+    const char *all[] = { "", "-avx2", "-avx512" };
+    __builtin_cpu_init();
+    int can[3] = { 1,
+                   __builtin_cpu_supports("avx2") &&
+                       __builtin_cpu_supports("fma"),
+                   __builtin_cpu_supports("avx512f") &&
+                       __builtin_cpu_supports("avx512dq") &&
+                       __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512vl") };
+    int ran = 0;
+    for (int v = 0; v < 3; v++) {
+        if (!can[v] || !blas_file_exists(blas_variant_path(all[v])))
+            continue;
+        ran++;
+        rlx_runtime *rt = blas_runtime();
+        ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(all[v])));
+        rlx_graph *g;
+        rlx_value xv, wv, y;
+        ASSERT_OK(rlx_graph_create(&g));
+        ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2,
+                                  (int64_t[]){ M, K }, &xv));
+        ASSERT_OK(rlx_graph_param(g, "w", RLX_DTYPE_F32, 2,
+                                  (int64_t[]){ K, N }, &wv));
+        ASSERT_OK(rlx_graph_add_node(g, "mm", RLX_OP_MATMUL, 2,
+                                     (rlx_value[]){ xv, wv }, NULL, &y));
+        ASSERT_OK(rlx_graph_output(g, "y", y));
+        rlx_session *s = NULL;
+        rlx_program *p = NULL;
+        ASSERT_OK(rlx_session_create(rt, "cpu-openblas", &s));
+        ASSERT_OK(rlx_session_compile(s, g, &p));
+        ASSERT_OK(rlx_program_set_input(p, "x", x, sizeof x));
+        for (int round = 0; round < 4; round++) {
+            for (int i = 0; i < K * N; i++)
+                w[i] = (float)(((i + round * 7) % 13) - 6) / 8.0f;
+            ASSERT_OK(rlx_program_set_param(p, "w", w, sizeof w));
+            for (int rep = 0; rep < 2; rep++) {
+                ASSERT_OK(rlx_program_run(p));
+                const float *out = rlx_program_output_data(p, 0, NULL);
+                for (int i = 0; i < M; i++)
+                    for (int j = 0; j < N; j++) {
+                        double want = 0;
+                        for (int q = 0; q < K; q++)
+                            want += (double)x[i * K + q] * w[q * N + j];
+                        ASSERT_NEAR(out[i * N + j], want, 1e-4);
+                    }
+            }
+        }
+        rlx_program_destroy(p);
+        rlx_session_destroy(s);
+        rlx_graph_destroy(g);
+        rlx_runtime_destroy(rt);
+    }
+    ASSERT(ran > 0); /* at least the portable variant */
+}
+
 TEST(conformance_all_pass)
 {
     char cmd[8192], out[65536];
@@ -205,6 +269,7 @@ TEST(conformance_all_pass)
 }
 
 RLX_TEST_LIST(
+    TEST_ENTRY(param_set_again_is_repacked),
     TEST_ENTRY(best_variant_is_kept),
     TEST_ENTRY(devices_shows_the_score),
     TEST_ENTRY(exports_only_the_entry_points),

@@ -1,0 +1,216 @@
+/*
+ * sgemm.c - blocking and threading of the AVX2/AVX-512 sgemm.
+ *
+ * The product is cut into jobs of (up to MC rows of A) x (a group of
+ * NR-wide panels of B). Inside a job: for each KC slice of K, for each
+ * panel, for each MR-row tile: the KC x NR panel slice stays in L1
+ * across the tiles, the MC x KC block of A in L2 across the panels. With
+ * at most MR rows (batch 1..MR) there is one tile per panel and KC is
+ * all of K, so each job streams its panels once, front to back: a GEMV
+ * at memory bandwidth, split over N between the threads.
+ *
+ * With more rows, each KC slice of the job's rows of A is first copied
+ * into MR-row tiles, column by column (rlx__sgemm_tile's packed form):
+ * rows of a wide A are a power of two apart and would fight over the
+ * same L1 sets.
+ *
+ * The epilogue runs per tile at the last KC slice: the bias inside the
+ * kernel, the activation and the residual right after it on the tile,
+ * still in L1.
+ */
+#include <stdlib.h>
+
+#include "sgemm.h"
+
+#if RLX__SGEMM_NR
+
+#include "vmath.h"
+
+#define NR RLX__SGEMM_NR
+#define MR RLX__SGEMM_MR
+#define KC 256
+/* rows of A per job at most (its packed KC slice stays in L2); the
+ * rows are split evenly between blocks, in whole tiles */
+#define MC 384
+/* Fewer multiply-adds than this run on the calling thread: waking the
+ * pool costs more than it saves. */
+#define PAR_MIN_MACS ((size_t)1 << 17)
+/* Packed B bigger than this is streamed from memory, not L3. */
+#define B_FAR_BYTES ((size_t)16 << 20)
+
+typedef struct sgemm_ctx {
+    size_t m, n, k, lda, ldc, kc, mc;
+    const float *a, *bp;
+    float *c;
+    const rlx__sgemm_epi *epi;
+    size_t panels, group, n_groups;
+    int b_far;                /* packed B is bigger than the L3 share */
+} sgemm_ctx;
+
+/* act, then residual, on a ROWS x COLS tile of C (RES: the same place
+ * in the residual, or NULL). */
+static void tile_epilogue(const rlx__sgemm_epi *e, float *c, size_t ldc,
+                          const float *res, size_t rows, size_t cols)
+{
+    for (size_t i = 0; i < rows; i++) {
+        float *y = c + i * ldc;
+        switch (e->act) {
+        case RLX_OP_RELU:
+            for (size_t j = 0; j < cols; j++)
+                y[j] = y[j] > 0.0f || y[j] != y[j] ? y[j] : 0.0f;
+            break;
+        case RLX_OP_GELU:
+            if (e->approx == RLX_GELU_TANH)
+                for (size_t j = 0; j < cols; j++)
+                    y[j] = rlx__blas_gelu_tanh(y[j]);
+            else
+                for (size_t j = 0; j < cols; j++)
+                    y[j] = rlx__blas_gelu_erf(y[j]);
+            break;
+        default:
+            break;
+        }
+        if (res) {
+            const float *r = res + i * ldc;
+            for (size_t j = 0; j < cols; j++)
+                y[j] += r[j];
+        }
+    }
+}
+
+/* Row I0 + (start of tile T) when ROWS rows are cut into TILES tiles of
+ * nearly equal height: a 64-row block is 6 tiles of 10-11 rows, not 5
+ * of 12 and a slow one of 4. */
+static inline size_t tile_at(size_t i0, size_t rows, size_t tiles,
+                             size_t t)
+{
+    size_t base = rows / tiles, extra = rows % tiles;
+    return i0 + t * base + (t < extra ? t : extra);
+}
+
+/* Rows [i0, i1) x columns [k0, k0 + kc) of A as those tiles, each kc x
+ * MR (A(i, q) at tile[q * MR + i]). */
+static void pack_a(const sgemm_ctx *x, size_t i0, size_t i1, size_t tiles,
+                   size_t k0, size_t kc, float *ap)
+{
+    for (size_t t = 0; t < tiles; t++, ap += kc * MR) {
+        size_t i = tile_at(i0, i1 - i0, tiles, t);
+        size_t mr = tile_at(i0, i1 - i0, tiles, t + 1) - i;
+        for (size_t r = 0; r < mr; r++) {
+            const float *src = x->a + (i + r) * x->lda + k0;
+            for (size_t q = 0; q < kc; q++)
+                ap[q * MR + r] = src[q];
+        }
+    }
+}
+
+/* AP: room for mc x KC floats to pack A into, or NULL (A read in
+ * place). */
+static void run_job(const sgemm_ctx *x, size_t job, float *ap)
+{
+    const rlx__sgemm_epi *e = x->epi;
+    size_t i0 = job / x->n_groups * x->mc;
+    size_t i1 = x->m - i0 < x->mc ? x->m : i0 + x->mc;
+    size_t p0 = job % x->n_groups * x->group;
+    size_t p1 = x->panels - p0 < x->group ? x->panels : p0 + x->group;
+    int post = e && (e->act != RLX_OP_INVALID || e->res);
+    size_t tiles = (i1 - i0 + MR - 1) / MR;
+    for (size_t k0 = 0; k0 < x->k; k0 += x->kc) {
+        size_t kc = x->k - k0 < x->kc ? x->k - k0 : x->kc;
+        int last = k0 + kc == x->k;
+        if (ap)
+            pack_a(x, i0, i1, tiles, k0, kc, ap);
+        for (size_t p = p0; p < p1; p++) {
+            size_t j0 = p * NR, nr = x->n - j0 < NR ? x->n - j0 : NR;
+            const float *bp = x->bp + j0 * x->k + k0 * NR;
+            const float *bias = last && e && e->bias ? e->bias + j0 : NULL;
+            /* a B too big for the caches comes from memory: fetch the
+             * next panel's slice a bit per tile while this one's tiles
+             * run from L1 (from L3 the hardware keeps up by itself) */
+            const char *next = (const char *)(bp + NR * x->k);
+            size_t lines = x->b_far && ap && p + 1 < p1
+                               ? kc * NR * sizeof(float) / 64
+                               : 0;
+            size_t per_tile = (lines + tiles - 1) / tiles, line = 0;
+            for (size_t t = 0; t < tiles; t++) {
+                size_t i = tile_at(i0, i1 - i0, tiles, t);
+                size_t mr = tile_at(i0, i1 - i0, tiles, t + 1) - i;
+                for (size_t l = 0; l < per_tile && line < lines; l++, line++)
+                    __builtin_prefetch(next + line * 64);
+                float *c = x->c + i * x->ldc + j0;
+                const float *a = ap ? ap + t * kc * MR
+                                    : x->a + i * x->lda + k0;
+                rlx__sgemm_tile(mr, nr, kc, a, x->lda, ap != NULL, bp, c,
+                                x->ldc, k0 > 0, bias);
+                if (last && post)
+                    tile_epilogue(e, c, x->ldc,
+                                  e->res ? e->res + i * x->ldc + j0 : NULL,
+                                  mr, nr);
+            }
+        }
+    }
+}
+
+static void run_jobs(void *ctx, size_t begin, size_t end)
+{
+    const sgemm_ctx *x = ctx;
+    /* more than one tile of rows: pack A (unpacked if out of memory) */
+    float *ap = x->m > MR ? aligned_alloc(64, x->mc * KC * sizeof *ap)
+                          : NULL;
+    for (size_t j = begin; j < end; j++)
+        run_job(x, j, ap);
+    free(ap);
+}
+
+void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
+                    const float *a, size_t lda, const float *packed_b,
+                    float *c, size_t ldc, const rlx__sgemm_epi *epi)
+{
+    if (m == 0 || n == 0 || k == 0)
+        return; /* the caller handles the empty sum */
+    sgemm_ctx x = {
+        .m = m, .n = n, .k = k, .lda = lda, .ldc = ldc,
+        .kc = m <= MR ? k : KC, .a = a, .bp = packed_b, .c = c,
+        .epi = epi, .panels = (n + NR - 1) / NR,
+        .b_far = (n + NR - 1) / NR * NR * k * sizeof(float) > B_FAR_BYTES,
+    };
+    size_t threads = rlx__blas_pool_threads(pool);
+    int par = threads > 1 && m * n * k >= PAR_MIN_MACS;
+    size_t m_blocks = (m + MC - 1) / MC;
+    x.group = x.panels;
+    if (par) {
+        /* about two jobs per thread. Splitting M into B blocks makes
+         * B - 1 more reads of B (K x N, streamed: ~16 floats a cycle, half
+         * that from memory), splitting N into G groups makes G - 1 more
+         * packings of A (M x K, ~1 float a cycle); against M N K / 64
+         * cycles of FMAs, the costs are 4 B / M (8 B / M) and 64 G / N.
+         * Split the cheaper way (M down to blocks of four tiles), then
+         * the other if jobs are still missing. A GEMV (A not packed) is
+         * split over N. */
+        size_t want = m > MR ? 2 * threads : 4 * threads;
+        size_t most = m > MR ? (m + 4 * MR - 1) / (4 * MR) : 1;
+        size_t target = want < most ? want : most;
+        double cost_m = (x.b_far ? 8.0 : 4.0) * (double)target / (double)m;
+        double cost_n = 64.0 * (double)want / (double)n;
+        if (cost_n < cost_m)
+            target = 1;
+        if (m_blocks < target)
+            m_blocks = target;
+        if (m_blocks < want) {
+            size_t groups = (want + m_blocks - 1) / m_blocks;
+            if (groups > x.panels)
+                groups = x.panels;
+            x.group = (x.panels + groups - 1) / groups;
+        }
+    }
+    x.mc = ((m + m_blocks - 1) / m_blocks + MR - 1) / MR * MR;
+    m_blocks = (m + x.mc - 1) / x.mc;
+    x.n_groups = (x.panels + x.group - 1) / x.group;
+    size_t jobs = m_blocks * x.n_groups;
+    if (jobs > 1 && par)
+        rlx__blas_parallel_for(pool, jobs, 1, run_jobs, &x);
+    else
+        run_jobs(&x, 0, jobs);
+}
+
+#endif /* RLX__SGEMM_NR */
