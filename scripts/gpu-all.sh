@@ -16,20 +16,7 @@ export CUDA=enabled WERROR=true
 status=0
 # Build dependencies the GPU machine lacks (libyaml, libffi): Debian .debs
 # carried in .debs/, unpacked into a private prefix for every script below.
-if ls .debs/*.deb >/dev/null 2>&1 &&
-   ! { pkg-config --exists yaml-0.1 && pkg-config --exists libffi; }; then
-    D=/tmp/rlx-deps
-    for f in .debs/*.deb; do dpkg -x "$f" "$D"; done
-    # point the .pc files at the prefix itself (no PKG_CONFIG_SYSROOT_DIR:
-    # it would also prefix the staged SDK the sdk-install test builds)
-    sed -i "s|^prefix=/usr|prefix=$D/usr|" "$D"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc
-    export PKG_CONFIG_PATH=$D/usr/lib/x86_64-linux-gnu/pkgconfig
-    export LD_LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    # Debian keeps ffi.h and the link names in multiarch directories that
-    # its compiler searches by default; another distribution's does not
-    export CPATH=$D/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
-    export LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
-fi
+. scripts/gpu-deps.sh
 for s in shared placement pjrt; do
     echo; echo "######## scripts/gpu-$s.sh"
     mkdir -p "$OUT/$s"
