@@ -126,7 +126,8 @@ static void run_job(const sgemm_ctx *x, size_t job, float *ap)
             const float *bias = last && e && e->bias ? e->bias + j0 : NULL;
             /* a B too big for the caches comes from memory: fetch the
              * next panel's slice a bit per tile while this one's tiles
-             * run from L1 (from L3 the hardware keeps up by itself) */
+             * run from L1 (from L3 the hardware keeps up by itself); the
+             * kernel spreads a tile's share over its K steps */
             const char *next = (const char *)(bp + NR * x->k);
             size_t lines = x->b_far && ap && p + 1 < p1
                                ? kc * NR * sizeof(float) / 64
@@ -135,13 +136,15 @@ static void run_job(const sgemm_ctx *x, size_t job, float *ap)
             for (size_t t = 0; t < tiles; t++) {
                 size_t i = tile_at(i0, i1 - i0, tiles, t);
                 size_t mr = tile_at(i0, i1 - i0, tiles, t + 1) - i;
-                for (size_t l = 0; l < per_tile && line < lines; l++, line++)
-                    __builtin_prefetch(next + line * 64);
+                size_t pf_lines = lines - line < per_tile ? lines - line
+                                                          : per_tile;
+                const char *pf = next + line * 64;
+                line += pf_lines;
                 float *c = x->c + i * x->ldc + j0;
                 const float *a = ap ? ap + t * kc * MR
                                     : x->a + i * x->lda + k0;
                 rlx__sgemm_tile(mr, nr, kc, a, x->lda, ap != NULL, bp, c,
-                                x->ldc, k0 > 0, bias);
+                                x->ldc, k0 > 0, bias, pf, pf_lines);
                 if (last && post)
                     tile_epilogue(e, c, x->ldc,
                                   e->res ? e->res + i * x->ldc + j0 : NULL,

@@ -60,7 +60,8 @@ void rlx__sgemm_pack_b(const float *b, size_t ldb, int trans_b, size_t k,
 ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
                         const float *a, size_t lda, const float *bp,
                         float *c, size_t ldc, __mmask16 m0, __mmask16 m1,
-                        int accumulate, const float *bias)
+                        int accumulate, const float *bias, const char *pf,
+                        size_t pf_lines)
 {
     __m512 x0[MR], x1[MR];
     const float *ar[MR];
@@ -76,7 +77,22 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
             _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
             _mm_prefetch((const char *)(c + i * ldc + 31), _MM_HINT_T0);
         }
-        for (size_t q = 0; q < kc; q++) {
+        /* the first PF_LINES steps each fetch one line for later tiles,
+         * spread between the FMAs (a burst would stall on the miss
+         * buffers) */
+        size_t q = 0, q1 = pf_lines < kc ? pf_lines : kc;
+        for (; q < q1; q++) {
+            _mm_prefetch(pf + q * 64, _MM_HINT_T0);
+            const float *b = bp + q * NR, *aq = a + q * MR;
+            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+#pragma GCC unroll 12
+            for (size_t i = 0; i < rows; i++) {
+                __m512 u = _mm512_set1_ps(aq[i]);
+                x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+            }
+        }
+        for (; q < kc; q++) {
             const float *b = bp + q * NR, *aq = a + q * MR;
             __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
 #pragma GCC unroll 12
@@ -151,14 +167,17 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
 #define CASE(R)                                                           \
     case R:                                                               \
         if (a_packed)                                                     \
-            tile(R, 1, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias);   \
+            tile(R, 1, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias,    \
+                 pf, pf_lines);                                           \
         else                                                              \
-            tile(R, 0, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias); \
+            tile(R, 0, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias,  \
+                 pf, pf_lines);                                           \
         return;
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
                      size_t lda, int a_packed, const float *bp, float *c,
-                     size_t ldc, int accumulate, const float *bias)
+                     size_t ldc, int accumulate, const float *bias,
+                     const char *pf, size_t pf_lines)
 {
     __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
     __mmask16 m1 = nr >= 32   ? 0xffff
@@ -284,8 +303,12 @@ static void tile_full(size_t mr, size_t kc, const float *a, size_t lda,
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
                      size_t lda, int a_packed, const float *bp, float *c,
-                     size_t ldc, int accumulate, const float *bias)
+                     size_t ldc, int accumulate, const float *bias,
+                     const char *pf, size_t pf_lines)
 {
+    /* (the AVX2 kernel leaves the prefetch to the hardware) */
+    (void)pf;
+    (void)pf_lines;
     if (nr >= NR) {
         tile_full(mr, kc, a, lda, a_packed, bp, c, ldc, accumulate, bias);
         return;
