@@ -164,6 +164,10 @@ static void run_job(const sgemm_ctx *x, size_t job, float *ap)
     size_t p1 = x->panels - p0 < x->group ? x->panels : p0 + x->group;
     int post = e && (e->act != RLX_OP_INVALID || e->res);
     size_t tiles = (i1 - i0 + MR - 1) / MR;
+    /* with one panel each element of A is read once: packing it only
+     * adds a copy (256 x 10 x 4096: 0.345 ms against 0.43) */
+    if (p1 - p0 == 1)
+        ap = NULL;
     for (size_t k0 = 0; k0 < x->k; k0 += x->kc) {
         size_t kc = x->k - k0 < x->kc ? x->k - k0 : x->kc;
         int last = k0 + kc == x->k;
