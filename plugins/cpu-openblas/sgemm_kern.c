@@ -57,7 +57,8 @@ void rlx__sgemm_pack_b(const float *b, size_t ldb, int trans_b, size_t k,
 #if defined(__AVX512F__)
 
 /* One tile, ROWS and PACKED constants after inlining. */
-ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
+ALWAYS_INLINE void tile(const size_t rows, const int packed,
+                        const int wide, size_t kc,
                         const float *a, size_t lda, const float *bp,
                         float *c, size_t ldc, __mmask16 m0, __mmask16 m1,
                         int accumulate, const float *bias, const char *pf,
@@ -84,21 +85,25 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
         for (; q < q1; q++) {
             _mm_prefetch(pf + q * 64, _MM_HINT_T0);
             const float *b = bp + q * NR, *aq = a + q * MR;
-            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
 #pragma GCC unroll 12
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(aq[i]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                if (wide)
+                    if (wide)
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
             }
         }
         for (; q < kc; q++) {
             const float *b = bp + q * NR, *aq = a + q * MR;
-            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
 #pragma GCC unroll 12
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(aq[i]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                if (wide)
+                    if (wide)
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
             }
         }
@@ -117,16 +122,19 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
             _mm_prefetch((const char *)(b + PF_AHEAD + 16), _MM_HINT_T0);
             _mm_prefetch((const char *)(b + PF_AHEAD + 32), _MM_HINT_T0);
             _mm_prefetch((const char *)(b + PF_AHEAD + 48), _MM_HINT_T0);
-            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-            __m512 b2 = _mm512_load_ps(b + 32), b3 = _mm512_load_ps(b + 48);
+            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
+            __m512 b2 = _mm512_load_ps(b + 32), b3 = wide ? _mm512_load_ps(b + 48) : _mm512_setzero_ps();
 #pragma GCC unroll 4
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(ar[i][q]);
                 __m512 v = _mm512_set1_ps(ar[i][q + 1]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                if (wide)
+                    if (wide)
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
                 y0[i] = _mm512_fmadd_ps(v, b2, y0[i]);
-                y1[i] = _mm512_fmadd_ps(v, b3, y1[i]);
+                if (wide)
+                    y1[i] = _mm512_fmadd_ps(v, b3, y1[i]);
             }
         }
 #pragma GCC unroll 4
@@ -137,12 +145,13 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
     }
     for (; q < kc; q++) {
         const float *b = bp + q * NR;
-        __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+        __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
 #pragma GCC unroll 12
         for (size_t i = 0; i < rows; i++) {
             __m512 u = _mm512_set1_ps(ar[i][q]);
             x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
-            x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+            if (wide)
+                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
         }
     }
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
@@ -164,14 +173,22 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
     }
 }
 
+/* WIDE: columns beyond the first 16 (a panel of at most 16 live
+ * columns skips half the FMAs) */
+#define CALL(R, W)                                                        \
+    if (a_packed)                                                         \
+        tile(R, 1, W, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias, pf, \
+             pf_lines);                                                   \
+    else                                                                  \
+        tile(R, 0, W, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias,   \
+             pf, pf_lines);
 #define CASE(R)                                                           \
     case R:                                                               \
-        if (a_packed)                                                     \
-            tile(R, 1, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias,    \
-                 pf, pf_lines);                                           \
-        else                                                              \
-            tile(R, 0, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias,  \
-                 pf, pf_lines);                                           \
+        if (m1) {                                                         \
+            CALL(R, 1)                                                    \
+        } else {                                                          \
+            CALL(R, 0)                                                    \
+        }                                                                 \
         return;
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
