@@ -56,10 +56,13 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
 
 /* C[mr x nr] (mr <= MR, nr <= NR) = (ACCUMULATE ? C : 0) + A[mr x kc] .
  * BP[kc x NR] (+ BIAS[0..nr) when BIAS is not NULL). A(i, q) is at
- * a[i * lda + q], or with A_PACKED at a[q * MR + i] (rlx__sgemm_pack_a). */
+ * a[i * lda + q], or with A_PACKED at a[q * MR + i] (rlx__sgemm_pack_a).
+ * With A_PACKED, the kernel also prefetches PF_LINES 64-byte lines from
+ * PF on (one per K step; the AVX-512 kernel only). */
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
                      size_t lda, int a_packed, const float *bp, float *c,
-                     size_t ldc, int accumulate, const float *bias);
+                     size_t ldc, int accumulate, const float *bias,
+                     const char *pf, size_t pf_lines);
 
 #endif /* RLX__SGEMM_NR */
 

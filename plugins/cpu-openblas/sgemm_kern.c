@@ -57,10 +57,12 @@ void rlx__sgemm_pack_b(const float *b, size_t ldb, int trans_b, size_t k,
 #if defined(__AVX512F__)
 
 /* One tile, ROWS and PACKED constants after inlining. */
-ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
+ALWAYS_INLINE void tile(const size_t rows, const int packed,
+                        const int wide, size_t kc,
                         const float *a, size_t lda, const float *bp,
                         float *c, size_t ldc, __mmask16 m0, __mmask16 m1,
-                        int accumulate, const float *bias)
+                        int accumulate, const float *bias, const char *pf,
+                        size_t pf_lines)
 {
     __m512 x0[MR], x1[MR];
     const float *ar[MR];
@@ -76,13 +78,32 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
             _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
             _mm_prefetch((const char *)(c + i * ldc + 31), _MM_HINT_T0);
         }
-        for (size_t q = 0; q < kc; q++) {
+        /* the first PF_LINES steps each fetch one line for later tiles,
+         * spread between the FMAs (a burst would stall on the miss
+         * buffers) */
+        size_t q = 0, q1 = pf_lines < kc ? pf_lines : kc;
+        for (; q < q1; q++) {
+            _mm_prefetch(pf + q * 64, _MM_HINT_T0);
             const float *b = bp + q * NR, *aq = a + q * MR;
-            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
 #pragma GCC unroll 12
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(aq[i]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                if (wide)
+                    if (wide)
+                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+            }
+        }
+        for (; q < kc; q++) {
+            const float *b = bp + q * NR, *aq = a + q * MR;
+            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
+#pragma GCC unroll 12
+            for (size_t i = 0; i < rows; i++) {
+                __m512 u = _mm512_set1_ps(aq[i]);
+                x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                if (wide)
+                    if (wide)
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
             }
         }
@@ -101,16 +122,19 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
             _mm_prefetch((const char *)(b + PF_AHEAD + 16), _MM_HINT_T0);
             _mm_prefetch((const char *)(b + PF_AHEAD + 32), _MM_HINT_T0);
             _mm_prefetch((const char *)(b + PF_AHEAD + 48), _MM_HINT_T0);
-            __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-            __m512 b2 = _mm512_load_ps(b + 32), b3 = _mm512_load_ps(b + 48);
+            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
+            __m512 b2 = _mm512_load_ps(b + 32), b3 = wide ? _mm512_load_ps(b + 48) : _mm512_setzero_ps();
 #pragma GCC unroll 4
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(ar[i][q]);
                 __m512 v = _mm512_set1_ps(ar[i][q + 1]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
+                if (wide)
+                    if (wide)
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
                 y0[i] = _mm512_fmadd_ps(v, b2, y0[i]);
-                y1[i] = _mm512_fmadd_ps(v, b3, y1[i]);
+                if (wide)
+                    y1[i] = _mm512_fmadd_ps(v, b3, y1[i]);
             }
         }
 #pragma GCC unroll 4
@@ -121,12 +145,13 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
     }
     for (; q < kc; q++) {
         const float *b = bp + q * NR;
-        __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+        __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
 #pragma GCC unroll 12
         for (size_t i = 0; i < rows; i++) {
             __m512 u = _mm512_set1_ps(ar[i][q]);
             x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
-            x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+            if (wide)
+                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
         }
     }
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
@@ -148,17 +173,28 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed, size_t kc,
     }
 }
 
+/* WIDE: columns beyond the first 16 (a panel of at most 16 live
+ * columns skips half the FMAs) */
+#define CALL(R, W)                                                        \
+    if (a_packed)                                                         \
+        tile(R, 1, W, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias, pf, \
+             pf_lines);                                                   \
+    else                                                                  \
+        tile(R, 0, W, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias,   \
+             pf, pf_lines);
 #define CASE(R)                                                           \
     case R:                                                               \
-        if (a_packed)                                                     \
-            tile(R, 1, kc, a, 0, bp, c, ldc, m0, m1, accumulate, bias);   \
-        else                                                              \
-            tile(R, 0, kc, a, lda, bp, c, ldc, m0, m1, accumulate, bias); \
+        if (m1) {                                                         \
+            CALL(R, 1)                                                    \
+        } else {                                                          \
+            CALL(R, 0)                                                    \
+        }                                                                 \
         return;
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
                      size_t lda, int a_packed, const float *bp, float *c,
-                     size_t ldc, int accumulate, const float *bias)
+                     size_t ldc, int accumulate, const float *bias,
+                     const char *pf, size_t pf_lines)
 {
     __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
     __mmask16 m1 = nr >= 32   ? 0xffff
@@ -284,8 +320,12 @@ static void tile_full(size_t mr, size_t kc, const float *a, size_t lda,
 
 void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
                      size_t lda, int a_packed, const float *bp, float *c,
-                     size_t ldc, int accumulate, const float *bias)
+                     size_t ldc, int accumulate, const float *bias,
+                     const char *pf, size_t pf_lines)
 {
+    /* (the AVX2 kernel leaves the prefetch to the hardware) */
+    (void)pf;
+    (void)pf_lines;
     if (nr >= NR) {
         tile_full(mr, kc, a, lda, a_packed, bp, c, ldc, accumulate, bias);
         return;
