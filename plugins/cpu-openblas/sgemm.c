@@ -37,8 +37,14 @@
  * rows are split evenly between blocks, in whole tiles */
 #define MC 384
 /* Fewer multiply-adds than this run on the calling thread: waking the
- * pool costs more than it saves. */
+ * pool costs more than it saves. A B streamed from memory is split from
+ * far fewer (two threads draw more bandwidth); one in the caches only
+ * from a few million, because a worker that arrives late (woken from
+ * sleep, or sharing a CPU) makes the caller wait for it: the batch-8
+ * MLP 784-512-512-10 took 0.036 to 0.099 ms on 2 threads from run to
+ * run, 0.050 steadily on one. */
 #define PAR_MIN_MACS ((size_t)1 << 17)
+#define PAR_MIN_MACS_NEAR ((size_t)1 << 22)
 /* Packed B bigger than this is streamed from memory, not L3 (at 16 MB
  * the 12.5 MB of 4096 x 784 counted as near: 2 threads split M and each
  * read all of it, 6.2 ms against 4.7 split over N). */
@@ -233,7 +239,8 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
         .b_far = (n + NR - 1) / NR * NR * k * sizeof(float) > B_FAR_BYTES,
     };
     size_t threads = rlx__blas_pool_threads(pool);
-    int par = threads > 1 && m * n * k >= PAR_MIN_MACS;
+    int par = threads > 1 &&
+              m * n * k >= (x.b_far ? PAR_MIN_MACS : PAR_MIN_MACS_NEAR);
     size_t m_blocks = (m + MC - 1) / MC;
     x.group = x.panels;
     if (par) {
