@@ -20,31 +20,8 @@
 
 #include <rlx/rlx.h>
 
-static int n_test, n_fail;
-
-static void ok(int cond, const char *what, const char *detail)
-{
-    n_test++;
-    if (!cond)
-        n_fail++;
-    printf("%s %d - %s", cond ? "ok" : "not ok", n_test, what);
-    if (detail && *detail)
-        printf(" (%s)", detail);
-    printf("\n");
-}
-
-static int have_gpu(void)
-{
-    const char *e = getenv("RLX_TEST_CUDA_EXPECT");
-    if (e && !strcmp(e, "gpu"))
-        return 1;
-    if (e && !strcmp(e, "none"))
-        return 0;
-    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
-    if (cvd && (!*cvd || !strcmp(cvd, "-1")))
-        return 0;
-    return access("/dev/nvidia0", F_OK) == 0;
-}
+#include "../../test/gpu_plugin_check.h"
+#include "test_cuda_expect.h"
 
 /* ---- 16-bit floats on the host (round to nearest even) ---------------- */
 
@@ -224,7 +201,7 @@ int main(int argc, char **argv)
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0); /* each result out as it comes */
-    if (!have_gpu()) {
+    if (!cuda_test_expect_gpu()) {
         /* what can be checked here: the plugin loads, and a session on
          * it fails with a reason and a Fix; the kernels need a GPU */
         rlx_runtime *rt = NULL;

@@ -19,19 +19,7 @@
 #include <rlx/rlx.h>
 
 #include "../../test/gpu_plugin_check.h"
-
-static int expect_gpu(void)
-{
-    const char *e = getenv("RLX_TEST_CUDA_EXPECT");
-    if (e && !strcmp(e, "gpu"))
-        return 1;
-    if (e && !strcmp(e, "none"))
-        return 0;
-    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
-    if (cvd && (!*cvd || !strcmp(cvd, "-1")))
-        return 0;
-    return access("/dev/nvidia0", F_OK) == 0;
-}
+#include "test_cuda_expect.h"
 
 int main(int argc, char **argv)
 {
@@ -39,7 +27,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
         return 2;
     }
-    int gpu = expect_gpu();
+    int gpu = cuda_test_expect_gpu();
     printf("# expecting %s\n", gpu ? "a GPU" : "no GPU");
     rlx_runtime *rt = NULL;
     ok(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) == RLX_OK,
