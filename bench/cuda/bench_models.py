@@ -366,6 +366,13 @@ def main():
         print(line, flush=True)
         rows.append(line)
 
+    picked = [w.strip() for w in os.environ.get("BENCH_MODELS", "").split(",")
+              if w.strip()]
+
+    def wanted(name):
+        """BENCH_MODELS: comma-separated substrings of the rows to run"""
+        return not picked or any(w in name for w in picked)
+
     def variants(name, make, x_bytes, x_shape, y_shape, tv, y_ref):
         """The default plan, then the previous one: with
         RLX_CUDA_MATMUL=heuristic (read at compile time) matmuls choose
@@ -384,6 +391,8 @@ def main():
                                 torch.nn.ReLU(), lin[2]).cuda().eval()
     for batch in (1, 64, 1024):
         x = torch.randn(batch, 784)
+        if not wanted(f"mlp f32 batch {batch}"):
+            continue
         tv, y_ref = torch_variants(model, x, compile_ok=batch == 1)
         variants(f"mlp f32 batch {batch}",
                  lambda: mlp_graph(lin, F32, batch), to_bytes(x),
@@ -397,8 +406,10 @@ def main():
             D, H, FF, dropout=0.0, activation="relu", batch_first=True)
         layer = layer.to(torch_dtype(dt)).cuda().eval()
         x = torch.randn(B, S, D).to(torch_dtype(dt))
-        tv, y_ref = torch_variants(layer, x)
         name = f"encoder {'f32' if dt == F32 else 'bf16'} b{B} s{S}"
+        if not wanted(name):
+            continue
+        tv, y_ref = torch_variants(layer, x)
         variants(name, lambda: encoder_graph(layer, dt, B, S, D, H),
                  to_bytes(x), [B, S, D], [B, S, D], tv, y_ref)
     print("\n# summary (ms per forward; rlx/best: rlx@dev / the best of "
