@@ -85,26 +85,26 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed,
         for (; q < q1; q++) {
             _mm_prefetch(pf + q * 64, _MM_HINT_T0);
             const float *b = bp + q * NR, *aq = a + q * MR;
-            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
+            __m512 b0 = _mm512_load_ps(b);
+            __m512 b1 = wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps();
 #pragma GCC unroll 12
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(aq[i]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
                 if (wide)
-                    if (wide)
-                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+                    x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
             }
         }
         for (; q < kc; q++) {
             const float *b = bp + q * NR, *aq = a + q * MR;
-            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
+            __m512 b0 = _mm512_load_ps(b);
+            __m512 b1 = wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps();
 #pragma GCC unroll 12
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(aq[i]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
                 if (wide)
-                    if (wide)
-                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+                    x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
             }
         }
         kc = 0;
@@ -122,16 +122,17 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed,
             _mm_prefetch((const char *)(b + PF_AHEAD + 16), _MM_HINT_T0);
             _mm_prefetch((const char *)(b + PF_AHEAD + 32), _MM_HINT_T0);
             _mm_prefetch((const char *)(b + PF_AHEAD + 48), _MM_HINT_T0);
-            __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
-            __m512 b2 = _mm512_load_ps(b + 32), b3 = wide ? _mm512_load_ps(b + 48) : _mm512_setzero_ps();
+            __m512 b0 = _mm512_load_ps(b);
+            __m512 b1 = wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps();
+            __m512 b2 = _mm512_load_ps(b + 32);
+            __m512 b3 = wide ? _mm512_load_ps(b + 48) : _mm512_setzero_ps();
 #pragma GCC unroll 4
             for (size_t i = 0; i < rows; i++) {
                 __m512 u = _mm512_set1_ps(ar[i][q]);
                 __m512 v = _mm512_set1_ps(ar[i][q + 1]);
                 x0[i] = _mm512_fmadd_ps(u, b0, x0[i]);
                 if (wide)
-                    if (wide)
-                x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
+                    x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
                 y0[i] = _mm512_fmadd_ps(v, b2, y0[i]);
                 if (wide)
                     y1[i] = _mm512_fmadd_ps(v, b3, y1[i]);
@@ -145,7 +146,8 @@ ALWAYS_INLINE void tile(const size_t rows, const int packed,
     }
     for (; q < kc; q++) {
         const float *b = bp + q * NR;
-        __m512 b0 = _mm512_load_ps(b), b1 = (wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps());
+        __m512 b0 = _mm512_load_ps(b);
+            __m512 b1 = wide ? _mm512_load_ps(b + 16) : _mm512_setzero_ps();
 #pragma GCC unroll 12
         for (size_t i = 0; i < rows; i++) {
             __m512 u = _mm512_set1_ps(ar[i][q]);
