@@ -8,9 +8,12 @@
  *
  * Latency matters more than fairness here (a layer of a batch-1 MLP is
  * tens of microseconds): a worker spins for up to 0.2 ms after a loop
- * before it sleeps, so the next layer's loop finds it awake; and the
- * caller never waits for a worker that has not started yet: it runs the
- * chunks itself and closes the loop, and a late worker finds it closed.
+ * before it sleeps, so the next layer's loop finds it awake; the caller
+ * never waits for a worker that has not started yet: it runs the chunks
+ * itself and closes the loop, and a late worker finds it closed; and a
+ * caller whose workers are still on their last chunk polls for them for
+ * as long before it sleeps, as a futex wake-up costs tens of
+ * microseconds in a virtual machine.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -38,7 +41,8 @@ struct rlx__blas_pool {
     pthread_t *workers;
     atomic_uint_fast64_t generation; /* bumped for each loop (under mu) */
     int open;                 /* the loop still takes workers (mu) */
-    unsigned joined;          /* workers inside the loop (mu) */
+    atomic_uint joined;       /* workers inside the loop (grows under mu) */
+    int waiting;              /* the caller sleeps on done (mu) */
     unsigned sleeping;        /* workers in cond_wait (mu) */
     int stop;                 /* (mu) */
     /* the loop in progress (written under mu before open) */
@@ -105,13 +109,15 @@ static void *worker_main(void *arg)
             pthread_mutex_unlock(&p->mu);
             continue;
         }
-        p->joined++;
+        atomic_fetch_add(&p->joined, 1);
         pthread_mutex_unlock(&p->mu);
         drain(p);
-        pthread_mutex_lock(&p->mu);
-        if (--p->joined == 0 && !p->open)
-            pthread_cond_signal(&p->done);
-        pthread_mutex_unlock(&p->mu);
+        if (atomic_fetch_sub(&p->joined, 1) == 1) { /* the last one out */
+            pthread_mutex_lock(&p->mu);
+            if (p->waiting)
+                pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
     }
 }
 
@@ -126,6 +132,7 @@ rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads)
     pthread_cond_init(&p->done, NULL);
     atomic_init(&p->generation, 0);
     atomic_init(&p->next, 0);
+    atomic_init(&p->joined, 0);
     unsigned want = n_threads > 1 ? n_threads - 1 : 0;
     p->workers = calloc(want ? want : 1, sizeof *p->workers);
     if (!p->workers) {
@@ -193,11 +200,24 @@ void rlx__blas_parallel_for(rlx__blas_pool *p, size_t n, size_t grain,
         pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
     drain(p);
-    /* every chunk is taken: close the loop, wait for those inside it */
+    /* every chunk is taken: close the loop, wait for those inside it,
+     * polling first: they are on their last chunk */
     pthread_mutex_lock(&p->mu);
     p->open = 0;
-    while (p->joined != 0)
+    pthread_mutex_unlock(&p->mu);
+    if (SPIN_NS > 0) {
+        uint64_t until = now_ns() + SPIN_NS;
+        for (unsigned i = 1; atomic_load(&p->joined) != 0; i++) {
+            cpu_relax();
+            if (i % 64 == 0 && now_ns() > until)
+                break;
+        }
+    }
+    pthread_mutex_lock(&p->mu);
+    p->waiting = 1;
+    while (atomic_load(&p->joined) != 0)
         pthread_cond_wait(&p->done, &p->mu);
+    p->waiting = 0;
     pthread_mutex_unlock(&p->mu);
     pthread_mutex_unlock(&p->busy);
 }
