@@ -251,8 +251,11 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
          * cycles of FMAs, the costs are 4 B / M (8 B / M) and 64 G / N.
          * Split the cheaper way (M down to blocks of four tiles), then
          * the other if jobs are still missing. A GEMV (A not packed) is
-         * split over N. */
-        size_t want = m > MR ? 2 * threads : 4 * threads;
+         * split over N; one streaming B from memory into one run of
+         * panels per thread: with four each, every job starting a new
+         * stream, batch-1 4096 x 4096 took 0.81 ms on 2 threads against
+         * 0.69. */
+        size_t want = m > MR ? 2 * threads : x.b_far ? threads : 4 * threads;
         size_t most = m > MR ? (m + 4 * MR - 1) / (4 * MR) : 1;
         size_t target = want < most ? want : most;
         double cost_m = (x.b_far ? 8.0 : 4.0) * (double)target / (double)m;
