@@ -52,18 +52,28 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 #endif
 }
 
-/* x = hi + lo, both TF32 (round to nearest, ties away, as cvt.rna) */
+/* x = hi + lo as two TF32 operands, each rounded to nearest (ties
+ * away): half a TF32 ulp added to the bits, then hi's low 13 bits
+ * cleared so that lo = x - hi is exact. lo's are left for the tensor
+ * core, which ignores an operand's low 13 bits. Integer ops, cheaper
+ * than cvt.rna.tf32.f32. */
 __device__ __forceinline__ void split_tf32(float x, unsigned &hi,
                                            unsigned &lo)
 {
+    hi = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+    lo = __float_as_uint(x - __uint_as_float(hi)) + 0x1000u;
+}
+
+/* c = a (16x8, row) * b (8x8, col), TF32 inputs, f32 result */
+__device__ __forceinline__ void mma_tf32_0(float c[4], const unsigned a[4],
+                                           const unsigned b[2])
+{
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
-    asm("cvt.rna.tf32.f32 %0, %1;\n"
-        : "=r"(lo)
-        : "f"(x - __uint_as_float(hi)));
-#else
-    hi = __float_as_uint(x) & 0xffffe000u;
-    lo = __float_as_uint(x - __uint_as_float(hi)) & 0xffffe000u;
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\n"
+        : "=f"(c[0]), "=f"(c[1]), "=f"(c[2]), "=f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+          "r"(b[1]), "f"(0.f));
 #endif
 }
 
@@ -95,8 +105,8 @@ __device__ __forceinline__ float act_of(int act, float v)
  * stage: an operand whose K runs contiguously in memory is kept
  * [rows][BK + 4], else [BK][rows + 8]. Either pad puts the eight rows
  * (g) and four K (t) a fragment load touches on 32 distinct banks. */
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, bool TA,
-          bool TB>
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int FLUSH,
+          bool TA, bool TB>
 struct Tf32x3 {
     static constexpr int WARPS_N = BN / WN;
     static constexpr int THREADS = 32 * (BM / WM) * WARPS_N;
@@ -141,17 +151,17 @@ __device__ __forceinline__ void load_tile(float *dst, const float *src,
  * whose sums are added into y, zeroed beforehand; split 0 adds the
  * bias. With two parts the result does not depend on their order
  * (0 + x + y == 0 + y + x), so it stays deterministic. */
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, bool TA,
-          bool TB>
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int FLUSH,
+          bool TA, bool TB>
 __global__ void __launch_bounds__(
-    (Tf32x3<BM, BN, BK, WM, WN, STAGES, TA, TB>::THREADS))
+    (Tf32x3<BM, BN, BK, WM, WN, STAGES, FLUSH, TA, TB>::THREADS))
     tf32x3_kernel(const float *__restrict__ a, const float *__restrict__ b,
                   const float *__restrict__ bias, float *__restrict__ y,
                   int64_t m, int64_t n, int64_t k, int64_t batch, int64_t sa,
                   int64_t sb, int64_t sy, int act, int vec, int splits,
                   int64_t kper)
 {
-    using P = Tf32x3<BM, BN, BK, WM, WN, STAGES, TA, TB>;
+    using P = Tf32x3<BM, BN, BK, WM, WN, STAGES, FLUSH, TA, TB>;
     constexpr int MT = P::MT, NT = P::NT;
     extern __shared__ float4 smem4[];
     float *smem = (float *)smem4;
@@ -234,6 +244,33 @@ __global__ void __launch_bounds__(
                                      : bs[kk * P::B_LD + c];
                         split_tf32(x, bh[j][q], bl[j][q]);
                     }
+                if (FLUSH) {
+                    /* Hopper's tensor cores truncate the sum an mma adds
+                     * to its accumulator: over a long K that error is
+                     * biased and grows ~9x past SGEMM's. Each k step is
+                     * summed from zero instead (the small terms first,
+                     * so one truncation of its own size counts) and
+                     * added to the accumulator rounded to nearest. */
+#pragma unroll
+                    for (int i = 0; i < MT; i++) {
+                        float part[NT][4];
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+                            mma_tf32_0(part[j], al[i], bh[j]);
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+                            mma_tf32(part[j], ah[i], bl[j]);
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+                            mma_tf32(part[j], ah[i], bh[j]);
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+#pragma unroll
+                            for (int q = 0; q < 4; q++)
+                                acc[i][j][q] += part[j][q];
+                    }
+                    continue;
+                }
                 /* the small terms first; each pass over all tiles keeps
                  * dependent mma apart */
 #pragma unroll
@@ -309,12 +346,12 @@ struct Args {
 
 /* Once per device: the opt-in to more than 48 KiB of dynamic shared
  * memory (set again harmlessly if two threads race). */
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, bool TA,
-          bool TB>
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int FLUSH,
+          bool TA, bool TB>
 gpuError_t launch_t(gpuStream_t s, const Args &x)
 {
-    using P = Tf32x3<BM, BN, BK, WM, WN, STAGES, TA, TB>;
-    auto kern = tf32x3_kernel<BM, BN, BK, WM, WN, STAGES, TA, TB>;
+    using P = Tf32x3<BM, BN, BK, WM, WN, STAGES, FLUSH, TA, TB>;
+    auto kern = tf32x3_kernel<BM, BN, BK, WM, WN, STAGES, FLUSH, TA, TB>;
     static unsigned char ready[64];
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess)
@@ -354,10 +391,11 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES>
 gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
 {
     if (ta)
-        return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, true, true>(s, x)
-                  : launch_t<BM, BN, BK, WM, WN, STAGES, true, false>(s, x);
-    return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, false, true>(s, x)
-              : launch_t<BM, BN, BK, WM, WN, STAGES, false, false>(s, x);
+        return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, 1, true, true>(s, x)
+                  : launch_t<BM, BN, BK, WM, WN, STAGES, 1, true, false>(s,
+                                                                       x);
+    return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, 1, false, true>(s, x)
+              : launch_t<BM, BN, BK, WM, WN, STAGES, 1, false, false>(s, x);
 }
 
 /* sm_80 or newer on the current device */
