@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(
                                      : bs[kk * P::B_LD + c];
                         split_tf32(x, bh[j][q], bl[j][q]);
                     }
-                if (FLUSH) {
+                if constexpr (FLUSH != 0) {
                     /* Hopper's tensor cores truncate the sum an mma adds
                      * to its accumulator: over a long K that error is
                      * biased and grows ~9x past SGEMM's. Each k step is
@@ -269,25 +269,25 @@ __global__ void __launch_bounds__(
                             for (int q = 0; q < 4; q++)
                                 acc[i][j][q] += part[j][q];
                     }
-                    continue;
+                } else {
+                    /* the small terms first; each pass over all tiles
+                     * keeps dependent mma apart */
+#pragma unroll
+                    for (int i = 0; i < MT; i++)
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+                            mma_tf32(acc[i][j], al[i], bh[j]);
+#pragma unroll
+                    for (int i = 0; i < MT; i++)
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+                            mma_tf32(acc[i][j], ah[i], bl[j]);
+#pragma unroll
+                    for (int i = 0; i < MT; i++)
+#pragma unroll
+                        for (int j = 0; j < NT; j++)
+                            mma_tf32(acc[i][j], ah[i], bh[j]);
                 }
-                /* the small terms first; each pass over all tiles keeps
-                 * dependent mma apart */
-#pragma unroll
-                for (int i = 0; i < MT; i++)
-#pragma unroll
-                    for (int j = 0; j < NT; j++)
-                        mma_tf32(acc[i][j], al[i], bh[j]);
-#pragma unroll
-                for (int i = 0; i < MT; i++)
-#pragma unroll
-                    for (int j = 0; j < NT; j++)
-                        mma_tf32(acc[i][j], ah[i], bl[j]);
-#pragma unroll
-                for (int i = 0; i < MT; i++)
-#pragma unroll
-                    for (int j = 0; j < NT; j++)
-                        mma_tf32(acc[i][j], ah[i], bh[j]);
             }
         }
         cp_async_wait<0>();
