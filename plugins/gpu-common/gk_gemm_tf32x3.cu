@@ -118,7 +118,8 @@ struct Tf32x3 {
     static constexpr int STAGE = A_SIZE + B_SIZE; /* floats */
     static constexpr int SMEM = STAGES * STAGE * 4;
     static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 &&
-                      WN % 8 == 0 && BK % 8 == 0 && STAGES >= 2,
+                      WN % 8 == 0 && STAGES >= 2 &&
+                      BK % (8 * (FLUSH > 1 ? FLUSH : 1)) == 0,
                   "tile shape");
 };
 
@@ -220,49 +221,64 @@ __global__ void __launch_bounds__(
             cp_async_commit();
             const float *as = smem + (kt % STAGES) * P::STAGE;
             const float *bs = as + P::A_SIZE;
+            /* S k steps at a time (FLUSH of them, or 1) */
+            constexpr int S = FLUSH > 1 ? FLUSH : 1;
 #pragma unroll
-            for (int ks = 0; ks < BK; ks += 8) {
+            for (int ks = 0; ks < BK; ks += 8 * S) {
                 /* fragments (m16n8k8 tf32): a q = row g + 8 (q & 1), k t
                  * + 4 (q >> 1); b q = k t + 4 q, column g */
-                unsigned ah[MT][4], al[MT][4], bh[NT][2], bl[NT][2];
+                unsigned ah[S][MT][4], al[S][MT][4], bh[S][NT][2],
+                    bl[S][NT][2];
 #pragma unroll
-                for (int i = 0; i < MT; i++)
+                for (int u = 0; u < S; u++) {
 #pragma unroll
-                    for (int q = 0; q < 4; q++) {
-                        int r = wm0 + i * 16 + g + (q & 1) * 8;
-                        int kk = ks + t + (q >> 1) * 4;
-                        float x = TA ? as[kk * P::A_LD + r]
-                                     : as[r * P::A_LD + kk];
-                        split_tf32(x, ah[i][q], al[i][q]);
-                    }
+                    for (int i = 0; i < MT; i++)
 #pragma unroll
-                for (int j = 0; j < NT; j++)
+                        for (int q = 0; q < 4; q++) {
+                            int r = wm0 + i * 16 + g + (q & 1) * 8;
+                            int kk = ks + 8 * u + t + (q >> 1) * 4;
+                            float x = TA ? as[kk * P::A_LD + r]
+                                         : as[r * P::A_LD + kk];
+                            split_tf32(x, ah[u][i][q], al[u][i][q]);
+                        }
 #pragma unroll
-                    for (int q = 0; q < 2; q++) {
-                        int c = wn0 + j * 8 + g, kk = ks + t + q * 4;
-                        float x = TB ? bs[c * P::B_LD + kk]
-                                     : bs[kk * P::B_LD + c];
-                        split_tf32(x, bh[j][q], bl[j][q]);
-                    }
+                    for (int j = 0; j < NT; j++)
+#pragma unroll
+                        for (int q = 0; q < 2; q++) {
+                            int c = wn0 + j * 8 + g;
+                            int kk = ks + 8 * u + t + q * 4;
+                            float x = TB ? bs[c * P::B_LD + kk]
+                                         : bs[kk * P::B_LD + c];
+                            split_tf32(x, bh[u][j][q], bl[u][j][q]);
+                        }
+                }
                 if constexpr (FLUSH != 0) {
                     /* Hopper's tensor cores truncate the sum an mma adds
                      * to its accumulator: over a long K that error is
-                     * biased and grows ~9x past SGEMM's. Each k step is
-                     * summed from zero instead (the small terms first,
-                     * so one truncation of its own size counts) and
-                     * added to the accumulator rounded to nearest. */
+                     * biased and grows ~9x past SGEMM's. S k steps are
+                     * summed from zero instead, all small terms first
+                     * (their truncations are tiny), then the S large
+                     * ones, and added to the accumulator rounded to
+                     * nearest. */
 #pragma unroll
                     for (int i = 0; i < MT; i++) {
                         float part[NT][4];
 #pragma unroll
                         for (int j = 0; j < NT; j++)
-                            mma_tf32_0(part[j], al[i], bh[j]);
+                            mma_tf32_0(part[j], al[0][i], bh[0][j]);
 #pragma unroll
-                        for (int j = 0; j < NT; j++)
-                            mma_tf32(part[j], ah[i], bl[j]);
+                        for (int u = 0; u < S; u++)
 #pragma unroll
-                        for (int j = 0; j < NT; j++)
-                            mma_tf32(part[j], ah[i], bh[j]);
+                            for (int j = 0; j < NT; j++) {
+                                if (u > 0)
+                                    mma_tf32(part[j], al[u][i], bh[u][j]);
+                                mma_tf32(part[j], ah[u][i], bl[u][j]);
+                            }
+#pragma unroll
+                        for (int u = 0; u < S; u++)
+#pragma unroll
+                            for (int j = 0; j < NT; j++)
+                                mma_tf32(part[j], ah[u][i], bh[u][j]);
 #pragma unroll
                         for (int j = 0; j < NT; j++)
 #pragma unroll
@@ -276,17 +292,17 @@ __global__ void __launch_bounds__(
                     for (int i = 0; i < MT; i++)
 #pragma unroll
                         for (int j = 0; j < NT; j++)
-                            mma_tf32(acc[i][j], al[i], bh[j]);
+                            mma_tf32(acc[i][j], al[0][i], bh[0][j]);
 #pragma unroll
                     for (int i = 0; i < MT; i++)
 #pragma unroll
                         for (int j = 0; j < NT; j++)
-                            mma_tf32(acc[i][j], ah[i], bl[j]);
+                            mma_tf32(acc[i][j], ah[0][i], bl[0][j]);
 #pragma unroll
                     for (int i = 0; i < MT; i++)
 #pragma unroll
                         for (int j = 0; j < NT; j++)
-                            mma_tf32(acc[i][j], ah[i], bh[j]);
+                            mma_tf32(acc[i][j], ah[0][i], bh[0][j]);
                 }
             }
         }
@@ -387,15 +403,15 @@ gpuError_t launch_t(gpuStream_t s, const Args &x)
     return gpuGetLastError();
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int STAGES>
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int F>
 gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
 {
     if (ta)
-        return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, 1, true, true>(s, x)
-                  : launch_t<BM, BN, BK, WM, WN, STAGES, 1, true, false>(s,
+        return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, F, true, true>(s, x)
+                  : launch_t<BM, BN, BK, WM, WN, STAGES, F, true, false>(s,
                                                                        x);
-    return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, 1, false, true>(s, x)
-              : launch_t<BM, BN, BK, WM, WN, STAGES, 1, false, false>(s, x);
+    return tb ? launch_t<BM, BN, BK, WM, WN, STAGES, F, false, true>(s, x)
+              : launch_t<BM, BN, BK, WM, WN, STAGES, F, false, false>(s, x);
 }
 
 /* sm_80 or newer on the current device */
@@ -439,13 +455,18 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
     if (!rlxg_gemm_tf32x3_ok(m, n, k, ta, tb, batch, sa, sb) ||
         (uintptr_t)a % 16 || (uintptr_t)b % 16 || (uintptr_t)y % 4)
         return gpuErrorInvalidValue;
-    /* the last two split K in two: for few output tiles and a long K */
+    /* The tiles that were fastest for some shape on an H200
+     * (bench_gemm_tf32x3.cu); 3 and 4 split K in two, for few output
+     * tiles and a long K. */
     Args x = { (const float *)a, (const float *)b, (const float *)bias,
-               (float *)y, m, n, k, batch, sa, sb, sy, act, cfg >= 3 ? 2 : 1 };
+               (float *)y, m, n, k, batch, sa, sb, sy, act,
+               cfg == 3 || cfg == 4 ? 2 : 1 };
     switch (cfg) {
-    case 0: return launch<128, 128, 32, 64, 32, 3>(s, x, ta, tb);
-    case 1: case 3: return launch<128, 64, 32, 32, 32, 3>(s, x, ta, tb);
-    case 2: case 4: return launch<64, 64, 32, 32, 32, 3>(s, x, ta, tb);
+    case 0: return launch<128, 128, 32, 64, 32, 3, 1>(s, x, ta, tb);
+    case 1: case 3: return launch<64, 64, 16, 32, 32, 4, 1>(s, x, ta, tb);
+    case 2: case 4: return launch<64, 64, 16, 32, 32, 4, 2>(s, x, ta, tb);
+    case 5: return launch<64, 64, 32, 32, 16, 3, 1>(s, x, ta, tb);
+    case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
     default: return gpuErrorInvalidValue;
     }
 }
