@@ -12,7 +12,7 @@
  * and a strided batch. Times: 20 launches captured in a CUDA graph,
  * replayed, event-timed; the median of 15 replays, per launch.
  *
- *   nvcc -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 \
+ *   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A \
  *     -Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda \
  *     bench/cuda/bench_gemm_tf32x3.cu -lcublas -o bench_gemm_tf32x3 &&
  *     ./bench_gemm_tf32x3
@@ -222,13 +222,14 @@ typedef gpuError_t (*launch_fn)(gpuStream_t, const Args &);
 struct Variant {
     const char *name;
     launch_fn fn;
+    bool no_split; /* declines split K */
 };
 /* TA = false, TB = true: the encoder's Linear layers. F: FLUSH (F k
  * steps summed from zero, then added rounded to nearest); 0 only for
  * comparison, its error is ~9x SGEMM's. */
 #define V(BM, BN, BK, WM, WN, S, F)                                         \
     { #BM "x" #BN "x" #BK " w" #WM "x" #WN " s" #S " f" #F,                   \
-      launch_t<BM, BN, BK, WM, WN, S, F, false, true> }
+      launch_t<BM, BN, BK, WM, WN, S, F, false, true>, false }
 static const Variant variants[] = {
     V(128, 128, 32, 64, 32, 3, 1), /* plugin cfg 0 */
     V(64, 64, 16, 32, 32, 4, 1),   /* plugin cfg 1, 3 (split) */
@@ -237,6 +238,14 @@ static const Variant variants[] = {
     V(64, 64, 32, 32, 32, 3, 2),   /* plugin cfg 6 */
     V(64, 64, 32, 32, 32, 3, 0),   V(64, 64, 32, 32, 32, 3, 1),
     V(128, 64, 32, 32, 32, 3, 2),  V(64, 64, 32, 32, 32, 4, 2),
+    /* plugin cfg 7: wgmma (sm_90a); "swap" exchanges the descriptor's
+     * two strides, to tell a wrong layout from a wrong kernel */
+    { "wgmma 64x64x32 s3",
+      [](gpuStream_t s, const Args &x) { return launch_wgmma<false>(s, x, 0, 1); },
+      true },
+    { "wgmma 64x64x32 s3 swap",
+      [](gpuStream_t s, const Args &x) { return launch_wgmma<true>(s, x, 0, 1); },
+      true },
 };
 #undef V
 
@@ -265,6 +274,8 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
     std::string best_name;
     for (int split = 1; split <= 2; split++)
     for (const Variant &v : variants) {
+        if (split > 1 && v.no_split)
+            continue;
         Args x = { p.a, p.b, nullptr, p.y, m, n, k, 1, 0, 0, 0, 0, split };
         CK(cudaMemset(p.y, 0xff, (size_t)(m * n) * 4)); /* NaN */
         float t = time_us(s, [&] { CK(v.fn(s, x)); });

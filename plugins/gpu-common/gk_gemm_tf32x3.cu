@@ -414,6 +414,276 @@ gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
               : launch_t<BM, BN, BK, WM, WN, STAGES, F, false, false>(s, x);
 }
 
+/* ---- Hopper (sm_90a): the same 3xTF32 with wgmma ---------------------
+ * One warpgroup per 64 x 64 block tile, a = x [m, k] and b = a Linear
+ * weight [n, k] (wgmma takes TF32 only K-major). a's fragments come from
+ * registers, split as above; b's tiles are split once in shared memory
+ * (hi in place, lo beside it), laid out as wgmma's core matrices (8 rows
+ * of 16 bytes, no swizzle). Each k step is again summed from zero
+ * (scale-d 0) and added to the f32 accumulator rounded to nearest; its
+ * three wgmma run while the previous step's sum is added. Built only
+ * where nvcc targets sm_90a (RLXG_SM90A: meson compiles this file so). */
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define RLXG_WGMMA_DEVICE 1
+#endif
+
+constexpr int WG_BM = 64, WG_BN = 64, WG_BK = 32, WG_STAGES = 3;
+constexpr int WG_A_LD = WG_BK + 4;
+constexpr int WG_A_SIZE = WG_BM * WG_A_LD;         /* floats */
+constexpr int WG_B_SIZE = WG_BN * WG_BK;           /* floats, hi or lo */
+constexpr int WG_STAGE = WG_A_SIZE + 2 * WG_B_SIZE;
+constexpr int WG_SMEM = WG_STAGES * WG_STAGE * 4;
+static_assert((WG_A_SIZE * 4) % 128 == 0 && (WG_STAGE * 4) % 128 == 0,
+              "wgmma tiles 128-byte aligned");
+
+/* device helpers: in sm_90a code only, the kernel's only user */
+#ifdef RLXG_WGMMA_DEVICE
+/* Shared memory matrix descriptor, no swizzle: core matrices LBO bytes
+ * apart along K, SBO bytes apart along N (8-row groups). SWAP (bench
+ * only) exchanges the two. */
+template <bool SWAP>
+__device__ __forceinline__ uint64_t wg_desc(const float *p)
+{
+    const uint64_t lbo = 128, sbo = (WG_BK / 4) * 128;
+    uint64_t a = smem_addr(p);
+    uint64_t l = SWAP ? sbo : lbo, t = SWAP ? lbo : sbo;
+    return ((a & 0x3ffff) >> 4) | ((l >> 4) << 16) | ((t >> 4) << 32);
+}
+
+/* d (64 x 64 per warpgroup: 32 per thread) = a b + (acc ? d : 0) */
+__device__ __forceinline__ void wgmma_tf32(float d[32], const unsigned a[4],
+                                           uint64_t desc, int acc)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, "
+        "%14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, "
+        "%27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]),
+          "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]),
+          "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
+          "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
+}
+
+__device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N)
+                 : "memory");
+}
+/* generic-proxy writes to shared memory made visible to wgmma */
+__device__ __forceinline__ void fence_proxy_async()
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* b's tile for k0: chunk c (row r, 16 bytes kc of K) goes to core matrix
+ * (r / 8, kc), row r % 8 */
+__device__ __forceinline__ int wg_b_off(int r, int kc)
+{
+    return ((r >> 3) * (WG_BK / 4) + kc) * 32 + (r & 7) * 4;
+}
+#endif
+
+template <bool SWAP>
+__global__ void __launch_bounds__(128)
+    tf32x3_wgmma_kernel(const float *__restrict__ a,
+                        const float *__restrict__ b,
+                        const float *__restrict__ bias,
+                        float *__restrict__ y, int64_t m, int64_t n,
+                        int64_t k, int64_t batch, int64_t sa, int64_t sb,
+                        int64_t sy, int act, int vec)
+{
+#ifdef RLXG_WGMMA_DEVICE
+    extern __shared__ __align__(128) float4 wsmem4[];
+    float *smem = (float *)wsmem4;
+    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    int g = lane >> 2, t = lane & 3;
+    int64_t m0 = (int64_t)blockIdx.y * WG_BM, n0 = (int64_t)blockIdx.x * WG_BN;
+    int ktiles = (int)((k + WG_BK - 1) / WG_BK);
+    constexpr int CPR = WG_BK / 4;                   /* chunks per row */
+    constexpr int PER = WG_BM * CPR / 128;           /* per thread, each */
+
+    for (int64_t bt = blockIdx.z; bt < batch; bt += gridDim.z) {
+        const float *at = a + bt * sa, *btp = b + bt * sb;
+        float *yt = y + bt * sy;
+        auto load = [&](int stage, int kt) {
+            float *as = smem + stage * WG_STAGE, *bs = as + WG_A_SIZE;
+            int64_t k0 = (int64_t)kt * WG_BK;
+#pragma unroll
+            for (int e = 0; e < PER; e++) {
+                int c = tid + e * 128, r = c / CPR, kc = c % CPR;
+                int64_t gk = k0 + kc * 4, ga = m0 + r, gb = n0 + r;
+                bool oka = ga < m && gk < k, okb = gb < n && gk < k;
+                cp_async16(as + r * WG_A_LD + kc * 4,
+                           oka ? at + ga * k + gk : at, oka ? 16 : 0);
+                cp_async16(bs + wg_b_off(r, kc),
+                           okb ? btp + gb * k + gk : btp, okb ? 16 : 0);
+            }
+        };
+        float acc[32], part[2][32];
+#pragma unroll
+        for (int q = 0; q < 32; q++)
+            acc[q] = part[0][q] = part[1][q] = 0.f;
+#pragma unroll
+        for (int s = 0; s < WG_STAGES - 1; s++) {
+            if (s < ktiles)
+                load(s, s);
+            cp_async_commit();
+        }
+        for (int kt = 0; kt < ktiles; kt++) {
+            cp_async_wait<WG_STAGES - 2>();
+            float *as = smem + (kt % WG_STAGES) * WG_STAGE;
+            float *bh = as + WG_A_SIZE, *bl = bh + WG_B_SIZE;
+            /* split this thread's own chunks of b (its copies landed) */
+#pragma unroll
+            for (int e = 0; e < PER; e++) {
+                int c = tid + e * 128, o = wg_b_off(c / CPR, c % CPR);
+                float4 v = *(float4 *)(bh + o);
+                uint4 h, l;
+                split_tf32(v.x, h.x, l.x);
+                split_tf32(v.y, h.y, l.y);
+                split_tf32(v.z, h.z, l.z);
+                split_tf32(v.w, h.w, l.w);
+                *(uint4 *)(bh + o) = h;
+                *(uint4 *)(bl + o) = l;
+            }
+            fence_proxy_async();
+            __syncthreads(); /* tile kt split; stage kt-1 free */
+            int nk = kt + WG_STAGES - 1;
+            if (nk < ktiles)
+                load(nk % WG_STAGES, nk);
+            cp_async_commit();
+            unsigned ah[2][4], al[2][4];
+#pragma unroll
+            for (int s = 0; s < WG_BK / 8; s++) {
+                int u = s & 1;
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    int r = warp * 16 + g + (q & 1) * 8;
+                    int kk = s * 8 + t + (q >> 1) * 4;
+                    split_tf32(as[r * WG_A_LD + kk], ah[u][q], al[u][q]);
+                }
+                /* k step s: core matrices 2s, 2s + 1 along K */
+                uint64_t dh = wg_desc<SWAP>(bh + 2 * s * 32);
+                uint64_t dl = wg_desc<SWAP>(bl + 2 * s * 32);
+                wgmma_fence();
+                wgmma_tf32(part[u], al[u], dh, 0);
+                wgmma_tf32(part[u], ah[u], dl, 1);
+                wgmma_tf32(part[u], ah[u], dh, 1);
+                wgmma_commit();
+                if (s > 0) {
+                    wgmma_wait<1>(); /* step s - 1 done */
+#pragma unroll
+                    for (int q = 0; q < 32; q++)
+                        acc[q] += part[u ^ 1][q];
+                }
+            }
+            wgmma_wait<0>();
+#pragma unroll
+            for (int q = 0; q < 32; q++)
+                acc[q] += part[((WG_BK / 8) - 1) & 1][q];
+        }
+        cp_async_wait<0>();
+        __syncthreads();
+
+        /* d q of n8 block j: row 16 warp + g + 8 (q >> 1), column 8 j + 2t
+         * + (q & 1) */
+#pragma unroll
+        for (int j = 0; j < WG_BN / 8; j++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                int64_t r = m0 + warp * 16 + g + h * 8;
+                int64_t c = n0 + j * 8 + 2 * t;
+                if (r >= m || c >= n)
+                    continue;
+                float v0 = acc[j * 4 + 2 * h], v1 = acc[j * 4 + 2 * h + 1];
+                bool two = c + 1 < n;
+                if (bias) {
+                    v0 += bias[c];
+                    if (two)
+                        v1 += bias[c + 1];
+                }
+                v0 = act_of(act, v0);
+                v1 = act_of(act, v1);
+                float *p = yt + r * n + c;
+                if (two && vec)
+                    *(float2 *)p = make_float2(v0, v1);
+                else {
+                    p[0] = v0;
+                    if (two)
+                        p[1] = v1;
+                }
+            }
+    }
+#endif
+}
+
+/* Compute capability exactly 9.0 (sm_90a code runs there only) */
+bool device_is_sm90()
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
+                               dev) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return major == 9 && minor == 0;
+}
+
+template <bool SWAP>
+gpuError_t launch_wgmma(gpuStream_t s, const Args &x, int ta, int tb)
+{
+#ifdef RLXG_SM90A
+    if (ta || !tb || x.splits > 1 || !device_is_sm90())
+        return gpuErrorInvalidValue;
+    auto kern = tf32x3_wgmma_kernel<SWAP>;
+    static unsigned char ready[64];
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess)
+        return cudaGetLastError();
+    if (dev < 0 || dev >= 64 || !ready[dev]) {
+        cudaError_t e = cudaFuncSetAttribute(
+            kern, cudaFuncAttributeMaxDynamicSharedMemorySize, WG_SMEM);
+        if (e != cudaSuccess)
+            return e;
+        if (dev >= 0 && dev < 64)
+            ready[dev] = 1;
+    }
+    int64_t gx = (x.n + WG_BN - 1) / WG_BN, gy = (x.m + WG_BM - 1) / WG_BM;
+    if (gx > INT32_MAX || gy > 65535)
+        return gpuErrorInvalidValue;
+    int vec = x.n % 2 == 0 && (uintptr_t)x.y % 8 == 0 &&
+              (x.batch == 1 || x.sy % 2 == 0);
+    dim3 grid((unsigned)gx, (unsigned)gy,
+              (unsigned)(x.batch < 65535 ? x.batch : 65535));
+    kern<<<grid, 128, WG_SMEM, s>>>(x.a, x.b, x.bias, x.y, x.m, x.n, x.k,
+                                    x.batch, x.sa, x.sb, x.sy, x.act, vec);
+    return gpuGetLastError();
+#else
+    (void)s;
+    (void)x;
+    (void)ta;
+    (void)tb;
+    return gpuErrorInvalidValue; /* no sm_90a code in this build */
+#endif
+}
+
 /* sm_80 or newer on the current device */
 bool device_has_tf32()
 {
@@ -467,6 +737,7 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
     case 2: case 4: return launch<64, 64, 16, 32, 32, 4, 2>(s, x, ta, tb);
     case 5: return launch<64, 64, 32, 32, 16, 3, 1>(s, x, ta, tb);
     case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
+    case 7: return launch_wgmma<false>(s, x, ta, tb);
     default: return gpuErrorInvalidValue;
     }
 }
