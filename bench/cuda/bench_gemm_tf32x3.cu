@@ -238,14 +238,16 @@ static const Variant variants[] = {
     V(64, 64, 32, 32, 32, 3, 2),   /* plugin cfg 6 */
     V(64, 64, 32, 32, 32, 3, 0),   V(64, 64, 32, 32, 32, 3, 1),
     V(128, 64, 32, 32, 32, 3, 2),  V(64, 64, 32, 32, 32, 4, 2),
-    /* plugin cfg 7: wgmma (sm_90a); "swap" exchanges the descriptor's
-     * two strides, to tell a wrong layout from a wrong kernel */
-    { "wgmma 64x64x32 s3",
-      [](gpuStream_t s, const Args &x) { return launch_wgmma<false>(s, x, 0, 1); },
-      true },
-    { "wgmma 64x64x32 s3 swap",
-      [](gpuStream_t s, const Args &x) { return launch_wgmma<true>(s, x, 0, 1); },
-      true },
+    /* plugin cfg 7, 8: wgmma (sm_90a), 2 or 1 warpgroups, a K tile
+     * per group; then per k step, double-buffered */
+    { "wgmma 128x64x32 tile", [](gpuStream_t s, const Args &x) {
+          return launch_wgmma<2, true>(s, x, 0, 1); }, true },
+    { "wgmma 64x64x32 tile", [](gpuStream_t s, const Args &x) {
+          return launch_wgmma<1, true>(s, x, 0, 1); }, true },
+    { "wgmma 128x64x32 step", [](gpuStream_t s, const Args &x) {
+          return launch_wgmma<2, false>(s, x, 0, 1); }, true },
+    { "wgmma 64x64x32 step", [](gpuStream_t s, const Args &x) {
+          return launch_wgmma<1, false>(s, x, 0, 1); }, true },
 };
 #undef V
 
@@ -324,8 +326,10 @@ static void check_entry(cublasHandle_t h, int64_t m, int64_t n, int64_t k,
                                         k * n);
     for (int cfg = 0; cfg < RLXG_TF32X3_CONFIGS; cfg++)
         for (int relu = 0; relu < (batch == 1 ? 2 : 1); relu++) {
-            /* the split-K tiles take no act (and no batch): declined */
-            bool declines = cfg >= 3 && (relu || batch > 1);
+            /* the split-K tiles take no act (and no batch), the wgmma
+             * ones only a [m, k] and b [n, k]: declined */
+            bool declines = ((cfg == 3 || cfg == 4) && (relu || batch > 1)) ||
+                            (cfg >= 7 && (ta || !tb));
             CK(cudaMemset(p.y, 0xff, (size_t)(m * n * batch) * 4));
             gpuError_t e = rlxg_gemm_tf32x3(
                 0, p.a, p.b, relu ? bias : nullptr, p.y, m, n, k, ta, tb,

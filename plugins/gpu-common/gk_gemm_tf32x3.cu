@@ -427,27 +427,30 @@ gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
 #define RLXG_WGMMA_DEVICE 1
 #endif
 
-constexpr int WG_BM = 64, WG_BN = 64, WG_BK = 32, WG_STAGES = 3;
+constexpr int WG_BN = 64, WG_BK = 32, WG_STAGES = 3;
 constexpr int WG_A_LD = WG_BK + 4;
-constexpr int WG_A_SIZE = WG_BM * WG_A_LD;         /* floats */
 constexpr int WG_B_SIZE = WG_BN * WG_BK;           /* floats, hi or lo */
-constexpr int WG_STAGE = WG_A_SIZE + 2 * WG_B_SIZE;
-constexpr int WG_SMEM = WG_STAGES * WG_STAGE * 4;
-static_assert((WG_A_SIZE * 4) % 128 == 0 && (WG_STAGE * 4) % 128 == 0,
-              "wgmma tiles 128-byte aligned");
+
+/* WGS warpgroups, each 64 rows of the block tile, share b's tiles */
+template <int WGS> struct Wg {
+    static constexpr int BM = 64 * WGS, THREADS = 128 * WGS;
+    static constexpr int A_SIZE = BM * WG_A_LD;    /* floats */
+    static constexpr int STAGE = A_SIZE + 2 * WG_B_SIZE;
+    static constexpr int SMEM = WG_STAGES * STAGE * 4;
+    static_assert((A_SIZE * 4) % 128 == 0 && (STAGE * 4) % 128 == 0,
+                  "wgmma tiles 128-byte aligned");
+};
 
 /* device helpers: in sm_90a code only, the kernel's only user */
 #ifdef RLXG_WGMMA_DEVICE
-/* Shared memory matrix descriptor, no swizzle: core matrices LBO bytes
- * apart along K, SBO bytes apart along N (8-row groups). SWAP (bench
- * only) exchanges the two. */
-template <bool SWAP>
+/* Shared memory matrix descriptor, no swizzle: core matrices 128 bytes
+ * apart along K (leading), 8-row groups WG_BK / 4 * 128 bytes apart
+ * (stride). */
 __device__ __forceinline__ uint64_t wg_desc(const float *p)
 {
     const uint64_t lbo = 128, sbo = (WG_BK / 4) * 128;
     uint64_t a = smem_addr(p);
-    uint64_t l = SWAP ? sbo : lbo, t = SWAP ? lbo : sbo;
-    return ((a & 0x3ffff) >> 4) | ((l >> 4) << 16) | ((t >> 4) << 32);
+    return ((a & 0x3ffff) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
 }
 
 /* d (64 x 64 per warpgroup: 32 per thread) = a b + (acc ? d : 0) */
@@ -489,16 +492,19 @@ __device__ __forceinline__ void fence_proxy_async()
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-/* b's tile for k0: chunk c (row r, 16 bytes kc of K) goes to core matrix
- * (r / 8, kc), row r % 8 */
+/* b's chunk (row r, 16 bytes kc of K) in core matrix (r / 8, kc), row
+ * r % 8 */
 __device__ __forceinline__ int wg_b_off(int r, int kc)
 {
     return ((r >> 3) * (WG_BK / 4) + kc) * 32 + (r & 7) * 4;
 }
 #endif
 
-template <bool SWAP>
-__global__ void __launch_bounds__(128)
+/* TILE: the whole K tile (4 k steps: all small terms, then the large
+ * ones, 12 wgmma) summed from zero as one group, then added; else each k
+ * step is, its group running while the previous one's sum is added. */
+template <int WGS, bool TILE>
+__global__ void __launch_bounds__(128 * WGS, 2)
     tf32x3_wgmma_kernel(const float *__restrict__ a,
                         const float *__restrict__ b,
                         const float *__restrict__ bias,
@@ -507,30 +513,40 @@ __global__ void __launch_bounds__(128)
                         int64_t sy, int act, int vec)
 {
 #ifdef RLXG_WGMMA_DEVICE
+    using W = Wg<WGS>;
     extern __shared__ __align__(128) float4 wsmem4[];
     float *smem = (float *)wsmem4;
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     int g = lane >> 2, t = lane & 3;
-    int64_t m0 = (int64_t)blockIdx.y * WG_BM, n0 = (int64_t)blockIdx.x * WG_BN;
+    int row0 = (warp >> 2) * 64 + (warp & 3) * 16; /* this warp's rows */
+    int64_t m0 = (int64_t)blockIdx.y * W::BM, n0 = (int64_t)blockIdx.x * WG_BN;
     int ktiles = (int)((k + WG_BK - 1) / WG_BK);
     constexpr int CPR = WG_BK / 4;                   /* chunks per row */
-    constexpr int PER = WG_BM * CPR / 128;           /* per thread, each */
+    constexpr int PER_A = W::BM * CPR / W::THREADS;
+    constexpr int PER_B = WG_BN * CPR / W::THREADS;
+    constexpr int KS = WG_BK / 8;
 
     for (int64_t bt = blockIdx.z; bt < batch; bt += gridDim.z) {
         const float *at = a + bt * sa, *btp = b + bt * sb;
         float *yt = y + bt * sy;
         auto load = [&](int stage, int kt) {
-            float *as = smem + stage * WG_STAGE, *bs = as + WG_A_SIZE;
+            float *as = smem + stage * W::STAGE, *bs = as + W::A_SIZE;
             int64_t k0 = (int64_t)kt * WG_BK;
 #pragma unroll
-            for (int e = 0; e < PER; e++) {
-                int c = tid + e * 128, r = c / CPR, kc = c % CPR;
-                int64_t gk = k0 + kc * 4, ga = m0 + r, gb = n0 + r;
-                bool oka = ga < m && gk < k, okb = gb < n && gk < k;
+            for (int e = 0; e < PER_A; e++) {
+                int c = tid + e * W::THREADS, r = c / CPR, kc = c % CPR;
+                int64_t gk = k0 + kc * 4, ga = m0 + r;
+                bool ok = ga < m && gk < k;
                 cp_async16(as + r * WG_A_LD + kc * 4,
-                           oka ? at + ga * k + gk : at, oka ? 16 : 0);
+                           ok ? at + ga * k + gk : at, ok ? 16 : 0);
+            }
+#pragma unroll
+            for (int e = 0; e < PER_B; e++) {
+                int c = tid + e * W::THREADS, r = c / CPR, kc = c % CPR;
+                int64_t gk = k0 + kc * 4, gb = n0 + r;
+                bool ok = gb < n && gk < k;
                 cp_async16(bs + wg_b_off(r, kc),
-                           okb ? btp + gb * k + gk : btp, okb ? 16 : 0);
+                           ok ? btp + gb * k + gk : btp, ok ? 16 : 0);
             }
         };
         float acc[32], part[2][32];
@@ -545,12 +561,12 @@ __global__ void __launch_bounds__(128)
         }
         for (int kt = 0; kt < ktiles; kt++) {
             cp_async_wait<WG_STAGES - 2>();
-            float *as = smem + (kt % WG_STAGES) * WG_STAGE;
-            float *bh = as + WG_A_SIZE, *bl = bh + WG_B_SIZE;
+            float *as = smem + (kt % WG_STAGES) * W::STAGE;
+            float *bh = as + W::A_SIZE, *bl = bh + WG_B_SIZE;
             /* split this thread's own chunks of b (its copies landed) */
 #pragma unroll
-            for (int e = 0; e < PER; e++) {
-                int c = tid + e * 128, o = wg_b_off(c / CPR, c % CPR);
+            for (int e = 0; e < PER_B; e++) {
+                int c = tid + e * W::THREADS, o = wg_b_off(c / CPR, c % CPR);
                 float4 v = *(float4 *)(bh + o);
                 uint4 h, l;
                 split_tf32(v.x, h.x, l.x);
@@ -566,46 +582,73 @@ __global__ void __launch_bounds__(128)
             if (nk < ktiles)
                 load(nk % WG_STAGES, nk);
             cp_async_commit();
-            unsigned ah[2][4], al[2][4];
+            if constexpr (TILE) {
+                unsigned ah[KS][4], al[KS][4];
 #pragma unroll
-            for (int s = 0; s < WG_BK / 8; s++) {
-                int u = s & 1;
+                for (int s = 0; s < KS; s++)
 #pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    int r = warp * 16 + g + (q & 1) * 8;
-                    int kk = s * 8 + t + (q >> 1) * 4;
-                    split_tf32(as[r * WG_A_LD + kk], ah[u][q], al[u][q]);
-                }
-                /* k step s: core matrices 2s, 2s + 1 along K */
-                uint64_t dh = wg_desc<SWAP>(bh + 2 * s * 32);
-                uint64_t dl = wg_desc<SWAP>(bl + 2 * s * 32);
+                    for (int q = 0; q < 4; q++) {
+                        int r = row0 + g + (q & 1) * 8;
+                        int kk = s * 8 + t + (q >> 1) * 4;
+                        split_tf32(as[r * WG_A_LD + kk], ah[s][q], al[s][q]);
+                    }
                 wgmma_fence();
-                wgmma_tf32(part[u], al[u], dh, 0);
-                wgmma_tf32(part[u], ah[u], dl, 1);
-                wgmma_tf32(part[u], ah[u], dh, 1);
+#pragma unroll
+                for (int s = 0; s < KS; s++)
+                    wgmma_tf32(part[0], al[s], wg_desc(bh + 2 * s * 32),
+                               s > 0);
+#pragma unroll
+                for (int s = 0; s < KS; s++)
+                    wgmma_tf32(part[0], ah[s], wg_desc(bl + 2 * s * 32), 1);
+#pragma unroll
+                for (int s = 0; s < KS; s++)
+                    wgmma_tf32(part[0], ah[s], wg_desc(bh + 2 * s * 32), 1);
                 wgmma_commit();
-                if (s > 0) {
-                    wgmma_wait<1>(); /* step s - 1 done */
+                wgmma_wait<0>();
 #pragma unroll
-                    for (int q = 0; q < 32; q++)
-                        acc[q] += part[u ^ 1][q];
+                for (int q = 0; q < 32; q++)
+                    acc[q] += part[0][q];
+            } else {
+                unsigned ah[2][4], al[2][4];
+#pragma unroll
+                for (int s = 0; s < KS; s++) {
+                    int u = s & 1;
+#pragma unroll
+                    for (int q = 0; q < 4; q++) {
+                        int r = row0 + g + (q & 1) * 8;
+                        int kk = s * 8 + t + (q >> 1) * 4;
+                        split_tf32(as[r * WG_A_LD + kk], ah[u][q], al[u][q]);
+                    }
+                    /* k step s: core matrices 2s, 2s + 1 along K */
+                    uint64_t dh = wg_desc(bh + 2 * s * 32);
+                    uint64_t dl = wg_desc(bl + 2 * s * 32);
+                    wgmma_fence();
+                    wgmma_tf32(part[u], al[u], dh, 0);
+                    wgmma_tf32(part[u], ah[u], dl, 1);
+                    wgmma_tf32(part[u], ah[u], dh, 1);
+                    wgmma_commit();
+                    if (s > 0) {
+                        wgmma_wait<1>(); /* step s - 1 done */
+#pragma unroll
+                        for (int q = 0; q < 32; q++)
+                            acc[q] += part[u ^ 1][q];
+                    }
                 }
-            }
-            wgmma_wait<0>();
+                wgmma_wait<0>();
 #pragma unroll
-            for (int q = 0; q < 32; q++)
-                acc[q] += part[((WG_BK / 8) - 1) & 1][q];
+                for (int q = 0; q < 32; q++)
+                    acc[q] += part[(KS - 1) & 1][q];
+            }
         }
         cp_async_wait<0>();
         __syncthreads();
 
-        /* d q of n8 block j: row 16 warp + g + 8 (q >> 1), column 8 j + 2t
-         * + (q & 1) */
+        /* d q of n8 block j: row g + 8 (q >> 1), column 8 j + 2t + (q & 1) */
 #pragma unroll
         for (int j = 0; j < WG_BN / 8; j++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                int64_t r = m0 + warp * 16 + g + h * 8;
+                int64_t r = m0 + row0 + g + h * 8;
                 int64_t c = n0 + j * 8 + 2 * t;
                 if (r >= m || c >= n)
                     continue;
@@ -646,34 +689,36 @@ bool device_is_sm90()
     return major == 9 && minor == 0;
 }
 
-template <bool SWAP>
+template <int WGS, bool TILE>
 gpuError_t launch_wgmma(gpuStream_t s, const Args &x, int ta, int tb)
 {
 #ifdef RLXG_SM90A
+    using W = Wg<WGS>;
     if (ta || !tb || x.splits > 1 || !device_is_sm90())
         return gpuErrorInvalidValue;
-    auto kern = tf32x3_wgmma_kernel<SWAP>;
+    auto kern = tf32x3_wgmma_kernel<WGS, TILE>;
     static unsigned char ready[64];
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess)
         return cudaGetLastError();
     if (dev < 0 || dev >= 64 || !ready[dev]) {
         cudaError_t e = cudaFuncSetAttribute(
-            kern, cudaFuncAttributeMaxDynamicSharedMemorySize, WG_SMEM);
+            kern, cudaFuncAttributeMaxDynamicSharedMemorySize, W::SMEM);
         if (e != cudaSuccess)
             return e;
         if (dev >= 0 && dev < 64)
             ready[dev] = 1;
     }
-    int64_t gx = (x.n + WG_BN - 1) / WG_BN, gy = (x.m + WG_BM - 1) / WG_BM;
+    int64_t gx = (x.n + WG_BN - 1) / WG_BN, gy = (x.m + W::BM - 1) / W::BM;
     if (gx > INT32_MAX || gy > 65535)
         return gpuErrorInvalidValue;
     int vec = x.n % 2 == 0 && (uintptr_t)x.y % 8 == 0 &&
               (x.batch == 1 || x.sy % 2 == 0);
     dim3 grid((unsigned)gx, (unsigned)gy,
               (unsigned)(x.batch < 65535 ? x.batch : 65535));
-    kern<<<grid, 128, WG_SMEM, s>>>(x.a, x.b, x.bias, x.y, x.m, x.n, x.k,
-                                    x.batch, x.sa, x.sb, x.sy, x.act, vec);
+    kern<<<grid, W::THREADS, W::SMEM, s>>>(x.a, x.b, x.bias, x.y, x.m, x.n,
+                                           x.k, x.batch, x.sa, x.sb, x.sy,
+                                           x.act, vec);
     return gpuGetLastError();
 #else
     (void)s;
@@ -737,7 +782,8 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
     case 2: case 4: return launch<64, 64, 16, 32, 32, 4, 2>(s, x, ta, tb);
     case 5: return launch<64, 64, 32, 32, 16, 3, 1>(s, x, ta, tb);
     case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
-    case 7: return launch_wgmma<false>(s, x, ta, tb);
+    case 7: return launch_wgmma<2, true>(s, x, ta, tb);
+    case 8: return launch_wgmma<1, true>(s, x, ta, tb);
     default: return gpuErrorInvalidValue;
     }
 }
