@@ -244,6 +244,10 @@ static const Variant variants[] = {
           return launch_wgmma<2, true>(s, x, 0, 1); }, true },
     { "wgmma 64x64x32 tile", [](gpuStream_t s, const Args &x) {
           return launch_wgmma<1, true>(s, x, 0, 1); }, true },
+    { "wgmma 64x128x32 tile", [](gpuStream_t s, const Args &x) {
+          return launch_wgmma<1, true, 128>(s, x, 0, 1); }, true },
+    { "wgmma 128x128x32 tile", [](gpuStream_t s, const Args &x) {
+          return launch_wgmma<2, true, 128>(s, x, 0, 1); }, true },
     { "wgmma 128x64x32 step", [](gpuStream_t s, const Args &x) {
           return launch_wgmma<2, false>(s, x, 0, 1); }, true },
     { "wgmma 64x64x32 step", [](gpuStream_t s, const Args &x) {

@@ -427,15 +427,16 @@ gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
 #define RLXG_WGMMA_DEVICE 1
 #endif
 
-constexpr int WG_BN = 64, WG_BK = 32, WG_STAGES = 3;
+constexpr int WG_BK = 32, WG_STAGES = 3;
 constexpr int WG_A_LD = WG_BK + 4;
-constexpr int WG_B_SIZE = WG_BN * WG_BK;           /* floats, hi or lo */
 
-/* WGS warpgroups, each 64 rows of the block tile, share b's tiles */
-template <int WGS> struct Wg {
+/* WGS warpgroups, each 64 rows of the block tile, share b's tiles of
+ * BN columns */
+template <int WGS, int BN> struct Wg {
     static constexpr int BM = 64 * WGS, THREADS = 128 * WGS;
     static constexpr int A_SIZE = BM * WG_A_LD;    /* floats */
-    static constexpr int STAGE = A_SIZE + 2 * WG_B_SIZE;
+    static constexpr int B_SIZE = BN * WG_BK;      /* floats, hi or lo */
+    static constexpr int STAGE = A_SIZE + 2 * B_SIZE;
     static constexpr int SMEM = WG_STAGES * STAGE * 4;
     static_assert((A_SIZE * 4) % 128 == 0 && (STAGE * 4) % 128 == 0,
                   "wgmma tiles 128-byte aligned");
@@ -453,16 +454,18 @@ __device__ __forceinline__ uint64_t wg_desc(const float *p)
     return ((a & 0x3ffff) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
 }
 
-/* d (64 x 64 per warpgroup: 32 per thread) = a b + (acc ? d : 0) */
-__device__ __forceinline__ void wgmma_tf32(float d[32], const unsigned a[4],
-                                           uint64_t desc, int acc)
+/* d (64 x N per warpgroup: N / 2 per thread) = a b + (acc ? d : 0) */
+template <int N>
+__device__ __forceinline__ void wgmma_tf32(float *d, const unsigned a[4],
+                                           uint64_t desc, int acc);
+template <>
+__device__ __forceinline__ void wgmma_tf32<64>(float *d, const unsigned a[4],
+                                               uint64_t desc, int acc)
 {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, "
-        "%14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, "
-        "%27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]),
           "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]),
           "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
@@ -470,6 +473,29 @@ __device__ __forceinline__ void wgmma_tf32(float d[32], const unsigned a[4],
           "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
           "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
           "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
+}
+template <>
+__device__ __forceinline__ void wgmma_tf32<128>(float *d, const unsigned a[4],
+                                                uint64_t desc, int acc)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]),
+          "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]),
+          "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
+          "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]),
+          "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+          "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
+          "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
 }
 
@@ -503,8 +529,8 @@ __device__ __forceinline__ int wg_b_off(int r, int kc)
 /* TILE: the whole K tile (4 k steps: all small terms, then the large
  * ones, 12 wgmma) summed from zero as one group, then added; else each k
  * step is, its group running while the previous one's sum is added. */
-template <int WGS, bool TILE>
-__global__ void __launch_bounds__(128 * WGS, 2)
+template <int WGS, bool TILE, int BN>
+__global__ void __launch_bounds__(128 * WGS, BN == 64 ? 2 : 1)
     tf32x3_wgmma_kernel(const float *__restrict__ a,
                         const float *__restrict__ b,
                         const float *__restrict__ bias,
@@ -513,7 +539,8 @@ __global__ void __launch_bounds__(128 * WGS, 2)
                         int64_t sy, int act, int vec)
 {
 #ifdef RLXG_WGMMA_DEVICE
-    using W = Wg<WGS>;
+    using W = Wg<WGS, BN>;
+    constexpr int WG_BN = BN, WG_B_SIZE = W::B_SIZE, ND = BN / 2;
     extern __shared__ __align__(128) float4 wsmem4[];
     float *smem = (float *)wsmem4;
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -549,10 +576,13 @@ __global__ void __launch_bounds__(128 * WGS, 2)
                            ok ? btp + gb * k + gk : btp, ok ? 16 : 0);
             }
         };
-        float acc[32], part[2][32];
+        float acc[ND], part[TILE ? 1 : 2][ND];
 #pragma unroll
-        for (int q = 0; q < 32; q++)
-            acc[q] = part[0][q] = part[1][q] = 0.f;
+        for (int q = 0; q < ND; q++) {
+            acc[q] = part[0][q] = 0.f;
+            if (!TILE)
+                part[TILE ? 0 : 1][q] = 0.f;
+        }
 #pragma unroll
         for (int s = 0; s < WG_STAGES - 1; s++) {
             if (s < ktiles)
@@ -595,18 +625,18 @@ __global__ void __launch_bounds__(128 * WGS, 2)
                 wgmma_fence();
 #pragma unroll
                 for (int s = 0; s < KS; s++)
-                    wgmma_tf32(part[0], al[s], wg_desc(bh + 2 * s * 32),
+                    wgmma_tf32<BN>(part[0], al[s], wg_desc(bh + 2 * s * 32),
                                s > 0);
 #pragma unroll
                 for (int s = 0; s < KS; s++)
-                    wgmma_tf32(part[0], ah[s], wg_desc(bl + 2 * s * 32), 1);
+                    wgmma_tf32<BN>(part[0], ah[s], wg_desc(bl + 2 * s * 32), 1);
 #pragma unroll
                 for (int s = 0; s < KS; s++)
-                    wgmma_tf32(part[0], ah[s], wg_desc(bh + 2 * s * 32), 1);
+                    wgmma_tf32<BN>(part[0], ah[s], wg_desc(bh + 2 * s * 32), 1);
                 wgmma_commit();
                 wgmma_wait<0>();
 #pragma unroll
-                for (int q = 0; q < 32; q++)
+                for (int q = 0; q < ND; q++)
                     acc[q] += part[0][q];
             } else {
                 unsigned ah[2][4], al[2][4];
@@ -623,21 +653,22 @@ __global__ void __launch_bounds__(128 * WGS, 2)
                     uint64_t dh = wg_desc(bh + 2 * s * 32);
                     uint64_t dl = wg_desc(bl + 2 * s * 32);
                     wgmma_fence();
-                    wgmma_tf32(part[u], al[u], dh, 0);
-                    wgmma_tf32(part[u], ah[u], dl, 1);
-                    wgmma_tf32(part[u], ah[u], dh, 1);
+                    float *pu = part[TILE ? 0 : u];
+                    wgmma_tf32<BN>(pu, al[u], dh, 0);
+                    wgmma_tf32<BN>(pu, ah[u], dl, 1);
+                    wgmma_tf32<BN>(pu, ah[u], dh, 1);
                     wgmma_commit();
                     if (s > 0) {
                         wgmma_wait<1>(); /* step s - 1 done */
 #pragma unroll
-                        for (int q = 0; q < 32; q++)
-                            acc[q] += part[u ^ 1][q];
+                        for (int q = 0; q < ND; q++)
+                            acc[q] += part[TILE ? 0 : u ^ 1][q];
                     }
                 }
                 wgmma_wait<0>();
 #pragma unroll
-                for (int q = 0; q < 32; q++)
-                    acc[q] += part[(KS - 1) & 1][q];
+                for (int q = 0; q < ND; q++)
+                    acc[q] += part[TILE ? 0 : (KS - 1) & 1][q];
             }
         }
         cp_async_wait<0>();
@@ -689,14 +720,15 @@ bool device_is_sm90()
     return major == 9 && minor == 0;
 }
 
-template <int WGS, bool TILE>
+template <int WGS, bool TILE, int BN = 64>
 gpuError_t launch_wgmma(gpuStream_t s, const Args &x, int ta, int tb)
 {
 #ifdef RLXG_SM90A
-    using W = Wg<WGS>;
+    using W = Wg<WGS, BN>;
+    constexpr int WG_BN = BN;
     if (ta || !tb || x.splits > 1 || !device_is_sm90())
         return gpuErrorInvalidValue;
-    auto kern = tf32x3_wgmma_kernel<WGS, TILE>;
+    auto kern = tf32x3_wgmma_kernel<WGS, TILE, BN>;
     static unsigned char ready[64];
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess)
@@ -784,6 +816,8 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
     case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
     case 7: return launch_wgmma<2, true>(s, x, ta, tb);
     case 8: return launch_wgmma<1, true>(s, x, ta, tb);
+    case 9: return launch_wgmma<1, true, 128>(s, x, ta, tb);
+    case 10: return launch_wgmma<2, true, 128>(s, x, ta, tb);
     default: return gpuErrorInvalidValue;
     }
 }
