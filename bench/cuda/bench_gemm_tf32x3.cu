@@ -238,8 +238,9 @@ static const Variant variants[] = {
     V(64, 64, 32, 32, 32, 3, 2),   /* plugin cfg 6 */
     V(64, 64, 32, 32, 32, 3, 0),   V(64, 64, 32, 32, 32, 3, 1),
     V(128, 64, 32, 32, 32, 3, 2),  V(64, 64, 32, 32, 32, 4, 2),
-    /* plugin cfg 7, 8: wgmma (sm_90a), 2 or 1 warpgroups, a K tile
-     * per group; then per k step, double-buffered */
+    /* wgmma (sm_90a; not among the plugin's tiles: slower so far), 2 or
+     * 1 warpgroups, 64 or 128 columns, a K tile per wgmma group; then
+     * per k step, double-buffered */
     { "wgmma 128x64x32 tile", [](gpuStream_t s, const Args &x) {
           return launch_wgmma<2, true>(s, x, 0, 1); }, true },
     { "wgmma 64x64x32 tile", [](gpuStream_t s, const Args &x) {
@@ -288,13 +289,17 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
         Err e = p.err();
         bool ok = e.fro <= 2 * e_sgemm.fro + 1e-7 &&
                   e.comp <= 4 * e_sgemm.comp + 1e-7;
+        bool reference = strstr(v.name, " f0") != NULL; /* known: ~9x */
         printf("  3xtf32 %-21s%s %8.2f us %6.1f TFLOPS  err fro %.3e comp "
                "%.3e  %.2fx sgemm%s\n",
                v.name, split > 1 ? " splitk2" : "        ", t,
                gflop * 1e3 / t, e.fro, e.comp, t_sgemm / t,
-               ok ? "" : "  ERROR TOO LARGE");
-        if (!ok)
+               ok ? "" : reference ? "  too large (f0, reference only)"
+                             : "  ERROR TOO LARGE");
+        if (!ok && !reference)
             failures++;
+        if (!ok)
+            continue; /* never the best */
         if (t < best) {
             best = t;
             best_err = e.fro;
@@ -330,10 +335,8 @@ static void check_entry(cublasHandle_t h, int64_t m, int64_t n, int64_t k,
                                         k * n);
     for (int cfg = 0; cfg < RLXG_TF32X3_CONFIGS; cfg++)
         for (int relu = 0; relu < (batch == 1 ? 2 : 1); relu++) {
-            /* the split-K tiles take no act (and no batch), the wgmma
-             * ones only a [m, k] and b [n, k]: declined */
-            bool declines = ((cfg == 3 || cfg == 4) && (relu || batch > 1)) ||
-                            (cfg >= 7 && (ta || !tb));
+            /* the split-K tiles take no act (and no batch): declined */
+            bool declines = (cfg == 3 || cfg == 4) && (relu || batch > 1);
             CK(cudaMemset(p.y, 0xff, (size_t)(m * n * batch) * 4));
             gpuError_t e = rlxg_gemm_tf32x3(
                 0, p.a, p.b, relu ? bias : nullptr, p.y, m, n, k, ta, tb,

@@ -415,14 +415,19 @@ gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
 }
 
 /* ---- Hopper (sm_90a): the same 3xTF32 with wgmma ---------------------
- * One warpgroup per 64 x 64 block tile, a = x [m, k] and b = a Linear
- * weight [n, k] (wgmma takes TF32 only K-major). a's fragments come from
- * registers, split as above; b's tiles are split once in shared memory
- * (hi in place, lo beside it), laid out as wgmma's core matrices (8 rows
- * of 16 bytes, no swizzle). Each k step is again summed from zero
- * (scale-d 0) and added to the f32 accumulator rounded to nearest; its
- * three wgmma run while the previous step's sum is added. Built only
- * where nvcc targets sm_90a (RLXG_SM90A: meson compiles this file so). */
+ * One or two warpgroups per block tile of 64 or 128 columns, a = x
+ * [m, k] and b = a Linear weight [n, k] (wgmma takes TF32 only
+ * K-major). a's fragments come from registers, split as above; b's tiles
+ * are split once in shared memory (hi in place, lo beside it), laid out
+ * as wgmma's core matrices (8 rows of 16 bytes, no swizzle). The sums
+ * again start from zero (scale-d 0) and are added to the f32 accumulator
+ * rounded to nearest. Built only where nvcc targets sm_90a and
+ * RLXG_SM90A is defined (the bench does both).
+ * Not among the plugin's tiles yet: correct (bench_gemm_tf32x3.cu checks
+ * it like the others), but on an H200 1.5 to 3x slower than the
+ * mma.sync kernel above, itself held near 45 TFLOPS by mma.sync's TF32
+ * rate there. What remains to make it pay: deeper wgmma pipelining (a
+ * producer warp, TMA, swizzled layouts, several groups in flight). */
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define RLXG_WGMMA_DEVICE 1
 #endif
@@ -705,34 +710,24 @@ __global__ void __launch_bounds__(128 * WGS, BN == 64 ? 2 : 1)
 #endif
 }
 
-/* Compute capability exactly 9.0 (sm_90a code runs there only) */
-bool device_is_sm90()
-{
-    int dev = 0, major = 0, minor = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                               dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
-                               dev) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    return major == 9 && minor == 0;
-}
-
 template <int WGS, bool TILE, int BN = 64>
 gpuError_t launch_wgmma(gpuStream_t s, const Args &x, int ta, int tb)
 {
 #ifdef RLXG_SM90A
     using W = Wg<WGS, BN>;
     constexpr int WG_BN = BN;
-    if (ta || !tb || x.splits > 1 || !device_is_sm90())
+    /* sm_90a code runs on compute capability 9.0 only */
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
+                               dev) != cudaSuccess)
+        return cudaGetLastError();
+    if (ta || !tb || x.splits > 1 || major != 9 || minor != 0)
         return gpuErrorInvalidValue;
     auto kern = tf32x3_wgmma_kernel<WGS, TILE, BN>;
     static unsigned char ready[64];
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess)
-        return cudaGetLastError();
     if (dev < 0 || dev >= 64 || !ready[dev]) {
         cudaError_t e = cudaFuncSetAttribute(
             kern, cudaFuncAttributeMaxDynamicSharedMemorySize, W::SMEM);
@@ -814,10 +809,6 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
     case 2: case 4: return launch<64, 64, 16, 32, 32, 4, 2>(s, x, ta, tb);
     case 5: return launch<64, 64, 32, 32, 16, 3, 1>(s, x, ta, tb);
     case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
-    case 7: return launch_wgmma<2, true>(s, x, ta, tb);
-    case 8: return launch_wgmma<1, true>(s, x, ta, tb);
-    case 9: return launch_wgmma<1, true, 128>(s, x, ta, tb);
-    case 10: return launch_wgmma<2, true, 128>(s, x, ta, tb);
     default: return gpuErrorInvalidValue;
     }
 }
