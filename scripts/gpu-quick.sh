@@ -1,6 +1,6 @@
 #!/bin/bash
 # gpu-quick.sh - the short loop for GPU performance work on a machine with
-# an NVIDIA GPU: a debugoptimized build of the core and the cuda plugin only (no
+# an NVIDIA GPU: a release build of the core and the cuda plugin only (no
 # tests, no other plugins), `rlx conformance --backend cuda`, then
 # bench/cuda/bench_models.py restricted to the models named in
 # BENCH_MODELS (substrings of the row names, comma-separated, e.g.
@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 . scripts/gpu-deps.sh
 status=0
 if [ ! -f "$BUILD/build.ninja" ]; then
-    meson setup "$BUILD" --buildtype=debugoptimized -Dwerror=true -Dtests=false \
+    meson setup "$BUILD" --buildtype=release -Dwerror=true -Dtests=false \
         -Dcuda=enabled -Dvulkan=disabled -Drocm=disabled -Dpjrt=disabled \
         -Dcpu-openblas=disabled >"$OUT/setup.log" 2>&1 ||
         { tail -30 "$OUT/setup.log"; exit 1; }
