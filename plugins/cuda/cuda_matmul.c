@@ -9,7 +9,10 @@
  * Batch dims that only a carries fold into m (one large GEMM); other
  * batches use the strided-batch attributes when the offsets are regular,
  * else one call per batch. f32 uses the plain f32 compute type unless the
- * precision allows TF32; f16 and bf16 accumulate in f32.
+ * precision allows TF32; f16 and bf16 accumulate in f32. Under strict
+ * precision an f32 matmul also has our 3xTF32 tensor-core GEMM
+ * (gk_gemm_tf32x3.cu, as accurate as FP32) among the autotuner's
+ * candidates.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +103,13 @@ static int heuristic_only(const rlx_executable *exe)
 static int kernel_only(const rlx_executable *exe)
 {
     return matmul_mode(exe, "kernel");
+}
+
+/* cuda.matmul=tf32x3: every matmul the 3xTF32 GEMM takes goes through
+ * it, timed only among its own tiles (how it is tested on hardware). */
+static int tf32x3_only(const rlx_executable *exe)
+{
+    return matmul_mode(exe, "tf32x3");
 }
 
 static uint32_t epilogue_of(int epi)
@@ -352,6 +362,9 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     int ta = sh.ta, tb = sh.tb, regular = sh.regular;
     int64_t m = sh.m, n = sh.n, k = sh.k, n_batch = sh.n_batch;
     int64_t *ao = sh.a_off, *bo = sh.b_off;
+    /* batch strides when regular (describe's and the 3xTF32 GEMM's) */
+    int64_t sa = regular && n_batch > 1 ? ao[1] : 0;
+    int64_t sb = regular && n_batch > 1 ? bo[1] : 0;
     mm->ta = ta;
     mm->tb = tb;
     if (kernel_only(exe)) /* our rlxg_gemm: no cuBLASLt */
@@ -361,8 +374,7 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     mm->n_calls = 1;
     if (regular)
         st = describe(exe, mm, v->dtype, m, n, k, ta, tb, (int32_t)n_batch,
-                      n_batch > 1 ? ao[1] : 0, n_batch > 1 ? bo[1] : 0, 256,
-                      precision);
+                      sa, sb, 256, precision);
     if (st == RLX_ERR_UNSUPPORTED && n_batch > 1 &&
         mm->epilogue == RLXG_EPI_NONE) {
         /* one call per batch */
@@ -403,6 +415,20 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     mm->use_gemv = mm->gemv_ok;
     if (mm->gemv_ok)
         mm->gemv_flags = gemv_flags(exe, mm, b);
+    /* f32 under strict precision: the 3xTF32 GEMM is a candidate (its
+     * error measures like FP32 SGEMM's, bench_gemm_tf32x3.cu) */
+    mm->sa = mm->batch > 1 ? sa : 0;
+    mm->sb = mm->batch > 1 ? sb : 0;
+    mm->tf32x3_ok = st == RLX_OK && !heuristic_only(exe) &&
+                    v->dtype == RLX_DTYPE_F32 &&
+                    precision == RLX_PRECISION_STRICT && mm->n_calls == 1 &&
+                    rlxg_gemm_tf32x3_ok(m, n, k, ta, tb, mm->batch, mm->sa,
+                                        mm->sb);
+    cudaGetLastError();
+    mm->use_tf32x3 = mm->tf32x3_ok && tf32x3_only(exe);
+    mm->tf32x3_cfg = 0;
+    if (mm->use_tf32x3)
+        mm->use_gemv = 0;
     if (st == RLX_ERR_UNSUPPORTED) {
         if (mm->epilogue != RLXG_EPI_NONE) {
             reset(be, mm);
@@ -427,6 +453,23 @@ static cudaError_t gemv(rlx_executable *exe, const rlxg_step *step,
     return rlxg_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
                      bias, y, mm->m, mm->n, mm->k, mm->gemv_wpc,
                      mm->gemv_flags);
+}
+
+/* The 3xTF32 GEMM for this step; it needs 16-byte aligned operands
+ * (else it declines, and cuBLASLt computes the step). */
+static int tf32x3_fits(const void *a, const void *b)
+{
+    return ((uintptr_t)a | (uintptr_t)b) % 16 == 0;
+}
+
+static cudaError_t tf32x3(rlx_executable *exe, const rlxg_matmul *mm,
+                          const void *a, const void *b, const void *bias,
+                          void *y)
+{
+    return rlxg_gemm_tf32x3(exe->stream, a, b, bias, y, mm->m, mm->n, mm->k,
+                            mm->ta, mm->tb, mm->batch, mm->sa, mm->sb,
+                            mm->m * mm->n, gemm_act(mm->epilogue),
+                            mm->tf32x3_cfg);
 }
 
 rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
@@ -456,6 +499,17 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                 return rlxg_gpu_fail(exe->be->host, err,
                                      "cannot launch a kernel");
         }
+        return RLX_OK;
+    }
+    if (mm->use_tf32x3 && tf32x3_fits(a, b)) {
+        cudaError_t err = tf32x3(
+            exe, mm, a, b,
+            mm->bias_value >= 0 ? rlxg_value_ptr(exe, mm->bias_value, params)
+                                : NULL,
+            y);
+        if (err != cudaSuccess)
+            return rlxg_gpu_fail(exe->be->host, err,
+                                  "cannot launch a kernel");
         return RLX_OK;
     }
     if (mm->use_gemv) {
@@ -499,7 +553,8 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
 /* Calls per timed sample, so short kernels outweigh event overhead. */
 #define TUNE_CALLS 4
 
-/* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column. */
+/* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column;
+ * from n_algos on, the 3xTF32 GEMM's block tiles. */
 #define GEMV_CANDIDATES 4
 static int gemv_wpc_of(int which)
 {
@@ -518,11 +573,17 @@ static float time_algo(rlx_executable *exe, const rlxg_step *step,
     float best = -1.f;
     if (which < 0)
         mm->gemv_wpc = gemv_wpc_of(which);
+    if (which >= mm->n_algos)
+        mm->tf32x3_cfg = which - mm->n_algos;
     for (int rep = 0; rep < 4; rep++) {
         cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
         cudaEventRecord(e0, exe->stream);
         for (int c = 0; c < TUNE_CALLS && cs == CUBLAS_STATUS_SUCCESS; c++)
-            if (which < 0)
+            if (which >= mm->n_algos)
+                cs = tf32x3(exe, mm, a, b, bias, y) == cudaSuccess
+                         ? CUBLAS_STATUS_SUCCESS
+                         : CUBLAS_STATUS_EXECUTION_FAILED;
+            else if (which < 0)
                 cs = gemv(exe, step, a, b, bias, y) == cudaSuccess
                          ? CUBLAS_STATUS_SUCCESS
                          : CUBLAS_STATUS_EXECUTION_FAILED;
@@ -550,7 +611,9 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
     for (uint32_t i = 0; i < exe->n_steps; i++) {
         rlxg_step *s = &exe->steps[i];
         rlxg_matmul *mm = s->mm;
-        if (!mm || mm->n_algos + mm->gemv_ok < 2 || mm->n_calls != 1 ||
+        int n_tf32x3 = mm && mm->tf32x3_ok ? RLXG_TF32X3_CONFIGS : 0;
+        if (!mm || mm->n_algos + mm->gemv_ok + n_tf32x3 < 2 ||
+            mm->n_calls != 1 ||
             2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
                     (double)mm->batch < TUNE_MIN_FLOP)
             continue;
@@ -585,31 +648,46 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
                                    CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
                                    sizeof bias);
         }
-        int best = 0;
-        float best_ms = -1.f, first_ms = -1.f;
-        for (int c = mm->gemv_ok ? -GEMV_CANDIDATES : 0; c < mm->n_algos;
-             c++) {
+        int best = 0, forced = mm->use_tf32x3;
+        float best_ms = -1.f, first_ms = -1.f, blas_ms = -1.f;
+        int c0 = forced ? mm->n_algos
+                        : mm->gemv_ok ? -GEMV_CANDIDATES : 0;
+        for (int c = c0; c < mm->n_algos + n_tf32x3; c++) {
             float ms = time_algo(exe, s, c, a, b, nbias ? bias : NULL, y, e0,
                                  e1);
             if (c == 0)
                 first_ms = ms;
+            if (c == mm->n_algos)
+                blas_ms = best_ms; /* the best before the 3xTF32 GEMM */
             if (ms >= 0 && (best_ms < 0 || ms < best_ms)) {
                 best_ms = ms;
                 best = c;
             }
         }
+        if (forced && best < mm->n_algos)
+            best = mm->n_algos; /* no tile ran: keep tile 0 */
         int32_t split = 1;
         size_t got = 0;
         mm->use_gemv = best < 0;
         mm->gemv_wpc = best < 0 ? gemv_wpc_of(best) : 0;
-        if (best >= 0)
+        mm->use_tf32x3 = best >= mm->n_algos;
+        mm->tf32x3_cfg = mm->use_tf32x3 ? best - mm->n_algos : 0;
+        if (best >= 0 && best < mm->n_algos)
             exe->be->blas.algo_config_get(&mm->algos[best],
                                           CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
                                           &split, sizeof split, &got);
         cudaStreamSynchronize(exe->stream);
         cudaGetLastError(); /* a candidate that failed is just skipped */
         cudaFree(buf);
-        mm->algo = mm->algos[best < 0 ? 0 : best];
+        mm->algo = mm->algos[best < 0 || mm->use_tf32x3 ? 0 : best];
+        if (mm->use_tf32x3)
+            rlx_kit_log(exe->be->host, RLX_LOG_INFO,
+                        "cuda: matmul %lldx%lldx%lld (batch %lld): the "
+                        "3xTF32 tensor-core GEMM (tile %d), %.4f ms; "
+                        "cuBLASLt's best %.4f ms",
+                        (long long)mm->m, (long long)mm->n,
+                        (long long)mm->k, (long long)mm->batch,
+                        mm->tf32x3_cfg, (double)best_ms, (double)blas_ms);
         rlx_kit_log(exe->be->host, RLX_LOG_DEBUG,
                     "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
                     "(split-k %d, gemv warps per column %d), %.4f ms; the "
