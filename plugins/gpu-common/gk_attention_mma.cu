@@ -14,39 +14,9 @@
 
 #ifndef RLXG_HIP
 
+#include "gk_ptx.cuh"
+
 namespace {
-
-/* ---- PTX wrappers (sm_80+; empty in the host pass) -------------------- */
-
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
-/* 16 bytes global -> shared; SRC_BYTES 0 fills the 16 bytes with zeros */
-__device__ __forceinline__ void cp_async16(void *dst, const void *src,
-                                           int src_bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
-                     smem_addr(dst)),
-                 "l"(src), "r"(src_bytes));
-#endif
-}
-
-__device__ __forceinline__ void cp_async_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
-}
 
 __device__ __forceinline__ void ldsm_x4(unsigned r[4], const void *p)
 {

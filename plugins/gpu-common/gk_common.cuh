@@ -241,6 +241,21 @@ __device__ __forceinline__ float warp_sum(float v)
     return v;
 }
 
+/* ---- GEMM epilogue ------------------------------------------------------ */
+
+/* The activation a GEMM applies after its bias (RLXG_GEMM_*): relu keeps
+ * NaN, gelu is the tanh approximation. */
+__device__ __forceinline__ float gemm_act(int act, float v)
+{
+    if (act == RLXG_GEMM_RELU)
+        return v > 0.f || isnan(v) ? v : 0.f;
+    if (act == RLXG_GEMM_GELU_TANH) {
+        const float c = 0.7978845608028654f;
+        return 0.5f * v * (1.f + tanhf(c * (v + 0.044715f * v * v * v)));
+    }
+    return v;
+}
+
 /* ---- dispatch helpers -------------------------------------------------- */
 
 template <template <typename> class F, typename... Args>

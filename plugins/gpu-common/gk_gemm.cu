@@ -13,17 +13,6 @@ namespace {
 
 constexpr int TM = 64, TN = 64, TK = 16;
 
-__device__ __forceinline__ float gemm_act(int act, float v)
-{
-    if (act == RLXG_GEMM_RELU)
-        return v > 0.f || isnan(v) ? v : 0.f;
-    if (act == RLXG_GEMM_GELU_TANH) {
-        const float c = 0.7978845608028654f;
-        return 0.5f * v * (1.f + tanhf(c * (v + 0.044715f * v * v * v)));
-    }
-    return v;
-}
-
 /* 256 threads as 16 x 16; thread (tx, ty) computes rows ty + 16 i and
  * columns tx + 16 j of the block's 64 x 64 tile, i, j < 4. Tiles of A
  * and B are staged in shared memory as f32, TK deep. Grid-stride over

@@ -18,39 +18,9 @@
 
 #ifndef RLXG_HIP
 
+#include "gk_ptx.cuh"
+
 namespace {
-
-/* ---- PTX wrappers (sm_80+; empty in the host pass) -------------------- */
-
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
-/* 16 bytes global -> shared; SRC_BYTES 0 fills the 16 bytes with zeros */
-__device__ __forceinline__ void cp_async16(void *dst, const void *src,
-                                           int src_bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
-                     smem_addr(dst)),
-                 "l"(src), "r"(src_bytes));
-#endif
-}
-
-__device__ __forceinline__ void cp_async_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
-}
 
 /* x = hi + lo as two TF32 operands, each rounded to nearest (ties
  * away): half a TF32 ulp added to the bits, then hi's low 13 bits
@@ -88,17 +58,6 @@ __device__ __forceinline__ void mma_tf32(float c[4], const unsigned a[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
           "r"(b[1]));
 #endif
-}
-
-__device__ __forceinline__ float act_of(int act, float v)
-{
-    if (act == RLXG_GEMM_RELU)
-        return v > 0.f || isnan(v) ? v : 0.f;
-    if (act == RLXG_GEMM_GELU_TANH) {
-        const float c = 0.7978845608028654f;
-        return 0.5f * v * (1.f + tanhf(c * (v + 0.044715f * v * v * v)));
-    }
-    return v;
 }
 
 /* Block tile BM x BN, K step BK, warp tile WM x WN. Shared layouts, per
@@ -339,8 +298,8 @@ __global__ void __launch_bounds__(
                         if (two)
                             v1 += bias[c + 1];
                     }
-                    v0 = act_of(act, v0);
-                    v1 = act_of(act, v1);
+                    v0 = gemm_act(act, v0);
+                    v1 = gemm_act(act, v1);
                     if (two && vec)
                         *(float2 *)p = make_float2(v0, v1);
                     else {

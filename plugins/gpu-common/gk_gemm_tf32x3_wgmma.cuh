@@ -285,8 +285,8 @@ __global__ void __launch_bounds__(128 * WGS, BN == 64 ? 2 : 1)
                     if (two)
                         v1 += bias[c + 1];
                 }
-                v0 = act_of(act, v0);
-                v1 = act_of(act, v1);
+                v0 = gemm_act(act, v0);
+                v1 = gemm_act(act, v1);
                 float *p = yt + r * n + c;
                 if (two && vec)
                     *(float2 *)p = make_float2(v0, v1);
