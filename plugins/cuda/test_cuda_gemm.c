@@ -4,8 +4,9 @@
  * with cuda.matmul=tf32x3 (the 3xTF32 tensor-core GEMM wherever it takes
  * the layout) and once as tuned (whichever candidate is fastest). Shapes
  * that are no multiple of the GEMM's tiles, both layouts of the weight,
- * a fused bias + relu, a batched matmul, and a K the GEMM declines (not
- * a multiple of 4: cuBLASLt computes it). The bound is FP32's, not
+ * a fused bias + relu, a batched matmul, a K the GEMM declines (not
+ * a multiple of 4: cuBLASLt computes it), and an infinite input (its
+ * infs and NaNs must be IEEE's, as SGEMM's are). The bound is FP32's, not
  * TF32's: a relative error TF32 alone (10-bit mantissa) would exceed.
  * Without a GPU it checks that the plugin loads and says why a session
  * cannot start, then skips. Prints TAP.
@@ -31,6 +32,8 @@ typedef struct {
     int64_t batch, m, n, k;
     int tb;        /* w stored [n, k] (a Linear weight) */
     int bias_relu; /* relu(x w + b) */
+    int inf;       /* x's first element +inf, w exact in TF32 (its lo
+                      parts zero): IEEE's inf and NaN, not the split's */
 } gcase;
 
 /* Runs one case; fills REL (Frobenius, relative) or returns -1. */
@@ -51,7 +54,10 @@ static int run_case(rlx_runtime *rt, const gcase *c, const char *mode,
     for (int64_t i = 0; i < nx; i++)
         x[i] = (float)frand(&seed);
     for (int64_t i = 0; i < nw; i++)
-        w[i] = (float)frand(&seed);
+        w[i] = c->inf ? (float)(round(frand(&seed) * 8) / 8)
+                      : (float)frand(&seed);
+    if (c->inf)
+        x[0] = INFINITY;
     for (int64_t i = 0; i < c->n; i++)
         b[i] = (float)frand(&seed);
     for (int64_t t = 0; t < c->batch; t++)
@@ -64,7 +70,7 @@ static int run_case(rlx_runtime *rt, const gcase *c, const char *mode,
                              (c->tb ? j * c->k + kk : kk * c->n + j)];
                 if (c->bias_relu) {
                     acc += b[j];
-                    acc = acc > 0 ? acc : 0;
+                    acc = acc > 0 || isnan(acc) ? acc : 0; /* NaN stays */
                 }
                 ref[(t * c->m + r) * c->n + j] = acc;
             }
@@ -108,6 +114,11 @@ static int run_case(rlx_runtime *rt, const gcase *c, const char *mode,
     }
     double num = 0, den = 0;
     for (int64_t i = 0; i < ny; i++) {
+        if (!isfinite(ref[i])) { /* inf or NaN: exactly that */
+            if (isnan(ref[i]) ? !isnan(o[i]) : o[i] != ref[i])
+                num = INFINITY;
+            continue;
+        }
         double e = (double)o[i] - ref[i];
         if (isnan(e))
             e = INFINITY; /* NaN never passes */
@@ -166,14 +177,16 @@ int main(int argc, char **argv)
         return 1;
     }
     static const gcase cases[] = {
-        { 1, 1000, 1532, 508, 1, 1 }, /* odd tiles, Linear weight */
-        { 1, 77, 36, 20, 0, 0 },
-        { 1, 129, 260, 1028, 1, 0 },
-        { 1, 256, 512, 2048, 1, 1 },  /* the encoder's FF2, fewer rows */
-        { 1, 200, 100, 36, 0, 1 },
-        { 3, 96, 72, 40, 0, 0 },      /* batched */
-        { 2, 33, 8, 12, 1, 0 },
-        { 1, 50, 30, 7, 1, 0 },       /* K % 4: cuBLASLt */
+        { 1, 1000, 1532, 508, 1, 1, 0 }, /* odd tiles, Linear weight */
+        { 1, 77, 36, 20, 0, 0, 0 },
+        { 1, 129, 260, 1028, 1, 0, 0 },
+        { 1, 256, 512, 2048, 1, 1, 0 },  /* the encoder's FF2, fewer rows */
+        { 1, 200, 100, 36, 0, 1, 0 },
+        { 3, 96, 72, 40, 0, 0, 0 },      /* batched */
+        { 2, 33, 8, 12, 1, 0, 0 },
+        { 1, 50, 30, 7, 1, 0, 0 },       /* K % 4: cuBLASLt */
+        { 1, 64, 96, 32, 1, 0, 1 },   /* an inf in x */
+        { 1, 128, 512, 2048, 0, 1, 1 },
     };
     static const char *modes[] = { "tf32x3", NULL };
     uint64_t seed = 0x9e3779b97f4a7c15ull;
@@ -188,11 +201,12 @@ int main(int argc, char **argv)
              * TF32 alone is near 1e-3 */
             double tol = 1e-5;
             snprintf(what, sizeof what,
-                     "f32 matmul b%lld m%lld n%lld k%lld%s%s (%s) matches "
+                     "f32 matmul b%lld m%lld n%lld k%lld%s%s%s (%s) matches "
                      "float64",
                      (long long)c->batch, (long long)c->m, (long long)c->n,
                      (long long)c->k, c->tb ? " w^T" : "",
                      c->bias_relu ? " +bias relu" : "",
+                     c->inf ? " with an inf" : "",
                      modes[md] ? modes[md] : "tuned");
             if (r)
                 snprintf(detail, sizeof detail, "%s", why);

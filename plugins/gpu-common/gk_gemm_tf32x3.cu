@@ -105,6 +105,26 @@ __device__ __forceinline__ void load_tile(float *dst, const float *src,
     }
 }
 
+/* One output the plain way, FP32 FMAs over [KB, KE). The split makes
+ * NaN where IEEE arithmetic does not: an infinite element's lo part is
+ * NaN (inf - inf), and its hi part times the other operand's zero lo
+ * part is too (inf x 0). So an output that comes out NaN is computed
+ * again here: NaN again if it truly is, else what SGEMM gives. Rare,
+ * and only the outputs concerned pay; a call, not inlined into the
+ * unrolled epilogue, which stays as it was for every other output. */
+template <bool TA, bool TB>
+__device__ __noinline__ float plain_dot(const float *a, const float *b,
+                                        int64_t r, int64_t c, int64_t kb,
+                                        int64_t ke, int64_t m, int64_t n,
+                                        int64_t k)
+{
+    float s = 0.f;
+    for (int64_t q = kb; q < ke; q++)
+        s = fmaf(TA ? a[q * m + r] : a[r * k + q],
+                 TB ? b[c * k + q] : b[q * n + c], s);
+    return s;
+}
+
 /* y[t] = act(op(a[t]) op(b[t]) + bias) for t < batch (grid z, strided).
  * VEC: n even and y 8-byte aligned, so column pairs store as float2.
  * SPLITS > 1 (batch 1, no act): grid z splits K in KPER-long parts
@@ -281,6 +301,12 @@ __global__ void __launch_bounds__(
                         continue;
                     float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
                     bool two = c + 1 < n;
+                    if (isnan(v0))
+                        v0 = plain_dot<TA, TB>(at, btp, r, c, kb, ke, m, n,
+                                               k);
+                    if (two && isnan(v1))
+                        v1 = plain_dot<TA, TB>(at, btp, r, c + 1, kb, ke, m,
+                                               n, k);
                     float *p = yt + r * n + c;
                     if (splits > 1) {
                         if (bias && split == 0) {
