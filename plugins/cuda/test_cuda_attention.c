@@ -201,29 +201,8 @@ int main(int argc, char **argv)
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0); /* each result out as it comes */
-    if (!cuda_test_expect_gpu()) {
-        /* what can be checked here: the plugin loads, and a session on
-         * it fails with a reason and a Fix; the kernels need a GPU */
-        rlx_runtime *rt = NULL;
-        rlx_session *s = NULL;
-        int loaded = rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) ==
-                         RLX_OK &&
-                     rlx_runtime_load_plugin(rt, argv[1]) == RLX_OK;
-        ok(loaded, "the cuda plugin loads without a GPU", rlx_last_error());
-        rlx_status st = loaded ? rlx_session_create(rt, "cuda", &s)
-                               : RLX_ERR_UNAVAILABLE;
-        ok(loaded && st != RLX_OK && !s &&
-               strstr(rlx_last_error(), "Fix:") != NULL,
-           "a session on cuda fails with a Fix", rlx_last_error());
-        if (s)
-            rlx_session_destroy(s);
-        rlx_runtime_destroy(rt);
-        printf("ok %d - tensor-core attention # SKIP no NVIDIA GPU here: "
-               "the kernels need one. Fix: run scripts/gpu-shared.sh on a "
-               "machine with an NVIDIA GPU\n1..%d\n", n_test + 1,
-               n_test + 1);
-        return n_fail != 0;
-    }
+    if (!cuda_test_expect_gpu())
+        return cuda_test_without_gpu(argv[1], "tensor-core attention");
     rlx_runtime *rt = NULL;
     if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) ||
         rlx_runtime_load_plugin(rt, argv[1])) {

@@ -1,7 +1,9 @@
 /*
  * test_cuda_expect.h - whether the cuda tests should expect a GPU:
  * RLX_TEST_CUDA_EXPECT (gpu or none) decides when set, else an empty or
- * -1 CUDA_VISIBLE_DEVICES means none, else the NVIDIA device node.
+ * -1 CUDA_VISIBLE_DEVICES means none, else the NVIDIA device node; and
+ * what a kernel test checks without one. Include after
+ * test/gpu_plugin_check.h (its ok()) and rlx/rlx.h.
  */
 #ifndef RLX_TEST_CUDA_EXPECT_H
 #define RLX_TEST_CUDA_EXPECT_H
@@ -21,6 +23,31 @@ static inline int cuda_test_expect_gpu(void)
     if (cvd && (!*cvd || !strcmp(cvd, "-1")))
         return 0;
     return access("/dev/nvidia0", F_OK) == 0;
+}
+
+/* Without a GPU: the plugin at PLUGIN loads and a session on it fails
+ * with a reason and a Fix; WHAT, the kernels, is reported skipped. Ends
+ * the TAP plan; returns the exit status. */
+static inline int cuda_test_without_gpu(const char *plugin, const char *what)
+{
+    rlx_runtime *rt = NULL;
+    rlx_session *s = NULL;
+    int loaded = rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) ==
+                     RLX_OK &&
+                 rlx_runtime_load_plugin(rt, plugin) == RLX_OK;
+    ok(loaded, "the cuda plugin loads without a GPU", rlx_last_error());
+    rlx_status st = loaded ? rlx_session_create(rt, "cuda", &s)
+                           : RLX_ERR_UNAVAILABLE;
+    ok(loaded && st != RLX_OK && !s &&
+           strstr(rlx_last_error(), "Fix:") != NULL,
+       "a session on cuda fails with a Fix", rlx_last_error());
+    if (s)
+        rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+    printf("ok %d - %s # SKIP no NVIDIA GPU here: the kernels need one. "
+           "Fix: run scripts/gpu-shared.sh on a machine with an NVIDIA "
+           "GPU\n1..%d\n", n_test + 1, what, n_test + 1);
+    return n_fail != 0;
 }
 
 #endif
