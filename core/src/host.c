@@ -206,8 +206,10 @@ static rlx_status host_register(const rlx_host *host, uint32_t abi,
         b->device_name = rlx__strdup(dev_name);
         b->description = rlx__strdup(info->description ? info->description
                                                        : "");
+        b->queue = calloc(1, sizeof *b->queue);
     }
-    if (!b || !grown || !b->id || !b->device_name || !b->description) {
+    if (!b || !grown || !b->id || !b->device_name || !b->description ||
+        !b->queue) {
         rlx__backend_free(b);
         return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
                                "out of memory. Fix: free memory");

@@ -110,6 +110,21 @@ void rlx__backend_release(const rlx_backend *b);
  * (RLX_BACKEND_DEVICE_IO, never set for plugins older than ABI 1.2). */
 int rlx__backend_device_io(const rlx_backend *b);
 
+/* ---- queue.c: runs queued on a device ("rlx.queue.v1") -------------- */
+
+/* Per backend, made at registration: the extension once looked up, and
+ * which devices may have runs queued. */
+typedef struct rlx__queue {
+    _Atomic int looked;          /* ext has been asked for */
+    const void *_Atomic ext;     /* const rlx_ext_queue *, or NULL */
+    _Atomic uint64_t queued;     /* bit (device % 64): runs may be queued */
+} rlx__queue;
+
+/* Wait for the runs queued on DEVICE of B, if any: every call that hands
+ * the backend a buffer or executable of that device goes through here
+ * first. RLX_OK, or the error of a queued run that failed. */
+rlx_status rlx__queue_drain(const rlx_backend *b, uint32_t device);
+
 struct rlx_backend {
     char *id;
     rlx_device_kind kind;
@@ -122,6 +137,7 @@ struct rlx_backend {
     rlx__plugin *plugin;
     uint32_t abi_version;
     uint32_t order;          /* registration sequence number */
+    struct rlx__queue *queue; /* queued runs (queue.c) */
 };
 
 /* An immutable list of backends; replaced whole, never edited, so readers

@@ -270,9 +270,12 @@ void rlx_program_destroy(rlx_program *p)
         return;
     const rlx_backend *b = p->backend;
     /* The executable goes first: backends may hold on to the host input
-     * and output memory (pinned for DMA) until executable_destroy. */
-    if (p->exe && b)
+     * and output memory (pinned for DMA) until executable_destroy. Runs
+     * still queued finish before; their errors have nobody to go to. */
+    if (p->exe && b) {
+        rlx__queue_drain(b, p->device_index);
         b->vt.executable_destroy(b->backend, p->exe);
+    }
     rlx__placement_free(p->place); /* its pieces hold their own backends */
     rlx__place_report_free(&p->report);
     for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++) {
@@ -353,6 +356,9 @@ rlx_status rlx_program_set_param(rlx_program *p, const char *name,
         return RLX_OK;
     }
     const rlx_backend *b = p->backend;
+    /* queued runs may be reading the buffer replaced below */
+    if ((st = rlx__queue_drain(b, p->device_index)) != RLX_OK)
+        return st;
     rlx_tensor_desc desc = {
         .struct_size = sizeof desc,
         .dtype = slot->dtype,
@@ -417,11 +423,11 @@ void *rlx_program_input_buffer(rlx_program *p, const char *name,
     return slot->host;
 }
 
-rlx_status rlx_program_run(rlx_program *p)
+rlx_status rlx__program_check_ready(const rlx_program *p, const char *call)
 {
     if (!p)
-        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
-                          "rlx_program_run: NULL program");
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT, "%s: NULL program",
+                          call);
     static const struct {
         rlx_slot_kind kind;
         const char *what, *call;
@@ -434,26 +440,20 @@ rlx_status rlx_program_run(rlx_program *p)
             if (!p->slots[need[k].kind][i].set)
                 return rlx__error(RLX_ERR_STATE,
                                   "%s '%s' has not been set. Fix: call %s "
-                                  "before rlx_program_run",
+                                  "before %s",
                                   need[k].what,
                                   p->slots[need[k].kind][i].name,
-                                  need[k].call);
-    if (p->place) {
-        rlx_status pst = rlx__placement_run(p);
-        if (pst != RLX_OK)
-            return pst;
-        for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_OUTPUT]; i++)
-            p->slots[RLX_SLOT_OUTPUT][i].fresh =
-                !p->slots[RLX_SLOT_OUTPUT][i].tensor;
-        p->has_run = 1;
-        return RLX_OK;
-    }
-    const rlx_backend *b = p->backend;
+                                  need[k].call, call);
+    return RLX_OK;
+}
+
+void rlx__program_exec_args(const rlx_program *p, rlx_execute_args *args)
+{
     /* Only a backend with device I/O sees the bound buffers; for the
      * others bound tensors are host memory, copied around execute. */
-    int device_io = rlx__backend_device_io(b);
-    rlx_execute_args args = {
-        .struct_size = sizeof args,
+    int device_io = rlx__backend_device_io(p->backend);
+    *args = (rlx_execute_args){
+        .struct_size = sizeof *args,
         .n_params = p->n_slots[RLX_SLOT_PARAM],
         .params = p->param_bufs,
         .n_inputs = p->n_slots[RLX_SLOT_INPUT],
@@ -465,19 +465,44 @@ rlx_status rlx_program_run(rlx_program *p)
         .output_buffers = device_io && p->n_bound[RLX_SLOT_OUTPUT]
                               ? p->output_bufs : NULL,
     };
-    if (!device_io)
-        rlx__program_stage_inputs(p);
-    rlx__report_clear();
-    rlx_status st = b->vt.execute(b->backend, p->exe, &args);
-    if (st != RLX_OK)
-        return rlx__error_from_backend(st, b, "run");
-    if (!device_io)
-        rlx__program_collect_outputs(p);
+}
+
+void rlx__program_ran(rlx_program *p)
+{
     for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_OUTPUT]; i++) {
         rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][i];
         slot->fresh = !slot->tensor;
     }
     p->has_run = 1;
+}
+
+rlx_status rlx_program_run(rlx_program *p)
+{
+    rlx_status st = rlx__program_check_ready(p, "rlx_program_run");
+    if (st != RLX_OK)
+        return st;
+    if (p->place) {
+        st = rlx__placement_run(p);
+        if (st == RLX_OK)
+            rlx__program_ran(p);
+        return st;
+    }
+    const rlx_backend *b = p->backend;
+    st = rlx__queue_drain(b, p->device_index);
+    if (st != RLX_OK)
+        return st;
+    int device_io = rlx__backend_device_io(b);
+    rlx_execute_args args;
+    rlx__program_exec_args(p, &args);
+    if (!device_io)
+        rlx__program_stage_inputs(p);
+    rlx__report_clear();
+    st = b->vt.execute(b->backend, p->exe, &args);
+    if (st != RLX_OK)
+        return rlx__error_from_backend(st, b, "run");
+    if (!device_io)
+        rlx__program_collect_outputs(p);
+    rlx__program_ran(p);
     return RLX_OK;
 }
 

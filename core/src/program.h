@@ -42,6 +42,14 @@ struct rlx_program {
 rlx__slot *rlx__program_find_slot(const rlx_program *p, rlx_slot_kind kind,
                                   const char *name, uint32_t *index);
 
+/* RLX_OK when every param and input of P is set, else an error naming
+ * the first that is not and CALL ("rlx_program_run"). */
+rlx_status rlx__program_check_ready(const rlx_program *p, const char *call);
+/* The execute arguments of P's next run. */
+void rlx__program_exec_args(const rlx_program *p, rlx_execute_args *args);
+/* After a run: which outputs hold host results. */
+void rlx__program_ran(rlx_program *p);
+
 /* ---- bind.c ---------------------------------------------------------- */
 
 /* Drop slot INDEX of KIND's tensor (if any): the slot is host memory

@@ -34,6 +34,7 @@ void rlx__backend_free(rlx_backend *b)
     free(b->id);
     free(b->device_name);
     free(b->description);
+    free(b->queue);
     free(b);
 }
 

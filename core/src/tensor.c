@@ -21,8 +21,10 @@ void rlx__tensor_release(rlx_tensor *t)
                                         memory_order_acq_rel) != 1)
         return;
     const rlx_backend *b = t->backend;
-    if (t->buffer)
+    if (t->buffer) {
+        rlx__queue_drain(b, t->device_index); /* a queued run may use it */
         b->vt.buffer_destroy(b->backend, t->buffer);
+    }
     free(t->host);
     free(t);
     rlx__backend_release(b); /* last: may close the plugin */
@@ -126,6 +128,8 @@ rlx_status rlx_tensor_write(rlx_tensor *t, const void *data, size_t nbytes)
         return RLX_OK;
     }
     const rlx_backend *b = t->backend;
+    if ((st = rlx__queue_drain(b, t->device_index)) != RLX_OK)
+        return st;
     rlx__report_clear();
     st = b->vt.buffer_write(b->backend, t->buffer, data, nbytes);
     return st == RLX_OK ? RLX_OK
@@ -147,6 +151,8 @@ rlx_status rlx_tensor_read(const rlx_tensor *t, void *dst, size_t nbytes)
         return RLX_OK;
     }
     const rlx_backend *b = t->backend;
+    if ((st = rlx__queue_drain(b, t->device_index)) != RLX_OK)
+        return st;
     rlx__report_clear();
     st = b->vt.buffer_read(b->backend, t->buffer, dst, nbytes);
     return st == RLX_OK ? RLX_OK

@@ -150,6 +150,10 @@ RLX_API int rlx_backend_executes(const rlx_backend *b);
  * write them there (RLX_BACKEND_DEVICE_IO, a plugin of ABI 1.2 or later);
  * 0 when binding costs one host copy per run instead. */
 RLX_API int rlx_backend_device_io(const rlx_backend *b);
+/* 1 when rlx_program_submit on B queues runs and returns before they
+ * finish (device I/O and the "rlx.queue.v1" extension, rlx/queue.h); 0
+ * when submit runs to completion, as rlx_program_run does. */
+RLX_API int rlx_backend_queues(const rlx_backend *b);
 RLX_API const char *rlx_backend_description(const rlx_backend *b);
 /* Plugin file path, or "(built-in)". */
 RLX_API const char *rlx_backend_plugin_path(const rlx_backend *b);
@@ -592,6 +596,26 @@ RLX_API rlx_status rlx_tensor_shape(const rlx_tensor *t, rlx_dtype *dtype,
  * programs) but must not write them, nor touch P's output tensors. */
 RLX_API rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
                                     const char *name, rlx_tensor *t);
+
+/* Queue one run of P and return without waiting for it, where P's
+ * backend queues runs (rlx_backend_queues) and every input and output of
+ * P is bound to a tensor; otherwise run it to completion here, exactly as
+ * rlx_program_run. Queued runs of one device execute in the order
+ * submitted, across programs, so a program may read a tensor that an
+ * earlier submitted run of another program writes. The launch and the
+ * wait of a run on a GPU cost microseconds, so queuing many runs and
+ * waiting once is faster than running each (docs/abi.md, "Queued runs").
+ * A failure found while queuing is returned here and nothing is queued;
+ * one that happens while a run executes is returned by the next wait. */
+RLX_API rlx_status rlx_program_submit(rlx_program *p);
+/* Block until every run queued on P's device has finished. RLX_OK, or the
+ * error of the first queued run of that device that failed since the
+ * last wait. Reading or writing a tensor of the device
+ * (rlx_tensor_read, rlx_tensor_write), rlx_program_run, setting a param
+ * and destroying a program or tensor wait the same way first, so results
+ * are never read early, and return a queued run's failure as theirs. Same
+ * threading rules as rlx_program_run. */
+RLX_API rlx_status rlx_program_wait(rlx_program *p);
 
 /* ---- models: YAML graph + safetensors weights (docs/model-format.md) - */
 

@@ -1,0 +1,109 @@
+/*
+ * queue.c - runs queued on the device: rlx_program_submit and
+ * rlx_program_wait over a backend's "rlx.queue.v1" extension
+ * (rlx/queue.h).
+ *
+ * A run that is only queued still uses its executable, params and bound
+ * tensors, so the core waits for a device's queued runs (rlx__queue_drain)
+ * before any call that hands the backend one of those: a synchronous run,
+ * a tensor read or write, a param upload, destroying a buffer or an
+ * executable. Everything else (compile, binding, submitting more) goes on
+ * while runs are queued. Where a run cannot be queued (no extension, a
+ * slot in host memory, a program split over several backends) submit runs
+ * it to completion instead, so applications need one code path.
+ */
+#include <rlx/queue.h>
+
+#include "internal.h"
+#include "program.h"
+
+/* B's queue extension, looked up once; NULL when it has none. */
+static const rlx_ext_queue *queue_ext(const rlx_backend *b)
+{
+    rlx__queue *q = b->queue;
+    if (atomic_load_explicit(&q->looked, memory_order_acquire))
+        return atomic_load_explicit(&q->ext, memory_order_relaxed);
+    const rlx_ext_queue *ext = NULL;
+    if (b->vt.get_extension)
+        ext = b->vt.get_extension(b->backend, RLX_EXT_QUEUE);
+    if (ext && (!RLX_HAS_FIELD(ext->struct_size, rlx_ext_queue, queue_wait) ||
+                !ext->execute_queued || !ext->queue_wait))
+        ext = NULL; /* a table too short to use: run synchronously */
+    atomic_store_explicit(&q->ext, ext, memory_order_relaxed);
+    atomic_store_explicit(&q->looked, 1, memory_order_release);
+    return ext;
+}
+
+static uint64_t device_bit(uint32_t device)
+{
+    return (uint64_t)1 << (device % 64);
+}
+
+rlx_status rlx__queue_drain(const rlx_backend *b, uint32_t device)
+{
+    rlx__queue *q = b->queue;
+    uint64_t bit = device_bit(device);
+    if (!(atomic_load_explicit(&q->queued, memory_order_acquire) & bit))
+        return RLX_OK;
+    if (!(atomic_fetch_and_explicit(&q->queued, ~bit, memory_order_acq_rel) &
+          bit))
+        return RLX_OK; /* another thread waited meanwhile */
+    const rlx_ext_queue *ext = queue_ext(b);
+    rlx__report_clear();
+    rlx_status st = ext->queue_wait(b->backend, device);
+    return st == RLX_OK ? RLX_OK
+                        : rlx__error_from_backend(st, b, "a queued run");
+}
+
+/* Can P's next run be queued? Only with every input and output bound to
+ * a buffer of P's own backend: nothing in host memory to copy after. */
+static int queueable(const rlx_program *p)
+{
+    return !p->place && rlx__backend_device_io(p->backend) &&
+           p->n_bound[RLX_SLOT_INPUT] == p->n_slots[RLX_SLOT_INPUT] &&
+           p->n_bound[RLX_SLOT_OUTPUT] == p->n_slots[RLX_SLOT_OUTPUT] &&
+           queue_ext(p->backend);
+}
+
+rlx_status rlx_program_submit(rlx_program *p)
+{
+    rlx_status st = rlx__program_check_ready(p, "rlx_program_submit");
+    if (st != RLX_OK)
+        return st;
+    if (!queueable(p))
+        return rlx_program_run(p);
+    const rlx_backend *b = p->backend;
+    const rlx_ext_queue *ext = queue_ext(b);
+    rlx_execute_args args;
+    rlx__program_exec_args(p, &args);
+    /* marked before queuing: a thread that reads a tensor meanwhile must
+     * wait for this run rather than race it */
+    atomic_fetch_or_explicit(&b->queue->queued, device_bit(p->device_index),
+                             memory_order_acq_rel);
+    rlx__report_clear();
+    st = ext->execute_queued(b->backend, p->exe, &args);
+    if (st != RLX_OK)
+        return rlx__error_from_backend(st, b, "queuing a run");
+    rlx__program_ran(p);
+    return RLX_OK;
+}
+
+rlx_status rlx_program_wait(rlx_program *p)
+{
+    if (!p)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_program_wait: NULL program. Fix: pass the "
+                          "program given to rlx_program_submit");
+    if (p->place)
+        return RLX_OK; /* its runs were never queued */
+    return rlx__queue_drain(p->backend, p->device_index);
+}
+
+int rlx_backend_queues(const rlx_backend *b)
+{
+    if (!b || !(b->flags & RLX_BACKEND_DEVICE_IO) || !rlx__backend_acquire(b))
+        return 0;
+    int yes = queue_ext(b) != NULL;
+    rlx__backend_release(b);
+    return yes;
+}

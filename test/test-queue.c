@@ -1,0 +1,443 @@
+/*
+ * test-queue.c - rlx_program_submit and rlx_program_wait: runs queued on
+ * the device ("rlx.queue.v1", rlx/queue.h). On the test-queue plugin
+ * queued runs execute on a worker thread the test can hold back, so a
+ * test sees that submit returned before the run did, and the plugin
+ * counts every slot the core calls while runs are still queued (the core
+ * must wait first). Where runs cannot be queued, submit runs them.
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "plugins/queue_test.h"
+#include "test-util.h"
+
+static const int64_t DIMS[2] = { 2, 3 };
+static const float V[6] = { 1, -2, 0.5f, 3, -1, 2 };
+static const float X1[6] = { 1, 2, 3, -4, 5, -6 };
+static const float X2[6] = { -0.5f, 4, 2, 1, -3, 0.25f };
+
+/* z = relu(x * v), z2 = x + v; x, v [2,3] (what the test plugins run). */
+static rlx_graph *ew_graph(void)
+{
+    rlx_graph *g = NULL;
+    rlx_value x, v, m, z, z2;
+    ASSERT_OK(rlx_graph_create(&g));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, DIMS, &x));
+    ASSERT_OK(rlx_graph_param(g, "v", RLX_DTYPE_F32, 2, DIMS, &v));
+    ASSERT_OK(rlx_graph_add_node(g, "m", RLX_OP_MUL, 2,
+                                 (rlx_value[]){ x, v }, NULL, &m));
+    ASSERT_OK(rlx_graph_add_node(g, "z", RLX_OP_RELU, 1, &m, NULL, &z));
+    ASSERT_OK(rlx_graph_add_node(g, "z2", RLX_OP_ADD, 2,
+                                 (rlx_value[]){ x, v }, NULL, &z2));
+    ASSERT_OK(rlx_graph_output(g, "z", z));
+    ASSERT_OK(rlx_graph_output(g, "z2", z2));
+    return g;
+}
+
+static void ew_expect(const float x[6], float z[6], float z2[6])
+{
+    for (int i = 0; i < 6; i++) {
+        float m = x[i] * V[i];
+        z[i] = m > 0 ? m : 0;
+        z2[i] = x[i] + V[i];
+    }
+}
+
+/* A compiled ew program on DEVICE with x, z and z2 bound to tensors (x
+ * holding X, or unbound and set from host memory when BIND_X is 0). */
+typedef struct fixture {
+    rlx_session *s;
+    rlx_graph *g;
+    rlx_program *p;
+    rlx_tensor *x, *z, *z2;
+} fixture;
+
+static rlx_tensor *tensor_new(rlx_program *p, const float *data)
+{
+    rlx_tensor *t = NULL;
+    ASSERT_OK(rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, data, &t));
+    return t;
+}
+
+static fixture fx_open(rlx_runtime *rt, const char *device, const float *x,
+                       int bind_x)
+{
+    fixture f = { 0 };
+    f.g = ew_graph();
+    ASSERT_OK(rlx_session_create(rt, device, &f.s));
+    ASSERT_OK(rlx_session_compile(f.s, f.g, &f.p));
+    ASSERT_OK(rlx_program_set_param(f.p, "v", V, sizeof V));
+    f.x = tensor_new(f.p, x);
+    f.z = tensor_new(f.p, NULL);
+    f.z2 = tensor_new(f.p, NULL);
+    if (bind_x)
+        ASSERT_OK(rlx_program_bind(f.p, RLX_SLOT_INPUT, "x", f.x));
+    else
+        ASSERT_OK(rlx_program_set_input(f.p, "x", x, 6 * sizeof(float)));
+    ASSERT_OK(rlx_program_bind(f.p, RLX_SLOT_OUTPUT, "z", f.z));
+    ASSERT_OK(rlx_program_bind(f.p, RLX_SLOT_OUTPUT, "z2", f.z2));
+    return f;
+}
+
+static void fx_close(fixture *f)
+{
+    rlx_program_destroy(f->p);
+    rlx_tensor_destroy(f->x);
+    rlx_tensor_destroy(f->z);
+    rlx_tensor_destroy(f->z2);
+    rlx_session_destroy(f->s);
+    rlx_graph_destroy(f->g);
+}
+
+static void tensor_expect(const rlx_tensor *t, const float want[6])
+{
+    float got[6];
+    memset(got, 0xa5, sizeof got);
+    ASSERT_OK(rlx_tensor_read(t, got, sizeof got));
+    for (int i = 0; i < 6; i++)
+        if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
+            FAIL("element %d: got %.9g, want %.9g", i, got[i], want[i]);
+}
+
+/* Both outputs of F hold ew(X). */
+static void fx_expect(const fixture *f, const float x[6])
+{
+    float z[6], z2[6];
+    ew_expect(x, z, z2);
+    tensor_expect(f->z, z);
+    tensor_expect(f->z2, z2);
+}
+
+/* A runtime with cpu-ref and test-queue, and test-queue's controls. */
+static rlx_runtime *runtime_queue(const rlxtest_queue **ctl)
+{
+    rlx_runtime *rt = NULL;
+    if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) != RLX_OK)
+        FAIL("rlx_runtime_create: %s", rlx_last_error());
+    ASSERT(getenv("RLX_TEST_PLUGIN_DIR"));
+    ASSERT_OK(rlx_runtime_load_plugin(rt, test_plugin("testqueue")));
+    const rlx_backend *b = rlx_runtime_find_backend(rt, "test-queue");
+    ASSERT(b);
+    *ctl = rlx_backend_get_extension(b, RLXTEST_EXT_QUEUE);
+    ASSERT(*ctl);
+    return rt;
+}
+
+static void stats_expect(const rlxtest_queue *ctl, uint32_t queued,
+                         uint32_t done)
+{
+    uint32_t q, d, v;
+    ctl->stats(&q, &d, &v);
+    ASSERT_EQ(v, 0); /* the core never called a slot with runs queued */
+    ASSERT_EQ(q, queued);
+    ASSERT_EQ(d, done);
+}
+
+/* Releases the worker after a moment, while the test's main thread is
+ * (most likely) already blocked in a call that must wait for it. */
+static void *release_later(void *arg)
+{
+    const rlxtest_queue *ctl = arg;
+    struct timespec ts = { 0, 20 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+    ctl->hold(0);
+    return NULL;
+}
+
+static pthread_t releaser(const rlxtest_queue *ctl)
+{
+    pthread_t t;
+    ASSERT_EQ(pthread_create(&t, NULL, release_later, (void *)ctl), 0);
+    return t;
+}
+
+/* ---- queuing ----------------------------------------------------------- */
+
+TEST(submit_returns_before_the_run)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    ASSERT_EQ(rlx_backend_queues(rlx_runtime_find_backend(rt, "test-queue")),
+              1);
+    ASSERT_EQ(rlx_backend_queues(rlx_runtime_find_backend(rt, "cpu-ref")), 0);
+    ASSERT_EQ(rlx_backend_queues(NULL), 0);
+    fixture f = fx_open(rt, "test-queue", X1, 1);
+
+    ctl->hold(1);
+    for (int i = 0; i < 3; i++)
+        ASSERT_OK(rlx_program_submit(f.p));
+    stats_expect(ctl, 3, 0); /* all three still queued */
+    ASSERT(!rlx_program_output_data(f.p, 0, NULL)); /* bound: in z */
+    ctl->hold(0);
+    ASSERT_OK(rlx_program_wait(f.p));
+    stats_expect(ctl, 3, 3);
+    fx_expect(&f, X1);
+    ASSERT_OK(rlx_program_wait(f.p)); /* nothing queued: returns at once */
+    fx_close(&f);
+    stats_expect(ctl, 3, 3);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(reading_a_tensor_waits)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "test-queue", X1, 1);
+
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    pthread_t t = releaser(ctl);
+    fx_expect(&f, X1); /* the read waits for the run */
+    pthread_join(t, NULL);
+    stats_expect(ctl, 1, 1);
+
+    /* a write waits too: the queued run still reads x */
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    t = releaser(ctl);
+    ASSERT_OK(rlx_tensor_write(f.x, X2, sizeof X2));
+    pthread_join(t, NULL);
+    stats_expect(ctl, 2, 2);
+    ASSERT_OK(rlx_program_submit(f.p));
+    fx_expect(&f, X2);
+    stats_expect(ctl, 3, 3);
+    fx_close(&f);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(runs_keep_their_order_across_programs)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture a = fx_open(rt, "test-queue", X1, 1);
+    fixture b = fx_open(rt, "test-queue", X2, 1);
+    /* b reads what a writes: b.x = a.z */
+    ASSERT_OK(rlx_program_bind(b.p, RLX_SLOT_INPUT, "x", a.z));
+
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(a.p));
+    ASSERT_OK(rlx_program_submit(b.p));
+    stats_expect(ctl, 2, 0);
+    ctl->hold(0);
+    ASSERT_OK(rlx_program_wait(b.p));
+    float z[6], z2[6];
+    ew_expect(X1, z, z2);
+    fx_expect(&b, z);
+    fx_close(&b);
+    fx_close(&a);
+    stats_expect(ctl, 2, 2);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(set_param_and_destroy_wait)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "test-queue", X1, 1);
+
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    pthread_t t = releaser(ctl);
+    ASSERT_OK(rlx_program_set_param(f.p, "v", V, sizeof V));
+    pthread_join(t, NULL);
+    stats_expect(ctl, 1, 1);
+
+    /* a synchronous run after queued ones waits for them first */
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    t = releaser(ctl);
+    ASSERT_OK(rlx_program_run(f.p));
+    pthread_join(t, NULL);
+    stats_expect(ctl, 2, 2);
+
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    t = releaser(ctl);
+    fx_close(&f); /* executable and tensors go only after the run */
+    pthread_join(t, NULL);
+    stats_expect(ctl, 3, 3);
+    rlx_runtime_destroy(rt);
+}
+
+/* ---- failures ---------------------------------------------------------- */
+
+TEST(a_failed_run_is_reported_once)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "test-queue", X1, 1);
+
+    ctl->fail_next();
+    ASSERT_OK(rlx_program_submit(f.p)); /* fails only when it runs */
+    ASSERT_OK(rlx_program_submit(f.p));
+    ASSERT_EQ(rlx_program_wait(f.p), RLX_ERR_BACKEND);
+    ASSERT_CONTAINS(rlx_last_error(), "test-queue");
+    ASSERT_CONTAINS(rlx_last_error(), "queued run 1 failed on purpose");
+    ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+    ASSERT_OK(rlx_program_wait(f.p)); /* reported once */
+    fx_expect(&f, X1); /* the second run went through */
+
+    /* without an explicit wait, the read that waits reports it */
+    ctl->fail_next();
+    ASSERT_OK(rlx_program_submit(f.p));
+    float got[6];
+    ASSERT_EQ(rlx_tensor_read(f.z, got, sizeof got), RLX_ERR_BACKEND);
+    ASSERT_CONTAINS(rlx_last_error(), "failed on purpose");
+    fx_expect(&f, X1);
+    stats_expect(ctl, 3, 3);
+    fx_close(&f);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(bad_calls)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    ASSERT_EQ(rlx_program_submit(NULL), RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ(rlx_program_wait(NULL), RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+
+    rlx_session *s = NULL;
+    rlx_graph *g = ew_graph();
+    rlx_program *p = NULL;
+    ASSERT_OK(rlx_session_create(rt, "test-queue", &s));
+    ASSERT_OK(rlx_session_compile(s, g, &p));
+    ASSERT_OK(rlx_program_set_param(p, "v", V, sizeof V));
+    ASSERT_EQ(rlx_program_submit(p), RLX_ERR_STATE); /* x not set */
+    ASSERT_CONTAINS(rlx_last_error(), "before rlx_program_submit");
+    stats_expect(ctl, 0, 0);
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
+/* ---- where runs cannot be queued, submit runs ------------------------ */
+
+TEST(host_memory_runs_at_once)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "test-queue", X2, 0); /* x from host memory */
+    ctl->hold(1); /* would block a queued run: this one is not */
+    ASSERT_OK(rlx_program_submit(f.p));
+    stats_expect(ctl, 0, 0);
+    ctl->hold(0);
+    fx_expect(&f, X2);
+
+    /* an output in host memory too: there right after submit */
+    ASSERT_OK(rlx_program_bind(f.p, RLX_SLOT_OUTPUT, "z2", NULL));
+    ASSERT_OK(rlx_program_submit(f.p));
+    size_t n = 0;
+    const float *z2 = rlx_program_output_data(f.p, 1, &n);
+    ASSERT(z2);
+    ASSERT_EQ(n, sizeof X2);
+    float want_z[6], want_z2[6];
+    ew_expect(X2, want_z, want_z2);
+    ASSERT(memcmp(z2, want_z2, sizeof want_z2) == 0);
+    fx_close(&f);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(backend_without_a_queue)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "cpu-ref", X1, 1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    ASSERT_OK(rlx_program_wait(f.p));
+    fx_expect(&f, X1);
+    fx_close(&f);
+    stats_expect(ctl, 0, 0);
+    rlx_runtime_destroy(rt);
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+typedef struct worker_arg {
+    rlx_runtime *rt;
+    const float *x;
+    int failures;
+} worker_arg;
+
+/* Its own program on the shared device: submit 40 runs, wait, check. */
+static void *submit_many(void *arg)
+{
+    worker_arg *w = arg;
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_tensor *x = NULL, *z = NULL, *z2 = NULL;
+    rlx_graph *g = NULL;
+    rlx_value xv, vv, m, zv, z2v;
+    float got[6], want_z[6], want_z2[6];
+    ew_expect(w->x, want_z, want_z2);
+    int ok = rlx_graph_create(&g) == RLX_OK &&
+             rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, DIMS, &xv) == RLX_OK &&
+             rlx_graph_param(g, "v", RLX_DTYPE_F32, 2, DIMS, &vv) == RLX_OK &&
+             rlx_graph_add_node(g, "m", RLX_OP_MUL, 2,
+                                (rlx_value[]){ xv, vv }, NULL, &m) == RLX_OK &&
+             rlx_graph_add_node(g, "z", RLX_OP_RELU, 1, &m, NULL, &zv) ==
+                 RLX_OK &&
+             rlx_graph_add_node(g, "z2", RLX_OP_ADD, 2,
+                                (rlx_value[]){ xv, vv }, NULL, &z2v) ==
+                 RLX_OK &&
+             rlx_graph_output(g, "z", zv) == RLX_OK &&
+             rlx_graph_output(g, "z2", z2v) == RLX_OK &&
+             rlx_session_create(w->rt, "test-queue", &s) == RLX_OK &&
+             rlx_session_compile(s, g, &p) == RLX_OK &&
+             rlx_program_set_param(p, "v", V, sizeof V) == RLX_OK &&
+             rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, w->x, &x) ==
+                 RLX_OK &&
+             rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, NULL, &z) ==
+                 RLX_OK &&
+             rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, NULL, &z2) ==
+                 RLX_OK &&
+             rlx_program_bind(p, RLX_SLOT_INPUT, "x", x) == RLX_OK &&
+             rlx_program_bind(p, RLX_SLOT_OUTPUT, "z", z) == RLX_OK &&
+             rlx_program_bind(p, RLX_SLOT_OUTPUT, "z2", z2) == RLX_OK;
+    for (int i = 0; ok && i < 40; i++)
+        ok = rlx_program_submit(p) == RLX_OK;
+    ok = ok && rlx_program_wait(p) == RLX_OK &&
+         rlx_tensor_read(z, got, sizeof got) == RLX_OK &&
+         memcmp(got, want_z, sizeof got) == 0 &&
+         rlx_tensor_read(z2, got, sizeof got) == RLX_OK &&
+         memcmp(got, want_z2, sizeof got) == 0;
+    w->failures = !ok;
+    rlx_program_destroy(p);
+    rlx_tensor_destroy(x);
+    rlx_tensor_destroy(z);
+    rlx_tensor_destroy(z2);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return NULL;
+}
+
+TEST(threads_submit_to_one_device)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    worker_arg w[2] = { { rt, X1, 0 }, { rt, X2, 0 } };
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        ASSERT_EQ(pthread_create(&t[i], NULL, submit_many, &w[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    ASSERT_EQ(w[0].failures, 0);
+    ASSERT_EQ(w[1].failures, 0);
+    uint32_t q, d, v;
+    ctl->stats(&q, &d, &v);
+    ASSERT_EQ(q, 80);
+    ASSERT_EQ(d, 80);
+    rlx_runtime_destroy(rt);
+}
+
+RLX_TEST_LIST(TEST_ENTRY(submit_returns_before_the_run),
+              TEST_ENTRY(reading_a_tensor_waits),
+              TEST_ENTRY(runs_keep_their_order_across_programs),
+              TEST_ENTRY(set_param_and_destroy_wait),
+              TEST_ENTRY(a_failed_run_is_reported_once),
+              TEST_ENTRY(bad_calls),
+              TEST_ENTRY(host_memory_runs_at_once),
+              TEST_ENTRY(backend_without_a_queue),
+              TEST_ENTRY(threads_submit_to_one_device));
