@@ -41,7 +41,8 @@ static inline double now_ms(void)
 /* y = relu(x @ w + b) on DEVICE, x also output as "xo"; returns 0 on
  * success. BIND: x, y and xo live in device tensors (rlx_program_bind),
  * and a second run with x doubled, in another tensor, lands in Y2 (the
- * rebinding must re-capture the graph). */
+ * rebinding must re-capture the graph); BIND 2: the same with the runs
+ * queued (rlx_program_submit), read back with no explicit wait. */
 static inline int run_small(rlx_runtime *rt, const char *device, int bind,
                             float *y, float *y2, float *xo)
 {
@@ -97,12 +98,15 @@ static inline int run_small(rlx_runtime *rt, const char *device, int bind,
         rlx_program_bind(p, RLX_SLOT_OUTPUT, "y", ty) ||
         rlx_program_bind(p, RLX_SLOT_OUTPUT, "xo", txo))
         goto out;
+    rlx_status (*go)(rlx_program *) = bind == 2 ? rlx_program_submit
+                                                : rlx_program_run;
     for (int rep = 0; rep < 3; rep++)
-        if (rlx_program_run(p))
+        if (go(p))
             goto out;
     if (rlx_tensor_read(ty, y, 8 * sizeof(float)) ||
         rlx_tensor_read(txo, xo, 6 * sizeof(float)) ||
-        rlx_program_bind(p, RLX_SLOT_INPUT, "x", tx2) || rlx_program_run(p) ||
+        go(p) || /* queued while x is rebound below */
+        rlx_program_bind(p, RLX_SLOT_INPUT, "x", tx2) || go(p) ||
         rlx_tensor_read(ty, y2, 8 * sizeof(float)))
         goto out;
     rc = 0;
@@ -138,12 +142,12 @@ static inline void gpu_check_registered(const rlx_backend *b, const char *id,
 }
 
 /* With a GPU: the small graph on DEVICE matches cpu-ref, a second input
- * included; with BIND also through bound device tensors. */
+ * included; with BIND also through bound device tensors, run and queued. */
 static inline void gpu_check_runs(rlx_runtime *rt, const char *device,
                                   int bind)
 {
     char what[160], detail[256];
-    float y[3][8], y2[3][8], xo[3][6];
+    float y[4][8], y2[4][8], xo[4][6];
     int rc = run_small(rt, "cpu-ref", 0, y[0], y2[0], xo[0]);
     int rg = run_small(rt, device, 0, y[1], y2[1], xo[1]);
     snprintf(what, sizeof what, "a small graph runs on %s and cpu-ref",
@@ -154,8 +158,11 @@ static inline void gpu_check_runs(rlx_runtime *rt, const char *device,
         rb = run_small(rt, device, 1, y[2], y2[2], xo[2]);
         ok(rb == 0, "it runs with x, y and xo in bound device tensors",
            rb ? rlx_last_error() : "");
+        rb |= run_small(rt, device, 2, y[3], y2[3], xo[3]);
+        ok(rb == 0, "and with those runs queued (rlx_program_submit)",
+           rb ? rlx_last_error() : "");
     }
-    for (int v = 1; v <= (bind ? 2 : 1); v++) {
+    for (int v = 1; v <= (bind ? 3 : 1); v++) {
         double err = 0;
         int bad = rc || (v == 1 ? rg : rb);
         for (int i = 0; i < 8 && !bad; i++)
@@ -166,8 +173,10 @@ static inline void gpu_check_runs(rlx_runtime *rt, const char *device,
         snprintf(detail, sizeof detail, "max |diff| %g", err);
         snprintf(what, sizeof what, v == 1
                  ? "%s matches cpu-ref, new input included"
-                 : "%s with bound tensors matches cpu-ref, rebound input "
-                   "and copied-out input included", device);
+                 : v == 2 ? "%s with bound tensors matches cpu-ref, rebound "
+                            "input and copied-out input included"
+                          : "%s with queued runs matches cpu-ref, the same",
+                 device);
         ok(!bad && err < 1e-5, what, detail);
     }
 }

@@ -9,7 +9,10 @@ rlx is driven through its public C API with ctypes, two ways: "rlx@in"
 takes its input from and gives its output to host memory (the input
 written in place into the program's pinned input buffer), "rlx@dev"
 keeps both on the GPU in tensors bound to the program (rlx_tensor,
-rlx_program_bind). PyTorch is timed both ways too: with tensors already
+rlx_program_bind), each run synchronized (rlx_program_run returns when
+it is done), and "rlx@q" queues the same runs back to back
+(rlx_program_submit) and waits once per block (rlx_program_wait), as
+PyTorch's "graph" column replays its CUDA graph. PyTorch is timed both ways too: with tensors already
 on the GPU (its usual benchmark; compare with rlx@dev), and with the
 same host-in/host-out contract as rlx@in (pinned input copied in, output
 copied out, synchronized).
@@ -338,8 +341,10 @@ def main():
     ck(lib.rlx_runtime_create(C.byref(rt), 0))
     print(f"# GPU: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
     rows = []
-    hdr = (f"{'model':<30} {'rlx@in':>8} {'rlx@dev':>8} {'eager':>8} "
+    hdr = (f"{'model':<30} {'rlx@in':>8} {'rlx@dev':>8} {'rlx@q':>8} "
+           f"{'eager':>8} "
            f"{'graph':>8} {'compile':>8} {'best':>8} {'rlx/best':>8} "
+           f"{'q/best':>8} "
            f"{'g+sync':>8} {'eager+io':>9} {'graph+io':>9} "
            f"{'dev/graph':>9} {'in/graph+io':>11} "
            f"{'rel.err':>9} {'dev.err':>9}")
@@ -357,9 +362,17 @@ def main():
         ck(run(p))
         rel, _ = compare(y_rlx, y_ref)
         rel_dev, _ = compare(prog.bound_output(), y_ref)
-        line = (f"{name:<30} {t_in:8.4f} {t_dev:8.4f} {tv['eager']:8.4f} "
+        submit, wait = lib.rlx_program_submit, lib.rlx_program_wait
+        t_q = timeit(lambda: submit(p), lambda: ck(wait(p)))
+        ck(submit(p))
+        ck(wait(p))
+        rel_q, _ = compare(prog.bound_output(), y_ref)
+        assert rel_q <= max(2 * rel_dev, 1e-6), (rel_q, rel_dev)
+        line = (f"{name:<30} {t_in:8.4f} {t_dev:8.4f} {t_q:8.4f} "
+                f"{tv['eager']:8.4f} "
                 f"{tv['graph']:8.4f} {tv['compile']:8.4f} {tv['best']:8.4f} "
-                f"{t_dev / tv['best']:7.2f}x {tv['graph+sync']:8.4f} "
+                f"{t_dev / tv['best']:7.2f}x {t_q / tv['best']:7.2f}x "
+                f"{tv['graph+sync']:8.4f} "
                 f"{tv['eager+io']:9.4f} "
                 f"{tv['graph+io']:9.4f} {tv['graph'] / t_dev:8.2f}x "
                 f"{tv['graph+io'] / t_in:10.2f}x {rel:9.2e} {rel_dev:9.2e}")
@@ -413,7 +426,8 @@ def main():
         variants(name, lambda: encoder_graph(layer, dt, B, S, D, H),
                  to_bytes(x), [B, S, D], [B, S, D], tv, y_ref)
     print("\n# summary (ms per forward; rlx/best: rlx@dev / the best of "
-          "PyTorch eager, graph and compile, <1x = rlx faster; other "
+          "PyTorch eager, graph and compile, <1x = rlx faster; q/best: "
+          "the same for rlx@q, runs queued as PyTorch's graph replays; other "
           "ratios: PyTorch / rlx, >1x = rlx faster; dev = rlx@dev, in = "
           "rlx@in; g+sync: graph replay synchronized per call, as "
           "rlx_program_run is)")

@@ -11,12 +11,16 @@
  *
  * The core calls execute_queued only for runs whose every input and output
  * is bound to one of the backend's buffers (device I/O), so no host memory
- * is touched after it returns. While runs are queued on a device, the core
- * calls no other slot for that device (execute, buffer_read, buffer_write,
- * buffer_destroy, executable_destroy) before queue_wait has returned:
- * queue_wait is the only point where the two sides meet, and a backend
- * needs no locks of its own for it. compile and buffer_create may still
- * run meanwhile, as the thread rules of rlx/backend.h allow.
+ * is touched after it returns. ARGS and its arrays are the core's again
+ * once it returns: copy what the queued run needs (a CUDA graph captured
+ * over the buffers' addresses already has it). Before the core hands the
+ * backend an executable or buffer that a queued run uses (execute,
+ * buffer_read, buffer_write, buffer_destroy, executable_destroy), it calls
+ * queue_wait for that device, so a backend needs no tracking of its own.
+ * Other threads may queue runs meanwhile on other objects, as the thread
+ * rules of rlx/backend.h let their execute calls run concurrently, so
+ * queue_wait and execute_queued may run concurrently with each other and
+ * with the slots those rules allow.
  *
  * Version 1 of the table; it may only grow at the end (struct_size).
  */

@@ -310,11 +310,13 @@ void rlxg_backend_free(rlxg_backend *be)
 {
     if (!be)
         return;
-    for (int i = 0; i < be->n_devices; i++)
+    for (int i = 0; be->devices && i < be->n_devices; i++) {
         if (be->devices[i].lt && be->blas.destroy) {
             cudaSetDevice(i);
             be->blas.destroy(be->devices[i].lt);
         }
+        rlxg_queue_destroy(be, (uint32_t)i);
+    }
     free(be->devices);
     /* cuBLASLt stays loaded: unloading a CUDA library while the runtime
      * may still hold its state is not safe. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <rlx/probe_key.h>
+#include <rlx/queue.h>
 
 #include "gpu_internal.h"
 
@@ -61,5 +62,7 @@ const void *rlxg_get_extension(void *backend, const char *name)
     (void)backend;
     if (name && strcmp(name, RLX_EXT_PROBE_KEY) == 0)
         return &cuda_probe_key_ext;
+    if (name && strcmp(name, RLX_EXT_QUEUE) == 0)
+        return &rlxg_queue_ext;
     return NULL;
 }

@@ -71,6 +71,7 @@ typedef struct rlxg_blas {
 typedef struct rlxg_device {
     int open;                 /* context created */
     cublasLtHandle_t lt;      /* NULL until the first matmul */
+    gpuStream_t queue;        /* queued runs (gpu_queue.c); NULL: none */
 } rlxg_device;
 
 struct rlxg_backend {
@@ -115,7 +116,8 @@ struct rlxg_matmul {
 
 rlx_status rlxg_probe(void *backend, rlx_probe_result *out);
 void rlxg_backend_free(rlxg_backend *be);
-/* cuda_probe_key.c: the rlx.probe_key.v1 extension (probe cache). */
+/* cuda_probe_key.c: get_extension: rlx.probe_key.v1 (the probe cache)
+ * and rlx.queue.v1 (gpu_queue.c). */
 const void *rlxg_get_extension(void *backend, const char *name);
 /* The device's cuBLASLt handle, loading the library the first time. */
 rlx_status rlxg_device_blas(rlxg_backend *be, uint32_t index,

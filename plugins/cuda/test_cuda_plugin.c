@@ -60,6 +60,8 @@ int main(int argc, char **argv)
         ok(!rlx_backend_supports_op(b, (rlx_op)9999, RLX_DTYPE_F32) &&
                !rlx_backend_supports_op(b, RLX_OP_ADD, (rlx_dtype)999),
            "unknown op and dtype answer 0", "");
+        ok(rlx_backend_device_io(b) && rlx_backend_queues(b),
+           "device I/O and queued runs (rlx.queue.v1)", "");
 
         uint32_t count = 0;
         t0 = now_ms();

@@ -373,14 +373,12 @@ static int bind_io(rlx_executable *exe, const rlx_execute_args *args)
            memcmp(exe->io_dev, exe->graph_dev, n_io * sizeof(void *));
 }
 
-rlx_status rlxg_execute(void *backend, rlx_executable *exe,
-                        const rlx_execute_args *args)
+/* Check ARGS, choose the host side of the copies and capture the graph
+ * again where anything it was captured over moved. QUEUE: the device's
+ * queue stream, where runs of the old graph may still be in flight. */
+static rlx_status prepare(rlxg_backend *be, rlx_executable *exe,
+                          const rlx_execute_args *args, gpuStream_t queue)
 {
-    rlxg_backend *be = backend;
-    if (!exe)
-        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                               RLXG_NAME " execute: NULL executable. Fix: pass an "
-                               "executable made by the " RLXG_NAME " backend");
     void *stack_params[16];
     void **params = exe->n_params <= 16
                         ? stack_params
@@ -395,27 +393,57 @@ rlx_status rlxg_execute(void *backend, rlx_executable *exe,
     int io_moved = st == RLX_OK ? bind_io(exe, args) : 0;
     if (st == RLX_OK &&
         (!exe->graph || io_moved ||
-         memcmp(exe->graph_params, params, exe->n_params * sizeof *params)))
-        st = capture(exe, params);
+         memcmp(exe->graph_params, params, exe->n_params * sizeof *params))) {
+        gpuError_t err = queue && exe->graph ? gpuStreamSynchronize(queue)
+                                             : gpuSuccess;
+        st = err == gpuSuccess
+                 ? capture(exe, params)
+                 : rlxg_gpu_fail(be->host, err, "a queued run failed on "
+                                                "the GPU");
+    }
     if (st == RLX_OK && exe->profile) {
         exe->profile = 0;
         rlxg_profile(exe, params);
     }
     if (params != stack_params)
         free(params);
+    return st;
+}
+
+rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
+                           const rlx_execute_args *args, gpuStream_t queue)
+{
+    if (!exe)
+        return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
+                               RLXG_NAME " execute: NULL executable. Fix: pass an "
+                               "executable made by the " RLXG_NAME " backend");
+    rlx_status st = prepare(be, exe, args, queue);
     if (st != RLX_OK)
         return st;
+    /* Queued, the run returns at launch; unless the host must look at it
+     * afterwards (staged inputs or outputs, the gather flag): then it
+     * waits on the queue, which also orders it after earlier queued runs. */
+    int host_io = 0;
+    for (uint32_t j = 0; j < exe->n_inputs + exe->n_outputs; j++)
+        host_io |= exe->io_host[j] != NULL;
+    int wait = !queue || host_io || exe->dev_flag;
+    gpuStream_t stream = queue ? queue : exe->stream;
+    gpuError_t err = queue && wait ? gpuStreamSynchronize(queue) : gpuSuccess;
+    if (err != gpuSuccess)
+        return rlxg_gpu_fail(be->host, err, "a queued run failed on the GPU");
 
     for (uint32_t i = 0; i < exe->n_inputs; i++) {
         size_t n = exe->values[exe->input_values[i]].nbytes;
         if (n && exe->io_host[i] && exe->io_host[i] != args->inputs[i])
             memcpy(exe->io_host[i], args->inputs[i], n);
     }
-    gpuError_t err = gpuGraphLaunch(exe->graph, exe->stream);
-    if (err == gpuSuccess)
-        err = gpuStreamSynchronize(exe->stream);
+    err = gpuGraphLaunch(exe->graph, stream);
+    if (err == gpuSuccess && wait)
+        err = gpuStreamSynchronize(stream);
     if (err != gpuSuccess)
         return rlxg_gpu_fail(be->host, err, "the run failed on the GPU");
+    if (!wait)
+        return RLX_OK;
     if (exe->dev_flag) {
         int flag;
         memcpy(&flag, exe->stage + exe->flag_stage, sizeof flag);
@@ -432,4 +460,10 @@ rlx_status rlxg_execute(void *backend, rlx_executable *exe,
             memcpy(args->outputs[i], h, n);
     }
     return RLX_OK;
+}
+
+rlx_status rlxg_execute(void *backend, rlx_executable *exe,
+                        const rlx_execute_args *args)
+{
+    return rlxg_execute_on(backend, exe, args, NULL);
 }

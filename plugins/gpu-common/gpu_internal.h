@@ -183,6 +183,15 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
 void rlxg_executable_destroy(void *backend, rlx_executable *exe);
 rlx_status rlxg_execute(void *backend, rlx_executable *exe,
                         const rlx_execute_args *args);
+/* execute, on QUEUE (a device's queue stream, gpu_queue.c) without
+ * waiting for the run where nothing needs the host after it, or on the
+ * executable's own stream to completion when QUEUE is NULL. */
+rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
+                           const rlx_execute_args *args, gpuStream_t queue);
+/* gpu_queue.c: the rlx.queue.v1 table (rlx/queue.h), for get_extension;
+ * and the device's queue stream destroyed (backend destroy). */
+extern const struct rlx_ext_queue rlxg_queue_ext;
+void rlxg_queue_destroy(rlxg_backend *be, uint32_t device);
 
 /* Pointer to value V's bytes with PARAMS bound (capture time). */
 void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);

@@ -13,6 +13,7 @@
 typedef struct rlxg_device {
     int open;                 /* context created */
     rlxr_rb_handle blas;      /* rocBLAS handle; NULL until a matmul */
+    gpuStream_t queue;        /* queued runs (gpu_queue.c); NULL: none */
 } rlxg_device;
 
 struct rlxg_backend {
@@ -48,7 +49,8 @@ int rlxr_hip_open(const rlx_host *host, char *why, size_t why_size);
  * a device was found); 0 when the runtime refused them. */
 int rlxr_hip_register_kernels(void);
 
-/* The rlx.probe_key.v1 extension (get_extension; rocm_probe_key.c). */
+/* get_extension (rocm_probe_key.c): rlx.probe_key.v1 (the probe cache)
+ * and rlx.queue.v1 (gpu_queue.c). */
 const void *rlxr_get_extension(void *backend, const char *name);
 
 #endif /* RLX_GPU_VENDOR_STATE_H */

@@ -208,9 +208,11 @@ static void rocm_backend_destroy(void *backend)
     rlxg_backend *be = backend;
     if (!be)
         return;
-    for (int i = 0; be->devices && i < be->n_devices; i++)
+    for (int i = 0; be->devices && i < be->n_devices; i++) {
         if (be->devices[i].blas)
             be->rocblas.destroy_handle(be->devices[i].blas);
+        rlxg_queue_destroy(be, (uint32_t)i);
+    }
     free(be->devices);
     /* libamdhip64 (and rocBLAS, whose kernels it holds) stay loaded:
      * unloading the runtime while it may still hold threads and state is
