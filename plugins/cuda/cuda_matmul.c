@@ -112,15 +112,6 @@ static int tf32x3_only(const rlx_executable *exe)
     return matmul_mode(exe, "tf32x3");
 }
 
-/* cuda.gemv-l2=normal (RLX_CUDA_GEMV_L2): large GEMV weights loaded
- * like any other, not evict-first (to measure what that brings). */
-static int l2_stream_off(const rlx_executable *exe)
-{
-    char v[32];
-    return rlx_host_get_option(exe->be->host, "cuda.gemv-l2", v, sizeof v) ==
-               RLX_OK && strcmp(v, "normal") == 0;
-}
-
 static uint32_t epilogue_of(int epi)
 {
     switch (epi) {
@@ -330,10 +321,7 @@ static rlx_status describe(rlx_executable *exe, rlxg_matmul *mm,
 
 /* A weight that no step writes (a param or a constant) can be loaded
  * before the previous kernel is done; on Hopper the GEMV is then
- * launched as its programmatic dependent, overlapping the two. A weight
- * of more than half the L2 cannot stay there from one run to the next,
- * and streamed like the others it would push out the ones that can (a
- * batch-1 MLP's first layer): it is loaded evict-first. */
+ * launched as its programmatic dependent, overlapping the two. */
 static int gemv_flags(const rlx_executable *exe, const rlxg_matmul *mm,
                       const rlx_node_view *w)
 {
@@ -341,17 +329,11 @@ static int gemv_flags(const rlx_executable *exe, const rlxg_matmul *mm,
                     ? RLXG_GEMV_RELU : 0;
     if (w->op == RLX_OP_PARAM || w->op == RLX_OP_CONSTANT)
         flags |= RLXG_GEMV_EARLY;
-    int major = 0, l2 = 0;
+    int major = 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                (int)exe->device) == cudaSuccess &&
         major >= 9)
         flags |= RLXG_GEMV_PDL;
-    size_t w_bytes = (size_t)mm->n * (size_t)mm->k *
-                     rlx_dtype_size(w->dtype);
-    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize,
-                               (int)exe->device) == cudaSuccess &&
-        l2 > 0 && w_bytes > (size_t)l2 / 2 && !l2_stream_off(exe))
-        flags |= RLXG_GEMV_L2_STREAM;
     cudaGetLastError();
     return flags;
 }

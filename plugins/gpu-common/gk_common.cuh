@@ -182,51 +182,29 @@ __device__ __forceinline__ float4 ld4(const gpu_bf16 *p, int64_t i)
 
 /* ld4 for data read once (a weight streamed by a GEMV): through the
  * non-coherent path without allocating in L1, which keeps the small
- * operands that are reread there. EVICT_FIRST: also first out of L2, for
- * a weight too large to stay there between runs, so it does not push out
- * what would (the other layers' weights, the activations). */
+ * operands that are reread there. */
 #ifdef RLXG_HIP
-template <bool EVICT_FIRST = false, typename T>
+template <typename T>
 __device__ __forceinline__ float4 ld4_stream(const T *p, int64_t i)
 {
     return ld4(p, i); /* no PTX cache hints on AMD */
 }
 #else
-/* An L2 policy marking every line an access touches evict-first. */
-__device__ __forceinline__ uint64_t l2_evict_first()
-{
-    uint64_t pol;
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    return pol;
-}
-template <bool EVICT_FIRST = false>
 __device__ __forceinline__ float4 ld4_stream(const float *p, int64_t i)
 {
     float4 v;
-    if (EVICT_FIRST)
-        asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.f32 "
-            "{%0, %1, %2, %3}, [%4], %5;"
-            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-            : "l"(p + i), "l"(l2_evict_first()));
-    else
-        asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
-            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-            : "l"(p + i));
+    asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p + i));
     return v;
 }
-template <bool EVICT_FIRST = false, typename H>
+template <typename H>
 __device__ __forceinline__ float4 ld4_stream(const H *p, int64_t i)
 {
     uint2 u;
-    if (EVICT_FIRST)
-        asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v2.u32 "
-            "{%0, %1}, [%2], %3;"
-            : "=r"(u.x), "=r"(u.y)
-            : "l"(p + i), "l"(l2_evict_first()));
-    else
-        asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
-            : "=r"(u.x), "=r"(u.y)
-            : "l"(p + i));
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
+                 : "=r"(u.x), "=r"(u.y)
+                 : "l"(p + i));
     const H *h = (const H *)&u;
     return make_float4(ld(h, 0), ld(h, 1), ld(h, 2), ld(h, 3));
 }

@@ -34,9 +34,8 @@ __device__ __forceinline__ void grid_dep_release()
  * tiny and stay in cache. VEC: K is a multiple of 4 and the bases
  * aligned, so loads are 4 elements wide. EARLY: W is never written by
  * the graph (a param), so its first loads are issued before waiting for
- * the previous kernel (which made x) to finish. EF: W's loads are marked
- * first to leave L2 (RLXG_GEMV_L2_STREAM). */
-template <typename T, int R, bool VEC, bool EF>
+ * the previous kernel (which made x) to finish. */
+template <typename T, int R, bool VEC>
 __global__ void __launch_bounds__(256)
     gemv_nt_kernel(const T *__restrict__ x, const T *__restrict__ w,
                    const T *__restrict__ bias, T *__restrict__ y,
@@ -64,7 +63,7 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
             for (int u = 0; u < U; u++)
                 wv[u] = live && at + u * step < k
-                            ? ld4_stream<EF>(wr, at + u * step)
+                            ? ld4_stream(wr, at + u * step)
                             : make_float4(0.f, 0.f, 0.f, 0.f);
         };
         if (flags & RLXG_GEMV_EARLY)
@@ -162,10 +161,10 @@ template <typename T> struct GemvL {
     {
 #ifdef RLXG_HIP /* no programmatic dependent launch on AMD */
         if (vec)
-            gemv_nt_kernel<T, R, true, false><<<grid, 256, 0, s>>>(
+            gemv_nt_kernel<T, R, true><<<grid, 256, 0, s>>>(
                 x, w, bias, y, rows, n, k, wpc, flags & ~RLXG_GEMV_PDL);
         else
-            gemv_nt_kernel<T, R, false, false><<<grid, 256, 0, s>>>(
+            gemv_nt_kernel<T, R, false><<<grid, 256, 0, s>>>(
                 x, w, bias, y, rows, n, k, wpc, flags & ~RLXG_GEMV_PDL);
         return gpuGetLastError();
 #else
@@ -178,14 +177,11 @@ template <typename T> struct GemvL {
         cfg.stream = s;
         cfg.attrs = attr;
         cfg.numAttrs = (flags & RLXG_GEMV_PDL) ? 1 : 0;
-        if (vec && (flags & RLXG_GEMV_L2_STREAM))
-            return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, true, true>,
-                                      x, w, bias, y, rows, n, k, wpc, flags);
         if (vec)
-            return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, true, false>,
-                                      x, w, bias, y, rows, n, k, wpc, flags);
-        return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, false, false>,
-                                  x, w, bias, y, rows, n, k, wpc, flags);
+            return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, true>, x, w,
+                                      bias, y, rows, n, k, wpc, flags);
+        return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, false>, x, w,
+                                  bias, y, rows, n, k, wpc, flags);
 #endif
     }
 };
