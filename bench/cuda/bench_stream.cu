@@ -4,13 +4,18 @@
  * read once per run), replayed from a CUDA graph as rlx runs, with and
  * without an L2 access-policy window keeping part of the buffer in L2
  * across replays; and how long an empty graph takes to launch and
- * synchronize (what rlx_program_run pays on top of its kernels).
+ * synchronize (what rlx_program_run pays on top of its kernels). Then
+ * ways of reading (`--ways`): how many loads each thread keeps in flight,
+ * the L2 prefetch-size hint, a warp per 16 KB row as the GEMV reads its
+ * weight, and the MLP's three reads as three kernels of one graph.
  *
  *   nvcc -O2 -arch=sm_90 bench/cuda/bench_stream.cu -o bench_stream
  *   ./bench_stream [MIB...]     (default: 12.25 64 76.4, the MLP's layers)
+ *   ./bench_stream --ways
  */
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 #define CK(x)                                                            \
@@ -37,6 +42,117 @@ __global__ void read_all(const float4 *p, size_t n, float *out)
 }
 
 __global__ void nothing() {}
+
+/* U loads of 16 bytes in flight per thread, L1 bypassed (as the GEMV
+ * loads its weight); HINT: also ask L2 to fetch 256-byte blocks. */
+template <int U, bool HINT>
+__global__ void __launch_bounds__(256) read_unrolled(const float4 *p,
+                                                     size_t n, float *out)
+{
+    float s = 0.f;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += U * stride) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const float4 *a = p + i + u * stride;
+            if (i + u * stride >= n)
+                v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+            else if (HINT)
+                asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 "
+                    "{%0, %1, %2, %3}, [%4];"
+                    : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w)
+                    : "l"(a));
+            else
+                asm("ld.global.nc.L1::no_allocate.v4.f32 "
+                    "{%0, %1, %2, %3}, [%4];"
+                    : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w)
+                    : "l"(a));
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            s += v[u].x + v[u].y + v[u].z + v[u].w;
+    }
+    if (s == 1234.5f)
+        *out = s;
+}
+
+/* A warp per row of ROW float4 (a GEMV's weight row), 8 loads in flight
+ * per lane; HINT as above. */
+template <bool HINT>
+__global__ void __launch_bounds__(256) read_rows(const float4 *p, size_t n,
+                                                 int row, float *out)
+{
+    size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+    int lane = threadIdx.x & 31;
+    const float4 *r = p + w * row;
+    float s = 0.f;
+    if ((w + 1) * row <= n)
+        for (int i = lane; i < row; i += 8 * 32) {
+            float4 v[8];
+#pragma unroll
+            for (int u = 0; u < 8; u++) {
+                const float4 *a = r + i + u * 32;
+                if (i + u * 32 >= row)
+                    v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+                else if (HINT)
+                    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 "
+                        "{%0, %1, %2, %3}, [%4];"
+                        : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z),
+                          "=f"(v[u].w)
+                        : "l"(a));
+                else
+                    asm("ld.global.nc.L1::no_allocate.v4.f32 "
+                        "{%0, %1, %2, %3}, [%4];"
+                        : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z),
+                          "=f"(v[u].w)
+                        : "l"(a));
+            }
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                s += v[u].x + v[u].y + v[u].z + v[u].w;
+        }
+    if (s == 1234.5f)
+        *out = s;
+}
+
+typedef void (*launch_fn)(cudaStream_t, const float4 *, size_t, float *,
+                          int);
+
+template <int U, bool HINT>
+static void launch_unrolled(cudaStream_t s, const float4 *p, size_t n,
+                            float *out, int sms)
+{
+    read_unrolled<U, HINT><<<sms * 8, 256, 0, s>>>(p, n, out);
+}
+
+/* rows of 16 KB (4096 floats, the MLP's layer 2), 8 warps a block */
+template <bool HINT>
+static void launch_rows(cudaStream_t s, const float4 *p, size_t n,
+                        float *out, int sms)
+{
+    (void)sms;
+    size_t rows = n / 1024;
+    read_rows<HINT><<<(unsigned)((rows + 7) / 8), 256, 0, s>>>(p, n, 1024,
+                                                              out);
+}
+
+/* A graph of the reads FN makes of each of N buffers, in order. */
+static cudaGraphExec_t capture_fn(cudaStream_t s, launch_fn fn, int nb,
+                                  float4 *const *bufs, const size_t *n,
+                                  float *out, int sms)
+{
+    cudaGraph_t g;
+    cudaGraphExec_t x;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < nb; i++)
+        fn(s, bufs[i], n[i], out, sms);
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&x, g, 0));
+    CK(cudaGraphDestroy(g));
+    return x;
+}
 
 static cudaGraphExec_t capture(cudaStream_t s, const float4 *p, size_t n,
                                float *out, int sms)
@@ -90,6 +206,66 @@ static float replay_us(cudaStream_t s, cudaGraphExec_t x, int sync)
     return t[4];
 }
 
+static float replay_us(cudaStream_t s, cudaGraphExec_t x, int sync);
+
+/* --ways: each way of reading 12.25, 64 and 76.4 MiB, and the MLP's
+ * three reads (12.25 + 64 + 0.16 MiB) as three kernels of one graph. */
+static int ways(cudaStream_t s, int sms)
+{
+    static const struct {
+        const char *name;
+        launch_fn fn;
+    } way[] = {
+        { "1 load in flight (__ldg loop)", NULL },
+        { "4 loads in flight", launch_unrolled<4, false> },
+        { "8 loads in flight", launch_unrolled<8, false> },
+        { "8 in flight, L2::256B", launch_unrolled<8, true> },
+        { "16 in flight", launch_unrolled<16, false> },
+        { "a warp per 16 KB row", launch_rows<false> },
+        { "a warp per 16 KB row, L2::256B", launch_rows<true> },
+    };
+    static const double mib[] = { 12.25, 64.0, 76.4, 0.16 };
+    float4 *buf[4];
+    size_t n[4];
+    float *out;
+    CK(cudaMalloc(&out, sizeof *out));
+    for (int i = 0; i < 4; i++) {
+        size_t bytes = (size_t)(mib[i] * 1048576.0) / 16384 * 16384;
+        n[i] = bytes / 16;
+        CK(cudaMalloc(&buf[i], bytes));
+        CK(cudaMemset(buf[i], 0, bytes));
+    }
+    printf("\n| way | 12.25 MiB µs | 64 MiB µs | GB/s | 76.4 MiB µs | "
+           "GB/s | 12.25 + 64 + 0.16 in 3 kernels µs |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t w = 0; w < sizeof way / sizeof *way; w++) {
+        float t[4];
+        for (int i = 0; i < 4; i++) {
+            cudaGraphExec_t x =
+                way[w].fn ? capture_fn(s, way[w].fn, 1, &buf[i], &n[i], out,
+                                       sms)
+                          : capture(s, buf[i], n[i], out, sms);
+            t[i] = i < 3 ? replay_us(s, x, 0) : 0.f;
+            CK(cudaGraphExecDestroy(x));
+        }
+        float chain = 0.f;
+        if (way[w].fn) {
+            float4 *b3[3] = { buf[0], buf[1], buf[3] };
+            size_t n3[3] = { n[0], n[1], n[3] };
+            cudaGraphExec_t x = capture_fn(s, way[w].fn, 3, b3, n3, out, sms);
+            chain = replay_us(s, x, 0);
+            CK(cudaGraphExecDestroy(x));
+        }
+        printf("| %s | %.2f | %.2f | %.0f | %.2f | %.0f | %.2f |\n",
+               way[w].name, t[0], t[1], n[1] * 16 / (t[1] * 1e3), t[2],
+               n[2] * 16 / (t[2] * 1e3), chain);
+    }
+    for (int i = 0; i < 4; i++)
+        CK(cudaFree(buf[i]));
+    CK(cudaFree(out));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int dev = 0, sms, l2, persist, window;
@@ -103,6 +279,8 @@ int main(int argc, char **argv)
            prop.name, sms, l2 / 1048576.0, persist / 1048576.0);
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    if (argc > 1 && strcmp(argv[1], "--ways") == 0)
+        return ways(s, sms);
     cudaGraphExec_t empty = capture(s, NULL, 0, NULL, sms);
     printf("empty graph: %.2f µs per replay queued, %.2f µs launched and "
            "synchronized one by one\n",
