@@ -112,23 +112,6 @@ static int tf32x3_only(const rlx_executable *exe)
     return matmul_mode(exe, "tf32x3");
 }
 
-/* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column,
- * then its sweeping form (RLXG_GEMV_SWEEP, where K allows); from
- * n_algos on, the 3xTF32 GEMM's block tiles. */
-#define GEMV_CANDIDATES 5
-static int gemv_wpc_of(int which)
-{
-    return which >= -4 ? 1 << (-which - 1) : 0;
-}
-
-/* Make MM's GEMV candidate WHICH (< 0) the one its launches use. */
-static void gemv_pick(rlxg_matmul *mm, int which)
-{
-    mm->gemv_wpc = gemv_wpc_of(which);
-    mm->gemv_flags = which < -4 ? mm->gemv_flags | RLXG_GEMV_SWEEP
-                                : mm->gemv_flags & ~RLXG_GEMV_SWEEP;
-}
-
 static uint32_t epilogue_of(int epi)
 {
     switch (epi) {
@@ -432,11 +415,6 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     mm->use_gemv = mm->gemv_ok;
     if (mm->gemv_ok)
         mm->gemv_flags = gemv_flags(exe, mm, b);
-    /* cuda.matmul=gemv-sweep: the sweeping GEMV wherever K allows it */
-    mm->gemv_forced = mm->gemv_ok && k % 1024 == 0 &&
-                      matmul_mode(exe, "gemv-sweep");
-    if (mm->gemv_forced)
-        gemv_pick(mm, -GEMV_CANDIDATES);
     /* f32 under strict precision: the 3xTF32 GEMM is a candidate (its
      * error measures like FP32 SGEMM's, bench_gemm_tf32x3.cu) */
     mm->sa = mm->batch > 1 ? sa : 0;
@@ -575,6 +553,14 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
 /* Calls per timed sample, so short kernels outweigh event overhead. */
 #define TUNE_CALLS 4
 
+/* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column;
+ * from n_algos on, the 3xTF32 GEMM's block tiles. */
+#define GEMV_CANDIDATES 4
+static int gemv_wpc_of(int which)
+{
+    return 1 << (-which - 1);
+}
+
 /* Best time of one call of candidate WHICH, in ms. */
 static float time_algo(rlx_executable *exe, const rlxg_step *step,
                        int which, const void *a, const void *b,
@@ -586,7 +572,7 @@ static float time_algo(rlx_executable *exe, const rlxg_step *step,
     const float alpha = 1.0f, beta = 0.0f;
     float best = -1.f;
     if (which < 0)
-        gemv_pick(mm, which);
+        mm->gemv_wpc = gemv_wpc_of(which);
     if (which >= mm->n_algos)
         mm->tf32x3_cfg = which - mm->n_algos;
     for (int rep = 0; rep < 4; rep++) {
@@ -626,8 +612,7 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         rlxg_step *s = &exe->steps[i];
         rlxg_matmul *mm = s->mm;
         int n_tf32x3 = mm && mm->tf32x3_ok ? RLXG_TF32X3_CONFIGS : 0;
-        if (!mm || mm->gemv_forced ||
-            mm->n_algos + mm->gemv_ok + n_tf32x3 < 2 ||
+        if (!mm || mm->n_algos + mm->gemv_ok + n_tf32x3 < 2 ||
             mm->n_calls != 1 ||
             2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
                     (double)mm->batch < TUNE_MIN_FLOP)
@@ -684,9 +669,7 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         int32_t split = 1;
         size_t got = 0;
         mm->use_gemv = best < 0;
-        gemv_pick(mm, best < 0 ? best : -1);
-        if (best >= 0)
-            mm->gemv_wpc = 0;
+        mm->gemv_wpc = best < 0 ? gemv_wpc_of(best) : 0;
         mm->use_tf32x3 = best >= mm->n_algos;
         mm->tf32x3_cfg = mm->use_tf32x3 ? best - mm->n_algos : 0;
         if (best >= 0 && best < mm->n_algos)
@@ -707,8 +690,7 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
                         mm->tf32x3_cfg, (double)best_ms, (double)blas_ms);
         rlx_kit_log(exe->be->host, RLX_LOG_DEBUG,
                     "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
-                    "(split-k %d, gemv warps per column %d, 0: sweeping), "
-                    "%.4f ms; the "
+                    "(split-k %d, gemv warps per column %d), %.4f ms; the "
                     "heuristic's first %.4f ms",
                     (long long)mm->m, (long long)mm->n, (long long)mm->k,
                     (long long)mm->batch, best < 0 ? "gemv, not candidate"

@@ -109,7 +109,6 @@ struct rlxg_matmul {
     int use_gemv;         /* ... and does: the autotuner found it faster */
     int gemv_wpc;         /* its warps per column; 0: by the output width */
     int gemv_flags;       /* RLXG_GEMV_* */
-    int gemv_forced;      /* cuda.matmul=gemv-sweep: not tuned */
     int tf32x3_ok;        /* our 3xTF32 GEMM can compute it (f32, strict) */
     int use_tf32x3;       /* ... and does: the autotuner found it faster */
     int tf32x3_cfg;       /* its block tile (rlxg_gemm_tf32x3's CFG) */

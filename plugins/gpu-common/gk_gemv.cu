@@ -118,89 +118,6 @@ __global__ void __launch_bounds__(256)
     st(y, lane * n + c, (flags & RLXG_GEMV_RELU) && v < 0.f ? 0.f : v);
 }
 
-/* The same product, a block sweeping its 8 rows of W as one contiguous
- * array: each step its 256 threads read 256 consecutive 4-element
- * pieces (4 KB for f32) of one row, U steps in flight, so the GPU reads
- * 8-row runs rather than one stream per warp. A thread keeps one partial
- * sum per row of x and hands it to shared memory, warp-reduced, as the
- * sweep leaves a row of W. SWEEP_K divides K, so no step straddles two
- * rows. */
-constexpr int SWEEP_K = 1024;
-template <typename T, int R, int U>
-__global__ void __launch_bounds__(256)
-    gemv_sweep_kernel(const T *__restrict__ x, const T *__restrict__ w,
-                      const T *__restrict__ bias, T *__restrict__ y,
-                      int rows, int64_t n, int64_t k, int flags)
-{
-    __shared__ float part[8][8][R]; /* [warp][row of W in block][row of x] */
-    grid_dep_release();
-    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    int64_t c0 = (int64_t)blockIdx.x * 8;
-    int nrow = n - c0 < 8 ? (int)(n - c0) : 8;
-    const T *wb = w + c0 * k;
-    int spr = (int)(k / SWEEP_K), steps = nrow * spr;
-    int64_t t4 = (int64_t)threadIdx.x * 4;
-    float4 wv[U];
-    auto load = [&](int s0) {
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            wv[u] = s0 + u < steps
-                        ? ld4_stream(wb, (int64_t)(s0 + u) * SWEEP_K + t4)
-                        : make_float4(0.f, 0.f, 0.f, 0.f);
-    };
-    if (flags & RLXG_GEMV_EARLY)
-        load(0);
-    grid_dep_wait();
-    if (!(flags & RLXG_GEMV_EARLY))
-        load(0);
-    float acc[R];
-#pragma unroll
-    for (int r = 0; r < R; r++)
-        acc[r] = 0.f;
-    int row = 0, rs = 0; /* where the next step is: row of W, its step */
-    for (int s0 = 0; s0 < steps; s0 += U) {
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            if (s0 + u >= steps)
-                break;
-            int64_t col = (int64_t)rs * SWEEP_K + t4;
-#pragma unroll
-            for (int r = 0; r < R; r++) {
-                if (r >= rows)
-                    break;
-                float4 xv = ld4(x + r * k, col);
-                acc[r] = fmaf(xv.x, wv[u].x, acc[r]);
-                acc[r] = fmaf(xv.y, wv[u].y, acc[r]);
-                acc[r] = fmaf(xv.z, wv[u].z, acc[r]);
-                acc[r] = fmaf(xv.w, wv[u].w, acc[r]);
-            }
-            if (++rs == spr) { /* the row of W is done (uniform) */
-#pragma unroll
-                for (int r = 0; r < R; r++) {
-                    float v = warp_sum(acc[r]);
-                    if (lane == 0)
-                        part[warp][row][r] = v;
-                    acc[r] = 0.f;
-                }
-                rs = 0;
-                row++;
-            }
-        }
-        if (s0 + U < steps)
-            load(s0 + U);
-    }
-    __syncthreads();
-    int c = threadIdx.x / R, r = threadIdx.x % R;
-    if (c >= nrow || r >= rows)
-        return;
-    float v = 0.f;
-    for (int p = 0; p < 8; p++) /* fixed order: deterministic */
-        v += part[p][c][r];
-    if (bias)
-        v += ld(bias, c0 + c);
-    st(y, r * n + c0 + c, (flags & RLXG_GEMV_RELU) && v < 0.f ? 0.f : v);
-}
-
 /* ---- launch ---- */
 
 template <typename T> struct GemvL {
@@ -211,20 +128,13 @@ template <typename T> struct GemvL {
         const uintptr_t a = 4 * sizeof(T);
         bool vec = k % 4 == 0 && (uintptr_t)x % a == 0 &&
                    (uintptr_t)w % a == 0;
-        if (flags & RLXG_GEMV_SWEEP) {
-            if (!vec || k % SWEEP_K)
-                return gpuErrorInvalidValue;
-            wpc = 0; /* unused: a block per 8 rows of W */
-        }
         /* 0: enough warps to keep loads in flight, 8 per column when
          * there are few columns, 1 when there are thousands */
         if (wpc == 0)
             wpc = n >= 2048 ? 1 : n >= 1024 ? 2 : n >= 512 ? 4 : 8;
-        if (!(flags & RLXG_GEMV_SWEEP) && wpc != 1 && wpc != 2 && wpc != 4 &&
-            wpc != 8)
+        if (wpc != 1 && wpc != 2 && wpc != 4 && wpc != 8)
             return gpuErrorInvalidValue;
-        int cpb = flags & RLXG_GEMV_SWEEP ? 8 : 8 / wpc;
-        unsigned grid = (unsigned)((n + cpb - 1) / cpb);
+        unsigned grid = (unsigned)((n + 8 / wpc - 1) / (8 / wpc));
         const T *xt = (const T *)x, *wt = (const T *)w;
         const T *bt = (const T *)bias;
         int r = (int)rows;
@@ -250,10 +160,7 @@ template <typename T> struct GemvL {
                               int flags)
     {
 #ifdef RLXG_HIP /* no programmatic dependent launch on AMD */
-        if (flags & RLXG_GEMV_SWEEP)
-            gemv_sweep_kernel<T, R, 8><<<grid, 256, 0, s>>>(
-                x, w, bias, y, rows, n, k, flags & ~RLXG_GEMV_PDL);
-        else if (vec)
+        if (vec)
             gemv_nt_kernel<T, R, true><<<grid, 256, 0, s>>>(
                 x, w, bias, y, rows, n, k, wpc, flags & ~RLXG_GEMV_PDL);
         else
@@ -270,9 +177,6 @@ template <typename T> struct GemvL {
         cfg.stream = s;
         cfg.attrs = attr;
         cfg.numAttrs = (flags & RLXG_GEMV_PDL) ? 1 : 0;
-        if (flags & RLXG_GEMV_SWEEP)
-            return cudaLaunchKernelEx(&cfg, gemv_sweep_kernel<T, R, 8>, x, w,
-                                      bias, y, rows, n, k, flags);
         if (vec)
             return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, true>, x, w,
                                       bias, y, rows, n, k, wpc, flags);

@@ -105,9 +105,6 @@ gpuError_t rlxg_attention(gpuStream_t s, int dtype, const void *q,
 /* launch as a programmatic dependent of the previous kernel (CC >= 9.0;
  * the kernel waits for it before reading x) */
 #define RLXG_GEMV_PDL 0x4
-/* a block sweeps 8 rows of W as one array (K a multiple of 1024; WPC
- * unused), an autotuner candidate */
-#define RLXG_GEMV_SWEEP 0x8
 gpuError_t rlxg_gemv(gpuStream_t s, int dtype, const void *x,
                       const void *w, const void *bias, void *y, int64_t rows,
                       int64_t n, int64_t k, int wpc, int flags);
