@@ -10,39 +10,10 @@
 #include <time.h>
 
 #include "plugins/queue_test.h"
-#include "test-util.h"
+#include "test-ew.h"
 
-static const int64_t DIMS[2] = { 2, 3 };
-static const float V[6] = { 1, -2, 0.5f, 3, -1, 2 };
 static const float X1[6] = { 1, 2, 3, -4, 5, -6 };
 static const float X2[6] = { -0.5f, 4, 2, 1, -3, 0.25f };
-
-/* z = relu(x * v), z2 = x + v; x, v [2,3] (what the test plugins run). */
-static rlx_graph *ew_graph(void)
-{
-    rlx_graph *g = NULL;
-    rlx_value x, v, m, z, z2;
-    ASSERT_OK(rlx_graph_create(&g));
-    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, DIMS, &x));
-    ASSERT_OK(rlx_graph_param(g, "v", RLX_DTYPE_F32, 2, DIMS, &v));
-    ASSERT_OK(rlx_graph_add_node(g, "m", RLX_OP_MUL, 2,
-                                 (rlx_value[]){ x, v }, NULL, &m));
-    ASSERT_OK(rlx_graph_add_node(g, "z", RLX_OP_RELU, 1, &m, NULL, &z));
-    ASSERT_OK(rlx_graph_add_node(g, "z2", RLX_OP_ADD, 2,
-                                 (rlx_value[]){ x, v }, NULL, &z2));
-    ASSERT_OK(rlx_graph_output(g, "z", z));
-    ASSERT_OK(rlx_graph_output(g, "z2", z2));
-    return g;
-}
-
-static void ew_expect(const float x[6], float z[6], float z2[6])
-{
-    for (int i = 0; i < 6; i++) {
-        float m = x[i] * V[i];
-        z[i] = m > 0 ? m : 0;
-        z2[i] = x[i] + V[i];
-    }
-}
 
 /* A compiled ew program on DEVICE with x, z and z2 bound to tensors (x
  * holding X, or unbound and set from host memory when BIND_X is 0). */
@@ -56,7 +27,7 @@ typedef struct fixture {
 static rlx_tensor *tensor_new(rlx_program *p, const float *data)
 {
     rlx_tensor *t = NULL;
-    ASSERT_OK(rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, data, &t));
+    ASSERT_OK(rlx_tensor_create(p, RLX_DTYPE_F32, 2, EW_DIMS, data, &t));
     return t;
 }
 
@@ -67,7 +38,7 @@ static fixture fx_open(rlx_runtime *rt, const char *device, const float *x,
     f.g = ew_graph();
     ASSERT_OK(rlx_session_create(rt, device, &f.s));
     ASSERT_OK(rlx_session_compile(f.s, f.g, &f.p));
-    ASSERT_OK(rlx_program_set_param(f.p, "v", V, sizeof V));
+    ASSERT_OK(rlx_program_set_param(f.p, "v", EW_V, sizeof EW_V));
     f.x = tensor_new(f.p, x);
     f.z = tensor_new(f.p, NULL);
     f.z2 = tensor_new(f.p, NULL);
@@ -90,23 +61,13 @@ static void fx_close(fixture *f)
     rlx_graph_destroy(f->g);
 }
 
-static void tensor_expect(const rlx_tensor *t, const float want[6])
-{
-    float got[6];
-    memset(got, 0xa5, sizeof got);
-    ASSERT_OK(rlx_tensor_read(t, got, sizeof got));
-    for (int i = 0; i < 6; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-            FAIL("element %d: got %.9g, want %.9g", i, got[i], want[i]);
-}
-
 /* Both outputs of F hold ew(X). */
 static void fx_expect(const fixture *f, const float x[6])
 {
     float z[6], z2[6];
     ew_expect(x, z, z2);
-    tensor_expect(f->z, z);
-    tensor_expect(f->z2, z2);
+    tensor_expect(f->z, z, 6);
+    tensor_expect(f->z2, z2, 6);
 }
 
 /* A runtime with cpu-ref and test-queue, and test-queue's controls. */
@@ -145,11 +106,23 @@ static void *release_later(void *arg)
     return NULL;
 }
 
-static pthread_t releaser(const rlxtest_queue *ctl)
+/* Queue one run of P held back by the worker, and a thread that lets it
+ * go in a moment: the caller's next call must wait for it. */
+static pthread_t submit_held(const rlxtest_queue *ctl, rlx_program *p)
 {
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(p));
     pthread_t t;
     ASSERT_EQ(pthread_create(&t, NULL, release_later, (void *)ctl), 0);
     return t;
+}
+
+/* After submit_held's run: QUEUED runs so far, as many done, none early. */
+static void joined_expect(const rlxtest_queue *ctl, pthread_t t,
+                          uint32_t queued)
+{
+    pthread_join(t, NULL);
+    stats_expect(ctl, queued, queued);
 }
 
 /* ---- queuing ----------------------------------------------------------- */
@@ -185,20 +158,14 @@ TEST(reading_a_tensor_waits)
     rlx_runtime *rt = runtime_queue(&ctl);
     fixture f = fx_open(rt, "test-queue", X1, 1);
 
-    ctl->hold(1);
-    ASSERT_OK(rlx_program_submit(f.p));
-    pthread_t t = releaser(ctl);
+    pthread_t t = submit_held(ctl, f.p);
     fx_expect(&f, X1); /* the read waits for the run */
-    pthread_join(t, NULL);
-    stats_expect(ctl, 1, 1);
+    joined_expect(ctl, t, 1);
 
     /* a write waits too: the queued run still reads x */
-    ctl->hold(1);
-    ASSERT_OK(rlx_program_submit(f.p));
-    t = releaser(ctl);
+    t = submit_held(ctl, f.p);
     ASSERT_OK(rlx_tensor_write(f.x, X2, sizeof X2));
-    pthread_join(t, NULL);
-    stats_expect(ctl, 2, 2);
+    joined_expect(ctl, t, 2);
     ASSERT_OK(rlx_program_submit(f.p));
     fx_expect(&f, X2);
     stats_expect(ctl, 3, 3);
@@ -236,27 +203,18 @@ TEST(set_param_and_destroy_wait)
     rlx_runtime *rt = runtime_queue(&ctl);
     fixture f = fx_open(rt, "test-queue", X1, 1);
 
-    ctl->hold(1);
-    ASSERT_OK(rlx_program_submit(f.p));
-    pthread_t t = releaser(ctl);
-    ASSERT_OK(rlx_program_set_param(f.p, "v", V, sizeof V));
-    pthread_join(t, NULL);
-    stats_expect(ctl, 1, 1);
+    pthread_t t = submit_held(ctl, f.p);
+    ASSERT_OK(rlx_program_set_param(f.p, "v", EW_V, sizeof EW_V));
+    joined_expect(ctl, t, 1);
 
     /* a synchronous run after queued ones waits for them first */
-    ctl->hold(1);
-    ASSERT_OK(rlx_program_submit(f.p));
-    t = releaser(ctl);
+    t = submit_held(ctl, f.p);
     ASSERT_OK(rlx_program_run(f.p));
-    pthread_join(t, NULL);
-    stats_expect(ctl, 2, 2);
+    joined_expect(ctl, t, 2);
 
-    ctl->hold(1);
-    ASSERT_OK(rlx_program_submit(f.p));
-    t = releaser(ctl);
+    t = submit_held(ctl, f.p);
     fx_close(&f); /* executable and tensors go only after the run */
-    pthread_join(t, NULL);
-    stats_expect(ctl, 3, 3);
+    joined_expect(ctl, t, 3);
     rlx_runtime_destroy(rt);
 }
 
@@ -303,7 +261,7 @@ TEST(bad_calls)
     rlx_program *p = NULL;
     ASSERT_OK(rlx_session_create(rt, "test-queue", &s));
     ASSERT_OK(rlx_session_compile(s, g, &p));
-    ASSERT_OK(rlx_program_set_param(p, "v", V, sizeof V));
+    ASSERT_OK(rlx_program_set_param(p, "v", EW_V, sizeof EW_V));
     ASSERT_EQ(rlx_program_submit(p), RLX_ERR_STATE); /* x not set */
     ASSERT_CONTAINS(rlx_last_error(), "before rlx_program_submit");
     stats_expect(ctl, 0, 0);
@@ -368,30 +326,17 @@ static void *submit_many(void *arg)
     rlx_session *s = NULL;
     rlx_program *p = NULL;
     rlx_tensor *x = NULL, *z = NULL, *z2 = NULL;
-    rlx_graph *g = NULL;
-    rlx_value xv, vv, m, zv, z2v;
+    rlx_graph *g = ew_build();
     float got[6], want_z[6], want_z2[6];
     ew_expect(w->x, want_z, want_z2);
-    int ok = rlx_graph_create(&g) == RLX_OK &&
-             rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, DIMS, &xv) == RLX_OK &&
-             rlx_graph_param(g, "v", RLX_DTYPE_F32, 2, DIMS, &vv) == RLX_OK &&
-             rlx_graph_add_node(g, "m", RLX_OP_MUL, 2,
-                                (rlx_value[]){ xv, vv }, NULL, &m) == RLX_OK &&
-             rlx_graph_add_node(g, "z", RLX_OP_RELU, 1, &m, NULL, &zv) ==
-                 RLX_OK &&
-             rlx_graph_add_node(g, "z2", RLX_OP_ADD, 2,
-                                (rlx_value[]){ xv, vv }, NULL, &z2v) ==
-                 RLX_OK &&
-             rlx_graph_output(g, "z", zv) == RLX_OK &&
-             rlx_graph_output(g, "z2", z2v) == RLX_OK &&
-             rlx_session_create(w->rt, "test-queue", &s) == RLX_OK &&
+    int ok = g && rlx_session_create(w->rt, "test-queue", &s) == RLX_OK &&
              rlx_session_compile(s, g, &p) == RLX_OK &&
-             rlx_program_set_param(p, "v", V, sizeof V) == RLX_OK &&
-             rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, w->x, &x) ==
+             rlx_program_set_param(p, "v", EW_V, sizeof EW_V) == RLX_OK &&
+             rlx_tensor_create(p, RLX_DTYPE_F32, 2, EW_DIMS, w->x, &x) ==
                  RLX_OK &&
-             rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, NULL, &z) ==
+             rlx_tensor_create(p, RLX_DTYPE_F32, 2, EW_DIMS, NULL, &z) ==
                  RLX_OK &&
-             rlx_tensor_create(p, RLX_DTYPE_F32, 2, DIMS, NULL, &z2) ==
+             rlx_tensor_create(p, RLX_DTYPE_F32, 2, EW_DIMS, NULL, &z2) ==
                  RLX_OK &&
              rlx_program_bind(p, RLX_SLOT_INPUT, "x", x) == RLX_OK &&
              rlx_program_bind(p, RLX_SLOT_OUTPUT, "z", z) == RLX_OK &&

@@ -8,7 +8,7 @@
  */
 #include <pthread.h>
 
-#include "test-util.h"
+#include "test-ew.h"
 
 /* ---- graphs and data ------------------------------------------------- */
 
@@ -67,50 +67,8 @@ static rlx_graph *second_half(void)
     return g;
 }
 
-/* Elementwise, for the test plugins (add, mul, relu on same shapes):
- * z = relu(x * v), z2 = x + v; x and v [2,3]. */
-static const float V[6] = { 1, -2, 0.5f, 3, -1, 2 };
 static const float E1[6] = { 1, 2, 3, -4, 5, -6 };
 static const float E2[6] = { -0.5f, 4, 2, 1, -3, 0.25f };
-
-/* Builds without asserting, so that worker threads can call it too. */
-static rlx_graph *ew_build(void)
-{
-    rlx_graph *g = NULL;
-    rlx_value x, v, m, z, z2;
-    if (rlx_graph_create(&g) != RLX_OK)
-        return NULL;
-    if (rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, Y_DIMS, &x) != RLX_OK ||
-        rlx_graph_param(g, "v", RLX_DTYPE_F32, 2, Y_DIMS, &v) != RLX_OK ||
-        rlx_graph_add_node(g, "m", RLX_OP_MUL, 2, (rlx_value[]){ x, v },
-                           NULL, &m) != RLX_OK ||
-        rlx_graph_add_node(g, "z", RLX_OP_RELU, 1, &m, NULL, &z) != RLX_OK ||
-        rlx_graph_add_node(g, "z2", RLX_OP_ADD, 2, (rlx_value[]){ x, v },
-                           NULL, &z2) != RLX_OK ||
-        rlx_graph_output(g, "z", z) != RLX_OK ||
-        rlx_graph_output(g, "z2", z2) != RLX_OK) {
-        rlx_graph_destroy(g);
-        return NULL;
-    }
-    return g;
-}
-
-static rlx_graph *ew_graph(void)
-{
-    rlx_graph *g = ew_build();
-    if (!g)
-        FAIL("building the elementwise graph: %s", rlx_last_error());
-    return g;
-}
-
-static void ew_expect(const float x[6], float z[6], float z2[6])
-{
-    for (int i = 0; i < 6; i++) {
-        float m = x[i] * V[i];
-        z[i] = m > 0 ? m : 0;
-        z2[i] = x[i] + V[i];
-    }
-}
 
 /* A compiled program and what it needs, closed in one call. */
 typedef struct fixture {
@@ -135,7 +93,7 @@ static fixture fx_open(rlx_runtime *rt, const char *device,
         else if (strcmp(name, "b") == 0)
             ASSERT_OK(rlx_program_set_param(f.p, name, B, sizeof B));
         else
-            ASSERT_OK(rlx_program_set_param(f.p, name, V, sizeof V));
+            ASSERT_OK(rlx_program_set_param(f.p, name, EW_V, sizeof EW_V));
     }
     return f;
 }
@@ -177,17 +135,6 @@ static rlx_tensor *tensor_new(rlx_program *p, uint32_t rank,
     ASSERT_OK(rlx_tensor_create(p, RLX_DTYPE_F32, rank, dims, data, &t));
     ASSERT(t);
     return t;
-}
-
-static void tensor_expect(const rlx_tensor *t, const float *want, size_t n)
-{
-    float got[16];
-    ASSERT(n <= 16);
-    memset(got, 0xa5, sizeof got);
-    ASSERT_OK(rlx_tensor_read(t, got, n * sizeof(float)));
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-            FAIL("element %zu: got %.9g, want %.9g", i, got[i], want[i]);
 }
 
 /* A runtime with cpu-ref and the test plugin NAME. */
@@ -799,7 +746,7 @@ static void *work(void *arg)
     ew_expect(E1, want_z, want_z2);
     int ok = g && rlx_session_create(w->rt, "cpu-ref", &s) == RLX_OK &&
              rlx_session_compile(s, g, &p) == RLX_OK &&
-             rlx_program_set_param(p, "v", V, sizeof V) == RLX_OK &&
+             rlx_program_set_param(p, "v", EW_V, sizeof EW_V) == RLX_OK &&
              rlx_tensor_create(p, RLX_DTYPE_F32, 2, Y_DIMS, NULL, &out) ==
                  RLX_OK &&
              rlx_program_bind(p, RLX_SLOT_INPUT, "x", w->shared) == RLX_OK &&

@@ -4,7 +4,8 @@
  * side of the contract: a slot that hands over a buffer or executable
  * that a queued or running run uses (execute, buffer_read, buffer_write,
  * buffer_destroy, executable_destroy) is counted as a violation, and the
- * fallible ones fail. The test drives it through "rlxtest.queue.v1" (queue_test.h):
+ * fallible ones fail. The test drives it through "rlxtest.queue.v1"
+ * (queue_test.h):
  *   hold(1)      the worker takes no run until hold(0), so a test can see
  *                runs still queued after submit returned;
  *   fail_next()  the next queued run fails when it executes;
