@@ -6,7 +6,10 @@
  * Device I/O (rlx_tensor): a bound input is passed as its PJRT buffer;
  * a bound output takes the PJRT buffer the run produced (PJRT allocates
  * results itself), and its previous one is freed. buffer_write swaps in
- * a freshly uploaded buffer the same way.
+ * a freshly uploaded buffer the same way. Queued (pjrt_queue.c), a run
+ * whose inputs and outputs are all bound is not waited for: its
+ * completion event is kept, and PJRT itself orders later runs that read
+ * its results after it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -116,10 +119,9 @@ void rlxp_buffer_destroy(void *backend, rlx_buffer *buffer)
     free(buffer);
 }
 
-rlx_status rlxp_execute(void *backend, rlx_executable *exe,
-                        const rlx_execute_args *args)
+rlx_status rlxp_execute_on(rlxp_backend *be, rlx_executable *exe,
+                           const rlx_execute_args *args, int queue)
 {
-    rlxp_backend *be = backend;
     uint32_t nargs = exe->n_inputs + exe->n_params;
     uint32_t nres = exe->n_outputs + exe->n_checks;
     if (args->n_inputs != exe->n_inputs || args->n_params != exe->n_params ||
@@ -142,6 +144,13 @@ rlx_status rlxp_execute(void *backend, rlx_executable *exe,
                            output_buffers);
     rlx_buffer *const *bin = io ? args->input_buffers : NULL;
     rlx_buffer *const *bout = io ? args->output_buffers : NULL;
+    /* Queued, the run is left to finish on its own when nothing comes
+     * back to the host: every input and output bound, no range check. */
+    for (uint32_t i = 0; queue && i < exe->n_inputs; i++)
+        queue = bin && bin[i];
+    for (uint32_t i = 0; queue && i < exe->n_outputs; i++)
+        queue = bout && bout[i];
+    queue = queue && !exe->n_checks;
     rlx_status st = RLX_OK;
     for (uint32_t i = 0; i < exe->n_inputs && st == RLX_OK; i++) {
         const rlxp_slot *s = &exe->inputs[i];
@@ -177,7 +186,7 @@ rlx_status rlxp_execute(void *backend, rlx_executable *exe,
         PJRT_Error *err = be->api->LoadedExecutable_Execute(x);
         if (err)
             st = rlxp_error(be, err, "running the program failed");
-        else
+        else if (!queue || !rlxp_queue_add(be, done[0]))
             st = rlxp_await(be, done[0], "running the program failed");
     }
     for (uint32_t i = 0; i < exe->n_outputs && st == RLX_OK; i++) {
@@ -208,4 +217,10 @@ rlx_status rlxp_execute(void *backend, rlx_executable *exe,
     free(argv);
     free(resv);
     return st;
+}
+
+rlx_status rlxp_execute(void *backend, rlx_executable *exe,
+                        const rlx_execute_args *args)
+{
+    return rlxp_execute_on(backend, exe, args, 0);
 }

@@ -47,6 +47,10 @@ typedef struct rlxp_backend {
     char platform_version[160];
     PJRT_Device **devices;        /* owned by the client */
     size_t n_devices;
+    /* runs queued (rlx.queue.v1): their completion events, in order */
+    pthread_mutex_t queue_lock;
+    PJRT_Event **queued;
+    size_t n_queued, cap_queued;
 } rlxp_backend;
 
 struct rlx_buffer {
@@ -96,7 +100,8 @@ int rlxp_find_candidates(const rlxp_backend *be, char *out, size_t size,
                          char *where, size_t where_size);
 rlxp_family rlxp_family_of_path(const char *path);
 
-/* pjrt_probe_key.c: the rlx.probe_key.v1 extension (get_extension). */
+/* pjrt_probe_key.c: get_extension: rlx.probe_key.v1 (the probe cache)
+ * and rlx.queue.v1 (pjrt_queue.c). */
 const void *rlxp_get_extension(void *backend, const char *name);
 
 /* pjrt_client.c */
@@ -116,6 +121,17 @@ rlx_status rlxp_compile(void *backend, const rlx_graph_view *graph,
 void rlxp_executable_destroy(void *backend, rlx_executable *exe);
 rlx_status rlxp_execute(void *backend, rlx_executable *exe,
                         const rlx_execute_args *args);
+/* execute; QUEUE: where every input and output is bound, keep the run's
+ * completion event (rlxp_queue_add) instead of waiting for it. */
+rlx_status rlxp_execute_on(rlxp_backend *be, rlx_executable *exe,
+                           const rlx_execute_args *args, int queue);
+
+/* pjrt_queue.c: the rlx.queue.v1 table; keep EV (1) or not (0: out of
+ * memory, the caller waits instead); wait for and drop every kept event
+ * (backend destroy). */
+extern const struct rlx_ext_queue rlxp_queue_ext;
+int rlxp_queue_add(rlxp_backend *be, PJRT_Event *ev);
+rlx_status rlxp_queue_drain(rlxp_backend *be);
 rlx_status rlxp_buffer_create(void *backend, uint32_t device_index,
                               const rlx_tensor_desc *desc, const void *data,
                               rlx_buffer **out);

@@ -165,6 +165,7 @@ static rlx_status device_describe(void *backend, uint32_t index,
 static void backend_destroy(void *backend)
 {
     rlxp_backend *be = backend;
+    rlxp_queue_drain(be); /* the core waited already; nothing is left */
     if (be->client && be->api && be->api->Client_Destroy) {
         RLXP_ARGS(PJRT_Client_Destroy_Args, d);
         d->client = be->client;
@@ -177,6 +178,7 @@ static void backend_destroy(void *backend)
     }
     /* PJRT plugins are never dlclose-d: they keep threads and
      * process-wide state alive after their last client */
+    pthread_mutex_destroy(&be->queue_lock);
     pthread_mutex_destroy(&be->lock);
     free(be);
 }
@@ -232,6 +234,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         be->family = (rlxp_family)f;
         be->id = table[f].id;
         pthread_mutex_init(&be->lock, NULL);
+        pthread_mutex_init(&be->queue_lock, NULL);
         rlx_backend_info info = {
             .struct_size = sizeof(rlx_backend_info),
             .id = table[f].id,
@@ -245,6 +248,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         };
         rlx_status st = rlx_register_backend(host, &info);
         if (st != RLX_OK) {
+            pthread_mutex_destroy(&be->queue_lock);
             pthread_mutex_destroy(&be->lock);
             free(be);
             return st;

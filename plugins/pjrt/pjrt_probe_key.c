@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <rlx/probe_key.h>
+#include <rlx/queue.h>
 
 #include "pjrt_internal.h"
 
@@ -172,5 +173,7 @@ const void *rlxp_get_extension(void *backend, const char *name)
     (void)backend;
     if (name && strcmp(name, RLX_EXT_PROBE_KEY) == 0)
         return &pjrt_probe_key_ext;
+    if (name && strcmp(name, RLX_EXT_QUEUE) == 0)
+        return &rlxp_queue_ext;
     return NULL;
 }

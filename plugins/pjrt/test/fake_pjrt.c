@@ -7,8 +7,12 @@
  * "executes" only programs of one argument, as a copy of it to the one
  * result (right for a reshape, which the tests use to move data through
  * the bridge); any other program fails with a PJRT error, so the tests
- * see how PJRT errors become rlx errors.
+ * see how PJRT errors become rlx errors. A run's completion event is a
+ * real object (destroyed by Event_Destroy, so leaks show under ASan); a
+ * run whose input starts with a NaN "fails on the device": its event's
+ * await reports the failure, as a GPU fault would surface.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,7 @@ struct PJRT_Device { int dummy; };
 struct PJRT_DeviceDescription { int dummy; };
 struct PJRT_LoadedExecutable { int dummy; };
 struct PJRT_Buffer { size_t size; unsigned char *data; };
+struct PJRT_Event { int failed; };
 
 static PJRT_Client the_client;
 static PJRT_Device the_device;
@@ -61,9 +66,17 @@ static PJRT_Error *initialize(PJRT_Plugin_Initialize_Args *a)
     return NULL;
 }
 
-static PJRT_Error *event_noop(PJRT_Event_Args *a)
+static PJRT_Error *event_await(PJRT_Event_Args *a)
 {
-    (void)a;
+    return a->event && a->event->failed
+               ? fail(PJRT_CODE_INTERNAL, "the fake device failed the run "
+                                          "(its input began with a NaN)")
+               : NULL;
+}
+
+static PJRT_Error *event_destroy(PJRT_Event_Args *a)
+{
+    free(a->event);
     return NULL;
 }
 
@@ -172,8 +185,15 @@ static PJRT_Error *execute(PJRT_LoadedExecutable_Execute_Args *a)
     out->size = in->size;
     memcpy(out->data, in->data, in->size);
     a->output_lists[0][0] = out;
-    if (a->device_complete_events)
-        a->device_complete_events[0] = NULL;
+    if (a->device_complete_events) {
+        float first;
+        PJRT_Event *ev = calloc(1, sizeof *ev);
+        if (!ev)
+            return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+        ev->failed = in->size >= sizeof first &&
+                     (memcpy(&first, in->data, sizeof first), isnan(first));
+        a->device_complete_events[0] = ev;
+    }
     return NULL;
 }
 
@@ -229,8 +249,8 @@ __attribute__((visibility("default"))) const PJRT_Api *GetPjrtApi(void)
     api.Error_Message = error_message;
     api.Error_GetCode = error_code;
     api.Plugin_Initialize = initialize;
-    api.Event_Destroy = event_noop;
-    api.Event_Await = event_noop;
+    api.Event_Destroy = event_destroy;
+    api.Event_Await = event_await;
     api.Client_Create = client_create;
     api.Client_Destroy = client_destroy;
     api.Client_PlatformName = platform_name;

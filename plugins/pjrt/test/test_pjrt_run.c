@@ -1,8 +1,8 @@
 /*
  * test_pjrt_run.c - running graphs through the PJRT bridge: with the fake
  * plugin (fake_pjrt.c), a PJRT error turned into a rlx error with a Fix,
- * host and device-resident inputs and outputs, and concurrent sessions
- * sharing one PJRT client; with a real PJRT plugin (RLX_TEST_PJRT_REAL,
+ * host and device-resident inputs and outputs, queued runs, and
+ * concurrent sessions sharing one PJRT client; with a real PJRT plugin (RLX_TEST_PJRT_REAL,
  * scripts/gpu-pjrt.sh), rlx's edge-case semantics against cpu-ref. The
  * bridge's registration, probes and StableHLO: test_pjrt.c.
  *
@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,11 +369,85 @@ TEST(real_device_io)
     rlx_runtime_destroy(rt);
 }
 
+/* Queued runs (rlx_program_submit) on DEVICE: a reshape and its inverse
+ * chained through bound tensors, each input written while earlier runs
+ * may still be queued; with NAN_FAILS (the fake plugin) a run whose input
+ * starts with a NaN fails on the "device", reported by the next wait. */
+static void check_queued(rlx_runtime *rt, const char *device, int nan_fails)
+{
+    int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+    rlx_graph *g1 = one_node_shape(xs, ys), *g2 = one_node_shape(ys, xs);
+    rlx_session *s = NULL;
+    rlx_program *p1 = NULL, *p2 = NULL;
+    ASSERT_EQ(rlx_session_create(rt, device, &s), RLX_OK);
+    ASSERT_EQ(rlx_backend_queues(rlx_session_backend(s)), 1);
+    if (rlx_session_compile(s, g1, &p1) != RLX_OK ||
+        rlx_session_compile(s, g2, &p2) != RLX_OK)
+        FAIL("compile: %s", rlx_last_error());
+    rlx_tensor *tx = NULL, *ty = NULL, *tz = NULL;
+    ASSERT_EQ(rlx_tensor_create(p1, RLX_DTYPE_F32, 2, xs, NULL, &tx), RLX_OK);
+    ASSERT_EQ(rlx_tensor_create(p1, RLX_DTYPE_F32, 2, ys, NULL, &ty), RLX_OK);
+    ASSERT_EQ(rlx_tensor_create(p1, RLX_DTYPE_F32, 2, xs, NULL, &tz), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p1, RLX_SLOT_INPUT, "x", tx), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p1, RLX_SLOT_OUTPUT, "y", ty), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p2, RLX_SLOT_INPUT, "x", ty), RLX_OK);
+    ASSERT_EQ(rlx_program_bind(p2, RLX_SLOT_OUTPUT, "y", tz), RLX_OK);
+    float x[6], z[6];
+    for (int it = 0; it < 5; it++) {
+        for (int i = 0; i < 6; i++)
+            x[i] = (float)(10 * it + i);
+        ASSERT_EQ(rlx_tensor_write(tx, x, sizeof x), RLX_OK);
+        for (int rep = 0; rep < 3; rep++) {
+            if (rlx_program_submit(p1) != RLX_OK ||
+                rlx_program_submit(p2) != RLX_OK)
+                FAIL("submit: %s", rlx_last_error());
+        }
+    }
+    if (rlx_program_wait(p2) != RLX_OK)
+        FAIL("wait: %s", rlx_last_error());
+    ASSERT_EQ(rlx_tensor_read(tz, z, sizeof z), RLX_OK);
+    ASSERT(memcmp(z, x, sizeof z) == 0); /* the last input, through both */
+    if (nan_fails) {
+        x[0] = NAN;
+        ASSERT_EQ(rlx_tensor_write(tx, x, sizeof x), RLX_OK);
+        ASSERT_EQ(rlx_program_submit(p1), RLX_OK); /* fails on the device */
+        rlx_status st = rlx_program_wait(p1);
+        ASSERT(st != RLX_OK);
+        ASSERT_CONTAINS(rlx_last_error(), "failed the run");
+        ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+        ASSERT_EQ(rlx_program_wait(p1), RLX_OK); /* reported once */
+    }
+    rlx_tensor_destroy(tx);
+    rlx_tensor_destroy(ty);
+    rlx_tensor_destroy(tz);
+    rlx_program_destroy(p1);
+    rlx_program_destroy(p2);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g1);
+    rlx_graph_destroy(g2);
+}
+
+TEST(queued_runs_through_the_bridge)
+{
+    rlx_runtime *rt = runtime_with(fake);
+    check_queued(rt, "pjrt", 1);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(real_queued_runs)
+{
+    rlx_runtime *rt = real_runtime();
+    check_queued(rt, real_device(), 0);
+    rlx_runtime_destroy(rt);
+}
+
 static const rlx_test_case cases_list[] = {
     TEST_ENTRY(pjrt_error_becomes_rlx_error_with_fix),
     TEST_ENTRY(host_and_device_io_through_the_bridge),
+    TEST_ENTRY(queued_runs_through_the_bridge),
     TEST_ENTRY(concurrent_sessions_share_one_client),
     TEST_ENTRY(real_device_io),
+    TEST_ENTRY(real_queued_runs),
     TEST_ENTRY(real_cast_saturates_and_zeroes_nan),
     TEST_ENTRY(real_causal_softmax_fully_masked_rows_and_empty_mean),
     TEST_ENTRY(real_gather_checks_its_indices),
