@@ -387,9 +387,16 @@ template <typename T> struct AttnL {
         /* 32 query rows per block where there are enough rows, else 16 */
         dim3 grid32((unsigned)((p->sq + 31) / 32), grid.y);
         bool vec = p->dh == p->dv && vec_ok(q, k, v, p), wide = p->sq >= 64;
-        if (std::is_same<T, float>::value && vec && p->dh == 64 && wide)
-            attn_tile64_kernel<T><<<grid32, 128, 0, s>>>(qt, kt, vt, ot, *p);
-        else if (vec && p->dh == 32 && wide)
+        /* the register tiles are f32's, instantiated for f32 only: f16 and
+         * bf16 go to the tensor-core kernel first (rlxg_attention_mma),
+         * and to attn_kernel where it declines */
+        if constexpr (std::is_same<T, float>::value)
+            if (vec && p->dh == 64 && wide) {
+                attn_tile64_kernel<T><<<grid32, 128, 0, s>>>(qt, kt, vt, ot,
+                                                             *p);
+                return gpuGetLastError();
+            }
+        if (vec && p->dh == 32 && wide)
             attn_kernel<T, 32, true, 8><<<grid32, 128, 0, s>>>(qt, kt, vt, ot,
                                                                *p);
         else if (vec && p->dh == 64 && wide)
