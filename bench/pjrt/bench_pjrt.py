@@ -56,19 +56,26 @@ def load_safetensors(path):
     return out
 
 
-def timed(fn):
-    """Median ms per call of 7 rounds, each ~0.1 s."""
+def timed(fn, sync=None):
+    """Median ms per call of 7 rounds, each ~0.1 s. SYNC: called once at
+    the end of each round (calls that only queue work)."""
     for _ in range(3):
         fn()
+    if sync:
+        sync()
     k, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < 0.1:
         fn()
         k += 1
+    if sync:
+        sync()
     res = []
     for _ in range(7):
         t0 = time.perf_counter()
         for _ in range(k):
             fn()
+        if sync:
+            sync()
         res.append((time.perf_counter() - t0) / k * 1e3)
     return sorted(res)[3]
 
@@ -196,6 +203,14 @@ def main(examples):
                 AGREE.append(1.0)
             rows.append((name, "rlx " + dev, "device->device", ms,
                          m.compile_s))
+            # the same runs queued (rlx_program_submit), one wait a round
+            ms = timed(lambda: ck(lib.rlx_program_submit(m.p)),
+                       lambda: ck(lib.rlx_program_wait(m.p)))
+            if not np.array_equal(m.read_bound(oshape), bound):
+                print(f"# {name} {dev}: queued output differs", flush=True)
+                AGREE.append(1.0)
+            rows.append((name, "rlx " + dev, "device,queued", ms,
+                         m.compile_s))
             if dev == "pjrt-cuda" and name == "mlp":
                 print(f"# GPU memory held by this process after the "
                       f"pjrt-cuda client: {gpu_memory_used()} "
@@ -257,6 +272,13 @@ def jax_rows(examples, models, rows, outs):
         xd = jax.device_put(x)
         rows.append((name, "JAX jit", "device->device",
                      timed(lambda: f(w, xd).block_until_ready()), comp))
+        last = [None]
+
+        def step():
+            last[0] = f(w, xd)
+        rows.append((name, "JAX jit", "device,queued",
+                     timed(step, lambda: last[0].block_until_ready()),
+                     comp))
     print(f"# jax {jax.__version__}, devices {jax.devices()}")
 
 
