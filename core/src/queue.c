@@ -76,12 +76,15 @@ rlx_status rlx_program_submit(rlx_program *p)
     const rlx_ext_queue *ext = queue_ext(b);
     rlx_execute_args args;
     rlx__program_exec_args(p, &args);
-    /* marked before queuing: a thread that reads a tensor meanwhile must
-     * wait for this run rather than race it */
-    atomic_fetch_or_explicit(&b->queue->queued, device_bit(p->device_index),
-                             memory_order_acq_rel);
+    /* Marked before queuing, so a thread that reads a tensor meanwhile
+     * waits for this run rather than race it; and again after, because
+     * that thread's wait may have cleared the mark before the run was
+     * queued. */
+    uint64_t bit = device_bit(p->device_index);
+    atomic_fetch_or_explicit(&b->queue->queued, bit, memory_order_acq_rel);
     rlx__report_clear();
     st = ext->execute_queued(b->backend, p->exe, &args);
+    atomic_fetch_or_explicit(&b->queue->queued, bit, memory_order_acq_rel);
     if (st != RLX_OK)
         return rlx__error_from_backend(st, b, "queuing a run");
     rlx__program_ran(p);
