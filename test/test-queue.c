@@ -7,6 +7,7 @@
  * must wait first). Where runs cannot be queued, submit runs them.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "plugins/queue_test.h"
@@ -218,6 +219,37 @@ TEST(set_param_and_destroy_wait)
     rlx_runtime_destroy(rt);
 }
 
+static void *submit_thread(void *arg)
+{
+    return (void *)(intptr_t)rlx_program_submit(arg);
+}
+
+/* A wait that another thread makes while a submit is under way (the
+ * device already marked, the run not queued yet) must not leave the run
+ * unwaited-for: the next read still waits for it. */
+TEST(a_wait_during_a_submit)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "test-queue", X1, 1);
+    ctl->hold(1);
+    ctl->pause_submit(1);
+    pthread_t t;
+    ASSERT_EQ(pthread_create(&t, NULL, submit_thread, f.p), 0);
+    ctl->wait_in_submit();
+    ASSERT_OK(rlx_program_wait(f.p)); /* nothing queued yet */
+    ctl->pause_submit(0);
+    void *st;
+    pthread_join(t, &st);
+    ASSERT_EQ((intptr_t)st, RLX_OK);
+    stats_expect(ctl, 1, 0); /* queued, held back */
+    ASSERT_EQ(pthread_create(&t, NULL, release_later, (void *)ctl), 0);
+    fx_expect(&f, X1); /* waits for the run */
+    joined_expect(ctl, t, 1);
+    fx_close(&f);
+    rlx_runtime_destroy(rt);
+}
+
 /* ---- failures ---------------------------------------------------------- */
 
 TEST(a_failed_run_is_reported_once)
@@ -381,6 +413,7 @@ RLX_TEST_LIST(TEST_ENTRY(submit_returns_before_the_run),
               TEST_ENTRY(reading_a_tensor_waits),
               TEST_ENTRY(runs_keep_their_order_across_programs),
               TEST_ENTRY(set_param_and_destroy_wait),
+              TEST_ENTRY(a_wait_during_a_submit),
               TEST_ENTRY(a_failed_run_is_reported_once),
               TEST_ENTRY(bad_calls),
               TEST_ENTRY(host_memory_runs_at_once),

@@ -9,6 +9,8 @@
  *   hold(1)      the worker takes no run until hold(0), so a test can see
  *                runs still queued after submit returned;
  *   fail_next()  the next queued run fails when it executes;
+ *   pause_submit(1), wait_in_submit()  execute_queued stops on entry
+ *                until pause_submit(0), and the test can wait for that;
  *   stats()      runs queued so far, runs done, violations. */
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +36,7 @@ typedef struct queue_backend {
     pthread_cond_t cv;
     pthread_t worker;
     int started, stop, held, fail_next;
+    int pause, in_submit;      /* pause_submit, wait_in_submit */
     job *head, *tail;
     job *current;              /* the run the worker executes */
     uint32_t queued, done, violations;
@@ -153,6 +156,13 @@ static rlx_status execute_queued(void *bd, rlx_executable *exe,
         return rlx_host_report(q->simple.host, RLX_ERR_OUT_OF_MEMORY,
                                "test-queue: out of memory. Fix: free memory");
     pthread_mutex_lock(&q->mu);
+    if (q->pause) {
+        q->in_submit = 1;
+        pthread_cond_broadcast(&q->cv);
+        while (q->pause)
+            pthread_cond_wait(&q->cv, &q->mu);
+        q->in_submit = 0;
+    }
     if (!q->started) {
         if (pthread_create(&q->worker, NULL, work, q) != 0) {
             pthread_mutex_unlock(&q->mu);
@@ -221,6 +231,24 @@ static void stats(uint32_t *queued, uint32_t *done, uint32_t *violations)
     pthread_mutex_unlock(&q->mu);
 }
 
+static void pause_submit(int on)
+{
+    queue_backend *q = the_backend;
+    pthread_mutex_lock(&q->mu);
+    q->pause = on;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+static void wait_in_submit(void)
+{
+    queue_backend *q = the_backend;
+    pthread_mutex_lock(&q->mu);
+    while (!q->in_submit)
+        pthread_cond_wait(&q->cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
+}
+
 static const rlx_ext_queue queue_ext = {
     .struct_size = sizeof queue_ext,
     .execute_queued = execute_queued,
@@ -232,6 +260,8 @@ static const rlxtest_queue test_ext = {
     .hold = hold,
     .fail_next = fail_next,
     .stats = stats,
+    .pause_submit = pause_submit,
+    .wait_in_submit = wait_in_submit,
 };
 
 static const void *get_extension(void *bd, const char *name)

@@ -17,6 +17,10 @@ typedef struct rlxtest_queue {
     void (*fail_next)(void);
     /* runs queued so far, runs done, slots called while runs were queued */
     void (*stats)(uint32_t *queued, uint32_t *done, uint32_t *violations);
+    /* nonzero: execute_queued stops on entry until pause_submit(0) */
+    void (*pause_submit)(int on);
+    /* block until an execute_queued has stopped there */
+    void (*wait_in_submit)(void);
 } rlxtest_queue;
 
 #endif
