@@ -250,6 +250,35 @@ TEST(a_wait_during_a_submit)
     rlx_runtime_destroy(rt);
 }
 
+static void *wait_thread(void *arg)
+{
+    return (void *)(intptr_t)rlx_program_wait(arg);
+}
+
+/* Two threads waiting at once: the second must not return while the
+ * first is still waiting for the runs. */
+TEST(two_waits_at_once)
+{
+    const rlxtest_queue *ctl;
+    rlx_runtime *rt = runtime_queue(&ctl);
+    fixture f = fx_open(rt, "test-queue", X1, 1);
+    ctl->hold(1);
+    ASSERT_OK(rlx_program_submit(f.p));
+    pthread_t w, r;
+    ASSERT_EQ(pthread_create(&w, NULL, wait_thread, f.p), 0);
+    ctl->wait_in_wait(); /* the first waiter is blocked in queue_wait */
+    ASSERT_EQ(pthread_create(&r, NULL, release_later, (void *)ctl), 0);
+    ASSERT_OK(rlx_program_wait(f.p));
+    stats_expect(ctl, 1, 1); /* it returned only once the run was done */
+    void *st;
+    pthread_join(w, &st);
+    ASSERT_EQ((intptr_t)st, RLX_OK);
+    pthread_join(r, NULL);
+    fx_expect(&f, X1);
+    fx_close(&f);
+    rlx_runtime_destroy(rt);
+}
+
 /* ---- failures ---------------------------------------------------------- */
 
 TEST(a_failed_run_is_reported_once)
@@ -414,6 +443,7 @@ RLX_TEST_LIST(TEST_ENTRY(submit_returns_before_the_run),
               TEST_ENTRY(runs_keep_their_order_across_programs),
               TEST_ENTRY(set_param_and_destroy_wait),
               TEST_ENTRY(a_wait_during_a_submit),
+              TEST_ENTRY(two_waits_at_once),
               TEST_ENTRY(a_failed_run_is_reported_once),
               TEST_ENTRY(bad_calls),
               TEST_ENTRY(host_memory_runs_at_once),

@@ -113,11 +113,13 @@ int rlx__backend_device_io(const rlx_backend *b);
 /* ---- queue.c: runs queued on a device ("rlx.queue.v1") -------------- */
 
 /* Per backend, made at registration: the extension once looked up, and
- * which devices may have runs queued. */
+ * per device (index % 64) how many runs were queued and how many of
+ * those a finished wait covers. */
 typedef struct rlx__queue {
     _Atomic int looked;          /* ext has been asked for */
     const void *_Atomic ext;     /* const rlx_ext_queue *, or NULL */
-    _Atomic uint64_t queued;     /* bit (device % 64): runs may be queued */
+    _Atomic uint64_t queued[64]; /* runs queued (counted once queued) */
+    _Atomic uint64_t waited[64]; /* the first this many are finished */
 } rlx__queue;
 
 /* Wait for the runs queued on DEVICE of B, if any: every call that hands

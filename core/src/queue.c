@@ -34,23 +34,27 @@ static const rlx_ext_queue *queue_ext(const rlx_backend *b)
     return ext;
 }
 
-static uint64_t device_bit(uint32_t device)
-{
-    return (uint64_t)1 << (device % 64);
-}
-
+/* A run counts as queued once execute_queued has returned: a wait that
+ * read the count before then was not asked to cover it. Every waiter
+ * calls queue_wait itself, even while another thread waits, so no wait
+ * returns before the runs it covers are done. */
 rlx_status rlx__queue_drain(const rlx_backend *b, uint32_t device)
 {
     rlx__queue *q = b->queue;
-    uint64_t bit = device_bit(device);
-    if (!(atomic_load_explicit(&q->queued, memory_order_acquire) & bit))
-        return RLX_OK;
-    if (!(atomic_fetch_and_explicit(&q->queued, ~bit, memory_order_acq_rel) &
-          bit))
-        return RLX_OK; /* another thread waited meanwhile */
+    uint32_t d = device % 64;
+    uint64_t n = atomic_load_explicit(&q->queued[d], memory_order_acquire);
+    uint64_t done = atomic_load_explicit(&q->waited[d], memory_order_acquire);
+    if (n <= done)
+        return RLX_OK; /* nothing queued since the last wait */
     const rlx_ext_queue *ext = queue_ext(b);
     rlx__report_clear();
     rlx_status st = ext->queue_wait(b->backend, device);
+    /* the first N runs are done now (failed or not): raise the mark */
+    while (done < n &&
+           !atomic_compare_exchange_weak_explicit(&q->waited[d], &done, n,
+                                                  memory_order_acq_rel,
+                                                  memory_order_acquire))
+        ;
     return st == RLX_OK ? RLX_OK
                         : rlx__error_from_backend(st, b, "a queued run");
 }
@@ -76,15 +80,11 @@ rlx_status rlx_program_submit(rlx_program *p)
     const rlx_ext_queue *ext = queue_ext(b);
     rlx_execute_args args;
     rlx__program_exec_args(p, &args);
-    /* Marked before queuing, so a thread that reads a tensor meanwhile
-     * waits for this run rather than race it; and again after, because
-     * that thread's wait may have cleared the mark before the run was
-     * queued. */
-    uint64_t bit = device_bit(p->device_index);
-    atomic_fetch_or_explicit(&b->queue->queued, bit, memory_order_acq_rel);
     rlx__report_clear();
     st = ext->execute_queued(b->backend, p->exe, &args);
-    atomic_fetch_or_explicit(&b->queue->queued, bit, memory_order_acq_rel);
+    /* counted even when it failed: the backend may have queued part of it */
+    atomic_fetch_add_explicit(&b->queue->queued[p->device_index % 64], 1,
+                              memory_order_acq_rel);
     if (st != RLX_OK)
         return rlx__error_from_backend(st, b, "queuing a run");
     rlx__program_ran(p);

@@ -11,6 +11,7 @@
  *   fail_next()  the next queued run fails when it executes;
  *   pause_submit(1), wait_in_submit()  execute_queued stops on entry
  *                until pause_submit(0), and the test can wait for that;
+ *   wait_in_wait()  returns once some thread is inside queue_wait;
  *   stats()      runs queued so far, runs done, violations. */
 #include <pthread.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ typedef struct queue_backend {
     pthread_t worker;
     int started, stop, held, fail_next;
     int pause, in_submit;      /* pause_submit, wait_in_submit */
+    int in_wait;               /* threads inside queue_wait */
     job *head, *tail;
     job *current;              /* the run the worker executes */
     uint32_t queued, done, violations;
@@ -191,8 +193,11 @@ static rlx_status queue_wait(void *bd, uint32_t device)
     queue_backend *q = bd;
     (void)device;
     pthread_mutex_lock(&q->mu);
+    q->in_wait++;
+    pthread_cond_broadcast(&q->cv);
     while (q->head || q->current)
         pthread_cond_wait(&q->cv, &q->mu);
+    q->in_wait--;
     rlx_status st = q->error;
     char message[sizeof q->message];
     memcpy(message, q->message, sizeof message);
@@ -249,6 +254,15 @@ static void wait_in_submit(void)
     pthread_mutex_unlock(&q->mu);
 }
 
+static void wait_in_wait(void)
+{
+    queue_backend *q = the_backend;
+    pthread_mutex_lock(&q->mu);
+    while (!q->in_wait)
+        pthread_cond_wait(&q->cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
+}
+
 static const rlx_ext_queue queue_ext = {
     .struct_size = sizeof queue_ext,
     .execute_queued = execute_queued,
@@ -262,6 +276,7 @@ static const rlxtest_queue test_ext = {
     .stats = stats,
     .pause_submit = pause_submit,
     .wait_in_submit = wait_in_submit,
+    .wait_in_wait = wait_in_wait,
 };
 
 static const void *get_extension(void *bd, const char *name)

@@ -21,6 +21,8 @@ typedef struct rlxtest_queue {
     void (*pause_submit)(int on);
     /* block until an execute_queued has stopped there */
     void (*wait_in_submit)(void);
+    /* block until some thread is inside queue_wait */
+    void (*wait_in_wait)(void);
 } rlxtest_queue;
 
 #endif
