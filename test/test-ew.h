@@ -10,6 +10,9 @@
 /* z = relu(x * v), z2 = x + v; x and the param v are [2,3]. */
 static const int64_t EW_DIMS[2] = { 2, 3 };
 static const float EW_V[6] = { 1, -2, 0.5f, 3, -1, 2 };
+/* two inputs x */
+static const float E1[6] = { 1, 2, 3, -4, 5, -6 };
+static const float E2[6] = { -0.5f, 4, 2, 1, -3, 0.25f };
 
 /* Builds without asserting, so that worker threads can call it too. */
 static inline rlx_graph *ew_build(void)

@@ -13,9 +13,6 @@
 #include "plugins/queue_test.h"
 #include "test-ew.h"
 
-static const float X1[6] = { 1, 2, 3, -4, 5, -6 };
-static const float X2[6] = { -0.5f, 4, 2, 1, -3, 0.25f };
-
 /* A compiled ew program on DEVICE with x, z and z2 bound to tensors (x
  * holding X, or unbound and set from host memory when BIND_X is 0). */
 typedef struct fixture {
@@ -136,7 +133,7 @@ TEST(submit_returns_before_the_run)
               1);
     ASSERT_EQ(rlx_backend_queues(rlx_runtime_find_backend(rt, "cpu-ref")), 0);
     ASSERT_EQ(rlx_backend_queues(NULL), 0);
-    fixture f = fx_open(rt, "test-queue", X1, 1);
+    fixture f = fx_open(rt, "test-queue", E1, 1);
 
     ctl->hold(1);
     for (int i = 0; i < 3; i++)
@@ -146,7 +143,7 @@ TEST(submit_returns_before_the_run)
     ctl->hold(0);
     ASSERT_OK(rlx_program_wait(f.p));
     stats_expect(ctl, 3, 3);
-    fx_expect(&f, X1);
+    fx_expect(&f, E1);
     ASSERT_OK(rlx_program_wait(f.p)); /* nothing queued: returns at once */
     fx_close(&f);
     stats_expect(ctl, 3, 3);
@@ -157,18 +154,18 @@ TEST(reading_a_tensor_waits)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "test-queue", X1, 1);
+    fixture f = fx_open(rt, "test-queue", E1, 1);
 
     pthread_t t = submit_held(ctl, f.p);
-    fx_expect(&f, X1); /* the read waits for the run */
+    fx_expect(&f, E1); /* the read waits for the run */
     joined_expect(ctl, t, 1);
 
     /* a write waits too: the queued run still reads x */
     t = submit_held(ctl, f.p);
-    ASSERT_OK(rlx_tensor_write(f.x, X2, sizeof X2));
+    ASSERT_OK(rlx_tensor_write(f.x, E2, sizeof E2));
     joined_expect(ctl, t, 2);
     ASSERT_OK(rlx_program_submit(f.p));
-    fx_expect(&f, X2);
+    fx_expect(&f, E2);
     stats_expect(ctl, 3, 3);
     fx_close(&f);
     rlx_runtime_destroy(rt);
@@ -178,8 +175,8 @@ TEST(runs_keep_their_order_across_programs)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture a = fx_open(rt, "test-queue", X1, 1);
-    fixture b = fx_open(rt, "test-queue", X2, 1);
+    fixture a = fx_open(rt, "test-queue", E1, 1);
+    fixture b = fx_open(rt, "test-queue", E2, 1);
     /* b reads what a writes: b.x = a.z */
     ASSERT_OK(rlx_program_bind(b.p, RLX_SLOT_INPUT, "x", a.z));
 
@@ -190,7 +187,7 @@ TEST(runs_keep_their_order_across_programs)
     ctl->hold(0);
     ASSERT_OK(rlx_program_wait(b.p));
     float z[6], z2[6];
-    ew_expect(X1, z, z2);
+    ew_expect(E1, z, z2);
     fx_expect(&b, z);
     fx_close(&b);
     fx_close(&a);
@@ -202,7 +199,7 @@ TEST(set_param_and_destroy_wait)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "test-queue", X1, 1);
+    fixture f = fx_open(rt, "test-queue", E1, 1);
 
     pthread_t t = submit_held(ctl, f.p);
     ASSERT_OK(rlx_program_set_param(f.p, "v", EW_V, sizeof EW_V));
@@ -231,7 +228,7 @@ TEST(a_wait_during_a_submit)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "test-queue", X1, 1);
+    fixture f = fx_open(rt, "test-queue", E1, 1);
     ctl->hold(1);
     ctl->pause_submit(1);
     pthread_t t;
@@ -244,7 +241,7 @@ TEST(a_wait_during_a_submit)
     ASSERT_EQ((intptr_t)st, RLX_OK);
     stats_expect(ctl, 1, 0); /* queued, held back */
     ASSERT_EQ(pthread_create(&t, NULL, release_later, (void *)ctl), 0);
-    fx_expect(&f, X1); /* waits for the run */
+    fx_expect(&f, E1); /* waits for the run */
     joined_expect(ctl, t, 1);
     fx_close(&f);
     rlx_runtime_destroy(rt);
@@ -261,7 +258,7 @@ TEST(two_waits_at_once)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "test-queue", X1, 1);
+    fixture f = fx_open(rt, "test-queue", E1, 1);
     ctl->hold(1);
     ASSERT_OK(rlx_program_submit(f.p));
     pthread_t w, r;
@@ -274,7 +271,7 @@ TEST(two_waits_at_once)
     pthread_join(w, &st);
     ASSERT_EQ((intptr_t)st, RLX_OK);
     pthread_join(r, NULL);
-    fx_expect(&f, X1);
+    fx_expect(&f, E1);
     fx_close(&f);
     rlx_runtime_destroy(rt);
 }
@@ -285,7 +282,7 @@ TEST(a_failed_run_is_reported_once)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "test-queue", X1, 1);
+    fixture f = fx_open(rt, "test-queue", E1, 1);
 
     ctl->fail_next();
     ASSERT_OK(rlx_program_submit(f.p)); /* fails only when it runs */
@@ -295,7 +292,7 @@ TEST(a_failed_run_is_reported_once)
     ASSERT_CONTAINS(rlx_last_error(), "queued run 1 failed on purpose");
     ASSERT_CONTAINS(rlx_last_error(), "Fix:");
     ASSERT_OK(rlx_program_wait(f.p)); /* reported once */
-    fx_expect(&f, X1); /* the second run went through */
+    fx_expect(&f, E1); /* the second run went through */
 
     /* without an explicit wait, the read that waits reports it */
     ctl->fail_next();
@@ -303,7 +300,7 @@ TEST(a_failed_run_is_reported_once)
     float got[6];
     ASSERT_EQ(rlx_tensor_read(f.z, got, sizeof got), RLX_ERR_BACKEND);
     ASSERT_CONTAINS(rlx_last_error(), "failed on purpose");
-    fx_expect(&f, X1);
+    fx_expect(&f, E1);
     stats_expect(ctl, 3, 3);
     fx_close(&f);
     rlx_runtime_destroy(rt);
@@ -338,12 +335,12 @@ TEST(host_memory_runs_at_once)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "test-queue", X2, 0); /* x from host memory */
+    fixture f = fx_open(rt, "test-queue", E2, 0); /* x from host memory */
     ctl->hold(1); /* would block a queued run: this one is not */
     ASSERT_OK(rlx_program_submit(f.p));
     stats_expect(ctl, 0, 0);
     ctl->hold(0);
-    fx_expect(&f, X2);
+    fx_expect(&f, E2);
 
     /* an output in host memory too: there right after submit */
     ASSERT_OK(rlx_program_bind(f.p, RLX_SLOT_OUTPUT, "z2", NULL));
@@ -351,9 +348,9 @@ TEST(host_memory_runs_at_once)
     size_t n = 0;
     const float *z2 = rlx_program_output_data(f.p, 1, &n);
     ASSERT(z2);
-    ASSERT_EQ(n, sizeof X2);
+    ASSERT_EQ(n, sizeof E2);
     float want_z[6], want_z2[6];
-    ew_expect(X2, want_z, want_z2);
+    ew_expect(E2, want_z, want_z2);
     ASSERT(memcmp(z2, want_z2, sizeof want_z2) == 0);
     fx_close(&f);
     rlx_runtime_destroy(rt);
@@ -363,10 +360,10 @@ TEST(backend_without_a_queue)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    fixture f = fx_open(rt, "cpu-ref", X1, 1);
+    fixture f = fx_open(rt, "cpu-ref", E1, 1);
     ASSERT_OK(rlx_program_submit(f.p));
     ASSERT_OK(rlx_program_wait(f.p));
-    fx_expect(&f, X1);
+    fx_expect(&f, E1);
     fx_close(&f);
     stats_expect(ctl, 0, 0);
     rlx_runtime_destroy(rt);
@@ -423,7 +420,7 @@ TEST(threads_submit_to_one_device)
 {
     const rlxtest_queue *ctl;
     rlx_runtime *rt = runtime_queue(&ctl);
-    worker_arg w[2] = { { rt, X1, 0 }, { rt, X2, 0 } };
+    worker_arg w[2] = { { rt, E1, 0 }, { rt, E2, 0 } };
     pthread_t t[2];
     for (int i = 0; i < 2; i++)
         ASSERT_EQ(pthread_create(&t[i], NULL, submit_many, &w[i]), 0);

@@ -59,14 +59,16 @@ rlx_status rlx__queue_drain(const rlx_backend *b, uint32_t device)
                         : rlx__error_from_backend(st, b, "a queued run");
 }
 
-/* Can P's next run be queued? Only with every input and output bound to
- * a buffer of P's own backend: nothing in host memory to copy after. */
-static int queueable(const rlx_program *p)
+/* The queue P's next run can go to, or NULL: only with every input and
+ * output bound to a buffer of P's own backend, nothing in host memory to
+ * copy after. */
+static const rlx_ext_queue *queue_for(const rlx_program *p)
 {
-    return !p->place && rlx__backend_device_io(p->backend) &&
-           p->n_bound[RLX_SLOT_INPUT] == p->n_slots[RLX_SLOT_INPUT] &&
-           p->n_bound[RLX_SLOT_OUTPUT] == p->n_slots[RLX_SLOT_OUTPUT] &&
-           queue_ext(p->backend);
+    if (p->place || !rlx__backend_device_io(p->backend) ||
+        p->n_bound[RLX_SLOT_INPUT] != p->n_slots[RLX_SLOT_INPUT] ||
+        p->n_bound[RLX_SLOT_OUTPUT] != p->n_slots[RLX_SLOT_OUTPUT])
+        return NULL;
+    return queue_ext(p->backend);
 }
 
 rlx_status rlx_program_submit(rlx_program *p)
@@ -74,19 +76,18 @@ rlx_status rlx_program_submit(rlx_program *p)
     rlx_status st = rlx__program_check_ready(p, "rlx_program_submit");
     if (st != RLX_OK)
         return st;
-    if (!queueable(p))
+    const rlx_ext_queue *ext = queue_for(p);
+    if (!ext)
         return rlx_program_run(p);
     const rlx_backend *b = p->backend;
-    const rlx_ext_queue *ext = queue_ext(b);
     rlx_execute_args args;
     rlx__program_exec_args(p, &args);
     rlx__report_clear();
     st = ext->execute_queued(b->backend, p->exe, &args);
-    /* counted even when it failed: the backend may have queued part of it */
+    if (st != RLX_OK) /* nothing was queued */
+        return rlx__error_from_backend(st, b, "queuing a run");
     atomic_fetch_add_explicit(&b->queue->queued[p->device_index % 64], 1,
                               memory_order_acq_rel);
-    if (st != RLX_OK)
-        return rlx__error_from_backend(st, b, "queuing a run");
     rlx__program_ran(p);
     return RLX_OK;
 }
@@ -104,7 +105,7 @@ rlx_status rlx_program_wait(rlx_program *p)
 
 int rlx_backend_queues(const rlx_backend *b)
 {
-    if (!b || !(b->flags & RLX_BACKEND_DEVICE_IO) || !rlx__backend_acquire(b))
+    if (!b || !rlx__backend_device_io(b) || !rlx__backend_acquire(b))
         return 0;
     int yes = queue_ext(b) != NULL;
     rlx__backend_release(b);

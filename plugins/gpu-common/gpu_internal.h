@@ -133,6 +133,8 @@ struct rlx_executable {
     rlxg_backend *be;
     uint32_t device;
     gpuStream_t stream;
+    gpuStream_t queue;    /* its device's queue stream, from its first
+                             queued run on (gpu_queue.c) */
     uint32_t n_values;
     rlxg_value *values;
     uint32_t n_steps, cap_steps;

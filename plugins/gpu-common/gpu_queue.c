@@ -11,10 +11,13 @@
 
 #include "gpu_internal.h"
 
-/* DEVICE's queue stream, made the first time; DEVICE is current. */
+/* DEVICE's queue stream, made the first time. */
 static rlx_status queue_stream(rlxg_backend *be, uint32_t device,
                                gpuStream_t *out)
 {
+    rlx_status st = rlxg_device_use(be, device); /* current, for the create */
+    if (st != RLX_OK)
+        return st;
     pthread_mutex_lock(&be->lock);
     rlxg_device *d = &be->devices[device];
     gpuError_t err = gpuSuccess;
@@ -32,13 +35,15 @@ static rlx_status execute_queued(void *backend, rlx_executable *exe,
                                  const rlx_execute_args *args)
 {
     rlxg_backend *be = backend;
-    if (!exe)
-        return rlxg_execute(backend, exe, args); /* its error */
-    rlx_status st = rlxg_device_use(be, exe->device);
-    gpuStream_t queue = NULL;
-    if (st == RLX_OK)
-        st = queue_stream(be, exe->device, &queue);
-    return st == RLX_OK ? rlxg_execute_on(be, exe, args, queue) : st;
+    /* the stream is looked up once per executable, not per run: an
+     * executable runs one execute at a time, and the device's stream
+     * lives as long as the backend */
+    if (exe && !exe->queue) {
+        rlx_status st = queue_stream(be, exe->device, &exe->queue);
+        if (st != RLX_OK)
+            return st;
+    }
+    return rlxg_execute_on(be, exe, args, exe ? exe->queue : NULL);
 }
 
 static rlx_status queue_wait(void *backend, uint32_t device)
