@@ -105,24 +105,41 @@ __device__ __forceinline__ void load_tile(float *dst, const float *src,
     }
 }
 
-/* One output the plain way, FP32 FMAs over [KB, KE). The split makes
- * NaN where IEEE arithmetic does not: an infinite element's lo part is
- * NaN (inf - inf), and its hi part times the other operand's zero lo
- * part is too (inf x 0). So an output that comes out NaN is computed
- * again here: NaN again if it truly is, else what SGEMM gives. Rare,
- * and only the outputs concerned pay; a call, not inlined into the
- * unrolled epilogue, which stays as it was for every other output. */
-template <bool TA, bool TB>
-__device__ __noinline__ float plain_dot(const float *a, const float *b,
-                                        int64_t r, int64_t c, int64_t kb,
-                                        int64_t ke, int64_t m, int64_t n,
-                                        int64_t k)
+/* The split makes NaN where IEEE arithmetic does not: an infinite
+ * element's lo part is NaN (inf - inf), and its hi part times the other
+ * operand's zero lo part is too (inf x 0). So a thread whose
+ * accumulators hold a NaN computes its outputs again here, the plain
+ * way: FP32 FMAs over [KB, KE), NaN again where the result truly is,
+ * else what SGEMM gives. Rare, and only the threads concerned pay. The
+ * check is a loop of its own over the accumulators, and this a call, so
+ * the unrolled epilogue stays as it was: a recomputation inside the
+ * epilogue changed how ptxas laid out the main loop and cost the kernel
+ * 10-15% (qkv 43 against 38 µs on an H200, bench_gemm_tf32x3.cu). The
+ * thread's outputs: rows R0 + 16 i + 8 h, columns C0 + 8 j + e. */
+template <bool TA, bool TB, int MT, int NT>
+__device__ __noinline__ void redo_tile(const float *a, const float *b,
+                                       const float *bias, float *y,
+                                       int64_t r0, int64_t c0, int64_t kb,
+                                       int64_t ke, int64_t m, int64_t n,
+                                       int64_t k, int act, int split,
+                                       int splits)
 {
-    float s = 0.f;
-    for (int64_t q = kb; q < ke; q++)
-        s = fmaf(TA ? a[q * m + r] : a[r * k + q],
-                 TB ? b[c * k + q] : b[q * n + c], s);
-    return s;
+    for (int e = 0; e < MT * NT * 4; e++) {
+        int64_t r = r0 + (e / (NT * 4)) * 16 + ((e >> 1) & 1) * 8;
+        int64_t c = c0 + ((e >> 2) % NT) * 8 + (e & 1);
+        if (r >= m || c >= n)
+            continue;
+        float v = 0.f;
+        for (int64_t q = kb; q < ke; q++)
+            v = fmaf(TA ? a[q * m + r] : a[r * k + q],
+                     TB ? b[c * k + q] : b[q * n + c], v);
+        if (bias && split == 0)
+            v += bias[c];
+        if (splits > 1)
+            atomicAdd(y + r * n + c, v);
+        else
+            y[r * n + c] = gemm_act(act, v);
+    }
 }
 
 /* y[t] = act(op(a[t]) op(b[t]) + bias) for t < batch (grid z, strided).
@@ -288,6 +305,20 @@ __global__ void __launch_bounds__(
         cp_async_wait<0>();
         __syncthreads(); /* shared memory free for the next batch */
 
+        bool nan = false;
+#pragma unroll
+        for (int i = 0; i < MT; i++)
+#pragma unroll
+            for (int j = 0; j < NT; j++)
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    nan |= isnan(acc[i][j][q]);
+        if (nan) {
+            redo_tile<TA, TB, MT, NT>(at, btp, bias, yt, m0 + wm0 + g,
+                                      n0 + wn0 + 2 * t, kb, ke, m, n, k, act,
+                                      split, splits);
+            continue;
+        }
         /* accumulator q: row g + 8 (q >> 1), column 2t + (q & 1) */
 #pragma unroll
         for (int i = 0; i < MT; i++)
@@ -301,12 +332,6 @@ __global__ void __launch_bounds__(
                         continue;
                     float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
                     bool two = c + 1 < n;
-                    if (isnan(v0))
-                        v0 = plain_dot<TA, TB>(at, btp, r, c, kb, ke, m, n,
-                                               k);
-                    if (two && isnan(v1))
-                        v1 = plain_dot<TA, TB>(at, btp, r, c + 1, kb, ke, m,
-                                               n, k);
                     float *p = yt + r * n + c;
                     if (splits > 1) {
                         if (bias && split == 0) {
