@@ -455,5 +455,8 @@ extern "C" gpuError_t rlxg_attention(gpuStream_t s, int dtype,
     gpuError_t err = gpuSuccess;
     if (rlxg_attention_mma(s, dtype, q, k, v, o, plan, &err))
         return err;
+    if (dtype == RLX_DTYPE_F32 &&
+        rlxg_attention_tf32x3(s, q, k, v, o, plan, &err))
+        return err;
     return by_float<AttnL>(dtype, s, q, k, v, o, plan);
 }

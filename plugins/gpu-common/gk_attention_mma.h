@@ -1,6 +1,7 @@
 /*
  * gk_attention_mma.h - the tensor-core attention path of gk_attention.cu
- * (gk_attention_mma.cu), for the kernel files only.
+ * (gk_attention_mma.cu; f32: gk_attention_tf32x3.cu), for the kernel files
+ * only.
  */
 #ifndef RLX_GK_ATTENTION_MMA_H
 #define RLX_GK_ATTENTION_MMA_H
@@ -11,5 +12,12 @@
 bool rlxg_attention_mma(gpuStream_t s, int dtype, const void *q,
                         const void *k, const void *v, void *o,
                         const rlxg_attn_plan *p, gpuError_t *err);
+
+/* The same for f32 (gk_attention_tf32x3.cu: 3xTF32, f32 accuracy): runs
+ * and returns true where the device, head size (32, 64) and layout suit
+ * it, from 128 keys up; returns false, launching nothing, otherwise. */
+bool rlxg_attention_tf32x3(gpuStream_t s, const void *q, const void *k,
+                           const void *v, void *o, const rlxg_attn_plan *p,
+                           gpuError_t *err);
 
 #endif
