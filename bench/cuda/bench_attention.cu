@@ -67,6 +67,24 @@ static float time_us(cudaStream_t s, const std::function<void()> &launch)
     return t[t.size() / 2];
 }
 
+/* the encoder's layout: q, k, v from one [b, s, 3 h 64] buffer, the
+ * output [b, s, h, 64] */
+static rlxg_attn_plan encoder_plan(int64_t B, int64_t H, int64_t S,
+                                   int causal)
+{
+    const int64_t Dh = 64, D = H * Dh;
+    rlxg_attn_plan p = {};
+    p.batch = B, p.heads = H, p.sq = S, p.sk = S, p.dh = Dh, p.dv = Dh;
+    int64_t in_s[4] = { S * 3 * D, Dh, 3 * D, 1 };
+    int64_t out_s[4] = { S * D, Dh, D, 1 };
+    for (int i = 0; i < 4; i++)
+        p.q_s[i] = p.k_s[i] = p.v_s[i] = in_s[i], p.o_s[i] = out_s[i];
+    p.q_off = 0, p.k_off = D, p.v_off = 2 * D;
+    p.scale = 0.125f;
+    p.causal = causal;
+    return p;
+}
+
 static void run_shape(int64_t B, int64_t H, int64_t S, int causal)
 {
     const int64_t Dh = 64, D = H * Dh;
@@ -82,15 +100,7 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int causal)
     CK(cudaMalloc(&o_ref, no * 2));
     CK(cudaMalloc(&o, no * 2));
     CK(cudaMemcpy(qkv, hq.data(), nqkv * 2, cudaMemcpyHostToDevice));
-    rlxg_attn_plan p = {};
-    p.batch = B, p.heads = H, p.sq = S, p.sk = S, p.dh = Dh, p.dv = Dh;
-    int64_t in_s[4] = { S * 3 * D, Dh, 3 * D, 1 };
-    int64_t out_s[4] = { S * D, Dh, D, 1 };
-    for (int i = 0; i < 4; i++)
-        p.q_s[i] = p.k_s[i] = p.v_s[i] = in_s[i], p.o_s[i] = out_s[i];
-    p.q_off = 0, p.k_off = D, p.v_off = 2 * D;
-    p.scale = 0.125f;
-    p.causal = causal;
+    rlxg_attn_plan p = encoder_plan(B, H, S, causal);
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     unsigned bh = (unsigned)(B * H);
@@ -151,15 +161,7 @@ static void run_shape_f32(int64_t B, int64_t H, int64_t S, int causal)
     CK(cudaMalloc(&o_ref, no * 4));
     CK(cudaMalloc(&o, no * 4));
     CK(cudaMemcpy(qkv, hq.data(), nqkv * 4, cudaMemcpyHostToDevice));
-    rlxg_attn_plan p = {};
-    p.batch = B, p.heads = H, p.sq = S, p.sk = S, p.dh = Dh, p.dv = Dh;
-    int64_t in_s[4] = { S * 3 * D, Dh, 3 * D, 1 };
-    int64_t out_s[4] = { S * D, Dh, D, 1 };
-    for (int i = 0; i < 4; i++)
-        p.q_s[i] = p.k_s[i] = p.v_s[i] = in_s[i], p.o_s[i] = out_s[i];
-    p.q_off = 0, p.k_off = D, p.v_off = 2 * D;
-    p.scale = 0.125f;
-    p.causal = causal;
+    rlxg_attn_plan p = encoder_plan(B, H, S, causal);
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     unsigned bh = (unsigned)(B * H);

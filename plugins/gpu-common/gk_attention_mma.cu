@@ -15,6 +15,7 @@
 #ifndef RLXG_HIP
 
 #include "gk_ptx.cuh"
+#include "gk_attention_flash.cuh"
 
 namespace {
 
@@ -71,11 +72,6 @@ __device__ __forceinline__ unsigned pack2<gpu_bf16>(float a, float b)
     return gpu_float2_to_bf16x2(a, b);
 }
 
-__device__ __forceinline__ float nmax(float a, float b)
-{
-    return (b > a || isnan(b)) ? b : a;
-}
-
 /* Block: W warps, each owning 16 query rows of one (batch, head). Keys
  * in tiles of KT, K and V rows staged in shared memory (T, rows padded
  * by 16 bytes: ldmatrix's eight row reads then hit distinct banks), the
@@ -90,40 +86,21 @@ __global__ void __launch_bounds__(W * 32)
     attn_mma_kernel(const T *q, const T *k, const T *v, T *o,
                     rlxg_attn_plan p)
 {
-    constexpr int P = D + 8, NT = KT / 8, KC = D / 16, DT = D / 8,
-                  CH = D / 8;
+    constexpr int P = D + 8, NT = KT / 8, KC = D / 16, DT = D / 8;
     constexpr int TILE = KT * P; /* elements of one K or V tile */
     __shared__ __align__(16) T Kg[2 * TILE]; /* two tiles, double buffer */
     __shared__ __align__(16) T Vg[2 * TILE];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
-    const int64_t bh = blockIdx.y, b = bh / p.heads, h = bh - b * p.heads;
-    const T *qb = q + p.q_off + b * p.q_s[0] + h * p.q_s[1];
-    const T *kb = k + p.k_off + b * p.k_s[0] + h * p.k_s[1];
-    const T *vb = v + p.v_off + b * p.v_s[0] + h * p.v_s[1];
-    T *ob = o + b * p.o_s[0] + h * p.o_s[1];
+    const attn_head<T> a = attn_head_of(q, k, v, o, p);
+    const T *qb = a.q;
+    T *ob = a.o;
     const int64_t rowb = (int64_t)blockIdx.x * (16 * W);
     const int64_t row0 = rowb + warp * 16 + g, row1 = row0 + 8;
-
-    /* keys this block needs: causal rows i see keys <= i + sk - sq */
-    int64_t kend = p.sk;
-    if (p.causal) {
-        int64_t lim = rowb + 16 * W + p.sk - p.sq;
-        kend = lim < kend ? lim : kend;
-    }
-    const int ntiles = kend > 0 ? (int)((kend + KT - 1) / KT) : 0;
-
+    const int ntiles = attn_tiles(p, rowb, 16 * W, KT);
     auto load_tile = [&](int tile, int buf) {
-        int64_t j0 = (int64_t)tile * KT;
-        for (int c = threadIdx.x; c < KT * CH; c += W * 32) {
-            int jj = c / CH, d = (c - jj * CH) * 8;
-            int64_t j = j0 + jj;
-            bool okj = j < p.sk;
-            const T *ks = okj ? kb + j * p.k_s[2] + d : kb;
-            const T *vs = okj ? vb + j * p.v_s[2] + d : vb;
-            cp_async16(Kg + buf * TILE + jj * P + d, ks, okj ? 16 : 0);
-            cp_async16(Vg + buf * TILE + jj * P + d, vs, okj ? 16 : 0);
-        }
+        attn_copy_tile<T, D, KT, P, W * 32>(Kg + buf * TILE, Vg + buf * TILE,
+                                           a, p, tile);
     };
     if (ntiles > 0)
         load_tile(0, 0);
@@ -176,46 +153,15 @@ __global__ void __launch_bounds__(W * 32)
             }
 
             /* mask, scale, online softmax (rows g and g + 8) */
-            const int64_t j0 = (int64_t)tile * KT;
-            float tm0 = -INFINITY, tm1 = -INFINITY;
-#pragma unroll
-            for (int n = 0; n < NT; n++) {
-#pragma unroll
-                for (int e = 0; e < 2; e++) {
-                    int64_t j = j0 + n * 8 + 2 * t + e;
-                    bool okj = j < p.sk;
-                    s[n][e] = okj && j <= last0 ? s[n][e] * sl2 : -INFINITY;
-                    s[n][2 + e] =
-                        okj && j <= last1 ? s[n][2 + e] * sl2 : -INFINITY;
-                    tm0 = nmax(tm0, s[n][e]);
-                    tm1 = nmax(tm1, s[n][2 + e]);
-                }
-            }
-#pragma unroll
-            for (int o2 = 1; o2 <= 2; o2 <<= 1) {
-                tm0 = nmax(tm0, __shfl_xor_sync(0xffffffffu, tm0, o2));
-                tm1 = nmax(tm1, __shfl_xor_sync(0xffffffffu, tm1, o2));
-            }
-            float mn0 = nmax(m0, tm0), mn1 = nmax(m1, tm1);
-            float c0 = mn0 == -INFINITY ? 1.f : exp2f(m0 - mn0);
-            float c1 = mn1 == -INFINITY ? 1.f : exp2f(m1 - mn1);
-            m0 = mn0;
-            m1 = mn1;
-            float ps0 = 0.f, ps1 = 0.f;
+            float c0, c1;
+            attn_softmax_tile<NT>(s, (int64_t)tile * KT, last0, last1, sl2,
+                                  p.sk, t, m0, m1, l0, l1, c0, c1);
             unsigned pa[NT / 2][4];
 #pragma unroll
             for (int n = 0; n < NT; n++) {
-                float e0 = s[n][0] == -INFINITY ? 0.f : exp2f(s[n][0] - mn0);
-                float e1 = s[n][1] == -INFINITY ? 0.f : exp2f(s[n][1] - mn0);
-                float e2 = s[n][2] == -INFINITY ? 0.f : exp2f(s[n][2] - mn1);
-                float e3 = s[n][3] == -INFINITY ? 0.f : exp2f(s[n][3] - mn1);
-                ps0 += e0 + e1;
-                ps1 += e2 + e3;
-                pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(e0, e1);
-                pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(e2, e3);
+                pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(s[n][0], s[n][1]);
+                pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(s[n][2], s[n][3]);
             }
-            l0 = l0 * c0 + ps0;
-            l1 = l1 * c1 + ps1;
 #pragma unroll
             for (int n = 0; n < DT; n++) {
                 acc[n][0] *= c0;
@@ -242,14 +188,8 @@ __global__ void __launch_bounds__(W * 32)
     }
     cp_async_wait<0>();
 
-#pragma unroll
-    for (int o2 = 1; o2 <= 2; o2 <<= 1) {
-        l0 += __shfl_xor_sync(0xffffffffu, l0, o2);
-        l1 += __shfl_xor_sync(0xffffffffu, l1, o2);
-    }
-    /* a row that sees no key (causal, sk < sq) gives zeros */
-    float i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
-    float i1 = l1 > 0.f ? 1.f / l1 : (l1 == 0.f ? 0.f : l1);
+    float i0, i1;
+    attn_finish(l0, l1, i0, i1);
     /* columns d, d + 1 as one 32-bit store where the layout allows */
     const bool pair = p.o_s[3] == 1 && ((uintptr_t)ob & 3) == 0 &&
                       ((p.o_s[2] | p.o_s[1] | p.o_s[0]) & 1) == 0;

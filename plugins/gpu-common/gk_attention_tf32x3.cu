@@ -15,6 +15,7 @@
 #ifndef RLXG_HIP
 
 #include "gk_ptx.cuh"
+#include "gk_attention_flash.cuh"
 
 namespace {
 
@@ -63,11 +64,6 @@ __device__ __forceinline__ void mma3(float c[N][4], const unsigned ah[4],
 #pragma unroll
     for (int n = 0; n < N; n++)
         mma1688<false>(c[n], ah, bh[n][0], bh[n][1]);
-}
-
-__device__ __forceinline__ float max_nan(float a, float b)
-{
-    return (b > a || isnan(b)) ? b : a;
 }
 
 /* One query row the plain way, the warp together: FP32 FMAs, the same
@@ -148,47 +144,19 @@ __device__ __forceinline__ void tile_step(
     }
 
     /* mask, scale, online softmax (rows g and g + 8) */
-    float tm0 = -INFINITY, tm1 = -INFINITY;
-#pragma unroll
-    for (int n = 0; n < NT; n++)
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            int64_t j = j0 + n * 8 + 2 * t + e;
-            bool okj = j < sk;
-            s[n][e] = okj && j <= last0 ? s[n][e] * sl2 : -INFINITY;
-            s[n][2 + e] = okj && j <= last1 ? s[n][2 + e] * sl2 : -INFINITY;
-            tm0 = max_nan(tm0, s[n][e]);
-            tm1 = max_nan(tm1, s[n][2 + e]);
-        }
-#pragma unroll
-    for (int o2 = 1; o2 <= 2; o2 <<= 1) {
-        tm0 = max_nan(tm0, __shfl_xor_sync(0xffffffffu, tm0, o2));
-        tm1 = max_nan(tm1, __shfl_xor_sync(0xffffffffu, tm1, o2));
-    }
-    float mn0 = max_nan(m0, tm0), mn1 = max_nan(m1, tm1);
-    float c0 = mn0 == -INFINITY ? 1.f : exp2f(m0 - mn0);
-    float c1 = mn1 == -INFINITY ? 1.f : exp2f(m1 - mn1);
-    m0 = mn0;
-    m1 = mn1;
-    float ps0 = 0.f, ps1 = 0.f;
-    unsigned ph[NT][4], pl[NT][4]; /* p as split A fragments */
+    float c0, c1;
+    attn_softmax_tile<NT>(s, j0, last0, last1, sl2, sk, t, m0, m1, l0, l1,
+                          c0, c1);
+    /* p as split A fragments: a0 (row g, key 2t), a1 (row g + 8, key
+     * 2t), a2 (row g, key 2t + 1), a3 (row g + 8, key 2t + 1) */
+    unsigned ph[NT][4], pl[NT][4];
 #pragma unroll
     for (int n = 0; n < NT; n++) {
-        float e0 = s[n][0] == -INFINITY ? 0.f : exp2f(s[n][0] - mn0);
-        float e1 = s[n][1] == -INFINITY ? 0.f : exp2f(s[n][1] - mn0);
-        float e2 = s[n][2] == -INFINITY ? 0.f : exp2f(s[n][2] - mn1);
-        float e3 = s[n][3] == -INFINITY ? 0.f : exp2f(s[n][3] - mn1);
-        ps0 += e0 + e1;
-        ps1 += e2 + e3;
-        /* a0 (row g, key 2t), a1 (row g + 8, key 2t), a2 (row g, key
-         * 2t + 1), a3 (row g + 8, key 2t + 1) */
-        split3(e0, ph[n][0], pl[n][0]);
-        split3(e2, ph[n][1], pl[n][1]);
-        split3(e1, ph[n][2], pl[n][2]);
-        split3(e3, ph[n][3], pl[n][3]);
+        split3(s[n][0], ph[n][0], pl[n][0]);
+        split3(s[n][2], ph[n][1], pl[n][1]);
+        split3(s[n][1], ph[n][2], pl[n][2]);
+        split3(s[n][3], ph[n][3], pl[n][3]);
     }
-    l0 = l0 * c0 + ps0;
-    l1 = l1 * c1 + ps1;
 
     /* acc = acc c + p v, each k step of p v summed from zero */
 #pragma unroll
@@ -233,38 +201,20 @@ __global__ void __launch_bounds__(W * 32)
                        float *o, rlxg_attn_plan p)
 {
     constexpr int P = D + 4, KC = D / 8, DT = D / 8;
-    constexpr int CH = D / 4; /* 16-byte chunks per row */
     constexpr int TILE = KT * P;
     __shared__ __align__(16) float Kg[2 * TILE];
     __shared__ __align__(16) float Vg[2 * TILE];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
-    const int64_t bh = blockIdx.y, b = bh / p.heads, h = bh - b * p.heads;
-    const float *qb = q + p.q_off + b * p.q_s[0] + h * p.q_s[1];
-    const float *kb = k + p.k_off + b * p.k_s[0] + h * p.k_s[1];
-    const float *vb = v + p.v_off + b * p.v_s[0] + h * p.v_s[1];
-    float *ob = o + b * p.o_s[0] + h * p.o_s[1];
+    const attn_head<float> a = attn_head_of(q, k, v, o, p);
+    const float *qb = a.q;
+    float *ob = a.o;
     const int64_t rowb = (int64_t)blockIdx.x * (16 * W);
     const int64_t row0 = rowb + warp * 16 + g, row1 = row0 + 8;
-
-    int64_t kend = p.sk;
-    if (p.causal) { /* causal rows i see keys <= i + sk - sq */
-        int64_t lim = rowb + 16 * W + p.sk - p.sq;
-        kend = lim < kend ? lim : kend;
-    }
-    const int ntiles = kend > 0 ? (int)((kend + KT - 1) / KT) : 0;
-
+    const int ntiles = attn_tiles(p, rowb, 16 * W, KT);
     auto load_tile = [&](int tile, int buf) {
-        int64_t j0 = (int64_t)tile * KT;
-        for (int c = threadIdx.x; c < KT * CH; c += W * 32) {
-            int jj = c / CH, d = (c - jj * CH) * 4;
-            int64_t j = j0 + jj;
-            bool okj = j < p.sk;
-            const float *ks = okj ? kb + j * p.k_s[2] + d : kb;
-            const float *vs = okj ? vb + j * p.v_s[2] + d : vb;
-            cp_async16(Kg + buf * TILE + jj * P + d, ks, okj ? 16 : 0);
-            cp_async16(Vg + buf * TILE + jj * P + d, vs, okj ? 16 : 0);
-        }
+        attn_copy_tile<float, D, KT, P, W * 32>(
+            Kg + buf * TILE, Vg + buf * TILE, a, p, tile);
     };
     if (ntiles > 0)
         load_tile(0, 0);
@@ -305,14 +255,8 @@ __global__ void __launch_bounds__(W * 32)
     }
     cp_async_wait<0>();
 
-#pragma unroll
-    for (int o2 = 1; o2 <= 2; o2 <<= 1) {
-        l0 += __shfl_xor_sync(0xffffffffu, l0, o2);
-        l1 += __shfl_xor_sync(0xffffffffu, l1, o2);
-    }
-    /* a row that sees no key (causal, sk < sq) gives zeros */
-    float i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
-    float i1 = l1 > 0.f ? 1.f / l1 : (l1 == 0.f ? 0.f : l1);
+    float i0, i1;
+    attn_finish(l0, l1, i0, i1);
     bool nan0 = isnan(l0), nan1 = isnan(l1);
     const bool pair = p.o_s[3] == 1 && ((uintptr_t)ob & 7) == 0 &&
                       ((p.o_s[2] | p.o_s[1] | p.o_s[0]) & 1) == 0;
@@ -355,7 +299,7 @@ __global__ void __launch_bounds__(W * 32)
         redo &= redo - 1;
         int64_t i = rowb + warp * 16 + r;
         if (i < p.sq)
-            redo_row<D>(qb, kb, vb, ob, p, i);
+            redo_row<D>(a.q, a.k, a.v, ob, p, i);
     }
 }
 

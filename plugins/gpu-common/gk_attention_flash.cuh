@@ -1,0 +1,138 @@
+/*
+ * gk_attention_flash.cuh - what the flash-attention kernels on tensor
+ * cores share (gk_attention_mma.cu for f16/bf16, gk_attention_tf32x3.cu
+ * for f32): a block's (batch, head), the key tiles its rows need, the
+ * copy of a K/V tile pair to shared memory, and the online softmax over
+ * one tile's score accumulators. Included by those files only, after
+ * gk_common.cuh and gk_ptx.cuh; CUDA only.
+ */
+#ifndef RLX_GK_ATTENTION_FLASH_CUH
+#define RLX_GK_ATTENTION_FLASH_CUH
+
+namespace {
+
+/* max that lets a NaN through, as IEEE's max does not */
+__device__ __forceinline__ float max_nan(float a, float b)
+{
+    return (b > a || isnan(b)) ? b : a;
+}
+
+/* q, k, v and o of the (batch, head) of this block's grid row */
+template <typename T> struct attn_head {
+    const T *q, *k, *v;
+    T *o;
+};
+
+template <typename T>
+__device__ __forceinline__ attn_head<T> attn_head_of(const T *q, const T *k,
+                                                     const T *v, T *o,
+                                                     const rlxg_attn_plan &p)
+{
+    const int64_t bh = blockIdx.y, b = bh / p.heads, h = bh - b * p.heads;
+    return { q + p.q_off + b * p.q_s[0] + h * p.q_s[1],
+             k + p.k_off + b * p.k_s[0] + h * p.k_s[1],
+             v + p.v_off + b * p.v_s[0] + h * p.v_s[1],
+             o + b * p.o_s[0] + h * p.o_s[1] };
+}
+
+/* key tiles of KT that ROWS query rows from ROWB need: causal rows i
+ * see keys <= i + sk - sq */
+__device__ __forceinline__ int attn_tiles(const rlxg_attn_plan &p,
+                                          int64_t rowb, int rows, int kt)
+{
+    int64_t kend = p.sk;
+    if (p.causal) {
+        int64_t lim = rowb + rows + p.sk - p.sq;
+        kend = lim < kend ? lim : kend;
+    }
+    return kend > 0 ? (int)((kend + kt - 1) / kt) : 0;
+}
+
+/* Key tile TILE's K and V rows (KT rows of D elements) into KS and VS,
+ * rows P elements apart, 16 bytes per cp.async by THREADS threads; rows
+ * past sk read as 0. */
+template <typename T, int D, int KT, int P, int THREADS>
+__device__ __forceinline__ void attn_copy_tile(T *ks, T *vs,
+                                               const attn_head<T> &a,
+                                               const rlxg_attn_plan &p,
+                                               int tile)
+{
+    constexpr int EL = 16 / sizeof(T), CH = D / EL;
+    int64_t j0 = (int64_t)tile * KT;
+    for (int c = threadIdx.x; c < KT * CH; c += THREADS) {
+        int jj = c / CH, d = (c - jj * CH) * EL;
+        int64_t j = j0 + jj;
+        bool okj = j < p.sk;
+        cp_async16(ks + jj * P + d, okj ? a.k + j * p.k_s[2] + d : a.k,
+                   okj ? 16 : 0);
+        cp_async16(vs + jj * P + d, okj ? a.v + j * p.v_s[2] + d : a.v,
+                   okj ? 16 : 0);
+    }
+}
+
+/* One tile's scores S (mma accumulators of keys J0 + 8 n + 2t + e, rows
+ * g and g + 8; t = lane % 4) masked and scaled by SL2 (log2 e folded in),
+ * the running maxima M0, M1 and sums L0, L1 updated; S becomes the
+ * tile's exponentials p and C0, C1 the factors the rows' accumulated
+ * outputs are to be scaled by. */
+template <int NT>
+__device__ __forceinline__ void attn_softmax_tile(
+    float (&s)[NT][4], int64_t j0, int64_t last0, int64_t last1, float sl2,
+    int64_t sk, int t, float &m0, float &m1, float &l0, float &l1,
+    float &c0, float &c1)
+{
+    float tm0 = -INFINITY, tm1 = -INFINITY;
+#pragma unroll
+    for (int n = 0; n < NT; n++)
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            int64_t j = j0 + n * 8 + 2 * t + e;
+            bool okj = j < sk;
+            s[n][e] = okj && j <= last0 ? s[n][e] * sl2 : -INFINITY;
+            s[n][2 + e] = okj && j <= last1 ? s[n][2 + e] * sl2 : -INFINITY;
+            tm0 = max_nan(tm0, s[n][e]);
+            tm1 = max_nan(tm1, s[n][2 + e]);
+        }
+#pragma unroll
+    for (int o2 = 1; o2 <= 2; o2 <<= 1) {
+        tm0 = max_nan(tm0, __shfl_xor_sync(0xffffffffu, tm0, o2));
+        tm1 = max_nan(tm1, __shfl_xor_sync(0xffffffffu, tm1, o2));
+    }
+    float mn0 = max_nan(m0, tm0), mn1 = max_nan(m1, tm1);
+    c0 = mn0 == -INFINITY ? 1.f : exp2f(m0 - mn0);
+    c1 = mn1 == -INFINITY ? 1.f : exp2f(m1 - mn1);
+    m0 = mn0;
+    m1 = mn1;
+    float ps0 = 0.f, ps1 = 0.f;
+#pragma unroll
+    for (int n = 0; n < NT; n++) {
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            s[n][e] = s[n][e] == -INFINITY ? 0.f : exp2f(s[n][e] - mn0);
+            s[n][2 + e] =
+                s[n][2 + e] == -INFINITY ? 0.f : exp2f(s[n][2 + e] - mn1);
+        }
+        ps0 += s[n][0] + s[n][1];
+        ps1 += s[n][2] + s[n][3];
+    }
+    l0 = l0 * c0 + ps0;
+    l1 = l1 * c1 + ps1;
+}
+
+/* the rows' sums over their four lanes, then 1 / l (a row that saw no
+ * key gives zeros; NaN stays NaN) */
+__device__ __forceinline__ void attn_finish(float &l0, float &l1, float &i0,
+                                            float &i1)
+{
+#pragma unroll
+    for (int o2 = 1; o2 <= 2; o2 <<= 1) {
+        l0 += __shfl_xor_sync(0xffffffffu, l0, o2);
+        l1 += __shfl_xor_sync(0xffffffffu, l1, o2);
+    }
+    i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
+    i1 = l1 > 0.f ? 1.f / l1 : (l1 == 0.f ? 0.f : l1);
+}
+
+} /* namespace */
+
+#endif
