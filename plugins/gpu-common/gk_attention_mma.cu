@@ -262,27 +262,13 @@ bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
     }
 }
 
-/* sm_80 or newer on the current device (the runtime caches both answers,
- * so asking at every launch costs little and follows a change of device) */
-bool device_has_mma()
-{
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                               dev) != cudaSuccess) {
-        cudaGetLastError(); /* not this launch's error */
-        return false;
-    }
-    return major >= 8;
-}
-
 } /* namespace */
 
 bool rlxg_attention_mma(gpuStream_t s, int dtype, const void *q,
                         const void *k, const void *v, void *o,
                         const rlxg_attn_plan *p, gpuError_t *err)
 {
-    if (!device_has_mma())
+    if (!device_is_sm80())
         return false;
     if (dtype == RLX_DTYPE_F16)
         return mma_run<__half>(s, q, k, v, o, p, err);

@@ -46,24 +46,30 @@ __device__ __forceinline__ void mma1688(float c[4], const unsigned a[4],
 #endif
 }
 
-/* c[n] = a_lo b_hi[n] + a_hi b_lo[n] + a_hi b_hi[n] for N 8-column
- * groups, small terms first; each pass over all N keeps dependent mma
- * apart */
+/* c[n] += a_lo b_hi[n] + a_hi b_lo[n] + a_hi b_hi[n] for N 8-column
+ * groups: the three summed from zero, small terms first (each pass over
+ * all N keeps dependent mma apart), then added to c rounded to nearest */
 template <int N>
-__device__ __forceinline__ void mma3(float c[N][4], const unsigned ah[4],
+__device__ __forceinline__ void mma3(float (&c)[N][4], const unsigned ah[4],
                                      const unsigned al[4],
                                      const unsigned bh[N][2],
                                      const unsigned bl[N][2])
 {
+    float part[N][4];
 #pragma unroll
     for (int n = 0; n < N; n++)
-        mma1688<true>(c[n], al, bh[n][0], bh[n][1]);
+        mma1688<true>(part[n], al, bh[n][0], bh[n][1]);
 #pragma unroll
     for (int n = 0; n < N; n++)
-        mma1688<false>(c[n], ah, bl[n][0], bl[n][1]);
+        mma1688<false>(part[n], ah, bl[n][0], bl[n][1]);
 #pragma unroll
     for (int n = 0; n < N; n++)
-        mma1688<false>(c[n], ah, bh[n][0], bh[n][1]);
+        mma1688<false>(part[n], ah, bh[n][0], bh[n][1]);
+#pragma unroll
+    for (int n = 0; n < N; n++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            c[n][e] += part[n][e];
 }
 
 /* One query row the plain way, the warp together: FP32 FMAs, the same
@@ -134,13 +140,7 @@ __device__ __forceinline__ void tile_step(
             split3(kr[0], bh[n][0], bl[n][0]);
             split3(kr[4], bh[n][1], bl[n][1]);
         }
-        float part[NT][4];
-        mma3<NT>(part, qh[kc], ql[kc], bh, bl);
-#pragma unroll
-        for (int n = 0; n < NT; n++)
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                s[n][e] += part[n][e];
+        mma3<NT>(s, qh[kc], ql[kc], bh, bl);
     }
 
     /* mask, scale, online softmax (rows g and g + 8) */
@@ -175,13 +175,7 @@ __device__ __forceinline__ void tile_step(
             split3(vr[0], bh[n][0], bl[n][0]);
             split3(vr[P], bh[n][1], bl[n][1]);
         }
-        float part[DT][4];
-        mma3<DT>(part, ph[kk], pl[kk], bh, bl);
-#pragma unroll
-        for (int n = 0; n < DT; n++)
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                acc[n][e] += part[n][e];
+        mma3<DT>(acc, ph[kk], pl[kk], bh, bl);
     }
 }
 
@@ -327,18 +321,6 @@ gpuError_t launch_tf32x3(gpuStream_t s, const float *q, const float *k,
     return gpuGetLastError();
 }
 
-bool tf32_device()
-{
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                               dev) != cudaSuccess) {
-        cudaGetLastError(); /* not this launch's error */
-        return false;
-    }
-    return major >= 8;
-}
-
 } /* namespace */
 
 bool rlxg_attention_tf32x3(gpuStream_t s, const void *q, const void *k,
@@ -355,7 +337,7 @@ bool rlxg_attention_tf32x3(gpuStream_t s, const void *q, const void *k,
     /* rows contiguous and 16-byte aligned: K/V rows go to shared memory
      * as 16-byte copies */
     if (p->dh != p->dv || p->q_s[3] != 1 || p->k_s[3] != 1 ||
-        p->v_s[3] != 1 || !tf32_device())
+        p->v_s[3] != 1 || !device_is_sm80())
         return false;
     if ((uintptr_t)q % 16 || (uintptr_t)k % 16 || (uintptr_t)v % 16)
         return false;

@@ -428,19 +428,6 @@ gpuError_t launch(gpuStream_t s, const Args &x, int ta, int tb)
 #include "gk_gemm_tf32x3_wgmma.cuh"
 #endif
 
-/* sm_80 or newer on the current device */
-bool device_has_tf32()
-{
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                               dev) != cudaSuccess) {
-        cudaGetLastError(); /* not a launch's error */
-        return false;
-    }
-    return major >= 8;
-}
-
 } /* namespace */
 
 extern "C" int rlxg_gemm_tf32x3_ok(int64_t m, int64_t n, int64_t k, int ta,
@@ -454,7 +441,7 @@ extern "C" int rlxg_gemm_tf32x3_ok(int64_t m, int64_t n, int64_t k, int ta,
         return 0;
     if ((m + 63) / 64 > 65535)
         return 0;
-    return device_has_tf32();
+    return device_is_sm80();
 }
 
 extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,

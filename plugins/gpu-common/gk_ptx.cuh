@@ -1,8 +1,9 @@
 /*
  * gk_ptx.cuh - PTX wrappers shared by the tensor-core kernels
- * (gk_attention_mma.cu, gk_gemm_tf32x3.cu): copies from global to shared
- * memory that bypass the registers (sm_80+; empty in the host pass and
- * on older targets). CUDA only: included where RLXG_HIP is not defined.
+ * (gk_attention_mma.cu, gk_attention_tf32x3.cu, gk_gemm_tf32x3.cu):
+ * copies from global to shared memory that bypass the registers (sm_80+;
+ * empty in the host pass and on older targets), and whether the device
+ * has them. CUDA only: included where RLXG_HIP is not defined.
  */
 #ifndef RLX_GK_PTX_CUH
 #define RLX_GK_PTX_CUH
@@ -37,6 +38,21 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
+}
+
+/* sm_80 or newer (mma.sync with TF32, BF16; cp.async) on the current
+ * device; the runtime caches both answers, so asking at every launch
+ * costs little and follows a change of device */
+inline bool device_is_sm80()
+{
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               dev) != cudaSuccess) {
+        cudaGetLastError(); /* not a launch's error */
+        return false;
+    }
+    return major >= 8;
 }
 
 } /* namespace */

@@ -209,21 +209,24 @@ static rlx_status queue_wait(void *bd, uint32_t device)
 
 static queue_backend *the_backend; /* for the test's controls */
 
-static void hold(int on)
+/* set one of the backend's flags and wake whoever waits on it */
+static void set_flag(int *flag, int on)
 {
     queue_backend *q = the_backend;
     pthread_mutex_lock(&q->mu);
-    q->held = on;
+    *flag = on;
     pthread_cond_broadcast(&q->cv);
     pthread_mutex_unlock(&q->mu);
 }
 
+static void hold(int on)
+{
+    set_flag(&the_backend->held, on);
+}
+
 static void fail_next(void)
 {
-    queue_backend *q = the_backend;
-    pthread_mutex_lock(&q->mu);
-    q->fail_next = 1;
-    pthread_mutex_unlock(&q->mu);
+    set_flag(&the_backend->fail_next, 1);
 }
 
 static void stats(uint32_t *queued, uint32_t *done, uint32_t *violations)
@@ -238,11 +241,7 @@ static void stats(uint32_t *queued, uint32_t *done, uint32_t *violations)
 
 static void pause_submit(int on)
 {
-    queue_backend *q = the_backend;
-    pthread_mutex_lock(&q->mu);
-    q->pause = on;
-    pthread_cond_broadcast(&q->cv);
-    pthread_mutex_unlock(&q->mu);
+    set_flag(&the_backend->pause, on);
 }
 
 static void wait_in_submit(void)
