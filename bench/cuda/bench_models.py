@@ -386,15 +386,24 @@ def main():
         """BENCH_MODELS: comma-separated substrings of the rows to run"""
         return not picked or any(w in name for w in picked)
 
-    def variants(name, make, x_bytes, x_shape, y_shape, tv, y_ref):
+    def variants(name, make, x_bytes, x_shape, y_shape, tv, y_ref,
+                 dep_ab=False):
         """The default plan, then the previous one: with
         RLX_CUDA_MATMUL=heuristic (read at compile time) matmuls choose
-        among cuBLASLt's own candidates only (no split-K, no GEMV)."""
-        for mode in ("tuned", "heuristic"):
-            os.environ["RLX_CUDA_MATMUL"] = mode
+        among cuBLASLt's own candidates only (no split-K, no GEMV).
+        DEP_AB: also the default plan with RLX_CUDA_DEP_LAUNCH=0 (no GEMV
+        launched as the programmatic dependent of the kernel before), to
+        measure what that gains in the same run."""
+        for mode in ("tuned", "heuristic") + (("no dep launch",)
+                                              if dep_ab else ()):
+            os.environ["RLX_CUDA_MATMUL"] = \
+                "heuristic" if mode == "heuristic" else "tuned"
+            if mode == "no dep launch":
+                os.environ["RLX_CUDA_DEP_LAUNCH"] = "0"
             prog = Program(rt, make())
-            report(name + ("" if mode == "tuned" else " (heuristic)"), prog,
+            report(name + ("" if mode == "tuned" else f" ({mode})"), prog,
                    x_bytes, x_shape, y_shape, tv, y_ref)
+            os.environ.pop("RLX_CUDA_DEP_LAUNCH", None)
         os.environ.pop("RLX_CUDA_MATMUL", None)
 
     # MLP, f32
@@ -409,7 +418,7 @@ def main():
         tv, y_ref = torch_variants(model, x, compile_ok=batch == 1)
         variants(f"mlp f32 batch {batch}",
                  lambda: mlp_graph(lin, F32, batch), to_bytes(x),
-                 [batch, 784], [batch, 10], tv, y_ref)
+                 [batch, 784], [batch, 10], tv, y_ref, dep_ab=batch == 1)
 
     # Transformer encoder block, f32 and bf16
     B, S, D, H, FF = 8, 128, 512, 8, 2048

@@ -320,8 +320,9 @@ static rlx_status describe(rlx_executable *exe, rlxg_matmul *mm,
 
 
 /* A weight that no step writes (a param or a constant) can be loaded
- * before the previous kernel is done; on Hopper the GEMV is then
- * launched as its programmatic dependent, overlapping the two. */
+ * before the previous kernel is done; where the device runs our sm_90
+ * code the GEMV is then launched as its programmatic dependent,
+ * overlapping the two (also when it is timed alone). */
 static int gemv_flags(const rlx_executable *exe, const rlxg_matmul *mm,
                       const rlx_node_view *w)
 {
@@ -329,12 +330,8 @@ static int gemv_flags(const rlx_executable *exe, const rlxg_matmul *mm,
                     ? RLXG_GEMV_RELU : 0;
     if (w->op == RLX_OP_PARAM || w->op == RLX_OP_CONSTANT)
         flags |= RLXG_GEMV_EARLY;
-    int major = 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                               (int)exe->device) == cudaSuccess &&
-        major >= 9)
+    if (exe->dep_launch)
         flags |= RLXG_GEMV_PDL;
-    cudaGetLastError();
     return flags;
 }
 

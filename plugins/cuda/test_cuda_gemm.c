@@ -9,6 +9,9 @@
  * a multiple of 4: cuBLASLt computes it), and an infinite input (its
  * infs and NaNs must be IEEE's, as SGEMM's are). The bound is FP32's, not
  * TF32's: a relative error TF32 alone (10-bit mantissa) would exceed.
+ * Then MLPs at batch 1 to 8 as tuned, run twice: their layers are
+ * mostly our GEMV, each launched as the programmatic dependent of the
+ * one before (on sm_90) and reading the input that one wrote.
  * Without a GPU it checks that the plugin loads and says why a session
  * cannot start, then skips. Prints TAP.
  */
@@ -142,6 +145,142 @@ out:
     return rc;
 }
 
+/* An MLP: LAYERS linear layers (Linear-layout weights) on ROWS rows,
+ * DIMS[0] inputs to DIMS[LAYERS] outputs; relu after all but the last,
+ * layer NO_BIAS (if >= 0) without a bias (its relu a step of its own). */
+typedef struct {
+    int64_t rows;
+    int layers;
+    int64_t dims[7];
+    int no_bias;
+} mlpcase;
+
+static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *mode,
+                   uint64_t seed, double *rel, char *why, size_t nwhy)
+{
+    float *w[6] = { 0 }, *b[6] = { 0 }, *x = NULL;
+    double *h = NULL, *t = NULL;
+    int64_t widest = 0;
+    for (int l = 0; l <= c->layers; l++)
+        widest = c->dims[l] > widest ? c->dims[l] : widest;
+    rlx_graph *g = NULL;
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    int rc = -1;
+    int64_t nx = c->rows * c->dims[0];
+    x = malloc((size_t)nx * 4);
+    h = malloc((size_t)(c->rows * widest) * sizeof *h);
+    t = malloc((size_t)(c->rows * widest) * sizeof *t);
+    if (!x || !h || !t)
+        goto out;
+    for (int64_t i = 0; i < nx; i++)
+        h[i] = x[i] = (float)frand(&seed);
+    for (int l = 0; l < c->layers; l++) {
+        int64_t k = c->dims[l], n = c->dims[l + 1];
+        w[l] = malloc((size_t)(n * k) * 4);
+        b[l] = malloc((size_t)n * 4);
+        if (!w[l] || !b[l])
+            goto out;
+        /* scaled so the activations stay near 1 through the layers */
+        for (int64_t i = 0; i < n * k; i++)
+            w[l][i] = (float)(frand(&seed) * 2.0 / sqrt((double)k));
+        for (int64_t i = 0; i < n; i++)
+            b[l][i] = l == c->no_bias ? 0.f : (float)frand(&seed);
+        for (int64_t r = 0; r < c->rows; r++)
+            for (int64_t j = 0; j < n; j++) {
+                double acc = b[l][j];
+                for (int64_t kk = 0; kk < k; kk++)
+                    acc += h[r * k + kk] * w[l][j * k + kk];
+                if (l + 1 < c->layers && acc < 0)
+                    acc = 0;
+                /* stored as f32 between layers, as the graph does */
+                t[r * n + j] = l + 1 < c->layers ? (double)(float)acc : acc;
+            }
+        double *sw = h;
+        h = t;
+        t = sw;
+    }
+
+    int64_t dx[2] = { c->rows, c->dims[0] };
+    int64_t tr[2] = { 0, 1 };
+    rlx_attrs a_tr = { 2, tr, 0, NULL };
+    rlx_value v;
+    if (rlx_graph_create(&g) ||
+        rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, dx, &v))
+        goto fail;
+    for (int l = 0; l < c->layers; l++) {
+        char wn[8], bn[8];
+        snprintf(wn, sizeof wn, "w%d", l);
+        snprintf(bn, sizeof bn, "b%d", l);
+        int64_t dw[2] = { c->dims[l + 1], c->dims[l] }, db[1] = { dw[0] };
+        rlx_value vw, vb, mm = 0, add = 0, act = 0;
+        if (rlx_graph_param(g, wn, RLX_DTYPE_F32, 2, dw, &vw) ||
+            rlx_graph_add_node(g, NULL, RLX_OP_MATMUL, 2,
+                               (rlx_value[]){ v, vw }, &a_tr, &mm))
+            goto fail;
+        v = mm;
+        if (l != c->no_bias &&
+            (rlx_graph_param(g, bn, RLX_DTYPE_F32, 1, db, &vb) ||
+             rlx_graph_add_node(g, NULL, RLX_OP_ADD, 2,
+                                (rlx_value[]){ v, vb }, NULL, &add)))
+            goto fail;
+        v = l != c->no_bias ? add : v;
+        if (l + 1 < c->layers &&
+            rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &v, NULL, &act))
+            goto fail;
+        v = l + 1 < c->layers ? act : v;
+    }
+    if (rlx_graph_output(g, "y", v) || rlx_session_create(rt, "cuda", &s) ||
+        (mode && rlx_session_set_option(s, "cuda.matmul", mode)) ||
+        rlx_session_compile(s, g, &p))
+        goto fail;
+    for (int l = 0; l < c->layers; l++) {
+        char wn[8], bn[8];
+        snprintf(wn, sizeof wn, "w%d", l);
+        snprintf(bn, sizeof bn, "b%d", l);
+        if (rlx_program_set_param(p, wn, w[l],
+                                  (size_t)(c->dims[l + 1] * c->dims[l]) * 4) ||
+            (l != c->no_bias &&
+             rlx_program_set_param(p, bn, b[l], (size_t)c->dims[l + 1] * 4)))
+            goto fail;
+    }
+    /* twice: the second run replays the captured graph */
+    for (int run = 0; run < 2; run++)
+        if (rlx_program_set_input(p, "x", x, (size_t)nx * 4) ||
+            rlx_program_run(p))
+            goto fail;
+    int64_t ny = c->rows * c->dims[c->layers];
+    size_t n = 0;
+    const float *o = rlx_program_output_data(p, 0, &n);
+    if (!o || n != (size_t)ny * 4) {
+        snprintf(why, nwhy, "output of %zu bytes", n);
+        goto out;
+    }
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < ny; i++) {
+        double e = (double)o[i] - h[i];
+        num += isnan(e) ? INFINITY : e * e;
+        den += h[i] * h[i];
+    }
+    *rel = sqrt(num) / fmax(sqrt(den), 1e-300);
+    rc = 0;
+    goto out;
+fail:
+    snprintf(why, nwhy, "%s", rlx_last_error());
+out:
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    for (int l = 0; l < 6; l++) {
+        free(w[l]);
+        free(b[l]);
+    }
+    free(x);
+    free(h);
+    free(t);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -193,6 +332,36 @@ int main(int argc, char **argv)
                      c->bias_relu ? " +bias relu" : "",
                      c->inf ? " with an inf" : "",
                      modes[md] ? modes[md] : "tuned");
+            if (r)
+                snprintf(detail, sizeof detail, "%s", why);
+            else
+                snprintf(detail, sizeof detail, "rel.err %.2e (bound %.0e)",
+                         rel, tol);
+            ok(r == 0 && rel <= tol, what, detail);
+        }
+    static const mlpcase mlps[] = {
+        { 1, 3, { 784, 4096, 4096, 10 }, -1 },  /* the bench's MLP */
+        { 3, 3, { 256, 512, 300, 10 }, 1 },
+        { 8, 5, { 128, 64, 64, 64, 64, 32 }, -1 },
+        { 2, 3, { 102, 64, 40, 12 }, 2 },       /* K 102: scalar loads */
+    };
+    static const char *mlp_modes[] = { NULL };
+    for (size_t i = 0; i < sizeof mlps / sizeof *mlps; i++)
+        for (int md = 0; md < 1; md++) {
+            const mlpcase *c = &mlps[i];
+            double rel = 0;
+            char why[512] = "", what[200], detail[600];
+            int r = run_mlp(rt, c, mlp_modes[md], seed + 100 + i, &rel, why,
+                            sizeof why);
+            double tol = 1e-5;
+            int at = snprintf(what, sizeof what, "f32 MLP of %lld rows %lld",
+                              (long long)c->rows, (long long)c->dims[0]);
+            for (int l = 1; l <= c->layers && at < 150; l++)
+                at += snprintf(what + at, sizeof what - (size_t)at, "-%lld",
+                               (long long)c->dims[l]);
+            snprintf(what + at, sizeof what - (size_t)at,
+                     " (%s) matches float64",
+                     mlp_modes[md] ? mlp_modes[md] : "tuned");
             if (r)
                 snprintf(detail, sizeof detail, "%s", why);
             else

@@ -119,6 +119,11 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
     exe->be = be;
     exe->device = device;
     exe->n_values = graph->n_nodes;
+    char dep[8]; /* setting cuda.dep_launch (RLX_CUDA_DEP_LAUNCH) */
+    exe->dep_launch = rlxg_dep_launch_ok() &&
+                      !(rlx_host_get_option(host, RLXG_NAME ".dep_launch", dep,
+                                            sizeof dep) == RLX_OK &&
+                        strcmp(dep, "0") == 0);
     ctx c = { host, exe, graph, precision, consumer, consumer + nn,
               consumer + 2 * nn, NULL, 0 };
 

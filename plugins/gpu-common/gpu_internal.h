@@ -158,6 +158,9 @@ struct rlx_executable {
     gpuGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
     int profile;          /* RLX_CUDA_PROFILE (RLX_ROCM_PROFILE) set and not yet done */
+    int dep_launch;       /* GEMVs launched as programmatic dependents of
+                             the step before (rlxg_dep_launch_ok, and the
+                             setting cuda.dep_launch not 0) */
     /* Large inputs and outputs: the caller's host memory, page-locked
      * with gpuHostRegister so the graph copies straight from and to it
      * (no staging copy); per input slot, then per output. */

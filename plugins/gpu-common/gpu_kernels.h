@@ -23,6 +23,13 @@ extern "C" {
 
 #define RLXG_MAX_RANK 8
 
+/* Programmatic dependent launch (CUDA on sm_90: a kernel may start while
+ * the one before it finishes, and waits for it before reading its
+ * output): whether the current device runs our kernels' code that waits
+ * (their sm_90 build; not the compute_80 PTX a newer GPU compiles, nor
+ * AMD's). Only the GEMV takes part (RLXG_GEMV_PDL). */
+int rlxg_dep_launch_ok(void);
+
 /* Binary broadcast: how one side's element index follows from the
  * output's linear index i. mode 0: i itself (same shape); mode 1:
  * (i / div) % mod (the side's kept dims are one contiguous run of the
