@@ -238,6 +238,8 @@ static const Variant variants[] = {
     V(64, 64, 32, 32, 32, 3, 2),   /* plugin cfg 6 */
     V(64, 64, 32, 32, 32, 3, 0),   V(64, 64, 32, 32, 32, 3, 1),
     V(128, 64, 32, 32, 32, 3, 2),  V(64, 64, 32, 32, 32, 4, 2),
+    V(128, 64, 32, 64, 32, 3, 1),  V(64, 128, 32, 32, 64, 3, 1),
+    V(64, 32, 32, 32, 16, 4, 1),   V(32, 64, 32, 16, 32, 4, 1),
     /* wgmma (sm_90a; not among the plugin's tiles: slower so far), 2 or
      * 1 warpgroups, 64 or 128 columns, a K tile per wgmma group; then
      * per k step, double-buffered */
@@ -276,10 +278,12 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
     printf("  %-28s %8.2f us %6.1f TFLOPS  err fro %.3e comp %.3e\n",
            "cublas tf32 (1x, not strict)", t_tf32, gflop * 1e3 / t_tf32,
            e_tf32.fro, e_tf32.comp);
+    static const char *const split_name[] = { "", "", " splitk2",
+                                              " splitk3", " splitk4" };
     float best = 1e30f;
     double best_err = 0;
     std::string best_name;
-    for (int split = 1; split <= 2; split++)
+    for (int split = 1; split <= 4; split++)
     for (const Variant &v : variants) {
         if (split > 1 && v.no_split)
             continue;
@@ -292,7 +296,7 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
         bool reference = strstr(v.name, " f0") != NULL; /* known: ~9x */
         printf("  3xtf32 %-21s%s %8.2f us %6.1f TFLOPS  err fro %.3e comp "
                "%.3e  %.2fx sgemm%s\n",
-               v.name, split > 1 ? " splitk2" : "        ", t,
+               v.name, split > 1 ? split_name[split] : "        ", t,
                gflop * 1e3 / t, e.fro, e.comp, t_sgemm / t,
                ok ? "" : reference ? "  too large (f0, reference only)"
                              : "  ERROR TOO LARGE");
@@ -303,7 +307,8 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
         if (t < best) {
             best = t;
             best_err = e.fro;
-            best_name = std::string(v.name) + (split > 1 ? " splitk2" : "");
+            best_name = std::string(v.name) + (split > 1 ? split_name[split]
+                                                         : "");
         }
     }
     printf("  best 3xtf32: %s %.2f us (%.1f TFLOPS), %.2fx cublas sgemm "
@@ -336,7 +341,8 @@ static void check_entry(cublasHandle_t h, int64_t m, int64_t n, int64_t k,
     for (int cfg = 0; cfg < RLXG_TF32X3_CONFIGS; cfg++)
         for (int relu = 0; relu < (batch == 1 ? 2 : 1); relu++) {
             /* the split-K tiles take no act (and no batch): declined */
-            bool declines = (cfg == 3 || cfg == 4) && (relu || batch > 1);
+            bool declines = rlxg_gemm_tf32x3_splits(cfg) > 1 &&
+                            (relu || batch > 1);
             CK(cudaMemset(p.y, 0xff, (size_t)(m * n * batch) * 4));
             gpuError_t e = rlxg_gemm_tf32x3(
                 0, p.a, p.b, relu ? bias : nullptr, p.y, m, n, k, ta, tb,

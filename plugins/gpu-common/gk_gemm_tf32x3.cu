@@ -457,25 +457,42 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
         (uintptr_t)a % 16 || (uintptr_t)b % 16 || (uintptr_t)y % 4)
         return gpuErrorInvalidValue;
     /* The tiles that were fastest for some shape on an H200
-     * (bench_gemm_tf32x3.cu); 3 and 4 split K in two, for few output
-     * tiles and a long K. */
+     * (bench_gemm_tf32x3.cu); the split-K ones are for few output tiles
+     * and a long K (the encoder's ff2 and out-proj). */
+    int splits = rlxg_gemm_tf32x3_splits(cfg);
+    if (!splits)
+        return gpuErrorInvalidValue;
     Args x = { (const float *)a, (const float *)b, (const float *)bias,
-               (float *)y, m, n, k, batch, sa, sb, sy, act,
-               cfg == 3 || cfg == 4 ? 2 : 1 };
+               (float *)y, m, n, k, batch, sa, sb, sy, act, splits };
     switch (cfg) {
     case 0: return launch<128, 128, 32, 64, 32, 3, 1>(s, x, ta, tb);
-    case 1: case 3: return launch<64, 64, 16, 32, 32, 4, 1>(s, x, ta, tb);
-    case 2: case 4: return launch<64, 64, 16, 32, 32, 4, 2>(s, x, ta, tb);
+    case 1: case 3: case 8:
+        return launch<64, 64, 16, 32, 32, 4, 1>(s, x, ta, tb);
+    case 2: case 4: case 7:
+        return launch<64, 64, 16, 32, 32, 4, 2>(s, x, ta, tb);
     case 5: return launch<64, 64, 32, 32, 16, 3, 1>(s, x, ta, tb);
     case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
-    default: return gpuErrorInvalidValue;
+    case 9: return launch<64, 64, 32, 32, 32, 3, 1>(s, x, ta, tb);
+    default: return launch<64, 32, 32, 32, 16, 4, 1>(s, x, ta, tb);
     }
+}
+
+extern "C" int rlxg_gemm_tf32x3_splits(int cfg)
+{
+    static const int splits[RLXG_TF32X3_CONFIGS] = { 1, 1, 1, 2, 2, 1,
+                                                     1, 3, 3, 2, 1 };
+    return cfg >= 0 && cfg < RLXG_TF32X3_CONFIGS ? splits[cfg] : 0;
 }
 
 #else /* RLXG_HIP: no mma.sync; matmuls stay on the vendor BLAS */
 
 extern "C" int rlxg_gemm_tf32x3_ok(int64_t, int64_t, int64_t, int, int,
                                    int64_t, int64_t, int64_t)
+{
+    return 0;
+}
+
+extern "C" int rlxg_gemm_tf32x3_splits(int)
 {
     return 0;
 }

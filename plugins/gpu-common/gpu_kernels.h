@@ -144,13 +144,15 @@ gpuError_t rlxg_gemm(gpuStream_t s, int dtype, const void *a, const void *b,
 
 /* f32 GEMM on tensor cores at f32 accuracy (3xTF32 split precision,
  * gk_gemm_tf32x3.cu): rlxg_gemm's contract for f32 only. CFG picks the
- * block tile, 0 .. RLXG_TF32X3_CONFIGS - 1 (3 and 4 split K in two:
- * batch 1 and act NONE only, y's m * n elements contiguous). It needs
+ * block tile, 0 .. RLXG_TF32X3_CONFIGS - 1; rlxg_gemm_tf32x3_splits(CFG)
+ * says in how many parts it splits K (more than 1: batch 1 and act NONE
+ * only, y's m * n elements contiguous; 0: no such CFG). It needs
  * sm_80+ and rows in whole 16-byte chunks: rlxg_gemm_tf32x3_ok says
  * whether the current device and the layout take it (never under HIP);
  * a and b must also be 16-byte aligned, else the launcher returns
  * gpuErrorInvalidValue and launches nothing. */
-#define RLXG_TF32X3_CONFIGS 7
+#define RLXG_TF32X3_CONFIGS 11
+int rlxg_gemm_tf32x3_splits(int cfg);
 int rlxg_gemm_tf32x3_ok(int64_t m, int64_t n, int64_t k, int ta, int tb,
                         int64_t batch, int64_t sa, int64_t sb);
 gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a, const void *b,
