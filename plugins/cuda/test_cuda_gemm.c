@@ -32,6 +32,53 @@ static double frand(uint64_t *st)
     return (double)(*st >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 }
 
+/* ||o - ref|| / ||ref|| over N elements; where REF is inf or NaN, O
+ * must be exactly that (IEEE's), and a NaN where REF is finite never
+ * passes */
+static double rel_error(const float *o, const double *ref, int64_t n)
+{
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(ref[i])) {
+            if (isnan(ref[i]) ? !isnan(o[i]) : o[i] != ref[i])
+                num = INFINITY;
+            continue;
+        }
+        double e = (double)o[i] - ref[i];
+        num += isnan(e) ? INFINITY : e * e;
+        den += ref[i] * ref[i];
+    }
+    return sqrt(num) / fmax(sqrt(den), 1e-300);
+}
+
+/* REL: rel_error of P's first output (NY floats) against REF; 0, or -1
+ * with WHY when the output is not there */
+static int output_error(rlx_program *p, const double *ref, int64_t ny,
+                        double *rel, char *why, size_t nwhy)
+{
+    size_t n = 0;
+    const float *o = rlx_program_output_data(p, 0, &n);
+    if (!o || n != (size_t)ny * 4) {
+        snprintf(why, nwhy, "output of %zu bytes", n);
+        return -1;
+    }
+    *rel = rel_error(o, ref, ny);
+    return 0;
+}
+
+/* One TAP line: WHAT passed when the run succeeded (R 0) within TOL. */
+static void report(int r, double rel, double tol, const char *what,
+                   const char *why)
+{
+    char detail[600];
+    if (r)
+        snprintf(detail, sizeof detail, "%s", why);
+    else
+        snprintf(detail, sizeof detail, "rel.err %.2e (bound %.0e)", rel,
+                 tol);
+    ok(r == 0 && rel <= tol, what, detail);
+}
+
 typedef struct {
     int64_t batch, m, n, k;
     int tb;        /* w stored [n, k] (a Linear weight) */
@@ -110,27 +157,7 @@ static int run_case(rlx_runtime *rt, const gcase *c, const char *mode,
         rlx_program_set_input(p, "x", x, (size_t)nx * 4) ||
         rlx_program_run(p))
         goto fail;
-    size_t n = 0;
-    const float *o = rlx_program_output_data(p, 0, &n);
-    if (!o || n != (size_t)ny * 4) {
-        snprintf(why, nwhy, "output of %zu bytes", n);
-        goto out;
-    }
-    double num = 0, den = 0;
-    for (int64_t i = 0; i < ny; i++) {
-        if (!isfinite(ref[i])) { /* inf or NaN: exactly that */
-            if (isnan(ref[i]) ? !isnan(o[i]) : o[i] != ref[i])
-                num = INFINITY;
-            continue;
-        }
-        double e = (double)o[i] - ref[i];
-        if (isnan(e))
-            e = INFINITY; /* NaN never passes */
-        num += e * e;
-        den += ref[i] * ref[i];
-    }
-    *rel = sqrt(num) / fmax(sqrt(den), 1e-300);
-    rc = 0;
+    rc = output_error(p, ref, ny, rel, why, nwhy);
     goto out;
 fail:
     snprintf(why, nwhy, "%s", rlx_last_error());
@@ -250,20 +277,7 @@ static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *mode,
             rlx_program_run(p))
             goto fail;
     int64_t ny = c->rows * c->dims[c->layers];
-    size_t n = 0;
-    const float *o = rlx_program_output_data(p, 0, &n);
-    if (!o || n != (size_t)ny * 4) {
-        snprintf(why, nwhy, "output of %zu bytes", n);
-        goto out;
-    }
-    double num = 0, den = 0;
-    for (int64_t i = 0; i < ny; i++) {
-        double e = (double)o[i] - h[i];
-        num += isnan(e) ? INFINITY : e * e;
-        den += h[i] * h[i];
-    }
-    *rel = sqrt(num) / fmax(sqrt(den), 1e-300);
-    rc = 0;
+    rc = output_error(p, h, ny, rel, why, nwhy);
     goto out;
 fail:
     snprintf(why, nwhy, "%s", rlx_last_error());
@@ -318,7 +332,7 @@ int main(int argc, char **argv)
         for (int md = 0; md < 2; md++) {
             const gcase *c = &cases[i];
             double rel = 0;
-            char why[512] = "", what[200], detail[600];
+            char why[512] = "", what[200];
             int r = run_case(rt, c, modes[md], seed + i, &rel, why,
                              sizeof why);
             /* FP32 accumulation over K <= 2048 stays near 1e-6 here;
@@ -332,12 +346,7 @@ int main(int argc, char **argv)
                      c->bias_relu ? " +bias relu" : "",
                      c->inf ? " with an inf" : "",
                      modes[md] ? modes[md] : "tuned");
-            if (r)
-                snprintf(detail, sizeof detail, "%s", why);
-            else
-                snprintf(detail, sizeof detail, "rel.err %.2e (bound %.0e)",
-                         rel, tol);
-            ok(r == 0 && rel <= tol, what, detail);
+            report(r, rel, tol, what, why);
         }
     static const mlpcase mlps[] = {
         { 1, 3, { 784, 4096, 4096, 10 }, -1 },  /* the bench's MLP */
@@ -345,30 +354,20 @@ int main(int argc, char **argv)
         { 8, 5, { 128, 64, 64, 64, 64, 32 }, -1 },
         { 2, 3, { 102, 64, 40, 12 }, 2 },       /* K 102: scalar loads */
     };
-    static const char *mlp_modes[] = { NULL };
-    for (size_t i = 0; i < sizeof mlps / sizeof *mlps; i++)
-        for (int md = 0; md < 1; md++) {
-            const mlpcase *c = &mlps[i];
-            double rel = 0;
-            char why[512] = "", what[200], detail[600];
-            int r = run_mlp(rt, c, mlp_modes[md], seed + 100 + i, &rel, why,
-                            sizeof why);
-            double tol = 1e-5;
-            int at = snprintf(what, sizeof what, "f32 MLP of %lld rows %lld",
-                              (long long)c->rows, (long long)c->dims[0]);
-            for (int l = 1; l <= c->layers && at < 150; l++)
-                at += snprintf(what + at, sizeof what - (size_t)at, "-%lld",
-                               (long long)c->dims[l]);
-            snprintf(what + at, sizeof what - (size_t)at,
-                     " (%s) matches float64",
-                     mlp_modes[md] ? mlp_modes[md] : "tuned");
-            if (r)
-                snprintf(detail, sizeof detail, "%s", why);
-            else
-                snprintf(detail, sizeof detail, "rel.err %.2e (bound %.0e)",
-                         rel, tol);
-            ok(r == 0 && rel <= tol, what, detail);
-        }
+    for (size_t i = 0; i < sizeof mlps / sizeof *mlps; i++) {
+        const mlpcase *c = &mlps[i];
+        double rel = 0;
+        char why[512] = "", what[200];
+        int r = run_mlp(rt, c, NULL, seed + 100 + i, &rel, why, sizeof why);
+        int at = snprintf(what, sizeof what, "f32 MLP of %lld rows %lld",
+                          (long long)c->rows, (long long)c->dims[0]);
+        for (int l = 1; l <= c->layers && at < 150; l++)
+            at += snprintf(what + at, sizeof what - (size_t)at, "-%lld",
+                           (long long)c->dims[l]);
+        snprintf(what + at, sizeof what - (size_t)at,
+                 " (tuned) matches float64");
+        report(r, rel, 1e-5, what, why);
+    }
     rlx_runtime_destroy(rt);
     printf("1..%d\n", n_test);
     return n_fail != 0;
