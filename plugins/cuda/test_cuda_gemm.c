@@ -236,7 +236,7 @@ static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *mode,
         rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, dx, &v))
         goto fail;
     for (int l = 0; l < c->layers; l++) {
-        char wn[8], bn[8];
+        char wn[16], bn[16];
         snprintf(wn, sizeof wn, "w%d", l);
         snprintf(bn, sizeof bn, "b%d", l);
         int64_t dw[2] = { c->dims[l + 1], c->dims[l] }, db[1] = { dw[0] };
@@ -262,7 +262,7 @@ static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *mode,
         rlx_session_compile(s, g, &p))
         goto fail;
     for (int l = 0; l < c->layers; l++) {
-        char wn[8], bn[8];
+        char wn[16], bn[16];
         snprintf(wn, sizeof wn, "w%d", l);
         snprintf(bn, sizeof bn, "b%d", l);
         if (rlx_program_set_param(p, wn, w[l],
