@@ -2,8 +2,8 @@
  * gk_attention_flash.cuh - what the flash-attention kernels on tensor
  * cores share (gk_attention_mma.cu for f16/bf16, gk_attention_tf32x3.cu
  * for f32): a block's (batch, head), the key tiles its rows need, the
- * copy of a K/V tile pair to shared memory, and the online softmax over
- * one tile's score accumulators. Included by those files only, after
+ * copy of a K/V tile pair to shared memory, the double-buffered key
+ * loop, and the online softmax over one tile's score accumulators. Included by those files only, after
  * gk_common.cuh and gk_ptx.cuh; CUDA only.
  */
 #ifndef RLX_GK_ATTENTION_FLASH_CUH
@@ -70,16 +70,78 @@ __device__ __forceinline__ void attn_copy_tile(T *ks, T *vs,
     }
 }
 
+/* The key loop over NTILES tiles, two buffers deep: tile i + 1 is
+ * copied in (LOAD_TILE(tile, buf), cp.async) while STEP(tile, buf) uses
+ * tile i. Tile 0's copy was issued and committed before. */
+template <typename L, typename S>
+__device__ __forceinline__ void attn_key_loop(int ntiles, L &&load_tile,
+                                              S &&step)
+{
+    for (int tile = 0; tile < ntiles; tile++) {
+        const int buf = tile & 1;
+        if (tile + 1 < ntiles)
+            load_tile(tile + 1, buf ^ 1);
+        cp_async_commit();
+        cp_async_wait<1>();
+        __syncthreads();
+        step(tile, buf);
+        __syncthreads(); /* this buffer is refilled next iteration */
+    }
+    cp_async_wait<0>();
+}
+
+/* A warp's online-softmax state for its query rows ROW0 (g) and ROW1
+ * (g + 8): running maxima M and sums L, the scale with log2 e folded in
+ * (exp(x) = 2^(x log2 e)), and each row's last visible key (causal). */
+struct attn_rows {
+    float m0, m1, l0, l1, sl2;
+    int64_t last0, last1;
+};
+
+__device__ __forceinline__ attn_rows attn_rows_start(const rlxg_attn_plan &p,
+                                                     int64_t row0,
+                                                     int64_t row1)
+{
+    attn_rows r;
+    r.m0 = r.m1 = -INFINITY;
+    r.l0 = r.l1 = 0.f;
+    r.sl2 = p.scale * 1.4426950408889634f;
+    r.last0 = p.causal ? row0 + p.sk - p.sq : p.sk - 1;
+    r.last1 = p.causal ? row1 + p.sk - p.sq : p.sk - 1;
+    return r;
+}
+
+/* The output accumulators (rows g and g + 8 in [0, 1] and [2, 3]) at 0,
+ * and times a tile's rescale factors C0 and C1. */
+template <int DT>
+__device__ __forceinline__ void attn_zero_acc(float (&acc)[DT][4])
+{
+#pragma unroll
+    for (int n = 0; n < DT; n++)
+        acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.f;
+}
+template <int DT>
+__device__ __forceinline__ void attn_scale_acc(float (&acc)[DT][4], float c0,
+                                               float c1)
+{
+#pragma unroll
+    for (int n = 0; n < DT; n++) {
+        acc[n][0] *= c0;
+        acc[n][1] *= c0;
+        acc[n][2] *= c1;
+        acc[n][3] *= c1;
+    }
+}
+
 /* One tile's scores S (mma accumulators of keys J0 + 8 n + 2t + e, rows
- * g and g + 8; t = lane % 4) masked and scaled by SL2 (log2 e folded in),
- * the running maxima M0, M1 and sums L0, L1 updated; S becomes the
- * tile's exponentials p and C0, C1 the factors the rows' accumulated
- * outputs are to be scaled by. */
+ * g and g + 8; t = lane % 4) masked and scaled, the running maxima and
+ * sums in R updated; S becomes the tile's exponentials p and C0, C1 the
+ * factors the rows' accumulated outputs are to be scaled by. */
 template <int NT>
-__device__ __forceinline__ void attn_softmax_tile(
-    float (&s)[NT][4], int64_t j0, int64_t last0, int64_t last1, float sl2,
-    int64_t sk, int t, float &m0, float &m1, float &l0, float &l1,
-    float &c0, float &c1)
+__device__ __forceinline__ void attn_softmax_tile(float (&s)[NT][4],
+                                                  int64_t j0, int64_t sk,
+                                                  int t, attn_rows &r,
+                                                  float &c0, float &c1)
 {
     float tm0 = -INFINITY, tm1 = -INFINITY;
 #pragma unroll
@@ -88,8 +150,9 @@ __device__ __forceinline__ void attn_softmax_tile(
         for (int e = 0; e < 2; e++) {
             int64_t j = j0 + n * 8 + 2 * t + e;
             bool okj = j < sk;
-            s[n][e] = okj && j <= last0 ? s[n][e] * sl2 : -INFINITY;
-            s[n][2 + e] = okj && j <= last1 ? s[n][2 + e] * sl2 : -INFINITY;
+            s[n][e] = okj && j <= r.last0 ? s[n][e] * r.sl2 : -INFINITY;
+            s[n][2 + e] =
+                okj && j <= r.last1 ? s[n][2 + e] * r.sl2 : -INFINITY;
             tm0 = max_nan(tm0, s[n][e]);
             tm1 = max_nan(tm1, s[n][2 + e]);
         }
@@ -98,11 +161,11 @@ __device__ __forceinline__ void attn_softmax_tile(
         tm0 = max_nan(tm0, __shfl_xor_sync(0xffffffffu, tm0, o2));
         tm1 = max_nan(tm1, __shfl_xor_sync(0xffffffffu, tm1, o2));
     }
-    float mn0 = max_nan(m0, tm0), mn1 = max_nan(m1, tm1);
-    c0 = mn0 == -INFINITY ? 1.f : exp2f(m0 - mn0);
-    c1 = mn1 == -INFINITY ? 1.f : exp2f(m1 - mn1);
-    m0 = mn0;
-    m1 = mn1;
+    float mn0 = max_nan(r.m0, tm0), mn1 = max_nan(r.m1, tm1);
+    c0 = mn0 == -INFINITY ? 1.f : exp2f(r.m0 - mn0);
+    c1 = mn1 == -INFINITY ? 1.f : exp2f(r.m1 - mn1);
+    r.m0 = mn0;
+    r.m1 = mn1;
     float ps0 = 0.f, ps1 = 0.f;
 #pragma unroll
     for (int n = 0; n < NT; n++) {
@@ -115,22 +178,22 @@ __device__ __forceinline__ void attn_softmax_tile(
         ps0 += s[n][0] + s[n][1];
         ps1 += s[n][2] + s[n][3];
     }
-    l0 = l0 * c0 + ps0;
-    l1 = l1 * c1 + ps1;
+    r.l0 = r.l0 * c0 + ps0;
+    r.l1 = r.l1 * c1 + ps1;
 }
 
-/* the rows' sums over their four lanes, then 1 / l (a row that saw no
- * key gives zeros; NaN stays NaN) */
-__device__ __forceinline__ void attn_finish(float &l0, float &l1, float &i0,
+/* the rows' sums over their four lanes into R, then 1 / l (a row that
+ * saw no key gives zeros; NaN stays NaN) */
+__device__ __forceinline__ void attn_finish(attn_rows &r, float &i0,
                                             float &i1)
 {
 #pragma unroll
     for (int o2 = 1; o2 <= 2; o2 <<= 1) {
-        l0 += __shfl_xor_sync(0xffffffffu, l0, o2);
-        l1 += __shfl_xor_sync(0xffffffffu, l1, o2);
+        r.l0 += __shfl_xor_sync(0xffffffffu, r.l0, o2);
+        r.l1 += __shfl_xor_sync(0xffffffffu, r.l1, o2);
     }
-    i0 = l0 > 0.f ? 1.f / l0 : (l0 == 0.f ? 0.f : l0);
-    i1 = l1 > 0.f ? 1.f / l1 : (l1 == 0.f ? 0.f : l1);
+    i0 = r.l0 > 0.f ? 1.f / r.l0 : (r.l0 == 0.f ? 0.f : r.l0);
+    i1 = r.l1 > 0.f ? 1.f / r.l1 : (r.l1 == 0.f ? 0.f : r.l1);
 }
 
 } /* namespace */

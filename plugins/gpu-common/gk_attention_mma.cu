@@ -119,77 +119,55 @@ __global__ void __launch_bounds__(W * 32)
     }
 
     float acc[DT][4];
-#pragma unroll
-    for (int n = 0; n < DT; n++)
-        acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.f;
-    float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f;
-    const float sl2 = p.scale * 1.4426950408889634f; /* exp(x) = 2^(x log2 e) */
-    const int64_t last0 = p.causal ? row0 + p.sk - p.sq : p.sk - 1;
-    const int64_t last1 = p.causal ? row1 + p.sk - p.sq : p.sk - 1;
+    attn_zero_acc<DT>(acc);
+    attn_rows rs = attn_rows_start(p, row0, row1);
 
-    for (int tile = 0; tile < ntiles; tile++) {
-        const int buf = tile & 1;
-        if (tile + 1 < ntiles)
-            load_tile(tile + 1, buf ^ 1);
-        cp_async_commit();
-        cp_async_wait<1>();
-        __syncthreads();
-        {
-            const T *Kb = Kg + buf * TILE, *Vb = Vg + buf * TILE;
-            /* s = q k^T over this tile */
-            float s[NT][4];
+    attn_key_loop(ntiles, load_tile, [&](int tile, int buf) {
+        const T *Kb = Kg + buf * TILE, *Vb = Vg + buf * TILE;
+        /* s = q k^T over this tile */
+        float s[NT][4];
 #pragma unroll
-            for (int n = 0; n < NT; n++) {
-                s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+        for (int n = 0; n < NT; n++) {
+            s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
 #pragma unroll
-                for (int kc = 0; kc < KC; kc += 2) {
-                    unsigned r[4];
-                    ldsm_x4(r, Kb + (n * 8 + (lane & 7)) * P + kc * 16 +
-                                   (lane >> 3) * 8);
-                    mma16816<T>(s[n], qa[kc], r[0], r[1]);
-                    if (kc + 1 < KC)
-                        mma16816<T>(s[n], qa[kc + 1], r[2], r[3]);
-                }
-            }
-
-            /* mask, scale, online softmax (rows g and g + 8) */
-            float c0, c1;
-            attn_softmax_tile<NT>(s, (int64_t)tile * KT, last0, last1, sl2,
-                                  p.sk, t, m0, m1, l0, l1, c0, c1);
-            unsigned pa[NT / 2][4];
-#pragma unroll
-            for (int n = 0; n < NT; n++) {
-                pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(s[n][0], s[n][1]);
-                pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(s[n][2], s[n][3]);
-            }
-#pragma unroll
-            for (int n = 0; n < DT; n++) {
-                acc[n][0] *= c0;
-                acc[n][1] *= c0;
-                acc[n][2] *= c1;
-                acc[n][3] *= c1;
-            }
-
-            /* acc += p v: k = keys (16 per step), n = output columns */
-#pragma unroll
-            for (int kk = 0; kk < NT / 2; kk++) {
-#pragma unroll
-                for (int n = 0; n < DT; n += 2) {
-                    unsigned r[4];
-                    ldsm_x4_t(r, Vb + (kk * 16 + (lane & 7) +
-                                       ((lane >> 3) & 1) * 8) * P +
-                                     n * 8 + (lane >> 4) * 8);
-                    mma16816<T>(acc[n], pa[kk], r[0], r[1]);
-                    mma16816<T>(acc[n + 1], pa[kk], r[2], r[3]);
-                }
+            for (int kc = 0; kc < KC; kc += 2) {
+                unsigned r[4];
+                ldsm_x4(r, Kb + (n * 8 + (lane & 7)) * P + kc * 16 +
+                               (lane >> 3) * 8);
+                mma16816<T>(s[n], qa[kc], r[0], r[1]);
+                if (kc + 1 < KC)
+                    mma16816<T>(s[n], qa[kc + 1], r[2], r[3]);
             }
         }
-        __syncthreads(); /* this buffer is refilled next iteration */
-    }
-    cp_async_wait<0>();
+
+        /* mask, scale, online softmax (rows g and g + 8) */
+        float c0, c1;
+        attn_softmax_tile<NT>(s, (int64_t)tile * KT, p.sk, t, rs, c0, c1);
+        unsigned pa[NT / 2][4];
+#pragma unroll
+        for (int n = 0; n < NT; n++) {
+            pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(s[n][0], s[n][1]);
+            pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(s[n][2], s[n][3]);
+        }
+        attn_scale_acc<DT>(acc, c0, c1);
+
+        /* acc += p v: k = keys (16 per step), n = output columns */
+#pragma unroll
+        for (int kk = 0; kk < NT / 2; kk++) {
+#pragma unroll
+            for (int n = 0; n < DT; n += 2) {
+                unsigned r[4];
+                ldsm_x4_t(r, Vb + (kk * 16 + (lane & 7) +
+                                   ((lane >> 3) & 1) * 8) * P +
+                                 n * 8 + (lane >> 4) * 8);
+                mma16816<T>(acc[n], pa[kk], r[0], r[1]);
+                mma16816<T>(acc[n + 1], pa[kk], r[2], r[3]);
+            }
+        }
+    });
 
     float i0, i1;
-    attn_finish(l0, l1, i0, i1);
+    attn_finish(rs, i0, i1);
     /* columns d, d + 1 as one 32-bit store where the layout allows */
     const bool pair = p.o_s[3] == 1 && ((uintptr_t)ob & 3) == 0 &&
                       ((p.o_s[2] | p.o_s[1] | p.o_s[0]) & 1) == 0;

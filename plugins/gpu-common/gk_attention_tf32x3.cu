@@ -120,9 +120,8 @@ __device__ __noinline__ void redo_row(const float *qb, const float *kb,
 template <int D, int KT>
 __device__ __forceinline__ void tile_step(
     const float *Kb, const float *Vb, const unsigned (&qh)[D / 8][4],
-    const unsigned (&ql)[D / 8][4], float (&acc)[D / 8][4], float &m0,
-    float &m1, float &l0, float &l1, int64_t j0, int64_t last0,
-    int64_t last1, float sl2, int64_t sk, int g, int t)
+    const unsigned (&ql)[D / 8][4], float (&acc)[D / 8][4], attn_rows &r,
+    int64_t j0, int64_t sk, int g, int t)
 {
     constexpr int P = D + 4, NT = KT / 8, KC = D / 8, DT = D / 8;
     /* s = q k^T over this tile, each k step summed from zero and
@@ -145,8 +144,7 @@ __device__ __forceinline__ void tile_step(
 
     /* mask, scale, online softmax (rows g and g + 8) */
     float c0, c1;
-    attn_softmax_tile<NT>(s, j0, last0, last1, sl2, sk, t, m0, m1, l0, l1,
-                          c0, c1);
+    attn_softmax_tile<NT>(s, j0, sk, t, r, c0, c1);
     /* p as split A fragments: a0 (row g, key 2t), a1 (row g + 8, key
      * 2t), a2 (row g, key 2t + 1), a3 (row g + 8, key 2t + 1) */
     unsigned ph[NT][4], pl[NT][4];
@@ -159,13 +157,7 @@ __device__ __forceinline__ void tile_step(
     }
 
     /* acc = acc c + p v, each k step of p v summed from zero */
-#pragma unroll
-    for (int n = 0; n < DT; n++) {
-        acc[n][0] *= c0;
-        acc[n][1] *= c0;
-        acc[n][2] *= c1;
-        acc[n][3] *= c1;
-    }
+    attn_scale_acc<DT>(acc, c0, c1);
 #pragma unroll
     for (int kk = 0; kk < NT; kk++) {
         unsigned bh[DT][2], bl[DT][2];
@@ -227,31 +219,17 @@ __global__ void __launch_bounds__(W * 32)
         }
 
     float acc[DT][4];
-#pragma unroll
-    for (int n = 0; n < DT; n++)
-        acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.f;
-    float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f;
-    const float sl2 = p.scale * 1.4426950408889634f; /* exp(x) = 2^(x log2 e) */
-    const int64_t last0 = p.causal ? row0 + p.sk - p.sq : p.sk - 1;
-    const int64_t last1 = p.causal ? row1 + p.sk - p.sq : p.sk - 1;
+    attn_zero_acc<DT>(acc);
+    attn_rows rs = attn_rows_start(p, row0, row1);
 
-    for (int tile = 0; tile < ntiles; tile++) {
-        const int buf = tile & 1;
-        if (tile + 1 < ntiles)
-            load_tile(tile + 1, buf ^ 1);
-        cp_async_commit();
-        cp_async_wait<1>();
-        __syncthreads();
-        tile_step<D, KT>(Kg + buf * TILE, Vg + buf * TILE, qh, ql, acc, m0,
-                         m1, l0, l1, (int64_t)tile * KT, last0, last1, sl2,
-                         p.sk, g, t);
-        __syncthreads(); /* this buffer is refilled next iteration */
-    }
-    cp_async_wait<0>();
+    attn_key_loop(ntiles, load_tile, [&](int tile, int buf) {
+        tile_step<D, KT>(Kg + buf * TILE, Vg + buf * TILE, qh, ql, acc, rs,
+                         (int64_t)tile * KT, p.sk, g, t);
+    });
 
     float i0, i1;
-    attn_finish(l0, l1, i0, i1);
-    bool nan0 = isnan(l0), nan1 = isnan(l1);
+    attn_finish(rs, i0, i1);
+    bool nan0 = isnan(rs.l0), nan1 = isnan(rs.l1);
     const bool pair = p.o_s[3] == 1 && ((uintptr_t)ob & 7) == 0 &&
                       ((p.o_s[2] | p.o_s[1] | p.o_s[0]) & 1) == 0;
 #pragma unroll

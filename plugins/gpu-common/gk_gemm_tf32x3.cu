@@ -473,7 +473,8 @@ extern "C" gpuError_t rlxg_gemm_tf32x3(gpuStream_t s, const void *a,
     case 5: return launch<64, 64, 32, 32, 16, 3, 1>(s, x, ta, tb);
     case 6: return launch<64, 64, 32, 32, 32, 3, 2>(s, x, ta, tb);
     case 9: return launch<64, 64, 32, 32, 32, 3, 1>(s, x, ta, tb);
-    default: return launch<64, 32, 32, 32, 16, 4, 1>(s, x, ta, tb);
+    case 10: return launch<64, 32, 32, 32, 16, 4, 1>(s, x, ta, tb);
+    default: return gpuErrorInvalidValue;
     }
 }
 
