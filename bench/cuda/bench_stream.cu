@@ -7,9 +7,11 @@
  * synchronize (what rlx_program_run pays on top of its kernels). Then
  * ways of reading (`--ways`): how many loads each thread keeps in flight,
  * the L2 prefetch-size hint, a warp per 16 KB row as the GEMV reads its
- * weight, and the MLP's three reads as three kernels of one graph.
+ * weight, bulk copies into shared memory (sm_90's tensor memory
+ * accelerator), and the MLP's three reads as three kernels of one graph.
  *
  *   nvcc -O2 -arch=sm_90 bench/cuda/bench_stream.cu -o bench_stream
+ *   (or: bash scripts/gpu-kernel-bench.sh stream)
  *   ./bench_stream [MIB...]     (default: 12.25 64 76.4, the MLP's layers)
  *   ./bench_stream --ways
  */
@@ -115,6 +117,85 @@ __global__ void __launch_bounds__(256) read_rows(const float4 *p, size_t n,
         }
     if (s == 1234.5f)
         *out = s;
+}
+
+/* The tensor memory accelerator's bulk copies (sm_90): one thread per
+ * block streams CH-byte chunks into a ring of S stages in shared memory,
+ * each completing on its stage's mbarrier; the block sums each chunk
+ * from shared memory, then the stage is refilled. Few instructions per
+ * byte and up to S * CH bytes in flight per block, with no registers
+ * held by loads. */
+__device__ __forceinline__ unsigned sa(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+template <int CH, int S>
+__global__ void __launch_bounds__(128) read_bulk(const float4 *p, size_t n,
+                                                 float *out)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(128) unsigned char ring[];
+    __shared__ __align__(8) unsigned long long full[S];
+    const size_t chunks = n * 16 / CH;
+    auto issue = [&](size_t c, int st) {
+        unsigned bar = sa(&full[st]);
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                     ::"r"(bar), "r"(CH) : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::"
+                     "complete_tx::bytes [%0], [%1], %2, [%3];"
+                     ::"r"(sa(ring + (size_t)st * CH)),
+                     "l"((const char *)p + c * CH), "r"(CH), "r"(bar)
+                     : "memory");
+    };
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < S; i++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;"
+                         ::"r"(sa(&full[i])));
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    }
+    __syncthreads();
+    float s = 0.f;
+    size_t c0 = blockIdx.x, step = gridDim.x;
+    if (threadIdx.x == 0)
+        for (int i = 0; i < S && c0 + i * step < chunks; i++)
+            issue(c0 + i * step, i);
+    int i = 0;
+    for (size_t c = c0; c < chunks; c += step, i++) {
+        int st = i % S;
+        unsigned ph = (unsigned)(i / S) & 1;
+        unsigned done = 0;
+        while (!done)
+            asm volatile("{ .reg .pred q; mbarrier.try_wait.parity.shared::"
+                         "cta.b64 q, [%1], %2; selp.u32 %0, 1, 0, q; }"
+                         : "=r"(done) : "r"(sa(&full[st])), "r"(ph)
+                         : "memory");
+        const float4 *v = (const float4 *)(ring + (size_t)st * CH);
+        for (int j = threadIdx.x; j < CH / 16; j += 128)
+            s += v[j].x + v[j].y + v[j].z + v[j].w;
+        __syncthreads();
+        if (threadIdx.x == 0 && c + S * step < chunks)
+            issue(c + S * step, st);
+    }
+    if (s == 1234.5f)
+        *out = s;
+#else
+    (void)p, (void)n, (void)out;
+#endif
+}
+
+template <int CH, int S, int BPS>
+static void launch_bulk(cudaStream_t s, const float4 *p, size_t n,
+                        float *out, int sms)
+{
+    static bool set;
+    if (!set) {
+        CK(cudaFuncSetAttribute(read_bulk<CH, S>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                CH * S));
+        set = true;
+    }
+    read_bulk<CH, S><<<sms * BPS, 128, CH * S, s>>>(p, n, out);
 }
 
 typedef void (*launch_fn)(cudaStream_t, const float4 *, size_t, float *,
@@ -223,6 +304,11 @@ static int ways(cudaStream_t s, int sms)
         { "16 in flight", launch_unrolled<16, false> },
         { "a warp per 16 KB row", launch_rows<false> },
         { "a warp per 16 KB row, L2::256B", launch_rows<true> },
+        { "bulk copies 16 KB x 4, 1 block/SM", launch_bulk<16384, 4, 1> },
+        { "bulk copies 16 KB x 8, 1 block/SM", launch_bulk<16384, 8, 1> },
+        { "bulk copies 8 KB x 8, 2 blocks/SM", launch_bulk<8192, 8, 2> },
+        { "bulk copies 4 KB x 8, 4 blocks/SM", launch_bulk<4096, 8, 4> },
+        { "bulk copies 32 KB x 4, 1 block/SM", launch_bulk<32768, 4, 1> },
     };
     static const double mib[] = { 12.25, 64.0, 76.4, 0.16 };
     float4 *buf[4];

@@ -241,6 +241,18 @@ __device__ __forceinline__ float warp_sum(float v)
     return v;
 }
 
+/* v rounded to T and back: what storing v as a T keeps */
+template <typename T> __device__ __forceinline__ float rnd(float v);
+template <> __device__ __forceinline__ float rnd<float>(float v) { return v; }
+template <> __device__ __forceinline__ float rnd<__half>(float v)
+{
+    return __half2float(__float2half_rn(v));
+}
+template <> __device__ __forceinline__ float rnd<gpu_bf16>(float v)
+{
+    return gpu_bf16_to_f32(gpu_f32_to_bf16(v));
+}
+
 /* ---- GEMM epilogue ------------------------------------------------------ */
 
 /* The activation a GEMM applies after its bias (RLXG_GEMM_*): relu keeps

@@ -9,17 +9,6 @@ namespace {
 
 /* ---- layer_norm / rms_norm: one warp per row ----------------------------- */
 
-template <typename T> __device__ __forceinline__ float rnd(float v);
-template <> __device__ __forceinline__ float rnd<float>(float v) { return v; }
-template <> __device__ __forceinline__ float rnd<__half>(float v)
-{
-    return __half2float(__float2half_rn(v));
-}
-template <> __device__ __forceinline__ float rnd<gpu_bf16>(float v)
-{
-    return gpu_bf16_to_f32(gpu_f32_to_bf16(v));
-}
-
 /* Row element j: x, or x + res rounded as a stored add. */
 template <typename T>
 __device__ __forceinline__ float norm_in(const T *xr, const T *rr, int64_t j)

@@ -1,12 +1,16 @@
 /*
  * gk_ptx.cuh - PTX wrappers shared by the tensor-core kernels
- * (gk_attention_mma.cu, gk_attention_tf32x3.cu, gk_gemm_tf32x3.cu):
- * copies from global to shared memory that bypass the registers (sm_80+;
- * empty in the host pass and on older targets), and whether the device
- * has them. CUDA only: included where RLXG_HIP is not defined.
+ * (gk_attention_mma.cu, gk_attention_tf32x3.cu, gk_gemm_tf32x3.cu; and
+ * bench/cuda/bench_gemm_ln.cu): copies from global to shared memory
+ * that bypass the registers, the 16-bit mma.sync and its ldmatrix loads
+ * (sm_80+; empty in the host pass and on older targets), and whether
+ * the device has them.
+ * CUDA only: included where RLXG_HIP is not defined, after gk_common.cuh.
  */
 #ifndef RLX_GK_PTX_CUH
 #define RLX_GK_PTX_CUH
+
+#include <type_traits>
 
 namespace {
 
@@ -38,6 +42,59 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
+}
+
+__device__ __forceinline__ void ldsm_x4(unsigned r[4], const void *p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_addr(p)));
+#endif
+}
+
+__device__ __forceinline__ void ldsm_x4_t(unsigned r[4], const void *p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+        : "r"(smem_addr(p)));
+#endif
+}
+
+/* c += a (16x16, row) * b (16x8, col), f32 accumulators */
+template <typename T>
+__device__ __forceinline__ void mma16816(float c[4], const unsigned a[4],
+                                         unsigned b0, unsigned b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (std::is_same<T, __half>::value)
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    else
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+/* two f32 to a packed pair of T (low half first) */
+template <typename T> __device__ __forceinline__ unsigned pack2(float a, float b);
+template <> __device__ __forceinline__ unsigned pack2<__half>(float a, float b)
+{
+    __half2 h = __floats2half2_rn(a, b);
+    return *(const unsigned *)&h;
+}
+template <>
+__device__ __forceinline__ unsigned pack2<gpu_bf16>(float a, float b)
+{
+    return gpu_float2_to_bf16x2(a, b);
 }
 
 /* sm_80 or newer (mma.sync with TF32, BF16; cp.async) on the current

@@ -1,0 +1,45 @@
+#!/bin/bash
+# gpu-kernel-bench.sh - the stand-alone kernel benchmarks of bench/cuda
+# built with nvcc and run on a machine with an NVIDIA GPU (sm_90):
+# bench_attention (each block shape of the attention kernels),
+# bench_stream --ways (how fast this GPU reads memory, the GEMV's floor),
+# bench_gemm_tf32x3 (the 3xTF32 GEMM's tiles against cuBLAS) and
+# bench_gemm_ln (a Linear + residual add + layer_norm as one kernel
+# against cuBLASLt and the norm kernel). Which ones: the names given
+# (default: all four). Output under $OUT
+# (default /tmp/gpu-kernel-bench), one .txt per benchmark.
+#
+#   bash scripts/gpu-kernel-bench.sh attention stream
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/gpu-kernel-bench}
+BUILD=${BUILD:-build-kernel-bench}
+mkdir -p "$OUT" "$BUILD"
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
+# gpu_config.h and the ABI's generated header come from a meson build;
+# a minimal one is enough
+. scripts/gpu-deps.sh
+if [ ! -f "$BUILD/meson/build.ninja" ]; then
+    meson setup "$BUILD/meson" -Dtests=false -Dcuda=enabled -Dvulkan=disabled \
+        -Drocm=disabled -Dpjrt=disabled -Dcpu-openblas=disabled \
+        >"$OUT/setup.log" 2>&1 || { tail -20 "$OUT/setup.log"; exit 1; }
+fi
+INC="-Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda -I$BUILD/meson/plugin-abi"
+ARCH="-gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A"
+status=0
+set -- ${@:-attention stream gemm_tf32x3 gemm_ln}
+for b in "$@"; do
+    case $b in
+    attention) src=bench/cuda/bench_attention.cu; args=; libs= ;;
+    stream) src=bench/cuda/bench_stream.cu; args=--ways; libs= ;;
+    gemm_tf32x3) src=bench/cuda/bench_gemm_tf32x3.cu; args=; libs=-lcublas ;;
+    gemm_ln) src=bench/cuda/bench_gemm_ln.cu; args=; libs=-lcublasLt ;;
+    *) echo "unknown benchmark $b"; exit 2 ;;
+    esac
+    $NVCC -std=c++17 -O3 $ARCH $INC "$src" -o "$BUILD/bench_$b" $libs \
+        >"$OUT/build_$b.log" 2>&1 || { tail -20 "$OUT/build_$b.log"; status=1; continue; }
+    "$BUILD/bench_$b" $args >"$OUT/$b.txt" 2>&1 || status=1
+    echo "== $b"; cat "$OUT/$b.txt"
+done
+exit $status
