@@ -1,62 +1,28 @@
 /*
  * custom-op-util.h - what the custom-op tests share (test-custom-op.c,
- * test-custom-op-errors.c): a private temporary directory for models,
- * the test kernel library's path, running a graph or a YAML model on a
- * device, and checking error messages.
+ * test-custom-op-errors.c): models written into the harness's fixture
+ * directory (rlx_test_path), the test kernel library's path, running a
+ * graph or a YAML model on a device, and checking error messages.
  */
 #ifndef RLX_TEST_CUSTOM_OP_UTIL_H
 #define RLX_TEST_CUSTOM_OP_UTIL_H
 
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "test-util.h"
 
 #define OPENBLAS "libopenblas.so.0"
 #define LIBM "libm.so.6"
 
-/* ---- fixtures --------------------------------------------------------- */
-
-static char tmp_dir[64];
-
-static inline int rm_entry(const char *path, const struct stat *sb,
-                           int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(path);
-}
-
-static inline void rm_tmp(void)
-{
-    if (tmp_dir[0])
-        nftw(tmp_dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-static inline const char *fx(const char *name)
-{
-    static char buf[8][512];
-    static int next;
-    if (!tmp_dir[0]) {
-        const char *t = getenv("TMPDIR");
-        snprintf(tmp_dir, sizeof tmp_dir, "%s/rlx-custom-XXXXXX",
-                 t && *t && strlen(t) < 40 ? t : "/tmp");
-        if (!mkdtemp(tmp_dir))
-            FAIL("mkdtemp failed");
-        atexit(rm_tmp);
-    }
-    char *out = buf[next++ % 8];
-    snprintf(out, sizeof buf[0], "%s/%s", tmp_dir, name);
-    return out;
-}
+/* ---- fixtures: models in the harness's fixture directory ------------ */
 
 static inline const char *write_model(const char *name, const char *text)
 {
-    const char *path = fx(name);
+    const char *path = rlx_test_path(name);
     FILE *f = fopen(path, "w");
     if (!f || fputs(text, f) < 0 || fclose(f) != 0)
         FAIL("cannot write %s", path);

@@ -8,6 +8,8 @@
  * A failed assertion prints where and why and ends that test (longjmp);
  * the others still run. SKIP("why") ends a test that cannot run here
  * ("ok N - name # SKIP why"). `./test-x NAME` runs one test.
+ * rlx_test_path("f.yaml") is a file in the process's own temporary
+ * fixture directory, which is removed at exit.
  */
 #ifndef RLX_TEST_HARNESS_H
 #define RLX_TEST_HARNESS_H
@@ -36,6 +38,13 @@ void rlx_test__skip(const char *fmt, ...)
     ;
 int rlx_test_main(const rlx_test_case *cases, size_t n, int argc,
                   char **argv);
+
+/* This process's fixture directory, $TMPDIR (or /tmp)/rlx-PROGRAM-XXXXXX:
+ * made on first use, removed with everything in it when the process that
+ * made it exits. Call these inside a test (a failure FAILs the test). */
+const char *rlx_test_dir(void);
+/* Path of NAME in the fixture directory (a few rotating buffers). */
+const char *rlx_test_path(const char *name);
 
 #define TEST(name) static void test_##name(void)
 #define TEST_ENTRY(name) { #name, test_##name }

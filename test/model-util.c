@@ -1,10 +1,9 @@
 /*
  * model-util.c - the fixtures the model-file tests share (model-util.h):
- * a fresh temporary directory, YAML and safetensors files written into
- * it, loading a model that must load or must fail, and the MLP's weights.
+ * YAML and safetensors files written into the harness's fixture
+ * directory (rlx_test_path), loading a model that must load or must
+ * fail, and the MLP's weights.
  */
-#define _GNU_SOURCE
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,44 +14,11 @@
 #include "harness.h"
 #include "model-util.h"
 
-/* ---- fixtures --------------------------------------------------------- */
-
-static char tmp_dir[64];
-
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(path);
-}
-
-static void rm_tmp(void)
-{
-    if (tmp_dir[0])
-        nftw(tmp_dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Path of NAME in the fixture directory (a few rotating buffers). */
-const char *fx(const char *name)
-{
-    static char buf[8][512];
-    static int next;
-    if (!tmp_dir[0]) {
-        const char *t = getenv("TMPDIR");
-        snprintf(tmp_dir, sizeof tmp_dir, "%s/rlx-model-XXXXXX",
-                 t && *t && strlen(t) < 40 ? t : "/tmp");
-        if (!mkdtemp(tmp_dir))
-            FAIL("mkdtemp failed");
-        atexit(rm_tmp);
-    }
-    char *out = buf[next++ % 8];
-    snprintf(out, sizeof buf[0], "%s/%s", tmp_dir, name);
-    return out;
-}
+/* ---- fixtures: files in the harness's fixture directory -------------- */
 
 void write_bytes(const char *name, const void *data, size_t n)
 {
-    FILE *f = fopen(fx(name), "wb");
+    FILE *f = fopen(rlx_test_path(name), "wb");
     if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0)
         FAIL("cannot write fixture %s", name);
 }
@@ -112,7 +78,7 @@ rlx_model *load_ok(const char *name, const char *yaml)
 {
     rlx_model *m = NULL;
     write_text(name, yaml);
-    ASSERT_OK(rlx_model_load(fx(name), &m));
+    ASSERT_OK(rlx_model_load(rlx_test_path(name), &m));
     ASSERT(m != NULL);
     return m;
 }
@@ -125,16 +91,15 @@ const char *load_fail(const char *name, const char *yaml,
     rlx_model *m = (rlx_model *)&m;
     if (yaml)
         write_text(name, yaml);
-    rlx_status st = rlx_model_load(fx(name), &m);
+    rlx_status st = rlx_model_load(rlx_test_path(name), &m);
     if (st != status)
         FAIL("rlx_model_load(%s) returned %s, expected %s: %s", name,
              rlx_status_name(st), rlx_status_name(status),
              rlx_last_error());
     ASSERT(m == NULL);
-    const char *e = rlx_last_error();
-    if (strncmp(e, fx(name), strlen(fx(name))) != 0)
-        FAIL("error does not start with the model path %s: %s", fx(name),
-             e);
+    const char *e = rlx_last_error(), *path = rlx_test_path(name);
+    if (strncmp(e, path, strlen(path)) != 0)
+        FAIL("error does not start with the model path %s: %s", path, e);
     ASSERT_CONTAINS(e, "Fix:");
     return e;
 }

@@ -1,9 +1,9 @@
 /*
  * model-util.h - what the model-file tests share (model-util.c), used by
- * test-model.c and test-model-errors.c: fixture files in a fresh
- * temporary directory (removed at exit), safetensors files written valid
- * or byte by byte, loading a model that must load or must fail with the
- * model path and a Fix, and the MLP's weights.
+ * test-model.c and test-model-errors.c: fixture files in the harness's
+ * fixture directory (rlx_test_path, removed at exit), safetensors files
+ * written valid or byte by byte, loading a model that must load or must
+ * fail with the model path and a Fix, and the MLP's weights.
  */
 #ifndef RLX_TEST_MODEL_UTIL_H
 #define RLX_TEST_MODEL_UTIL_H
@@ -12,9 +12,6 @@
 #include <stdint.h>
 
 #include <rlx/rlx.h>
-
-/* Path of NAME in the fixture directory (a few rotating buffers). */
-const char *fx(const char *name);
 
 void write_bytes(const char *name, const void *data, size_t n);
 void write_text(const char *name, const char *text);

@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <math.h>
@@ -251,7 +250,7 @@ TEST(bad_models)
     /* a relative path may not lead out of the model's directory, even
      * to a library that exists */
     char cmd[4096], yaml[2048];
-    fx("x");
+    const char *tmp_dir = rlx_test_dir();
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/m' && cp '%s' '%s/'", tmp_dir,
              kernels_path(), tmp_dir);
     ASSERT_EQ(system(cmd), 0);
@@ -275,7 +274,7 @@ TEST(library_gone_at_compile)
 {
     rlx_runtime *rt = test_runtime();
     char cmd[4096];
-    fx("x");
+    const char *tmp_dir = rlx_test_dir();
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/gone' && cp '%s' '%s/gone/'",
              tmp_dir, kernels_path(), tmp_dir);
     ASSERT_EQ(system(cmd), 0);
@@ -344,7 +343,7 @@ TEST(set_user_id_loads_only_under_the_plugin_dir)
         FAIL("RLX_TEST_SECURE_LOAD is not set (run through meson test)");
     if (geteuid() != 0)
         SKIP("making a set-user-ID copy needs root");
-    fx("x");
+    const char *tmp_dir = rlx_test_dir();
     char helper[600], cmd[4096], dir[600], out[4096];
     snprintf(helper, sizeof helper, "%s/secure-load", tmp_dir);
     snprintf(dir, sizeof dir, "%s/opdir", tmp_dir);

@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <math.h>
@@ -256,7 +255,7 @@ TEST(bare_name_through_rlx_custom_op_path)
     rlx_runtime *rt = test_runtime();
     /* a name no loader path (meson sets LD_LIBRARY_PATH) can find */
     char cmd[4096], dir[600];
-    fx("x");
+    const char *tmp_dir = rlx_test_dir();
     snprintf(dir, sizeof dir, "%s/opdir", tmp_dir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s' "
              "'%s/librlx-test-kernels-env.so'", dir, kernels_path(), dir);
@@ -281,7 +280,7 @@ TEST(relative_path_inside_the_model_directory)
 {
     rlx_runtime *rt = test_runtime();
     /* copy the library into a subdirectory of the model's directory */
-    fx("x");
+    const char *tmp_dir = rlx_test_dir();
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/lib' && cp '%s' '%s/lib/'",
              tmp_dir, kernels_path(), tmp_dir);

@@ -340,8 +340,8 @@ static const char *weights_fail(const char *yaml_name, const char *weights,
     snprintf(yaml, sizeof yaml, PARAM_YAML, weights);
     const char *e = load_fail(yaml_name, yaml, status);
     char where[600];
-    snprintf(where, sizeof where, "%s:2:10: weights: %s: ", fx(yaml_name),
-             fx(weights));
+    snprintf(where, sizeof where, "%s:2:10: weights: %s: ",
+             rlx_test_path(yaml_name), rlx_test_path(weights));
     ASSERT_CONTAINS(e, where);
     return e;
 }
