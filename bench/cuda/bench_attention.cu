@@ -16,6 +16,7 @@
 #include "../../plugins/gpu-common/gk_attention.cu"
 #include "../../plugins/gpu-common/gk_attention_mma.cu"
 #include "../../plugins/gpu-common/gk_attention_tf32x3.cu"
+#include "bench_util.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -23,49 +24,7 @@
 #include <functional>
 #include <vector>
 
-#define CK(x)                                                              \
-    do {                                                                   \
-        cudaError_t e_ = (x);                                              \
-        if (e_ != cudaSuccess) {                                           \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,      \
-                    cudaGetErrorString(e_));                               \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-
 typedef __nv_bfloat16 bf;
-
-static float time_us(cudaStream_t s, const std::function<void()> &launch)
-{
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaStreamSynchronize(s));
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < 20; i++)
-        launch();
-    CK(cudaStreamEndCapture(s, &g));
-    CK(cudaGraphInstantiate(&ge, g, 0));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < 16; r++) {
-        CK(cudaEventRecord(a, s));
-        CK(cudaGraphLaunch(ge, s));
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r)
-            t.push_back(ms * 1e3f / 20);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaGraphExecDestroy(ge));
-    CK(cudaGraphDestroy(g));
-    return t[t.size() / 2];
-}
 
 /* the encoder's layout: q, k, v from one [b, s, 3 h 64] buffer, the
  * output [b, s, h, 64] */

@@ -28,6 +28,7 @@
 #include <cublasLt.h>
 
 #include "../../plugins/gpu-common/gk_ptx.cuh"
+#include "bench_util.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -35,25 +36,6 @@
 #include <cstdlib>
 #include <functional>
 #include <vector>
-
-#define CK(x)                                                              \
-    do {                                                                   \
-        cudaError_t e_ = (x);                                              \
-        if (e_ != cudaSuccess) {                                           \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,      \
-                    cudaGetErrorString(e_));                               \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-#define CKB(x)                                                             \
-    do {                                                                   \
-        cublasStatus_t e_ = (x);                                           \
-        if (e_ != CUBLAS_STATUS_SUCCESS) {                                 \
-            fprintf(stderr, "%s:%d %s: cublas %d\n", __FILE__, __LINE__,   \
-                    #x, (int)e_);                                          \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
 
 #define LN_CONFIGS 4
 
@@ -423,40 +405,6 @@ static gpuError_t gemm_ln(gpuStream_t s, int dtype, const void *a,
 
 
 typedef __nv_bfloat16 bf;
-
-static float time_us(cudaStream_t s, const std::function<void()> &launch)
-{
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaStreamSynchronize(s));
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < 20; i++)
-        launch();
-    CK(cudaStreamEndCapture(s, &g));
-    CK(cudaGraphInstantiate(&ge, g, 0));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < 16; r++) {
-        CK(cudaEventRecord(a, s));
-        CK(cudaGraphLaunch(ge, s));
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r)
-            t.push_back(ms * 1e3f / 20);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaGraphExecDestroy(ge));
-    CK(cudaGraphDestroy(g));
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
-}
 
 static float bf2f(bf x) { return __bfloat162float(x); }
 static double rbf(double v) { return (double)bf2f(__float2bfloat16((float)v)); }

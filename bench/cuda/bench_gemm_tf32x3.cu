@@ -22,6 +22,8 @@
 
 #include <cublas_v2.h>
 
+#include "bench_util.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -31,60 +33,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                              \
-    do {                                                                   \
-        cudaError_t e_ = (x);                                              \
-        if (e_ != cudaSuccess) {                                           \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,      \
-                    cudaGetErrorString(e_));                               \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-#define CB(x)                                                              \
-    do {                                                                   \
-        cublasStatus_t s_ = (x);                                           \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                 \
-            fprintf(stderr, "%s:%d %s: cublas %d\n", __FILE__, __LINE__,   \
-                    #x, (int)s_);                                          \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-
 static int failures;
-
-static float time_us(cudaStream_t s, const std::function<void()> &launch)
-{
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaStreamSynchronize(s));
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < 20; i++)
-        launch();
-    CK(cudaStreamEndCapture(s, &g));
-    CK(cudaGraphInstantiate(&ge, g, 0));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < 16; r++) {
-        CK(cudaEventRecord(a, s));
-        CK(cudaGraphLaunch(ge, s));
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r)
-            t.push_back(ms * 1e3f / 20);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaGraphExecDestroy(ge));
-    CK(cudaGraphDestroy(g));
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
-}
 
 /* ref = op(a) op(b) and mag = |op(a)| |op(b)| in float64, per element */
 __global__ void ref_kernel(const float *a, const float *b, double *ref,
@@ -212,7 +161,7 @@ struct Problem {
 static void cublas_gemm(cublasHandle_t h, const Problem &p)
 {
     const float one = 1.f, zero = 0.f;
-    CB(cublasSgemm(h, p.tb ? CUBLAS_OP_T : CUBLAS_OP_N,
+    CKB(cublasSgemm(h, p.tb ? CUBLAS_OP_T : CUBLAS_OP_N,
                    p.ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)p.n, (int)p.m,
                    (int)p.k, &one, p.b, p.tb ? (int)p.k : (int)p.n, p.a,
                    p.ta ? (int)p.m : (int)p.k, &zero, p.y, (int)p.n));
@@ -263,13 +212,13 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
 {
     Problem p(m, n, k, 0, 1);
     double gflop = 2.0 * m * n * k * 1e-9;
-    CB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+    CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
     float t_sgemm = time_us(s, [&] { cublas_gemm(h, p); });
     Err e_sgemm = p.err();
-    CB(cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH));
+    CKB(cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH));
     float t_tf32 = time_us(s, [&] { cublas_gemm(h, p); });
     Err e_tf32 = p.err();
-    CB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+    CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
     printf("\n%s: m %lld n %lld k %lld\n", name, (long long)m, (long long)n,
            (long long)k);
     printf("  %-28s %8.2f us %6.1f TFLOPS  err fro %.3e comp %.3e\n",
@@ -393,11 +342,11 @@ int main(int argc, char **argv)
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cublasHandle_t h;
-    CB(cublasCreate(&h));
-    CB(cublasSetStream(h, s));
+    CKB(cublasCreate(&h));
+    CKB(cublasSetStream(h, s));
     void *ws;
     CK(cudaMalloc(&ws, 32 << 20));
-    CB(cublasSetWorkspace(h, ws, 32 << 20));
+    CKB(cublasSetWorkspace(h, ws, 32 << 20));
 
     static const struct {
         const char *name;
@@ -416,7 +365,7 @@ int main(int argc, char **argv)
     if (only)
         return failures ? 1 : 0;
 
-    CB(cublasSetStream(h, 0));
+    CKB(cublasSetStream(h, 0));
     printf("\nentry point checks\n");
     static const int64_t shapes[][3] = {
         { 1000, 1532, 508 }, { 77, 36, 20 }, { 129, 260, 1028 },

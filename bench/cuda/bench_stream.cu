@@ -20,15 +20,8 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                            \
-    do {                                                                 \
-        cudaError_t e_ = (x);                                            \
-        if (e_ != cudaSuccess) {                                         \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,           \
-                    cudaGetErrorString(e_));                             \
-            exit(1);                                                     \
-        }                                                                \
-    } while (0)
+#include "bench_util.cuh"
+
 
 /* Sums the buffer; the store never happens, but the compiler cannot know. */
 __global__ void read_all(const float4 *p, size_t n, float *out)
