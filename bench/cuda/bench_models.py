@@ -405,6 +405,17 @@ def main():
                    x_bytes, x_shape, y_shape, tv, y_ref)
             os.environ.pop("RLX_CUDA_DEP_LAUNCH", None)
         os.environ.pop("RLX_CUDA_MATMUL", None)
+        # BENCH_AB: more rows of the default plan, each with settings
+        # given as NAME=VALUE[,NAME=VALUE...], variants separated by ';'
+        for ab in filter(None, os.environ.get("BENCH_AB", "").split(";")):
+            pairs = [kv.split("=", 1) for kv in ab.split(",") if "=" in kv]
+            for k, v in pairs:
+                os.environ[k.strip()] = v.strip()
+            prog = Program(rt, make())
+            report(f"{name} ({ab})", prog, x_bytes, x_shape, y_shape, tv,
+                   y_ref)
+            for k, _ in pairs:
+                os.environ.pop(k.strip(), None)
 
     # MLP, f32
     lin = [torch.nn.Linear(784, 4096), torch.nn.Linear(4096, 4096),
