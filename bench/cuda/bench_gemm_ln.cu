@@ -22,6 +22,7 @@
  *
  *   bash scripts/gpu-kernel-bench.sh gemm_ln
  */
+#include "../../plugins/gpu-common/gk_launch.cu"
 #include "../../plugins/gpu-common/gk_norm.cu"
 
 #include <cooperative_groups.h>
@@ -359,19 +360,6 @@ gpuError_t run_ln(gpuStream_t s, int cfg, const void *a, const void *w,
 #undef LN_ARGS
 }
 
-/* Whether the device runs this file's sm_90 code (not the compute_80
- * PTX a newer GPU would compile, in which the kernel is empty). */
-bool ln_device_ok()
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, gemm_ln_kernel<gpu_bf16, 64, 1>) !=
-        cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    return fa.ptxVersion >= 90;
-}
-
 } /* namespace */
 
 static int gemm_ln_ok(int dtype, int64_t m, int64_t n, int64_t k, int cfg)
@@ -384,7 +372,9 @@ static int gemm_ln_ok(int dtype, int64_t m, int64_t n, int64_t k, int cfg)
     const ln_cfg c = kLnCfg[cfg];
     if (n / LN_BN * c.ck > 8 || k % (LN_BK * c.ck))
         return 0; /* a cluster of at most 8 blocks; whole K steps */
-    return ln_device_ok();
+    /* the device runs the sm_90 code (not the compute_80 PTX a newer
+     * GPU would compile, in which the kernel is empty) */
+    return rlxg_dep_launch_ok();
 }
 
 static gpuError_t gemm_ln(gpuStream_t s, int dtype, const void *a,

@@ -386,36 +386,30 @@ def main():
         """BENCH_MODELS: comma-separated substrings of the rows to run"""
         return not picked or any(w in name for w in picked)
 
+    # BENCH_AB: more rows of the default plan, each compiled with other
+    # settings, given as NAME=VALUE[,NAME=VALUE...], variants separated
+    # by ';'
+    bench_ab = [ab for ab in os.environ.get("BENCH_AB", "").split(";") if ab]
+
     def variants(name, make, x_bytes, x_shape, y_shape, tv, y_ref,
-                 dep_ab=False):
-        """The default plan, then the previous one: with
-        RLX_CUDA_MATMUL=heuristic (read at compile time) matmuls choose
-        among cuBLASLt's own candidates only (no split-K, no GEMV).
-        DEP_AB: also the default plan with RLX_CUDA_DEP_LAUNCH=0 (no GEMV
-        launched as the programmatic dependent of the kernel before), to
-        measure what that gains in the same run."""
-        for mode in ("tuned", "heuristic") + (("no dep launch",)
-                                              if dep_ab else ()):
-            os.environ["RLX_CUDA_MATMUL"] = \
-                "heuristic" if mode == "heuristic" else "tuned"
-            if mode == "no dep launch":
-                os.environ["RLX_CUDA_DEP_LAUNCH"] = "0"
+                 settings=()):
+        """The default plan ("tuned"), then the previous one:
+        RLX_CUDA_MATMUL=heuristic (read at compile time) has matmuls
+        choose among cuBLASLt's own candidates only (no split-K, no GEMV).
+        Then the default plan under each of SETTINGS and BENCH_AB's
+        variants, to measure what a setting changes in the same run."""
+        plans = [("", {"RLX_CUDA_MATMUL": "tuned"}),
+                 (" (heuristic)", {"RLX_CUDA_MATMUL": "heuristic"})]
+        for ab in list(settings) + bench_ab:
+            env = dict(kv.split("=", 1) for kv in ab.split(",") if "=" in kv)
+            plans.append((f" ({ab})", {k.strip(): v.strip()
+                                       for k, v in env.items()}))
+        for label, env in plans:
+            os.environ.update(env)
             prog = Program(rt, make())
-            report(name + ("" if mode == "tuned" else f" ({mode})"), prog,
-                   x_bytes, x_shape, y_shape, tv, y_ref)
-            os.environ.pop("RLX_CUDA_DEP_LAUNCH", None)
-        os.environ.pop("RLX_CUDA_MATMUL", None)
-        # BENCH_AB: more rows of the default plan, each with settings
-        # given as NAME=VALUE[,NAME=VALUE...], variants separated by ';'
-        for ab in filter(None, os.environ.get("BENCH_AB", "").split(";")):
-            pairs = [kv.split("=", 1) for kv in ab.split(",") if "=" in kv]
-            for k, v in pairs:
-                os.environ[k.strip()] = v.strip()
-            prog = Program(rt, make())
-            report(f"{name} ({ab})", prog, x_bytes, x_shape, y_shape, tv,
-                   y_ref)
-            for k, _ in pairs:
-                os.environ.pop(k.strip(), None)
+            report(name + label, prog, x_bytes, x_shape, y_shape, tv, y_ref)
+            for k in env:
+                os.environ.pop(k, None)
 
     # MLP, f32
     lin = [torch.nn.Linear(784, 4096), torch.nn.Linear(4096, 4096),
@@ -429,7 +423,8 @@ def main():
         tv, y_ref = torch_variants(model, x, compile_ok=batch == 1)
         variants(f"mlp f32 batch {batch}",
                  lambda: mlp_graph(lin, F32, batch), to_bytes(x),
-                 [batch, 784], [batch, 10], tv, y_ref, dep_ab=batch == 1)
+                 [batch, 784], [batch, 10], tv, y_ref,
+                 settings=("RLX_CUDA_DEP_LAUNCH=0",) if batch == 1 else ())
 
     # Transformer encoder block, f32 and bf16
     B, S, D, H, FF = 8, 128, 512, 8, 2048

@@ -3,8 +3,9 @@
  * cores share (gk_attention_mma.cu for f16/bf16, gk_attention_tf32x3.cu
  * for f32): a block's (batch, head), the key tiles its rows need, the
  * copy of a K/V tile pair to shared memory, the double-buffered key
- * loop, and the online softmax over one tile's score accumulators. Included by those files only, after
- * gk_common.cuh and gk_ptx.cuh; CUDA only.
+ * loop, and the online softmax over one tile's score accumulators.
+ * Included by those files only, after gk_common.cuh and gk_ptx.cuh;
+ * CUDA only.
  */
 #ifndef RLX_GK_ATTENTION_FLASH_CUH
 #define RLX_GK_ATTENTION_FLASH_CUH
