@@ -3,10 +3,11 @@
 # built with nvcc and run on a machine with an NVIDIA GPU (sm_90):
 # bench_attention (each block shape of the attention kernels),
 # bench_stream --ways (how fast this GPU reads memory, the GEMV's floor),
-# bench_gemm_tf32x3 (the 3xTF32 GEMM's tiles against cuBLAS) and
+# bench_gemm_tf32x3 (the 3xTF32 GEMM's tiles against cuBLAS),
 # bench_gemm_ln (a Linear + residual add + layer_norm as one kernel
-# against cuBLASLt and the norm kernel). Which ones: the names given
-# (default: all four). Output under $OUT
+# against cuBLASLt and the norm kernel) and bench_gemv_chain (the batch-1
+# MLP's first two layers as one weight stream against three GEMVs).
+# Which ones: the names given (default: all five). Output under $OUT
 # (default /tmp/gpu-kernel-bench), one .txt per benchmark.
 #
 #   bash scripts/gpu-kernel-bench.sh attention stream
@@ -20,13 +21,14 @@ export PATH=$PATH:/usr/local/cuda/bin
 INC="-Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda"
 ARCH="-gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A"
 status=0
-set -- ${@:-attention stream gemm_tf32x3 gemm_ln}
+set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain}
 for b in "$@"; do
     case $b in
     attention) src=bench/cuda/bench_attention.cu; args=; libs= ;;
     stream) src=bench/cuda/bench_stream.cu; args=--ways; libs= ;;
     gemm_tf32x3) src=bench/cuda/bench_gemm_tf32x3.cu; args=; libs=-lcublas ;;
     gemm_ln) src=bench/cuda/bench_gemm_ln.cu; args=; libs=-lcublasLt ;;
+    gemv_chain) src=bench/cuda/bench_gemv_chain.cu; args=; libs= ;;
     *) echo "unknown benchmark $b"; exit 2 ;;
     esac
     nvcc -std=c++17 -O3 $ARCH $INC "$src" -o "$BUILD/bench_$b" $libs \

@@ -2,7 +2,8 @@
  * bench_util.cuh - what the stand-alone kernel benchmarks of bench/cuda
  * share: exiting with the place and the error when a CUDA (CK) or
  * cuBLAS (CKB) call fails, and timing a launch as rlx runs it, from a
- * CUDA graph (time_us).
+ * CUDA graph (time_us: 20 launches per graph; time_queued_us: one per
+ * graph, the graphs queued back to back).
  */
 #ifndef RLX_BENCH_UTIL_CUH
 #define RLX_BENCH_UTIL_CUH
@@ -36,11 +37,11 @@
         }                                                                  \
     } while (0)
 
-/* µs per LAUNCH: once to check it, then 20 launches captured in a CUDA
- * graph, replayed 16 times (the first as warm-up), each replay
- * event-timed; the median replay over 20 */
-static inline float time_us(cudaStream_t s,
-                            const std::function<void()> &launch)
+/* LAUNCH captured N times in a CUDA graph (after one call to check it);
+ * the caller destroys the graph */
+static inline cudaGraphExec_t capture(cudaStream_t s,
+                                      const std::function<void()> &launch,
+                                      int n)
 {
     launch();
     CK(cudaGetLastError());
@@ -48,30 +49,57 @@ static inline float time_us(cudaStream_t s,
     cudaGraph_t g;
     cudaGraphExec_t ge;
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < 20; i++)
+    for (int i = 0; i < n; i++)
         launch();
     CK(cudaStreamEndCapture(s, &g));
     CK(cudaGraphInstantiate(&ge, g, 0));
+    CK(cudaGraphDestroy(g));
+    return ge;
+}
+
+/* µs per launch: BATCHES times, GRAPHS launches of GE (PER launches
+ * each) back to back, event-timed; the median batch, the first (warm-up)
+ * left out; GE destroyed */
+static inline float replay_us(cudaStream_t s, cudaGraphExec_t ge,
+                              int graphs, int per, int batches)
+{
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
     std::vector<float> t;
-    for (int r = 0; r < 16; r++) {
+    for (int r = 0; r < batches; r++) {
         CK(cudaEventRecord(a, s));
-        CK(cudaGraphLaunch(ge, s));
+        for (int i = 0; i < graphs; i++)
+            CK(cudaGraphLaunch(ge, s));
         CK(cudaEventRecord(b, s));
         CK(cudaEventSynchronize(b));
         float ms;
         CK(cudaEventElapsedTime(&ms, a, b));
         if (r)
-            t.push_back(ms * 1e3f / 20);
+            t.push_back(ms * 1e3f / ((float)graphs * per));
     }
     std::sort(t.begin(), t.end());
     CK(cudaGraphExecDestroy(ge));
-    CK(cudaGraphDestroy(g));
     CK(cudaEventDestroy(a));
     CK(cudaEventDestroy(b));
     return t[t.size() / 2];
+}
+
+/* µs per LAUNCH: 20 launches captured in a CUDA graph, replayed 16 times
+ * (the first as warm-up); the median replay over 20 */
+static inline float time_us(cudaStream_t s,
+                            const std::function<void()> &launch)
+{
+    return replay_us(s, capture(s, launch, 20), 1, 20, 16);
+}
+
+/* µs per LAUNCH as rlx's queued runs go: one launch per CUDA graph, the
+ * graph launched 200 times back to back; the median of 9 such batches
+ * (after one warm-up batch) */
+static inline float time_queued_us(cudaStream_t s,
+                                   const std::function<void()> &launch)
+{
+    return replay_us(s, capture(s, launch, 1), 200, 1, 10);
 }
 
 #endif
