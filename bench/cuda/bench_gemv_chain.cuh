@@ -1,0 +1,547 @@
+/*
+ * bench_gemv_chain.cuh - the kernels bench_gemv_chain.cu times: the
+ * batch-1 MLP's layers 1 and 2 as one weight stream (chain_part), the
+ * kernels that finish layer 2 and fold layer 3 in (chain_finish, one
+ * cluster: chain_finish_cluster), and layer 2's GEMV with layer 3 folded
+ * in (gemv_fold). Included by bench_gemv_chain.cu only, after the
+ * plugin's gk_gemv.cu and gk_ptx.cuh.
+ */
+#ifndef RLX_BENCH_GEMV_CHAIN_CUH
+#define RLX_BENCH_GEMV_CHAIN_CUH
+
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+__device__ __forceinline__ float dot4(float4 a, float4 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+
+/* Reduce-scatter of U values over groups of G lanes (powers of two,
+ * U <= G): afterwards d[0] of lane g (g = lane % G) holds the full sum
+ * of value u = g / (G / U) over its group. */
+template <int U, int G> __device__ __forceinline__ float reduce_scatter(float *d)
+{
+    int g = threadIdx.x & (G - 1);
+    int o = G / 2;
+#pragma unroll
+    for (int n = U; n > 1; n /= 2, o /= 2) {
+        bool up = g & o;
+#pragma unroll
+        for (int i = 0; i < n / 2; i++) {
+            float keep = up ? d[i + n / 2] : d[i];
+            float send = up ? d[i] : d[i + n / 2];
+            d[i] = keep + __shfl_xor_sync(0xffffffffu, send, o);
+        }
+    }
+#pragma unroll
+    for (; o > 0; o /= 2)
+        d[0] += __shfl_xor_sync(0xffffffffu, d[0], o);
+    return d[0];
+}
+
+/*
+ * Layers 1 and 2, one pass over both weights. A cluster of NS blocks owns
+ * J hidden units [j0, j0 + J): each block computes J / NS of them
+ * (h = act1(x w1^T + b1), RW rows of w1 per warp, all loads in flight),
+ * the cluster exchanges them through distributed shared memory, and
+ * block s multiplies them into columns j0.. of rows [s*nc, (s+1)*nc) of
+ * w2 [n, h]: P[jb, r, c] = sum_j h[r, j] w2[c, j]. A row's J values are
+ * read by G = J / 4 lanes, U rows in flight per lane. Before layer 1,
+ * the first SB rounds of w2 are copied into shared memory (cp.async) and
+ * one more into registers, so memory stays busy while layer 1 waits.
+ * AF: layer 1's loads are issued before those (its data arrives first).
+ */
+template <int R, int J, int NS, int U, int SB, bool AF = true>
+__global__ void __launch_bounds__(256)
+    chain_part(const float *__restrict__ x, const float *__restrict__ w1,
+               const float *__restrict__ b1, const float *__restrict__ w2,
+               float *__restrict__ P, int rows, int64_t k0, int64_t nh,
+               int64_t n, int relu1)
+{
+    constexpr int JA = J / NS, RW = JA / 8, G = J / 4, RPI = 256 / G;
+    constexpr int UA = 8; /* float4 per row and lane in flight */
+    extern __shared__ float4 wsm[]; /* [SB][U][256] */
+    __shared__ float hs[R][J];
+    __shared__ float ha[R][JA];
+    int s = (int)(blockIdx.x % NS);
+    int64_t jb = blockIdx.x / NS;
+    int64_t j0 = jb * J, ja = j0 + s * JA;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int64_t k4 = k0 / 4;
+    int64_t nc = (n + NS - 1) / NS;
+    nc = (nc + RPI - 1) / RPI * RPI;
+    int64_t c0 = s * nc, c1 = c0 + nc < n ? c0 + nc : n;
+    int g = threadIdx.x & (G - 1), sub = threadIdx.x / G;
+    const float *w2p = w2 + j0 + 4 * g;
+    bool gok = j0 + 4 * g < nh;
+    auto row_of = [&](int it, int u) {
+        return c0 + ((int64_t)it * U + u) * RPI + sub;
+    };
+
+    /* layer 1: this block's JA hidden units */
+    float4 wa[RW][UA];
+    auto load_a = [&](int64_t q0) {
+#pragma unroll
+        for (int i = 0; i < RW; i++) {
+            int64_t j = ja + warp + 8 * i;
+#pragma unroll
+            for (int u = 0; u < UA; u++) {
+                int64_t q = q0 + lane + 32 * u;
+                wa[i][u] = j < nh && q < k4
+                               ? ld4_stream(w1 + j * k0, 4 * q)
+                               : make_float4(0.f, 0.f, 0.f, 0.f);
+            }
+        }
+    };
+    if constexpr (AF)
+        load_a(0);
+
+    /* w2's first rounds: SB into shared memory, one into registers */
+#pragma unroll
+    for (int it = 0; it < SB; it++)
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int64_t c = row_of(it, u);
+            if (gok && c < c1)
+                cp_async16(&wsm[(it * U + u) * 256 + threadIdx.x],
+                           w2p + c * nh, 16);
+        }
+    cp_async_commit();
+    float4 wb[U];
+    auto load_b = [&](int it) {
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int64_t c = row_of(it, u);
+            wb[u] = gok && c < c1 ? ld4_stream(w2p, c * nh)
+                                  : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    };
+    load_b(SB);
+
+    if constexpr (!AF)
+        load_a(0);
+    grid_dep_wait();
+    grid_dep_release();
+    float acc[RW][R];
+#pragma unroll
+    for (int i = 0; i < RW; i++)
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            acc[i][r] = 0.f;
+    for (int64_t q0 = 0;;) {
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            if (r >= rows)
+                break;
+#pragma unroll
+            for (int u = 0; u < UA; u++) {
+                int64_t q = q0 + lane + 32 * u;
+                if (q >= k4)
+                    break;
+                float4 xv = ld4(x + r * k0, 4 * q);
+#pragma unroll
+                for (int i = 0; i < RW; i++)
+                    acc[i][r] += dot4(wa[i][u], xv);
+            }
+        }
+        q0 += 32 * UA;
+        if (q0 >= k4)
+            break;
+        load_a(q0);
+    }
+#pragma unroll
+    for (int i = 0; i < RW; i++)
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float v = warp_sum(acc[i][r]);
+            int64_t j = ja + warp + 8 * i;
+            if (lane == 0) {
+                v = j < nh ? v + b1[j] : 0.f;
+                ha[r][warp + 8 * i] = relu1 && v < 0.f ? 0.f : v;
+            }
+        }
+    cg::cluster_group cl = cg::this_cluster();
+    cl.sync();
+    for (int t = threadIdx.x; t < R * J; t += 256) {
+        int r = t / J, j = t % J;
+        const float *src = cl.map_shared_rank(&ha[0][0], j / JA);
+        hs[r][j] = src[r * JA + j % JA];
+    }
+    cl.sync(); /* no block leaves while another reads its part */
+
+    /* layer 2: this block's rows of w2, times the cluster's J units */
+    float4 hv[R];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        hv[r] = *(const float4 *)&hs[r][4 * g];
+    auto emit = [&](int it, const float4 *w) {
+        float d[R][U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                d[r][u] = dot4(w[u], hv[r]);
+        int u = g / (G / U);
+        int64_t c = row_of(it, u);
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float v = reduce_scatter<U, G>(d[r]);
+            if (g % (G / U) == 0 && c < c1 && r < rows)
+                P[(jb * R + r) * n + c] = v;
+        }
+    };
+    cp_async_wait<0>();
+    __syncthreads(); /* a compiler barrier: the copies are read below */
+#pragma unroll
+    for (int it = 0; it < SB; it++) {
+        float4 w[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            w[u] = gok && row_of(it, u) < c1
+                       ? wsm[(it * U + u) * 256 + threadIdx.x]
+                       : make_float4(0.f, 0.f, 0.f, 0.f);
+        emit(it, w);
+    }
+    for (int it = SB; c0 + (int64_t)it * U * RPI < c1; it++) {
+        float4 w[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            w[u] = wb[u];
+        if (c0 + (int64_t)(it + 1) * U * RPI < c1)
+            load_b(it + 1);
+        emit(it, w);
+    }
+}
+
+/* Whether this block is the last of the grid to get here (LAST, for
+ * every thread): the block's writes are made visible by one thread's
+ * fence after the barrier (fences are cumulative), which then takes a
+ * ticket; the last block's fence orders its reads of the others'
+ * writes after theirs. (A fence in every thread measured the same.) */
+__device__ __forceinline__ void block_done(unsigned *count, bool *last)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        *last = atomicAdd(count, 1u) == gridDim.x - 1;
+        if (*last)
+            __threadfence();
+    }
+    __syncthreads();
+}
+
+/* Layer 3's bias where fold_last wants it, loaded before waiting:
+ * B3V[i] for output warp + 8 i (R * n3 <= 32 outputs here) */
+template <int R>
+__device__ __forceinline__ void fold_bias(const float *b3, int64_t n3,
+                                          float (&b3v)[4])
+{
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int64_t t = (threadIdx.x >> 5) + 8 * i;
+        b3v[i] = b3 && t < R * n3 ? b3[t % n3] : 0.f;
+    }
+}
+
+/* The last block's sum of the blocks' shares Q [nblk, R, n3] of layer
+ * 3: a warp per output, its lanes over the blocks, added in a fixed
+ * order; every load of a round issued before the first is used. */
+template <int R>
+__device__ void fold_last(const float *Q, unsigned nblk,
+                          const float (&b3v)[4], int relu3, int64_t n3,
+                          float *y, int rows, bool weak = false)
+{
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    float v[4] = {0.f, 0.f, 0.f, 0.f};
+    for (unsigned b0 = lane; b0 < nblk; b0 += 8 * 32) {
+        float q[4][8];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int u = 0; u < 8; u++) {
+                int64_t t = warp + 8 * i;
+                unsigned b = b0 + 32 * u;
+                const float *a = Q + (int64_t)b * R * n3 + t;
+                q[i][u] = !(t < R * n3 && t / n3 < rows && b < nblk) ? 0.f
+                          : weak ? *a
+                                 : __ldcg(a);
+            }
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                v[i] += q[i][u];
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int64_t t = warp + 8 * i;
+        float sum = warp_sum(v[i]) + b3v[i];
+        if (lane == 0 && t < R * n3 && t / n3 < rows)
+            y[t] = relu3 && sum < 0.f ? 0.f : sum;
+    }
+}
+
+/*
+ * Layer 2's sums and, when W3 is given, layer 3. Block b owns CB columns
+ * of layer 2: y2 = act2(sum_jb P[jb] + b2). Without W3 it writes them to
+ * Y. With W3 [n3, n] it writes its share of layer 3, Q[b, r, o] =
+ * sum_c y2[r, c] w3[o, c], and the last block to finish adds the shares
+ * up in block order (the same result every run) with b3 and act3.
+ * PROBE (timing only, wrong results): 1 stops after writing the share,
+ * 2 also takes the tickets but the last block adds nothing up; 3 (a
+ * right result) reads the shares with plain loads instead of L2 loads.
+ */
+template <int R, int CB>
+__global__ void __launch_bounds__(256)
+    chain_finish(const float *__restrict__ P, int njb, const float *b2,
+                 int relu2, const float *__restrict__ w3, const float *b3,
+                 int relu3, int64_t n3, float *Q, unsigned *count,
+                 float *y, int rows, int64_t n, int probe)
+{
+    constexpr int GR = 256 / CB;
+    __shared__ float red[GR][R][CB];
+    static_assert(CB <= 32, "a warp's lanes hold the columns");
+    __shared__ float y2[R][CB];
+    __shared__ bool last;
+    int64_t c0 = (int64_t)blockIdx.x * CB;
+    int cc = threadIdx.x % CB, grp = threadIdx.x / CB;
+    int64_t c = c0 + cc;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    /* params first, before waiting: layer 3's slice (outputs warp + 8 i,
+     * column lane; n3 <= 32 here) and layer 2's bias */
+    float w3v[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int64_t o = warp + 8 * i;
+        w3v[i] = w3 && o < n3 && lane < CB && c0 + lane < n
+                     ? w3[o * n + c0 + lane]
+                     : 0.f;
+    }
+    float b2v = b2 && c < n ? b2[c] : 0.f; /* column c0 + threadIdx.x % CB */
+    float b3v[4];
+    fold_bias<R>(b3, n3, b3v);
+    grid_dep_wait();
+    float acc[R];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        acc[r] = 0.f;
+    for (int jb0 = grp; jb0 < njb; jb0 += 8 * GR) {
+        float v[8][R]; /* eight loads in flight per row */
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                int jb = jb0 + i * GR;
+                v[i][r] = c < n && jb < njb && r < rows
+                              ? __ldcg(P + ((int64_t)jb * R + r) * n + c)
+                              : 0.f;
+            }
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                acc[r] += v[i][r];
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        red[grp][r][cc] = acc[r];
+    __syncthreads();
+    if (threadIdx.x < R * CB) {
+        int r = threadIdx.x / CB, k = threadIdx.x % CB;
+        float v = 0.f;
+        for (int i = 0; i < GR; i++)
+            v += red[i][r][k];
+        v += b2v;
+        v = c0 + k >= n ? 0.f : relu2 && v < 0.f ? 0.f : v;
+        y2[r][k] = v;
+        if (!w3 && c0 + k < n && r < rows)
+            y[r * n + c0 + k] = v;
+    }
+    if (!w3)
+        return;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int64_t o = warp + 8 * i;
+        if (o >= n3)
+            break;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float v = warp_sum(lane < CB ? y2[r][lane] * w3v[i] : 0.f);
+            if (lane == 0)
+                Q[((int64_t)blockIdx.x * R + r) * n3 + o] = v;
+        }
+    }
+    if (probe == 1)
+        return;
+    block_done(count, &last);
+    if (last && probe == 2 && threadIdx.x == 0)
+        *count = 0;
+    if (!last || probe == 2)
+        return;
+    fold_last<R>(Q, gridDim.x, b3v, relu3, n3, y, rows, probe == 3);
+    if (threadIdx.x == 0)
+        *count = 0;
+}
+
+/* Layer 2 as the plugin's GEMV (a warp per column of w [n, k], 8 columns
+ * per block, 8 loads in flight per lane) with layer 3 folded in: each
+ * block writes its share of layer 3 and the last one adds them up. */
+template <int R>
+__global__ void __launch_bounds__(256)
+    gemv_fold(const float *__restrict__ x, const float *__restrict__ w,
+              const float *bias, int relu, const float *__restrict__ w3,
+              const float *b3, int64_t n3, float *Q, unsigned *count,
+              float *y, int rows, int64_t n, int64_t k)
+{
+    constexpr int U = 8;
+    __shared__ float ys[R][8];
+    __shared__ bool last;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int64_t c0 = (int64_t)blockIdx.x * 8, c = c0 + warp;
+    bool live = c < n;
+    const float *wr = w + (live ? c : 0) * k;
+    float4 wv[U];
+    int64_t i0 = lane * 4;
+    auto load_w = [&](int64_t at) {
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            wv[u] = live && at + u * 128 < k ? ld4_stream(wr, at + u * 128)
+                                             : make_float4(0.f, 0.f, 0.f, 0.f);
+    };
+    load_w(i0);
+    /* layer 3's slice, thread o * 8 + i: output o, column c0 + i */
+    int64_t o3 = threadIdx.x / 8;
+    int i3 = threadIdx.x % 8;
+    float w3v = o3 < n3 && c0 + i3 < n ? w3[o3 * n + c0 + i3] : 0.f;
+    float b3v[4];
+    fold_bias<R>(b3, n3, b3v);
+    grid_dep_wait();
+    grid_dep_release();
+    float acc[R];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        acc[r] = 0.f;
+    while (live && i0 < k) {
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            if (r >= rows)
+                break;
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if (i0 + u * 128 >= k)
+                    break;
+                acc[r] += dot4(ld4(x + r * k, i0 + u * 128), wv[u]);
+            }
+        }
+        i0 += U * 128;
+        if (i0 < k)
+            load_w(i0);
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        float v = warp_sum(acc[r]);
+        if (lane == 0) {
+            v = live ? v + (bias ? bias[c] : 0.f) : 0.f;
+            ys[r][warp] = relu && v < 0.f ? 0.f : v;
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < R; r++) { /* n3 <= 32 here */
+        float v = ys[r][i3] * w3v;
+        v += __shfl_xor_sync(0xffffffffu, v, 4);
+        v += __shfl_xor_sync(0xffffffffu, v, 2);
+        v += __shfl_xor_sync(0xffffffffu, v, 1);
+        if (i3 == 0 && o3 < n3)
+            Q[((int64_t)blockIdx.x * R + r) * n3 + o3] = v;
+    }
+    block_done(count, &last);
+    if (!last)
+        return;
+    fold_last<R>(Q, gridDim.x, b3v, 0, n3, y, rows);
+    if (threadIdx.x == 0)
+        *count = 0;
+}
+
+/*
+ * Layer 2's sums and layer 3 in ONE cluster of CL blocks of 1024 threads
+ * (R = 1): block b adds up the partial sums of columns [b nc, (b+1) nc)
+ * (four threads a column), applies b2 and relu, and multiplies them into
+ * layer 3 [n3 <= 32, n]; block 0 adds the blocks' shares of layer 3 over
+ * distributed shared memory in block order. No global counters.
+ */
+template <int CL>
+__global__ void __launch_bounds__(1024)
+    chain_finish_cluster(const float *__restrict__ P, int njb,
+                         const float *__restrict__ b2,
+                         const float *__restrict__ w3,
+                         const float *__restrict__ b3, int64_t n3, float *y,
+                         int64_t n)
+{
+    constexpr int NCB = 4096 / CL; /* columns a block (n = 4096 here) */
+    constexpr int GQ = 1024 / NCB; /* threads a column */
+    constexpr int LPL = NCB / 32;  /* layer-3 weights a lane */
+    __shared__ float red[GQ][NCB];
+    __shared__ float q3[32];
+    cg::cluster_group cl = cg::this_cluster();
+    int b = (int)cl.block_rank();
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int64_t c0 = (int64_t)b * NCB;
+    int cc = threadIdx.x % NCB, grp = threadIdx.x / NCB;
+    /* params before waiting */
+    float w3v[LPL];
+#pragma unroll
+    for (int i = 0; i < LPL; i++)
+        w3v[i] = warp < n3 ? w3[warp * n + c0 + lane + 32 * i] : 0.f;
+    float b2v = b2[c0 + cc];
+    float b3v = threadIdx.x < n3 ? b3[threadIdx.x] : 0.f;
+    grid_dep_wait();
+    float acc = 0.f;
+    for (int jb0 = grp; jb0 < njb; jb0 += 16 * GQ) {
+        float v[16];
+#pragma unroll
+        for (int i = 0; i < 16; i++) {
+            int jb = jb0 + i * GQ;
+            v[i] = jb < njb ? __ldcg(P + (int64_t)jb * n + c0 + cc) : 0.f;
+        }
+#pragma unroll
+        for (int i = 0; i < 16; i++)
+            acc += v[i];
+    }
+    red[grp][cc] = acc;
+    __syncthreads();
+    if (threadIdx.x < NCB) {
+        float v = b2v;
+#pragma unroll
+        for (int i = 0; i < GQ; i++)
+            v += red[i][threadIdx.x];
+        red[0][threadIdx.x] = v < 0.f ? 0.f : v;
+    }
+    __syncthreads();
+    if (warp < n3) {
+        float v = 0.f;
+#pragma unroll
+        for (int i = 0; i < LPL; i++)
+            v += red[0][lane + 32 * i] * w3v[i];
+        v = warp_sum(v);
+        if (lane == 0)
+            q3[warp] = v;
+    }
+    cl.sync();
+    if (b == 0 && threadIdx.x < n3) {
+        float v = b3v;
+        for (int r = 0; r < CL; r++)
+            v += cl.map_shared_rank(q3, r)[threadIdx.x];
+        y[threadIdx.x] = v;
+    }
+    cl.sync(); /* no block leaves while block 0 reads its share */
+}
+
+} /* namespace */
+
+#endif
