@@ -33,6 +33,33 @@ struct Net {
     unsigned *count;
 };
 
+/* A launch as the plugin makes its GEMVs: a programmatic dependent of
+ * the kernel before; in clusters of CLUSTER blocks unless 0. Used in
+ * place (cfg points into the object). */
+struct Launch {
+    cudaLaunchAttribute a[2];
+    cudaLaunchConfig_t cfg = {};
+    Launch(cudaStream_t s, unsigned grid, unsigned block, unsigned cluster,
+           size_t smem = 0)
+    {
+        int n = 0;
+        a[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        a[n++].val.programmaticStreamSerializationAllowed = 1;
+        if (cluster) {
+            a[n].id = cudaLaunchAttributeClusterDimension;
+            a[n].val.clusterDim.x = cluster;
+            a[n].val.clusterDim.y = 1;
+            a[n++].val.clusterDim.z = 1;
+        }
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(block);
+        cfg.dynamicSmemBytes = smem;
+        cfg.stream = s;
+        cfg.attrs = a;
+        cfg.numAttrs = n;
+    }
+};
+
 template <int J, int NS, int U, int SB, bool AF = true>
 void launch_part(cudaStream_t s, const Net &m)
 {
@@ -40,21 +67,8 @@ void launch_part(cudaStream_t s, const Net &m)
     auto k = chain_part<1, J, NS, U, SB, AF>;
     CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                             (int)smem));
-    cudaLaunchAttribute a[2];
-    a[0].id = cudaLaunchAttributeClusterDimension;
-    a[0].val.clusterDim.x = NS;
-    a[0].val.clusterDim.y = 1;
-    a[0].val.clusterDim.z = 1;
-    a[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    a[1].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)((m.nh + J - 1) / J * NS));
-    cfg.blockDim = dim3(256);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cfg.attrs = a;
-    cfg.numAttrs = 2;
-    CK(cudaLaunchKernelEx(&cfg, k, (const float *)m.x, (const float *)m.w1,
+    Launch l(s, (unsigned)((m.nh + J - 1) / J * NS), 256, NS, smem);
+    CK(cudaLaunchKernelEx(&l.cfg, k, (const float *)m.x, (const float *)m.w1,
                           (const float *)m.b1, (const float *)m.w2, m.P, 1,
                           m.k0, m.nh, m.n2, 1));
 }
@@ -63,16 +77,8 @@ template <int CB>
 void launch_finish(cudaStream_t s, const Net &m, int njb, bool fold,
                    int probe = 0)
 {
-    cudaLaunchAttribute a[1];
-    a[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    a[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)((m.n2 + CB - 1) / CB));
-    cfg.blockDim = dim3(256);
-    cfg.stream = s;
-    cfg.attrs = a;
-    cfg.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&cfg, chain_finish<1, CB>, (const float *)m.P, njb,
+    Launch l(s, (unsigned)((m.n2 + CB - 1) / CB), 256, 0);
+    CK(cudaLaunchKernelEx(&l.cfg, chain_finish<1, CB>, (const float *)m.P, njb,
                           (const float *)m.b2, 1,
                           fold ? (const float *)m.w3 : nullptr,
                           (const float *)m.b3, 0, m.n3, m.Q, m.count,
@@ -88,20 +94,8 @@ void launch_finish_cluster(cudaStream_t s, const Net &m, int njb)
     if (CL > 8)
         CK(cudaFuncSetAttribute(
             k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchAttribute a[2];
-    a[0].id = cudaLaunchAttributeClusterDimension;
-    a[0].val.clusterDim.x = CL;
-    a[0].val.clusterDim.y = 1;
-    a[0].val.clusterDim.z = 1;
-    a[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    a[1].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(CL);
-    cfg.blockDim = dim3(1024);
-    cfg.stream = s;
-    cfg.attrs = a;
-    cfg.numAttrs = 2;
-    CK(cudaLaunchKernelEx(&cfg, k, (const float *)m.P, njb,
+    Launch l(s, CL, 1024, CL);
+    CK(cudaLaunchKernelEx(&l.cfg, k, (const float *)m.P, njb,
                           (const float *)m.b2, (const float *)m.w3,
                           (const float *)m.b3, m.n3, m.y3, m.n2));
 }
@@ -110,16 +104,8 @@ void gemv_then_fold(cudaStream_t s, const Net &m)
 {
     CK(rlxg_gemv(s, RLX_DTYPE_F32, m.x, m.w1, m.b1, m.y1, 1, m.nh, m.k0, 2,
                  F | RLXG_GEMV_RELU));
-    cudaLaunchAttribute a[1];
-    a[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    a[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)((m.n2 + 7) / 8));
-    cfg.blockDim = dim3(256);
-    cfg.stream = s;
-    cfg.attrs = a;
-    cfg.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&cfg, gemv_fold<1>, (const float *)m.y1,
+    Launch l(s, (unsigned)((m.n2 + 7) / 8), 256, 0);
+    CK(cudaLaunchKernelEx(&l.cfg, gemv_fold<1>, (const float *)m.y1,
                           (const float *)m.w2, (const float *)m.b2, 1,
                           (const float *)m.w3, (const float *)m.b3, m.n3,
                           m.Q, m.count, m.y3, 1, m.n2, m.nh));
