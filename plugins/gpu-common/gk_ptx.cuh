@@ -37,10 +37,13 @@ __device__ __forceinline__ void cp_async_commit()
 #endif
 }
 
+/* all but the N most recent groups of this thread's copies landed; a
+ * compiler barrier too, so that reads of them (the wgmma GEMM reads its
+ * own copies with no __syncthreads between) stay after it */
 template <int N> __device__ __forceinline__ void cp_async_wait()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
 }
 
