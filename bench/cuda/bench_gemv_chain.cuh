@@ -194,8 +194,7 @@ __global__ void __launch_bounds__(256)
                 P[(jb * R + r) * n + c] = v;
         }
     };
-    cp_async_wait<0>();
-    __syncthreads(); /* a compiler barrier: the copies are read below */
+    cp_async_wait<0>(); /* this thread's own copies: no barrier needed */
 #pragma unroll
     for (int it = 0; it < SB; it++) {
         float4 w[U];
