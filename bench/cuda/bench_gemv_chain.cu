@@ -8,15 +8,19 @@
  * sums go to a small buffer; a second kernel adds them up, applies
  * layer 2's bias and activation, and folds in layer 3 when it is narrow
  * (its blocks' partial outputs summed by the last block to finish).
- * Each variant is timed twice: 20 forwards in one CUDA graph (time_us)
- * and one forward per graph, graphs queued back to back, as rlx's
- * queued runs go (time_queued_us). The kernels are in
- * bench_gemv_chain.cuh. Results: bench/cuda/RESULTS.md, "seventh
- * session".
+ * Each variant is timed three ways: 20 forwards in one CUDA graph
+ * (time_us), one forward per graph with the graphs queued back to back
+ * (time_queued_us), and launched straight onto the stream, the next
+ * forward's first kernel a programmatic dependent of the last one
+ * (time_direct_us), as the cuda plugin queues short batch-1 chains. The
+ * chain kernel is the plugin's (gk_gemv_chain.cu); the variants are in
+ * bench_gemv_chain.cuh. Results: bench/cuda/RESULTS.md, seventh and
+ * eighth sessions.
  *
  *   bash scripts/gpu-kernel-bench.sh gemv_chain
  */
 #include "../../plugins/gpu-common/gk_gemv.cu"
+#include "../../plugins/gpu-common/gk_gemv_chain.cu"
 #include "../../plugins/gpu-common/gk_ptx.cuh"
 #include "bench_gemv_chain.cuh"
 #include "bench_util.cuh"
@@ -67,7 +71,7 @@ template <int J, int NS, int U, int SB, bool AF = true>
 void launch_part(cudaStream_t s, const Net &m)
 {
     size_t smem = (size_t)SB * U * 256 * 16;
-    auto k = chain_part<1, J, NS, U, SB, AF>;
+    auto k = gemv_chain_part<1, J, NS, U, SB, AF>;
     CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                             (int)smem));
     Launch l(s, (unsigned)((m.nh + J - 1) / J * NS), 256, NS, smem);
@@ -190,6 +194,7 @@ double rel_err(const Net &m, const std::vector<float> &ref)
 
 int main()
 {
+    CK(rlxg_gemv_chain_init());
     Net m;
     auto x = random_vec(m.k0, 1.f, 1);
     auto w1 = random_vec(m.nh * m.k0, 1.f / 28, 2);
@@ -215,7 +220,8 @@ int main()
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("%s, MLP %lld-%lld-%lld-%lld at batch 1, f32, us per forward "
-           "(20 forwards per CUDA graph; then one per graph, queued)\n",
+           "(20 forwards per CUDA graph; one per graph, queued; launched "
+           "directly, no graph)\n",
            p.name, (long long)m.k0, (long long)m.nh, (long long)m.n2,
            (long long)m.n3);
 
@@ -224,13 +230,23 @@ int main()
         float t = time_us(s, f);
         CK(cudaMemset(m.y3, 0, m.n3 * 4));
         float q = time_queued_us(s, f);
-        printf("  %-56s %7.2f %7.2f  rel.err %.1e\n", name, t, q,
+        CK(cudaMemset(m.y3, 0, m.n3 * 4));
+        float d = time_direct_us(s, f);
+        printf("  %-56s %7.2f %7.2f %7.2f  rel.err %.1e\n", name, t, q, d,
                rel_err(m, ref));
     };
     const int njb = (int)(m.nh / 32);
     for (int rep = 0; rep < 2; rep++) {
         row("three GEMVs (the plugin's batch-1 path)",
             [&] { three_gemvs(s, m); });
+        row("  the same, layer 1's GEMV waits for the previous forward", [&] {
+            CK(rlxg_gemv(s, RLX_DTYPE_F32, m.x, m.w1, m.b1, m.y1, 1, m.nh,
+                         m.k0, 0, RLXG_GEMV_EARLY | RLXG_GEMV_RELU));
+            CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y1, m.w2, m.b2, m.y2, 1, m.n2,
+                         m.nh, 0, F | RLXG_GEMV_RELU));
+            CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y2, m.w3, m.b3, m.y3, 1, m.n3,
+                         m.n2, 0, F));
+        });
         row("layer 2's GEMV alone (no result)", [&] {
             CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y1, m.w2, m.b2, m.y2, 1, m.n2,
                          m.nh, 1, F | RLXG_GEMV_RELU));
@@ -276,6 +292,23 @@ int main()
             launch_finish<16>(s, m, njb, false);
             CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y2, m.w3, m.b3, m.y3, 1, m.n3,
                          m.n2, 8, F));
+        });
+        row("the plugin's chain (rlxg_gemv_chain) + layer 3's GEMV", [&] {
+            CK(rlxg_gemv_chain(s, m.x, m.w1, m.b1, 1, m.w2, m.b2, m.P, 1,
+                               m.y2, m.k0, m.nh, m.n2, 1, 1));
+            CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y2, m.w3, m.b3, m.y3, 1, m.n3,
+                         m.n2, 8, F));
+        });
+        row("  probe: the plugin's chain alone", [&] {
+            CK(rlxg_gemv_chain(s, m.x, m.w1, m.b1, 1, m.w2, m.b2, m.P, 1,
+                               m.y2, m.k0, m.nh, m.n2, 1, 1));
+        });
+        row("  probe: the same, the sum without its 64 KB reserved", [&] {
+            launch_part<32, 2, 8, 3>(s, m);
+            Launch l(s, (unsigned)((m.n2 + 15) / 16), 256, 0);
+            CK(cudaLaunchKernelEx(&l.cfg, gemv_chain_sum<1, 16>,
+                                  (const float *)m.P, (int)(m.nh / 32),
+                                  (const float *)m.b2, 1, m.y2, 1, m.n2));
         });
         row("chain, 128 units per cluster of 8 + finish", [&] {
             launch_part<128, 8, 8, 3>(s, m);

@@ -3,7 +3,8 @@
  * share: exiting with the place and the error when a CUDA (CK) or
  * cuBLAS (CKB) call fails, and timing a launch as rlx runs it, from a
  * CUDA graph (time_us: 20 launches per graph; time_queued_us: one per
- * graph, the graphs queued back to back).
+ * graph, the graphs queued back to back), or launched straight onto the
+ * stream with no graph (time_direct_us).
  */
 #ifndef RLX_BENCH_UTIL_CUH
 #define RLX_BENCH_UTIL_CUH
@@ -100,6 +101,37 @@ static inline float time_queued_us(cudaStream_t s,
                                    const std::function<void()> &launch)
 {
     return replay_us(s, capture(s, launch, 1), 200, 1, 10);
+}
+
+/* µs per LAUNCH made straight onto the stream, no graph: 200 back to
+ * back, so the kernels of one call may start while the previous call's
+ * finish (programmatic dependents); the median of 9 such batches (after
+ * one warm-up batch). The host must launch faster than the GPU runs. */
+static inline float time_direct_us(cudaStream_t s,
+                                   const std::function<void()> &launch)
+{
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaStreamSynchronize(s));
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int r = 0; r < 10; r++) {
+        CK(cudaEventRecord(a, s));
+        for (int i = 0; i < 200; i++)
+            launch();
+        CK(cudaEventRecord(b, s));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (r)
+            t.push_back(ms * 1e3f / 200);
+    }
+    std::sort(t.begin(), t.end());
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    return t[t.size() / 2];
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_gemv_chain.h"
 #include "gpu_internal.h"
 
 static cudaDataType_t data_type(rlx_dtype t)
@@ -68,6 +69,8 @@ void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm)
     if (!mm)
         return;
     reset(be, mm);
+    if (mm->chain_scratch)
+        cudaFree(mm->chain_scratch);
     free(mm);
 }
 
@@ -444,12 +447,12 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
 
 static cudaError_t gemv(rlx_executable *exe, const rlxg_step *step,
                         const void *a, const void *b, const void *bias,
-                        void *y)
+                        void *y, cudaStream_t stream, int dep)
 {
     const rlxg_matmul *mm = step->mm;
-    return rlxg_gemv(exe->stream, (int)exe->values[step->out].dtype, a, b,
-                     bias, y, mm->m, mm->n, mm->k, mm->gemv_wpc,
-                     mm->gemv_flags);
+    return rlxg_gemv(stream, (int)exe->values[step->out].dtype, a, b, bias,
+                     y, mm->m, mm->n, mm->k, mm->gemv_wpc,
+                     dep ? mm->gemv_flags : mm->gemv_flags & ~RLXG_GEMV_PDL);
 }
 
 /* The 3xTF32 GEMM for this step; it needs 16-byte aligned operands
@@ -459,18 +462,19 @@ static int tf32x3_fits(const void *a, const void *b)
     return ((uintptr_t)a | (uintptr_t)b) % 16 == 0;
 }
 
-static cudaError_t tf32x3(rlx_executable *exe, const rlxg_matmul *mm,
-                          const void *a, const void *b, const void *bias,
-                          void *y)
+static cudaError_t tf32x3(const rlxg_matmul *mm, const void *a,
+                          const void *b, const void *bias, void *y,
+                          cudaStream_t stream)
 {
-    return rlxg_gemm_tf32x3(exe->stream, a, b, bias, y, mm->m, mm->n, mm->k,
+    return rlxg_gemm_tf32x3(stream, a, b, bias, y, mm->m, mm->n, mm->k,
                             mm->ta, mm->tb, mm->batch, mm->sa, mm->sb,
                             mm->m * mm->n, gemm_act(mm->epilogue),
                             mm->tf32x3_cfg);
 }
 
 rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
-                               void *const *params)
+                               void *const *params, cudaStream_t stream,
+                               int dep)
 {
     const rlxg_blas *bl = &exe->be->blas;
     rlxg_matmul *mm = step->mm;
@@ -479,6 +483,8 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
     const char *b = rlxg_value_ptr(exe, step->in[1], params);
     char *y = rlxg_value_ptr(exe, step->out, params);
     const float alpha = 1.0f, beta = 0.0f;
+    if (mm->chain)
+        return rlxg_chain_enqueue(exe, step, params, stream, dep);
     if (mm->use_kernel) {
         const void *bias = mm->bias_value >= 0
                                ? rlxg_value_ptr(exe, mm->bias_value, params)
@@ -488,7 +494,7 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
             size_t bo = mm->b_off ? (size_t)mm->b_off[t] * elem : 0;
             size_t yo = mm->y_off ? (size_t)mm->y_off[t] * elem : 0;
             cudaError_t err = rlxg_gemm(
-                exe->stream, (int)exe->values[step->out].dtype, a + ao,
+                stream, (int)exe->values[step->out].dtype, a + ao,
                 b + bo, bias, y + yo, mm->m, mm->n, mm->k, mm->ta, mm->tb,
                 mm->batch, mm->sa, mm->sb, mm->m * mm->n,
                 gemm_act(mm->epilogue));
@@ -500,10 +506,10 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
     }
     if (mm->use_tf32x3 && tf32x3_fits(a, b)) {
         cudaError_t err = tf32x3(
-            exe, mm, a, b,
+            mm, a, b,
             mm->bias_value >= 0 ? rlxg_value_ptr(exe, mm->bias_value, params)
                                 : NULL,
-            y);
+            y, stream);
         if (err != cudaSuccess)
             return rlxg_gpu_fail(exe->be->host, err,
                                   "cannot launch a kernel");
@@ -515,7 +521,7 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                                    ? rlxg_value_ptr(exe, mm->bias_value,
                                                     params)
                                    : NULL,
-                               y);
+                               y, stream, dep);
         if (err != cudaSuccess)
             return rlxg_gpu_fail(exe->be->host, err,
                                   "cannot launch a kernel");
@@ -534,7 +540,7 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                                        mm->la, a + ao, mm->lb, &beta, y + yo,
                                        mm->ld, y + yo, mm->ld, &mm->algo,
                                        exe->workspace, exe->workspace_bytes,
-                                       exe->stream);
+                                       stream);
         if (cs != CUBLAS_STATUS_SUCCESS)
             return blas_fail(exe, cs, "cublasLtMatmul");
     }
@@ -577,11 +583,12 @@ static float time_algo(rlx_executable *exe, const rlxg_step *step,
         cudaEventRecord(e0, exe->stream);
         for (int c = 0; c < TUNE_CALLS && cs == CUBLAS_STATUS_SUCCESS; c++)
             if (which >= mm->n_algos)
-                cs = tf32x3(exe, mm, a, b, bias, y) == cudaSuccess
+                cs = tf32x3(mm, a, b, bias, y, exe->stream) == cudaSuccess
                          ? CUBLAS_STATUS_SUCCESS
                          : CUBLAS_STATUS_EXECUTION_FAILED;
             else if (which < 0)
-                cs = gemv(exe, step, a, b, bias, y) == cudaSuccess
+                cs = gemv(exe, step, a, b, bias, y, exe->stream, 1) ==
+                         cudaSuccess
                          ? CUBLAS_STATUS_SUCCESS
                          : CUBLAS_STATUS_EXECUTION_FAILED;
             else
@@ -699,5 +706,6 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         cudaEventDestroy(e0);
     if (e1)
         cudaEventDestroy(e1);
+    rlxg_chain_plan(exe);
     return RLX_OK;
 }

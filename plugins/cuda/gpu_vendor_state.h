@@ -72,6 +72,9 @@ typedef struct rlxg_device {
     int open;                 /* context created */
     cublasLtHandle_t lt;      /* NULL until the first matmul */
     gpuStream_t queue;        /* queued runs (gpu_queue.c); NULL: none */
+    uint64_t queue_last;      /* serial of the executable that launched
+                                 the queue's last run, 0: none or unknown
+                                 (guarded by rlxg_queue_lock) */
 } rlxg_device;
 
 struct rlxg_backend {
@@ -112,6 +115,9 @@ struct rlxg_matmul {
     int tf32x3_ok;        /* our 3xTF32 GEMM can compute it (f32, strict) */
     int use_tf32x3;       /* ... and does: the autotuner found it faster */
     int tf32x3_cfg;       /* its block tile (rlxg_gemm_tf32x3's CFG) */
+    int chain;            /* 0, or its role in a chain of two GEMVs:
+                             RLXG_CHAIN_* (cuda_gemv_chain.h) */
+    float *chain_scratch; /* CHAIN_FIRST: the partial sums' device buffer */
 };
 
 rlx_status rlxg_probe(void *backend, rlx_probe_result *out);

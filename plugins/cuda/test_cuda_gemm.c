@@ -11,7 +11,9 @@
  * TF32's: a relative error TF32 alone (10-bit mantissa) would exceed.
  * Then MLPs at batch 1 to 8 as tuned, run twice: their layers are
  * mostly our GEMV, each launched as the programmatic dependent of the
- * one before (on sm_90) and reading the input that one wrote.
+ * one before (on sm_90) and reading the input that one wrote; the
+ * batch-1 ones again with consecutive GEMVs as one chain wherever they
+ * fit (cuda.gemv_chain=1).
  * Without a GPU it checks that the plugin loads and says why a session
  * cannot start, then skips. Prints TAP.
  */
@@ -182,7 +184,7 @@ typedef struct {
     int no_bias;
 } mlpcase;
 
-static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *mode,
+static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *chain,
                    uint64_t seed, double *rel, char *why, size_t nwhy)
 {
     float *w[6] = { 0 }, *b[6] = { 0 }, *x = NULL;
@@ -258,7 +260,7 @@ static int run_mlp(rlx_runtime *rt, const mlpcase *c, const char *mode,
         v = l + 1 < c->layers ? act : v;
     }
     if (rlx_graph_output(g, "y", v) || rlx_session_create(rt, "cuda", &s) ||
-        (mode && rlx_session_set_option(s, "cuda.matmul", mode)) ||
+        (chain && rlx_session_set_option(s, "cuda.gemv_chain", chain)) ||
         rlx_session_compile(s, g, &p))
         goto fail;
     for (int l = 0; l < c->layers; l++) {
@@ -353,19 +355,28 @@ int main(int argc, char **argv)
         { 3, 3, { 256, 512, 300, 10 }, 1 },
         { 8, 5, { 128, 64, 64, 64, 64, 32 }, -1 },
         { 2, 3, { 102, 64, 40, 12 }, 2 },       /* K 102: scalar loads */
+        { 1, 3, { 256, 1000, 1000, 10 }, -1 }, /* 1000: not 32 units */
+        { 1, 4, { 100, 64, 36, 20, 7 }, 1 },    /* two chains, no bias */
+        { 1, 3, { 102, 64, 40, 12 }, -1 },      /* K 102: layers 2-3 chain */
     };
-    for (size_t i = 0; i < sizeof mlps / sizeof *mlps; i++) {
-        const mlpcase *c = &mlps[i];
+    /* with cuda.gemv_chain=1, consecutive batch-1 GEMVs run as one chain
+     * wherever they fit (cuda_gemv_chain.c), timed or not */
+    for (size_t i = 0; i < 2 * (sizeof mlps / sizeof *mlps); i++) {
+        const mlpcase *c = &mlps[i / 2];
+        const char *chain = i % 2 ? "1" : NULL;
+        if (chain && c->rows != 1)
+            continue;
         double rel = 0;
         char why[512] = "", what[200];
-        int r = run_mlp(rt, c, NULL, seed + 100 + i, &rel, why, sizeof why);
+        int r = run_mlp(rt, c, chain, seed + 100 + i / 2, &rel, why,
+                        sizeof why);
         int at = snprintf(what, sizeof what, "f32 MLP of %lld rows %lld",
                           (long long)c->rows, (long long)c->dims[0]);
         for (int l = 1; l <= c->layers && at < 150; l++)
             at += snprintf(what + at, sizeof what - (size_t)at, "-%lld",
                            (long long)c->dims[l]);
-        snprintf(what + at, sizeof what - (size_t)at,
-                 " (tuned) matches float64");
+        snprintf(what + at, sizeof what - (size_t)at, " (%s) matches float64",
+                 chain ? "gemv_chain=1" : "tuned");
         report(r, rel, 1e-5, what, why);
     }
     rlx_runtime_destroy(rt);

@@ -224,6 +224,22 @@ inline unsigned grid_for(int64_t n, int threads = kThreads)
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
          i += (int64_t)gridDim.x * blockDim.x)
 
+/* Programmatic dependent launch (Hopper): a kernel launched with it may
+ * start while the previous one finishes; it must wait before reading
+ * anything that kernel wrote. Older GPUs never launch that way. */
+__device__ __forceinline__ void grid_dep_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void grid_dep_release()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
 /* ---- 32-lane warp reductions ----------------------------------------------------------- */
 __device__ __forceinline__ float warp_max(float v)
 {

@@ -10,22 +10,6 @@ namespace {
 
 /* ---- matrix-vector: few rows times a Linear-layout weight ------------------ */
 
-/* Programmatic dependent launch (Hopper): a kernel launched with it may
- * start while the previous one finishes; it must wait before reading
- * anything that kernel wrote. Older GPUs never launch that way. */
-__device__ __forceinline__ void grid_dep_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void grid_dep_release()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" :::);
-#endif
-}
-
 /* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c], then relu) for the ROWS
  * (<= R) rows of x: a batch-1 layer, bound by streaming W once. WPC warps
  * (1, 2, 4 or 8) share an output column, each reading every WPC-th

@@ -5,10 +5,47 @@
  * nothing. The driver: rlxg_compile and rlxg_executable_destroy.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu_compile.h"
+
+/* Queued runs of at most this many steps that start with a GEMV may be
+ * launched step by step (queue_mode). Each costs the host one launch
+ * where a graph costs one for all, so only short chains gain. */
+#define DIRECT_MAX_STEPS 4
+
+/* How queued runs launch: setting cuda.queue_launch (RLX_CUDA_QUEUE_LAUNCH)
+ * "graph" or "direct"; by default ("auto") directly for a short chain
+ * whose first step is a batch-1 GEMV launched as a programmatic
+ * dependent, since only then can a run start inside the one before it
+ * (gpu_execute.c); a graph otherwise. Read after the autotuner chose
+ * each matmul's kernel. */
+static rlx_status queue_mode(ctx *c)
+{
+    rlx_executable *exe = c->exe;
+    static uint64_t serials;
+    exe->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
+    char mode[16] = "auto";
+    if (rlx_host_get_option(c->host, RLXG_NAME ".queue_launch", mode,
+                            sizeof mode) != RLX_OK)
+        snprintf(mode, sizeof mode, "auto");
+    const rlxg_step *first = exe->n_steps ? &exe->steps[0] : NULL;
+    if (strcmp(mode, "auto") == 0)
+        exe->queue_direct = exe->dep_launch && first &&
+                            exe->n_steps <= DIRECT_MAX_STEPS &&
+                            first->kind == RLXG_STEP_MATMUL &&
+                            first->mm->use_gemv;
+    else if (strcmp(mode, "direct") == 0 || strcmp(mode, "graph") == 0)
+        exe->queue_direct = mode[0] == 'd';
+    else
+        return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
+                            RLXG_NAME " compile: setting " RLXG_NAME
+                            ".queue_launch is '%s'. Fix: set it to auto, "
+                            "graph or direct", mode);
+    return RLX_OK;
+}
 
 static rlx_status allocate(ctx *c)
 {
@@ -140,6 +177,8 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
         rlxg_liveness(&c);
         st = allocate(&c);
     }
+    if (st == RLX_OK)
+        st = queue_mode(&c);
     free(consumer);
     free(c.attn_plans);
     if (st != RLX_OK) {

@@ -37,10 +37,9 @@ void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params)
     }
 }
 
-static rlx_status step_enqueue(rlx_executable *exe, const rlxg_step *s,
-                               void *const *params)
+rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
+                             void *const *params, gpuStream_t st, int dep)
 {
-    gpuStream_t st = exe->stream;
     const rlxg_value *y = &exe->values[s->out];
     void *out = rlxg_value_ptr(exe, s->out, params);
     const void *in0 = rlxg_value_ptr(exe, s->in[0], params);
@@ -57,7 +56,7 @@ static rlx_status step_enqueue(rlx_executable *exe, const rlxg_step *s,
                           &s->bcast);
         break;
     case RLXG_STEP_MATMUL:
-        return rlxg_matmul_enqueue(exe, s, params);
+        return rlxg_matmul_enqueue(exe, s, params, st, dep);
     case RLXG_STEP_SOFTMAX:
         err = rlxg_softmax(st, y->dtype, in0, out, s->outer, s->len, s->inner,
                            s->causal_rows);
@@ -106,20 +105,23 @@ static rlx_status step_enqueue(rlx_executable *exe, const rlxg_step *s,
     return RLX_OK;
 }
 
-rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params)
+rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params,
+                              gpuStream_t stream, int chained)
 {
     for (uint32_t i = 0; i < exe->n_steps; i++) {
-        rlx_status st = step_enqueue(exe, &exe->steps[i], params);
+        rlx_status st = rlxg_step_enqueue(exe, &exe->steps[i], params, stream,
+                                     i > 0 || chained);
         if (st != RLX_OK)
             return st;
     }
     return RLX_OK;
 }
 
-/* Record the whole run on the stream: uploads, steps, downloads. */
-static rlx_status record(rlx_executable *exe, void *const *params)
+/* Record the whole run on S: uploads, steps, downloads (CHAINED: as
+ * rlxg_steps_enqueue's). */
+static rlx_status record(rlx_executable *exe, void *const *params,
+                         gpuStream_t s, int chained)
 {
-    gpuStream_t s = exe->stream;
     gpuError_t err = gpuSuccess;
     if (exe->dev_flag)
         err = gpuMemsetAsync(exe->dev_flag, 0, sizeof(int), s);
@@ -133,7 +135,7 @@ static rlx_status record(rlx_executable *exe, void *const *params)
     }
     if (err != gpuSuccess)
         return rlxg_gpu_fail(exe->be->host, err, "cannot upload inputs");
-    rlx_status st = rlxg_steps_enqueue(exe, params);
+    rlx_status st = rlxg_steps_enqueue(exe, params, s, chained);
     if (st != RLX_OK)
         return st;
     for (uint32_t i = 0; err == gpuSuccess && i < exe->n_outputs; i++) {
@@ -184,10 +186,10 @@ void rlxg_profile(rlx_executable *exe, void *const *params)
     for (uint32_t i = 0; i < exe->n_steps; i++) {
         const rlxg_step *s = &exe->steps[i];
         const rlxg_value *y = &exe->values[s->out];
-        rlx_status st = step_enqueue(exe, s, params);
+        rlx_status st = rlxg_step_enqueue(exe, s, params, exe->stream, 1);
         gpuEventRecord(ev[0], exe->stream);
         for (int r = 0; r < REPS && st == RLX_OK; r++)
-            st = step_enqueue(exe, s, params);
+            st = rlxg_step_enqueue(exe, s, params, exe->stream, 1);
         gpuEventRecord(ev[1], exe->stream);
         float ms = 0.f;
         if (st != RLX_OK || gpuEventSynchronize(ev[1]) != gpuSuccess)
@@ -253,7 +255,9 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
                                              gpuStreamCaptureModeThreadLocal);
     if (err != gpuSuccess)
         return rlxg_gpu_fail(host, err, "cannot start a graph capture");
-    rlx_status st = record(exe, params);
+    /* the graph's first kernel has no kernel before it: chained or not
+     * is the same */
+    rlx_status st = record(exe, params, exe->stream, 1);
     gpuGraph_t graph = NULL;
     err = gpuStreamEndCapture(exe->stream, &graph);
     if (st != RLX_OK) {
@@ -410,6 +414,31 @@ static rlx_status prepare(rlxg_backend *be, rlx_executable *exe,
     return st;
 }
 
+/* Launch a run on QUEUE: its graph, or (exe->queue_direct, nothing
+ * staged) its steps one by one. Launched directly, the first step may
+ * start while the queue's previous run finishes when that run was this
+ * executable's: a batch-1 GEMV then loads its weight, a param, during
+ * the previous run's last kernel, which a graph launch (a full barrier)
+ * does not allow. A run never writes its own params (the ABI binds an
+ * output's buffer to no other slot); another executable's run might
+ * write them, so a run after one of another executable waits in full. */
+static gpuError_t launch_queued(rlxg_backend *be, rlx_executable *exe,
+                                gpuStream_t queue, int direct,
+                                rlx_status *st)
+{
+    gpuError_t err = gpuSuccess;
+    pthread_mutex_lock(&rlxg_queue_lock);
+    rlxg_device *d = &be->devices[exe->device];
+    if (direct)
+        *st = record(exe, exe->graph_params, queue,
+                     d->queue_last == exe->serial);
+    else
+        err = gpuGraphLaunch(exe->graph, queue);
+    d->queue_last = err == gpuSuccess && *st == RLX_OK ? exe->serial : 0;
+    pthread_mutex_unlock(&rlxg_queue_lock);
+    return err;
+}
+
 rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
                            const rlx_execute_args *args, gpuStream_t queue)
 {
@@ -437,7 +466,13 @@ rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
         if (n && exe->io_host[i] && exe->io_host[i] != args->inputs[i])
             memcpy(exe->io_host[i], args->inputs[i], n);
     }
-    err = gpuGraphLaunch(exe->graph, stream);
+    if (queue) {
+        err = launch_queued(be, exe, queue, exe->queue_direct && !wait, &st);
+        if (st != RLX_OK)
+            return st;
+    } else {
+        err = gpuGraphLaunch(exe->graph, stream);
+    }
     if (err == gpuSuccess && wait)
         err = gpuStreamSynchronize(stream);
     if (err != gpuSuccess)

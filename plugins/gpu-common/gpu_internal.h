@@ -161,6 +161,11 @@ struct rlx_executable {
     int dep_launch;       /* GEMVs launched as programmatic dependents of
                              the step before (rlxg_dep_launch_ok, and the
                              setting cuda.dep_launch not 0) */
+    int queue_direct;     /* queued runs launch the steps onto the queue
+                             themselves, not as a graph (setting
+                             cuda.queue_launch; gpu_execute.c) */
+    uint64_t serial;      /* this executable's number, unique in the
+                             process: the queue's last run (rlxg_device) */
     /* Large inputs and outputs: the caller's host memory, page-locked
      * with gpuHostRegister so the graph copies straight from and to it
      * (no staging copy); per input slot, then per output. */
@@ -197,11 +202,23 @@ rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
  * and the device's queue stream destroyed (backend destroy). */
 extern const struct rlx_ext_queue rlxg_queue_ext;
 void rlxg_queue_destroy(rlxg_backend *be, uint32_t device);
+/* Held while a run is launched on a queue and its queue_last set, so
+ * the run knows which executable's run precedes it there. */
+extern pthread_mutex_t rlxg_queue_lock;
 
 /* Pointer to value V's bytes with PARAMS bound (capture time). */
 void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);
-/* Enqueue every step on the executable's stream. */
-rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params);
+/* Enqueue step S on STREAM; DEP: a GEMV may be a programmatic
+ * dependent of the kernel before it. */
+rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
+                             void *const *params, gpuStream_t stream,
+                             int dep);
+/* Enqueue every step on STREAM. CHAINED: the first step's kernel may
+ * start as the programmatic dependent of the kernel before it on STREAM
+ * (that kernel wrote nothing it reads before waiting); later steps
+ * always may. */
+rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params,
+                              gpuStream_t stream, int chained);
 /* Matmul (the vendor's cuda_matmul.c or rocm_matmul.c). prepare: before
  * the first matmul of EXE is planned (loads the vendor BLAS, sets
  * exe->lt and exe->workspace_bytes where it uses one). plan: fills
@@ -212,8 +229,10 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
                             const rlx_node_view *v, const rlx_node_view *a,
                             const rlx_node_view *b, int64_t transpose_a,
                             int64_t transpose_b, int precision);
+/* enqueue: on STREAM; DEP: a GEMV may be a programmatic dependent */
 rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
-                               void *const *params);
+                               void *const *params, gpuStream_t stream,
+                               int dep);
 void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm);
 /* After allocation: time the candidates of every large matmul on
  * scratch data and keep the fastest (compile time, once; cuBLASLt). */

@@ -115,6 +115,24 @@ gpuError_t rlxg_attention(gpuStream_t s, int dtype, const void *q,
 gpuError_t rlxg_gemv(gpuStream_t s, int dtype, const void *x,
                       const void *w, const void *bias, void *y, int64_t rows,
                       int64_t n, int64_t k, int wpc, int flags);
+/* Two batch-1 Linear layers as one stream of both weights (CUDA on
+ * sm_90 only: thread-block clusters; gk_gemv_chain.cu):
+ * y[c] = act2(sum_j h[j] w2[c, j] + b2[c]) with
+ * h[j] = act1(sum_k x[k] w1[j, k] + b1[j]), w1 [nh, k0] and w2 [n2, nh]
+ * (Linear layout, params), biases may be NULL, act: relu when RELU1 /
+ * RELU2. K0 and NH multiples of 4, x, w1 and w2 16-byte aligned.
+ * SCRATCH: rlxg_gemv_chain_scratch(nh, n2) bytes for the partial sums.
+ * PDL: the first of its two kernels may start while the previous
+ * kernel finishes (it waits before reading x); PDL_SUM: the second,
+ * while the first does. rlxg_gemv_chain_init once before the first
+ * launch (its shared memory). */
+size_t rlxg_gemv_chain_scratch(int64_t nh, int64_t n2);
+gpuError_t rlxg_gemv_chain_init(void);
+gpuError_t rlxg_gemv_chain(gpuStream_t s, const float *x, const float *w1,
+                           const float *b1, int relu1, const float *w2,
+                           const float *b2, float *scratch, int relu2,
+                           float *y, int64_t k0, int64_t nh, int64_t n2,
+                           int pdl, int pdl_sum);
 /* op: RLX_OP_REDUCE_SUM / _MEAN / _MAX */
 gpuError_t rlxg_reduce(gpuStream_t s, int dtype, int op, const void *x,
                         void *y, const rlxg_reduce_plan *plan);

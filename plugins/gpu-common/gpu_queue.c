@@ -1,6 +1,7 @@
 /*
  * gpu_queue.c - the "rlx.queue.v1" extension (rlx/queue.h) for the GPU
- * backends. A queued run is the executable's graph launched on its
+ * backends. A queued run is the executable's graph (or, for a short
+ * chain of batch-1 steps, its kernels: gpu_execute.c) launched on its
  * device's queue stream, one stream per device made at the first queued
  * run, so the runs of every executable of a device execute in the order
  * queued and a run may read what an earlier one wrote. queue_wait
@@ -10,6 +11,8 @@
 #include <rlx/queue.h>
 
 #include "gpu_internal.h"
+
+pthread_mutex_t rlxg_queue_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* DEVICE's queue stream, made the first time. */
 static rlx_status queue_stream(rlxg_backend *be, uint32_t device,

@@ -14,6 +14,9 @@ typedef struct rlxg_device {
     int open;                 /* context created */
     rlxr_rb_handle blas;      /* rocBLAS handle; NULL until a matmul */
     gpuStream_t queue;        /* queued runs (gpu_queue.c); NULL: none */
+    uint64_t queue_last;      /* serial of the executable that launched
+                                 the queue's last run, 0: none or unknown
+                                 (guarded by rlxg_queue_lock) */
 } rlxg_device;
 
 struct rlxg_backend {

@@ -153,11 +153,11 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
  * handle is shared by its executables and bound to a stream per call. */
 static rlx_status blas_enqueue(rlx_executable *exe, const rlxg_matmul *mm,
                                int dt, size_t elem, const char *a,
-                               const char *b, char *y)
+                               const char *b, char *y, hipStream_t stream)
 {
     rlxg_backend *be = exe->be;
     pthread_mutex_lock(&be->lock);
-    int rs = be->rocblas.set_stream(exe->lt, (void *)exe->stream);
+    int rs = be->rocblas.set_stream(exe->lt, (void *)stream);
     for (int64_t t = 0; rs == RLXR_RB_SUCCESS && t < mm->n_calls; t++) {
         size_t ao = mm->a_off ? (size_t)mm->a_off[t] * elem : 0;
         size_t bo = mm->b_off ? (size_t)mm->b_off[t] * elem : 0;
@@ -184,8 +184,10 @@ static int gemm_act(int epi)
 }
 
 rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
-                               void *const *params)
+                               void *const *params, hipStream_t stream,
+                               int dep)
 {
+    (void)dep; /* HIP has no programmatic dependent launch */
     const rlxg_matmul *mm = step->mm;
     int dt = (int)exe->values[step->out].dtype;
     size_t elem = rlx_dtype_size(exe->values[step->out].dtype);
@@ -196,17 +198,17 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                            ? rlxg_value_ptr(exe, mm->bias_value, params)
                            : NULL;
     if (mm->use_blas)
-        return blas_enqueue(exe, mm, dt, elem, a, b, y);
+        return blas_enqueue(exe, mm, dt, elem, a, b, y, stream);
     hipError_t err = hipSuccess;
     if (mm->use_gemv)
-        err = rlxg_gemv(exe->stream, dt, a, b, bias, y, mm->m, mm->n, mm->k,
+        err = rlxg_gemv(stream, dt, a, b, bias, y, mm->m, mm->n, mm->k,
                         0, mm->gemv_flags);
     for (int64_t t = 0; !mm->use_gemv && err == hipSuccess && t < mm->n_calls;
          t++) {
         size_t ao = mm->a_off ? (size_t)mm->a_off[t] * elem : 0;
         size_t bo = mm->b_off ? (size_t)mm->b_off[t] * elem : 0;
         size_t yo = mm->y_off ? (size_t)mm->y_off[t] * elem : 0;
-        err = rlxg_gemm(exe->stream, dt, a + ao, b + bo, bias, y + yo, mm->m,
+        err = rlxg_gemm(stream, dt, a + ao, b + bo, bias, y + yo, mm->m,
                         mm->n, mm->k, mm->ta, mm->tb, mm->batch, mm->sa,
                         mm->sb, mm->m * mm->n, gemm_act(mm->epilogue));
     }
