@@ -1,11 +1,13 @@
 #!/bin/bash
 # gpu-sanitize.sh - on a machine with an NVIDIA GPU: builds the core, the
-# cuda plugin and its tests, and runs the cuda-attention and cuda-plugin
-# tests under compute-sanitizer's memcheck, racecheck and synccheck
-# (out-of-bounds and misaligned accesses, shared-memory races, bad
-# barriers in the kernels they launch). Logs in $OUT (default
+# cuda plugin and its tests, and runs the cuda-attention, cuda-plugin and
+# cuda-queue tests under compute-sanitizer's memcheck, racecheck and
+# synccheck (out-of-bounds and misaligned accesses, shared-memory races,
+# bad barriers in the kernels they launch; cuda-queue runs the batch-1
+# GEMV chain's cluster kernels). Logs in $OUT (default
 # ./gpu-sanitize-out); SAN_TIMEOUT seconds per tool and test (default
-# 240), SAN_TOOLS the tools (default all three).
+# 240), SAN_TOOLS the tools (default all three), SAN_TESTS the tests
+# (default those three; test-cuda-gemm is the fourth there is).
 #
 #   bash scripts/gpu-sanitize.sh
 set -uo pipefail
@@ -21,11 +23,12 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 fi
 P=plugins/cuda
 ninja -C "$BUILD" core/librlx.so.1.0.0 $P/librlx-backend-cuda.so \
-    $P/test-cuda-attention $P/test-cuda-plugin >"$OUT/build.log" 2>&1 \
+    $P/test-cuda-attention $P/test-cuda-plugin $P/test-cuda-queue \
+    $P/test-cuda-gemm >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 1; }
 status=0
 for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
-    for t in test-cuda-attention test-cuda-plugin; do
+    for t in ${SAN_TESTS:-test-cuda-attention test-cuda-plugin test-cuda-queue}; do
         log=$OUT/$tool-$t.txt
         # racecheck is slow on the kernels' shared memory: the first
         # three (small) attention cases, which use every stage of the

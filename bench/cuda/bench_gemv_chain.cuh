@@ -121,26 +121,7 @@ __global__ void __launch_bounds__(256)
     fold_bias<R>(b3, n3, b3v);
     grid_dep_wait();
     float acc[R];
-#pragma unroll
-    for (int r = 0; r < R; r++)
-        acc[r] = 0.f;
-    for (int jb0 = grp; jb0 < njb; jb0 += 8 * GR) {
-        float v[8][R]; /* eight loads in flight per row */
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-#pragma unroll
-            for (int r = 0; r < R; r++) {
-                int jb = jb0 + i * GR;
-                v[i][r] = c < n && jb < njb && r < rows
-                              ? __ldcg(P + ((int64_t)jb * R + r) * n + c)
-                              : 0.f;
-            }
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                acc[r] += v[i][r];
-    }
+    chain_partial<R, GR>(P, njb, rows, n, c, grp, acc);
 #pragma unroll
     for (int r = 0; r < R; r++)
         red[grp][r][cc] = acc[r];

@@ -50,4 +50,17 @@ static inline int cuda_test_without_gpu(const char *plugin, const char *what)
     return n_fail != 0;
 }
 
+/* A runtime with only the cuda plugin at PLUGIN loaded, or NULL after
+ * a failed TAP line (the caller ends the plan). */
+static inline rlx_runtime *cuda_test_runtime(const char *plugin)
+{
+    rlx_runtime *rt = NULL;
+    if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) == RLX_OK &&
+        rlx_runtime_load_plugin(rt, plugin) == RLX_OK)
+        return rt;
+    ok(0, "runtime with the cuda plugin", rlx_last_error());
+    rlx_runtime_destroy(rt);
+    return NULL;
+}
+
 #endif

@@ -310,10 +310,8 @@ int main(int argc, char **argv)
     if (!cuda_test_expect_gpu())
         return cuda_test_without_gpu(argv[1], "queued runs launched step "
                                               "by step");
-    rlx_runtime *rt = NULL;
-    if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) ||
-        rlx_runtime_load_plugin(rt, argv[1])) {
-        ok(0, "runtime with the cuda plugin", rlx_last_error());
+    rlx_runtime *rt = cuda_test_runtime(argv[1]);
+    if (!rt) {
         printf("1..%d\n", n_test);
         return 1;
     }

@@ -225,23 +225,15 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* Layer 2's sums: block b owns CB columns, y = act2(sum_jb P[jb] + b2),
- * the NJB partial sums of a column added in a fixed order (the same
- * result every run), eight loads in flight per thread. */
-template <int R, int CB>
-__global__ void __launch_bounds__(256)
-    gemv_chain_sum(const float *__restrict__ P, int njb,
-                   const float *__restrict__ b2, int relu2,
-                   float *__restrict__ y, int rows, int64_t n)
+/* ACC: column C's partial sums over slices GRP, GRP + GR, ... of the
+ * NJB slices of P [njb, R, n] (the chain's), per row, added in that
+ * order; eight loads in flight. */
+template <int R, int GR>
+__device__ __forceinline__ void chain_partial(const float *__restrict__ P,
+                                              int njb, int rows, int64_t n,
+                                              int64_t c, int grp,
+                                              float (&acc)[R])
 {
-    constexpr int GR = 256 / CB;
-    __shared__ float red[GR][R][CB];
-    int64_t c0 = (int64_t)blockIdx.x * CB;
-    int cc = threadIdx.x % CB, grp = threadIdx.x / CB;
-    int64_t c = c0 + cc;
-    float b2v = b2 && c < n ? b2[c] : 0.f; /* a param: before waiting */
-    grid_dep_wait();
-    float acc[R];
 #pragma unroll
     for (int r = 0; r < R; r++)
         acc[r] = 0.f;
@@ -262,6 +254,26 @@ __global__ void __launch_bounds__(256)
             for (int r = 0; r < R; r++)
                 acc[r] += v[i][r];
     }
+}
+
+/* Layer 2's sums: block b owns CB columns, y = act2(sum_jb P[jb] + b2),
+ * the NJB partial sums of a column added in a fixed order (the same
+ * result every run), eight loads in flight per thread. */
+template <int R, int CB>
+__global__ void __launch_bounds__(256)
+    gemv_chain_sum(const float *__restrict__ P, int njb,
+                   const float *__restrict__ b2, int relu2,
+                   float *__restrict__ y, int rows, int64_t n)
+{
+    constexpr int GR = 256 / CB;
+    __shared__ float red[GR][R][CB];
+    int64_t c0 = (int64_t)blockIdx.x * CB;
+    int cc = threadIdx.x % CB, grp = threadIdx.x / CB;
+    int64_t c = c0 + cc;
+    float b2v = b2 && c < n ? b2[c] : 0.f; /* a param: before waiting */
+    grid_dep_wait();
+    float acc[R];
+    chain_partial<R, GR>(P, njb, rows, n, c, grp, acc);
 #pragma unroll
     for (int r = 0; r < R; r++)
         red[grp][r][cc] = acc[r];
