@@ -17,7 +17,9 @@
 
 /* Steps I and I + 1 of EXE as the chain's layers 1 and 2: both f32
  * batch-1 GEMVs on param or constant weights, layer 2 reading only what
- * layer 1 writes, and nothing else reading that. */
+ * layer 1 writes, and nothing else reading that. (The chain also needs
+ * x and the weights 16-byte aligned: every value here starts 256-byte
+ * aligned, in the arena, the constants or a buffer of its own.) */
 static int chain_fits(const rlx_executable *exe, uint32_t i)
 {
     const rlxg_step *s1 = &exe->steps[i], *s2 = s1 + 1;

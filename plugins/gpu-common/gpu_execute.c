@@ -109,8 +109,8 @@ rlx_status rlxg_steps_enqueue(rlx_executable *exe, void *const *params,
                               gpuStream_t stream, int chained)
 {
     for (uint32_t i = 0; i < exe->n_steps; i++) {
-        rlx_status st = rlxg_step_enqueue(exe, &exe->steps[i], params, stream,
-                                     i > 0 || chained);
+        rlx_status st = rlxg_step_enqueue(exe, &exe->steps[i], params,
+                                          stream, i > 0 || chained);
         if (st != RLX_OK)
             return st;
     }
