@@ -426,6 +426,18 @@ def main():
                  [batch, 784], [batch, 10], tv, y_ref,
                  settings=("RLX_CUDA_DEP_LAUNCH=0",) if batch == 1 else ())
 
+    # the example MLP (784-512-512-10) at batch 1: a program whose
+    # kernels take less time than the host's launches of them
+    small = [torch.nn.Linear(784, 512), torch.nn.Linear(512, 512),
+             torch.nn.Linear(512, 10)]
+    model = torch.nn.Sequential(small[0], torch.nn.ReLU(), small[1],
+                                torch.nn.ReLU(), small[2]).cuda().eval()
+    x = torch.randn(1, 784)
+    if wanted("mlp-small f32 batch 1"):
+        tv, y_ref = torch_variants(model, x)
+        variants("mlp-small f32 batch 1", lambda: mlp_graph(small, F32, 1),
+                 to_bytes(x), [1, 784], [1, 10], tv, y_ref)
+
     # Transformer encoder block, f32 and bf16
     B, S, D, H, FF = 8, 128, 512, 8, 2048
     for dt in (F32, BF16):

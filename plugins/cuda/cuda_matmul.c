@@ -670,6 +670,8 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         }
         if (forced && best < mm->n_algos)
             best = mm->n_algos; /* no tile ran: keep tile 0 */
+        if (best_ms > 0)
+            exe->tuned_ms += best_ms;
         int32_t split = 1;
         size_t got = 0;
         mm->use_gemv = best < 0;

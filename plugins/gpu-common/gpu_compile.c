@@ -15,13 +15,19 @@
  * launched step by step (queue_mode). Each costs the host one launch
  * where a graph costs one for all, so only short chains gain. */
 #define DIRECT_MAX_STEPS 4
+/* ... and only when the GPU takes longer than the host's launches: at
+ * least this many µs of timed kernels per step. One launch cost the host
+ * about 3 µs on an H200's machine (the example MLP, 784-512-512-10,
+ * queued at batch 1: 9.1 µs a run step by step, 6.5 as a graph). */
+#define DIRECT_GPU_US_PER_STEP 4.0
 
 /* How queued runs launch: setting cuda.queue_launch (RLX_CUDA_QUEUE_LAUNCH)
  * "graph" or "direct"; by default ("auto") directly for a short chain
  * whose first step is a batch-1 GEMV launched as a programmatic
  * dependent, since only then can a run start inside the one before it
- * (gpu_execute.c); a graph otherwise. Read after the autotuner chose
- * each matmul's kernel. */
+ * (gpu_execute.c), and whose kernels keep the GPU busier than the
+ * host's launches; a graph otherwise. Read after the autotuner chose
+ * (and timed) each matmul's kernel. */
 static rlx_status queue_mode(ctx *c)
 {
     rlx_executable *exe = c->exe;
@@ -33,10 +39,10 @@ static rlx_status queue_mode(ctx *c)
         snprintf(mode, sizeof mode, "auto");
     const rlxg_step *first = exe->n_steps ? &exe->steps[0] : NULL;
     if (strcmp(mode, "auto") == 0)
-        exe->queue_direct = exe->dep_launch && first &&
-                            exe->n_steps <= DIRECT_MAX_STEPS &&
-                            first->kind == RLXG_STEP_MATMUL &&
-                            first->mm->use_gemv;
+        exe->queue_direct =
+            exe->dep_launch && first && exe->n_steps <= DIRECT_MAX_STEPS &&
+            first->kind == RLXG_STEP_MATMUL && first->mm->use_gemv &&
+            exe->tuned_ms * 1e3 >= DIRECT_GPU_US_PER_STEP * exe->n_steps;
     else if (strcmp(mode, "direct") == 0 || strcmp(mode, "graph") == 0)
         exe->queue_direct = mode[0] == 'd';
     else

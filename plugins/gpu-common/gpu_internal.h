@@ -164,6 +164,8 @@ struct rlx_executable {
     int queue_direct;     /* queued runs launch the steps onto the queue
                              themselves, not as a graph (setting
                              cuda.queue_launch; gpu_execute.c) */
+    double tuned_ms;      /* the autotuner's times of the steps it timed,
+                             summed; 0 where it timed none */
     uint64_t serial;      /* this executable's number, unique in the
                              process: the queue's last run (rlxg_device) */
     /* Large inputs and outputs: the caller's host memory, page-locked
