@@ -97,14 +97,12 @@ __global__ void __launch_bounds__(256)
                  int relu3, int64_t n3, float *Q, unsigned *count,
                  float *y, int rows, int64_t n, int probe)
 {
-    constexpr int GR = 256 / CB;
-    __shared__ float red[GR][R][CB];
+    __shared__ float red[256 / CB][R][CB];
     static_assert(CB <= 32, "a warp's lanes hold the columns");
     __shared__ float y2[R][CB];
     __shared__ bool last;
     int64_t c0 = (int64_t)blockIdx.x * CB;
-    int cc = threadIdx.x % CB, grp = threadIdx.x / CB;
-    int64_t c = c0 + cc;
+    int64_t c = c0 + threadIdx.x % CB;
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     /* params first, before waiting: layer 3's slice (outputs warp + 8 i,
      * column lane; n3 <= 32 here) and layer 2's bias */
@@ -120,17 +118,9 @@ __global__ void __launch_bounds__(256)
     float b3v[4];
     fold_bias<R>(b3, n3, b3v);
     grid_dep_wait();
-    float acc[R];
-    chain_partial<R, GR>(P, njb, rows, n, c, grp, acc);
-#pragma unroll
-    for (int r = 0; r < R; r++)
-        red[grp][r][cc] = acc[r];
-    __syncthreads();
+    float v = chain_column_sum<R, CB>(P, njb, rows, n, c0, red);
     if (threadIdx.x < R * CB) {
         int r = threadIdx.x / CB, k = threadIdx.x % CB;
-        float v = 0.f;
-        for (int i = 0; i < GR; i++)
-            v += red[i][r][k];
         v += b2v;
         v = c0 + k >= n ? 0.f : relu2 && v < 0.f ? 0.f : v;
         y2[r][k] = v;

@@ -58,11 +58,10 @@ static inline cudaGraphExec_t capture(cudaStream_t s,
     return ge;
 }
 
-/* µs per launch: BATCHES times, GRAPHS launches of GE (PER launches
- * each) back to back, event-timed; the median batch, the first (warm-up)
- * left out; GE destroyed */
-static inline float replay_us(cudaStream_t s, cudaGraphExec_t ge,
-                              int graphs, int per, int batches)
+/* µs per unit of work: BATCHES times BODY (UNITS units) between two
+ * events on S; the median batch, the first (warm-up) left out */
+static inline float median_us(cudaStream_t s, int batches, float units,
+                              const std::function<void()> &body)
 {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -70,20 +69,31 @@ static inline float replay_us(cudaStream_t s, cudaGraphExec_t ge,
     std::vector<float> t;
     for (int r = 0; r < batches; r++) {
         CK(cudaEventRecord(a, s));
-        for (int i = 0; i < graphs; i++)
-            CK(cudaGraphLaunch(ge, s));
+        body();
         CK(cudaEventRecord(b, s));
         CK(cudaEventSynchronize(b));
         float ms;
         CK(cudaEventElapsedTime(&ms, a, b));
         if (r)
-            t.push_back(ms * 1e3f / ((float)graphs * per));
+            t.push_back(ms * 1e3f / units);
     }
     std::sort(t.begin(), t.end());
-    CK(cudaGraphExecDestroy(ge));
     CK(cudaEventDestroy(a));
     CK(cudaEventDestroy(b));
     return t[t.size() / 2];
+}
+
+/* µs per launch: BATCHES times, GRAPHS launches of GE (PER launches
+ * each) back to back; GE destroyed */
+static inline float replay_us(cudaStream_t s, cudaGraphExec_t ge,
+                              int graphs, int per, int batches)
+{
+    float us = median_us(s, batches, (float)graphs * per, [&] {
+        for (int i = 0; i < graphs; i++)
+            CK(cudaGraphLaunch(ge, s));
+    });
+    CK(cudaGraphExecDestroy(ge));
+    return us;
 }
 
 /* µs per LAUNCH: 20 launches captured in a CUDA graph, replayed 16 times
@@ -113,25 +123,10 @@ static inline float time_direct_us(cudaStream_t s,
     launch();
     CK(cudaGetLastError());
     CK(cudaStreamSynchronize(s));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < 10; r++) {
-        CK(cudaEventRecord(a, s));
+    return median_us(s, 10, 200, [&] {
         for (int i = 0; i < 200; i++)
             launch();
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r)
-            t.push_back(ms * 1e3f / 200);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
+    });
 }
 
 #endif

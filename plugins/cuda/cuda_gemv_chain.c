@@ -34,10 +34,14 @@ static int chain_fits(const rlx_executable *exe, uint32_t i)
         m1->n % 4 || !(m1->gemv_flags & early) ||
         !(m2->gemv_flags & early))
         return 0;
-    for (uint32_t t = 0; t < exe->n_steps; t++)
+    for (uint32_t t = 0; t < exe->n_steps; t++) {
+        const rlxg_step *s = &exe->steps[t];
         for (int j = 0; j < 4; j++)
-            if (t != i + 1 && exe->steps[t].in[j] == s1->out)
+            if (t != i + 1 && s->in[j] == s1->out)
                 return 0;
+        if (s->mm && s->mm->bias_value == s1->out)
+            return 0;
+    }
     for (uint32_t o = 0; o < exe->n_outputs; o++)
         if ((int)exe->output_values[o] == s1->out)
             return 0;
@@ -200,14 +204,21 @@ void rlxg_chain_plan(rlx_executable *exe)
             m1->chain = RLXG_CHAIN_FIRST;
             m2->chain = RLXG_CHAIN_SECOND;
         }
-        rlx_kit_log(host, RLX_LOG_INFO,
-                    "cuda: batch-1 matmuls %lldx%lld and %lldx%lld %s: "
-                    "with the step after them, %.4f ms as one weight "
-                    "stream, %.4f ms as two GEMVs",
-                    (long long)m1->k, (long long)m1->n, (long long)m2->k,
-                    (long long)m2->n,
-                    m1->chain ? "run as one chain" : "stay two GEMVs",
-                    (double)chain_ms, (double)pair_ms);
+        if (always)
+            rlx_kit_log(host, RLX_LOG_INFO,
+                        "cuda: batch-1 matmuls %lldx%lld and %lldx%lld run "
+                        "as one chain (cuda.gemv_chain=1, not timed)",
+                        (long long)m1->k, (long long)m1->n,
+                        (long long)m2->k, (long long)m2->n);
+        else
+            rlx_kit_log(host, RLX_LOG_INFO,
+                        "cuda: batch-1 matmuls %lldx%lld and %lldx%lld %s: "
+                        "with the step after them, %.4f ms as one weight "
+                        "stream, %.4f ms as two GEMVs",
+                        (long long)m1->k, (long long)m1->n,
+                        (long long)m2->k, (long long)m2->n,
+                        m1->chain ? "run as one chain" : "stay two GEMVs",
+                        (double)chain_ms, (double)pair_ms);
         i += m1->chain != 0; /* the second step is taken */
     }
 }

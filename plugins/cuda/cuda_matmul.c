@@ -476,6 +476,8 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                                void *const *params, cudaStream_t stream,
                                int dep)
 {
+    if (step->mm->chain)
+        return rlxg_chain_enqueue(exe, step, params, stream, dep);
     const rlxg_blas *bl = &exe->be->blas;
     rlxg_matmul *mm = step->mm;
     size_t elem = rlx_dtype_size(exe->values[step->out].dtype);
@@ -483,8 +485,6 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
     const char *b = rlxg_value_ptr(exe, step->in[1], params);
     char *y = rlxg_value_ptr(exe, step->out, params);
     const float alpha = 1.0f, beta = 0.0f;
-    if (mm->chain)
-        return rlxg_chain_enqueue(exe, step, params, stream, dep);
     if (mm->use_kernel) {
         const void *bias = mm->bias_value >= 0
                                ? rlxg_value_ptr(exe, mm->bias_value, params)

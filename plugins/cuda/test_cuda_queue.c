@@ -32,15 +32,21 @@ static float frand(uint64_t *st)
     return (float)((double)(*st >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
-/* max |o - ref| / max |ref| */
-static double rel_max(const float *o, const double *ref, int n)
+/* One TAP line: WHAT passed when the runs went through (ST) and the N
+ * outputs O are within 1e-5 of REF (max |o - ref| / max |ref|). */
+static void report(rlx_status st, const float *o, const double *ref, int n,
+                   const char *what)
 {
     double e = 0, m = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; st == RLX_OK && i < n; i++) {
         e = fmax(e, fabs((double)o[i] - ref[i]));
         m = fmax(m, fabs(ref[i]));
     }
-    return isnan(e) ? INFINITY : e / fmax(m, 1e-300);
+    double rel = st != RLX_OK || isnan(e) ? INFINITY : e / fmax(m, 1e-300);
+    char detail[256];
+    snprintf(detail, sizeof detail, "%s; max rel.err %.2e",
+             st == RLX_OK ? "ran" : rlx_last_error(), rel);
+    ok(st == RLX_OK && rel < 1e-5, what, detail);
 }
 
 /* y[n] = sum_k x[k] w[n, k] + b[n] (b may be NULL), relu if RELU */
@@ -161,15 +167,12 @@ static void mlp_queued(rlx_runtime *rt, const char *chain)
         st = rlx_program_submit(p);
     if (st == RLX_OK)
         st = rlx_tensor_read(ty, y, sizeof y);
-    char detail[256], what[160];
-    double rel = st == RLX_OK ? rel_max(y, h[1], O) : INFINITY;
-    snprintf(detail, sizeof detail, "%s; max rel.err %.2e",
-             st == RLX_OK ? "ran" : rlx_last_error(), rel);
+    char what[160];
     snprintf(what, sizeof what, "a batch-1 MLP queued 40 times, launched "
              "step by step, %s, matches float64",
              chain[0] == '1' ? "its first two layers as one chain"
                              : "as three GEMVs");
-    ok(st == RLX_OK && rel < 1e-5, what, detail);
+    report(st, y, h[1], O, what);
     rlx_tensor_destroy(tx);
     rlx_tensor_destroy(ty);
     rlx_program_destroy(p);
@@ -256,13 +259,9 @@ static void input_written_before(rlx_runtime *rt)
     for (int i = 0; i < K; i++)
         xd[i] = x0[i] + 2.0 * RUNS;
     ref_layer(xd, w, NULL, H, K, 0, ref);
-    char detail[256];
-    double rel = st == RLX_OK ? rel_max(y, ref, H) : INFINITY;
-    snprintf(detail, sizeof detail, "%s; max rel.err %.2e",
-             st == RLX_OK ? "ran" : rlx_last_error(), rel);
-    ok(st == RLX_OK && rel < 1e-5,
-       "a queued GEMV reads the input another program's queued run "
-       "wrote just before it", detail);
+    report(st, y, ref, H,
+           "a queued GEMV reads the input another program's queued run "
+           "wrote just before it");
     rlx_tensor_destroy(tc);
     rlx_tensor_destroy(td);
     rlx_tensor_destroy(ty);

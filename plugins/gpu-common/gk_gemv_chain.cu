@@ -47,7 +47,6 @@ template <int U, int G> __device__ __forceinline__ float reduce_scatter(float *d
     return d[0];
 }
 
-
 /*
  * Layers 1 and 2, one pass over both weights. A cluster of NS blocks owns
  * J hidden units [j0, j0 + J): each block computes J / NS of them
@@ -225,15 +224,20 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* ACC: column C's partial sums over slices GRP, GRP + GR, ... of the
- * NJB slices of P [njb, R, n] (the chain's), per row, added in that
- * order; eight loads in flight. */
-template <int R, int GR>
-__device__ __forceinline__ void chain_partial(const float *__restrict__ P,
-                                              int njb, int rows, int64_t n,
-                                              int64_t c, int grp,
-                                              float (&acc)[R])
+/* The block's CB columns from C0 on, summed over the NJB slices of P
+ * [njb, R, n] (the chain's partial sums) in a fixed order (the same
+ * result every run): every thread takes part (RED is the block's
+ * scratch); thread t < R * CB gets row t / CB of column C0 + t % CB,
+ * bias not added. Eight loads in flight per thread. */
+template <int R, int CB>
+__device__ __forceinline__ float
+    chain_column_sum(const float *__restrict__ P, int njb, int rows,
+                     int64_t n, int64_t c0, float (&red)[256 / CB][R][CB])
 {
+    constexpr int GR = 256 / CB;
+    int cc = threadIdx.x % CB, grp = threadIdx.x / CB;
+    int64_t c = c0 + cc;
+    float acc[R];
 #pragma unroll
     for (int r = 0; r < R; r++)
         acc[r] = 0.f;
@@ -254,6 +258,15 @@ __device__ __forceinline__ void chain_partial(const float *__restrict__ P,
             for (int r = 0; r < R; r++)
                 acc[r] += v[i][r];
     }
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        red[grp][r][cc] = acc[r];
+    __syncthreads();
+    float v = 0.f;
+    if (threadIdx.x < R * CB)
+        for (int i = 0; i < GR; i++)
+            v += red[i][threadIdx.x / CB][threadIdx.x % CB];
+    return v;
 }
 
 /* Layer 2's sums: block b owns CB columns, y = act2(sum_jb P[jb] + b2),
@@ -265,29 +278,16 @@ __global__ void __launch_bounds__(256)
                    const float *__restrict__ b2, int relu2,
                    float *__restrict__ y, int rows, int64_t n)
 {
-    constexpr int GR = 256 / CB;
-    __shared__ float red[GR][R][CB];
+    __shared__ float red[256 / CB][R][CB];
     int64_t c0 = (int64_t)blockIdx.x * CB;
-    int cc = threadIdx.x % CB, grp = threadIdx.x / CB;
-    int64_t c = c0 + cc;
-    float b2v = b2 && c < n ? b2[c] : 0.f; /* a param: before waiting */
+    int r = threadIdx.x / CB, k = threadIdx.x % CB;
+    /* a param, so before waiting: the bias of the column this thread
+     * finishes (thread t's column is c0 + t % CB) */
+    float b2v = b2 && c0 + k < n ? b2[c0 + k] : 0.f;
     grid_dep_wait();
-    float acc[R];
-    chain_partial<R, GR>(P, njb, rows, n, c, grp, acc);
-#pragma unroll
-    for (int r = 0; r < R; r++)
-        red[grp][r][cc] = acc[r];
-    __syncthreads();
-    if (threadIdx.x >= R * CB)
-        return;
-    int r = threadIdx.x / CB, k = threadIdx.x % CB; /* k == cc */
-    if (r >= rows || c0 + k >= n)
-        return;
-    float v = 0.f;
-    for (int i = 0; i < GR; i++)
-        v += red[i][r][k];
-    v += b2v;
-    y[r * n + c0 + k] = relu2 && v < 0.f ? 0.f : v;
+    float v = chain_column_sum<R, CB>(P, njb, rows, n, c0, red) + b2v;
+    if (threadIdx.x < R * CB && r < rows && c0 + k < n)
+        y[r * n + c0 + k] = relu2 && v < 0.f ? 0.f : v;
 }
 
 /* The plugin's shape: a cluster of 2 blocks owns 32 hidden units, 8
