@@ -4,7 +4,7 @@
 # bench_attention (each block shape of the attention kernels),
 # bench_stream --ways (how fast this GPU reads memory, the GEMV's floor),
 # bench_gemm_tf32x3 (the 3xTF32 GEMM's tiles against cuBLAS),
-# bench_gemm_ln (a Linear + residual add + layer_norm as one kernel
+# bench_gemm_ln (a Linear + residual add + layer_norm as one wgmma kernel
 # against cuBLASLt and the norm kernel) and bench_gemv_chain (the batch-1
 # MLP's first two layers as one weight stream against three GEMVs).
 # Which ones: the names given (default: all five). Output under $OUT

@@ -18,9 +18,6 @@
  * mma.sync kernel above, itself held near 45 TFLOPS by mma.sync's TF32
  * rate there. What remains to make it pay: deeper wgmma pipelining (a
  * producer warp, TMA, swizzled layouts, several groups in flight). */
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define RLXG_WGMMA_DEVICE 1
-#endif
 
 constexpr int WG_BK = 32, WG_STAGES = 3;
 constexpr int WG_A_LD = WG_BK + 4;
@@ -38,7 +35,7 @@ template <int WGS, int BN> struct Wg {
 };
 
 /* device helpers: in sm_90a code only, the kernel's only user */
-#ifdef RLXG_WGMMA_DEVICE
+#ifdef RLXG_SM90A_DEVICE
 /* Shared memory matrix descriptor, no swizzle: core matrices 128 bytes
  * apart along K (leading), 8-row groups WG_BK / 4 * 128 bytes apart
  * (stride). */
@@ -94,25 +91,6 @@ __device__ __forceinline__ void wgmma_tf32<128>(float *d, const unsigned a[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
 }
 
-__device__ __forceinline__ void wgmma_fence()
-{
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_commit()
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-template <int N> __device__ __forceinline__ void wgmma_wait()
-{
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N)
-                 : "memory");
-}
-/* generic-proxy writes to shared memory made visible to wgmma */
-__device__ __forceinline__ void fence_proxy_async()
-{
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 /* b's chunk (row r, 16 bytes kc of K) in core matrix (r / 8, kc), row
  * r % 8 */
 __device__ __forceinline__ int wg_b_off(int r, int kc)
@@ -133,7 +111,7 @@ __global__ void __launch_bounds__(128 * WGS, BN == 64 ? 2 : 1)
                         int64_t k, int64_t batch, int64_t sa, int64_t sb,
                         int64_t sy, int act, int vec)
 {
-#ifdef RLXG_WGMMA_DEVICE
+#ifdef RLXG_SM90A_DEVICE
     using W = Wg<WGS, BN>;
     constexpr int WG_BN = BN, WG_B_SIZE = W::B_SIZE, ND = BN / 2;
     extern __shared__ __align__(128) float4 wsmem4[];

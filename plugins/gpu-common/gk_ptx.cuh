@@ -1,10 +1,11 @@
 /*
  * gk_ptx.cuh - PTX wrappers shared by the tensor-core kernels
  * (gk_attention_mma.cu, gk_attention_tf32x3.cu, gk_gemm_tf32x3.cu; and
- * bench/cuda/bench_gemm_ln.cu): copies from global to shared memory
+ * bench/cuda/bench_gemm_ln.cuh): copies from global to shared memory
  * that bypass the registers, the 16-bit mma.sync and its ldmatrix loads
- * (sm_80+; empty in the host pass and on older targets), and whether
- * the device has them.
+ * (sm_80+; empty in the host pass and on older targets), wgmma's
+ * ordering instructions (sm_90a code only, RLXG_SM90A_DEVICE), and
+ * whether the device has them.
  * CUDA only: included where RLXG_HIP is not defined, after gk_common.cuh.
  */
 #ifndef RLX_GK_PTX_CUH
@@ -84,6 +85,39 @@ __device__ __forceinline__ void mma16816(float c[4], const unsigned a[4],
             "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
             : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+/* wgmma's ordering (sm_90a code only; empty elsewhere): the fence
+ * before a warpgroup's first wgmma on registers it touched, the commit
+ * of the issued wgmmas as a group, the wait until at most N groups are
+ * pending; and the fence that makes generic-proxy writes to shared
+ * memory (stores, cp.async) visible to wgmma's reads */
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define RLXG_SM90A_DEVICE 1
+#endif
+__device__ __forceinline__ void wgmma_fence()
+{
+#ifdef RLXG_SM90A_DEVICE
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_commit()
+{
+#ifdef RLXG_SM90A_DEVICE
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void wgmma_wait()
+{
+#ifdef RLXG_SM90A_DEVICE
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+#endif
+}
+__device__ __forceinline__ void fence_proxy_async()
+{
+#ifdef RLXG_SM90A_DEVICE
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
 
