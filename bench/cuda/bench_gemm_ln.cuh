@@ -1,7 +1,7 @@
 /*
  * bench_gemm_ln.cuh - the kernel bench_gemm_ln.cu times: a Linear layer,
- * the residual add and layer_norm (or rms_norm) over its output's rows
- * as one kernel, f16/bf16, on sm_90a (wgmma, thread-block clusters):
+ * the residual add and layer_norm over its output's rows as one kernel,
+ * bf16, on sm_90a (wgmma, thread-block clusters):
  *
  *     v = rnd(rnd(x w^T + bias) + res)      (rounded as the unfused steps
  *     y = (v - mean) * rstd * gamma + beta   store them)
@@ -32,6 +32,7 @@ namespace cg = cooperative_groups;
 
 namespace {
 
+using T = gpu_bf16;
 constexpr int GLN_BM = 64, GLN_BK = 64;
 constexpr int GLN_CONFIGS = 5;
 
@@ -47,7 +48,8 @@ template <int BN, int STAGES> struct gln_shape {
     static constexpr int SMEM = STAGES * STAGE + TILE + 3 * BN * 4 + 1024;
     static_assert(A_BYTES % 1024 == 0 && B_BYTES % 1024 == 0, "swizzle atoms");
     static_assert(GLN_BM * BN * 4 <= STAGES * STAGE, "K-slice sums fit");
-    static_assert(SMEM + 1024 <= 227 * 1024, "shared memory of an SM");
+    /* + at most 2 KB of static rows' sums (four warpgroups) */
+    static_assert(SMEM + 2048 <= 227 * 1024, "shared memory of an SM");
 };
 
 /* device helpers: in sm_90a code only, the kernel's only user */
@@ -62,11 +64,11 @@ __device__ __forceinline__ uint64_t gln_desc(unsigned addr)
 }
 
 /* d (64 x N per warpgroup, N / 2 per thread) = a b^T + (acc ? d : 0) */
-template <typename T, int N>
+template <int N>
 __device__ __forceinline__ void gln_wgmma(float *d, uint64_t da, uint64_t db,
                                           int acc);
 template <>
-__device__ __forceinline__ void gln_wgmma<gpu_bf16, 128>(float *d, uint64_t da,
+__device__ __forceinline__ void gln_wgmma<128>(float *d, uint64_t da,
                                                    uint64_t db, int acc)
 {
     asm volatile(
@@ -90,7 +92,7 @@ __device__ __forceinline__ void gln_wgmma<gpu_bf16, 128>(float *d, uint64_t da,
         : "l"(da), "l"(db), "r"(acc));
 }
 template <>
-__device__ __forceinline__ void gln_wgmma<gpu_bf16, 64>(float *d, uint64_t da,
+__device__ __forceinline__ void gln_wgmma<64>(float *d, uint64_t da,
                                                    uint64_t db, int acc)
 {
     asm volatile(
@@ -108,50 +110,7 @@ __device__ __forceinline__ void gln_wgmma<gpu_bf16, 64>(float *d, uint64_t da,
         : "l"(da), "l"(db), "r"(acc));
 }
 template <>
-__device__ __forceinline__ void gln_wgmma<__half, 128>(float *d, uint64_t da,
-                                                   uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "%64, %65, p, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]),
-          "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]),
-          "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
-          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
-          "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]),
-          "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
-          "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
-          "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(da), "l"(db), "r"(acc));
-}
-template <>
-__device__ __forceinline__ void gln_wgmma<__half, 64>(float *d, uint64_t da,
-                                                   uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-        "%32, %33, p, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]),
-          "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]),
-          "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
-          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
-          "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-          "+f"(d[30]), "+f"(d[31])
-        : "l"(da), "l"(db), "r"(acc));
-}
-
-template <>
-__device__ __forceinline__ void gln_wgmma<gpu_bf16, 32>(float *d, uint64_t da,
+__device__ __forceinline__ void gln_wgmma<32>(float *d, uint64_t da,
                                                   uint64_t db, int acc)
 {
     asm volatile(
@@ -165,22 +124,6 @@ __device__ __forceinline__ void gln_wgmma<gpu_bf16, 32>(float *d, uint64_t da,
           "+f"(d[15])
         : "l"(da), "l"(db), "r"(acc));
 }
-template <>
-__device__ __forceinline__ void gln_wgmma<__half, 32>(float *d, uint64_t da,
-                                                  uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-        "%16, %17, p, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]),
-          "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]),
-          "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
-          "+f"(d[15])
-        : "l"(da), "l"(db), "r"(acc));
-}
-
 /* The accumulators held in place across wgmma's asynchronous writes:
  * no instruction the compiler schedules may read or move them between
  * the issue and the wait. */
@@ -197,12 +140,12 @@ template <int R> __device__ __forceinline__ void gln_hold(float *d)
  * wg * NW .. + NW of the block's (NW = BN / WGS). Thread (warp q of its
  * warpgroup, g = lane / 4, t = lane % 4) holds rows q * 16 + g + 8 h
  * (h = 0, 1), columns wg * NW + 8 j + 2 t + e: d[4 j + 2 h + e]. */
-template <typename T, int BN, int CK, int STAGES, int WGS>
+template <int BN, int CK, int STAGES, int WGS>
 __global__ void __launch_bounds__(128 * WGS)
     gemm_ln_kernel(const T *__restrict__ a, const T *__restrict__ w,
                    const T *bias, const T *res, const T *gamma,
-                   const T *beta, T *y, int m, int n, int k, int is_rms,
-                   float eps, int dep)
+                   const T *beta, T *y, int m, int n, int k, float eps,
+                   int dep)
 {
 #ifdef RLXG_SM90A_DEVICE
     using S = gln_shape<BN, STAGES>;
@@ -267,9 +210,9 @@ __global__ void __launch_bounds__(128 * WGS)
             load_b(s, s);
     if (lead)
         for (int c = threadIdx.x; c < BN; c += THREADS) {
-            bias_s[c] = bias ? ld(bias, col0 + c) : 0.f;
+            bias_s[c] = ld(bias, col0 + c);
             gamma_s[c] = ld(gamma, col0 + c);
-            beta_s[c] = beta ? ld(beta, col0 + c) : 0.f;
+            beta_s[c] = ld(beta, col0 + c);
         }
     if (dep)
         grid_dep_wait();
@@ -278,7 +221,7 @@ __global__ void __launch_bounds__(128 * WGS)
             load_a(s, s);
         /* the residual's tile with the first tiles, landed long before
          * the epilogue reads it */
-        if (s == AHEAD - 1 && lead && res)
+        if (s == AHEAD - 1 && lead)
             for (int c = threadIdx.x; c < GLN_BM * (BN / 8); c += THREADS) {
                 const int r = c / (BN / 8), q = c % (BN / 8);
                 const bool ok = row0 + r < m;
@@ -307,7 +250,7 @@ __global__ void __launch_bounds__(128 * WGS)
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < GLN_BK / 16; kk++)
-            gln_wgmma<T, NW>(d, gln_desc(as + kk * 32), gln_desc(bs + kk * 32),
+            gln_wgmma<NW>(d, gln_desc(as + kk * 32), gln_desc(bs + kk * 32),
                              kt > 0 || kk > 0);
         wgmma_commit();
         wgmma_wait<1>();
@@ -389,8 +332,7 @@ __global__ void __launch_bounds__(128 * WGS)
                 for (int e = 0; e < 2; e++) {
                     const int c = wg * NW + j * 8 + 2 * t + e;
                     float v = rnd<T>(d[4 * j + 2 * h + e] + bias_s[c]);
-                    if (res)
-                        v = rnd<T>(v + ld(tile, rl * S::ROW + c));
+                    v = rnd<T>(v + ld(tile, rl * S::ROW + c));
                     d[4 * j + 2 * h + e] = v;
                 }
         }
@@ -403,7 +345,7 @@ __global__ void __launch_bounds__(128 * WGS)
         float s = 0.f;
         for (int b = 0; b < cn; b++)
             s += cl.map_shared_rank(sum_blk, b)[threadIdx.x];
-        mean_s[threadIdx.x] = is_rms ? 0.f : s / (float)n;
+        mean_s[threadIdx.x] = s / (float)n;
     }
     __syncthreads();
     if (lead) {
@@ -452,7 +394,7 @@ __global__ void __launch_bounds__(128 * WGS)
     cl.sync(); /* no block leaves while another reads its shared memory */
 #else
     (void)a, (void)w, (void)bias, (void)res, (void)gamma, (void)beta;
-    (void)y, (void)m, (void)n, (void)k, (void)is_rms, (void)eps, (void)dep;
+    (void)y, (void)m, (void)n, (void)k, (void)eps, (void)dep;
 #endif
 }
 
@@ -470,13 +412,13 @@ static const char *const kGlnNames[GLN_CONFIGS] = {
     "fused, 64 cols, 2 warpgroups",
 };
 
-template <typename T, int BN, int CK, int STAGES, int WGS>
+template <int BN, int CK, int STAGES, int WGS>
 gpuError_t gln_launch(gpuStream_t s, const void *a, const void *w,
                       const void *bias, const void *res, const void *gamma,
                       const void *beta, void *y, int m, int n, int k,
-                      int is_rms, float eps, int dep)
+                      float eps, int dep)
 {
-    auto kern = gemm_ln_kernel<T, BN, CK, STAGES, WGS>;
+    auto kern = gemm_ln_kernel<BN, CK, STAGES, WGS>;
     constexpr int smem = gln_shape<BN, STAGES>::SMEM;
     gpuError_t e = cudaFuncSetAttribute(
         kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -500,22 +442,21 @@ gpuError_t gln_launch(gpuStream_t s, const void *a, const void *w,
     return cudaLaunchKernelEx(&cfg, kern, (const T *)a, (const T *)w,
                               (const T *)bias, (const T *)res,
                               (const T *)gamma, (const T *)beta, (T *)y, m,
-                              n, k, is_rms, eps, dep);
+                              n, k, eps, dep);
 }
 
-template <typename T>
 gpuError_t gln_run(gpuStream_t s, int cfg, const void *a, const void *w,
                    const void *bias, const void *res, const void *gamma,
-                   const void *beta, void *y, int m, int n, int k,
-                   int is_rms, float eps, int dep)
+                   const void *beta, void *y, int m, int n, int k, float eps,
+                   int dep)
 {
-#define GLN_ARGS s, a, w, bias, res, gamma, beta, y, m, n, k, is_rms, eps, dep
+#define GLN_ARGS s, a, w, bias, res, gamma, beta, y, m, n, k, eps, dep
     switch (cfg) {
-    case 0: return gln_launch<T, 128, 1, 8, 1>(GLN_ARGS);
-    case 1: return gln_launch<T, 128, 1, 8, 2>(GLN_ARGS);
-    case 2: return gln_launch<T, 128, 1, 8, 4>(GLN_ARGS);
-    case 3: return gln_launch<T, 128, 2, 8, 4>(GLN_ARGS);
-    case 4: return gln_launch<T, 64, 1, 12, 2>(GLN_ARGS);
+    case 0: return gln_launch<128, 1, 8, 1>(GLN_ARGS);
+    case 1: return gln_launch<128, 1, 8, 2>(GLN_ARGS);
+    case 2: return gln_launch<128, 1, 8, 4>(GLN_ARGS);
+    case 3: return gln_launch<128, 2, 8, 4>(GLN_ARGS);
+    case 4: return gln_launch<64, 1, 12, 2>(GLN_ARGS);
     default: return gpuErrorInvalidValue;
     }
 #undef GLN_ARGS
@@ -523,33 +464,31 @@ gpuError_t gln_run(gpuStream_t s, int cfg, const void *a, const void *w,
 
 } /* namespace */
 
-static int gemm_ln_ok(int dtype, int64_t m, int64_t n, int64_t k, int cfg)
+/* the tile shape CFG fits the shape, and the device runs the sm_90a
+ * code (not the compute_80 PTX a newer GPU would compile, in which the
+ * kernel is empty) */
+static int gemm_ln_ok(int64_t m, int64_t n, int64_t k, int cfg)
 {
-    if (dtype != RLX_DTYPE_F16 && dtype != RLX_DTYPE_BF16)
-        return 0;
     if (cfg < 0 || cfg >= GLN_CONFIGS || m < 1 || m > INT32_MAX ||
         n < 1 || k < 1 || k > INT32_MAX || n * k > INT32_MAX)
         return 0;
     const gln_cfg c = kGlnCfg[cfg];
     if (n % c.bn || n / c.bn * c.ck > 8 || k % (GLN_BK * c.ck))
         return 0; /* a cluster of at most 8 blocks; whole K tiles */
-    /* the device runs the sm_90a code (not the compute_80 PTX a newer
-     * GPU would compile, in which the kernel is empty) */
     return rlxg_dep_launch_ok();
 }
 
-static gpuError_t gemm_ln(gpuStream_t s, int dtype, const void *x,
-                          const void *w, const void *bias, const void *res,
+/* y = layer_norm(rnd(rnd(x w^T + bias) + res)) * gamma + beta, bf16;
+ * every pointer given, x, w, res and y 16-byte aligned */
+static gpuError_t gemm_ln(gpuStream_t s, const void *x, const void *w,
+                          const void *bias, const void *res,
                           const void *gamma, const void *beta, void *y,
-                          int64_t m, int64_t n, int64_t k, int is_rms,
-                          float eps, int cfg, int dep)
+                          int64_t m, int64_t n, int64_t k, float eps,
+                          int cfg, int dep)
 {
-    if (!gemm_ln_ok(dtype, m, n, k, cfg) ||
+    if (!gemm_ln_ok(m, n, k, cfg) || !bias || !res || !gamma || !beta ||
         ((uintptr_t)x | (uintptr_t)w | (uintptr_t)res | (uintptr_t)y) % 16)
         return gpuErrorInvalidValue;
-    if (dtype == RLX_DTYPE_F16)
-        return gln_run<__half>(s, cfg, x, w, bias, res, gamma, beta, y,
-                               (int)m, (int)n, (int)k, is_rms, eps, dep);
-    return gln_run<gpu_bf16>(s, cfg, x, w, bias, res, gamma, beta, y, (int)m,
-                             (int)n, (int)k, is_rms, eps, dep);
+    return gln_run(s, cfg, x, w, bias, res, gamma, beta, y, (int)m, (int)n,
+                   (int)k, eps, dep);
 }
