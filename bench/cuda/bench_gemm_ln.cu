@@ -32,6 +32,7 @@
 
 #include "bench_gemm_ln.cuh"
 #include "bench_util.cuh"
+#include "bench_lt.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -44,80 +45,6 @@ typedef __nv_bfloat16 bf;
 
 static float bf2f(bf x) { return __bfloat162float(x); }
 static double rbf(double v) { return (double)bf2f(__float2bfloat16((float)v)); }
-
-/* y = a @ w^T + bias through cuBLASLt (row-major a [m, k], w [n, k], y
- * [m, n]: column-major y^T = w^T' a^T'), the fastest of its heuristic's
- * algorithms on this shape */
-struct Lt {
-    cublasLtHandle_t h;
-    cublasLtMatmulDesc_t op;
-    cublasLtMatrixLayout_t la, lb, lc;
-    cublasLtMatmulAlgo_t algo;
-    void *ws;
-    size_t wss = 32u << 20;
-    const bf *a, *w, *bias;
-    bf *y;
-
-    void run(cudaStream_t s)
-    {
-        float one = 1.f, zero = 0.f;
-        CKB(cublasLtMatmul(h, op, &one, w, la, a, lb, &zero, y, lc, y, lc,
-                           &algo, ws, wss, s));
-    }
-
-    float setup(cudaStream_t s, int m, int n, int k, const bf *a_,
-                const bf *w_, const bf *bias_, bf *y_)
-    {
-        a = a_, w = w_, bias = bias_, y = y_;
-        CKB(cublasLtCreate(&h));
-        CK(cudaMalloc(&ws, wss));
-        CKB(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-        cublasOperation_t tt = CUBLAS_OP_T, tn = CUBLAS_OP_N;
-        CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA,
-                                           &tt, sizeof tt));
-        CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB,
-                                           &tn, sizeof tn));
-        cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
-        CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE,
-                                           &epi, sizeof epi));
-        CKB(cublasLtMatmulDescSetAttribute(
-            op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
-        CKB(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, k, n, k));
-        CKB(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, k, m, k));
-        CKB(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, n, m, n));
-        cublasLtMatmulPreference_t pref;
-        CKB(cublasLtMatmulPreferenceCreate(&pref));
-        CKB(cublasLtMatmulPreferenceSetAttribute(
-            pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wss, sizeof wss));
-        cublasLtMatmulHeuristicResult_t res[16];
-        int got = 0;
-        CKB(cublasLtMatmulAlgoGetHeuristic(h, op, la, lb, lc, lc, pref, 16,
-                                           res, &got));
-        CKB(cublasLtMatmulPreferenceDestroy(pref));
-        float best = 1e30f;
-        for (int i = 0; i < got; i++) {
-            algo = res[i].algo;
-            float us = time_us(s, [&] { run(s); });
-            if (us < best) {
-                best = us;
-                res[0].algo = res[i].algo;
-            }
-        }
-        algo = res[0].algo;
-        printf("cuBLASLt: best of %d algorithms %.2f us\n", got, best);
-        return best;
-    }
-
-    void done()
-    {
-        cublasLtMatrixLayoutDestroy(la);
-        cublasLtMatrixLayoutDestroy(lb);
-        cublasLtMatrixLayoutDestroy(lc);
-        cublasLtMatmulDescDestroy(op);
-        cublasLtDestroy(h);
-        CK(cudaFree(ws));
-    }
-};
 
 static void run_shape(int m, int n, int k)
 {

@@ -3,9 +3,10 @@
  * cores share (gk_attention_mma.cu for f16/bf16, gk_attention_tf32x3.cu
  * for f32): a block's (batch, head), the key tiles its rows need, the
  * copy of a K/V tile pair to shared memory, the double-buffered key
- * loop, and the online softmax over one tile's score accumulators.
- * Included by those files only, after gk_common.cuh and gk_ptx.cuh;
- * CUDA only.
+ * loop, the online softmax over one tile's score accumulators, and for
+ * f16/bf16 a warp's q fragments and its whole step over one key tile.
+ * Included by those files (and bench/cuda/bench_attn_proj.cuh) only,
+ * after gk_common.cuh and gk_ptx.cuh; CUDA only.
  */
 #ifndef RLX_GK_ATTENTION_FLASH_CUH
 #define RLX_GK_ATTENTION_FLASH_CUH
@@ -195,6 +196,84 @@ __device__ __forceinline__ void attn_finish(attn_rows &r, float &i0,
     }
     i0 = r.l0 > 0.f ? 1.f / r.l0 : (r.l0 == 0.f ? 0.f : r.l0);
     i1 = r.l1 > 0.f ? 1.f / r.l1 : (r.l1 == 0.f ? 0.f : r.l1);
+}
+
+/* f16/bf16: a warp's query rows ROW0 and ROW1 (its rows g and g + 8)
+ * of QB as mma A fragments over the head's KC 16-column steps, kept for
+ * the whole key loop; rows past sq read as 0 */
+template <typename T, int KC>
+__device__ __forceinline__ void attn_q_frags(unsigned (&qa)[KC][4],
+                                             const T *qb,
+                                             const rlxg_attn_plan &p,
+                                             int64_t row0, int64_t row1,
+                                             int t)
+{
+#pragma unroll
+    for (int kc = 0; kc < KC; kc++) {
+        int d = kc * 16 + 2 * t;
+        unsigned z = 0;
+        qa[kc][0] = row0 < p.sq ? *(const unsigned *)(qb + row0 * p.q_s[2] + d) : z;
+        qa[kc][1] = row1 < p.sq ? *(const unsigned *)(qb + row1 * p.q_s[2] + d) : z;
+        qa[kc][2] = row0 < p.sq ? *(const unsigned *)(qb + row0 * p.q_s[2] + d + 8) : z;
+        qa[kc][3] = row1 < p.sq ? *(const unsigned *)(qb + row1 * p.q_s[2] + d + 8) : z;
+    }
+}
+
+/* f16/bf16: a warp's step over key tile TILE of KT keys, K and V rows
+ * of D elements P apart in shared memory (KB, VB): s = q k^T, masked
+ * and scaled online softmax (RS), the output accumulators ACC rescaled,
+ * then ACC += p v. Scores live in registers as mma accumulators (lane:
+ * rows g and g + 8, columns 2t, 2t + 1 of each 8-key group) and become
+ * the A operand of p v without leaving them. */
+template <typename T, int D, int KT, int P>
+__device__ __forceinline__ void attn_mma_tile(float (&acc)[D / 8][4],
+                                              attn_rows &rs,
+                                              const unsigned (&qa)[D / 16][4],
+                                              const T *Kb, const T *Vb,
+                                              int tile, int64_t sk, int lane)
+{
+    constexpr int NT = KT / 8, KC = D / 16, DT = D / 8;
+    const int t = lane & 3;
+    /* s = q k^T over this tile */
+    float s[NT][4];
+#pragma unroll
+    for (int n = 0; n < NT; n++) {
+        s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+#pragma unroll
+        for (int kc = 0; kc < KC; kc += 2) {
+            unsigned r[4];
+            ldsm_x4(r, Kb + (n * 8 + (lane & 7)) * P + kc * 16 +
+                           (lane >> 3) * 8);
+            mma16816<T>(s[n], qa[kc], r[0], r[1]);
+            if (kc + 1 < KC)
+                mma16816<T>(s[n], qa[kc + 1], r[2], r[3]);
+        }
+    }
+
+    /* mask, scale, online softmax (rows g and g + 8) */
+    float c0, c1;
+    attn_softmax_tile<NT>(s, (int64_t)tile * KT, sk, t, rs, c0, c1);
+    unsigned pa[NT / 2][4];
+#pragma unroll
+    for (int n = 0; n < NT; n++) {
+        pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(s[n][0], s[n][1]);
+        pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(s[n][2], s[n][3]);
+    }
+    attn_scale_acc<DT>(acc, c0, c1);
+
+    /* acc += p v: k = keys (16 per step), n = output columns */
+#pragma unroll
+    for (int kk = 0; kk < NT / 2; kk++) {
+#pragma unroll
+        for (int n = 0; n < DT; n += 2) {
+            unsigned r[4];
+            ldsm_x4_t(r, Vb + (kk * 16 + (lane & 7) +
+                               ((lane >> 3) & 1) * 8) * P +
+                             n * 8 + (lane >> 4) * 8);
+            mma16816<T>(acc[n], pa[kk], r[0], r[1]);
+            mma16816<T>(acc[n + 1], pa[kk], r[2], r[3]);
+        }
+    }
 }
 
 } /* namespace */

@@ -23,15 +23,13 @@ namespace {
  * next tile copied in while this one is computed. (Splitting the keys
  * of 16 rows across warps instead, with a merge at the end, measured
  * slower on an H200 even for 128-key sequences: bench_attention.cu.)
- * Scores live in registers as mma accumulators (lane: rows g and g + 8,
- * columns 2t, 2t + 1 of each 8-key group, g = lane / 4, t = lane % 4);
- * they become the A operand of p v without leaving registers. */
+ * Each key tile is gk_attention_flash.cuh's attn_mma_tile. */
 template <typename T, int D, int W, int KT>
 __global__ void __launch_bounds__(W * 32)
     attn_mma_kernel(const T *q, const T *k, const T *v, T *o,
                     rlxg_attn_plan p)
 {
-    constexpr int P = D + 8, NT = KT / 8, KC = D / 16, DT = D / 8;
+    constexpr int P = D + 8, KC = D / 16, DT = D / 8;
     constexpr int TILE = KT * P; /* elements of one K or V tile */
     __shared__ __align__(16) T Kg[2 * TILE]; /* two tiles, double buffer */
     __shared__ __align__(16) T Vg[2 * TILE];
@@ -51,64 +49,14 @@ __global__ void __launch_bounds__(W * 32)
         load_tile(0, 0);
     cp_async_commit();
 
-    /* q rows as A fragments, kept for the whole key loop */
     unsigned qa[KC][4];
-#pragma unroll
-    for (int kc = 0; kc < KC; kc++) {
-        int d = kc * 16 + 2 * t;
-        unsigned z = 0;
-        qa[kc][0] = row0 < p.sq ? *(const unsigned *)(qb + row0 * p.q_s[2] + d) : z;
-        qa[kc][1] = row1 < p.sq ? *(const unsigned *)(qb + row1 * p.q_s[2] + d) : z;
-        qa[kc][2] = row0 < p.sq ? *(const unsigned *)(qb + row0 * p.q_s[2] + d + 8) : z;
-        qa[kc][3] = row1 < p.sq ? *(const unsigned *)(qb + row1 * p.q_s[2] + d + 8) : z;
-    }
-
+    attn_q_frags<T, KC>(qa, qb, p, row0, row1, t);
     float acc[DT][4];
     attn_zero_acc<DT>(acc);
     attn_rows rs = attn_rows_start(p, row0, row1);
-
     attn_key_loop(ntiles, load_tile, [&](int tile, int buf) {
-        const T *Kb = Kg + buf * TILE, *Vb = Vg + buf * TILE;
-        /* s = q k^T over this tile */
-        float s[NT][4];
-#pragma unroll
-        for (int n = 0; n < NT; n++) {
-            s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
-#pragma unroll
-            for (int kc = 0; kc < KC; kc += 2) {
-                unsigned r[4];
-                ldsm_x4(r, Kb + (n * 8 + (lane & 7)) * P + kc * 16 +
-                               (lane >> 3) * 8);
-                mma16816<T>(s[n], qa[kc], r[0], r[1]);
-                if (kc + 1 < KC)
-                    mma16816<T>(s[n], qa[kc + 1], r[2], r[3]);
-            }
-        }
-
-        /* mask, scale, online softmax (rows g and g + 8) */
-        float c0, c1;
-        attn_softmax_tile<NT>(s, (int64_t)tile * KT, p.sk, t, rs, c0, c1);
-        unsigned pa[NT / 2][4];
-#pragma unroll
-        for (int n = 0; n < NT; n++) {
-            pa[n / 2][(n & 1) * 2 + 0] = pack2<T>(s[n][0], s[n][1]);
-            pa[n / 2][(n & 1) * 2 + 1] = pack2<T>(s[n][2], s[n][3]);
-        }
-        attn_scale_acc<DT>(acc, c0, c1);
-
-        /* acc += p v: k = keys (16 per step), n = output columns */
-#pragma unroll
-        for (int kk = 0; kk < NT / 2; kk++) {
-#pragma unroll
-            for (int n = 0; n < DT; n += 2) {
-                unsigned r[4];
-                ldsm_x4_t(r, Vb + (kk * 16 + (lane & 7) +
-                                   ((lane >> 3) & 1) * 8) * P +
-                                 n * 8 + (lane >> 4) * 8);
-                mma16816<T>(acc[n], pa[kk], r[0], r[1]);
-                mma16816<T>(acc[n + 1], pa[kk], r[2], r[3]);
-            }
-        }
+        attn_mma_tile<T, D, KT, P>(acc, rs, qa, Kg + buf * TILE,
+                                   Vg + buf * TILE, tile, p.sk, lane);
     });
 
     float i0, i1;
