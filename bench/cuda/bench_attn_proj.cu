@@ -11,7 +11,8 @@
  * encoder block, the fused kernel launched plainly and as a programmatic
  * dependent. The fused output is checked against the unfused one. What
  * each part of the fused kernel costs: the time with it left out
- * (APN_SKIP_*). Times: 20 launches (or pairs) captured in a CUDA graph, replayed,
+ * (APN_SKIP_*); and an empty kernel's launch with and without clusters
+ * and the fused kernel's shared memory. Times: 20 launches (or pairs) captured in a CUDA graph, replayed,
  * event-timed; the median of 15 replays, per launch.
  *
  *   bash scripts/gpu-kernel-bench.sh attn_proj
@@ -160,8 +161,46 @@ static bool run_shape(int B, int S, int H)
     return ok;
 }
 
+/* an empty kernel: what a launch alone costs */
+__global__ void empty_kernel() {}
+
+/* An empty kernel's launch, 128 blocks of 128 threads as the encoder's
+ * fused launch, plain and in clusters of 8, with no dynamic shared memory
+ * and with the fused kernel's */
+static void launch_costs()
+{
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const int smem = (int)smem_bytes<gpu_bf16>();
+    CK(cudaFuncSetAttribute(empty_kernel,
+                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            smem));
+    printf("# an empty kernel, 128 blocks of 128 threads (µs per launch)\n");
+    for (int cl = 1; cl <= 8; cl *= 8)
+        for (int sm = 0; sm <= smem; sm += smem) {
+            cudaLaunchAttribute attr;
+            attr.id = cudaLaunchAttributeClusterDimension;
+            attr.val.clusterDim.x = (unsigned)cl;
+            attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+            cudaLaunchConfig_t cfg = {};
+            cfg.gridDim = dim3(8, 2, 8);
+            cfg.blockDim = dim3(128);
+            cfg.dynamicSmemBytes = (size_t)sm;
+            cfg.stream = s;
+            cfg.attrs = &attr;
+            cfg.numAttrs = cl > 1;
+            float us = time_us(s, [&] {
+                CK(cudaLaunchKernelEx(&cfg, empty_kernel));
+            });
+            printf("  %s, %2d KB of shared memory: %6.2f us\n",
+                   cl > 1 ? "clusters of 8" : "no cluster   ", sm >> 10, us);
+        }
+    CK(cudaStreamDestroy(s));
+}
+
 int main()
 {
+    launch_costs();
     bool ok = run_shape(8, 128, 8); /* the encoder block's */
     ok &= run_shape(1, 512, 8);
     ok &= run_shape(4, 64, 4);
