@@ -75,7 +75,7 @@ static void variants_bf16(const check_fn &check, cudaStream_t s,
 #undef VAR
     gpuError_t err;
     check("dispatch (rlxg_attention_mma)", [&] {
-        rlxg_attention_mma(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p, &err);
+        rlxg_attention_mma(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p, 0, &err);
     });
 }
 
@@ -97,7 +97,7 @@ static void variants_f32(const check_fn &check, cudaStream_t s,
     gpuError_t err;
     if (S >= 128) /* below, it declines (the CUDA-core kernel runs) */
         check("dispatch (rlxg_attention_tf32x3)", [&] {
-            rlxg_attention_tf32x3(s, qkv, qkv, qkv, o, &p, &err);
+            rlxg_attention_tf32x3(s, qkv, qkv, qkv, o, &p, 0, &err);
         });
 }
 

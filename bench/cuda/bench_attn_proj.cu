@@ -87,9 +87,9 @@ static bool run_shape(int B, int S, int H)
     lqkv.run(s);
     lo.setup(s, rows, n, n, o, w, b, t);
     auto unfused = [&] {
-        CK(rlxg_attention(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p));
+        CK(rlxg_attention(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p, 0));
         lo.run(s);
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, t, x, g, be, y, rows, n, eps));
+        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, t, x, g, be, y, rows, n, eps, 0));
     };
     auto fused = [&](int pdl, int skip = 0) {
         CK(apn_run(s, qkv, qkv, qkv, o, w, b, x, g, be, yf, p, eps, pdl,

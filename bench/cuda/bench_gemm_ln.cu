@@ -114,11 +114,11 @@ static void run_shape(int m, int n, int k)
     Lt lt;
     float t_mm = lt.setup(s, m, n, k, a, w, b, tmp);
     float t_norm = time_us(s, [&] {
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, tmp, r, g, be, y, m, n, eps));
+        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, tmp, r, g, be, y, m, n, eps, 0));
     });
     float t_un = time_us(s, [&] {
         lt.run(s);
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, tmp, r, g, be, y, m, n, eps));
+        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, tmp, r, g, be, y, m, n, eps, 0));
     });
     printf("add + layer_norm kernel alone       %8.2f us\n", t_norm);
     bool ok = check("unfused (cuBLASLt, then norm)", t_un, t_un);

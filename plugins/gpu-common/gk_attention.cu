@@ -446,17 +446,18 @@ template <typename T> struct AttnL {
 extern "C" gpuError_t rlxg_attention(gpuStream_t s, int dtype,
                                       const void *q, const void *k,
                                       const void *v, void *o,
-                                      const rlxg_attn_plan *plan)
+                                      const rlxg_attn_plan *plan, int pdl)
 {
     if (plan->batch * plan->heads * plan->sq * plan->dv == 0)
         return gpuSuccess;
     if (plan->batch * plan->heads > 65535)
         return gpuErrorInvalidValue;
     gpuError_t err = gpuSuccess;
-    if (rlxg_attention_mma(s, dtype, q, k, v, o, plan, &err))
+    if (rlxg_attention_mma(s, dtype, q, k, v, o, plan, pdl, &err))
         return err;
     if (dtype == RLX_DTYPE_F32 &&
-        rlxg_attention_tf32x3(s, q, k, v, o, plan, &err))
+        rlxg_attention_tf32x3(s, q, k, v, o, plan, pdl, &err))
         return err;
+    /* the CUDA-core kernels do not wait: launched plainly */
     return by_float<AttnL>(dtype, s, q, k, v, o, plan);
 }

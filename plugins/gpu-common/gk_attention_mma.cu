@@ -29,6 +29,7 @@ __global__ void __launch_bounds__(W * 32)
     attn_mma_kernel(const T *q, const T *k, const T *v, T *o,
                     rlxg_attn_plan p)
 {
+    grid_dep_wait(); /* a programmatic dependent: reads nothing before */
     constexpr int P = D + 8, KC = D / 16, DT = D / 8;
     constexpr int TILE = KT * P; /* elements of one K or V tile */
     __shared__ __align__(16) T Kg[2 * TILE]; /* two tiles, double buffer */
@@ -89,7 +90,8 @@ __global__ void __launch_bounds__(W * 32)
 
 template <typename T, int D>
 gpuError_t launch_mma(gpuStream_t s, const void *q, const void *k,
-                      const void *v, void *o, const rlxg_attn_plan *p)
+                      const void *v, void *o, const rlxg_attn_plan *p,
+                      bool pdl)
 {
     const T *qt = (const T *)q, *kt = (const T *)k, *vt = (const T *)v;
     T *ot = (T *)o;
@@ -98,21 +100,19 @@ gpuError_t launch_mma(gpuStream_t s, const void *q, const void *k,
     /* 64 query rows per block (fastest on an H200 from 128-key sequences
      * up, bench_attention.cu), fewer only when there are fewer rows */
     if (p->sq > 32)
-        attn_mma_kernel<T, D, 4, KT>
-            <<<dim3((unsigned)((p->sq + 63) / 64), bh), 128, 0, s>>>(
-                qt, kt, vt, ot, *p);
-    else if (p->sq > 16)
-        attn_mma_kernel<T, D, 2, KT><<<dim3(1, bh), 64, 0, s>>>(qt, kt, vt,
-                                                                 ot, *p);
-    else
-        attn_mma_kernel<T, D, 1, KT><<<dim3(1, bh), 32, 0, s>>>(qt, kt, vt,
-                                                                 ot, *p);
-    return gpuGetLastError();
+        return launch_dep(pdl, attn_mma_kernel<T, D, 4, KT>,
+                          dim3((unsigned)((p->sq + 63) / 64), bh), dim3(128),
+                          s, qt, kt, vt, ot, *p);
+    if (p->sq > 16)
+        return launch_dep(pdl, attn_mma_kernel<T, D, 2, KT>, dim3(1, bh),
+                          dim3(64), s, qt, kt, vt, ot, *p);
+    return launch_dep(pdl, attn_mma_kernel<T, D, 1, KT>, dim3(1, bh),
+                      dim3(32), s, qt, kt, vt, ot, *p);
 }
 
 template <typename T>
 bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
-             void *o, const rlxg_attn_plan *p, gpuError_t *err)
+             void *o, const rlxg_attn_plan *p, bool pdl, gpuError_t *err)
 {
     /* rows contiguous, 16-byte aligned and a multiple of 8 elements
      * apart: K/V rows go to shared memory as 16-byte copies */
@@ -126,9 +126,9 @@ bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
     if (m & 7)
         return false;
     switch (p->dh) {
-    case 32: *err = launch_mma<T, 32>(s, q, k, v, o, p); return true;
-    case 64: *err = launch_mma<T, 64>(s, q, k, v, o, p); return true;
-    case 128: *err = launch_mma<T, 128>(s, q, k, v, o, p); return true;
+    case 32: *err = launch_mma<T, 32>(s, q, k, v, o, p, pdl); return true;
+    case 64: *err = launch_mma<T, 64>(s, q, k, v, o, p, pdl); return true;
+    case 128: *err = launch_mma<T, 128>(s, q, k, v, o, p, pdl); return true;
     default: return false;
     }
 }
@@ -137,21 +137,21 @@ bool mma_run(gpuStream_t s, const void *q, const void *k, const void *v,
 
 bool rlxg_attention_mma(gpuStream_t s, int dtype, const void *q,
                         const void *k, const void *v, void *o,
-                        const rlxg_attn_plan *p, gpuError_t *err)
+                        const rlxg_attn_plan *p, int pdl, gpuError_t *err)
 {
     if (!device_is_sm80())
         return false;
     if (dtype == RLX_DTYPE_F16)
-        return mma_run<__half>(s, q, k, v, o, p, err);
+        return mma_run<__half>(s, q, k, v, o, p, pdl != 0, err);
     if (dtype == RLX_DTYPE_BF16)
-        return mma_run<gpu_bf16>(s, q, k, v, o, p, err);
+        return mma_run<gpu_bf16>(s, q, k, v, o, p, pdl != 0, err);
     return false;
 }
 
 #else /* RLXG_HIP: no mma.sync; the portable kernel runs */
 
 bool rlxg_attention_mma(gpuStream_t, int, const void *, const void *,
-                        const void *, void *, const rlxg_attn_plan *,
+                        const void *, void *, const rlxg_attn_plan *, int,
                         gpuError_t *)
 {
     return false;

@@ -186,6 +186,7 @@ __global__ void __launch_bounds__(W * 32)
     attn_tf32x3_kernel(const float *q, const float *k, const float *v,
                        float *o, rlxg_attn_plan p)
 {
+    grid_dep_wait(); /* a programmatic dependent: reads nothing before */
     constexpr int P = D + 4, KC = D / 8, DT = D / 8;
     constexpr int TILE = KT * P;
     __shared__ __align__(16) float Kg[2 * TILE];
@@ -277,7 +278,8 @@ __global__ void __launch_bounds__(W * 32)
 
 template <int D>
 gpuError_t launch_tf32x3(gpuStream_t s, const float *q, const float *k,
-                         const float *v, float *o, const rlxg_attn_plan *p)
+                         const float *v, float *o, const rlxg_attn_plan *p,
+                         bool pdl)
 {
     unsigned bh = (unsigned)(p->batch * p->heads);
     constexpr int KT = 32; /* two K/V tiles: 35 KiB at D 64 */
@@ -286,24 +288,22 @@ gpuError_t launch_tf32x3(gpuStream_t s, const float *q, const float *k,
      * s128 15.7 µs against 18.0 for four, at b1 h8 s1024 95.6 against
      * 120.7; at b1 h8 s2048 287 against 365) */
     if (p->sq > 32 && p->sk >= 2048)
-        attn_tf32x3_kernel<D, 4, KT>
-            <<<dim3((unsigned)((p->sq + 63) / 64), bh), 128, 0, s>>>(q, k, v,
-                                                                    o, *p);
-    else if (p->sq > 16 && p->sk >= 2048)
-        attn_tf32x3_kernel<D, 2, KT><<<dim3(1, bh), 64, 0, s>>>(q, k, v, o,
-                                                                 *p);
-    else
-        attn_tf32x3_kernel<D, 1, KT>
-            <<<dim3((unsigned)((p->sq + 15) / 16), bh), 32, 0, s>>>(q, k, v,
-                                                                    o, *p);
-    return gpuGetLastError();
+        return launch_dep(pdl, attn_tf32x3_kernel<D, 4, KT>,
+                          dim3((unsigned)((p->sq + 63) / 64), bh), dim3(128),
+                          s, q, k, v, o, *p);
+    if (p->sq > 16 && p->sk >= 2048)
+        return launch_dep(pdl, attn_tf32x3_kernel<D, 2, KT>, dim3(1, bh),
+                          dim3(64), s, q, k, v, o, *p);
+    return launch_dep(pdl, attn_tf32x3_kernel<D, 1, KT>,
+                      dim3((unsigned)((p->sq + 15) / 16), bh), dim3(32), s, q,
+                      k, v, o, *p);
 }
 
 } /* namespace */
 
 bool rlxg_attention_tf32x3(gpuStream_t s, const void *q, const void *k,
                            const void *v, void *o, const rlxg_attn_plan *p,
-                           gpuError_t *err)
+                           int pdl, gpuError_t *err)
 {
     /* From 128 keys: on an H200 (bench_attention.cu) this kernel took
      * 15.7 µs against the CUDA-core kernel's 16.6 at b8 h8 s128, 49.4
@@ -327,8 +327,8 @@ bool rlxg_attention_tf32x3(gpuStream_t s, const void *q, const void *k,
     const float *qf = (const float *)q, *kf = (const float *)k,
                 *vf = (const float *)v;
     switch (p->dh) {
-    case 32: *err = launch_tf32x3<32>(s, qf, kf, vf, (float *)o, p); return true;
-    case 64: *err = launch_tf32x3<64>(s, qf, kf, vf, (float *)o, p); return true;
+    case 32: *err = launch_tf32x3<32>(s, qf, kf, vf, (float *)o, p, pdl != 0); return true;
+    case 64: *err = launch_tf32x3<64>(s, qf, kf, vf, (float *)o, p, pdl != 0); return true;
     default: return false; /* 128: q's fragments alone take 128 registers */
     }
 }
@@ -336,7 +336,7 @@ bool rlxg_attention_tf32x3(gpuStream_t s, const void *q, const void *k,
 #else /* RLXG_HIP: no mma.sync; the portable kernel runs */
 
 bool rlxg_attention_tf32x3(gpuStream_t, const void *, const void *,
-                           const void *, void *, const rlxg_attn_plan *,
+                           const void *, void *, const rlxg_attn_plan *, int,
                            gpuError_t *)
 {
     return false;

@@ -240,6 +240,32 @@ __device__ __forceinline__ void grid_dep_release()
 #endif
 }
 
+/* KERNEL<<<GRID, BLOCK, 0, S>>>(ARGS), launched as the programmatic
+ * dependent of the kernel before it on S when PDL (CUDA; the caller
+ * knows the device runs the sm_90 code, rlxg_dep_launch_ok, and KERNEL
+ * calls grid_dep_wait before reading anything); a plain launch on AMD. */
+template <typename... P, typename... A>
+inline gpuError_t launch_dep(bool pdl, void (*kernel)(P...), dim3 grid,
+                             dim3 block, gpuStream_t s, A... args)
+{
+#ifdef RLXG_HIP
+    (void)pdl;
+    hipLaunchKernelGGL(kernel, grid, block, 0, s, args...);
+    return gpuGetLastError();
+#else
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, args...);
+#endif
+}
+
 /* ---- 32-lane warp reductions ----------------------------------------------------------- */
 __device__ __forceinline__ float warp_max(float v)
 {

@@ -22,6 +22,7 @@ __global__ void norm_kernel(int is_rms, const T *x, const T *res,
                             const T *gamma, const T *beta, T *y,
                             int64_t rows, int64_t cols, float eps)
 {
+    grid_dep_wait(); /* a programmatic dependent: reads nothing before */
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
     if (row >= rows)
@@ -56,6 +57,7 @@ __global__ void norm_reg_kernel(int is_rms, const T *x, const T *res,
                                 const T *gamma, const T *beta, T *y,
                                 int64_t rows, int cols, float eps)
 {
+    grid_dep_wait(); /* a programmatic dependent: reads nothing before */
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
     if (row >= rows)
@@ -121,6 +123,7 @@ __global__ void norm_vec_kernel(int is_rms, const T *x, const T *res,
                                 const T *gamma, const T *beta, T *y,
                                 int64_t rows, int cols, float eps)
 {
+    grid_dep_wait(); /* a programmatic dependent: reads nothing before */
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
     if (row >= rows)
@@ -173,39 +176,41 @@ __global__ void norm_vec_kernel(int is_rms, const T *x, const T *res,
 template <typename T> struct NormL {
     static gpuError_t run(gpuStream_t s, int is_rms, const void *x,
                            const void *r, const void *g, const void *b,
-                           void *y, int64_t rows, int64_t cols, float eps)
+                           void *y, int64_t rows, int64_t cols, float eps,
+                           int pdl)
     {
         const int rows_per_block = 4;
         int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
         const T *xt = (const T *)x, *rt = (const T *)r;
         const T *gt = (const T *)g, *bt = (const T *)b;
+        T *yt = (T *)y;
         dim3 grid((unsigned)blocks), block(32 * rows_per_block);
         const uintptr_t a = 4 * sizeof(T);
         bool vec = cols % 4 == 0 && (uintptr_t)x % a == 0 &&
                    (uintptr_t)r % a == 0 && (uintptr_t)g % a == 0 &&
                    (uintptr_t)b % a == 0 && (uintptr_t)y % a == 0;
+        const bool d = pdl != 0;
+        const int c = (int)cols;
         if (vec && cols <= 128)
-            norm_vec_kernel<T, 1><<<grid, block, 0, s>>>(
-                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
-        else if (vec && cols <= 512)
-            norm_vec_kernel<T, 4><<<grid, block, 0, s>>>(
-                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
-        else if (vec && cols <= 1024)
-            norm_vec_kernel<T, 8><<<grid, block, 0, s>>>(
-                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
-        else if (cols <= 128)
-            norm_reg_kernel<T, 4><<<grid, block, 0, s>>>(
-                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
-        else if (cols <= 512)
-            norm_reg_kernel<T, 16><<<grid, block, 0, s>>>(
-                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
-        else if (cols <= 1024)
-            norm_reg_kernel<T, 32><<<grid, block, 0, s>>>(
-                is_rms, xt, rt, gt, bt, (T *)y, rows, (int)cols, eps);
-        else
-            norm_kernel<T><<<grid, block, 0, s>>>(is_rms, xt, rt, gt, bt,
-                                                  (T *)y, rows, cols, eps);
-        return gpuGetLastError();
+            return launch_dep(d, norm_vec_kernel<T, 1>, grid, block, s,
+                              is_rms, xt, rt, gt, bt, yt, rows, c, eps);
+        if (vec && cols <= 512)
+            return launch_dep(d, norm_vec_kernel<T, 4>, grid, block, s,
+                              is_rms, xt, rt, gt, bt, yt, rows, c, eps);
+        if (vec && cols <= 1024)
+            return launch_dep(d, norm_vec_kernel<T, 8>, grid, block, s,
+                              is_rms, xt, rt, gt, bt, yt, rows, c, eps);
+        if (cols <= 128)
+            return launch_dep(d, norm_reg_kernel<T, 4>, grid, block, s,
+                              is_rms, xt, rt, gt, bt, yt, rows, c, eps);
+        if (cols <= 512)
+            return launch_dep(d, norm_reg_kernel<T, 16>, grid, block, s,
+                              is_rms, xt, rt, gt, bt, yt, rows, c, eps);
+        if (cols <= 1024)
+            return launch_dep(d, norm_reg_kernel<T, 32>, grid, block, s,
+                              is_rms, xt, rt, gt, bt, yt, rows, c, eps);
+        return launch_dep(d, norm_kernel<T>, grid, block, s, is_rms, xt, rt,
+                          gt, bt, yt, rows, cols, eps);
     }
 };
 
@@ -215,10 +220,10 @@ extern "C" gpuError_t rlxg_norm(gpuStream_t s, int dtype, int is_rms,
                                  const void *x, const void *res,
                                  const void *gamma, const void *beta,
                                  void *y, int64_t rows, int64_t cols,
-                                 float eps)
+                                 float eps, int pdl)
 {
     if (rows == 0 || cols == 0)
         return gpuSuccess;
     return by_float<NormL>(dtype, s, is_rms, x, res, gamma, beta, y, rows,
-                           cols, eps);
+                           cols, eps, pdl);
 }

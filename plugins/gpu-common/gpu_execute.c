@@ -47,6 +47,9 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
     const void *in2 = rlxg_value_ptr(exe, s->in[2], params);
     const void *in3 = rlxg_value_ptr(exe, s->in[3], params);
     gpuError_t err = gpuSuccess;
+    /* norm and attention kernels wait before reading anything, so they
+     * may start as the kernel before finishes, where its sm_90 code runs */
+    const int pdl = dep && exe->dep_launch;
     switch (s->kind) {
     case RLXG_STEP_UNARY:
         err = rlxg_unary(st, y->dtype, s->op, s->approx, in0, out, y->count);
@@ -63,7 +66,7 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
         break;
     case RLXG_STEP_NORM:
         err = rlxg_norm(st, y->dtype, s->op == RLX_OP_RMS_NORM, in0, in3, in1,
-                        in2, out, s->outer, s->len, s->eps);
+                        in2, out, s->outer, s->len, s->eps, pdl);
         break;
     case RLXG_STEP_REDUCE:
         err = rlxg_reduce(st, y->dtype, s->op, in0, out, &s->reduce);
@@ -97,7 +100,7 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
         err = gpuMemsetAsync(out, 0, y->nbytes, st);
         break;
     case RLXG_STEP_ATTENTION:
-        err = rlxg_attention(st, y->dtype, in0, in1, in2, out, &s->attn);
+        err = rlxg_attention(st, y->dtype, in0, in1, in2, out, &s->attn, pdl);
         break;
     }
     if (err != gpuSuccess)

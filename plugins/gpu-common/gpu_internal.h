@@ -158,8 +158,9 @@ struct rlx_executable {
     gpuGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
     int profile;          /* RLX_CUDA_PROFILE (RLX_ROCM_PROFILE) set and not yet done */
-    int dep_launch;       /* GEMVs launched as programmatic dependents of
-                             the step before (rlxg_dep_launch_ok, and the
+    int dep_launch;       /* GEMVs, norms and tensor-core attention
+                             launched as programmatic dependents of the
+                             step before (rlxg_dep_launch_ok, and the
                              setting cuda.dep_launch not 0) */
     int queue_direct;     /* queued runs launch the steps onto the queue
                              themselves, not as a graph (setting
@@ -210,8 +211,9 @@ extern pthread_mutex_t rlxg_queue_lock;
 
 /* Pointer to value V's bytes with PARAMS bound (capture time). */
 void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);
-/* Enqueue step S on STREAM; DEP: a GEMV may be a programmatic
- * dependent of the kernel before it. */
+/* Enqueue step S on STREAM; DEP: its kernel (a GEMV, a norm, the
+ * tensor-core attention) may be a programmatic dependent of the kernel
+ * before it, where exe->dep_launch. */
 rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
                              void *const *params, gpuStream_t stream,
                              int dep);

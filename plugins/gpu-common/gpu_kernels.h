@@ -79,17 +79,21 @@ gpuError_t rlxg_softmax(gpuStream_t s, int dtype, const void *x, void *y,
                          int64_t causal_rows);
 /* layer_norm (BETA non-NULL or IS_RMS 0) or rms_norm over rows of COLS.
  * RES non-NULL: the rows are x + res (same shape), the sum rounded to
- * DTYPE as an unfused add would store it. */
+ * DTYPE as an unfused add would store it. PDL: launched as the
+ * programmatic dependent of the kernel before it (CUDA, only where
+ * rlxg_dep_launch_ok; the kernel waits before reading anything). */
 gpuError_t rlxg_norm(gpuStream_t s, int dtype, int is_rms, const void *x,
                       const void *res, const void *gamma, const void *beta,
-                      void *y, int64_t rows, int64_t cols, float eps);
+                      void *y, int64_t rows, int64_t cols, float eps,
+                      int pdl);
 
 /* Fused attention: for every (batch, head) pair and query row i,
  * o[i] = softmax(scale * q[i] . k[j] over keys j) @ v, all in f32, each
  * operand read through element strides {batch, head, row, col} (so q, k
  * and v can be views into one qkv buffer) and o written likewise.
  * CAUSAL: key j is left out for j > i + sk - sq (weight 0). dh and dv at
- * most RLXG_ATTN_MAX_D. */
+ * most RLXG_ATTN_MAX_D. PDL: the tensor-core kernels are launched as
+ * programmatic dependents (as rlxg_norm's PDL); the others plainly. */
 #define RLXG_ATTN_MAX_D 128
 typedef struct rlxg_attn_plan {
     int64_t batch, heads, sq, sk, dh, dv;
@@ -100,7 +104,7 @@ typedef struct rlxg_attn_plan {
 } rlxg_attn_plan;
 gpuError_t rlxg_attention(gpuStream_t s, int dtype, const void *q,
                            const void *k, const void *v, void *o,
-                           const rlxg_attn_plan *plan);
+                           const rlxg_attn_plan *plan, int pdl);
 /* y[r, c] = sum_k x[r, k] w[c, k] (+ bias[c]; relu with RLXG_GEMV_RELU)
  * for ROWS <= RLXG_GEMV_MAX_ROWS rows of x [rows, k] and w [n, k]; BIAS
  * may be NULL. WPC: warps per output column, 1, 2, 4 or 8; 0 picks by
