@@ -57,11 +57,7 @@ static bool run_shape(int B, int S, int H)
 
     std::vector<bf> hx((size_t)rows * n), hwi((size_t)3 * n * n),
         hbi(3 * n), hw((size_t)n * n), hb(n), hg(n), hbe(n);
-    unsigned long long st = 1234567;
-    auto rnd = [&]() {
-        st = st * 6364136223846793005ull + 1442695040888963407ull;
-        return (float)((st >> 40) / 16777216.0 * 2 - 1);
-    };
+    bench_rng rnd = { 1234567ull };
     for (auto &e : hx) e = __float2bfloat16(rnd());
     for (auto &e : hwi) e = __float2bfloat16(rnd() / sqrtf((float)n) * 1.7f);
     for (auto &e : hbi) e = __float2bfloat16(0.2f * rnd());
@@ -69,11 +65,7 @@ static bool run_shape(int B, int S, int H)
     for (auto &e : hb) e = __float2bfloat16(0.2f * rnd());
     for (auto &e : hg) e = __float2bfloat16(1.f + 0.2f * rnd());
     for (auto &e : hbe) e = __float2bfloat16(0.2f * rnd());
-    auto up = [](bf **d, const std::vector<bf> &h) {
-        CK(cudaMalloc(d, h.size() * sizeof(bf)));
-        CK(cudaMemcpy(*d, h.data(), h.size() * sizeof(bf),
-                      cudaMemcpyHostToDevice));
-    };
+    auto up = bench_upload<bf>;
     bf *x, *wi, *bi, *w, *b, *g, *be, *qkv, *o, *t, *y, *yf;
     up(&x, hx), up(&wi, hwi), up(&bi, hbi), up(&w, hw), up(&b, hb);
     up(&g, hg), up(&be, hbe);

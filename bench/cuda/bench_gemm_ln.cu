@@ -53,11 +53,7 @@ static void run_shape(int m, int n, int k)
            m, n, k);
     std::vector<bf> ha((size_t)m * k), hw((size_t)n * k), hb(n),
         hr((size_t)m * n), hg(n), hbe(n);
-    unsigned long long st = 987654321;
-    auto rnd = [&]() {
-        st = st * 6364136223846793005ull + 1442695040888963407ull;
-        return (float)((st >> 40) / 16777216.0 * 2 - 1);
-    };
+    bench_rng rnd = { 987654321ull };
     for (auto &x : ha) x = __float2bfloat16(rnd());
     for (auto &x : hw) x = __float2bfloat16(rnd() / sqrtf((float)k) * 1.7f);
     for (auto &x : hb) x = __float2bfloat16(0.2f * rnd());
@@ -85,11 +81,7 @@ static void run_shape(int m, int n, int k)
                 (v[c] - mean) / sqrt(var + eps) * bf2f(hg[c]) + bf2f(hbe[c]);
     }
     bf *a, *w, *b, *r, *g, *be, *tmp, *y;
-    auto up = [](bf **d, const std::vector<bf> &h) {
-        CK(cudaMalloc(d, h.size() * sizeof(bf)));
-        CK(cudaMemcpy(*d, h.data(), h.size() * sizeof(bf),
-                      cudaMemcpyHostToDevice));
-    };
+    auto up = bench_upload<bf>;
     up(&a, ha), up(&w, hw), up(&b, hb), up(&r, hr), up(&g, hg), up(&be, hbe);
     CK(cudaMalloc(&tmp, (size_t)m * n * sizeof(bf)));
     CK(cudaMalloc(&y, (size_t)m * n * sizeof(bf)));

@@ -38,6 +38,26 @@
         }                                                                  \
     } while (0)
 
+/* uniform in [-1, 1) from a fixed linear congruential sequence, so that
+ * every run sees the same data */
+struct bench_rng {
+    unsigned long long st;
+    float operator()()
+    {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        return (float)((st >> 40) / 16777216.0 * 2 - 1);
+    }
+};
+
+/* H copied into a new device buffer *D */
+template <typename E>
+static inline void bench_upload(E **d, const std::vector<E> &h)
+{
+    CK(cudaMalloc(d, h.size() * sizeof(E)));
+    CK(cudaMemcpy(*d, h.data(), h.size() * sizeof(E),
+                  cudaMemcpyHostToDevice));
+}
+
 /* LAUNCH captured N times in a CUDA graph (after one call to check it);
  * the caller destroys the graph */
 static inline cudaGraphExec_t capture(cudaStream_t s,

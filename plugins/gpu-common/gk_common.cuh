@@ -243,7 +243,8 @@ __device__ __forceinline__ void grid_dep_release()
 /* KERNEL<<<GRID, BLOCK, 0, S>>>(ARGS), launched as the programmatic
  * dependent of the kernel before it on S when PDL (CUDA; the caller
  * knows the device runs the sm_90 code, rlxg_dep_launch_ok, and KERNEL
- * calls grid_dep_wait before reading anything); a plain launch on AMD. */
+ * calls grid_dep_wait before reading anything that kernel may have
+ * written); a plain launch on AMD. */
 template <typename... P, typename... A>
 inline gpuError_t launch_dep(bool pdl, void (*kernel)(P...), dim3 grid,
                              dim3 block, gpuStream_t s, A... args)

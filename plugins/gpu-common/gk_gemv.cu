@@ -143,30 +143,13 @@ template <typename T> struct GemvL {
                               int rows, int64_t n, int64_t k, int wpc,
                               int flags)
     {
-#ifdef RLXG_HIP /* no programmatic dependent launch on AMD */
+        const bool pdl = (flags & RLXG_GEMV_PDL) != 0;
         if (vec)
-            gemv_nt_kernel<T, R, true><<<grid, 256, 0, s>>>(
-                x, w, bias, y, rows, n, k, wpc, flags & ~RLXG_GEMV_PDL);
-        else
-            gemv_nt_kernel<T, R, false><<<grid, 256, 0, s>>>(
-                x, w, bias, y, rows, n, k, wpc, flags & ~RLXG_GEMV_PDL);
-        return gpuGetLastError();
-#else
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr[0].val.programmaticStreamSerializationAllowed = 1;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(grid);
-        cfg.blockDim = dim3(256);
-        cfg.stream = s;
-        cfg.attrs = attr;
-        cfg.numAttrs = (flags & RLXG_GEMV_PDL) ? 1 : 0;
-        if (vec)
-            return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, true>, x, w,
-                                      bias, y, rows, n, k, wpc, flags);
-        return cudaLaunchKernelEx(&cfg, gemv_nt_kernel<T, R, false>, x, w,
-                                  bias, y, rows, n, k, wpc, flags);
-#endif
+            return launch_dep(pdl, gemv_nt_kernel<T, R, true>, dim3(grid),
+                              dim3(256), s, x, w, bias, y, rows, n, k, wpc,
+                              flags);
+        return launch_dep(pdl, gemv_nt_kernel<T, R, false>, dim3(grid),
+                          dim3(256), s, x, w, bias, y, rows, n, k, wpc, flags);
     }
 };
 

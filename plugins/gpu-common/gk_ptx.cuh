@@ -4,8 +4,8 @@
  * bench/cuda/bench_gemm_ln.cuh): copies from global to shared memory
  * that bypass the registers, the 16-bit mma.sync and its ldmatrix loads
  * (sm_80+; empty in the host pass and on older targets), wgmma's
- * ordering instructions (sm_90a code only, RLXG_SM90A_DEVICE), and
- * whether the device has them.
+ * ordering instructions (sm_90a code only, RLXG_SM90A_DEVICE) and its
+ * accumulators as asm operands, and whether the device has them.
  * CUDA only: included where RLXG_HIP is not defined, after gk_common.cuh.
  */
 #ifndef RLX_GK_PTX_CUH
@@ -120,6 +120,18 @@ __device__ __forceinline__ void fence_proxy_async()
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
+
+/* A wgmma's f32 accumulators D[I .. I + N) as "+f" asm operands, in
+ * order (operand numbers 0 .. N - 1 when first in the list) */
+#define RLXG_WG_D4(d, i)                                                  \
+    "+f"(d[(i)]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3])
+#define RLXG_WG_D16(d, i)                                                 \
+    RLXG_WG_D4(d, i), RLXG_WG_D4(d, (i) + 4), RLXG_WG_D4(d, (i) + 8),       \
+        RLXG_WG_D4(d, (i) + 12)
+#define RLXG_WG_D32(d) RLXG_WG_D16(d, 0), RLXG_WG_D16(d, 16)
+#define RLXG_WG_D64(d)                                                    \
+    RLXG_WG_D16(d, 0), RLXG_WG_D16(d, 16), RLXG_WG_D16(d, 32),              \
+        RLXG_WG_D16(d, 48)
 
 /* two f32 to a packed pair of T (low half first) */
 template <typename T> __device__ __forceinline__ unsigned pack2(float a, float b);
