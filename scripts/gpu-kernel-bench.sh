@@ -8,8 +8,10 @@
 # against cuBLASLt and the norm kernel), bench_gemv_chain (the batch-1
 # MLP's first two layers as one weight stream against three GEMVs) and
 # bench_attn_proj (attention + out-projection + add + layer_norm as one
-# cluster kernel against the three kernels the plugin runs).
-# Which ones: the names given (default: all six). Output under $OUT
+# cluster kernel against the three kernels the plugin runs) and
+# bench_gemm_wg (a bf16 Linear on wgmma that starts early, against
+# cuBLASLt, alone and in the encoder block).
+# Which ones: the names given (default: all seven). Output under $OUT
 # (default /tmp/gpu-kernel-bench), one .txt per benchmark.
 #
 #   bash scripts/gpu-kernel-bench.sh attention stream
@@ -23,7 +25,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 INC="-Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda"
 ARCH="-gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A"
 status=0
-set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain attn_proj}
+set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain attn_proj gemm_wg}
 for b in "$@"; do
     case $b in
     attention) src=bench/cuda/bench_attention.cu; args=; libs= ;;
@@ -32,6 +34,7 @@ for b in "$@"; do
     gemm_ln) src=bench/cuda/bench_gemm_ln.cu; args=; libs=-lcublasLt ;;
     gemv_chain) src=bench/cuda/bench_gemv_chain.cu; args=; libs= ;;
     attn_proj) src=bench/cuda/bench_attn_proj.cu; args=; libs=-lcublasLt ;;
+    gemm_wg) src=bench/cuda/bench_gemm_wg.cu; args=; libs=-lcublasLt ;;
     *) echo "unknown benchmark $b"; exit 2 ;;
     esac
     nvcc -std=c++17 -O3 $ARCH $INC "$src" -o "$BUILD/bench_$b" $libs \

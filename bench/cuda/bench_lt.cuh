@@ -10,9 +10,12 @@
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 
+#include <string>
+#include <vector>
+
 #include "bench_util.cuh"
 
-/* y = a @ w^T + bias through cuBLASLt (row-major a [m, k], w [n, k], y
+/* y = a @ w^T + bias (then relu where RELU) through cuBLASLt (row-major a [m, k], w [n, k], y
  * [m, n]: column-major y^T = w^T' a^T'), the fastest of its heuristic's
  * algorithms on this shape */
 struct Lt {
@@ -24,6 +27,7 @@ struct Lt {
     size_t wss = 32u << 20;
     const __nv_bfloat16 *a, *w, *bias;
     __nv_bfloat16 *y;
+    std::vector<cublasLtMatmulAlgo_t> cands; /* the heuristic's, in order */
 
     void run(cudaStream_t s)
     {
@@ -33,7 +37,8 @@ struct Lt {
     }
 
     float setup(cudaStream_t s, int m, int n, int k, const __nv_bfloat16 *a_,
-                const __nv_bfloat16 *w_, const __nv_bfloat16 *bias_, __nv_bfloat16 *y_)
+                const __nv_bfloat16 *w_, const __nv_bfloat16 *bias_, __nv_bfloat16 *y_,
+                int relu = 0)
     {
         a = a_, w = w_, bias = bias_, y = y_;
         CKB(cublasLtCreate(&h));
@@ -44,7 +49,8 @@ struct Lt {
                                            &tt, sizeof tt));
         CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB,
                                            &tn, sizeof tn));
-        cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
+        cublasLtEpilogue_t epi =
+            relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS;
         CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE,
                                            &epi, sizeof epi));
         CKB(cublasLtMatmulDescSetAttribute(
@@ -56,10 +62,12 @@ struct Lt {
         CKB(cublasLtMatmulPreferenceCreate(&pref));
         CKB(cublasLtMatmulPreferenceSetAttribute(
             pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wss, sizeof wss));
-        cublasLtMatmulHeuristicResult_t res[16];
+        cublasLtMatmulHeuristicResult_t res[32];
         int got = 0;
-        CKB(cublasLtMatmulAlgoGetHeuristic(h, op, la, lb, lc, lc, pref, 16,
+        CKB(cublasLtMatmulAlgoGetHeuristic(h, op, la, lb, lc, lc, pref, 32,
                                            res, &got));
+        for (int i = 0; i < got; i++)
+            cands.push_back(res[i].algo);
         CKB(cublasLtMatmulPreferenceDestroy(pref));
         float best = 1e30f;
         for (int i = 0; i < got; i++) {
@@ -71,8 +79,29 @@ struct Lt {
             }
         }
         algo = res[0].algo;
-        printf("cuBLASLt: best of %d algorithms %.2f us\n", got, best);
+        printf("cuBLASLt: best of %d algorithms %.2f us (%s)\n", got, best,
+               name().c_str());
         return best;
+    }
+
+    /* the chosen algorithm: id, tile, stages, split-k, cluster shape */
+    std::string name() const
+    {
+        int v[5] = { 0, 0, 0, 1, 0 };
+        const cublasLtMatmulAlgoConfigAttributes_t at[5] = {
+            CUBLASLT_ALGO_CONFIG_ID, CUBLASLT_ALGO_CONFIG_TILE_ID,
+            CUBLASLT_ALGO_CONFIG_STAGES_ID, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+            CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID
+        };
+        for (int i = 0; i < 5; i++) {
+            size_t got = 0;
+            cublasLtMatmulAlgoConfigGetAttribute(&algo, at[i], &v[i],
+                                                 sizeof v[i], &got);
+        }
+        char b[96];
+        snprintf(b, sizeof b, "algo %d tile %d stages %d split %d cluster %d",
+                 v[0], v[1], v[2], v[3], v[4]);
+        return b;
     }
 
     void done()

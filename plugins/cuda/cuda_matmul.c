@@ -553,8 +553,9 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
  * layer (2 * 784 * 4096 FLOP) is above it: its choice among split-K
  * variants decides how much of the memory bandwidth it gets. */
 #define TUNE_MIN_FLOP (2.0 * 128 * 128 * 128)
-/* Calls per timed sample, so short kernels outweigh event overhead. */
-#define TUNE_CALLS 4
+/* Calls per timed sample, and the graph's replays (the first warms up) */
+#define TUNE_CALLS 10
+#define TUNE_REPS 4
 
 /* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column;
  * from n_algos on, the 3xTF32 GEMM's block tiles. */
@@ -564,54 +565,108 @@ static int gemv_wpc_of(int which)
     return 1 << (-which - 1);
 }
 
-/* Best time of one call of candidate WHICH, in ms. */
-static float time_algo(rlx_executable *exe, const rlxg_step *step,
-                       int which, const void *a, const void *b,
-                       const void *bias, void *y, cudaEvent_t e0,
-                       cudaEvent_t e1)
+/* One call of candidate WHICH on S. */
+static int call_algo(rlx_executable *exe, const rlxg_step *step, int which,
+                     const void *a, const void *b, const void *bias, void *y,
+                     cudaStream_t s)
 {
     const rlxg_blas *bl = &exe->be->blas;
     rlxg_matmul *mm = step->mm;
     const float alpha = 1.0f, beta = 0.0f;
-    float best = -1.f;
     if (which < 0)
         mm->gemv_wpc = gemv_wpc_of(which);
     if (which >= mm->n_algos)
         mm->tf32x3_cfg = which - mm->n_algos;
-    for (int rep = 0; rep < 4; rep++) {
-        cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
-        cudaEventRecord(e0, exe->stream);
-        for (int c = 0; c < TUNE_CALLS && cs == CUBLAS_STATUS_SUCCESS; c++)
-            if (which >= mm->n_algos)
-                cs = tf32x3(mm, a, b, bias, y, exe->stream) == cudaSuccess
-                         ? CUBLAS_STATUS_SUCCESS
-                         : CUBLAS_STATUS_EXECUTION_FAILED;
-            else if (which < 0)
-                cs = gemv(exe, step, a, b, bias, y, exe->stream, 1) ==
-                         cudaSuccess
-                         ? CUBLAS_STATUS_SUCCESS
-                         : CUBLAS_STATUS_EXECUTION_FAILED;
-            else
-                cs = bl->matmul(exe->lt, mm->desc, &alpha, b, mm->la, a,
-                                mm->lb, &beta, y, mm->ld, y, mm->ld,
-                                &mm->algos[which], exe->workspace,
-                                exe->workspace_bytes, exe->stream);
-        cudaEventRecord(e1, exe->stream);
-        if (cs != CUBLAS_STATUS_SUCCESS ||
-            cudaEventSynchronize(e1) != cudaSuccess)
-            return -1.f;
-        float ms = 0.f;
-        cudaEventElapsedTime(&ms, e0, e1);
-        ms /= TUNE_CALLS;
-        if (rep > 0 && (best < 0 || ms < best)) /* rep 0 warms up */
-            best = ms;
+    if (which >= mm->n_algos)
+        return tf32x3(mm, a, b, bias, y, s) == cudaSuccess;
+    if (which < 0)
+        return gemv(exe, step, a, b, bias, y, s, 1) == cudaSuccess;
+    return bl->matmul(exe->lt, mm->desc, &alpha, b, mm->la, a, mm->lb,
+                      &beta, y, mm->ld, y, mm->ld, &mm->algos[which],
+                      exe->workspace, exe->workspace_bytes,
+                      s) == CUBLAS_STATUS_SUCCESS;
+}
+
+/* MS[i]: the best time of one call of candidate C0 + i (C0 <= c < C1),
+ * in ms; -1 where it cannot run or the timing failed. Each candidate is
+ * called once first (that loads its kernel and shows a failure). Those
+ * that ran are then captured in one CUDA graph, TUNE_CALLS calls each
+ * between two event records, and the graph replayed: timed as a
+ * program's replays run them. Launched one by one, a call's host side
+ * (several µs for cuBLASLt) outlasts a small kernel, and every candidate
+ * would time the same. */
+static void time_candidates(rlx_executable *exe, const rlxg_step *step,
+                            int c0, int c1, const void *a, const void *b,
+                            const void *bias, void *y, float *ms)
+{
+    cudaStream_t s = exe->stream;
+    const int n = c1 - c0;
+    int n_ran = 0, n_ev = 0;
+    for (int i = 0; i < n; i++) {
+        ms[i] = call_algo(exe, step, c0 + i, a, b, bias, y, s) &&
+                        cudaStreamSynchronize(s) == cudaSuccess
+                    ? 0.f
+                    : -1.f; /* 0: ran, not timed yet */
+        cudaGetLastError(); /* a candidate that failed is just skipped */
+        n_ran += ms[i] == 0.f;
     }
-    return best;
+    cudaEvent_t *ev = n_ran ? calloc((size_t)n_ran + 1, sizeof *ev) : NULL;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t ge = NULL;
+    int ok = ev != NULL;
+    while (ok && n_ev <= n_ran)
+        ok = cudaEventCreate(&ev[n_ev++]) == cudaSuccess;
+    if (ok && cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) ==
+                  cudaSuccess) {
+        /* External: recorded as a node of the graph, at each replay */
+        ok = cudaEventRecordWithFlags(ev[0], s, cudaEventRecordExternal) ==
+             cudaSuccess;
+        for (int i = 0, j = 0; i < n && ok; i++) {
+            if (ms[i] < 0.f)
+                continue;
+            for (int c = 0; c < TUNE_CALLS && ok; c++)
+                ok = call_algo(exe, step, c0 + i, a, b, bias, y, s);
+            ok = ok && cudaEventRecordWithFlags(ev[++j], s,
+                                                cudaEventRecordExternal) ==
+                           cudaSuccess;
+        }
+        /* the capture ends whatever happened, or the stream stays in it */
+        if (cudaStreamEndCapture(s, &graph) != cudaSuccess)
+            ok = 0;
+        ok = ok && gpu_graph_instantiate(&ge, graph) == cudaSuccess;
+    } else {
+        ok = 0;
+    }
+    for (int rep = 0; rep < TUNE_REPS && ok; rep++) {
+        ok = cudaGraphLaunch(ge, s) == cudaSuccess &&
+             cudaStreamSynchronize(s) == cudaSuccess;
+        for (int i = 0, j = 0; i < n && ok && rep > 0; i++) {
+            float t = 0.f;
+            if (ms[i] < 0.f)
+                continue;
+            ok = cudaEventElapsedTime(&t, ev[j], ev[j + 1]) == cudaSuccess;
+            j++;
+            t /= TUNE_CALLS;
+            if (ms[i] == 0.f || t < ms[i])
+                ms[i] = t;
+        }
+    }
+    if (!ok) /* untimed: none is chosen over another */
+        for (int i = 0; i < n; i++)
+            ms[i] = -1.f;
+    if (ge)
+        cudaGraphExecDestroy(ge);
+    if (graph)
+        cudaGraphDestroy(graph);
+    for (int i = 0; i < n_ev; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    free(ev);
+    cudaGetLastError();
 }
 
 rlx_status rlxg_matmul_autotune(rlx_executable *exe)
 {
-    cudaEvent_t e0 = NULL, e1 = NULL;
     for (uint32_t i = 0; i < exe->n_steps; i++) {
         rlxg_step *s = &exe->steps[i];
         rlxg_matmul *mm = s->mm;
@@ -634,11 +689,6 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
             cudaGetLastError();
             continue; /* no room to tune: keep the heuristic's choice */
         }
-        if (!e0 && (cudaEventCreate(&e0) != cudaSuccess ||
-                    cudaEventCreate(&e1) != cudaSuccess)) {
-            cudaFree(buf);
-            break;
-        }
         char *a = buf, *b = a + (na + 255) / 256 * 256;
         char *y = b + (nb + 255) / 256 * 256;
         char *bias = y + (ny + 255) / 256 * 256;
@@ -656,9 +706,11 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         float best_ms = -1.f, first_ms = -1.f, blas_ms = -1.f;
         int c0 = forced ? mm->n_algos
                         : mm->gemv_ok ? -GEMV_CANDIDATES : 0;
-        for (int c = c0; c < mm->n_algos + n_tf32x3; c++) {
-            float ms = time_algo(exe, s, c, a, b, nbias ? bias : NULL, y, e0,
-                                 e1);
+        int c1 = mm->n_algos + n_tf32x3;
+        float ms_of[GEMV_CANDIDATES + RLXG_MAX_ALGOS + RLXG_TF32X3_CONFIGS];
+        time_candidates(exe, s, c0, c1, a, b, nbias ? bias : NULL, y, ms_of);
+        for (int c = c0; c < c1; c++) {
+            float ms = ms_of[c - c0];
             if (c == 0)
                 first_ms = ms;
             if (c == mm->n_algos)
@@ -704,10 +756,6 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
                     best, mm->n_algos, (int)split, mm->gemv_wpc,
                     (double)best_ms, (double)first_ms);
     }
-    if (e0)
-        cudaEventDestroy(e0);
-    if (e1)
-        cudaEventDestroy(e1);
     rlxg_chain_plan(exe);
     return RLX_OK;
 }

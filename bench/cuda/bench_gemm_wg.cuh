@@ -1,0 +1,236 @@
+/*
+ * bench_gemm_wg.cuh - the kernel bench_gemm_wg.cu times: a bf16 Linear
+ * layer y = act(x w^T + bias) on sm_90a's wgmma, built to start early:
+ *
+ * x [m, k] and w [n, k] (a Linear weight) are both K-major. A block
+ * computes BM = 64 WGS rows x BN columns, warpgroup i rows 64 i .. + 64
+ * with m64nBNk16 wgmmas. cp.async copies 64 of K at a time into wgmma's
+ * 128-byte swizzled layout, STAGES - 2 tiles ahead of the one the
+ * wgmmas read (all of K at once where it fits). The weight is a param,
+ * which no kernel of the graph writes: its first tiles and the bias are
+ * read before griddepcontrol.wait, so when the kernel is launched as a
+ * programmatic dependent they arrive while the kernel before finishes;
+ * x only after the wait. TRIG: the kernel lets its own dependents launch
+ * once its products are done (they wait for its end all the same).
+ *
+ * Right (it matches cuBLASLt's output bit for bit) but 1.4x to 3.8x
+ * slower than cuBLASLt on the encoder's GEMMs (bench/cuda/RESULTS.md,
+ * eleventh session), so the plugin does not have it: every thread
+ * computes and issues its own copies, and with one or two warpgroups per
+ * SM that instruction stream, not the tensor cores or L2, sets the pace.
+ */
+#include "../../plugins/gpu-common/gk_common.cuh"
+#include "../../plugins/gpu-common/gk_ptx.cuh"
+
+namespace {
+
+constexpr int GW_BK = 64;
+
+template <int BN, int WGS, int STAGES> struct gw_shape {
+    static constexpr int BM = 64 * WGS, THREADS = 128 * WGS;
+    static constexpr int A_BYTES = BM * GW_BK * 2, B_BYTES = BN * GW_BK * 2;
+    static constexpr int STAGE = A_BYTES + B_BYTES;
+    static constexpr int SMEM = STAGES * STAGE + 1024; /* + swizzle slack */
+    static_assert(A_BYTES % 1024 == 0 && B_BYTES % 1024 == 0, "swizzle atoms");
+    static_assert(SMEM <= 227 * 1024, "shared memory of an SM");
+};
+
+#ifdef RLXG_SM90A_DEVICE
+/* wgmma's descriptor of a K-major tile in the 128-byte swizzle: rows of
+ * 64 elements (128 bytes), 8-row atoms 1024 bytes apart */
+__device__ __forceinline__ uint64_t gw_desc(unsigned addr)
+{
+    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)1 << 16) |
+           ((uint64_t)(1024 >> 4) << 32) | ((uint64_t)1 << 62);
+}
+
+template <int N>
+__device__ __forceinline__ void gw_wgmma(float *d, uint64_t da, uint64_t db,
+                                         int acc);
+template <>
+__device__ __forceinline__ void gw_wgmma<128>(float *d, uint64_t da,
+                                              uint64_t db, int acc)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+        "%64, %65, p, 1, 1, 0, 0;\n}\n"
+        : RLXG_WG_D64(d)
+        : "l"(da), "l"(db), "r"(acc));
+}
+template <>
+__device__ __forceinline__ void gw_wgmma<64>(float *d, uint64_t da,
+                                             uint64_t db, int acc)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+        "%32, %33, p, 1, 1, 0, 0;\n}\n"
+        : RLXG_WG_D32(d)
+        : "l"(da), "l"(db), "r"(acc));
+}
+template <>
+__device__ __forceinline__ void gw_wgmma<32>(float *d, uint64_t da,
+                                             uint64_t db, int acc)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+        "%16, %17, p, 1, 1, 0, 0;\n}\n"
+        : RLXG_WG_D16(d, 0)
+        : "l"(da), "l"(db), "r"(acc));
+}
+template <int R> __device__ __forceinline__ void gw_hold(float *d)
+{
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+#endif
+
+/* Thread (warp q of warpgroup i, g = lane / 4, t = lane % 4) holds rows
+ * 64 i + 16 q + g + 8 h, columns 8 j + 2 t + e: d[4 j + 2 h + e]. */
+template <int BN, int WGS, int STAGES>
+__global__ void __launch_bounds__(128 * WGS)
+    gemm_wg_kernel(const gpu_bf16 *__restrict__ a,
+                   const gpu_bf16 *__restrict__ w,
+                   const gpu_bf16 *__restrict__ bias,
+                   gpu_bf16 *__restrict__ y, int m, int n, int k, int act,
+                   int trig)
+{
+#ifdef RLXG_SM90A_DEVICE
+    using S = gw_shape<BN, WGS, STAGES>;
+    constexpr int AHEAD = STAGES - 2, NJ = BN / 8, R = NJ * 4;
+    extern __shared__ unsigned char gw_raw[];
+    unsigned char *sm = gw_raw + ((1024 - (smem_addr(gw_raw) & 1023)) & 1023);
+    const unsigned sbase = smem_addr(sm);
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
+    const int row0 = (int)blockIdx.y * S::BM, col0 = (int)blockIdx.x * BN;
+    const int ktiles = k / GW_BK;
+
+    /* 16-byte chunk q of a tile's row r lands at chunk q ^ (r % 8) */
+    auto load_a = [&](int kt, int st) {
+        unsigned char *as = sm + st * S::STAGE;
+        const int k0 = kt * GW_BK;
+#pragma unroll
+        for (int c = tid; c < S::BM * 8; c += S::THREADS) {
+            const int r = c >> 3, q = c & 7;
+            const bool ok = row0 + r < m;
+            cp_async16(as + r * 128 + ((q ^ (r & 7)) << 4),
+                       a + (int64_t)(ok ? row0 + r : 0) * k + k0 + q * 8,
+                       ok ? 16 : 0);
+        }
+    };
+    auto load_b = [&](int kt, int st) {
+        unsigned char *bs = sm + st * S::STAGE + S::A_BYTES;
+        const int k0 = kt * GW_BK;
+#pragma unroll
+        for (int c = tid; c < BN * 8; c += S::THREADS) {
+            const int r = c >> 3, q = c & 7;
+            cp_async16(bs + r * 128 + ((q ^ (r & 7)) << 4),
+                       w + (int64_t)(col0 + r) * k + k0 + q * 8, 16);
+        }
+    };
+
+    float d[R];
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        d[i] = 0.f;
+    float2 bv[NJ];
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+        const int c = col0 + 8 * j + 2 * t;
+        bv[j] = bias ? make_float2(ld(bias, c), ld(bias, c + 1))
+                     : make_float2(0.f, 0.f);
+    }
+    for (int s = 0; s < AHEAD; s++)
+        if (s < ktiles)
+            load_b(s, s);
+    grid_dep_wait(); /* x may be the kernel before's output */
+    for (int s = 0; s < AHEAD; s++) {
+        if (s < ktiles)
+            load_a(s, s);
+        cp_async_commit();
+    }
+#pragma unroll 1
+    for (int kt = 0; kt < ktiles; kt++) {
+        cp_async_wait<AHEAD - 1>();
+        fence_proxy_async();
+        /* tile kt landed for every thread, and every thread has waited
+         * for the wgmmas of tile kt - 2, whose stage is refilled now */
+        __syncthreads();
+        const int nt = kt + AHEAD;
+        if (nt < ktiles) {
+            load_a(nt, nt % STAGES);
+            load_b(nt, nt % STAGES);
+        }
+        cp_async_commit();
+        const unsigned as = sbase + (kt % STAGES) * S::STAGE + wg * 64 * 128;
+        const unsigned bs = sbase + (kt % STAGES) * S::STAGE + S::A_BYTES;
+        gw_hold<R>(d);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < GW_BK / 16; kk++)
+            gw_wgmma<BN>(d, gw_desc(as + kk * 32), gw_desc(bs + kk * 32),
+                         kt > 0 || kk > 0);
+        wgmma_commit();
+        wgmma_wait<1>();
+        gw_hold<R>(d);
+    }
+    wgmma_wait<0>();
+    gw_hold<R>(d);
+    if (trig)
+        grid_dep_release();
+
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = row0 + wg * 64 + wq * 16 + g + 8 * h;
+        if (r >= m)
+            continue;
+        gpu_bf16 *yr = y + (int64_t)r * n + col0 + 2 * t;
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            const float v0 = gemm_act(act, d[4 * j + 2 * h] + bv[j].x);
+            const float v1 = gemm_act(act, d[4 * j + 2 * h + 1] + bv[j].y);
+            *(unsigned *)(yr + 8 * j) = pack2<gpu_bf16>(v0, v1);
+        }
+    }
+#endif
+}
+
+/* x [m, k] @ w[n, k]^T + bias, act; k % 64 == 0 and n % BN == 0 */
+template <int BN, int WGS, int STAGES>
+cudaError_t gemm_wg_run(cudaStream_t s, const gpu_bf16 *a, const gpu_bf16 *w,
+                        const gpu_bf16 *bias, gpu_bf16 *y, int m, int n,
+                        int k, int act, int pdl, int trig)
+{
+    using S = gw_shape<BN, WGS, STAGES>;
+    auto kern = gemm_wg_kernel<BN, WGS, STAGES>;
+    static bool ready;
+    if (!ready) {
+        cudaError_t e = cudaFuncSetAttribute(
+            kern, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SMEM);
+        if (e != cudaSuccess)
+            return e;
+        ready = true;
+    }
+    if (k % GW_BK || n % BN)
+        return cudaErrorInvalidValue;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(n / BN), (unsigned)((m + S::BM - 1) / S::BM));
+    cfg.blockDim = dim3(S::THREADS);
+    cfg.dynamicSmemBytes = S::SMEM;
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kern, a, w, bias, y, m, n, k, act, trig);
+}
+
+} /* namespace */
