@@ -23,6 +23,7 @@
 #include "../../plugins/gpu-common/gk_attention_mma.cu"
 #include "../../plugins/gpu-common/gk_attention_tf32x3.cu"
 
+#include "bench_attn_plan.cuh"
 #include "bench_attn_proj.cuh"
 #include "bench_util.cuh"
 #include "bench_lt.cuh"
@@ -42,14 +43,7 @@ static bool run_shape(int B, int S, int H)
     const int n = H * 64, rows = B * S;
     const float eps = 1e-5f;
     printf("# bf16 batch %d, seq %d, heads %d (n %d)\n", B, S, H, n);
-    rlxg_attn_plan p = {};
-    p.batch = B, p.heads = H, p.sq = S, p.sk = S, p.dh = 64, p.dv = 64;
-    const int64_t in_s[4] = { (int64_t)S * 3 * n, 64, 3 * n, 1 };
-    const int64_t out_s[4] = { (int64_t)S * n, 64, n, 1 };
-    for (int i = 0; i < 4; i++)
-        p.q_s[i] = p.k_s[i] = p.v_s[i] = in_s[i], p.o_s[i] = out_s[i];
-    p.q_off = 0, p.k_off = n, p.v_off = 2 * n;
-    p.scale = 0.125f;
+    const rlxg_attn_plan p = bench_attn_plan(B, S, H);
     if (!apn_ok(p)) {
         printf("declined: needs the sm_90 code\n");
         return false;

@@ -27,6 +27,7 @@
 
 #include "../../plugins/gpu-common/gk_common.cuh"
 #include "../../plugins/gpu-common/gk_ptx.cuh"
+#include "bench_wgmma.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -52,67 +53,6 @@ template <int BN, int STAGES> struct gln_shape {
     static_assert(SMEM + 2048 <= 227 * 1024, "shared memory of an SM");
 };
 
-/* device helpers: in sm_90a code only, the kernel's only user */
-#ifdef RLXG_SM90A_DEVICE
-/* wgmma's shared-memory descriptor of a K-major tile in the 128-byte
- * swizzle: rows of 64 elements (128 bytes), 8-row atoms 1024 bytes
- * apart; a step of 16 along K is 32 bytes on the start address */
-__device__ __forceinline__ uint64_t gln_desc(unsigned addr)
-{
-    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)1 << 16) |
-           ((uint64_t)(1024 >> 4) << 32) | ((uint64_t)1 << 62);
-}
-
-/* d (64 x N per warpgroup, N / 2 per thread) = a b^T + (acc ? d : 0) */
-template <int N>
-__device__ __forceinline__ void gln_wgmma(float *d, uint64_t da, uint64_t db,
-                                          int acc);
-template <>
-__device__ __forceinline__ void gln_wgmma<128>(float *d, uint64_t da,
-                                                   uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "%64, %65, p, 1, 1, 0, 0;\n}\n"
-        : RLXG_WG_D64(d)
-        : "l"(da), "l"(db), "r"(acc));
-}
-template <>
-__device__ __forceinline__ void gln_wgmma<64>(float *d, uint64_t da,
-                                                   uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-        "%32, %33, p, 1, 1, 0, 0;\n}\n"
-        : RLXG_WG_D32(d)
-        : "l"(da), "l"(db), "r"(acc));
-}
-template <>
-__device__ __forceinline__ void gln_wgmma<32>(float *d, uint64_t da,
-                                                  uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-        "%16, %17, p, 1, 1, 0, 0;\n}\n"
-        : RLXG_WG_D16(d, 0)
-        : "l"(da), "l"(db), "r"(acc));
-}
-/* The accumulators held in place across wgmma's asynchronous writes:
- * no instruction the compiler schedules may read or move them between
- * the issue and the wait. */
-template <int R> __device__ __forceinline__ void gln_hold(float *d)
-{
-#pragma unroll
-    for (int i = 0; i < R; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-#endif /* RLXG_SM90A_DEVICE */
 
 /* Grid: x = the cluster (n / BN column blocks times CK slices of K),
  * y = 64-row blocks; WGS warpgroups, warpgroup wg computing columns
@@ -225,18 +165,18 @@ __global__ void __launch_bounds__(128 * WGS)
         cp_async_commit();
         const unsigned as = sbase + (kt % STAGES) * S::STAGE;
         const unsigned bs = as + S::A_BYTES + wg * NW * 128;
-        gln_hold<R>(d);
+        bw_hold<R>(d);
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < GLN_BK / 16; kk++)
-            gln_wgmma<NW>(d, gln_desc(as + kk * 32), gln_desc(bs + kk * 32),
+            bw_wgmma<NW>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
                              kt > 0 || kk > 0);
         wgmma_commit();
         wgmma_wait<1>();
-        gln_hold<R>(d);
+        bw_hold<R>(d);
     }
     wgmma_wait<0>();
-    gln_hold<R>(d);
+    bw_hold<R>(d);
     cp_async_wait<0>();
     if (dep)
         grid_dep_release();

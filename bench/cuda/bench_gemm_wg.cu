@@ -30,6 +30,7 @@
 #include "../../plugins/gpu-common/gk_attention_mma.cu"
 #include "../../plugins/gpu-common/gk_attention_tf32x3.cu"
 
+#include "bench_attn_plan.cuh"
 #include "bench_gemm_wg.cuh"
 #include "bench_util.cuh"
 #include "bench_lt.cuh"
@@ -173,14 +174,7 @@ int main()
     if (getenv("GW_NOTIME")) /* one launch of each config, for ncu */
         return ok ? 0 : 1;
 
-    rlxg_attn_plan p = {};
-    p.batch = B, p.heads = H, p.sq = S, p.sk = S, p.dh = 64, p.dv = 64;
-    const int64_t in_s[4] = { (int64_t)S * 3 * D, 64, 3 * D, 1 };
-    const int64_t out_s[4] = { (int64_t)S * D, 64, D, 1 };
-    for (int i = 0; i < 4; i++)
-        p.q_s[i] = p.k_s[i] = p.v_s[i] = in_s[i], p.o_s[i] = out_s[i];
-    p.q_off = 0, p.k_off = D, p.v_off = 2 * D;
-    p.scale = 0.125f;
+    const rlxg_attn_plan p = bench_attn_plan(B, S, H);
 
     /* the encoder block; OURS: 0 cuBLASLt, 1 ours plain, 2 ours as
      * dependents, 3 ours as triggering dependents */

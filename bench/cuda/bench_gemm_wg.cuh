@@ -21,6 +21,7 @@
  */
 #include "../../plugins/gpu-common/gk_common.cuh"
 #include "../../plugins/gpu-common/gk_ptx.cuh"
+#include "bench_wgmma.cuh"
 
 namespace {
 
@@ -34,62 +35,6 @@ template <int BN, int WGS, int STAGES> struct gw_shape {
     static_assert(A_BYTES % 1024 == 0 && B_BYTES % 1024 == 0, "swizzle atoms");
     static_assert(SMEM <= 227 * 1024, "shared memory of an SM");
 };
-
-#ifdef RLXG_SM90A_DEVICE
-/* wgmma's descriptor of a K-major tile in the 128-byte swizzle: rows of
- * 64 elements (128 bytes), 8-row atoms 1024 bytes apart */
-__device__ __forceinline__ uint64_t gw_desc(unsigned addr)
-{
-    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)1 << 16) |
-           ((uint64_t)(1024 >> 4) << 32) | ((uint64_t)1 << 62);
-}
-
-template <int N>
-__device__ __forceinline__ void gw_wgmma(float *d, uint64_t da, uint64_t db,
-                                         int acc);
-template <>
-__device__ __forceinline__ void gw_wgmma<128>(float *d, uint64_t da,
-                                              uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "%64, %65, p, 1, 1, 0, 0;\n}\n"
-        : RLXG_WG_D64(d)
-        : "l"(da), "l"(db), "r"(acc));
-}
-template <>
-__device__ __forceinline__ void gw_wgmma<64>(float *d, uint64_t da,
-                                             uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-        "%32, %33, p, 1, 1, 0, 0;\n}\n"
-        : RLXG_WG_D32(d)
-        : "l"(da), "l"(db), "r"(acc));
-}
-template <>
-__device__ __forceinline__ void gw_wgmma<32>(float *d, uint64_t da,
-                                             uint64_t db, int acc)
-{
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-        "%16, %17, p, 1, 1, 0, 0;\n}\n"
-        : RLXG_WG_D16(d, 0)
-        : "l"(da), "l"(db), "r"(acc));
-}
-template <int R> __device__ __forceinline__ void gw_hold(float *d)
-{
-#pragma unroll
-    for (int i = 0; i < R; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-#endif
 
 /* Thread (warp q of warpgroup i, g = lane / 4, t = lane % 4) holds rows
  * 64 i + 16 q + g + 8 h, columns 8 j + 2 t + e: d[4 j + 2 h + e]. */
@@ -171,18 +116,18 @@ __global__ void __launch_bounds__(128 * WGS)
         cp_async_commit();
         const unsigned as = sbase + (kt % STAGES) * S::STAGE + wg * 64 * 128;
         const unsigned bs = sbase + (kt % STAGES) * S::STAGE + S::A_BYTES;
-        gw_hold<R>(d);
+        bw_hold<R>(d);
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < GW_BK / 16; kk++)
-            gw_wgmma<BN>(d, gw_desc(as + kk * 32), gw_desc(bs + kk * 32),
+            bw_wgmma<BN>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
                          kt > 0 || kk > 0);
         wgmma_commit();
         wgmma_wait<1>();
-        gw_hold<R>(d);
+        bw_hold<R>(d);
     }
     wgmma_wait<0>();
-    gw_hold<R>(d);
+    bw_hold<R>(d);
     if (trig)
         grid_dep_release();
 
