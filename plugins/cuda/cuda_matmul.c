@@ -12,12 +12,13 @@
  * precision allows TF32; f16 and bf16 accumulate in f32. Under strict
  * precision an f32 matmul also has our 3xTF32 tensor-core GEMM
  * (gk_gemm_tf32x3.cu, as accurate as FP32) among the autotuner's
- * candidates.
+ * candidates (cuda_autotune.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_gemv_chain.h"
+#include "cuda_matmul.h"
 #include "gpu_internal.h"
 
 static cudaDataType_t data_type(rlx_dtype t)
@@ -445,9 +446,9 @@ rlx_status rlxg_matmul_plan(rlx_executable *exe, rlxg_step *step,
     return st;
 }
 
-static cudaError_t gemv(rlx_executable *exe, const rlxg_step *step,
-                        const void *a, const void *b, const void *bias,
-                        void *y, cudaStream_t stream, int dep)
+cudaError_t rlxg_matmul_gemv(rlx_executable *exe, const rlxg_step *step,
+                             const void *a, const void *b, const void *bias,
+                             void *y, cudaStream_t stream, int dep)
 {
     const rlxg_matmul *mm = step->mm;
     return rlxg_gemv(stream, (int)exe->values[step->out].dtype, a, b, bias,
@@ -462,9 +463,9 @@ static int tf32x3_fits(const void *a, const void *b)
     return ((uintptr_t)a | (uintptr_t)b) % 16 == 0;
 }
 
-static cudaError_t tf32x3(const rlxg_matmul *mm, const void *a,
-                          const void *b, const void *bias, void *y,
-                          cudaStream_t stream)
+cudaError_t rlxg_matmul_tf32x3(const rlxg_matmul *mm, const void *a,
+                               const void *b, const void *bias, void *y,
+                               cudaStream_t stream)
 {
     return rlxg_gemm_tf32x3(stream, a, b, bias, y, mm->m, mm->n, mm->k,
                             mm->ta, mm->tb, mm->batch, mm->sa, mm->sb,
@@ -505,7 +506,7 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
         return RLX_OK;
     }
     if (mm->use_tf32x3 && tf32x3_fits(a, b)) {
-        cudaError_t err = tf32x3(
+        cudaError_t err = rlxg_matmul_tf32x3(
             mm, a, b,
             mm->bias_value >= 0 ? rlxg_value_ptr(exe, mm->bias_value, params)
                                 : NULL,
@@ -516,7 +517,7 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
         return RLX_OK;
     }
     if (mm->use_gemv) {
-        cudaError_t err = gemv(exe, step, a, b,
+        cudaError_t err = rlxg_matmul_gemv(exe, step, a, b,
                                mm->bias_value >= 0
                                    ? rlxg_value_ptr(exe, mm->bias_value,
                                                     params)
@@ -544,218 +545,5 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
         if (cs != CUBLAS_STATUS_SUCCESS)
             return blas_fail(exe, cs, "cublasLtMatmul");
     }
-    return RLX_OK;
-}
-
-/* ---- autotuning -------------------------------------------------------- */
-
-/* Below this a matmul keeps the heuristic's first pick. A batch-1
- * layer (2 * 784 * 4096 FLOP) is above it: its choice among split-K
- * variants decides how much of the memory bandwidth it gets. */
-#define TUNE_MIN_FLOP (2.0 * 128 * 128 * 128)
-/* Calls per timed sample, and the graph's replays (the first warms up) */
-#define TUNE_CALLS 10
-#define TUNE_REPS 4
-
-/* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column;
- * from n_algos on, the 3xTF32 GEMM's block tiles. */
-#define GEMV_CANDIDATES 4
-static int gemv_wpc_of(int which)
-{
-    return 1 << (-which - 1);
-}
-
-/* One call of candidate WHICH on S. */
-static int call_algo(rlx_executable *exe, const rlxg_step *step, int which,
-                     const void *a, const void *b, const void *bias, void *y,
-                     cudaStream_t s)
-{
-    const rlxg_blas *bl = &exe->be->blas;
-    rlxg_matmul *mm = step->mm;
-    const float alpha = 1.0f, beta = 0.0f;
-    if (which < 0)
-        mm->gemv_wpc = gemv_wpc_of(which);
-    if (which >= mm->n_algos)
-        mm->tf32x3_cfg = which - mm->n_algos;
-    if (which >= mm->n_algos)
-        return tf32x3(mm, a, b, bias, y, s) == cudaSuccess;
-    if (which < 0)
-        return gemv(exe, step, a, b, bias, y, s, 1) == cudaSuccess;
-    return bl->matmul(exe->lt, mm->desc, &alpha, b, mm->la, a, mm->lb,
-                      &beta, y, mm->ld, y, mm->ld, &mm->algos[which],
-                      exe->workspace, exe->workspace_bytes,
-                      s) == CUBLAS_STATUS_SUCCESS;
-}
-
-/* MS[i]: the best time of one call of candidate C0 + i (C0 <= c < C1),
- * in ms; -1 where it cannot run or the timing failed. Each candidate is
- * called once first (that loads its kernel and shows a failure). Those
- * that ran are then captured in one CUDA graph, TUNE_CALLS calls each
- * between two event records, and the graph replayed: timed as a
- * program's replays run them. Launched one by one, a call's host side
- * (several µs for cuBLASLt) outlasts a small kernel, and every candidate
- * would time the same. */
-static void time_candidates(rlx_executable *exe, const rlxg_step *step,
-                            int c0, int c1, const void *a, const void *b,
-                            const void *bias, void *y, float *ms)
-{
-    cudaStream_t s = exe->stream;
-    const int n = c1 - c0;
-    int n_ran = 0, n_ev = 0;
-    for (int i = 0; i < n; i++) {
-        ms[i] = call_algo(exe, step, c0 + i, a, b, bias, y, s) &&
-                        cudaStreamSynchronize(s) == cudaSuccess
-                    ? 0.f
-                    : -1.f; /* 0: ran, not timed yet */
-        cudaGetLastError(); /* a candidate that failed is just skipped */
-        n_ran += ms[i] == 0.f;
-    }
-    cudaEvent_t *ev = n_ran ? calloc((size_t)n_ran + 1, sizeof *ev) : NULL;
-    cudaGraph_t graph = NULL;
-    cudaGraphExec_t ge = NULL;
-    int ok = ev != NULL;
-    while (ok && n_ev <= n_ran)
-        ok = cudaEventCreate(&ev[n_ev++]) == cudaSuccess;
-    if (ok && cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) ==
-                  cudaSuccess) {
-        /* External: recorded as a node of the graph, at each replay */
-        ok = cudaEventRecordWithFlags(ev[0], s, cudaEventRecordExternal) ==
-             cudaSuccess;
-        for (int i = 0, j = 0; i < n && ok; i++) {
-            if (ms[i] < 0.f)
-                continue;
-            for (int c = 0; c < TUNE_CALLS && ok; c++)
-                ok = call_algo(exe, step, c0 + i, a, b, bias, y, s);
-            ok = ok && cudaEventRecordWithFlags(ev[++j], s,
-                                                cudaEventRecordExternal) ==
-                           cudaSuccess;
-        }
-        /* the capture ends whatever happened, or the stream stays in it */
-        if (cudaStreamEndCapture(s, &graph) != cudaSuccess)
-            ok = 0;
-        ok = ok && gpu_graph_instantiate(&ge, graph) == cudaSuccess;
-    } else {
-        ok = 0;
-    }
-    for (int rep = 0; rep < TUNE_REPS && ok; rep++) {
-        ok = cudaGraphLaunch(ge, s) == cudaSuccess &&
-             cudaStreamSynchronize(s) == cudaSuccess;
-        for (int i = 0, j = 0; i < n && ok && rep > 0; i++) {
-            float t = 0.f;
-            if (ms[i] < 0.f)
-                continue;
-            ok = cudaEventElapsedTime(&t, ev[j], ev[j + 1]) == cudaSuccess;
-            j++;
-            t /= TUNE_CALLS;
-            if (ms[i] == 0.f || t < ms[i])
-                ms[i] = t;
-        }
-    }
-    if (!ok) /* untimed: none is chosen over another */
-        for (int i = 0; i < n; i++)
-            ms[i] = -1.f;
-    if (ge)
-        cudaGraphExecDestroy(ge);
-    if (graph)
-        cudaGraphDestroy(graph);
-    for (int i = 0; i < n_ev; i++)
-        if (ev[i])
-            cudaEventDestroy(ev[i]);
-    free(ev);
-    cudaGetLastError();
-}
-
-rlx_status rlxg_matmul_autotune(rlx_executable *exe)
-{
-    for (uint32_t i = 0; i < exe->n_steps; i++) {
-        rlxg_step *s = &exe->steps[i];
-        rlxg_matmul *mm = s->mm;
-        int n_tf32x3 = mm && mm->tf32x3_ok ? RLXG_TF32X3_CONFIGS : 0;
-        if (!mm || mm->n_algos + mm->gemv_ok + n_tf32x3 < 2 ||
-            mm->n_calls != 1 ||
-            2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
-                    (double)mm->batch < TUNE_MIN_FLOP)
-            continue;
-        rlx_dtype dt = exe->values[s->out].dtype;
-        size_t es = rlx_dtype_size(dt);
-        size_t na = exe->values[s->in[0]].nbytes;
-        size_t nb = exe->values[s->in[1]].nbytes;
-        size_t ny = (size_t)(mm->m * mm->n * mm->batch) * es;
-        size_t nbias = mm->bias_value >= 0
-                           ? exe->values[mm->bias_value].nbytes : 0;
-        char *buf = NULL;
-        size_t total = na + nb + ny + nbias + 4 * 256;
-        if (cudaMalloc((void **)&buf, total) != cudaSuccess) {
-            cudaGetLastError();
-            continue; /* no room to tune: keep the heuristic's choice */
-        }
-        char *a = buf, *b = a + (na + 255) / 256 * 256;
-        char *y = b + (nb + 255) / 256 * 256;
-        char *bias = y + (ny + 255) / 256 * 256;
-        /* small random-free data: every element 1/k, so no overflow */
-        rlxg_fill(exe->stream, dt, a, (int64_t)(na / es),
-                  1.0 / (double)mm->k);
-        rlxg_fill(exe->stream, dt, b, (int64_t)(nb / es), 0.5);
-        if (nbias) {
-            rlxg_fill(exe->stream, dt, bias, (int64_t)(nbias / es), 0.25);
-            exe->be->blas.desc_set(mm->desc,
-                                   CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
-                                   sizeof bias);
-        }
-        int best = 0, forced = mm->use_tf32x3;
-        float best_ms = -1.f, first_ms = -1.f, blas_ms = -1.f;
-        int c0 = forced ? mm->n_algos
-                        : mm->gemv_ok ? -GEMV_CANDIDATES : 0;
-        int c1 = mm->n_algos + n_tf32x3;
-        float ms_of[GEMV_CANDIDATES + RLXG_MAX_ALGOS + RLXG_TF32X3_CONFIGS];
-        time_candidates(exe, s, c0, c1, a, b, nbias ? bias : NULL, y, ms_of);
-        for (int c = c0; c < c1; c++) {
-            float ms = ms_of[c - c0];
-            if (c == 0)
-                first_ms = ms;
-            if (c == mm->n_algos)
-                blas_ms = best_ms; /* the best before the 3xTF32 GEMM */
-            if (ms >= 0 && (best_ms < 0 || ms < best_ms)) {
-                best_ms = ms;
-                best = c;
-            }
-        }
-        if (forced && best < mm->n_algos)
-            best = mm->n_algos; /* no tile ran: keep tile 0 */
-        if (best_ms > 0)
-            exe->tuned_ms += best_ms;
-        int32_t split = 1;
-        size_t got = 0;
-        mm->use_gemv = best < 0;
-        mm->gemv_wpc = best < 0 ? gemv_wpc_of(best) : 0;
-        mm->use_tf32x3 = best >= mm->n_algos;
-        mm->tf32x3_cfg = mm->use_tf32x3 ? best - mm->n_algos : 0;
-        if (best >= 0 && best < mm->n_algos)
-            exe->be->blas.algo_config_get(&mm->algos[best],
-                                          CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
-                                          &split, sizeof split, &got);
-        cudaStreamSynchronize(exe->stream);
-        cudaGetLastError(); /* a candidate that failed is just skipped */
-        cudaFree(buf);
-        mm->algo = mm->algos[best < 0 || mm->use_tf32x3 ? 0 : best];
-        if (mm->use_tf32x3)
-            rlx_kit_log(exe->be->host, RLX_LOG_INFO,
-                        "cuda: matmul %lldx%lldx%lld (batch %lld): the "
-                        "3xTF32 tensor-core GEMM (tile %d), %.4f ms; "
-                        "cuBLASLt's best %.4f ms",
-                        (long long)mm->m, (long long)mm->n,
-                        (long long)mm->k, (long long)mm->batch,
-                        mm->tf32x3_cfg, (double)best_ms, (double)blas_ms);
-        rlx_kit_log(exe->be->host, RLX_LOG_DEBUG,
-                    "cuda: matmul %lldx%lldx%lld (batch %lld): %s %d of %d "
-                    "(split-k %d, gemv warps per column %d), %.4f ms; the "
-                    "heuristic's first %.4f ms",
-                    (long long)mm->m, (long long)mm->n, (long long)mm->k,
-                    (long long)mm->batch, best < 0 ? "gemv, not candidate"
-                                                   : "candidate",
-                    best, mm->n_algos, (int)split, mm->gemv_wpc,
-                    (double)best_ms, (double)first_ms);
-    }
-    rlxg_chain_plan(exe);
     return RLX_OK;
 }
