@@ -15,9 +15,19 @@
  * layer (2 * 784 * 4096 FLOP) is above it: its choice among split-K
  * variants decides how much of the memory bandwidth it gets. */
 #define TUNE_MIN_FLOP (2.0 * 128 * 128 * 128)
-/* Calls per timed sample, and the graph's replays (the first warms up) */
-#define TUNE_CALLS 10
+/* The graph's replays (the first warms up) */
 #define TUNE_REPS 4
+
+/* Calls of each candidate per replay: enough that a short GEMM outweighs
+ * the event records around it, few where one call alone runs long (1e10
+ * FLOP is 20-200 µs at 50-500 TFLOP/s), so that a large matmul's tuning
+ * costs about what the old timing's 16 calls did */
+static int tune_calls(const rlxg_matmul *mm)
+{
+    double flop = 2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
+                  (double)mm->batch;
+    return flop < 1e10 ? 10 : flop < 1e11 ? 4 : 2;
+}
 
 /* Candidates below 0 are our GEMV with 1, 2, 4 or 8 warps per column;
  * from n_algos on, the 3xTF32 GEMM's block tiles. */
@@ -53,7 +63,7 @@ static int call_algo(rlx_executable *exe, const rlxg_step *step, int which,
 /* MS[i]: the best time of one call of candidate C0 + i (C0 <= c < C1),
  * in ms; -1 where it cannot run or the timing failed. Each candidate is
  * called once first (that loads its kernel and shows a failure). Those
- * that ran are then captured in one CUDA graph, TUNE_CALLS calls each
+ * that ran are then captured in one CUDA graph, tune_calls() calls each
  * between two event records, and the graph replayed: timed as a
  * program's replays run them. Launched one by one, a call's host side
  * (several µs for cuBLASLt) outlasts a small kernel, and every candidate
@@ -63,7 +73,7 @@ static void time_candidates(rlx_executable *exe, const rlxg_step *step,
                             const void *bias, void *y, float *ms)
 {
     cudaStream_t s = exe->stream;
-    const int n = c1 - c0;
+    const int n = c1 - c0, calls = tune_calls(step->mm);
     int n_ran = 0, n_ev = 0;
     for (int i = 0; i < n; i++) {
         ms[i] = call_algo(exe, step, c0 + i, a, b, bias, y, s) &&
@@ -87,7 +97,7 @@ static void time_candidates(rlx_executable *exe, const rlxg_step *step,
         for (int i = 0, j = 0; i < n && ok; i++) {
             if (ms[i] < 0.f)
                 continue;
-            for (int c = 0; c < TUNE_CALLS && ok; c++)
+            for (int c = 0; c < calls && ok; c++)
                 ok = call_algo(exe, step, c0 + i, a, b, bias, y, s);
             ok = ok && cudaEventRecordWithFlags(ev[++j], s,
                                                 cudaEventRecordExternal) ==
@@ -109,7 +119,7 @@ static void time_candidates(rlx_executable *exe, const rlxg_step *step,
                 continue;
             ok = cudaEventElapsedTime(&t, ev[j], ev[j + 1]) == cudaSuccess;
             j++;
-            t /= TUNE_CALLS;
+            t /= (float)calls;
             if (ms[i] == 0.f || t < ms[i])
                 ms[i] = t;
         }
