@@ -60,6 +60,46 @@ static int call_algo(rlx_executable *exe, const rlxg_step *step, int which,
                       s) == CUBLAS_STATUS_SUCCESS;
 }
 
+/* The best time of one call of candidate WHICH in ms, or -1: CALLS calls
+ * captured in a graph of their own, replayed TUNE_REPS times (the way
+ * time_candidates falls back to) */
+static float time_one(rlx_executable *exe, const rlxg_step *step, int which,
+                      int calls, const void *a, const void *b,
+                      const void *bias, void *y, cudaEvent_t e0,
+                      cudaEvent_t e1)
+{
+    cudaStream_t s = exe->stream;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t ge = NULL;
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) !=
+        cudaSuccess)
+        return -1.f;
+    int ok = 1;
+    for (int c = 0; c < calls && ok; c++)
+        ok = call_algo(exe, step, which, a, b, bias, y, s);
+    if (cudaStreamEndCapture(s, &graph) != cudaSuccess)
+        ok = 0;
+    ok = ok && gpu_graph_instantiate(&ge, graph) == cudaSuccess;
+    float best = -1.f;
+    for (int rep = 0; rep < TUNE_REPS && ok; rep++) {
+        float ms = 0.f;
+        ok = cudaEventRecord(e0, s) == cudaSuccess &&
+             cudaGraphLaunch(ge, s) == cudaSuccess &&
+             cudaEventRecord(e1, s) == cudaSuccess &&
+             cudaEventSynchronize(e1) == cudaSuccess &&
+             cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
+        ms /= (float)calls;
+        if (ok && rep > 0 && (best < 0 || ms < best))
+            best = ms;
+    }
+    if (ge)
+        cudaGraphExecDestroy(ge);
+    if (graph)
+        cudaGraphDestroy(graph);
+    cudaGetLastError();
+    return ok ? best : -1.f;
+}
+
 /* MS[i]: the best time of one call of candidate C0 + i (C0 <= c < C1),
  * in ms; -1 where it cannot run or the timing failed. Each candidate is
  * called once first (that loads its kernel and shows a failure). Those
@@ -67,7 +107,8 @@ static int call_algo(rlx_executable *exe, const rlxg_step *step, int which,
  * between two event records, and the graph replayed: timed as a
  * program's replays run them. Launched one by one, a call's host side
  * (several µs for cuBLASLt) outlasts a small kernel, and every candidate
- * would time the same. */
+ * would time the same. Where that one graph cannot be made, each
+ * candidate is timed in a graph of its own. */
 static void time_candidates(rlx_executable *exe, const rlxg_step *step,
                             int c0, int c1, const void *a, const void *b,
                             const void *bias, void *y, float *ms)
@@ -124,18 +165,27 @@ static void time_candidates(rlx_executable *exe, const rlxg_step *step,
                 ms[i] = t;
         }
     }
-    if (!ok) /* untimed: none is chosen over another */
-        for (int i = 0; i < n; i++)
-            ms[i] = -1.f;
     if (ge)
         cudaGraphExecDestroy(ge);
     if (graph)
         cudaGraphDestroy(graph);
+    cudaGetLastError();
+    if (!ok && n_ev >= 2 && ev[0] && ev[1]) {
+        rlx_kit_log(exe->be->host, RLX_LOG_DEBUG,
+                    "cuda: autotune: the candidates' shared graph failed; "
+                    "timing each in a graph of its own");
+        for (int i = 0; i < n; i++)
+            if (ms[i] >= 0.f)
+                ms[i] = time_one(exe, step, c0 + i, calls, a, b, bias, y,
+                                 ev[0], ev[1]);
+    } else if (!ok) { /* untimed: none is chosen over another */
+        for (int i = 0; i < n; i++)
+            ms[i] = -1.f;
+    }
     for (int i = 0; i < n_ev; i++)
         if (ev[i])
             cudaEventDestroy(ev[i]);
     free(ev);
-    cudaGetLastError();
 }
 
 rlx_status rlxg_matmul_autotune(rlx_executable *exe)
