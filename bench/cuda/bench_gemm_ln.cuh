@@ -151,32 +151,12 @@ __global__ void __launch_bounds__(128 * WGS)
             }
         cp_async_commit();
     }
-    for (int kt = 0; kt < ktiles; kt++) {
-        cp_async_wait<AHEAD - 1>();
-        fence_proxy_async();
-        /* tile kt landed for every thread, and every thread has waited
-         * for the wgmmas of tile kt - 2, whose stage is refilled now */
-        __syncthreads();
-        const int nt = kt + AHEAD;
-        if (nt < ktiles) {
-            load_a(nt, nt % STAGES);
-            load_b(nt, nt % STAGES);
-        }
-        cp_async_commit();
-        const unsigned as = sbase + (kt % STAGES) * S::STAGE;
-        const unsigned bs = as + S::A_BYTES + wg * NW * 128;
-        bw_hold<R>(d);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < GLN_BK / 16; kk++)
-            bw_wgmma<NW>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
-                             kt > 0 || kk > 0);
-        wgmma_commit();
-        wgmma_wait<1>();
-        bw_hold<R>(d);
-    }
-    wgmma_wait<0>();
-    bw_hold<R>(d);
+    bw_mainloop<NW, R, STAGES>(d, ktiles, sbase, S::STAGE, 0u,
+                               (unsigned)(S::A_BYTES + wg * NW * 128),
+                               [&](int nt, int st) {
+                                   load_a(nt, st);
+                                   load_b(nt, st);
+                               });
     cp_async_wait<0>();
     if (dep)
         grid_dep_release();

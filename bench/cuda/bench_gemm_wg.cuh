@@ -101,33 +101,12 @@ __global__ void __launch_bounds__(128 * WGS)
             load_a(s, s);
         cp_async_commit();
     }
-#pragma unroll 1
-    for (int kt = 0; kt < ktiles; kt++) {
-        cp_async_wait<AHEAD - 1>();
-        fence_proxy_async();
-        /* tile kt landed for every thread, and every thread has waited
-         * for the wgmmas of tile kt - 2, whose stage is refilled now */
-        __syncthreads();
-        const int nt = kt + AHEAD;
-        if (nt < ktiles) {
-            load_a(nt, nt % STAGES);
-            load_b(nt, nt % STAGES);
-        }
-        cp_async_commit();
-        const unsigned as = sbase + (kt % STAGES) * S::STAGE + wg * 64 * 128;
-        const unsigned bs = sbase + (kt % STAGES) * S::STAGE + S::A_BYTES;
-        bw_hold<R>(d);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < GW_BK / 16; kk++)
-            bw_wgmma<BN>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
-                         kt > 0 || kk > 0);
-        wgmma_commit();
-        wgmma_wait<1>();
-        bw_hold<R>(d);
-    }
-    wgmma_wait<0>();
-    bw_hold<R>(d);
+    bw_mainloop<BN, R, STAGES>(d, ktiles, sbase, S::STAGE,
+                               (unsigned)(wg * 64 * 128),
+                               (unsigned)S::A_BYTES, [&](int nt, int st) {
+                                   load_a(nt, st);
+                                   load_b(nt, st);
+                               });
     if (trig)
         grid_dep_release();
 

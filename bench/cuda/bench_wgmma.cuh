@@ -2,8 +2,9 @@
  * bench_wgmma.cuh - the bf16 wgmma wrappers the GEMM experiments of
  * bench/cuda share (bench_gemm_ln.cuh, bench_gemm_wg.cuh): the
  * shared-memory descriptor of a K-major tile in the 128-byte swizzle,
- * m64nNk16 with f32 accumulators for N = 32, 64, 128, and the
- * accumulators held in place across wgmma's asynchronous writes. sm_90a
+ * m64nNk16 with f32 accumulators for N = 32, 64, 128, the
+ * accumulators held in place across wgmma's asynchronous writes, and
+ * the cp.async-fed main loop over K. sm_90a
  * code only (RLXG_SM90A_DEVICE); after gk_ptx.cuh.
  */
 #ifndef RLX_BENCH_WGMMA_CUH
@@ -69,6 +70,47 @@ template <int R> __device__ __forceinline__ void bw_hold(float *d)
 #pragma unroll
     for (int i = 0; i < R; i++)
         asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* The main loop the experiments share, over KTILES tiles of 64 of K in
+ * STAGES stages of STAGE bytes from SBASE: once tile kt has landed (a
+ * commit group per tile; the caller's prologue issued the first
+ * STAGES - 2), LOAD(nt, stage) copies tile nt = kt + STAGES - 2 into the
+ * stage whose wgmmas are done, and four m64nNk16 wgmmas take the
+ * warpgroup's a tile at A_OFF and b tile at B_OFF of tile kt's stage.
+ * Returns with every wgmma done. */
+template <int N, int R, int STAGES, typename Load>
+__device__ __forceinline__ void bw_mainloop(float *d, int ktiles,
+                                            unsigned sbase, int stage,
+                                            unsigned a_off, unsigned b_off,
+                                            Load load)
+{
+    constexpr int AHEAD = STAGES - 2;
+#pragma unroll 1
+    for (int kt = 0; kt < ktiles; kt++) {
+        cp_async_wait<AHEAD - 1>();
+        fence_proxy_async();
+        /* tile kt landed for every thread, and every thread has waited
+         * for the wgmmas of tile kt - 2, whose stage is refilled now */
+        __syncthreads();
+        const int nt = kt + AHEAD;
+        if (nt < ktiles)
+            load(nt, nt % STAGES);
+        cp_async_commit();
+        const unsigned st = sbase + (unsigned)((kt % STAGES) * stage);
+        const unsigned as = st + a_off, bs = st + b_off;
+        bw_hold<R>(d);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; kk++)
+            bw_wgmma<N>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
+                        kt > 0 || kk > 0);
+        wgmma_commit();
+        wgmma_wait<1>();
+        bw_hold<R>(d);
+    }
+    wgmma_wait<0>();
+    bw_hold<R>(d);
 }
 #endif /* RLXG_SM90A_DEVICE */
 

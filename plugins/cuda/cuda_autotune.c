@@ -18,14 +18,19 @@
 /* The graph's replays (the first warms up) */
 #define TUNE_REPS 4
 
+static double flop_of(const rlxg_matmul *mm)
+{
+    return 2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
+           (double)mm->batch;
+}
+
 /* Calls of each candidate per replay: enough that a short GEMM outweighs
  * the event records around it, few where one call alone runs long (1e10
  * FLOP is 20-200 µs at 50-500 TFLOP/s), so that a large matmul's tuning
  * costs about what the old timing's 16 calls did */
 static int tune_calls(const rlxg_matmul *mm)
 {
-    double flop = 2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
-                  (double)mm->batch;
+    double flop = flop_of(mm);
     return flop < 1e10 ? 10 : flop < 1e11 ? 4 : 2;
 }
 
@@ -195,9 +200,7 @@ rlx_status rlxg_matmul_autotune(rlx_executable *exe)
         rlxg_matmul *mm = s->mm;
         int n_tf32x3 = mm && mm->tf32x3_ok ? RLXG_TF32X3_CONFIGS : 0;
         if (!mm || mm->n_algos + mm->gemv_ok + n_tf32x3 < 2 ||
-            mm->n_calls != 1 ||
-            2.0 * (double)mm->m * (double)mm->n * (double)mm->k *
-                    (double)mm->batch < TUNE_MIN_FLOP)
+            mm->n_calls != 1 || flop_of(mm) < TUNE_MIN_FLOP)
             continue;
         rlx_dtype dt = exe->values[s->out].dtype;
         size_t es = rlx_dtype_size(dt);
