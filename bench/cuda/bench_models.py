@@ -366,6 +366,16 @@ def main():
         t_q = timeit(lambda: submit(p), lambda: ck(wait(p)))
         ck(submit(p))
         ck(wait(p))
+        # the host's own time per submit: 50 queued back to back on an
+        # idle queue return before the GPU has run them, unless the host
+        # is what sets rlx@q's pace
+        t0 = time.perf_counter()
+        for _ in range(50):
+            submit(p)
+        host_q = (time.perf_counter() - t0) / 50 * 1e6
+        ck(wait(p))
+        print(f"# {name}: {host_q:.1f} us of host time per submit, "
+              f"{t_q * 1e3:.1f} us per queued run", flush=True)
         rel_q, _ = compare(prog.bound_output(), y_ref)
         assert rel_q <= max(2 * rel_dev, 1e-6), (rel_q, rel_dev)
         line = (f"{name:<30} {t_in:8.4f} {t_dev:8.4f} {t_q:8.4f} "

@@ -5,12 +5,15 @@
  * probe tells the truth. Without a GPU the probe must fail with
  * RLX_ERR_UNAVAILABLE and a message holding "Fix:", and a session on
  * cuda must fail the same way; with a GPU it must succeed and a small
- * graph must run and match the CPU. Prints TAP. The scenarios it shares
+ * graph must run and match the CPU, and setting cuda.graph_dot must
+ * write its captured graph (to a file, and into a folder). Prints TAP.
+ * The scenarios it shares
  * with the ROCm plugin's test are in test/gpu_plugin_check.h.
  *
  * Whether a GPU is expected: RLX_TEST_CUDA_EXPECT=gpu|none, else the
  * presence of /dev/nvidia0 (and CUDA_VISIBLE_DEVICES not hiding all).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,87 @@
 
 #include "../../test/gpu_plugin_check.h"
 #include "test_cuda_expect.h"
+
+/* the file at PATH holds a Graphviz graph with a kernel node */
+static int dot_written(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strstr(buf, "digraph") && strstr(buf, "KERNEL");
+}
+
+/* A relu run once with setting cuda.graph_dot DEST; 1 when it ran */
+static int run_with_dot(rlx_runtime *rt, const char *dest)
+{
+    rlx_graph *g = NULL;
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_value x, y;
+    const float xs[4] = { -1.f, 2.f, -3.f, 4.f };
+    rlx_status st = rlx_graph_create(&g);
+    if (st == RLX_OK)
+        st = rlx_graph_input(g, "x", RLX_DTYPE_F32, 1, (int64_t[]){ 4 }, &x);
+    if (st == RLX_OK)
+        st = rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &x, NULL, &y);
+    if (st == RLX_OK)
+        st = rlx_graph_output(g, "y", y);
+    if (st == RLX_OK)
+        st = rlx_session_create(rt, "cuda", &s);
+    if (st == RLX_OK)
+        st = rlx_session_set_option(s, "cuda.graph_dot", dest);
+    if (st == RLX_OK)
+        st = rlx_session_compile(s, g, &p);
+    if (st == RLX_OK)
+        st = rlx_program_set_input(p, "x", xs, sizeof xs);
+    if (st == RLX_OK)
+        st = rlx_program_run(p);
+    const float *ys = st == RLX_OK ? rlx_program_output_data(p, 0, NULL)
+                                   : NULL;
+    int ran = ys && ys[0] == 0.f && ys[3] == 4.f;
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return ran;
+}
+
+/* setting cuda.graph_dot: a file path, then a folder (one file per
+ * executable, graph-N.dot) */
+static void graph_dot(rlx_runtime *rt)
+{
+    char dir[] = "/tmp/rlx-graph-dot-XXXXXX";
+    if (!mkdtemp(dir)) {
+        ok(0, "cuda.graph_dot writes the captured graph", "mkdtemp failed");
+        return;
+    }
+    char file[512], folder[64];
+    snprintf(file, sizeof file, "%s/one.dot", dir);
+    snprintf(folder, sizeof folder, "%s/", dir);
+    int ran = run_with_dot(rt, file);
+    ok(ran && dot_written(file),
+       "cuda.graph_dot=FILE writes the captured graph there",
+       ran ? file : rlx_last_error());
+    remove(file);
+    ran = run_with_dot(rt, folder);
+    int found = 0;
+    DIR *d = ran ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strncmp(e->d_name, "graph-", 6) || !strstr(e->d_name, ".dot"))
+            continue;
+        snprintf(file, sizeof file, "%s%s", folder, e->d_name);
+        found |= dot_written(file);
+        remove(file);
+    }
+    if (d)
+        closedir(d);
+    ok(ran && found, "cuda.graph_dot=FOLDER/ writes graph-N.dot into it",
+       ran ? folder : rlx_last_error());
+    rmdir(dir);
+}
 
 int main(int argc, char **argv)
 {
@@ -74,6 +158,7 @@ int main(int argc, char **argv)
         if (gpu) {
             ok(st == RLX_OK && count >= 1, "probe finds a GPU", detail);
             gpu_check_runs(rt, "cuda", 1);
+            graph_dot(rt);
         } else {
             gpu_check_unavailable(rt, st, "cuda", detail, "cuda",
                                   "the message names the CUDA error");

@@ -111,6 +111,13 @@ static rlx_status allocate(ctx *c)
     exe->profile = rlx_host_get_option(c->host, RLXG_NAME ".profile", prof,
                                        sizeof prof) == RLX_OK &&
                    *prof && strcmp(prof, "0") != 0;
+    char dot[480]; /* setting cuda.graph_dot / rocm.graph_dot */
+    if (rlx_host_get_option(c->host, RLXG_NAME ".graph_dot", dot,
+                            sizeof dot) == RLX_OK && *dot &&
+        !(exe->graph_dot = strdup(dot)))
+        return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
+                               RLXG_NAME " compile: out of memory. Fix: "
+                               "free memory");
     rlx_kit_log(c->host, RLX_LOG_DEBUG,
                 RLXG_NAME " compile: %u nodes, %u steps, %u intermediates in a "
                 "%zu-byte arena, %zu bytes of constants",
@@ -232,6 +239,7 @@ void rlxg_executable_destroy(void *backend, rlx_executable *exe)
     free(exe->input_stage);
     free(exe->output_stage);
     free(exe->graph_params);
+    free(exe->graph_dot);
     free(exe->io_user);
     free(exe->io_reg);
     free(exe->io_host);

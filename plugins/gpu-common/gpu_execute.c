@@ -246,6 +246,32 @@ static void bind_storages(rlx_executable *exe)
     }
 }
 
+/* Setting cuda.graph_dot (rocm.graph_dot): where each captured graph is
+ * written in Graphviz's form, every node with its kernel, launch shape
+ * and edges' kinds, for a performance person to read: a file, or a
+ * folder (ending in '/') that gets graph-N.dot for executable N. */
+static void dump_graph(const rlx_executable *exe, gpuGraph_t graph)
+{
+    const rlx_host *host = exe->be->host;
+    const char *dest = exe->graph_dot;
+    if (!dest)
+        return;
+    char path[512];
+    size_t n = strlen(dest);
+    if (dest[n - 1] == '/')
+        snprintf(path, sizeof path, "%sgraph-%llu.dot", dest,
+                 (unsigned long long)exe->serial);
+    else
+        snprintf(path, sizeof path, "%s", dest);
+    gpuError_t err = gpu_graph_dot(graph, path);
+    if (err == gpuSuccess)
+        rlx_kit_log(host, RLX_LOG_INFO, RLXG_NAME ": wrote the captured graph "
+                    "to %s", path);
+    else
+        rlx_kit_log(host, RLX_LOG_WARN, RLXG_NAME ": could not write the "
+                    "captured graph to %s: %s", path, gpuGetErrorString(err));
+}
+
 static rlx_status capture(rlx_executable *exe, void *const *params)
 {
     const rlx_host *host = exe->be->host;
@@ -270,6 +296,8 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
     }
     if (err == gpuSuccess)
         err = gpu_graph_instantiate(&exe->graph, graph);
+    if (err == gpuSuccess)
+        dump_graph(exe, graph);
     if (graph)
         gpuGraphDestroy(graph);
     if (err != gpuSuccess) {

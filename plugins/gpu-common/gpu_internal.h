@@ -158,6 +158,8 @@ struct rlx_executable {
     gpuGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
     int profile;          /* RLX_CUDA_PROFILE (RLX_ROCM_PROFILE) set and not yet done */
+    char *graph_dot;      /* setting cuda.graph_dot: where captured graphs
+                             are written (NULL: nowhere) */
     int dep_launch;       /* GEMVs, norms and tensor-core attention
                              launched as programmatic dependents of the
                              step before (rlxg_dep_launch_ok, and the

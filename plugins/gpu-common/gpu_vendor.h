@@ -67,6 +67,13 @@ static inline gpuError_t gpu_graph_instantiate(gpuGraphExec_t *exec,
 {
     return hipGraphInstantiate(exec, graph, NULL, NULL, 0);
 }
+/* the graph in Graphviz's form: not in every HIP the plugin loads */
+static inline gpuError_t gpu_graph_dot(gpuGraph_t graph, const char *path)
+{
+    (void)graph;
+    (void)path;
+    return hipErrorNotSupported;
+}
 
 #else /* CUDA */
 
@@ -120,6 +127,10 @@ static inline gpuError_t gpu_graph_instantiate(gpuGraphExec_t *exec,
                                                gpuGraph_t graph)
 {
     return cudaGraphInstantiate(exec, graph, 0);
+}
+static inline gpuError_t gpu_graph_dot(gpuGraph_t graph, const char *path)
+{
+    return cudaGraphDebugDotPrint(graph, path, cudaGraphDebugDotFlagsVerbose);
 }
 
 #endif
