@@ -36,7 +36,7 @@ picks=$(grep -o 'nvjet[A-Za-z0-9_]*' "$OUT/rlx-graphs/graph-1.dot" | paste -sd, 
 echo "rlx's picks: $picks"
 LT_PDL_PICKS=$picks OUT=$OUT bash scripts/gpu-kernel-bench.sh lt_pdl \
     >"$OUT/lt_pdl.log" 2>&1 || status=1
-grep -E "candidates wait|pass|calibration|no candidate" "$OUT/lt_pdl.log"
+grep -E "candidates wait|every algorithm|pass|calibration|no candidate" "$OUT/lt_pdl.log"
 [ "${NCU:-0}" = 1 ] || exit $status
 NCU="ncu --cache-control none --clock-control none --metrics gpu__time_duration.sum --csv"
 LT_PDL_BLOCK_ONLY=1 $NCU --nvtx --nvtx-include "block/" \

@@ -8,9 +8,12 @@
  * The test: a "late writer" kernel lets its dependents launch at once
  * (griddepcontrol.launch_dependents), spins for 30 µs, then overwrites
  * the GEMM's input; the GEMM, joined to it by a programmatic edge, reads
- * the new input only if it waits. Two kernels of ours calibrate the
- * test: a copy that does not wait must see the old input, one that
- * waits the new.
+ * the new input only if it waits. Two copies of ours behind the same
+ * edge calibrate it: the one that does not wait must see the old input,
+ * the one that waits the new. Each of the encoder's four GEMMs is tested
+ * with every candidate of cuBLASLt's heuristic, then with every
+ * algorithm cuBLASLt lists for the shape (its search limited to each
+ * algorithm id), each also timed alone.
  *
  * Then the encoder block (bench_gemm_wg's: qkv, tensor-core attention,
  * out-proj, add + norm, ff1 + relu, ff2, add + norm; attention and norms
@@ -18,7 +21,20 @@
  * cuBLASLt's kernels plain and programmatic (from the port that opens
  * when the kernel before has finished or triggered, and from the one
  * that opens when it has started), 20 blocks per graph and one block per
- * graph queued, its output checked against the plain graph's.
+ * graph queued, its output checked against the plain graph's. The
+ * programmatic rows measure what is at stake, not something to ship:
+ * they are only safe behind kernels that wait.
+ *
+ * LT_PDL_PICKS (four kernel names, comma separated) times the block with
+ * those cuBLASLt kernels too (scripts/gpu-block-compare.sh passes the
+ * ones rlx's autotuner took); LT_PDL_BLOCK_ONLY skips to the block's
+ * Graphviz file ($OUT/lt_pdl_block.dot) and one block in an NVTX range
+ * "block", for a profiler; LT_PDL_VERBOSE lists every algorithm.
+ *
+ * On an H200 with cuBLAS 13.1 (bench/cuda/RESULTS.md, twelfth session):
+ * none of the heuristic's candidates waits (all nvjet kernels); among
+ * all algorithms only xmma kernels wait, 3x slower or more; programmatic
+ * edges into the nvjet kernels would take 1.4 µs off the queued block.
  *
  *   bash scripts/gpu-kernel-bench.sh lt_pdl
  */
@@ -111,9 +127,14 @@ static const char *node_kernel(cudaGraphNode_t nd, CUfunction *fn)
     return name;
 }
 
-/* ours: the plugin's kernels (anonymous namespace) and this file's */
+/* ours: the plugin's kernels (anonymous namespace) and this file's,
+ * whose edges make_programmatic leaves alone, save the calibration's copy
+ * while CALIBRATING */
+static bool calibrating;
 static bool ours(const char *name)
 {
+    if (calibrating && strstr(name, "probe_copy"))
+        return false;
     return strstr(name, "_GLOBAL__N_") || strstr(name, "late_writer") ||
            strstr(name, "probe_copy");
 }
@@ -181,6 +202,51 @@ static std::string lt_kernel(cudaStream_t s, Lt &lt)
     std::string name = kn ? kn : "-";
     CK(cudaGraphDestroy(g));
     return name;
+}
+
+/* every configured algorithm cuBLASLt has for LT's problem, not only its
+ * heuristic's first picks: each algorithm id it lists, with the configs
+ * its search limited to that id returns and its check accepts */
+static std::vector<cublasLtMatmulAlgo_t> lt_all_algos(Lt &lt)
+{
+    const cudaDataType_t bf16 = CUDA_R_16BF;
+    int ids[512], nid = 0;
+    CKB(cublasLtMatmulAlgoGetIds(lt.h, CUBLAS_COMPUTE_32F, CUDA_R_32F, bf16,
+                                 bf16, bf16, bf16, 512, ids, &nid));
+    cublasLtMatmulPreference_t pref;
+    CKB(cublasLtMatmulPreferenceCreate(&pref));
+    uint32_t mode = CUBLASLT_SEARCH_LIMITED_BY_ALGO_ID;
+    CKB(cublasLtMatmulPreferenceSetAttribute(
+        pref, CUBLASLT_MATMUL_PREF_SEARCH_MODE, &mode, sizeof mode));
+    CKB(cublasLtMatmulPreferenceSetAttribute(
+        pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &lt.wss,
+        sizeof lt.wss));
+    std::vector<cublasLtMatmulAlgo_t> out;
+    for (int k = 0; k < nid; k++) {
+        cublasLtMatmulHeuristicResult_t res[8] = {};
+        if (cublasLtMatmulAlgoInit(lt.h, CUBLAS_COMPUTE_32F, CUDA_R_32F, bf16,
+                                   bf16, bf16, bf16, ids[k], &res[0].algo) !=
+            CUBLAS_STATUS_SUCCESS)
+            continue;
+        for (int j = 1; j < 8; j++)
+            res[j].algo = res[0].algo;
+        int got = 0;
+        if (cublasLtMatmulAlgoGetHeuristic(lt.h, lt.op, lt.la, lt.lb, lt.lc,
+                                           lt.lc, pref, 8, res, &got) !=
+            CUBLAS_STATUS_SUCCESS)
+            continue;
+        for (int j = 0; j < got; j++) {
+            cublasLtMatmulHeuristicResult_t chk = {};
+            if (res[j].state == CUBLAS_STATUS_SUCCESS &&
+                cublasLtMatmulAlgoCheck(lt.h, lt.op, lt.la, lt.lb, lt.lc,
+                                        lt.lc, &res[j].algo, &chk) ==
+                    CUBLAS_STATUS_SUCCESS &&
+                chk.workspaceSize <= lt.wss)
+                out.push_back(res[j].algo);
+        }
+    }
+    CKB(cublasLtMatmulPreferenceDestroy(pref));
+    return out;
 }
 
 static const char *port_name(int port)
@@ -254,27 +320,21 @@ int main()
     printf("# does the kernel after a programmatic edge wait? (rel.diff "
            "against the result on the new input; 0: it waited)\n");
     {
-        /* calibration, with the edge made programmatic by hand: our copy
-         * is "ours", so make_programmatic leaves it; launch it with the
-         * attribute instead */
+        /* calibration: our copy behind the same programmatic edge */
         const size_t n = (size_t)M * D;
+        calibrating = true;
         for (int wait = 0; wait < 2; wait++) {
-            CK(cudaMemcpy(xin, xold, n * 2, cudaMemcpyDeviceToDevice));
-            late_writer<<<8, 1024, 0, s>>>((uint4 *)xin, (const uint4 *)xnew,
-                                             n * 2 / 16, 30000ull);
-            cudaLaunchConfig_t cfg = {};
-            cudaLaunchAttribute at[1];
-            at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            at[0].val.programmaticStreamSerializationAllowed = 1;
-            cfg.gridDim = dim3(132), cfg.blockDim = dim3(256), cfg.stream = s;
-            cfg.attrs = at, cfg.numAttrs = 1;
-            CK(cudaLaunchKernelEx(&cfg, probe_copy, (uint4 *)yt,
-                                  (const uint4 *)xin, n * 2 / 16, wait));
-            CK(cudaStreamSynchronize(s));
-            printf("  calibration, a copy that %s: rel.diff %.2e\n",
-                   wait ? "waits" : "does not wait",
-                   rel_diff(yt, xnew, n));
+            CK(cudaMemset(yt, 0, n * 2));
+            trial([&] {
+                probe_copy<<<132, 256, 0, s>>>((uint4 *)yt, (const uint4 *)xin,
+                                               n * 2 / 16, wait);
+            }, n);
+            double rel = rel_diff(yt, xnew, n);
+            printf("  calibration, a copy that %s: rel.diff %.2e (%s)\n",
+                   wait ? "waits" : "does not wait", rel,
+                   rel < 1e-6 ? "saw the new input" : "saw the old input");
         }
+        calibrating = false;
     }
     for (int i = 0; i < 4; i++) {
         Lt &lt = G[i].lt;
@@ -305,6 +365,45 @@ int main()
         }
         printf("  %-8s %d of %zu candidates wait\n", names[i], n_wait,
                lt.cands.size());
+        /* every algorithm, not only the heuristic's: does any wait, and
+         * how fast is the fastest that does? */
+        {
+            cublasLtMatmulAlgo_t keep = lt.algo;
+            std::vector<cublasLtMatmulAlgo_t> all = lt_all_algos(lt);
+            int waits = 0;
+            float best = 1e30f, best_wait = 1e30f;
+            std::string bn = "-", bwn = "-";
+            for (const auto &c : all) {
+                lt.algo = c;
+                CK(cudaMemcpy(xin, xnew, nin * 2, cudaMemcpyDeviceToDevice));
+                lt.y = yref;
+                lt.run(s);
+                CK(cudaStreamSynchronize(s));
+                lt.y = yt;
+                CK(cudaMemset(yt, 0, ny * 2));
+                trial([&] { lt.run(s); }, nin);
+                bool w = rel_diff(yt, yref, ny) < 1e-6;
+                lt.a = a0, lt.y = y0;
+                float us = time_us(s, [&] { lt.run(s); });
+                lt.a = xin, lt.y = yref;
+                std::string kn = lt_kernel(s, lt);
+                if (getenv("LT_PDL_VERBOSE"))
+                    printf("    %-50.50s %7.2f us %s\n", kn.c_str(), us,
+                           w ? "waits" : "-");
+                if (us < best)
+                    best = us, bn = kn;
+                if (w) {
+                    waits++;
+                    if (us < best_wait)
+                        best_wait = us, bwn = kn;
+                }
+            }
+            printf("  %-8s every algorithm: %zu configs, %d wait; fastest "
+                   "%.2f us (%s); fastest that waits %.2f us (%s)\n",
+                   names[i], all.size(), waits, best, bn.c_str(),
+                   waits ? best_wait : 0.f, bwn.c_str());
+            lt.algo = keep;
+        }
         lt.a = a0, lt.y = y0;
     }
 
