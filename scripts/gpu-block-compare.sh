@@ -45,16 +45,6 @@ REPS=2 $NCU --profile-from-start off python3 bench/cuda/profile_models.py \
     >"$OUT/ncu_models.csv" 2>"$OUT/ncu_models.err" || status=1
 for f in ncu_bench ncu_models; do
     echo "== $f"
-    python3 - "$OUT/$f.csv" <<'PY'
-import csv, sys
-with open(sys.argv[1]) as f:
-    lines = [l for l in f if l.startswith('"')]
-for r in csv.DictReader(lines):
-    if r.get("Metric Name") == "gpu__time_duration.sum":
-        v = float(r["Metric Value"].replace(",", ""))
-        u = r.get("Metric Unit", "")
-        us = v / 1e3 if u in ("nsecond", "ns") else v if u in ("usecond", "us") else v * 1e3
-        print(f"{us:8.2f} us  {r['Kernel Name'][:80]}")
-PY
+    python3 scripts/ncu-durations.py "$OUT/$f.csv"
 done
 exit $status

@@ -26,19 +26,5 @@ RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
     python3 bench/cuda/profile_models.py >"$OUT/kernels.csv" 2>"$OUT/ncu.err"
 rc=$?
 tail -5 "$OUT/ncu.err"
-python3 - "$OUT/kernels.csv" <<'PY'
-import csv, sys
-rows = []
-with open(sys.argv[1]) as f:
-    lines = [l for l in f if l.startswith('"')]
-for r in csv.DictReader(lines):
-    if r.get("Metric Name") == "gpu__time_duration.sum":
-        v = float(r["Metric Value"].replace(",", ""))
-        unit = r.get("Metric Unit", "")
-        us = v / 1e3 if unit in ("nsecond", "ns") else v if unit in ("usecond", "us") else v * 1e3
-        rows.append((r["Kernel Name"][:90], us))
-for name, us in rows:
-    print(f"{us:9.2f} us  {name}")
-print(f"{len(rows)} kernels")
-PY
+python3 scripts/ncu-durations.py "$OUT/kernels.csv"
 exit $rc

@@ -34,6 +34,7 @@
 #include "bench_gemm_wg.cuh"
 #include "bench_util.cuh"
 #include "bench_lt.cuh"
+#include "bench_encoder.cuh"
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -41,10 +42,6 @@
 #include <cstdlib>
 #include <cstdio>
 #include <vector>
-
-typedef __nv_bfloat16 bf;
-
-static float bf2f(bf x) { return __bfloat162float(x); }
 
 typedef cudaError_t (*gw_fn)(cudaStream_t, const gpu_bf16 *,
                              const gpu_bf16 *, const gpu_bf16 *, gpu_bf16 *,
@@ -62,32 +59,6 @@ static const struct {
     { "64 x 64, 4 stages", gemm_wg_run<64, 1, 4>, 64 },
 };
 constexpr int NCONF = sizeof configs / sizeof configs[0];
-
-static bf *upload_rand(size_t count, float scale, unsigned long long seed)
-{
-    std::vector<bf> h(count);
-    bench_rng rnd = { seed };
-    for (auto &e : h)
-        e = __float2bfloat16(scale * rnd());
-    bf *d;
-    bench_upload<bf>(&d, h);
-    return d;
-}
-
-/* rel. difference of N bf16 values of P against REF (device) */
-static double rel_diff(const bf *p, const bf *ref, size_t count)
-{
-    std::vector<bf> a(count), b(count);
-    CK(cudaMemcpy(a.data(), p, count * 2, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(b.data(), ref, count * 2, cudaMemcpyDeviceToHost));
-    double num = 0, den = 0;
-    for (size_t i = 0; i < count; i++) {
-        double d = (double)bf2f(a[i]) - bf2f(b[i]);
-        num += d == d ? d * d : 1e30;
-        den += (double)bf2f(b[i]) * bf2f(b[i]);
-    }
-    return sqrt(num / den);
-}
 
 struct gemm {
     int m, n, k, act;
@@ -121,7 +92,7 @@ static bool run_shape(cudaStream_t s, gemm &G, const char *what)
         };
         go(0, 0);
         CK(cudaStreamSynchronize(s));
-        double rel = rel_diff(G.y, ref, ny);
+        double rel = bf_rel_diff(G.y, ref, ny);
         ok &= rel < 4e-3;
         if (!timed) {
             printf("  %-22s rel.diff %.1e\n", configs[c].name, rel);
@@ -144,37 +115,21 @@ static bool run_shape(cudaStream_t s, gemm &G, const char *what)
 
 int main()
 {
-    const int B = 8, S = 128, H = 8, D = 512, FF = 2048, M = B * S;
-    const float eps = 1e-5f;
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    const float ws = 1.7f / sqrtf((float)D), ws2 = 1.7f / sqrtf((float)FF);
-    bf *x = upload_rand((size_t)M * D, 1.f, 11);
-    bf *wqkv = upload_rand((size_t)3 * D * D, ws, 12);
-    bf *bqkv = upload_rand(3 * D, 0.2f, 13);
-    bf *wo = upload_rand((size_t)D * D, ws, 14), *bo = upload_rand(D, 0.2f, 15);
-    bf *w1 = upload_rand((size_t)FF * D, ws, 16), *b1 = upload_rand(FF, 0.2f, 17);
-    bf *w2 = upload_rand((size_t)D * FF, ws2, 18), *b2 = upload_rand(D, 0.2f, 19);
-    bf *g1 = upload_rand(D, 0.2f, 20), *be1 = upload_rand(D, 0.2f, 21);
-    bf *g2 = upload_rand(D, 0.2f, 22), *be2 = upload_rand(D, 0.2f, 23);
-    bf *qkv, *o, *t1, *y1, *h, *t2, *y2, *y2ref;
-    for (bf **p : { &qkv, &o, &t1, &y1, &h, &t2, &y2, &y2ref })
-        CK(cudaMalloc(p, (size_t)M * FF * 2));
-
-    gemm G[4] = {
-        { M, 3 * D, D, 0, x, wqkv, bqkv, qkv, {}, 0 },
-        { M, D, D, 0, o, wo, bo, t1, {}, 0 },
-        { M, FF, D, RLXG_GEMM_RELU, y1, w1, b1, h, {}, 0 },
-        { M, D, FF, 0, h, w2, b2, t2, {}, 0 },
-    };
-    const char *names[4] = { "qkv", "out-proj", "ff1", "ff2" };
+    bench_encoder E;
+    const int M = E.M, D = E.D;
+    bf *y2 = E.y2, *y2ref = E.y2ref;
+    gemm G[4];
+    for (int i = 0; i < 4; i++) {
+        const bench_encoder::linear l = E.gemm(i);
+        G[i] = { l.m, l.n, l.k, l.act, l.x, l.w, l.b, l.y, {}, 0 };
+    }
     bool ok = true;
     for (int i = 0; i < 4; i++)
-        ok &= run_shape(s, G[i], names[i]);
+        ok &= run_shape(s, G[i], bench_encoder::gemm_name(i));
     if (getenv("GW_NOTIME")) /* one launch of each config, for ncu */
         return ok ? 0 : 1;
-
-    const rlxg_attn_plan p = bench_attn_plan(B, S, H);
 
     /* the encoder block; OURS: 0 cuBLASLt, 1 ours plain, 2 ours as
      * dependents, 3 ours as triggering dependents */
@@ -188,12 +143,12 @@ int main()
                                           ours >= 2, ours == 3));
         };
         lin(0);
-        CK(rlxg_attention(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p, 1));
+        E.attention(s);
         lin(1);
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, t1, x, g1, be1, y1, M, D, eps, 1));
+        E.norm1(s);
         lin(2);
         lin(3);
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, t2, y1, g2, be2, out, M, D, eps, 1));
+        E.norm2(s, out);
     };
     printf("# the encoder block (7 kernels), us per block, 20 per graph\n");
     block(0, y2ref);
@@ -205,7 +160,7 @@ int main()
         CK(cudaMemset(y2, 0xff, (size_t)M * D * 2));
         block(side, y2);
         CK(cudaStreamSynchronize(s));
-        double rel = side ? rel_diff(y2, y2ref, (size_t)M * D) : 0;
+        double rel = side ? bf_rel_diff(y2, y2ref, (size_t)M * D) : 0;
         float us = time_us(s, [&] { block(side, y2); });
         if (!side)
             t0 = us;
@@ -233,7 +188,8 @@ int main()
                     tb = us, keep = c;
             }
             G[i].lt.algo = keep;
-            printf("  round %d, %-8s %s: block %.2f us\n", round, names[i],
+            printf("  round %d, %-8s %s: block %.2f us\n", round,
+                   bench_encoder::gemm_name(i),
                    G[i].lt.name().c_str(), tb);
         }
     CK(cudaMemset(y2, 0xff, (size_t)M * D * 2));
@@ -242,7 +198,7 @@ int main()
     printf("  block %.2f us per graph of 20, %.2f queued; rel.diff %.1e\n",
            time_us(s, [&] { block(0, y2); }),
            time_queued_us(s, [&] { block(0, y2); }),
-           rel_diff(y2, y2ref, (size_t)M * D));
+           bf_rel_diff(y2, y2ref, (size_t)M * D));
 
     /* one block each way in a named range, for a profiler's kernel list
      * (ncu --nvtx --nvtx-include "block/") */

@@ -47,6 +47,7 @@
 #include "bench_attn_plan.cuh"
 #include "bench_util.cuh"
 #include "bench_lt.cuh"
+#include "bench_encoder.cuh"
 
 #include <cuda.h>
 #include <nvtx3/nvToolsExt.h>
@@ -55,33 +56,6 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-typedef __nv_bfloat16 bf;
-
-static bf *upload_rand(size_t count, float scale, unsigned long long seed)
-{
-    std::vector<bf> h(count);
-    bench_rng rnd = { seed };
-    for (auto &e : h)
-        e = __float2bfloat16(scale * rnd());
-    bf *d;
-    bench_upload<bf>(&d, h);
-    return d;
-}
-
-static double rel_diff(const bf *p, const bf *ref, size_t count)
-{
-    std::vector<bf> a(count), b(count);
-    CK(cudaMemcpy(a.data(), p, count * 2, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(b.data(), ref, count * 2, cudaMemcpyDeviceToHost));
-    double num = 0, den = 0;
-    for (size_t i = 0; i < count; i++) {
-        double d = (double)__bfloat162float(a[i]) - __bfloat162float(b[i]);
-        num += d == d ? d * d : 1e30;
-        den += (double)__bfloat162float(b[i]) * __bfloat162float(b[i]);
-    }
-    return sqrt(num / den);
-}
 
 /* lets its dependents launch, waits NS nanoseconds, then copies SRC to
  * DST (N 16-byte words) */
@@ -175,16 +149,9 @@ static cudaGraphExec_t capture_pdl(cudaStream_t s,
                                    const std::function<void()> &launch,
                                    int n, int port, bool show = false)
 {
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < n; i++)
-        launch();
-    CK(cudaStreamEndCapture(s, &g));
-    make_programmatic(g, port, show);
-    CK(cudaGraphInstantiate(&ge, g, 0));
-    CK(cudaGraphDestroy(g));
-    return ge;
+    return capture(s, launch, n, [&](cudaGraph_t g) {
+        make_programmatic(g, port, show);
+    });
 }
 
 /* the name of the (first) kernel LT's call launches */
@@ -257,188 +224,143 @@ static const char *port_name(int port)
                : "programmatic (launch completion)";
 }
 
-int main()
-{
-    const int B = 8, S = 128, H = 8, D = 512, FF = 2048, M = B * S;
-    const float eps = 1e-5f;
-    CK(cudaFree(0));
-    cudaStream_t s;
-    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    const float ws = 1.7f / sqrtf((float)D), ws2 = 1.7f / sqrtf((float)FF);
-    bf *x = upload_rand((size_t)M * D, 1.f, 11);
-    bf *wqkv = upload_rand((size_t)3 * D * D, ws, 12);
-    bf *bqkv = upload_rand(3 * D, 0.2f, 13);
-    bf *wo = upload_rand((size_t)D * D, ws, 14), *bo = upload_rand(D, 0.2f, 15);
-    bf *w1 = upload_rand((size_t)FF * D, ws, 16), *b1 = upload_rand(FF, 0.2f, 17);
-    bf *w2 = upload_rand((size_t)D * FF, ws2, 18), *b2 = upload_rand(D, 0.2f, 19);
-    bf *g1 = upload_rand(D, 0.2f, 20), *be1 = upload_rand(D, 0.2f, 21);
-    bf *g2 = upload_rand(D, 0.2f, 22), *be2 = upload_rand(D, 0.2f, 23);
-    bf *qkv, *o, *t1, *y1, *h, *t2, *y2, *y2ref;
-    for (bf **p : { &qkv, &o, &t1, &y1, &h, &t2, &y2, &y2ref })
-        CK(cudaMalloc(p, (size_t)M * FF * 2));
+/* The wait test's buffers: the input a GEMM reads (IN), what it holds
+ * before the late writer runs (OLD) and what it writes there (NEW), the
+ * output (Y) and the output on the new input (REF) */
+struct wait_test {
+    bf *in, *old_, *new_, *y, *ref;
+    size_t cap;
 
-    struct { int m, n, k, act; bf *x, *w, *b, *y; Lt lt; } G[4] = {
-        { M, 3 * D, D, 0, x, wqkv, bqkv, qkv, {} },
-        { M, D, D, 0, o, wo, bo, t1, {} },
-        { M, FF, D, RLXG_GEMM_RELU, y1, w1, b1, h, {} },
-        { M, D, FF, 0, h, w2, b2, t2, {} },
-    };
-    const char *names[4] = { "qkv", "out-proj", "ff1", "ff2" };
-    for (int i = 0; i < 4; i++) {
-        printf("# %s: ", names[i]);
-        G[i].lt.setup(s, G[i].m, G[i].n, G[i].k, G[i].x, G[i].w, G[i].b,
-                      G[i].y, G[i].act);
+    wait_test(size_t count) : cap(count)
+    {
+        old_ = bf_upload_rand(count, 1.f, 31);
+        new_ = bf_upload_rand(count, 1.f, 32);
+        for (bf **p : { &in, &y, &ref })
+            CK(cudaMalloc(p, count * 2));
     }
 
-    /* LT_PDL_BLOCK_ONLY set: only the plain block's graph and range
-     * below, for a profiler */
-    const bool only_block = getenv("LT_PDL_BLOCK_ONLY") != nullptr;
-
-    /* 1. the wait test: x_old in the input, the late writer puts x_new
-     * there 30 µs after letting the GEMM launch */
-    const size_t nx = (size_t)M * FF; /* big enough for every input */
-    bf *xin, *xold, *xnew, *yt, *yref;
-    xold = upload_rand(nx, 1.f, 31);
-    xnew = upload_rand(nx, 1.f, 32);
-    for (bf **p : { &xin, &yt, &yref })
-        CK(cudaMalloc(p, nx * 2 * 2));
-    int waits_all = 1;
-    if (only_block)
-        goto block_only;
+    /* OP (reading NIN values of IN) behind a programmatic edge from the
+     * late writer, IN holding OLD until the writer puts NEW there */
+    void trial(cudaStream_t s, const std::function<void()> &op, size_t nin)
     {
-    auto trial = [&](const std::function<void()> &op, size_t nin) {
         cudaGraphExec_t ge = capture_pdl(s, [&] {
-            late_writer<<<8, 1024, 0, s>>>((uint4 *)xin, (const uint4 *)xnew,
-                                             nin * 2 / 16, 30000ull);
+            late_writer<<<8, 1024, 0, s>>>((uint4 *)in, (const uint4 *)new_,
+                                           nin * 2 / 16, 30000ull);
             op();
         }, 1, cudaGraphKernelNodePortProgrammatic);
-        CK(cudaMemcpyAsync(xin, xold, nin * 2, cudaMemcpyDeviceToDevice, s));
+        CK(cudaMemcpyAsync(in, old_, nin * 2, cudaMemcpyDeviceToDevice, s));
         CK(cudaGraphLaunch(ge, s));
         CK(cudaStreamSynchronize(s));
         CK(cudaGraphExecDestroy(ge));
-    };
-    printf("# does the kernel after a programmatic edge wait? (rel.diff "
-           "against the result on the new input; 0: it waited)\n");
-    {
-        /* calibration: our copy behind the same programmatic edge */
-        const size_t n = (size_t)M * D;
-        calibrating = true;
-        for (int wait = 0; wait < 2; wait++) {
-            CK(cudaMemset(yt, 0, n * 2));
-            trial([&] {
-                probe_copy<<<132, 256, 0, s>>>((uint4 *)yt, (const uint4 *)xin,
-                                               n * 2 / 16, wait);
-            }, n);
-            double rel = rel_diff(yt, xnew, n);
-            printf("  calibration, a copy that %s: rel.diff %.2e (%s)\n",
-                   wait ? "waits" : "does not wait", rel,
-                   rel < 1e-6 ? "saw the new input" : "saw the old input");
-        }
-        calibrating = false;
-    }
-    for (int i = 0; i < 4; i++) {
-        Lt &lt = G[i].lt;
-        const size_t nin = (size_t)G[i].m * G[i].k, ny = (size_t)G[i].m * G[i].n;
-        const bf *a0 = lt.a;
-        bf *y0 = lt.y;
-        lt.a = xin, lt.y = yref;
-        int n_wait = 0, n_not = 0;
-        for (size_t c = 0; c < lt.cands.size(); c++) {
-            cublasLtMatmulAlgo_t keep = lt.algo;
-            lt.algo = lt.cands[c];
-            CK(cudaMemcpy(xin, xnew, nin * 2, cudaMemcpyDeviceToDevice));
-            lt.y = yref;
-            lt.run(s);
-            CK(cudaStreamSynchronize(s));
-            lt.y = yt;
-            CK(cudaMemset(yt, 0, ny * 2));
-            trial([&] { lt.run(s); }, nin);
-            double rel = rel_diff(yt, yref, ny);
-            bool chosen = !memcmp(&lt.cands[c], &keep, sizeof keep);
-            printf("  %-8s cand %2zu%s %.70s: rel.diff %.2e %s\n",
-                   names[i], c, chosen ? "*" : " ", lt_kernel(s, lt).c_str(),
-                   rel, rel < 1e-6 ? "waits" : "DOES NOT WAIT");
-            (rel < 1e-6 ? n_wait : n_not)++;
-            if (chosen && rel >= 1e-6)
-                waits_all = 0;
-            lt.algo = keep;
-        }
-        printf("  %-8s %d of %zu candidates wait\n", names[i], n_wait,
-               lt.cands.size());
-        /* every algorithm, not only the heuristic's: does any wait, and
-         * how fast is the fastest that does? */
-        {
-            cublasLtMatmulAlgo_t keep = lt.algo;
-            std::vector<cublasLtMatmulAlgo_t> all = lt_all_algos(lt);
-            int waits = 0;
-            float best = 1e30f, best_wait = 1e30f;
-            std::string bn = "-", bwn = "-";
-            for (const auto &c : all) {
-                lt.algo = c;
-                CK(cudaMemcpy(xin, xnew, nin * 2, cudaMemcpyDeviceToDevice));
-                lt.y = yref;
-                lt.run(s);
-                CK(cudaStreamSynchronize(s));
-                lt.y = yt;
-                CK(cudaMemset(yt, 0, ny * 2));
-                trial([&] { lt.run(s); }, nin);
-                bool w = rel_diff(yt, yref, ny) < 1e-6;
-                lt.a = a0, lt.y = y0;
-                float us = time_us(s, [&] { lt.run(s); });
-                lt.a = xin, lt.y = yref;
-                std::string kn = lt_kernel(s, lt);
-                if (getenv("LT_PDL_VERBOSE"))
-                    printf("    %-50.50s %7.2f us %s\n", kn.c_str(), us,
-                           w ? "waits" : "-");
-                if (us < best)
-                    best = us, bn = kn;
-                if (w) {
-                    waits++;
-                    if (us < best_wait)
-                        best_wait = us, bwn = kn;
-                }
-            }
-            printf("  %-8s every algorithm: %zu configs, %d wait; fastest "
-                   "%.2f us (%s); fastest that waits %.2f us (%s)\n",
-                   names[i], all.size(), waits, best, bn.c_str(),
-                   waits ? best_wait : 0.f, bwn.c_str());
-            lt.algo = keep;
-        }
-        lt.a = a0, lt.y = y0;
     }
 
-    }
-block_only:
-    /* 2. the block */
-    const rlxg_attn_plan p = bench_attn_plan(B, S, H);
-    auto block = [&](bf *out) {
-        G[0].lt.run(s);
-        CK(rlxg_attention(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p, 1));
-        G[1].lt.run(s);
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, t1, x, g1, be1, y1, M, D, eps, 1));
-        G[2].lt.run(s);
-        G[3].lt.run(s);
-        CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, t2, y1, g2, be2, out, M, D, eps, 1));
-    };
-    block(y2ref);
-    CK(cudaStreamSynchronize(s));
-    if (only_block)
-        goto dump;
+    /* whether LT's algorithm waits: its output on the new input, then
+     * behind the edge, compared; LT's operands are restored */
+    bool waits(cudaStream_t s, Lt &lt, size_t nin, size_t ny)
     {
+        const bf *a0 = lt.a;
+        bf *y0 = lt.y;
+        lt.a = in, lt.y = ref;
+        CK(cudaMemcpy(in, new_, nin * 2, cudaMemcpyDeviceToDevice));
+        lt.run(s);
+        CK(cudaStreamSynchronize(s));
+        lt.y = y;
+        CK(cudaMemset(y, 0, ny * 2));
+        trial(s, [&] { lt.run(s); }, nin);
+        lt.a = a0, lt.y = y0;
+        return bf_rel_diff(y, ref, ny) < 1e-6;
+    }
+};
+
+/* The calibration, then every heuristic candidate and every algorithm
+ * of each GEMM; returns whether the chosen ones all wait */
+static bool wait_tests(cudaStream_t s, bench_encoder &E, Lt *lts)
+{
+    wait_test W((size_t)E.M * E.FF);
+    printf("# does the kernel after a programmatic edge wait? (0: none "
+           "waits)\n");
+    const size_t n = (size_t)E.M * E.D;
+    calibrating = true;
+    for (int wait = 0; wait < 2; wait++) {
+        CK(cudaMemset(W.y, 0, n * 2));
+        W.trial(s, [&] {
+            probe_copy<<<132, 256, 0, s>>>((uint4 *)W.y, (const uint4 *)W.in,
+                                           n * 2 / 16, wait);
+        }, n);
+        double rel = bf_rel_diff(W.y, W.new_, n);
+        printf("  calibration, a copy that %s: rel.diff %.2e against the "
+               "new input (%s)\n", wait ? "waits" : "does not wait", rel,
+               rel < 1e-6 ? "saw the new input" : "saw the old input");
+    }
+    calibrating = false;
+    bool all = true;
+    for (int i = 0; i < 4; i++) {
+        Lt &lt = lts[i];
+        const bench_encoder::linear l = E.gemm(i);
+        const size_t nin = (size_t)l.m * l.k, ny = (size_t)l.m * l.n;
+        const char *name = bench_encoder::gemm_name(i);
+        const cublasLtMatmulAlgo_t keep = lt.algo;
+        int n_wait = 0;
+        for (size_t c = 0; c < lt.cands.size(); c++) {
+            lt.algo = lt.cands[c];
+            bool w = W.waits(s, lt, nin, ny);
+            bool chosen = !memcmp(&lt.cands[c], &keep, sizeof keep);
+            printf("  %-8s cand %2zu%s %.70s: %s\n", name, c,
+                   chosen ? "*" : " ", lt_kernel(s, lt).c_str(),
+                   w ? "waits" : "DOES NOT WAIT");
+            n_wait += w;
+            all &= w || !chosen;
+        }
+        printf("  %-8s %d of %zu candidates wait\n", name, n_wait,
+               lt.cands.size());
+        /* every algorithm: does any wait, and how fast is the fastest
+         * that does? */
+        std::vector<cublasLtMatmulAlgo_t> algos = lt_all_algos(lt);
+        int waits = 0;
+        float best = 1e30f, best_wait = 1e30f;
+        std::string bn = "-", bwn = "-";
+        for (const auto &c : algos) {
+            lt.algo = c;
+            bool w = W.waits(s, lt, nin, ny);
+            float us = time_us(s, [&] { lt.run(s); });
+            std::string kn = lt_kernel(s, lt);
+            if (getenv("LT_PDL_VERBOSE"))
+                printf("    %-50.50s %7.2f us %s\n", kn.c_str(), us,
+                       w ? "waits" : "-");
+            if (us < best)
+                best = us, bn = kn;
+            if (w && us < best_wait)
+                best_wait = us, bwn = kn;
+            waits += w;
+        }
+        printf("  %-8s every algorithm: %zu configs, %d wait; fastest "
+               "%.2f us (%s); fastest that waits %.2f us (%s)\n",
+               name, algos.size(), waits, best, bn.c_str(),
+               waits ? best_wait : 0.f, bwn.c_str());
+        lt.algo = keep;
+    }
+    return all;
+}
+
+/* the block with each kind of edge into cuBLASLt's kernels */
+static void time_ports(cudaStream_t s, bench_encoder &E,
+                       const std::function<void(bf *)> &block, bool safe)
+{
     printf("# the encoder block (7 kernels), the chosen algorithms%s\n",
-           waits_all ? "" : " (NOT all waiting: programmatic rows unsafe)");
-    cudaGraphExec_t show = capture_pdl(s, [&] { block(y2); }, 1, -1, true);
-    CK(cudaGraphExecDestroy(show));
+           safe ? "" : " (NOT all waiting: programmatic rows unsafe)");
+    CK(cudaGraphExecDestroy(capture_pdl(s, [&] { block(E.y2); }, 1, -1,
+                                        true)));
     const int ports[3] = { -1, cudaGraphKernelNodePortProgrammatic,
                            cudaGraphKernelNodePortLaunchCompletion };
     for (int pass = 0; pass < 2; pass++)
         for (int port : ports) {
-            CK(cudaMemset(y2, 0xff, (size_t)M * D * 2));
-            cudaGraphExec_t ge = capture_pdl(s, [&] { block(y2); }, 1, port);
+            CK(cudaMemset(E.y2, 0xff, (size_t)E.M * E.D * 2));
+            cudaGraphExec_t ge = capture_pdl(s, [&] { block(E.y2); }, 1,
+                                             port);
             CK(cudaGraphLaunch(ge, s));
             CK(cudaStreamSynchronize(s));
-            double rel = rel_diff(y2, y2ref, (size_t)M * D);
-            float t20 = replay_us(s, capture_pdl(s, [&] { block(y2); }, 20,
+            double rel = bf_rel_diff(E.y2, E.y2ref, (size_t)E.M * E.D);
+            float t20 = replay_us(s, capture_pdl(s, [&] { block(E.y2); }, 20,
                                                  port),
                                   1, 20, 16);
             float tq = replay_us(s, ge, 200, 1, 10);
@@ -446,69 +368,131 @@ block_only:
                    "%7.2f queued; rel.diff %.1e\n",
                    pass, port_name(port), t20, tq, rel);
         }
-    /* LT_PDL_PICKS: four kernel names (qkv, out-proj, ff1, ff2; comma
-     * separated), e.g. the ones rlx's autotuner took: the block timed
-     * with the candidates that launch those, against this bench's own */
-    if (const char *picks = getenv("LT_PDL_PICKS")) {
-        std::vector<cublasLtMatmulAlgo_t> own;
-        for (int i = 0; i < 4; i++)
-            own.push_back(G[i].lt.algo);
-        std::string all = picks;
-        bool found = true;
-        for (int i = 0; i < 4; i++) {
-            size_t e = all.find(',');
-            std::string want = all.substr(0, e);
-            all = e == std::string::npos ? "" : all.substr(e + 1);
-            bool hit = false;
-            for (const auto &c : G[i].lt.cands) {
-                G[i].lt.algo = c;
-                if (lt_kernel(s, G[i].lt) == want) {
-                    hit = true;
-                    break;
-                }
-            }
-            if (!hit) {
-                G[i].lt.algo = own[i];
-                printf("  %s: no candidate launches %s\n", names[i],
-                       want.c_str());
-                found = false;
-            }
+}
+
+/* what each of the plugin's three kernels costs in the block: the block
+ * timed without it (its successor then reads what is there) */
+static void time_parts(cudaStream_t s, bench_encoder &E, Lt *lts)
+{
+    static const char *what[5] = { "nothing", "the attention",
+                                   "the first add + norm",
+                                   "the second add + norm", "all three" };
+    printf("# the block without the plugin's kernels, µs per block\n");
+    for (int skip = 0; skip < 5; skip++) {
+        auto part = [&] {
+            lts[0].run(s);
+            if (skip != 1 && skip != 4)
+                E.attention(s);
+            lts[1].run(s);
+            if (skip != 2 && skip != 4)
+                E.norm1(s);
+            lts[2].run(s);
+            lts[3].run(s);
+            if (skip != 3 && skip != 4)
+                E.norm2(s, E.y2);
+        };
+        printf("  without %-22s %7.2f (20 per graph) %7.2f (queued)\n",
+               what[skip], time_us(s, part), time_queued_us(s, part));
+    }
+}
+
+/* LT_PDL_PICKS: four kernel names (qkv, out-proj, ff1, ff2; comma
+ * separated), e.g. the ones rlx's autotuner took: the block timed with
+ * the candidates that launch those, against this bench's own */
+static void time_picks(cudaStream_t s, bench_encoder &E, Lt *lts,
+                       const std::function<void(bf *)> &block,
+                       const char *picks)
+{
+    cublasLtMatmulAlgo_t own[4];
+    std::string rest = picks;
+    bool found = true;
+    for (int i = 0; i < 4; i++) {
+        own[i] = lts[i].algo;
+        size_t e = rest.find(',');
+        std::string want = rest.substr(0, e);
+        rest = e == std::string::npos ? "" : rest.substr(e + 1);
+        bool hit = false;
+        for (const auto &c : lts[i].cands) {
+            lts[i].algo = c;
+            if ((hit = lt_kernel(s, lts[i]) == want))
+                break;
         }
-        for (int pass = 0; pass < 2; pass++)
-            for (int side = 0; side < 2; side++) {
-                for (int i = 0; i < 4 && side; i++)
-                    std::swap(G[i].lt.algo, own[i]);
-                float t20 = time_us(s, [&] { block(y2); });
-                float tq = time_queued_us(s, [&] { block(y2); });
-                printf("  pass %d %-24s %7.2f us per block (20 per graph), "
-                       "%7.2f queued%s\n", pass,
-                       side ? "this bench's picks" : "the picks given",
-                       t20, tq, found ? "" : " (not all found)");
-                for (int i = 0; i < 4 && side; i++)
-                    std::swap(G[i].lt.algo, own[i]);
-            }
+        if (!hit) {
+            lts[i].algo = own[i];
+            printf("  %s: no candidate launches %s\n",
+                   bench_encoder::gemm_name(i), want.c_str());
+            found = false;
+        }
     }
-    }
-dump:
-    /* the plain block's graph in Graphviz's form ($OUT/lt_pdl_block.dot)
-     * and one block in a named range, for comparing with rlx's (setting
-     * cuda.graph_dot; ncu --nvtx --nvtx-include "block/") */
-    {
-        std::string dot = std::string(getenv("OUT") ? getenv("OUT") : ".") +
-                          "/lt_pdl_block.dot";
-        cudaGraph_t g;
-        CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-        block(y2);
-        CK(cudaStreamEndCapture(s, &g));
-        CK(cudaGraphDebugDotPrint(g, dot.c_str(),
-                                  cudaGraphDebugDotFlagsVerbose));
-        CK(cudaGraphDestroy(g));
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int side = 0; side < 2; side++) {
+            for (int i = 0; i < 4 && side; i++)
+                std::swap(lts[i].algo, own[i]);
+            float t20 = time_us(s, [&] { block(E.y2); });
+            float tq = time_queued_us(s, [&] { block(E.y2); });
+            printf("  pass %d %-24s %7.2f us per block (20 per graph), "
+                   "%7.2f queued%s\n", pass,
+                   side ? "this bench's picks" : "the picks given", t20, tq,
+                   found ? "" : " (not all found)");
+            for (int i = 0; i < 4 && side; i++)
+                std::swap(lts[i].algo, own[i]);
+        }
+}
+
+/* the plain block's graph in Graphviz's form ($OUT/lt_pdl_block.dot)
+ * and one block in a named range, for comparing with rlx's (setting
+ * cuda.graph_dot; ncu --nvtx --nvtx-include "block/") */
+static void dump_block(cudaStream_t s, bench_encoder &E,
+                       const std::function<void(bf *)> &block)
+{
+    std::string dot = std::string(getenv("OUT") ? getenv("OUT") : ".") +
+                      "/lt_pdl_block.dot";
+    cudaGraph_t g;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    block(E.y2);
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphDebugDotPrint(g, dot.c_str(), cudaGraphDebugDotFlagsVerbose));
+    CK(cudaGraphDestroy(g));
     nvtxRangePushA("block");
-    block(y2);
+    block(E.y2);
     CK(cudaStreamSynchronize(s));
     nvtxRangePop();
+}
+
+int main()
+{
+    CK(cudaFree(0));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    bench_encoder E;
+    Lt lts[4];
+    for (int i = 0; i < 4; i++) {
+        const bench_encoder::linear l = E.gemm(i);
+        printf("# %s: ", bench_encoder::gemm_name(i));
+        lts[i].setup(s, l.m, l.n, l.k, l.x, l.w, l.b, l.y, l.act);
+    }
+    auto block = [&](bf *out) {
+        lts[0].run(s);
+        E.attention(s);
+        lts[1].run(s);
+        E.norm1(s);
+        lts[2].run(s);
+        lts[3].run(s);
+        E.norm2(s, out);
+    };
+    block(E.y2ref);
+    CK(cudaStreamSynchronize(s));
+    /* LT_PDL_BLOCK_ONLY: only the block's graph and range, for a
+     * profiler */
+    if (!getenv("LT_PDL_BLOCK_ONLY")) {
+        bool safe = wait_tests(s, E, lts);
+        time_ports(s, E, block, safe);
+        time_parts(s, E, lts);
+        if (const char *picks = getenv("LT_PDL_PICKS"))
+            time_picks(s, E, lts, block, picks);
+    }
+    dump_block(s, E, block);
     for (int i = 0; i < 4; i++)
-        G[i].lt.done();
+        lts[i].done();
     return 0;
 }

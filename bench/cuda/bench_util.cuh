@@ -58,11 +58,12 @@ static inline void bench_upload(E **d, const std::vector<E> &h)
                   cudaMemcpyHostToDevice));
 }
 
-/* LAUNCH captured N times in a CUDA graph (after one call to check it);
- * the caller destroys the graph */
-static inline cudaGraphExec_t capture(cudaStream_t s,
-                                      const std::function<void()> &launch,
-                                      int n)
+/* LAUNCH captured N times in a CUDA graph (after one call to check it),
+ * EDIT (where given) applied to the graph before it is instantiated; the
+ * caller destroys the graph */
+static inline cudaGraphExec_t capture(
+    cudaStream_t s, const std::function<void()> &launch, int n,
+    const std::function<void(cudaGraph_t)> &edit = nullptr)
 {
     launch();
     CK(cudaGetLastError());
@@ -73,6 +74,8 @@ static inline cudaGraphExec_t capture(cudaStream_t s,
     for (int i = 0; i < n; i++)
         launch();
     CK(cudaStreamEndCapture(s, &g));
+    if (edit)
+        edit(g);
     CK(cudaGraphInstantiate(&ge, g, 0));
     CK(cudaGraphDestroy(g));
     return ge;

@@ -1,8 +1,9 @@
 /*
  * test_cuda_expect.h - whether the cuda tests should expect a GPU:
  * RLX_TEST_CUDA_EXPECT (gpu or none) decides when set, else an empty or
- * -1 CUDA_VISIBLE_DEVICES means none, else the NVIDIA device node; and
- * what a kernel test checks without one. Include after
+ * -1 CUDA_VISIBLE_DEVICES means none, else the NVIDIA device node;
+ * what a kernel test checks without one; and the smallest graph the
+ * settings' checks compile. Include after
  * test/gpu_plugin_check.h (its ok()) and rlx/rlx.h.
  */
 #ifndef RLX_TEST_CUDA_EXPECT_H
@@ -61,6 +62,19 @@ static inline rlx_runtime *cuda_test_runtime(const char *plugin)
     ok(0, "runtime with the cuda plugin", rlx_last_error());
     rlx_runtime_destroy(rt);
     return NULL;
+}
+
+/* *G: y = relu(x), x an f32 input of 4 values */
+static inline rlx_status cuda_test_relu_graph(rlx_graph **g)
+{
+    rlx_value x, y;
+    rlx_status st = rlx_graph_create(g);
+    if (st == RLX_OK)
+        st = rlx_graph_input(*g, "x", RLX_DTYPE_F32, 1, (int64_t[]){ 4 },
+                             &x);
+    if (st == RLX_OK)
+        st = rlx_graph_add_node(*g, NULL, RLX_OP_RELU, 1, &x, NULL, &y);
+    return st == RLX_OK ? rlx_graph_output(*g, "y", y) : st;
 }
 
 #endif

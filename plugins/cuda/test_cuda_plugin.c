@@ -43,15 +43,8 @@ static int run_with_dot(rlx_runtime *rt, const char *dest)
     rlx_graph *g = NULL;
     rlx_session *s = NULL;
     rlx_program *p = NULL;
-    rlx_value x, y;
     const float xs[4] = { -1.f, 2.f, -3.f, 4.f };
-    rlx_status st = rlx_graph_create(&g);
-    if (st == RLX_OK)
-        st = rlx_graph_input(g, "x", RLX_DTYPE_F32, 1, (int64_t[]){ 4 }, &x);
-    if (st == RLX_OK)
-        st = rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &x, NULL, &y);
-    if (st == RLX_OK)
-        st = rlx_graph_output(g, "y", y);
+    rlx_status st = cuda_test_relu_graph(&g);
     if (st == RLX_OK)
         st = rlx_session_create(rt, "cuda", &s);
     if (st == RLX_OK)

@@ -279,14 +279,7 @@ static void bad_setting(rlx_runtime *rt)
     rlx_graph *g = NULL;
     rlx_session *s = NULL;
     rlx_program *p = NULL;
-    rlx_value x, y;
-    rlx_status st = rlx_graph_create(&g);
-    if (st == RLX_OK)
-        st = rlx_graph_input(g, "x", RLX_DTYPE_F32, 1, (int64_t[]){ 4 }, &x);
-    if (st == RLX_OK)
-        st = rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &x, NULL, &y);
-    if (st == RLX_OK)
-        st = rlx_graph_output(g, "y", y);
+    rlx_status st = cuda_test_relu_graph(&g);
     rlx_status cs = st == RLX_OK
                         ? compile_on(rt, g, "sometimes", NULL, &s, &p)
                         : st;
