@@ -15,15 +15,9 @@ OLD=$(cd "${OLD:-.wt-old}" && pwd) || exit 2
 OUT=${OUT:-/tmp/gpu-ab}
 mkdir -p "$OUT"
 . scripts/gpu-deps.sh
-for side in old new; do
-    dir=$OLD; [ $side = new ] && dir=$NEW
-    b=$dir/build-gpu-ab
-    { [ -f "$b/build.ninja" ] || meson setup "$b" "$dir" --buildtype=debugoptimized \
-        -Dtests=false -Dcuda=enabled -Dvulkan=disabled -Drocm=disabled \
-        -Dpjrt=disabled -Dcpu-openblas=disabled; } >"$OUT/setup_$side.log" 2>&1 &&
-        ninja -C "$b" >"$OUT/build_$side.log" 2>&1 ||
-        { tail -20 "$OUT/build_$side.log"; exit 1; }
-done
+. scripts/gpu-quick-build.sh
+gpu_quick_build "$OLD" "$OLD/build-gpu-ab" "$OUT/build_old.log" || exit 1
+gpu_quick_build "$NEW" "$NEW/build-gpu-ab" "$OUT/build_new.log" || exit 1
 for pass in 1 2; do
     for side in old new; do
         dir=$OLD; [ $side = new ] && dir=$NEW

@@ -19,14 +19,9 @@ OUT=${OUT:-/tmp/gpu-block-compare}
 BUILD=${BUILD:-build-gpu-quick}
 mkdir -p "$OUT/rlx-graphs"
 . scripts/gpu-deps.sh
+. scripts/gpu-quick-build.sh
 status=0
-if [ ! -f "$BUILD/build.ninja" ]; then
-    meson setup "$BUILD" --buildtype=debugoptimized -Dtests=false \
-        -Dcuda=enabled -Dvulkan=disabled -Drocm=disabled -Dpjrt=disabled \
-        -Dcpu-openblas=disabled >"$OUT/setup.log" 2>&1 ||
-        { tail -30 "$OUT/setup.log"; exit 1; }
-fi
-ninja -C "$BUILD" >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+gpu_quick_build . "$BUILD" "$OUT/build.log" || exit 1
 export RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda
 RLX_CUDA_GRAPH_DOT=$OUT/rlx-graphs/ BENCH_MODELS="encoder bf16" \
     python3 bench/cuda/bench_models.py >"$OUT/bench_models.txt" 2>&1 || status=1

@@ -14,14 +14,9 @@ OUT=${OUT:-/tmp/gpu-quick}
 BUILD=${BUILD:-build-gpu-quick}
 mkdir -p "$OUT"
 . scripts/gpu-deps.sh
+. scripts/gpu-quick-build.sh
 status=0
-if [ ! -f "$BUILD/build.ninja" ]; then
-    meson setup "$BUILD" --buildtype=debugoptimized -Dwerror=true -Dtests=false \
-        -Dcuda=enabled -Dvulkan=disabled -Drocm=disabled -Dpjrt=disabled \
-        -Dcpu-openblas=disabled >"$OUT/setup.log" 2>&1 ||
-        { tail -30 "$OUT/setup.log"; exit 1; }
-fi
-ninja -C "$BUILD" >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -30; exit 1; }
+gpu_quick_build . "$BUILD" "$OUT/build.log" || exit 1
 export RLX_PLUGIN_PATH=$BUILD/plugins/cuda
 "$BUILD/tools/rlx" conformance --backend cuda >"$OUT/conformance.txt" 2>&1 || status=1
 grep FAIL "$OUT/conformance.txt" | head; tail -1 "$OUT/conformance.txt"

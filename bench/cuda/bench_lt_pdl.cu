@@ -83,8 +83,8 @@ __global__ void probe_copy(uint4 *dst, const uint4 *src, size_t n, int wait)
         dst[i] = src[i];
 }
 
-/* the kernel a graph node runs, and its name */
-static const char *node_kernel(cudaGraphNode_t nd, CUfunction *fn)
+/* the name of the kernel a graph node runs (NULL: not a kernel node) */
+static const char *node_kernel(cudaGraphNode_t nd)
 {
     CUgraphNodeType t;
     if (cuGraphNodeGetType((CUgraphNode)nd, &t) != CUDA_SUCCESS ||
@@ -94,8 +94,6 @@ static const char *node_kernel(cudaGraphNode_t nd, CUfunction *fn)
     if (cuGraphKernelNodeGetParams((CUgraphNode)nd, &kp) != CUDA_SUCCESS)
         return nullptr;
     const char *name = nullptr;
-    if (fn)
-        *fn = kp.func;
     if (cuFuncGetName(&name, kp.func) != CUDA_SUCCESS || !name)
         return "?";
     return name;
@@ -114,19 +112,18 @@ static bool ours(const char *name)
 }
 
 /* Every edge of G between two kernel nodes whose target is not ours
- * made programmatic from PORT; returns how many (0 if PORT < 0: none
- * changed). Prints the targets' names once where SHOW. */
-static int make_programmatic(cudaGraph_t g, int port, bool show)
+ * made programmatic from PORT (none changed if PORT < 0); the targets'
+ * names printed where SHOW. */
+static void make_programmatic(cudaGraph_t g, int port, bool show)
 {
     size_t ne = 0;
     CK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &ne));
     std::vector<cudaGraphNode_t> from(ne), to(ne);
     std::vector<cudaGraphEdgeData> ed(ne);
     CK(cudaGraphGetEdges(g, from.data(), to.data(), ed.data(), &ne));
-    int changed = 0;
     for (size_t i = 0; i < ne; i++) {
-        const char *a = node_kernel(from[i], nullptr);
-        const char *b = node_kernel(to[i], nullptr);
+        const char *a = node_kernel(from[i]);
+        const char *b = node_kernel(to[i]);
         if (!a || !b || ours(b) || ed[i].type != cudaGraphDependencyTypeDefault)
             continue;
         if (show)
@@ -138,9 +135,7 @@ static int make_programmatic(cudaGraph_t g, int port, bool show)
         pe.from_port = (unsigned char)port;
         CK(cudaGraphRemoveDependencies(g, &from[i], &to[i], &ed[i], 1));
         CK(cudaGraphAddDependencies(g, &from[i], &to[i], &pe, 1));
-        changed++;
     }
-    return changed;
 }
 
 /* LAUNCH captured N times, edges into cuBLASLt's kernels made
@@ -165,7 +160,7 @@ static std::string lt_kernel(cudaStream_t s, Lt &lt)
     CK(cudaGraphGetNodes(g, nullptr, &nn));
     std::vector<cudaGraphNode_t> nodes(nn);
     CK(cudaGraphGetNodes(g, nodes.data(), &nn));
-    const char *kn = nn ? node_kernel(nodes[0], nullptr) : nullptr;
+    const char *kn = nn ? node_kernel(nodes[0]) : nullptr;
     std::string name = kn ? kn : "-";
     CK(cudaGraphDestroy(g));
     return name;
