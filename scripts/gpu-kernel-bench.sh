@@ -10,10 +10,12 @@
 # bench_attn_proj (attention + out-projection + add + layer_norm as one
 # cluster kernel against the three kernels the plugin runs) and
 # bench_gemm_wg (a bf16 Linear on wgmma that starts early, against
-# cuBLASLt, alone and in the encoder block) and bench_lt_pdl (whether
-# cuBLASLt's kernels wait for the kernel before them, and the block with
-# programmatic edges into them).
-# Which ones: the names given (default: all eight). Output under $OUT
+# cuBLASLt, alone and in the encoder block; also fed by TMA) and
+# bench_lt_pdl (whether cuBLASLt's kernels wait for the kernel before
+# them, and the block with programmatic edges into them) and bench_tma_ln
+# (the Linear + add + layer_norm pairs as one TMA-fed cluster kernel,
+# alone and in the block).
+# Which ones: the names given (default: all nine). Output under $OUT
 # (default /tmp/gpu-kernel-bench), one .txt per benchmark.
 #
 #   bash scripts/gpu-kernel-bench.sh attention stream
@@ -27,7 +29,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 INC="-Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda"
 ARCH="-gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A"
 status=0
-set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain attn_proj gemm_wg lt_pdl}
+set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain attn_proj gemm_wg lt_pdl tma_ln}
 for b in "$@"; do
     case $b in
     attention) src=bench/cuda/bench_attention.cu; args=; libs= ;;
@@ -36,8 +38,9 @@ for b in "$@"; do
     gemm_ln) src=bench/cuda/bench_gemm_ln.cu; args=; libs=-lcublasLt ;;
     gemv_chain) src=bench/cuda/bench_gemv_chain.cu; args=; libs= ;;
     attn_proj) src=bench/cuda/bench_attn_proj.cu; args=; libs=-lcublasLt ;;
-    gemm_wg) src=bench/cuda/bench_gemm_wg.cu; args=; libs=-lcublasLt ;;
+    gemm_wg) src=bench/cuda/bench_gemm_wg.cu; args=; libs="-lcublasLt -lcuda" ;;
     lt_pdl) src=bench/cuda/bench_lt_pdl.cu; args=; libs="-lcublasLt -lcuda" ;;
+    tma_ln) src=bench/cuda/bench_tma_ln.cu; args=; libs="-lcublasLt -lcuda" ;;
     *) echo "unknown benchmark $b"; exit 2 ;;
     esac
     nvcc -std=c++17 -O3 $ARCH $INC "$src" -o "$BUILD/bench_$b" $libs \

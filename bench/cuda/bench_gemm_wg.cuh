@@ -36,6 +36,42 @@ template <int BN, int WGS, int STAGES> struct gw_shape {
     static_assert(SMEM <= 227 * 1024, "shared memory of an SM");
 };
 
+/* the pairs P[c], P[c + 1] of a thread's columns c = C0 + 8 j (zeros
+ * where P is null) */
+template <int NJ>
+__device__ __forceinline__ void gw_pairs(float2 (&v)[NJ], const gpu_bf16 *p,
+                                         int c0)
+{
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+        const int c = c0 + 8 * j;
+        v[j] = p ? make_float2(ld(p, c), ld(p, c + 1)) : make_float2(0.f, 0.f);
+    }
+}
+
+/* The epilogue: a thread's accumulators D (rows R0 and R0 + 8, columns
+ * C0 + 8 j, + 1) plus the bias pairs BV, through ACT, stored as bf16 in
+ * Y [m, n] */
+template <int NJ>
+__device__ __forceinline__ void gw_store(gpu_bf16 *y, const float *d,
+                                         const float2 (&bv)[NJ], int act,
+                                         int m, int n, int r0, int c0)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = r0 + 8 * h;
+        if (r >= m)
+            continue;
+        gpu_bf16 *yr = y + (int64_t)r * n + c0;
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            const float v0 = gemm_act(act, d[4 * j + 2 * h] + bv[j].x);
+            const float v1 = gemm_act(act, d[4 * j + 2 * h + 1] + bv[j].y);
+            *(unsigned *)(yr + 8 * j) = pack2<gpu_bf16>(v0, v1);
+        }
+    }
+}
+
 /* Thread (warp q of warpgroup i, g = lane / 4, t = lane % 4) holds rows
  * 64 i + 16 q + g + 8 h, columns 8 j + 2 t + e: d[4 j + 2 h + e]. */
 template <int BN, int WGS, int STAGES>
@@ -82,16 +118,9 @@ __global__ void __launch_bounds__(128 * WGS)
     };
 
     float d[R];
-#pragma unroll
-    for (int i = 0; i < R; i++)
-        d[i] = 0.f;
+    bw_zero<R>(d);
     float2 bv[NJ];
-#pragma unroll
-    for (int j = 0; j < NJ; j++) {
-        const int c = col0 + 8 * j + 2 * t;
-        bv[j] = bias ? make_float2(ld(bias, c), ld(bias, c + 1))
-                     : make_float2(0.f, 0.f);
-    }
+    gw_pairs<NJ>(bv, bias, col0 + 2 * t);
     for (int s = 0; s < AHEAD; s++)
         if (s < ktiles)
             load_b(s, s);
@@ -110,20 +139,43 @@ __global__ void __launch_bounds__(128 * WGS)
     if (trig)
         grid_dep_release();
 
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const int r = row0 + wg * 64 + wq * 16 + g + 8 * h;
-        if (r >= m)
-            continue;
-        gpu_bf16 *yr = y + (int64_t)r * n + col0 + 2 * t;
-#pragma unroll
-        for (int j = 0; j < NJ; j++) {
-            const float v0 = gemm_act(act, d[4 * j + 2 * h] + bv[j].x);
-            const float v1 = gemm_act(act, d[4 * j + 2 * h + 1] + bv[j].y);
-            *(unsigned *)(yr + 8 * j) = pack2<gpu_bf16>(v0, v1);
-        }
-    }
+    gw_store<NJ>(y, d, bv, act, m, n, row0 + wg * 64 + wq * 16 + g,
+                 col0 + 2 * t);
 #endif
+}
+
+/* KERN's dynamic shared memory raised to SMEM, once (READY) */
+template <typename K>
+static cudaError_t gw_allow_smem(K kern, bool &ready, int smem)
+{
+    if (!ready) {
+        cudaError_t e = cudaFuncSetAttribute(
+            kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        if (e != cudaSuccess)
+            return e;
+        ready = true;
+    }
+    return cudaSuccess;
+}
+
+/* KERN on NB column blocks and M's row blocks of S::BM, THREADS each,
+ * S::SMEM bytes of shared memory, on STREAM; PDL: as a programmatic
+ * dependent of the launch before */
+template <typename S, typename K, typename... A>
+static cudaError_t gw_launch(K kern, int nb, int m, int threads,
+                             cudaStream_t stream, int pdl, A... args)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)nb, (unsigned)((m + S::BM - 1) / S::BM));
+    cfg.blockDim = dim3((unsigned)threads);
+    cfg.dynamicSmemBytes = S::SMEM;
+    cfg.stream = stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kern, args...);
 }
 
 /* x [m, k] @ w[n, k]^T + bias, act; k % 64 == 0 and n % BN == 0 */
@@ -135,26 +187,13 @@ cudaError_t gemm_wg_run(cudaStream_t s, const gpu_bf16 *a, const gpu_bf16 *w,
     using S = gw_shape<BN, WGS, STAGES>;
     auto kern = gemm_wg_kernel<BN, WGS, STAGES>;
     static bool ready;
-    if (!ready) {
-        cudaError_t e = cudaFuncSetAttribute(
-            kern, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SMEM);
-        if (e != cudaSuccess)
-            return e;
-        ready = true;
-    }
+    cudaError_t e = gw_allow_smem(kern, ready, S::SMEM);
+    if (e != cudaSuccess)
+        return e;
     if (k % GW_BK || n % BN)
         return cudaErrorInvalidValue;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)(n / BN), (unsigned)((m + S::BM - 1) / S::BM));
-    cfg.blockDim = dim3(S::THREADS);
-    cfg.dynamicSmemBytes = S::SMEM;
-    cfg.stream = s;
-    cfg.attrs = &attr;
-    cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelEx(&cfg, kern, a, w, bias, y, m, n, k, act, trig);
+    return gw_launch<S>(kern, n / BN, m, S::THREADS, s, pdl, a, w, bias, y,
+                        m, n, k, act, trig);
 }
 
 } /* namespace */

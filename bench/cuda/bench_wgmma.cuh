@@ -62,6 +62,13 @@ __device__ __forceinline__ void bw_wgmma<32>(float *d, uint64_t da,
         : RLXG_WG_D16(d, 0)
         : "l"(da), "l"(db), "r"(acc));
 }
+/* accumulators at 0 */
+template <int R> __device__ __forceinline__ void bw_zero(float *d)
+{
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        d[i] = 0.f;
+}
 /* The accumulators held in place across wgmma's asynchronous writes:
  * no instruction the compiler schedules may read or move them between
  * the issue and the wait. */
@@ -70,6 +77,21 @@ template <int R> __device__ __forceinline__ void bw_hold(float *d)
 #pragma unroll
     for (int i = 0; i < R; i++)
         asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* The four m64nNk16 wgmmas of one 64-wide tile of K (a tile at AS, b
+ * tile at BS), committed as a group; FIRST: d = a b^T, else d += */
+template <int N, int R>
+__device__ __forceinline__ void bw_ktile(float *d, unsigned as, unsigned bs,
+                                         bool first)
+{
+    bw_hold<R>(d);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++)
+        bw_wgmma<N>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
+                    !first || kk > 0);
+    wgmma_commit();
 }
 
 /* The main loop the experiments share, over KTILES tiles of 64 of K in
@@ -98,14 +120,7 @@ __device__ __forceinline__ void bw_mainloop(float *d, int ktiles,
             load(nt, nt % STAGES);
         cp_async_commit();
         const unsigned st = sbase + (unsigned)((kt % STAGES) * stage);
-        const unsigned as = st + a_off, bs = st + b_off;
-        bw_hold<R>(d);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++)
-            bw_wgmma<N>(d, bw_desc(as + kk * 32), bw_desc(bs + kk * 32),
-                        kt > 0 || kk > 0);
-        wgmma_commit();
+        bw_ktile<N, R>(d, st + a_off, st + b_off, kt == 0);
         wgmma_wait<1>();
         bw_hold<R>(d);
     }

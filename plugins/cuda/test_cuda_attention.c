@@ -256,6 +256,10 @@ int main(int argc, char **argv)
         { 6, 8, 333, 333, 128, 1, RLX_DTYPE_F16, 0 },
         { 3, 5, 20, 50, 64, 1, RLX_DTYPE_BF16, 0 },    /* 32-row blocks */
         { 2, 3, 9, 33, 128, 0, RLX_DTYPE_F16, 0 },     /* 16-row blocks */
+        /* up to 128 keys, head size up to 64: all keys as one tile */
+        { 2, 4, 128, 128, 64, 1, RLX_DTYPE_F16, 0 },
+        { 1, 4, 100, 120, 32, 1, RLX_DTYPE_F16, 0 },
+        { 1, 2, 70, 70, 64, 1, RLX_DTYPE_BF16, 1 }, /* an infinite key */
         /* f32: CUDA cores below 128 keys and for head size 128, else
          * 3xTF32 tensor cores: a warp per block below 2048 keys, four
          * (or two for few rows) from there */

@@ -13,10 +13,27 @@
 
 namespace {
 
-/* max that lets a NaN through, as IEEE's max does not */
+/* max that lets a NaN through, as IEEE's max does not: one
+ * max.NaN instruction from sm_80 on */
 __device__ __forceinline__ float max_nan(float a, float b)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float d;
+    asm("max.NaN.f32 %0, %1, %2;\n" : "=f"(d) : "f"(a), "f"(b));
+    return d;
+#else
     return (b > a || isnan(b)) ? b : a;
+#endif
+}
+
+/* 2^x as one MUFU.EX2: exp2f's accuracy (2 ulp), with results below
+ * 2^-126 flushed to 0, which a softmax weight that small is anyway
+ * next to the row's largest (2^0) */
+__device__ __forceinline__ float attn_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
 }
 
 /* q, k, v and o of the (batch, head) of this block's grid row */
@@ -59,16 +76,24 @@ __device__ __forceinline__ void attn_copy_tile(T *ks, T *vs,
                                                const rlxg_attn_plan &p,
                                                int tile)
 {
-    constexpr int EL = 16 / sizeof(T), CH = D / EL;
-    int64_t j0 = (int64_t)tile * KT;
-    for (int c = threadIdx.x; c < KT * CH; c += THREADS) {
-        int jj = c / CH, d = (c - jj * CH) * EL;
-        int64_t j = j0 + jj;
-        bool okj = j < p.sk;
-        cp_async16(ks + jj * P + d, okj ? a.k + j * p.k_s[2] + d : a.k,
-                   okj ? 16 : 0);
-        cp_async16(vs + jj * P + d, okj ? a.v + j * p.v_s[2] + d : a.v,
-                   okj ? 16 : 0);
+    constexpr int EL = 16 / sizeof(T), CH = D / EL, RS = THREADS / CH;
+    static_assert(THREADS % CH == 0, "a thread's chunk column is fixed");
+    /* this thread: chunk column d of rows jj, jj + RS, ... */
+    const int jj0 = threadIdx.x / CH, d = (threadIdx.x % CH) * EL;
+    const int64_t j0 = (int64_t)tile * KT + jj0;
+    const T *kp = a.k + j0 * p.k_s[2] + d, *vp = a.v + j0 * p.v_s[2] + d;
+    const int64_t kstep = RS * p.k_s[2], vstep = RS * p.v_s[2];
+    const int64_t left = p.sk - j0; /* rows from this thread's first */
+#pragma unroll
+    for (int i = 0; i * RS < KT; i++) {
+        const int jj = jj0 + i * RS;
+        if (jj < KT) {
+            const bool ok = i * RS < left;
+            cp_async16(ks + jj * P + d, ok ? kp : a.k, ok ? 16 : 0);
+            cp_async16(vs + jj * P + d, ok ? vp : a.v, ok ? 16 : 0);
+        }
+        kp += kstep;
+        vp += vstep;
     }
 }
 
@@ -135,53 +160,96 @@ __device__ __forceinline__ void attn_scale_acc(float (&acc)[DT][4], float c0,
     }
 }
 
+/* X[0] = OP(X[0], ..., X[N - 1]) as a tree, so that the chain of
+ * dependent instructions is log2 N long, not N */
+template <int N, typename Op>
+__device__ __forceinline__ float attn_tree(float (&x)[N], Op op)
+{
+#pragma unroll
+    for (int w = 1; w < N; w *= 2)
+#pragma unroll
+        for (int n = 0; n + w < N; n += 2 * w)
+            x[n] = op(x[n], x[n + w]);
+    return x[0];
+}
+
 /* One tile's scores S (mma accumulators of keys J0 + 8 n + 2t + e, rows
  * g and g + 8; t = lane % 4) masked and scaled, the running maxima and
  * sums in R updated; S becomes the tile's exponentials p and C0, C1 the
- * factors the rows' accumulated outputs are to be scaled by. */
+ * factors the rows' accumulated outputs are to be scaled by. A tile
+ * every row of the warp sees whole (all but the last tile of a ragged
+ * sequence and the diagonal ones of a causal one) is not masked. The
+ * maxima and sums are trees: the softmax sits between a tile's two
+ * products on every warp's critical path. */
 template <int NT>
 __device__ __forceinline__ void attn_softmax_tile(float (&s)[NT][4],
                                                   int64_t j0, int64_t sk,
                                                   int t, attn_rows &r,
                                                   float &c0, float &c1)
 {
-    float tm0 = -INFINITY, tm1 = -INFINITY;
+    constexpr int KT = NT * 8;
+    /* With a positive scale, the maxima are taken unscaled and the
+     * scale goes into the exponent's FFMA: max(s) sl2 = max(s sl2) */
+    const bool pos = r.sl2 > 0.f;
+    const float sc = pos ? r.sl2 : 1.f;
+    if (!pos) /* any other scale: scaled first (then sc = 1) */
 #pragma unroll
-    for (int n = 0; n < NT; n++)
+        for (int n = 0; n < NT; n++)
 #pragma unroll
-        for (int e = 0; e < 2; e++) {
-            int64_t j = j0 + n * 8 + 2 * t + e;
-            bool okj = j < sk;
-            s[n][e] = okj && j <= r.last0 ? s[n][e] * r.sl2 : -INFINITY;
-            s[n][2 + e] =
-                okj && j <= r.last1 ? s[n][2 + e] * r.sl2 : -INFINITY;
-            tm0 = max_nan(tm0, s[n][e]);
-            tm1 = max_nan(tm1, s[n][2 + e]);
-        }
+            for (int e = 0; e < 4; e++)
+                s[n][e] *= r.sl2;
+    /* the last key of the tile each row sees, from j0 */
+    const int64_t e0 = (sk - 1 < r.last0 ? sk - 1 : r.last0) - j0;
+    const int64_t e1 = (sk - 1 < r.last1 ? sk - 1 : r.last1) - j0;
+    if (!__all_sync(0xffffffffu, e0 >= KT - 1 && e1 >= KT - 1)) {
+        const int l0 = e0 < 0 ? -1 : (int)(e0 < KT ? e0 : KT);
+        const int l1 = e1 < 0 ? -1 : (int)(e1 < KT ? e1 : KT);
+#pragma unroll
+        for (int n = 0; n < NT; n++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int j = n * 8 + 2 * t + e;
+                if (j > l0)
+                    s[n][e] = -INFINITY;
+                if (j > l1)
+                    s[n][2 + e] = -INFINITY;
+            }
+    }
+    float a0[NT], a1[NT];
+#pragma unroll
+    for (int n = 0; n < NT; n++) {
+        a0[n] = max_nan(s[n][0], s[n][1]);
+        a1[n] = max_nan(s[n][2], s[n][3]);
+    }
+    auto mx = [](float x, float y) { return max_nan(x, y); };
+    float tm0 = attn_tree<NT>(a0, mx), tm1 = attn_tree<NT>(a1, mx);
 #pragma unroll
     for (int o2 = 1; o2 <= 2; o2 <<= 1) {
         tm0 = max_nan(tm0, __shfl_xor_sync(0xffffffffu, tm0, o2));
         tm1 = max_nan(tm1, __shfl_xor_sync(0xffffffffu, tm1, o2));
     }
-    float mn0 = max_nan(r.m0, tm0), mn1 = max_nan(r.m1, tm1);
-    c0 = mn0 == -INFINITY ? 1.f : exp2f(r.m0 - mn0);
-    c1 = mn1 == -INFINITY ? 1.f : exp2f(r.m1 - mn1);
+    float mn0 = max_nan(r.m0, tm0 * sc), mn1 = max_nan(r.m1, tm1 * sc);
+    c0 = mn0 == -INFINITY ? 1.f : attn_exp2(r.m0 - mn0);
+    c1 = mn1 == -INFINITY ? 1.f : attn_exp2(r.m1 - mn1);
     r.m0 = mn0;
     r.m1 = mn1;
-    float ps0 = 0.f, ps1 = 0.f;
+    /* a row that has seen no key yet subtracts 0, so that its masked
+     * scores (-inf) give 0 rather than -inf - -inf */
+    const float b0 = mn0 == -INFINITY ? 0.f : mn0;
+    const float b1 = mn1 == -INFINITY ? 0.f : mn1;
 #pragma unroll
     for (int n = 0; n < NT; n++) {
 #pragma unroll
         for (int e = 0; e < 2; e++) {
-            s[n][e] = s[n][e] == -INFINITY ? 0.f : exp2f(s[n][e] - mn0);
-            s[n][2 + e] =
-                s[n][2 + e] == -INFINITY ? 0.f : exp2f(s[n][2 + e] - mn1);
+            s[n][e] = attn_exp2(fmaf(s[n][e], sc, -b0));
+            s[n][2 + e] = attn_exp2(fmaf(s[n][2 + e], sc, -b1));
         }
-        ps0 += s[n][0] + s[n][1];
-        ps1 += s[n][2] + s[n][3];
+        a0[n] = s[n][0] + s[n][1];
+        a1[n] = s[n][2] + s[n][3];
     }
-    r.l0 = r.l0 * c0 + ps0;
-    r.l1 = r.l1 * c1 + ps1;
+    auto add = [](float x, float y) { return x + y; };
+    r.l0 = r.l0 * c0 + attn_tree<NT>(a0, add);
+    r.l1 = r.l1 * c1 + attn_tree<NT>(a1, add);
 }
 
 /* the rows' sums over their four lanes into R, then 1 / l (a row that
