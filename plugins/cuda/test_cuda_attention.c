@@ -256,7 +256,8 @@ int main(int argc, char **argv)
         { 6, 8, 333, 333, 128, 1, RLX_DTYPE_F16, 0 },
         { 3, 5, 20, 50, 64, 1, RLX_DTYPE_BF16, 0 },    /* 32-row blocks */
         { 2, 3, 9, 33, 128, 0, RLX_DTYPE_F16, 0 },     /* 16-row blocks */
-        /* up to 128 keys, head size up to 64: all keys as one tile */
+        /* the softmax's masked tiles (causal diagonals, a ragged last
+         * tile, head size 32) and an infinite key in 16 bits */
         { 2, 4, 128, 128, 64, 1, RLX_DTYPE_F16, 0 },
         { 1, 4, 100, 120, 32, 1, RLX_DTYPE_F16, 0 },
         { 1, 2, 70, 70, 64, 1, RLX_DTYPE_BF16, 1 }, /* an infinite key */
