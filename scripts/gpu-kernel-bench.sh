@@ -14,8 +14,9 @@
 # bench_lt_pdl (whether cuBLASLt's kernels wait for the kernel before
 # them, and the block with programmatic edges into them) and bench_tma_ln
 # (the Linear + add + layer_norm pairs as one TMA-fed cluster kernel,
-# alone and in the block).
-# Which ones: the names given (default: all nine). Output under $OUT
+# alone and in the block) and bench_pdl_start (when a programmatic
+# dependent of each cuBLASLt GEMM of the block starts).
+# Which ones: the names given (default: all ten). Output under $OUT
 # (default /tmp/gpu-kernel-bench), one .txt per benchmark.
 #
 #   bash scripts/gpu-kernel-bench.sh attention stream
@@ -29,7 +30,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 INC="-Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda"
 ARCH="-gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A"
 status=0
-set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain attn_proj gemm_wg lt_pdl tma_ln}
+set -- ${@:-attention stream gemm_tf32x3 gemm_ln gemv_chain attn_proj gemm_wg lt_pdl tma_ln pdl_start}
 for b in "$@"; do
     case $b in
     attention) src=bench/cuda/bench_attention.cu; args=; libs= ;;
@@ -41,6 +42,7 @@ for b in "$@"; do
     gemm_wg) src=bench/cuda/bench_gemm_wg.cu; args=; libs="-lcublasLt -lcuda" ;;
     lt_pdl) src=bench/cuda/bench_lt_pdl.cu; args=; libs="-lcublasLt -lcuda" ;;
     tma_ln) src=bench/cuda/bench_tma_ln.cu; args=; libs="-lcublasLt -lcuda" ;;
+    pdl_start) src=bench/cuda/bench_pdl_start.cu; args=; libs=-lcublasLt ;;
     *) echo "unknown benchmark $b"; exit 2 ;;
     esac
     nvcc -std=c++17 -O3 $ARCH $INC "$src" -o "$BUILD/bench_$b" $libs \

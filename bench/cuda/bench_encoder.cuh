@@ -4,8 +4,9 @@
  * seq 128, weights drawn from fixed seeds; its four GEMMs' shapes and
  * operands, and its three steps of the plugin's own (tensor-core
  * attention, two add + norms, all launched as programmatic dependents,
- * as the plugin launches them). Also the bf16 helpers both use. After
- * the kernel sources, bench_attn_plan.cuh and bench_lt.cuh.
+ * as the plugin launches them). Also a bf16 comparison both use. After
+ * the kernel sources, bench_attn_plan.cuh and bench_lt.cuh (whose
+ * bf_upload_rand makes the operands).
  */
 #ifndef RLX_BENCH_ENCODER_CUH
 #define RLX_BENCH_ENCODER_CUH
@@ -14,20 +15,6 @@
 #include <vector>
 
 typedef __nv_bfloat16 bf;
-
-/* COUNT values uniform in [-SCALE, SCALE) from SEED, in a new device
- * buffer */
-static inline bf *bf_upload_rand(size_t count, float scale,
-                                 unsigned long long seed)
-{
-    std::vector<bf> h(count);
-    bench_rng rnd = { seed };
-    for (auto &e : h)
-        e = __float2bfloat16(scale * rnd());
-    bf *d;
-    bench_upload<bf>(&d, h);
-    return d;
-}
 
 /* rel. difference of COUNT bf16 values of P against REF (device) */
 static inline double bf_rel_diff(const bf *p, const bf *ref, size_t count)

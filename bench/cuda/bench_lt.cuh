@@ -2,7 +2,8 @@
  * bench_lt.cuh - the unfused baseline's GEMM in the kernel benchmarks of
  * bench/cuda: a bf16 Linear layer through cuBLASLt with its bias
  * epilogue, the fastest of its heuristic's algorithms on the shape, as
- * the cuda plugin's autotuner would pick. After bench_util.cuh.
+ * the cuda plugin's autotuner would pick, and bf_upload_rand for its
+ * operands. After bench_util.cuh.
  */
 #ifndef RLX_BENCH_LT_CUH
 #define RLX_BENCH_LT_CUH
@@ -14,6 +15,20 @@
 #include <vector>
 
 #include "bench_util.cuh"
+
+/* COUNT bf16 values uniform in [-SCALE, SCALE) from SEED, in a new
+ * device buffer */
+static inline __nv_bfloat16 *bf_upload_rand(size_t count, float scale,
+                                            unsigned long long seed)
+{
+    std::vector<__nv_bfloat16> h(count);
+    bench_rng rnd = { seed };
+    for (auto &e : h)
+        e = __float2bfloat16(scale * rnd());
+    __nv_bfloat16 *d;
+    bench_upload<__nv_bfloat16>(&d, h);
+    return d;
+}
 
 /* y = a @ w^T + bias (then relu where RELU) through cuBLASLt (row-major a [m, k], w [n, k], y
  * [m, n]: column-major y^T = w^T' a^T'), the fastest of its heuristic's
