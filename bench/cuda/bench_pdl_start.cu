@@ -8,8 +8,10 @@
  * GEMM (launched plainly, as cuBLASLt is), then a probe of 256 blocks of
  * 128 threads (the norm's grid) launched as its programmatic dependent,
  * each block stamping when it starts and when its griddepcontrol.wait
- * returns. Two spin kernels calibrate: one lets its dependents launch at
- * once, one at its end. Times in µs after the stamp, median of 9 runs.
+ * returns; then the same probe launched plainly, so that the two starts
+ * differ by what a plain edge costs over a programmatic one. Two spin
+ * kernels calibrate: one lets its dependents launch at once, one at its
+ * end. Times in µs after the stamp, median of 9 runs.
  *
  *   bash scripts/gpu-kernel-bench.sh pdl_start
  */
@@ -63,15 +65,17 @@ __global__ void spin_kernel(int us, int early)
     }
 }
 
-/* the medians over 9 runs of PRIMARY's graph, in µs after the stamp */
+/* the medians over 9 runs of PRIMARY's graph, in µs after the stamp,
+ * the probe launched as its programmatic dependent (PDL) or plainly */
 static void time_primary(cudaStream_t s, u64 *t, const char *name,
-                         const std::function<void()> &primary)
+                         const std::function<void()> &primary,
+                         bool pdl = true)
 {
     cudaGraph_t g;
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
     stamp_kernel<<<1, 1, 0, s>>>(t);
     primary();
-    CK(launch_dep(true, probe_kernel, dim3(256), dim3(128), s, t));
+    CK(launch_dep(pdl, probe_kernel, dim3(256), dim3(128), s, t));
     CK(cudaStreamEndCapture(s, &g));
     cudaGraphExec_t ge;
     CK(cudaGraphInstantiate(&ge, g, 0));
@@ -91,8 +95,8 @@ static void time_primary(cudaStream_t s, u64 *t, const char *name,
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
-    printf("%-36s %9.2f %9.2f %9.2f\n", name, med(first), med(last),
-           med(wait));
+    printf("%-36s %-6s %9.2f %9.2f %9.2f\n", name, pdl ? "PDL" : "plain",
+           med(first), med(last), med(wait));
     CK(cudaGraphExecDestroy(ge));
     CK(cudaGraphDestroy(g));
 }
@@ -106,14 +110,17 @@ int main()
     CK(cudaMalloc(&t, 4 * sizeof(u64)));
     int sms = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    printf("%-36s %9s %9s %9s\n", "primary", "1st start", "last start",
-           "wait ret");
+    printf("%-36s %-6s %9s %9s %9s\n", "primary", "probe", "1st start",
+           "last start", "wait ret");
     time_primary(s, t, "spin 5 us, releases at its start", [&] {
         spin_kernel<<<sms, 32, 0, s>>>(5, 1);
     });
     time_primary(s, t, "spin 5 us, releases at its end", [&] {
         spin_kernel<<<sms, 32, 0, s>>>(5, 0);
     });
+    time_primary(
+        s, t, "spin 5 us", [&] { spin_kernel<<<sms, 32, 0, s>>>(5, 0); },
+        false);
     /* the encoder block's four GEMMs (m x n x k, act), as bench_encoder.cuh */
     const int M = 1024, D = 512, FF = 2048;
     const struct {
@@ -134,6 +141,7 @@ int main()
         printf("# ");
         lt.setup(s, M, n, k, a, w, b, y, gemms[i].relu);
         time_primary(s, t, gemms[i].name, [&] { lt.run(s); });
+        time_primary(s, t, gemms[i].name, [&] { lt.run(s); }, false);
         lt.done();
         CK(cudaFree(a));
         CK(cudaFree(w));
