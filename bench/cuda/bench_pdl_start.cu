@@ -11,11 +11,20 @@
  * returns; then the same probe launched plainly, so that the two starts
  * differ by what a plain edge costs over a programmatic one. Two spin
  * kernels calibrate: one lets its dependents launch at once, one at its
- * end. Times in µs after the stamp, median of 9 runs.
+ * end. The block's kernels of the plugin's own (its attention and an
+ * add + layer_norm, launched plainly here) are primaries too: the edges
+ * into cuBLASLt's kernels follow them. Times in µs after the stamp,
+ * median of 9 runs.
  *
  *   bash scripts/gpu-kernel-bench.sh pdl_start
  */
-#include "../../plugins/gpu-common/gk_common.cuh"
+#include "../../plugins/gpu-common/gk_launch.cu"
+#include "../../plugins/gpu-common/gk_norm.cu"
+#include "../../plugins/gpu-common/gk_attention.cu"
+#include "../../plugins/gpu-common/gk_attention_mma.cu"
+#include "../../plugins/gpu-common/gk_attention_tf32x3.cu"
+
+#include "bench_attn_plan.cuh"
 #include "bench_util.cuh"
 #include "bench_lt.cuh"
 
@@ -123,6 +132,29 @@ int main()
         false);
     /* the encoder block's four GEMMs (m x n x k, act), as bench_encoder.cuh */
     const int M = 1024, D = 512, FF = 2048;
+    {
+        /* the plugin's attention (b8 s128, 8 heads) and add + layer_norm */
+        __nv_bfloat16 *qkv = bf_upload_rand((size_t)M * 3 * D, 1.f, 41);
+        __nv_bfloat16 *x = bf_upload_rand((size_t)M * D, 1.f, 42);
+        __nv_bfloat16 *r = bf_upload_rand((size_t)M * D, 1.f, 43);
+        __nv_bfloat16 *g = bf_upload_rand(D, 0.2f, 44);
+        __nv_bfloat16 *be = bf_upload_rand(D, 0.2f, 45);
+        __nv_bfloat16 *o;
+        CK(cudaMalloc(&o, (size_t)M * D * 2));
+        const rlxg_attn_plan plan = bench_attn_plan(8, 128, 8);
+        for (int pdl = 1; pdl >= 0; pdl--) {
+            time_primary(s, t, "attention b8 s128 h8 (tensor cores)", [&] {
+                CK(rlxg_attention(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &plan,
+                                  0));
+            }, pdl);
+            time_primary(s, t, "add + layer_norm 1024 x 512", [&] {
+                CK(rlxg_norm(s, RLX_DTYPE_BF16, 0, x, r, g, be, o, M, D,
+                             1e-5f, 0));
+            }, pdl);
+        }
+        for (__nv_bfloat16 *p : { qkv, x, r, g, be, o })
+            CK(cudaFree(p));
+    }
     const struct {
         const char *name;
         int n, k, relu;
