@@ -61,6 +61,36 @@ TEST(empty_file)
     ASSERT_CONTAINS(e, "empty.yaml:1:1: the model file is empty");
 }
 
+/* A file of another kind is named as such, not reported as bad YAML. */
+TEST(not_a_yaml_model)
+{
+    /* ir_version 8, then a producer_name: how every ONNX file begins */
+    static const unsigned char onnx[] = { 0x08, 0x08, 0x12, 0x07, 'p', 'y',
+                                          't', 'o', 'r', 'c', 'h', 0x3a, 0 };
+    write_bytes("model.onnx", onnx, sizeof onnx);
+    const char *e = load_fail("model.onnx", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "model.onnx: this is an ONNX model;");
+    ASSERT(strstr(e, "YAML syntax error") == NULL);
+
+    write_st_raw("w.safetensors", "{}", 0, NULL, 0);
+    e = load_fail("w.safetensors", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "this is a safetensors weights file, not a model");
+
+    static const char npy[] = "\x93NUMPY\x01\x00v\x00{'descr': '<f4'}";
+    write_bytes("x.npy", npy, sizeof npy - 1);
+    e = load_fail("x.npy", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "this is a NumPy .npy array, not a model");
+
+    static const unsigned char elf[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0 };
+    write_bytes("lib.so", elf, sizeof elf);
+    e = load_fail("lib.so", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "lib.so: not a model file");
+
+    /* text that is not a model stays the YAML loader's to explain */
+    e = load_fail("notes.txt", "just: text\n", RLX_ERR_FORMAT);
+    ASSERT(strstr(e, "not a model file") == NULL);
+}
+
 TEST(missing_top_level_key)
 {
     const char *e = load_fail("noout.yaml",
@@ -529,6 +559,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(yaml_bad_indentation),
     TEST_ENTRY(yaml_duplicate_key_and_alias),
     TEST_ENTRY(empty_file),
+    TEST_ENTRY(not_a_yaml_model),
     TEST_ENTRY(missing_top_level_key),
     TEST_ENTRY(unknown_top_level_key),
     TEST_ENTRY(wrong_format_version),
