@@ -26,6 +26,9 @@
 #ifndef RLX_LIBEXECDIR
 #define RLX_LIBEXECDIR "/usr/local/libexec"
 #endif
+#ifndef RLX_SCANNER_FROM_LIBDIR /* <libexecdir>/rlx from <libdir> */
+#define RLX_SCANNER_FROM_LIBDIR "../libexec/rlx"
+#endif
 #define SCANNER_NAME "rlx-plugin-scanner"
 #define SCANNER_INSTALLED RLX_LIBEXECDIR "/rlx/" SCANNER_NAME
 #define MAX_BATCH 256 /* files per scanner process: bounds argv */
@@ -37,8 +40,11 @@ static int executable(const char *path)
            access(path, X_OK) == 0;
 }
 
-/* RLX_PLUGIN_SCANNER (tests), else next to librlx (a build tree, or a
- * relocated install), else the libexec path fixed at build time. */
+/* RLX_PLUGIN_SCANNER (tests), else next to librlx (a build tree), else
+ * where the install put it relative to librlx (an install moved to
+ * another prefix, or staged with --destdir), else the libexec path fixed
+ * at build time. librlx's own path comes from the dynamic loader, which
+ * ignores LD_LIBRARY_PATH in privileged processes. */
 static char *find_scanner(void)
 {
     const char *env = rlx__env("RLX_PLUGIN_SCANNER");
@@ -48,12 +54,18 @@ static char *find_scanner(void)
     void *self = (void *)(uintptr_t)rlx__scan_setup;
     if (dladdr(self, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
         const char *slash = strrchr(info.dli_fname, '/');
-        char *next = rlx__printf_alloc("%.*s/" SCANNER_NAME,
-                                       (int)(slash - info.dli_fname),
+        int dir_len = (int)(slash - info.dli_fname);
+        char *next = rlx__printf_alloc("%.*s/" SCANNER_NAME, dir_len,
                                        info.dli_fname);
         if (executable(next))
             return next;
         free(next);
+        char *rel = rlx__printf_alloc("%.*s/" RLX_SCANNER_FROM_LIBDIR
+                                      "/" SCANNER_NAME,
+                                      dir_len, info.dli_fname);
+        if (executable(rel))
+            return rel;
+        free(rel);
     }
     return executable(SCANNER_INSTALLED) ? rlx__strdup(SCANNER_INSTALLED)
                                          : NULL;
