@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "test-tool.h"
+#include "test-util.h"
 
 static const char *example(char *buf, size_t n, const char *rel)
 {
@@ -288,6 +289,74 @@ TEST(bf16_as_raw_bits)
     ASSERT(ok);
 }
 
+/* The device choice in one line; every candidate behind --why (-v). */
+TEST(device_choice_brief)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "run %s --device cpu", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Why:     requested device 'cpu'; chose "
+                              "backend 'cpu-ref' for cpu:0 (--why lists");
+    ASSERT(strstr(tool_out, "\n    cpu: backend") == NULL);
+    snprintf(args, sizeof args, "run %s", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Why:     no device requested; chose backend "
+                              "'cpu-ref' for cpu:0 (--why lists the ");
+    ASSERT(strstr(tool_out, "no backend registered") == NULL);
+    const char *full[] = { "--why", "-v" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "run %s %s", mlp_quoted(), full[i]);
+        ASSERT_EQ(tool_run(args, 1), 0);
+        ASSERT_CONTAINS(tool_out, "Why:\n  no device requested; trying in "
+                                  "order:\n");
+        ASSERT_CONTAINS(tool_out, "    cuda: no backend registered\n");
+        ASSERT_CONTAINS(tool_out, "  chose backend 'cpu-ref' for cpu:0\n");
+    }
+}
+
+/* --fallback whole on a device that lacks a node: the header names the
+ * backend that runs the graph, and which one declined it and why. */
+TEST(whole_fallback_names_the_backend)
+{
+    static const char yaml[] =
+        "rlx_model: 1\nname: partial\ninputs:\n"
+        "  - {name: x, dtype: f32, shape: [2, 3]}\n"
+        "nodes:\n  - {name: h, op: gelu, inputs: [x]}\n"
+        "  - {name: r, op: relu, inputs: [h]}\n"
+        "  - {name: z, op: add, inputs: [r, r]}\n"
+        "outputs: [z]\n";
+    char path[256], plugin[256], args[1200];
+    const char *dir = tool_tmp_make();
+    snprintf(path, sizeof path, "%s/partial.yaml", dir);
+    tool_file_write(path, yaml, sizeof yaml - 1);
+    snprintf(plugin, sizeof plugin, "%s/librlx-backend-testnpupart.so", dir);
+    tool_file_copy(test_plugin("testnpupart"), plugin);
+    ASSERT(setenv("RLX_PLUGIN_PATH", dir, 1) == 0);
+
+    snprintf(args, sizeof args, "run %s --device npu --fallback whole", path);
+    int rc = tool_run(args, 1);
+    if (rc != 0)
+        FAIL("exit %d:\n%s", rc, tool_out);
+    ASSERT_CONTAINS(tool_out, "Backend: cpu-ref on cpu:0 (the whole graph; "
+                              "test-npu on npu:0 declined it)\n");
+    ASSERT_CONTAINS(tool_out, "Plugin:  (built-in)\n");
+    ASSERT_CONTAINS(tool_out, "backend 'test-npu' declined node 'h' (op "
+                              "gelu): backend 'test-npu' has no gelu");
+    ASSERT_CONTAINS(tool_out, "Placement: 3 nodes on cpu:0, 0 transfers");
+    snprintf(args, sizeof args, "run %s --device npu --fallback whole --why",
+             path);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "placed over 1 piece: ");
+    ASSERT(strstr(tool_out, "1 pieces") == NULL);
+
+    /* split: the device runs its part, and the header says so */
+    snprintf(args, sizeof args, "run %s --device npu --why", path);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0\n");
+    ASSERT_CONTAINS(tool_out, "placed over 2 pieces: ");
+    ASSERT(unsetenv("RLX_PLUGIN_PATH") == 0);
+}
+
 TEST(bad_device)
 {
     char args[2048];
@@ -301,4 +370,7 @@ RLX_TEST_LIST(TEST_ENTRY(mlp_matches_numpy), TEST_ENTRY(encoder_matches_numpy),
               TEST_ENTRY(usage_errors), TEST_ENTRY(bad_npy_inputs),
               TEST_ENTRY(seeded_inputs_are_deterministic),
               TEST_ENTRY(model_errors_pass_through),
-              TEST_ENTRY(bf16_as_raw_bits), TEST_ENTRY(bad_device));
+              TEST_ENTRY(bf16_as_raw_bits),
+              TEST_ENTRY(device_choice_brief),
+              TEST_ENTRY(whole_fallback_names_the_backend),
+              TEST_ENTRY(bad_device));

@@ -33,6 +33,7 @@ typedef struct run_options {
     const char *chain;    /* --device-chain */
     int fallback;         /* --fallback, or -1 */
     int pick_fastest;     /* --pick fastest */
+    int why;              /* --why, -v: every candidate, not one line */
     uint64_t seed;
     uint64_t repeat;
     run_input_arg inputs[RUN_INPUTS_MAX];
@@ -116,6 +117,9 @@ static int run_options_parse(int argc, char **argv, run_options *o)
                 return cli_usage_error("run: --pick knows only 'fastest', "
                                        "not '%s'", v);
             o->pick_fastest = 1;
+        } else if (!strcmp(argv[i], "--why") || !strcmp(argv[i], "-v") ||
+                   !strcmp(argv[i], "--verbose")) {
+            o->why = 1;
         } else if (missing) {
             return cli_usage_error("run: option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -242,8 +246,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Runs REPEAT times; *MEDIAN_MS is the median run time. */
-/* The session's reasons, indented under a heading, one line each. */
+/* The session's reasons, indented under a heading, one line each
+ * (--why). */
 static void explain_print(const char *why)
 {
     printf("Why:\n");
@@ -255,6 +259,49 @@ static void explain_print(const char *why)
     }
 }
 
+/* One line of the session's reasons: its decisions (what was asked, what
+ * was chosen, what declined or fell back), not every candidate it
+ * weighed (indented lines) nor the placement, which has its own line.
+ * --why prints them all; `rlx devices` lists every backend. */
+static void explain_brief_print(const char *why)
+{
+    int skipped = 0, first = 1;
+    printf("Why:     ");
+    while (why && *why) {
+        const char *end = strchr(why, '\n');
+        int n = end ? (int)(end - why) : (int)strlen(why);
+        const char *line = why;
+        why = end ? end + 1 : NULL;
+        if (n == 0)
+            continue;
+        if (line[0] == ' ') {
+            skipped++;
+            continue;
+        }
+        if (!strncmp(line, "placed over ", 12))
+            continue;
+        /* a compile error is long: its first clause says enough here */
+        const char *colon = memchr(line, ':', (size_t)n);
+        if (!strncmp(line, "backend '", 9) && colon &&
+            strstr(line, "could not compile") &&
+            strstr(line, "could not compile") < colon)
+            n = (int)(colon - line);
+        if (line[n - 1] == ':')
+            n--;
+        static const char order[] = "; trying in order";
+        if (n > (int)sizeof order - 1 &&
+            !strncmp(line + n - (sizeof order - 1), order, sizeof order - 1))
+            n -= (int)sizeof order - 1;
+        printf("%s%.*s", first ? "" : "; ", n, line);
+        first = 0;
+    }
+    if (skipped)
+        printf(" (--why lists the %d candidate%s weighed)", skipped,
+               skipped == 1 ? "" : "s");
+    printf("\n");
+}
+
+/* Runs REPEAT times; *MEDIAN_MS is the median run time. */
 static int run_repeat(rlx_program *p, uint64_t repeat, double *median_ms)
 {
     double *t = malloc(repeat * sizeof *t);
@@ -484,14 +531,23 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
     int rc = cli_model_exec_create_ex(rt, m, o->device, o->fallback, &x);
     if (rc != CLI_EXIT_OK)
         return rc;
-    /* After compile: a session that chose its device may have moved on. */
-    const rlx_backend *b = rlx_session_backend(x.session);
+    /* After compile: the backend that runs the graph, which is not the
+     * session's when the fallback policy moved the whole graph. */
+    const rlx_backend *b = rlx_program_backend(x.program);
+    const rlx_backend *sb = rlx_session_backend(x.session);
     printf("Model:   %s (%s)\n", cli_model_name(m), o->model);
-    printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
+    printf("Backend: %s on %s:%u", rlx_backend_id(b),
            rlx_backend_device_name(b),
-           (unsigned)rlx_session_device_index(x.session));
-    printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
-    explain_print(rlx_session_explain(x.session));
+           (unsigned)rlx_program_device_index(x.program));
+    if (b != sb)
+        printf(" (the whole graph; %s on %s:%u declined it)",
+               rlx_backend_id(sb), rlx_backend_device_name(sb),
+               (unsigned)rlx_session_device_index(x.session));
+    printf("\nPlugin:  %s\n", rlx_backend_plugin_path(b));
+    if (o->why)
+        explain_print(rlx_session_explain(x.session));
+    else
+        explain_brief_print(rlx_session_explain(x.session));
     placement_print(x.program);
     rc = run_inputs_set(x.program, o, 0);
     if (rc == CLI_EXIT_OK)

@@ -37,6 +37,8 @@ void cli_usage_print(FILE *out)
             "                                 until one compiles and runs\n"
             "      --pick fastest             time every device (or the chain's)\n"
             "                                 on these inputs, run on the fastest\n"
+            "      --why, -v                  explain the device choice in full\n"
+            "                                 (every candidate and why it lost)\n"
             "  check MODEL.yaml [options]     which nodes the device can run, why\n"
             "                                 not, and where each one is placed:\n"
             "      --device D                 device or backend id (default: best)\n"
