@@ -14,7 +14,9 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # ABI baseline check (abidw, abidiff); Debian packages and their test
       abigail-tools dpkg-dev file lintian
       # the AT_SECURE test gives a probe a file capability (setcap)
-      libcap2-bin)
+      libcap2-bin
+      # the libFuzzer harnesses (scripts/fuzz.sh): clang and its runtimes
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
