@@ -354,6 +354,13 @@ TEST(whole_fallback_names_the_backend)
     ASSERT_EQ(tool_run(args, 1), 0);
     ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0\n");
     ASSERT_CONTAINS(tool_out, "placed over 2 pieces: ");
+
+    /* a choice that failed explains itself in full, without --why */
+    snprintf(args, sizeof args, "run %s --fallback none", path);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "rlx: how the device was chosen:\n  no device "
+                              "requested; trying in order:\n");
+    ASSERT_CONTAINS(tool_out, "    cuda: no backend registered\n");
     ASSERT(unsetenv("RLX_PLUGIN_PATH") == 0);
 }
 

@@ -45,6 +45,18 @@ int cli_fallback_parse(const char *s)
     return -1;
 }
 
+/* The session's explanation on stderr, indented, one line each. */
+static void explain_print_stderr(const char *why)
+{
+    fputs("rlx: how the device was chosen:\n", stderr);
+    while (why && *why) {
+        const char *end = strchr(why, '\n');
+        int n = end ? (int)(end - why) : (int)strlen(why);
+        fprintf(stderr, "  %.*s\n", n, why);
+        why = end ? end + 1 : NULL;
+    }
+}
+
 int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
                           const char *device, cli_model_exec *x)
 {
@@ -79,6 +91,10 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
                                               : "cannot compile the model");
         char msg[sizeof x->error];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
+        /* the session chose the device and every candidate failed: its
+         * explanation says what each one did */
+        if (!device && !x->program)
+            explain_print_stderr(rlx_session_explain(x->session));
         cli_model_exec_destroy(x);
         x->status = st;
         memcpy(x->error, msg, sizeof x->error);
