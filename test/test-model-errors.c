@@ -516,6 +516,22 @@ TEST(safetensors_dimension_overflow)
                  0, NULL, 0);
     e = weights_fail("dimovf2.yaml", "dimovf2.safetensors", RLX_ERR_FORMAT);
     ASSERT_CONTAINS(e, "more elements than fit in 64 bits");
+    /* a zero dim leaves no data, but the others must still fit */
+    write_st_raw("dimovf3.safetensors",
+                 "{\"w1\": {\"dtype\": \"F32\", "
+                 "\"shape\": [0, 9223372036854775807, 4], "
+                 "\"data_offsets\": [0, 0]}}",
+                 0, NULL, 0);
+    e = weights_fail("dimovf3.yaml", "dimovf3.safetensors", RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "shape [0,9223372036854775807,4] has more elements "
+                       "than fit in 64 bits");
+    write_st_raw("dimovf4.safetensors",
+                 "{\"w1\": {\"dtype\": \"F32\", "
+                 "\"shape\": [9223372036854775807, 0], "
+                 "\"data_offsets\": [0, 0]}}",
+                 0, NULL, 0);
+    e = weights_fail("dimovf4.yaml", "dimovf4.safetensors", RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "more elements than fit in 64 bits");
     write_st_raw("dimneg.safetensors",
                  "{\"w1\": {\"dtype\": \"F32\", \"shape\": [-1, 3], "
                  "\"data_offsets\": [0, 0]}}",

@@ -13,6 +13,7 @@
 
 #include <rlx/plugin.h>
 #include <rlx/rlx.h>
+#include "hash.h"
 
 #define RLX_MAX_RANK 8
 #define RLX_MAX_ID 63
@@ -449,10 +450,13 @@ struct rlx_graph {
     uint32_t n_inputs, n_params;
     rlx__output *outputs;
     uint32_t n_outputs;
+    /* node and output names -> index; the node index catches up with
+     * NODES lazily (a clone starts without one) */
+    rlx__hash node_names, output_names;
 };
 
 /* A unique, non-empty NAME for a new node, or an error. */
-rlx_status rlx__graph_check_name(const rlx_graph *g, const char *name);
+rlx_status rlx__graph_check_name(rlx_graph *g, const char *name);
 /* Append NODE (which the graph then owns); 0 on out of memory. */
 int rlx__graph_push(rlx_graph *g, const rlx__node *node);
 
