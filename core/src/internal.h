@@ -51,8 +51,8 @@ char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
 /* 1 in a set-ID process, or one the kernel marked AT_SECURE (file
  * capabilities, LSM transitions): the environment is the caller's. */
 int rlx__env_untrusted(void);
-/* getenv(NAME), or NULL when rlx__env_untrusted(). Every variable the
- * core reads goes through here. */
+/* The environment variable NAME, or NULL when rlx__env_untrusted().
+ * Every variable the core and the tool read goes through here. */
 const char *rlx__env(const char *name);
 
 /* ---- file.c: files named by users ---------------------------------- */

@@ -1,12 +1,11 @@
 /*
  * options.c - plugin settings (ABI 1.3's host get_option): looked up by
  * name ("cuda.matmul") in the options of the session being compiled,
- * then the environment (RLX_CUDA_MATMUL, read with secure_getenv so a
+ * then the environment (RLX_CUDA_MATMUL, read with rlx__env so a
  * set-user-ID program ignores it), then the config file's `options:`
  * map. The names plugins ask for are remembered, so `rlx devices` can
  * show every setting in use with its value and where it came from.
  */
-#define _GNU_SOURCE /* secure_getenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +211,7 @@ static const char *lookup(rlx_runtime *rt, const rlx_session *s,
         *source = "session";
         return v;
     }
-    if ((v = secure_getenv(env))) {
+    if ((v = rlx__env(env))) {
         *source = env;
         return v;
     }
