@@ -18,6 +18,9 @@
 #define RLX_MAX_RANK 8
 #define RLX_MAX_ID 63
 #define RLX_MSG_MAX 2048
+/* MSG into DST (SIZE bytes): whole when it fits, else with quoted user
+ * text cut short and, if need be, its middle, never its Fix (message.c). */
+void rlx__message_fit(char *dst, size_t size, const char *msg);
 
 #if defined(__GNUC__)
 #define RLX__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -54,6 +57,10 @@ int rlx__env_untrusted(void);
 /* The environment variable NAME, or NULL when rlx__env_untrusted().
  * Every variable the core and the tool read goes through here. */
 const char *rlx__env(const char *name);
+/* Warn on stderr, once per process for NAME, that its VALUE is not valid,
+ * saying what was USED instead and the VALID values. */
+void rlx__env_warn(const char *name, const char *value, const char *used,
+                   const char *valid);
 
 /* ---- file.c: files named by users ---------------------------------- */
 
@@ -383,6 +390,8 @@ void rlx__lazy_free(rlx_runtime *rt);
 /* ---- host.c: the table handed to plugins ------------------------------ */
 
 void rlx__host_init(rlx_runtime *rt);
+/* RLX_LOG's level: -1 (silent) to 3 (debug); a bad value warns once. */
+int rlx__log_level(void);
 
 /* ---- diag (runtime.c) ------------------------------------------------- */
 
