@@ -64,6 +64,44 @@ TEST(config_nesting_is_linear)
     tool_tmp_remove_all();
 }
 
+/* Many options (hashed): each keeps its own value, and a name given twice
+ * is refused. */
+TEST(config_many_options)
+{
+    char path[300], value[32], want[32];
+    snprintf(path, sizeof path, "%s/config.yaml", tool_tmp_make());
+    size_t cap = 5000 * 32, k = 0;
+    char *text = malloc(cap);
+    ASSERT(text);
+    k += (size_t)snprintf(text, cap, "options:\n");
+    for (int i = 0; i < 5000; i++)
+        k += (size_t)snprintf(text + k, cap - k, "  t.o%d: %d\n", i, i);
+    tool_file_write(path, text, k);
+    setenv("RLX_CONFIG", path, 1);
+    rlx_runtime *rt = test_runtime();
+    setenv("RLX_CONFIG", "", 1);
+    for (int i = 0; i < 5000; i += 499) {
+        snprintf(want, sizeof want, "t.o%d", i);
+        ASSERT_EQ(rlx_runtime_get_option(rt, want, value, sizeof value, NULL,
+                                         0),
+                  RLX_OK);
+        snprintf(want, sizeof want, "%d", i);
+        ASSERT_STREQ(value, want);
+    }
+    ASSERT_EQ(rlx_runtime_get_option(rt, "t.o4999", value, sizeof value,
+                                     NULL, 0),
+              RLX_OK);
+    ASSERT_STREQ(value, "4999");
+    rlx_runtime_destroy(rt);
+    snprintf(text + k, cap - k, "  t.o2500: again\n");
+    tool_file_write(path, text, strlen(text));
+    free(text);
+    char reason[2048];
+    config_diag(path, reason, sizeof reason);
+    ASSERT_CONTAINS(reason, "duplicate key 't.o2500'");
+    tool_tmp_remove_all();
+}
+
 TEST(config_size_capped)
 {
     char path[300], reason[2048];
@@ -337,6 +375,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(registered_then_failed_destroyed_once),
     TEST_ENTRY(config_fifo_refused_without_blocking),
     TEST_ENTRY(config_nesting_is_linear),
+    TEST_ENTRY(config_many_options),
     TEST_ENTRY(config_size_capped),
     TEST_ENTRY(model_and_input_fifos_refused),
     TEST_ENTRY(npy_sizes_checked_before_allocating),
