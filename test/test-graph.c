@@ -619,6 +619,9 @@ TEST(zero_dim_does_not_hide_overflow)
     ASSERT_EQ(rlx_graph_input(g, "y", RLX_DTYPE_F32, 3,
                               (int64_t[]){ 4, INT64_MAX, 0 }, &x),
               RLX_ERR_SHAPE);
+    ASSERT_EQ(rlx_graph_input(g, "w", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ 0, INT64_MAX }, &x),
+              RLX_ERR_SHAPE);
     /* an empty tensor of sane dims is fine */
     ASSERT_EQ(rlx_graph_input(g, "z", RLX_DTYPE_F32, 3,
                               (int64_t[]){ 0, 1 << 20, 4 }, &x),

@@ -141,7 +141,11 @@ rlx_status rlx__shape_check(const char *name, rlx_dtype dtype,
                               name, i, (long long)dims[i]);
     int64_t n = rlx__shape_elements(rank, dims);
     size_t esize = rlx_dtype_size(dtype);
-    if (n < 0 || (uint64_t)n > SIZE_MAX / esize)
+    uint64_t span = 1; /* the non-zero dims, which must fit in bytes too */
+    for (uint32_t i = 0; n >= 0 && i < rank; i++)
+        span *= dims[i] ? (uint64_t)dims[i] : 1;
+    if (n < 0 || (uint64_t)n > SIZE_MAX / esize ||
+        span > (uint64_t)INT64_MAX / esize)
         return rlx__error(RLX_ERR_SHAPE,
                           "'%s': the shape's size overflows. Fix: use "
                           "smaller dimensions", name);
