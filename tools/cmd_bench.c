@@ -223,7 +223,7 @@ int cli_cmd_bench(int argc, char **argv)
         for (int i = 0; i < o.n_backends; i++) {
             if (!rlx_runtime_find_backend(rt, o.backends[i])) {
                 fprintf(stderr, "rlx: bench: no backend '%s'. Fix: see "
-                                "'rlx devices'\n", o.backends[i]);
+                                "'rlx devices'\n", cli_text(o.backends[i]));
                 rc = CLI_EXIT_FAILURE;
                 goto done;
             }
@@ -270,7 +270,8 @@ int cli_cmd_bench(int argc, char **argv)
         goto done;
     }
     printf("Model %s (%s): seed %llu, %llu repeats; times in ms\n\n",
-           o.model, cli_model_name(m), (unsigned long long)o.seed,
+           cli_message(o.model), cli_model_name(m),
+           (unsigned long long)o.seed,
            (unsigned long long)o.repeat);
     printf("%-14s %27s  %27s  %9s  %12s\n", "", "compile (median min max)",
            "run (median min max)", "vs ref", "max |diff|");
@@ -294,7 +295,8 @@ int cli_cmd_bench(int argc, char **argv)
                res[i].compile[2], res[i].run[0], res[i].run[1],
                res[i].run[2], ratio, res[i].max_diff);
         if (placement_is_split(&res[i]))
-            printf("%-14s   placement: %s\n", "", res[i].placement);
+            printf("%-14s   placement: %s\n", "",
+                   cli_message(res[i].placement));
     }
     printf("\n'vs ref': cpu-ref's median run time / this backend's; "
            "'max |diff|': largest\nabsolute output difference from "

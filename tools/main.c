@@ -89,7 +89,8 @@ int cli_usage_error(const char *fmt, ...)
 int cli_runtime_error(const char *what)
 {
     const char *msg = rlx_last_error();
-    fprintf(stderr, "rlx: %s: %s\n", what, msg && *msg ? msg : "unknown error");
+    fprintf(stderr, "rlx: %s: %s\n", what,
+            msg && *msg ? cli_message(msg) : "unknown error");
     return CLI_EXIT_FAILURE;
 }
 

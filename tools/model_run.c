@@ -19,7 +19,8 @@ int cli_model_open(const char *path, rlx_model **out)
     *out = NULL;
     if (rlx_model_load(path, out) != RLX_OK) {
         const char *msg = rlx_last_error();
-        fprintf(stderr, "rlx: %s\n", msg && *msg ? msg : "cannot load model");
+        fprintf(stderr, "rlx: %s\n",
+                msg && *msg ? cli_message(msg) : "cannot load model");
         return CLI_EXIT_FAILURE;
     }
     return CLI_EXIT_OK;
@@ -33,7 +34,7 @@ void cli_model_close(rlx_model *m)
 
 const char *cli_model_name(const rlx_model *m)
 {
-    return rlx_model_name(m);
+    return cli_text(rlx_model_name(m));
 }
 
 int cli_fallback_parse(const char *s)
@@ -133,7 +134,7 @@ static int slot_tensor(const rlx_program *p, rlx_slot_kind kind, uint32_t i,
                 "[%s]): out of memory. Fix: free memory, or give the model "
                 "a smaller shape for it\n", bytes / 1073741824.0,
                 kind == RLX_SLOT_INPUT ? "input" : "output",
-                *name ? *name : "?", rlx_dtype_name(dtype), shape);
+                cli_text(*name ? *name : "?"), rlx_dtype_name(dtype), shape);
         return CLI_EXIT_FAILURE;
     }
     return CLI_EXIT_OK;
@@ -176,7 +177,7 @@ int cli_output_copy(const rlx_program *p, uint32_t i, cli_tensor *out)
     const void *data = rlx_program_output_data(p, i, &nbytes);
     if ((!data && out->nbytes) || nbytes != out->nbytes) {
         fprintf(stderr, "rlx: output '%s' has %zu bytes, expected %zu\n",
-                name ? name : "?", nbytes, out->nbytes);
+                cli_text(name ? name : "?"), nbytes, out->nbytes);
         cli_tensor_free(out);
         return CLI_EXIT_FAILURE;
     }

@@ -21,9 +21,6 @@
 
 #include "custom.h"
 
-/* Glibc's secure_getenv is declared only under _GNU_SOURCE. */
-char *secure_getenv(const char *name);
-
 static int is_secure(void)
 {
     return getauxval(AT_SECURE) != 0;
@@ -130,7 +127,7 @@ static rlx_status locate(const char *node, const char *library,
     }
     /* A bare name: RLX_CUSTOM_OP_PATH, the model's directory, then the
      * system loader. */
-    const char *env = secure_getenv("RLX_CUSTOM_OP_PATH");
+    const char *env = rlx__env("RLX_CUSTOM_OP_PATH");
     while (env && *env) {
         size_t n = strcspn(env, ":");
         if (n) {

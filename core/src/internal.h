@@ -13,10 +13,14 @@
 
 #include <rlx/plugin.h>
 #include <rlx/rlx.h>
+#include "hash.h"
 
 #define RLX_MAX_RANK 8
 #define RLX_MAX_ID 63
 #define RLX_MSG_MAX 2048
+/* MSG into DST (SIZE bytes): whole when it fits, else with quoted user
+ * text cut short and, if need be, its middle, never its Fix (message.c). */
+void rlx__message_fit(char *dst, size_t size, const char *msg);
 
 #if defined(__GNUC__)
 #define RLX__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -50,9 +54,13 @@ char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
 /* 1 in a set-ID process, or one the kernel marked AT_SECURE (file
  * capabilities, LSM transitions): the environment is the caller's. */
 int rlx__env_untrusted(void);
-/* getenv(NAME), or NULL when rlx__env_untrusted(). Every variable the
- * core reads goes through here. */
+/* The environment variable NAME, or NULL when rlx__env_untrusted().
+ * Every variable the core and the tool read goes through here. */
 const char *rlx__env(const char *name);
+/* Warn on stderr, once per process for NAME, that its VALUE is not valid,
+ * saying what was USED instead and the VALID values. */
+void rlx__env_warn(const char *name, const char *value, const char *used,
+                   const char *valid);
 
 /* ---- file.c: files named by users ---------------------------------- */
 
@@ -382,6 +390,8 @@ void rlx__lazy_free(rlx_runtime *rt);
 /* ---- host.c: the table handed to plugins ------------------------------ */
 
 void rlx__host_init(rlx_runtime *rt);
+/* RLX_LOG's level: -1 (silent) to 3 (debug); a bad value warns once. */
+int rlx__log_level(void);
 
 /* ---- diag (runtime.c) ------------------------------------------------- */
 
@@ -449,10 +459,13 @@ struct rlx_graph {
     uint32_t n_inputs, n_params;
     rlx__output *outputs;
     uint32_t n_outputs;
+    /* node and output names -> index; the node index catches up with
+     * NODES lazily (a clone starts without one) */
+    rlx__hash node_names, output_names;
 };
 
 /* A unique, non-empty NAME for a new node, or an error. */
-rlx_status rlx__graph_check_name(const rlx_graph *g, const char *name);
+rlx_status rlx__graph_check_name(rlx_graph *g, const char *name);
 /* Append NODE (which the graph then owns); 0 on out of memory. */
 int rlx__graph_push(rlx_graph *g, const rlx__node *node);
 

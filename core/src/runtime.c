@@ -62,6 +62,7 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
     rlx__scan_setup(rt);
     rlx__config_load(rt);       /* the environment overrides the file */
     rlx__policy_from_env(rt);
+    (void)rlx__log_level(); /* a bad RLX_LOG warns now, not at a log line */
     rlx_status st = rlx__registry_init(rt);
     if (st == RLX_OK) {
         pthread_mutex_lock(&rt->lock);

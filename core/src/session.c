@@ -320,7 +320,7 @@ rlx_fallback rlx_session_fallback(const rlx_session *s)
  * a typo fails loudly instead of changing nothing. */
 static rlx_status fallback_from_env(rlx_session *s)
 {
-    const char *env = getenv("RLX_FALLBACK");
+    const char *env = rlx__env("RLX_FALLBACK");
     rlx_status st = rlx__ops_mask_check();
     if (st != RLX_OK || !env || !*env)
         return st;

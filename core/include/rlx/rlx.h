@@ -541,10 +541,10 @@ typedef rlx_status (*rlx_runner_compile_hook)(void *ctx, rlx_program *p);
 RLX_API rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
                                                rlx_runner_compile_hook fn,
                                                void *ctx);
-/* Time each device of DEVICES (a chain; NULL: every allowed device) on
- * the inputs set so far: one warm-up run, then RUNS timed runs. The
- * fastest becomes the runner's best device; *WINNER (may be NULL) names
- * it. */
+/* Time each device of DEVICES (a chain; NULL: RLX_DEVICE_CHAIN, else
+ * every allowed device) on the inputs set so far: one warm-up run, then
+ * RUNS timed runs. The fastest becomes the runner's best device; *WINNER
+ * (may be NULL) names it. */
 RLX_API rlx_status rlx_runner_benchmark(rlx_runner *r, const char *devices,
                                         uint32_t runs, const char **winner);
 RLX_API uint32_t rlx_runner_bench_count(const rlx_runner *r);
