@@ -332,6 +332,33 @@ RLX_API rlx_status rlx_graph_add_custom(rlx_graph *g, const char *name,
                                         const rlx_value *inputs,
                                         const rlx_custom_op *op,
                                         rlx_value *out);
+
+/* A model file is data: a custom node's LIBRARY is opened (at compile
+ * time, never when a model is loaded) only when the application allowed
+ * it here (docs/security.md). PATH is a library file (the model may name
+ * it by path or by its file name), a directory (bare names in a model
+ * are looked up there, and paths inside it are allowed), or a bare
+ * soname such as "libm.so.6" (a model naming exactly that soname gets it
+ * through the system loader). Files and directories are resolved now
+ * (symlinks, ".."), and must exist. The C library, the dynamic loader
+ * and anything under the system library directories load only when
+ * allowed by their exact file or soname, never through a directory.
+ * Custom nodes given a function pointer (FN) need no allowance. The
+ * runtime's list applies to every session of RT (and its runners);
+ * thread-safe. */
+RLX_API rlx_status rlx_runtime_allow_custom_ops(rlx_runtime *rt,
+                                                const char *path);
+
+/* Register OP's kernel for op OP_TYPE of the custom domain DOMAIN
+ * ("com.example", "MyGelu"), for model importers (ONNX) that meet nodes
+ * of custom domains: without a registration such a node is refused by
+ * name. OP is copied (its output dtype and shape are ignored: the
+ * importer infers them); a LIBRARY in it counts as allowed by its exact
+ * name for RT's sessions. */
+RLX_API rlx_status rlx_runtime_register_custom_op(rlx_runtime *rt,
+                                                  const char *domain,
+                                                  const char *op_type,
+                                                  const rlx_custom_op *op);
 /* ---- sessions and programs ------------------------------------------ */
 
 /* DEVICE: NULL or "" for the best available (RLX_DEVICE, then the order
@@ -355,6 +382,9 @@ RLX_API rlx_precision rlx_session_precision(const rlx_session *s);
  * `options:`. VALUE NULL removes it. See docs/abi.md, "Settings". */
 RLX_API rlx_status rlx_session_set_option(rlx_session *s, const char *name,
                                           const char *value);
+/* rlx_runtime_allow_custom_ops for this session's later compiles only. */
+RLX_API rlx_status rlx_session_allow_custom_ops(rlx_session *s,
+                                                const char *path);
 
 /* Validate, remove dead nodes, check every live op against the backend,
  * compile. When the session chose its device itself and the backend
