@@ -293,7 +293,9 @@ typedef struct rlx_custom_op {
     uint32_t struct_size;   /* sizeof(rlx_custom_op) */
     /* Either LIBRARY and SYMBOL: a path or soname and a function in it,
      * loaded under the rules of docs/custom-ops.md when the graph is
-     * compiled; or FN: a function of the application (LIBRARY NULL). */
+     * compiled, if the application allowed it
+     * (rlx_runtime_allow_custom_ops); or FN: a function of the
+     * application (LIBRARY NULL). */
     const char *library;
     const char *symbol;
     rlx_custom_fn fn;
@@ -653,7 +655,9 @@ typedef struct rlx_model rlx_model;
 
 /* Parse the YAML model at PATH, map its weights file, validate both and
  * build the graph. Errors name the file, the line and column or the node,
- * and end with a Fix; nothing is left half-loaded. */
+ * and end with a Fix; nothing is left half-loaded. A model is data: this
+ * opens no library and runs no code (a custom op's library opens at
+ * compile time, if allowed: rlx_runtime_allow_custom_ops). */
 RLX_API rlx_status rlx_model_load(const char *path, rlx_model **out);
 RLX_API void rlx_model_destroy(rlx_model *m);
 /* The model's graph, owned by the model. */
