@@ -351,6 +351,11 @@ TEST(allowed_file_directory_soname_and_registration_run)
     ASSERT_EQ(rlx_runtime_register_custom_op(rt, "", "Fill", &op),
               RLX_ERR_INVALID_ARGUMENT);
     ASSERT_MSG("DOMAIN");
+    op.n_args = 1;
+    ASSERT_EQ(rlx_runtime_register_custom_op(rt, "com.example", "Fill", &op),
+              RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_MSG("takes 2 arguments but N_ARGS is 1");
+    op.n_args = 2;
     op.signature = "i32(i64, f32*";
     ASSERT_EQ(rlx_runtime_register_custom_op(rt, "com.example", "Fill", &op),
               RLX_ERR_INVALID_ARGUMENT);

@@ -176,6 +176,13 @@ rlx_status rlx_runtime_register_custom_op(rlx_runtime *rt, const char *domain,
                           op_type, op->signature ? err
                                                  : "no signature. Fix: give "
                                                    "the C signature");
+    if (op->n_args != sig.n || (op->n_args && !op->args))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_runtime_register_custom_op: %s/%s: signature "
+                          "\"%s\" takes %u arguments but N_ARGS is %u%s. "
+                          "Fix: give one argument per parameter", domain,
+                          op_type, op->signature, sig.n, op->n_args,
+                          op->n_args && !op->args ? " and ARGS is NULL" : "");
     rlx__custom *spec = rlx__custom_from_op(op, &sig);
     char *d = rlx__strdup(domain), *t = rlx__strdup(op_type);
     pthread_mutex_lock(&rt->lock);
