@@ -44,7 +44,7 @@ mv "$tmp/stage$prefix" "$sdk"
 ok "meson install --destdir staged the SDK, moved to a private prefix"
 
 have_docs() {
-  for f in writing-a-backend.md abi.md conformance.md ops.md \
+  for f in writing-a-backend.md abi.md conformance.md ops.md security.md \
            examples/out-of-tree-backend/example.c \
            examples/out-of-tree-backend/meson.build; do
     [ -s "$sdk/$rel_docdir/$f" ] || { echo "missing $rel_docdir/$f"; return 1; }

@@ -153,6 +153,7 @@ typedef struct bench_options {
     int n_backends;
     int fallbacks[3];          /* --fallback, in order */
     int n_fallbacks;
+    cli_allow allow;           /* --allow-custom-ops */
 } bench_options;
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -160,9 +161,14 @@ static int parse(int argc, char **argv, bench_options *o)
     memset(o, 0, sizeof *o);
     o->repeat = 20;
     for (int i = 1; i < argc; i++) {
-        int missing = 0;
+        int missing = 0, rc;
         const char *v;
-        if ((v = cli_option_value(argc, argv, &i, "--repeat", &missing))) {
+        if ((rc = cli_allow_option(argc, argv, &i, "bench", &o->allow)) !=
+            0) {
+            if (rc < 0)
+                return -rc;
+        } else if ((v = cli_option_value(argc, argv, &i, "--repeat",
+                                         &missing))) {
             if (cli_parse_u64(v, 1, BENCH_REPEAT_MAX, &o->repeat) != 0)
                 return cli_usage_error("bench: --repeat wants 1..%d, not "
                                        "'%s'", BENCH_REPEAT_MAX, v);
@@ -209,7 +215,8 @@ int cli_cmd_bench(int argc, char **argv)
     rlx_model *m = NULL;
     if (rlx_runtime_create(&rt, 0) != RLX_OK)
         return cli_runtime_error("cannot create the runtime");
-    if ((rc = cli_model_open(o.model, &m)) != CLI_EXIT_OK) {
+    if ((rc = cli_allow_apply(rt, &o.allow)) != CLI_EXIT_OK ||
+        (rc = cli_model_open(o.model, &m)) != CLI_EXIT_OK) {
         rlx_runtime_destroy(rt);
         return rc;
     }

@@ -16,6 +16,7 @@
 typedef struct check_options {
     const char *model, *device;
     int fallback;
+    cli_allow allow;
 } check_options;
 
 static int parse(int argc, char **argv, check_options *o)
@@ -23,11 +24,15 @@ static int parse(int argc, char **argv, check_options *o)
     memset(o, 0, sizeof *o);
     o->fallback = -1;
     for (int i = 1; i < argc; i++) {
-        int missing = 0;
+        int missing = 0, rc;
         const char *v;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return -1;
+        } else if ((rc = cli_allow_option(argc, argv, &i, "check",
+                                          &o->allow)) != 0) {
+            if (rc < 0)
+                return -rc;
         } else if ((v = cli_option_value(argc, argv, &i, "--device",
                                           &missing))) {
             if (cli_device_check("check", v) != 0)
@@ -112,6 +117,8 @@ int cli_cmd_check(int argc, char **argv)
         rc = cli_runtime_error("cannot create the runtime");
         goto done;
     }
+    if ((rc = cli_allow_apply(rt, &o.allow)) != CLI_EXIT_OK)
+        goto done;
     if (rlx_session_create(rt, o.device, &s) != RLX_OK) {
         rc = cli_runtime_error("cannot open a session");
         goto done;

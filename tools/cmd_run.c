@@ -38,6 +38,7 @@ typedef struct run_options {
     int why;              /* --why, -v: every candidate, not one line */
     uint64_t seed;
     uint64_t repeat;
+    cli_allow allow;      /* --allow-custom-ops */
     run_input_arg inputs[RUN_INPUTS_MAX];
     int n_inputs;
 } run_options;
@@ -85,6 +86,10 @@ static int run_options_parse(int argc, char **argv, run_options *o)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return -1;
+        } else if ((rc = cli_allow_option(argc, argv, &i, "run",
+                                          &o->allow)) != 0) {
+            if (rc < 0)
+                return -rc;
         } else if ((v = cli_option_value(argc, argv, &i, "--device",
                                          &missing))) {
             if (cli_device_check("run", v) != 0)
@@ -638,6 +643,8 @@ int cli_cmd_run(int argc, char **argv)
         rc = cli_model_open(o.model, &m);
     if (rc == 0 && rlx_runtime_create(&rt, 0) != RLX_OK)
         rc = cli_runtime_error("cannot create the runtime");
+    if (rc == 0)
+        rc = cli_allow_apply(rt, &o.allow);
     if (rc == 0)
         rc = run_model(rt, m, &o);
     if (rc == 0 && fflush(stdout) != 0)

@@ -185,3 +185,29 @@ int cli_output_copy(const rlx_program *p, uint32_t i, cli_tensor *out)
         memcpy(out->data, data, nbytes);
     return CLI_EXIT_OK;
 }
+
+int cli_allow_option(int argc, char **argv, int *i, const char *cmd,
+                     cli_allow *a)
+{
+    int missing = 0;
+    const char *v = cli_option_value(argc, argv, i, "--allow-custom-ops",
+                                     &missing);
+    if (missing)
+        return -cli_usage_error("%s: --allow-custom-ops needs a library "
+                                "file or directory", cmd);
+    if (!v)
+        return 0;
+    if (a->n >= CLI_ALLOW_MAX)
+        return -cli_usage_error("%s: at most %d --allow-custom-ops", cmd,
+                                CLI_ALLOW_MAX);
+    a->paths[a->n++] = v;
+    return 1;
+}
+
+int cli_allow_apply(rlx_runtime *rt, const cli_allow *a)
+{
+    for (int k = 0; k < a->n; k++)
+        if (rlx_runtime_allow_custom_ops(rt, a->paths[k]) != RLX_OK)
+            return cli_runtime_error("--allow-custom-ops");
+    return CLI_EXIT_OK;
+}

@@ -218,6 +218,11 @@ struct rlx_runtime {
     struct rlx__deferred *deferred;
     uint32_t n_deferred_alloc;
     _Atomic uint32_t n_deferred;
+    /* custom ops (custom_allow.c): libraries the application allowed,
+     * kernels it registered for custom domains; under LOCK */
+    struct rlx__allow *custom_allow;
+    struct rlx__custom_reg *custom_ops;
+    uint32_t n_custom_ops;
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -265,6 +270,9 @@ rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
  * previous one for rlx__options_leave. */
 const rlx_session *rlx__options_enter(const rlx_session *s);
 void rlx__options_leave(const rlx_session *old);
+/* The session whose compile runs on this thread, or NULL (custom ops ask
+ * it what the application allowed). */
+const rlx_session *rlx__options_session(void);
 /* ---- scan_cache.c: the per-user cache directory --------------------- */
 
 /* $XDG_CACHE_HOME/rlx (else ~/.cache/rlx), malloc'd; NULL when neither

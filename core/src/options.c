@@ -41,6 +41,11 @@ void rlx__options_leave(const rlx_session *old)
     current_session = old;
 }
 
+const rlx_session *rlx__options_session(void)
+{
+    return current_session;
+}
+
 int rlx__option_name_valid(const char *name)
 {
     size_t n = name ? strlen(name) : 0;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cpu_ref.h"
+#include "custom.h"
 #include "internal.h"
 #include "scan.h"
 
@@ -115,6 +116,7 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     rlx__policy_free(&rt->policy);
     free(rt->config_path);
     rlx__options_free(rt);
+    rlx__custom_registry_free(rt);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }

@@ -2,7 +2,8 @@
  * scan.c - the parent side of out-of-process plugin scanning.
  *
  * A plugin file the registry cache does not know (or knows in another
- * version: path, device, inode, size and mtime) is first opened by the
+ * version: path, device, inode, size, mtime, ctime and inode generation)
+ * is first opened by the
  * rlx-plugin-scanner executable, spawned with posix_spawn: it runs the
  * loader's own checks, the host-fit score and rlx_plugin_init, and
  * reports on a pipe. A scanner that dies or hangs takes only itself down:
@@ -15,8 +16,11 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,13 +155,39 @@ static int ready(rlx_runtime *rt)
     return 1;
 }
 
-int rlx__scan_entry_matches(const rlx__scan_entry *e, const struct stat *st)
+unsigned long long rlx__file_generation(const char *path)
 {
-    long long mtime = (long long)st->st_mtim.tv_sec * 1000000000LL +
-                      st->st_mtim.tv_nsec;
-    return e->dev == (unsigned long long)st->st_dev &&
-           e->ino == (unsigned long long)st->st_ino &&
-           e->size == (long long)st->st_size && e->mtime_ns == mtime;
+    long gen = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    if (ioctl(fd, FS_IOC_GETVERSION, &gen) != 0)
+        gen = 0; /* tmpfs, overlayfs...: the change time has to do */
+    close(fd);
+    return (unsigned long long)gen;
+}
+
+void rlx__scan_key(rlx__scan_entry *e, const char *path,
+                   const struct stat *st)
+{
+    e->dev = (unsigned long long)st->st_dev;
+    e->ino = (unsigned long long)st->st_ino;
+    e->size = (long long)st->st_size;
+    e->mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL +
+                  st->st_mtim.tv_nsec;
+    e->ctime_ns = (long long)st->st_ctim.tv_sec * 1000000000LL +
+                  st->st_ctim.tv_nsec;
+    e->gen = rlx__file_generation(path);
+}
+
+int rlx__scan_entry_matches(const rlx__scan_entry *e, const char *path,
+                            const struct stat *st)
+{
+    rlx__scan_entry now = { 0 };
+    rlx__scan_key(&now, path, st);
+    return e->dev == now.dev && e->ino == now.ino && e->size == now.size &&
+           e->mtime_ns == now.mtime_ns && e->ctime_ns == now.ctime_ns &&
+           e->gen == now.gen;
 }
 
 static rlx__scan_entry *find(rlx__scan *sc, const char *path,
@@ -165,7 +195,7 @@ static rlx__scan_entry *find(rlx__scan *sc, const char *path,
 {
     for (uint32_t i = 0; i < sc->cache.n; i++)
         if (strcmp(sc->cache.entries[i].path, path) == 0)
-            return rlx__scan_entry_matches(&sc->cache.entries[i], st)
+            return rlx__scan_entry_matches(&sc->cache.entries[i], path, st)
                        ? &sc->cache.entries[i]
                        : NULL;
     return NULL;

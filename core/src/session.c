@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "custom.h"
 #include "internal.h"
 #include "session.h"
 
@@ -392,6 +393,7 @@ void rlx_session_destroy(rlx_session *s)
         rlx__backend_release(s->candidates[i]);
     free(s->explain);
     rlx__session_options_free(s);
+    rlx__allow_free(s->custom_allow);
     free(s);
 }
 
