@@ -25,7 +25,7 @@ typedef struct rlx__cpu_ref_vision {
     size_t in_sp, out_sp, k_sp; /* products of in, out, kernel */
     int has_bias;
     float *col;     /* conv: im2col of one group, (c/g * k_sp) x out_sp */
-    double *acc;    /* conv: out_sp; conv_transpose: m * out_sp */
+    double *acc;    /* conv_transpose: m * out_sp */
 
     /* resize: per axis and output index, up to 4 taps (input index,
      * weight); an axis with a tap outside [0, in) under
