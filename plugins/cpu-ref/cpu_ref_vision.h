@@ -59,6 +59,14 @@ void rlx__cpu_ref_conv_run(rlx_op op, rlx__cpu_ref_vision *p,
                            const float *x, const float *w, const float *b,
                            float *y);
 
+/* kernels_conv.c: read the window attributes and sizes of conv,
+ * conv_transpose or a pool node V into P, checking them against V's
+ * shape. */
+rlx_status rlx__cpu_ref_window_read(const rlx_host *host,
+                                    const rlx_graph_view *g,
+                                    const rlx_node_view *v, const char *name,
+                                    rlx__cpu_ref_vision *p);
+
 rlx_status rlx__cpu_ref_pool_prepare(const rlx_host *host,
                                      const rlx_graph_view *g,
                                      const rlx_node_view *v,

@@ -27,11 +27,6 @@ static size_t product(const size_t *d, uint32_t n, int *ovf)
     return p;
 }
 
-/* Read the window attributes of V into P (shared with the pools). */
-rlx_status rlx__cpu_ref_window_read(const rlx_host *host,
-                                    const rlx_graph_view *g,
-                                    const rlx_node_view *v, const char *name,
-                                    rlx__cpu_ref_vision *p);
 rlx_status rlx__cpu_ref_window_read(const rlx_host *host,
                                     const rlx_graph_view *g,
                                     const rlx_node_view *v, const char *name,
@@ -43,7 +38,7 @@ rlx_status rlx__cpu_ref_window_read(const rlx_host *host,
     if (rlx_kit_spatial_parse(v->op, x->rank, a.n_ints, a.ints, &p->sp, err,
                               sizeof err) != 0 || v->rank != x->rank)
         return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                            "cpu-ref compile: %s '%s': %s", 
+                            "cpu-ref compile: %s '%s': %s",
                             rlx_kit_op_name(v->op), name, err);
     if (rlx_kit_op_is_conv(v->op)) {
         const rlx_node_view *w = g->nodes[v->inputs[1]];

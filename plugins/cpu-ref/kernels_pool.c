@@ -11,11 +11,6 @@
 
 #include "cpu_ref_internal.h"
 
-rlx_status rlx__cpu_ref_window_read(const rlx_host *host,
-                                    const rlx_graph_view *g,
-                                    const rlx_node_view *v, const char *name,
-                                    rlx__cpu_ref_vision *p);
-
 rlx_status rlx__cpu_ref_pool_prepare(const rlx_host *host,
                                      const rlx_graph_view *g,
                                      const rlx_node_view *v,
