@@ -55,6 +55,12 @@ TEST(nearest_roundings)
     static const float ceil_want[5] = { 1, 2, 2, 3, 3 };
     for (int i = 0; i < 5; i++)
         ASSERT(y[i] == ceil_want[i]);
+    /* a tiny scale sends x = o / scale far past the end: the edge, with
+     * no overflow on the way (each mode) */
+    for (int m = 0; m < 3; m++) {
+        y = resize1(x5, 5, 3, m, RLX_RESIZE_ASYMMETRIC, 0, 0, 1e-300, &out);
+        ASSERT(y[0] == 1 && y[1] == 5 && y[2] == 5);
+    }
 }
 
 TEST(nearest_on_bytes)

@@ -4,6 +4,7 @@
  * arithmetic is the plugin kit's (rlx/kit_spatial.h), so backends
  * compute the same sizes.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include <rlx/kit_spatial.h>
@@ -65,10 +66,14 @@ rlx_status rlx__shape_conv(const rlx__shape_ctx *c, rlx__node *out)
             x->name, rlx__shape_of(sx, sizeof sx, x), x->rank,
             tr ? "[C, M/group, k1..ks]" : "[M, C/group, k1..ks]");
     int64_t g = sp.group, cin = x->shape[1];
-    /* conv: w [M, C/g, k...]; conv_transpose: w [C, M/g, k...] */
-    int64_t m = tr ? w->shape[1] * g : w->shape[0];
-    int64_t per_group_in = tr ? w->shape[0] : w->shape[1] * g;
-    if (cin % g != 0 || per_group_in != cin || (!tr && m % g != 0))
+    /* conv: w [M, C/g, k...]; conv_transpose: w [C, M/g, k...]. Sizes
+     * are compared by division so nothing overflows. */
+    int64_t m = tr ? (w->shape[1] <= INT64_MAX / g ? w->shape[1] * g : -1)
+                   : w->shape[0];
+    int ok = cin % g == 0 &&
+             (tr ? w->shape[0] == cin : w->shape[1] == cin / g) &&
+             m >= 0 && (tr || m % g == 0);
+    if (!ok)
         return rlx__shape_error(
             c, RLX_ERR_SHAPE,
             "x '%s' %s has %lld channels, weights '%s' are %s with group "

@@ -15,8 +15,9 @@
 
 /* Spatial axes a node may have: rank 3 (1-d) up to rank 8. */
 #define RLX_KIT_SPATIAL_MAX 6
-/* Bounds that keep every product below in int64 (dims fit memory). */
-#define RLX_KIT_SPATIAL_LIMIT ((int64_t)1 << 31)
+/* Bound on every attribute and spatial size, so that every product and
+ * sum below stays far inside int64. */
+#define RLX_KIT_SPATIAL_LIMIT ((int64_t)1 << 30)
 
 typedef struct rlx_kit_spatial {
     uint32_t s;                /* spatial axes: rank - 2 */
@@ -105,7 +106,7 @@ static inline int rlx_kit_spatial_parse(rlx_op op, uint32_t rank,
             int64_t v = at < n_ints ? ints[at] : dflt;
             if (v < (is_pad ? 0 : 1) || v > RLX_KIT_SPATIAL_LIMIT) {
                 snprintf(err, size, "%s[%u] is %lld. Fix: use %s up to "
-                         "2^31", what, (unsigned)i, (long long)v,
+                         "2^30", what, (unsigned)i, (long long)v,
                          is_pad ? "0" : "1");
                 return -1;
             }
@@ -168,6 +169,11 @@ static inline int64_t rlx_kit_spatial_out(rlx_op op,
 {
     int64_t ext = rlx_kit_spatial_extent(sp, i);
     int64_t st = sp->stride[i];
+    if (in > RLX_KIT_SPATIAL_LIMIT) {
+        snprintf(err, size, "spatial axis %u has %lld elements. Fix: keep "
+                 "spatial sizes up to 2^30", (unsigned)i, (long long)in);
+        return -1;
+    }
     if (op == RLX_OP_CONV_TRANSPOSE) {
         int64_t out = st * (in - 1) + sp->out_pad[i] + ext -
                       sp->pad_begin[i] - sp->pad_end[i];

@@ -79,6 +79,13 @@ static void axis_taps(rlx__cpu_ref_vision *p, uint32_t i, size_t o,
         p->tap_n[i][o] = 0; /* extrapolate */
         return;
     }
+    /* far outside, every tap reads the edge (or is excluded) just as
+     * a few elements outside; clamp so the integer conversions below
+     * stay in range */
+    if (x < -4)
+        x = -4;
+    if (x > in + 3)
+        x = in + 3;
     if (mode[0] == RLX_RESIZE_NEAREST) {
         int64_t k = nearest(mode[2], x);
         idx[0] = k < 0 ? 0 : k > last ? last : k;
