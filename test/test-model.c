@@ -322,7 +322,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(inline_constants),
     TEST_ENTRY(block_style_and_attrs),
     TEST_ENTRY(norm_softmax_cast_fill_attrs),
-              TEST_ENTRY(channel_norm_attrs),
+    TEST_ENTRY(channel_norm_attrs),
     TEST_ENTRY(weights_without_params_and_unused_tensors),
     TEST_ENTRY(argument_errors),
     TEST_ENTRY(missing_model_file),
