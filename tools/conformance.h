@@ -17,7 +17,7 @@
 
 #define CONF_MAX_INPUTS 5
 #define CONF_MAX_CASES 4
-#define CONF_MAX_INTS 16
+#define CONF_MAX_INTS 32
 #define CONF_MAX_FLOATS 16
 
 /* One one-op graph: its inputs (fed as graph inputs) and attributes. */

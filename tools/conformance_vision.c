@@ -40,7 +40,7 @@ static uint32_t shape_for(int which, uint64_t *rng, int64_t *x)
 int cli_conf_make_conv(const conf_op *o, rlx_dtype dt, int which,
                        uint64_t *rng, conf_case *c)
 {
-    int64_t x[5], w[5], b, a[16];
+    int64_t x[5], w[5], b, a[CONF_MAX_INTS];
     int tr = o->op == RLX_OP_CONV_TRANSPOSE;
     uint32_t s = shape_for(which, rng, x), n = 0;
     int64_t group = which == 1 ? rnd(rng, 2, 3) : 1;
@@ -83,7 +83,7 @@ int cli_conf_make_conv(const conf_op *o, rlx_dtype dt, int which,
 int cli_conf_make_pool(const conf_op *o, rlx_dtype dt, int which,
                        uint64_t *rng, conf_case *c)
 {
-    int64_t x[5], a[16];
+    int64_t x[5], a[CONF_MAX_INTS];
     uint32_t s = shape_for(which, rng, x), n = 0;
     x[1] = rnd(rng, 1, 3);
     a[n++] = which == 1 || which == 3 ? 1 : rnd(rng, 0, 1); /* ceil */
