@@ -214,6 +214,38 @@ TEST(norm_softmax_cast_fill_attrs)
     rlx_model_destroy(m);
 }
 
+TEST(channel_norm_attrs)
+{
+    /* group_norm needs its groups (the load fails without them) */
+    rlx_model *m = load_ok(
+        "chnorm.yaml",
+        "rlx_model: 1\n"
+        "inputs:\n"
+        "  - {name: x, dtype: f32, shape: [2, 4, 3]}\n"
+        "constants:\n"
+        "  - {name: s, dtype: f32, shape: [4], value: [1, 1, 1, 1]}\n"
+        "  - {name: b, dtype: f32, shape: [4], value: [0, 0, 0, 0]}\n"
+        "  - {name: s2, dtype: f32, shape: [2], value: [1, 2]}\n"
+        "nodes:\n"
+        "  - {name: gn, op: group_norm, inputs: [x, s, b], "
+        "attrs: {groups: 2, epsilon: 1e-3}}\n"
+        "  - {name: gg, op: group_norm, inputs: [gn, s2, s2], "
+        "attrs: {groups: 2}}\n"
+        "  - {name: in, op: instance_norm, inputs: [gg, s, b], "
+        "attrs: {epsilon: 1e-4}}\n"
+        "  - {name: bn, op: batch_norm, inputs: [in, s, b, b, s], "
+        "attrs: {epsilon: 0.5}}\n"
+        "outputs: [bn]\n");
+    const rlx_graph *g = rlx_model_graph(m);
+    rlx_dtype dt;
+    uint32_t rank;
+    const int64_t *dims;
+    ASSERT_OK(rlx_graph_value_shape(g, 7, &dt, &rank, &dims));
+    ASSERT_EQ(rank, 3);
+    ASSERT_EQ(dims[1], 4);
+    rlx_model_destroy(m);
+}
+
 TEST(weights_without_params_and_unused_tensors)
 {
     write_mlp_weights("unused.safetensors");
@@ -290,6 +322,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(inline_constants),
     TEST_ENTRY(block_style_and_attrs),
     TEST_ENTRY(norm_softmax_cast_fill_attrs),
+    TEST_ENTRY(channel_norm_attrs),
     TEST_ENTRY(weights_without_params_and_unused_tensors),
     TEST_ENTRY(argument_errors),
     TEST_ENTRY(missing_model_file),

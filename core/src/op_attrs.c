@@ -47,6 +47,14 @@ static const rlx__attr_schema attr_table[] = {
       REQUIRED },
     { RLX_OP_FILL, "shape", RLX__ATTR_INTS, RLX_ATTR_FILL_SHAPE, 0, 0 },
     { RLX_OP_FILL, "value", RLX__ATTR_FLOAT, RLX_ATTR_FILL_VALUE, 0, 0 },
+    { RLX_OP_BATCH_NORM, "epsilon", RLX__ATTR_FLOAT, RLX_ATTR_NORM_EPSILON,
+      1e-5, 0 },
+    { RLX_OP_INSTANCE_NORM, "epsilon", RLX__ATTR_FLOAT,
+      RLX_ATTR_NORM_EPSILON, 1e-5, 0 },
+    { RLX_OP_GROUP_NORM, "groups", RLX__ATTR_INT,
+      RLX_ATTR_GROUP_NORM_GROUPS, 0, REQUIRED },
+    { RLX_OP_GROUP_NORM, "epsilon", RLX__ATTR_FLOAT, RLX_ATTR_NORM_EPSILON,
+      1e-5, 0 },
 };
 
 #define N_ROWS (sizeof attr_table / sizeof *attr_table)
