@@ -132,10 +132,10 @@ TEST(abi_major_2_refused_with_both_versions)
     rlx_runtime_destroy(rt);
 }
 
-TEST(core_is_abi_1_3)
+TEST(core_is_abi_1_4)
 {
     /* The frozen version this tree declares; test/abi/baseline matches. */
-    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 3));
+    ASSERT_EQ(rlx_abi_version(), RLX_ABI_VERSION_MAKE(1, 4));
 }
 
 RLX_TEST_LIST(TEST_ENTRY(abi_1_0_plugin_loads_and_runs),
@@ -143,4 +143,4 @@ RLX_TEST_LIST(TEST_ENTRY(abi_1_0_plugin_loads_and_runs),
               TEST_ENTRY(abi_1_4_plugin_loads_and_runs),
               TEST_ENTRY(abi_1_2_plugin_has_no_1_3_slots),
               TEST_ENTRY(abi_major_2_refused_with_both_versions),
-              TEST_ENTRY(core_is_abi_1_3));
+              TEST_ENTRY(core_is_abi_1_4));
