@@ -104,8 +104,8 @@
     /* pad: int_attrs [0] mode (RLX_PAD_*, default constant), [1..] the  */  \
     /* pads as ONNX orders them: rank begins, then rank ends (absent: 0); */ \
     /* a negative pad crops. float_attrs [0] the constant (default 0),   */  \
-    /* converted to the dtype as cast does. reflect needs pads < dim,    */  \
-    /* edge and wrap a non-empty axis.                                    */ \
+    /* converted to the dtype as cast does. reflect, edge and wrap need */   \
+    /* a non-empty axis; pads wider than it repeat the pattern (NumPy). */   \
     X(PAD, 150, "pad", 1)                                                    \
     /* expand: int_attrs = the shape; broadcast both ways as ONNX Expand: */ \
     /* the result is broadcast(x.shape, shape).                           */ \
