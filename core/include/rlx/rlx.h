@@ -70,6 +70,10 @@ RLX_API const char *rlx_last_error(void);
 
 /* rlx_runtime_create flags */
 #define RLX_RUNTIME_NO_DISCOVERY 0x1u /* skip RLX_PLUGIN_PATH and plugindir */
+/* scan every plugin file again in the scanner, ignoring the registry
+ * cache (as RLX_PLUGIN_SCAN=rescan, which a set-user-ID process ignores;
+ * docs/scanner.md) */
+#define RLX_RUNTIME_RESCAN 0x2u
 
 /* Register the built-in reference CPU backend, then (unless
  * RLX_RUNTIME_NO_DISCOVERY) scan RLX_PLUGIN_PATH and the system plugin
