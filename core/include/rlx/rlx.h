@@ -70,6 +70,10 @@ RLX_API const char *rlx_last_error(void);
 
 /* rlx_runtime_create flags */
 #define RLX_RUNTIME_NO_DISCOVERY 0x1u /* skip RLX_PLUGIN_PATH and plugindir */
+/* scan every plugin file again in the scanner, ignoring the registry
+ * cache (as RLX_PLUGIN_SCAN=rescan, which a set-user-ID process ignores;
+ * docs/scanner.md) */
+#define RLX_RUNTIME_RESCAN 0x2u
 
 /* Register the built-in reference CPU backend, then (unless
  * RLX_RUNTIME_NO_DISCOVERY) scan RLX_PLUGIN_PATH and the system plugin
@@ -573,6 +577,16 @@ typedef rlx_status (*rlx_runner_compile_hook)(void *ctx, rlx_program *p);
 RLX_API rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
                                                rlx_runner_compile_hook fn,
                                                void *ctx);
+/* The fallback policy of every session the runner compiles with (see
+ * rlx_session_set_fallback). Until this is called, each session has its
+ * default (RLX_FALLBACK, else SPLIT). Cached programs compiled under
+ * another policy are dropped (rlx_runner_clear). */
+RLX_API rlx_status rlx_runner_set_fallback(rlx_runner *r, rlx_fallback f);
+/* The chain rlx_runner_run_chain and rlx_runner_benchmark use when given
+ * none: RLX_DEVICE_CHAIN's value, or NULL when it is unset or empty, or
+ * the process ignores its environment (set-user-ID). An application that
+ * runs one session can say the chain is not what it used. */
+RLX_API const char *rlx_runner_default_chain(void);
 /* Time each device of DEVICES (a chain; NULL: RLX_DEVICE_CHAIN, else
  * every allowed device) on the inputs set so far: one warm-up run, then
  * RUNS timed runs. The fastest becomes the runner's best device; *WINNER
