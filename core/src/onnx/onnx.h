@@ -24,7 +24,7 @@
 #define RLX__ONNX_OPSET_MIN 7
 #define RLX__ONNX_OPSET_MAX 21
 #define RLX__ONNX_MAX_DEPTH 16           /* nested subgraphs */
-#define RLX__ONNX_MAX_ELEMENTS (1LL << 40) /* per tensor */
+#define RLX__ONNX_MAX_ELEMENTS (1LL << 36) /* per tensor: 256 GiB of f32 */
 #define RLX__ONNX_FOLD_MAX 65536         /* elements a fold may make */
 
 /* A tensor whose data the importer knows on the host. */
