@@ -177,6 +177,15 @@ void ox_attr_ints(ox_model *x, Onnx__NodeProto *n, const char *name,
     memcpy(a->ints, v, count * sizeof *v);
 }
 
+void ox_attr_str_same(ox_model *x, Onnx__NodeProto *n)
+{
+    Onnx__AttributeProto *a =
+        attr(x, n, "auto_pad", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+    a->has_s = 1;
+    a->s.data = (uint8_t *)"SAME_UPPER";
+    a->s.len = 10;
+}
+
 void ox_attr_graph(ox_model *x, Onnx__NodeProto *n, const char *name,
                    Onnx__GraphProto *g)
 {

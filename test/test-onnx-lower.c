@@ -530,6 +530,68 @@ TEST(constant_of_shape_and_range)
     run_close(&r);
 }
 
+TEST(conv_and_pools)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t dx[4] = { 1, 1, 4, 4 }, dw[4] = { 1, 1, 3, 3 }, db[1] = { 1 };
+    float w[9], b = 0.5f, in[16];
+    for (int i = 0; i < 9; i++)
+        w[i] = (float)(i % 3) - 1; /* -1 0 1 per row: a horizontal edge */
+    for (int i = 0; i < 16; i++)
+        in[i] = (float)(i * 5 % 7);
+    ox_input(x, "x", OX_F32, 4, dx);
+    ox_init(x, "w", OX_F32, 4, dw, w, sizeof w);
+    ox_init(x, "b", OX_F32, 1, db, &b, sizeof b);
+    Onnx__NodeProto *cv = ox_node(x, "Conv", N("x", "w", "b"), N("conv"));
+    ox_attr_ints(x, cv, "pads", 4, (int64_t[]){ 1, 1, 1, 1 });
+    Onnx__NodeProto *mp = ox_node(x, "MaxPool", N("x"), N("max"));
+    ox_attr_ints(x, mp, "kernel_shape", 2, (int64_t[]){ 2, 2 });
+    ox_attr_ints(x, mp, "strides", 2, (int64_t[]){ 2, 2 });
+    Onnx__NodeProto *ap = ox_node(x, "AveragePool", N("x"), N("avg"));
+    ox_attr_ints(x, ap, "kernel_shape", 2, (int64_t[]){ 3, 3 });
+    ox_attr_str_same(x, ap);
+    ox_node(x, "GlobalAveragePool", N("x"), N("gap"));
+    int64_t d2[4] = { 1, 1, 2, 2 }, d1[4] = { 1, 1, 1, 1 };
+    ox_output(x, "conv", OX_F32, 4, dx);
+    ox_output(x, "max", OX_F32, 4, d2);
+    ox_output(x, "avg", OX_F32, 4, dx);
+    ox_output(x, "gap", OX_F32, 4, d1);
+    run r;
+    run_open(&r, x, "vision.onnx");
+    ASSERT_OK(rlx_program_set_input(r.p, "x", in, sizeof in));
+    ASSERT_OK(rlx_program_run(r.p));
+    float wc[16], wm[4], wa[16], wg = 0;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            float s = b, t = 0;
+            int n = 0;
+            for (int di = -1; di <= 1; di++)
+                for (int dj = -1; dj <= 1; dj++) {
+                    int y = i + di, z = j + dj;
+                    if (y < 0 || y > 3 || z < 0 || z > 3)
+                        continue;
+                    s += in[y * 4 + z] * w[(di + 1) * 3 + dj + 1];
+                    t += in[y * 4 + z];
+                    n++;
+                }
+            wc[i * 4 + j] = s;
+            wa[i * 4 + j] = t / (float)n; /* SAME, pads not counted */
+            wg += in[i * 4 + j] / 16;
+        }
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            float m = -INFINITY;
+            for (int k = 0; k < 4; k++)
+                m = fmaxf(m, in[(2 * i + k / 2) * 4 + 2 * j + k % 2]);
+            wm[i * 2 + j] = m;
+        }
+    expect(out(&r, "conv", RLX_DTYPE_F32, 16), wc, 16);
+    expect(out(&r, "max", RLX_DTYPE_F32, 4), wm, 4);
+    expect(out(&r, "avg", RLX_DTYPE_F32, 16), wa, 16);
+    expect(out(&r, "gap", RLX_DTYPE_F32, 1), &wg, 1);
+    run_close(&r);
+}
+
 /* The first bytes of FILE in the fixture directory, as text. */
 static void header_of(const char *file, char *buf, size_t n)
 {
@@ -587,4 +649,5 @@ RLX_TEST_LIST(TEST_ENTRY(elementwise_broadcasting), TEST_ENTRY(activations),
               TEST_ENTRY(batch_1_then_4_on_one_program),
               TEST_ENTRY(shape_on_a_fixed_program_is_refused),
               TEST_ENTRY(constant_of_shape_and_range),
+              TEST_ENTRY(conv_and_pools),
               TEST_ENTRY(rlx_run_writes_every_output_as_npy))

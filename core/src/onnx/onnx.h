@@ -165,6 +165,7 @@ extern const rlx__onnx_op rlx__onnx_ops_elementwise[];
 extern const rlx__onnx_op rlx__onnx_ops_math[];
 extern const rlx__onnx_op rlx__onnx_ops_movement[];
 extern const rlx__onnx_op rlx__onnx_ops_shape[];
+extern const rlx__onnx_op rlx__onnx_ops_vision[];
 
 /* The value as a graph node (known data becomes a constant or param). */
 rlx_status rlx__onnx_node_value(rlx__onnx_ctx *c, rlx__onnx_val *v,
