@@ -21,7 +21,7 @@
 /* Limits: what the checks refuse (docs/model-format.md). */
 #define RLX__ONNX_IR_MIN 3
 #define RLX__ONNX_IR_MAX 10
-#define RLX__ONNX_OPSET_MIN 7
+#define RLX__ONNX_OPSET_MIN 1
 #define RLX__ONNX_OPSET_MAX 21
 #define RLX__ONNX_MAX_DEPTH 16           /* nested subgraphs */
 #define RLX__ONNX_MAX_ELEMENTS (1LL << 36) /* per tensor: 256 GiB of f32 */

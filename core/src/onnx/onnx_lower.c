@@ -441,9 +441,11 @@ static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
                                   "yet. Fix: export the model in float");
         if (seen)
             return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "%s does not exist before a later opset. "
-                                  "Fix: re-export the model; its opset "
-                                  "import is wrong", n->op_type);
+                                  "rlx lowers %s only from a later opset "
+                                  "(this version's semantics differ or it "
+                                  "did not exist). Fix: convert the model "
+                                  "to a newer opset "
+                                  "(onnx.version_converter)", n->op_type);
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                               "rlx cannot lower operator %s yet. Fix: "
                               "export the model without it, or run it "

@@ -32,6 +32,34 @@ static rlx_status lower_binary(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                 &b)) != RLX_OK)
             return st;
     }
+    if (c->row->since < 7 && rlx__onnx_attr_int(c, "broadcast", 0)) {
+        /* before opset 7: B's shape matches A's from AXIS on (default:
+         * its trailing dims), so B gets trailing ones */
+        int64_t axis = rlx__onnx_attr_int(c, "axis",
+                                          (int64_t)in[0]->rank -
+                                              in[1]->rank);
+        if (axis < 0 || axis + in[1]->rank > in[0]->rank)
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "legacy broadcast axis %lld does not fit "
+                                  "ranks %u and %u. Fix: check the model",
+                                  (long long)axis, in[0]->rank,
+                                  in[1]->rank);
+        int64_t d[RLX_MAX_RANK];
+        uint32_t r = in[0]->rank - (uint32_t)axis;
+        for (uint32_t i = 0; i < r; i++)
+            d[i] = i < in[1]->rank ? in[1]->dims[i] : 1;
+        if (r != in[1]->rank &&
+            (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &b, d, r, NULL, 0,
+                                &b)) != RLX_OK)
+            return st;
+    } else if (c->row->since < 7 &&
+               (in[0]->rank != in[1]->rank ||
+                memcmp(in[0]->dims, in[1]->dims,
+                       in[0]->rank * sizeof *in[0]->dims))) {
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "before opset 7 the shapes must match unless "
+                              "broadcast is 1. Fix: check the model");
+    }
     rlx_value a;
     if ((st = rlx__onnx_node_value(c, in[0], &a)) != RLX_OK)
         return st;
@@ -238,7 +266,8 @@ static rlx_status lower_identity(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return RLX_OK;
 }
 
-#define BIN(name, op) { name, 7, lower_binary, RLX_OP_##op }, \
+#define BIN(name, op) { name, 1, lower_binary, RLX_OP_##op }, \
+                      { name, 7, lower_binary, RLX_OP_##op }, \
                       { name, 13, lower_binary, RLX_OP_##op }, \
                       { name, 14, lower_binary, RLX_OP_##op }
 #define UN(name, op) { name, 6, lower_unary, RLX_OP_##op }, \
@@ -246,18 +275,23 @@ static rlx_status lower_identity(rlx__onnx_ctx *c, rlx__onnx_val **in,
 
 const rlx__onnx_op rlx__onnx_ops_elementwise[] = {
     BIN("Add", ADD), BIN("Sub", SUB), BIN("Mul", MUL), BIN("Div", DIV),
+    { "Pow", 1, lower_binary, RLX_OP_POW },
     { "Pow", 7, lower_binary, RLX_OP_POW },
     { "Pow", 12, lower_binary, RLX_OP_POW },
     { "Pow", 13, lower_binary, RLX_OP_POW },
     { "Pow", 15, lower_binary, RLX_OP_POW },
+    { "Max", 6, lower_variadic, RLX_OP_MAX }, /* same shapes */
     { "Max", 8, lower_variadic, RLX_OP_MAX },
     { "Max", 12, lower_variadic, RLX_OP_MAX },
     { "Max", 13, lower_variadic, RLX_OP_MAX },
+    { "Min", 6, lower_variadic, RLX_OP_MIN }, /* same shapes */
     { "Min", 8, lower_variadic, RLX_OP_MIN },
     { "Min", 12, lower_variadic, RLX_OP_MIN },
     { "Min", 13, lower_variadic, RLX_OP_MIN },
+    { "Sum", 6, lower_variadic, RLX_OP_ADD }, /* same shapes */
     { "Sum", 8, lower_variadic, RLX_OP_ADD },
     { "Sum", 13, lower_variadic, RLX_OP_ADD },
+    { "Mean", 6, lower_variadic, -1 }, /* same shapes */
     { "Mean", 8, lower_variadic, -1 },
     { "Mean", 13, lower_variadic, -1 },
     UN("Relu", RELU), { "Relu", 14, lower_unary, RLX_OP_RELU },

@@ -247,14 +247,25 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "X has rank %u; it needs [N, C, ...]. Fix: "
                               "check the model", in[0]->rank);
     int64_t ch = in[0]->dims[1];
-    for (uint32_t i = 1; i < 5; i++)
-        if (rlx__onnx_elements(in[i]->rank, in[i]->dims) != ch ||
-            !in[i]->known || in[i]->dtype != RLX_DTYPE_F32)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "input %u ('%s') must be a stored f32 "
-                                  "tensor of %lld elements (C). Fix: keep "
-                                  "the statistics as initializers", i,
+    int stored = 1;
+    for (uint32_t i = 1; i < 5; i++) {
+        if (rlx__onnx_elements(in[i]->rank, in[i]->dims) != ch)
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "input %u ('%s') must hold %lld elements "
+                                  "(C). Fix: check the model", i,
                                   in[i]->name, (long long)ch);
+        stored = stored && in[i]->known && in[i]->dtype == RLX_DTYPE_F32;
+    }
+    if (!stored) { /* statistics fed at run time: the primitive */
+        rlx_value v[5], r;
+        for (uint32_t i = 0; i < 5; i++)
+            if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+                return st;
+        if ((st = rlx__onnx_add(c, RLX_OP_BATCH_NORM, 5, v, NULL, 0, &eps,
+                                1, &r)) != RLX_OK)
+            return st;
+        return rlx__onnx_set_out(c, r, &out[0]);
+    }
     /* y = x * s + t: s = scale / sqrt(var + eps), t = B - mean * s */
     float *s = malloc(2 * (size_t)(ch ? ch : 1) * sizeof *s);
     if (!s)

@@ -55,12 +55,23 @@ static rlx_status lower_reshape(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                 uint32_t n_out)
 {
     (void)n_out;
-    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
     int64_t d[RLX_MAX_RANK];
     int n;
-    if (st != RLX_OK ||
-        (st = known_ints(c, in[1], "shape", d, RLX_MAX_RANK, &n)) != RLX_OK)
+    rlx_status st;
+    if (c->row->since < 5) { /* the shape as an attribute */
+        if ((st = rlx__onnx_need_inputs(c, in, n_in, 1)) != RLX_OK)
+            return st;
+        n = rlx__onnx_attr_ints(c, "shape", d, RLX_MAX_RANK);
+        if (n < 0 || n > RLX_MAX_RANK)
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "the shape attribute is missing or has "
+                                  "more than %d entries. Fix: check the "
+                                  "model", RLX_MAX_RANK);
+    } else if ((st = rlx__onnx_need_inputs(c, in, n_in, 2)) != RLX_OK ||
+               (st = known_ints(c, in[1], "shape", d, RLX_MAX_RANK, &n)) !=
+                   RLX_OK) {
         return st;
+    }
     int allowzero = c->row->since >= 14 &&
                     rlx__onnx_attr_int(c, "allowzero", 0) != 0;
     int infer = -1;
@@ -540,6 +551,7 @@ static rlx_status lower_expand(rlx__onnx_ctx *c, rlx__onnx_val **in,
 }
 
 const rlx__onnx_op rlx__onnx_ops_movement[] = {
+    { "Reshape", 1, lower_reshape, 0 },
     { "Reshape", 5, lower_reshape, 0 },
     { "Reshape", 13, lower_reshape, 0 },
     { "Reshape", 14, lower_reshape, 0 },
