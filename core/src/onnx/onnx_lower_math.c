@@ -235,6 +235,10 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 5);
     if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
         return st;
+    if (rlx__onnx_attr_int(c, "spatial", 1) != 1)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "spatial 0 (statistics per element) is not "
+                              "lowered. Fix: export with spatial 1");
     if (rlx__onnx_attr_int(c, "training_mode", 0) != 0 ||
         (n_out > 1 && c->node->output[1] && *c->node->output[1]))
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
@@ -459,6 +463,7 @@ const rlx__onnx_op rlx__onnx_ops_math[] = {
     { "MatMul", 1, lower_matmul, 0 },
     { "MatMul", 9, lower_matmul, 0 },
     { "MatMul", 13, lower_matmul, 0 },
+    { "Gemm", 6, lower_gemm, 0 }, /* broadcast: rlx's is a superset */
     { "Gemm", 7, lower_gemm, 0 },
     { "Gemm", 9, lower_gemm, 0 },
     { "Gemm", 11, lower_gemm, 0 },
@@ -470,6 +475,7 @@ const rlx__onnx_op rlx__onnx_ops_math[] = {
     { "LogSoftmax", 11, lower_softmax, 1 },
     { "LogSoftmax", 13, lower_softmax, 1 },
     { "LayerNormalization", 17, lower_layer_norm, 0 },
+    { "BatchNormalization", 6, lower_batch_norm, 0 },
     { "BatchNormalization", 7, lower_batch_norm, 0 },
     { "BatchNormalization", 9, lower_batch_norm, 0 },
     { "BatchNormalization", 14, lower_batch_norm, 0 },
