@@ -168,12 +168,9 @@ static rlx_status lower_layer_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
     if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
         return st;
+    int stats = 0; /* Mean or InvStdDev wanted: composed from primitives */
     for (uint32_t i = 1; i < n_out; i++)
-        if (c->node->output[i] && *c->node->output[i])
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "output %u (Mean or InvStdDev) is used; "
-                                  "rlx computes only Y. Fix: export the "
-                                  "model for inference", i);
+        stats |= c->node->output[i] && *c->node->output[i];
     uint32_t rank = in[0]->rank;
     int64_t axis;
     if ((st = rlx__onnx_axis(c, rlx__onnx_attr_int(c, "axis", -1), rank,
@@ -218,9 +215,39 @@ static rlx_status lower_layer_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
             return st;
     }
     rlx_value v[3] = { x, g, b }, r;
-    if ((st = rlx__onnx_add(c, RLX_OP_LAYER_NORM, 3, v, NULL, 0, &eps, 1,
-                            &r)) != RLX_OK)
+    if (stats) {
+        /* y = (x - mean) * rsqrt(var + eps) * g + b over the last axis */
+        int64_t last = axis; /* the last axis, flattened or not */
+        rlx_value mean, d, var, inv, k;
+        if ((st = reduce(c, RLX_OP_REDUCE_MEAN, x, 1, 1, &last, &mean)) !=
+                RLX_OK ||
+            (st = add2(c, RLX_OP_SUB, x, mean, &d)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, d, d, &var)) != RLX_OK ||
+            (st = reduce(c, RLX_OP_REDUCE_MEAN, var, 1, 1, &last, &var)) !=
+                RLX_OK ||
+            (st = rlx__onnx_scalar(c, in[0]->dtype, eps, &k)) != RLX_OK ||
+            (st = add2(c, RLX_OP_ADD, var, k, &var)) != RLX_OK ||
+            (st = add1(c, RLX_OP_RSQRT, var, &inv)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, d, inv, &r)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, r, g, &r)) != RLX_OK ||
+            (st = add2(c, RLX_OP_ADD, r, b, &r)) != RLX_OK)
+            return st;
+        int64_t sd[RLX_MAX_RANK];
+        for (uint32_t i = 0; i < rank; i++)
+            sd[i] = i < (uint32_t)axis ? in[0]->dims[i] : 1;
+        rlx_value sv[2] = { mean, inv };
+        for (uint32_t i = 1; i < n_out && i < 3; i++) {
+            if (!c->node->output[i] || !*c->node->output[i])
+                continue;
+            rlx_value o = sv[i - 1];
+            if ((st = reshape(c, o, rank, sd, &o)) != RLX_OK ||
+                (st = rlx__onnx_set_out(c, o, &out[i])) != RLX_OK)
+                return st;
+        }
+    } else if ((st = rlx__onnx_add(c, RLX_OP_LAYER_NORM, 3, v, NULL, 0,
+                                   &eps, 1, &r)) != RLX_OK) {
         return st;
+    }
     if (flat && (st = reshape(c, r, rank, in[0]->dims, &r)) != RLX_OK)
         return st;
     return rlx__onnx_set_out(c, r, &out[0]);
