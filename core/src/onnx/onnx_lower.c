@@ -103,11 +103,14 @@ int rlx__onnx_attr_ints(rlx__onnx_ctx *c, const char *name, int64_t *out,
 const char *rlx__onnx_attr_string(rlx__onnx_ctx *c, const char *name,
                                   const char *dflt)
 {
-    static _Thread_local char buf[64];
+    /* a few rotating buffers: a lowering holds several strings at once */
+    static _Thread_local char bufs[4][64];
+    static _Thread_local unsigned next;
     const Onnx__AttributeProto *a = rlx__onnx_attr(c, name);
     if (!a || !a->has_s)
         return dflt;
-    size_t n = a->s.len < sizeof buf - 1 ? a->s.len : sizeof buf - 1;
+    char *buf = bufs[next++ % 4];
+    size_t n = a->s.len < sizeof bufs[0] - 1 ? a->s.len : sizeof bufs[0] - 1;
     memcpy(buf, a->s.data, n);
     buf[n] = 0;
     return buf;
