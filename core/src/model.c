@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,8 +18,12 @@ int rlx__model_is_onnx(const char *path)
      * exporter we know ir_version's (0x08, then a small varint); a YAML
      * model starts with text. */
     unsigned char b[2] = { 0, 0 };
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, b, sizeof b) : -1;
+    /* never blocks on a FIFO: only a regular file is read */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat sb;
+    ssize_t n = -1;
+    if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+        n = read(fd, b, sizeof b);
     if (fd >= 0)
         close(fd);
     if (n == 2 && b[0] == 0x08 && b[1] < 0x80)
