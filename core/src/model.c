@@ -271,6 +271,79 @@ rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
                       "rlx_model_input for its inputs", m->path, name);
 }
 
+rlx_status rlx__model_set_shapes(rlx_model *m, uint32_t n,
+                                 const char *const *names,
+                                 const int64_t *sig)
+{
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx) {
+        /* every input's dims first, then one lowering: inputs that share
+         * a symbolic dimension never meet half-changed */
+        uint32_t ni = rlx__model_onnx_input_count(m);
+        int64_t (*old)[RLX_MAX_RANK] = calloc(ni ? ni : 1, sizeof *old);
+        if (!old)
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        for (uint32_t i = 0; i < ni; i++) {
+            int64_t *cur;
+            rlx__model_onnx_input(m, i, NULL, NULL, NULL, NULL, NULL, &cur);
+            memcpy(old[i], cur, sizeof old[i]);
+        }
+        rlx_status st = RLX_OK;
+        int changed = 0;
+        size_t k = 0;
+        for (uint32_t j = 0; j < n && st == RLX_OK; j++) {
+            uint32_t rank = (uint32_t)sig[k++];
+            const int64_t *dims = sig + k;
+            k += rank;
+            uint32_t i;
+            for (i = 0; i < ni; i++) {
+                const char *nm;
+                uint32_t r;
+                const int64_t *decl;
+                int64_t *cur;
+                rlx__model_onnx_input(m, i, &nm, NULL, &r, &decl, NULL, &cur);
+                if (strcmp(nm, names[j]) != 0)
+                    continue;
+                for (uint32_t d = 0; d < r && st == RLX_OK; d++)
+                    if (r != rank || dims[d] < 0 ||
+                        (decl[d] >= 0 && decl[d] != dims[d]))
+                        st = rlx__error(RLX_ERR_SHAPE,
+                                        "%s: input '%s' cannot take that "
+                                        "shape (dimension %u declared "
+                                        "%lld). Fix: only symbolic "
+                                        "dimensions may change", m->path,
+                                        nm, d, (long long)decl[d]);
+                if (st == RLX_OK && memcmp(cur, dims, r * sizeof *cur)) {
+                    memcpy(cur, dims, r * sizeof *cur);
+                    changed = 1;
+                }
+                break;
+            }
+        }
+        if (st == RLX_OK && changed)
+            st = rlx__model_onnx_relower(m);
+        if (st != RLX_OK)
+            for (uint32_t i = 0; i < ni; i++) {
+                int64_t *cur;
+                rlx__model_onnx_input(m, i, NULL, NULL, NULL, NULL, NULL,
+                                      &cur);
+                memcpy(cur, old[i], sizeof old[i]);
+            }
+        free(old);
+        return st;
+    }
+#endif
+    size_t k = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t rank = (uint32_t)sig[k++];
+        rlx_status st = rlx_model_set_input_shape(m, names[j], rank, sig + k);
+        if (st != RLX_OK)
+            return st;
+        k += rank;
+    }
+    return RLX_OK;
+}
+
 rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
                                      rlx_dtype dtype, uint32_t rank,
                                      const int64_t *dims, const void *data)

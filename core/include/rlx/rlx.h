@@ -677,10 +677,13 @@ RLX_API rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
 RLX_API rlx_status rlx_model_compile(rlx_model *m, rlx_session *s,
                                      rlx_program **out);
 /* Run P with input NAME of these dims from now on. A program from
- * rlx_model_compile switches to (and if need be compiles) the program for
- * the new shapes; its inputs must then be set again (tensors bound to it
- * must be unbound first). Any other program accepts only the shape it was
- * compiled for. */
+ * rlx_model_compile records them and, at the next rlx_program_set_input,
+ * rlx_program_input_buffer, run or submit, switches to (and if need be
+ * compiles) the program for its inputs' new shapes, so inputs that share
+ * a dimension change one after the other; errors of that compile are
+ * returned there. Its inputs must then be set again (tensors bound to it
+ * must be unbound first). Any other program accepts only the shape it
+ * was compiled for. */
 RLX_API rlx_status rlx_program_set_input_shape(rlx_program *p,
                                                const char *name,
                                                uint32_t rank,
