@@ -59,7 +59,8 @@ def summary_lines(results):
 
 def _shape(reason):
     """A failure's reason with its names and numbers blanked, to group by."""
-    r = re.sub(r"'[^']*'", "'…'", reason)
+    r = re.sub(r"/\S*?\.onnx", "MODEL.onnx", reason)
+    r = re.sub(r"'[^']*'", "'…'", r)
     return re.sub(r"\b\d+(\.\d+)?\b", "N", r)
 
 
@@ -92,7 +93,7 @@ def markdown(results, header):
 
     out += ["## Remaining failures", "",
             "Grouped by the first error line, with names and numbers blanked; "
-            "each test names the backends it fails on.", ""]
+            "a test that fails on only some backends names them.", ""]
     for suite in suites:
         groups = collections.OrderedDict()
         for r in results:
@@ -106,7 +107,9 @@ def markdown(results, header):
         out.append("")
         for key, tests in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             out.append(f"- {len(tests)} × `{key}`")
-            names = [f"{t} ({', '.join(d)})" for t, d in tests.items()]
+            everywhere = {r["device"] for r in results if r["suite"] == suite}
+            names = [t if set(d) == everywhere else f"{t} ({', '.join(d)})"
+                     for t, d in tests.items()]
             out.append(f"  - {', '.join(names)}")
         out.append("")
     return "\n".join(out) + "\n"
