@@ -5,12 +5,14 @@ It answers `fake_rlx.py run MODEL --device D --input N=F ... --output DIR`
 the way FAKE_RLX_PLAN (JSON: test folder name -> behaviour) says: "pass"
 writes the test's expected outputs, "wrong" perturbs them, "dtype" writes
 them as another dtype, "fail" exits 1 with a message, "segv" dies by
-SIGSEGV, "asan" prints a sanitizer report and exits 1, "hang" sleeps.
+SIGSEGV, "asan" prints a sanitizer report and exits 1, "hang" sleeps
+(with a child that keeps its stderr open).
 This checks that onnx_suite.py tells those apart, without the importer.
 """
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -35,6 +37,9 @@ def main():
     if mode == "segv":
         os.kill(os.getpid(), signal.SIGSEGV)
     if mode == "hang":
+        # a helper process holding our stderr, as the plugin scanner would:
+        # the runner must kill it too, not wait for its pipe to close
+        subprocess.Popen(["sleep", "3600"])
         time.sleep(3600)
     if mode == "asan":
         print("==1==ERROR: AddressSanitizer: heap-buffer-overflow", file=sys.stderr)

@@ -64,6 +64,25 @@ def first_error(text):
     return lines[0] if lines else "(no message)"
 
 
+def run_child(cmd, env, timeout):
+    """(returncode, stderr) of CMD, or None when it ran past TIMEOUT.
+
+    The child leads its own process group, and a hang kills the whole
+    group: a helper it started (the plugin scanner) would otherwise keep
+    its pipes open and hang the runner too.
+    """
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env, text=True,
+                         errors="replace", start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None
+    return p.returncode, err
+
+
 def run_data_set(args, model, model_path, data_set, work):
     """(outcome, reason) of one data set on one backend."""
     in_dir = os.path.join(work, "in")
@@ -77,21 +96,19 @@ def run_data_set(args, model, model_path, data_set, work):
     env = dict(os.environ)
     if args.plugin_path is not None:
         env["RLX_PLUGIN_PATH"] = args.plugin_path
-    try:
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, errors="replace", env=env,
-                           timeout=args.timeout)
-    except subprocess.TimeoutExpired:
+    done = run_child(cmd, env, args.timeout)
+    if done is None:
         return onnx_report.HANG, f"no result in {args.timeout:g} s"
-    if p.returncode < 0:
-        sig = signal.Signals(-p.returncode).name
-        return onnx_report.CRASH, f"killed by {sig}: {first_error(p.stderr)}"
-    if SANITIZER.search(p.stderr):
-        return onnx_report.CRASH, first_error(p.stderr)
-    if p.returncode != 0:
-        msg = first_error(p.stderr)
-        if p.returncode > 128 or "Segmentation" in msg or "Aborted" in msg:
-            return onnx_report.CRASH, f"exit {p.returncode}: {msg}"
+    rc, stderr = done
+    if rc < 0:
+        sig = signal.Signals(-rc).name
+        return onnx_report.CRASH, f"killed by {sig}: {first_error(stderr)}"
+    if SANITIZER.search(stderr):
+        return onnx_report.CRASH, first_error(stderr)
+    if rc != 0:
+        msg = first_error(stderr)
+        if rc > 128:
+            return onnx_report.CRASH, f"exit {rc}: {msg}"
         return onnx_report.FAIL, msg
     why = onnx_compare.check_outputs(model, data_set, out_dir)
     return (onnx_report.FAIL, why) if why else (onnx_report.PASS, "")

@@ -16,7 +16,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
-import onnx  # noqa: E402
 from onnx import helper, TensorProto  # noqa: E402
 import onnx_compare  # noqa: E402
 import onnx_scope  # noqa: E402

@@ -21,12 +21,12 @@ import argparse
 import json
 import os
 import signal
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import onnx_compare  # noqa: E402
+import onnx_suite  # noqa: E402
 
 MODELS = ("resnet18", "mobilenet_v3_small", "squeezenet1_1", "efficientnet_b0")
 OPSET = 17  # the newest torch 1.13 exports
@@ -78,17 +78,16 @@ def run_one(args, name, device, plugin_dir, out_dir):
            device, "--input", f"input={os.path.join(cache, name + '.input.npy')}",
            "--output", out_dir]
     env = dict(os.environ, RLX_PLUGIN_PATH=plugin_dir)
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                           env=env, timeout=args.timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
+    done = onnx_suite.run_child(cmd, env, args.timeout)
+    if done is None:
         return "hang", f"no result in {args.timeout:g} s"
-    err = next((l for l in p.stderr.splitlines() if l.strip()), "(no message)")
-    if p.returncode < 0:
-        return "crash", f"killed by {signal.Signals(-p.returncode).name}: {err}"
-    if "Sanitizer" in p.stderr or "runtime error:" in p.stderr:
+    rc, stderr = done
+    err = onnx_suite.first_error(stderr)
+    if rc < 0:
+        return "crash", f"killed by {signal.Signals(-rc).name}: {err}"
+    if onnx_suite.SANITIZER.search(stderr) or rc > 128:
         return "crash", err
-    if p.returncode != 0:
+    if rc != 0:
         return "fail", err
     path = os.path.join(out_dir, onnx_compare.npy_name("logits"))
     if not os.path.exists(path):
