@@ -57,6 +57,9 @@ check("shape" in (c("y", np.zeros((2, 3), f32), np.zeros((3, 2), f32)) or ""),
 check(c("y", np.array([1, 2], np.int64), np.array([1, 3], np.int64)) is not None,
       "integers compare exactly")
 check(c("y", np.array([True]), np.array([True])) is None, "bools compare")
+bits = np.array([0x3F80, 0x3F81], np.uint16)  # bf16 1.0 and its next value
+check(np.array_equal(onnx_compare.bf16_to_f32(bits), np.array([1.0, 1.0078125], f32)),
+      "bf16 bits read as f32")
 check(onnx_compare.npy_name("out:0/x") == "out_0_x.npy",
       "output file names replace characters outside [A-Za-z0-9._-]")
 
