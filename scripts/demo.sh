@@ -31,6 +31,6 @@ if [ "${1:-}" != mlp ] && ninja -C build -t targets all 2>/dev/null | grep -q '^
     "$@" examples/ocr/text.pgm
 fi
 [ "${1:-}" = mlp ] && shift || echo "demo.sh: rlx-ocr is not built (rlx.h has no" \
-  "input-shape API yet); running the example MLP" >&2
+  "ONNX model shape API yet); running the example MLP" >&2
 exec ./build/tools/rlx run build/examples/mlp/mlp.yaml \
   --input x=build/examples/mlp/x.npy "$@"

@@ -26,6 +26,8 @@ typedef struct ocr_net {
     const char *what; /* "detector", "recogniser" */
     rlx_model *model;
     rlx_session *session;
+    rlx_program *program; /* follows its input's shape (rlx_model_compile) */
+    char input[256];      /* the model's input name */
 } ocr_net;
 
 static int fail(const char *what, const char *doing)
@@ -40,11 +42,25 @@ static int net_open(ocr_net *net, rlx_runtime *rt, const char *device,
                     const char *dir, const char *file, const char *what)
 {
     char path[4096];
+    rlx_dtype dtype;
+    uint32_t rank = 0;
+    const char *input = NULL;
     memset(net, 0, sizeof *net);
     net->what = what;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     if (rlx_model_load(path, &net->model) != RLX_OK)
         return fail(what, "cannot load the model");
+    if (rlx_model_input_count(net->model) != 1 ||
+        rlx_model_input(net->model, 0, &input, &dtype, &rank, NULL, NULL) !=
+            RLX_OK ||
+        dtype != RLX_DTYPE_F32 || rank != 4 ||
+        strlen(input) >= sizeof net->input) {
+        fprintf(stderr, "rlx-ocr: %s: '%s' does not take one f32 image "
+                "[N, 3, H, W]. Fix: use PP-OCRv4's ONNX models "
+                "(scripts/ocr-models.sh)\n", what, path);
+        return -1;
+    }
+    strcpy(net->input, input);
     if (rlx_session_create(rt, device, &net->session) != RLX_OK)
         return fail(what, "cannot open a session");
     return 0;
@@ -52,74 +68,51 @@ static int net_open(ocr_net *net, rlx_runtime *rt, const char *device,
 
 static void net_close(ocr_net *net)
 {
+    rlx_program_destroy(net->program);
     rlx_session_destroy(net->session);
     rlx_model_destroy(net->model);
 }
 
 /* Run NET on one NCHW f32 input of DIMS; its first output, copied to a
  * malloc'd *OUT, with its shape in OUT_DIMS (rank *OUT_RANK <= 4). The
- * program is compiled for this input's shape (the model's own sides are
- * symbolic), so each crop of another width compiles again. */
+ * models' sides are symbolic: the first run compiles for its input's
+ * shape; later ones compile again for each new shape (a crop of another
+ * width), or reuse the program compiled for that shape before. */
 static int net_run(ocr_net *net, const float *input, const int64_t dims[4],
                    float **out, int64_t out_dims[4], uint32_t *out_rank)
 {
-    const rlx_graph *g = rlx_model_graph(net->model);
-    rlx_program *p = NULL;
-    const char *in_name = NULL;
-    uint32_t rank = 0;
-    const int64_t *in_dims = NULL;
-    rlx_dtype dtype;
     size_t nbytes = sizeof(float) * (size_t)(dims[0] * dims[1] * dims[2] * dims[3]);
-    int rc = -1;
-
-    if (rlx_session_set_input_shape(net->session, "x", 4, dims) != RLX_OK) {
-        fail(net->what, "cannot give the input its shape");
-        return -1;
+    if (!net->program) {
+        if (rlx_model_set_input_shape(net->model, net->input, 4, dims) !=
+            RLX_OK)
+            return fail(net->what, "cannot give the input its shape");
+        if (rlx_model_compile(net->model, net->session, &net->program) !=
+            RLX_OK)
+            return fail(net->what, "cannot compile the model");
+    } else if (rlx_program_set_input_shape(net->program, net->input, 4,
+                                           dims) != RLX_OK) {
+        return fail(net->what, "cannot compile for the input's shape");
     }
-    if (rlx_session_compile(net->session, g, &p) != RLX_OK) {
-        fail(net->what, "cannot compile the model");
-        return -1;
-    }
-    if (rlx_model_set_params(net->model, p) != RLX_OK) {
-        fail(net->what, "cannot set the model's weights");
-        goto done;
-    }
-    if (rlx_program_slot(p, RLX_SLOT_INPUT, 0, &in_name, &dtype, &rank,
-                         &in_dims) != RLX_OK || dtype != RLX_DTYPE_F32 ||
-        rank != 4 || memcmp(in_dims, dims, 4 * sizeof *dims)) {
-        fprintf(stderr, "rlx-ocr: %s: its input is not f32 [%lld,%lld,%lld,"
-                "%lld]. Fix: use PP-OCRv4's ONNX models "
-                "(scripts/ocr-models.sh)\n", net->what, (long long)dims[0],
-                (long long)dims[1], (long long)dims[2], (long long)dims[3]);
-        goto done;
-    }
-    if (rlx_program_set_input(p, in_name, input, nbytes) != RLX_OK) {
-        fail(net->what, "cannot set the input");
-        goto done;
-    }
-    if (rlx_program_run(p) != RLX_OK) {
-        fail(net->what, "cannot run");
-        goto done;
-    }
+    rlx_program *p = net->program;
+    if (rlx_program_set_input(p, net->input, input, nbytes) != RLX_OK)
+        return fail(net->what, "cannot set the input");
+    if (rlx_program_run(p) != RLX_OK)
+        return fail(net->what, "cannot run");
+    rlx_dtype dtype;
     const int64_t *od = NULL;
     if (rlx_program_slot(p, RLX_SLOT_OUTPUT, 0, NULL, &dtype, out_rank,
                          &od) != RLX_OK || dtype != RLX_DTYPE_F32 ||
         *out_rank > 4) {
         fprintf(stderr, "rlx-ocr: %s: its first output is not f32 of rank "
                 "4 or less. Fix: use PP-OCRv4's ONNX models\n", net->what);
-        goto done;
+        return -1;
     }
     memcpy(out_dims, od, *out_rank * sizeof *od);
     const void *data = rlx_program_output_data(p, 0, &nbytes);
-    if (!data || !(*out = malloc(nbytes ? nbytes : 1))) {
-        fail(net->what, "no output");
-        goto done;
-    }
+    if (!data || !(*out = malloc(nbytes ? nbytes : 1)))
+        return fail(net->what, "no output");
     memcpy(*out, data, nbytes);
-    rc = 0;
-done:
-    rlx_program_destroy(p);
-    return rc;
+    return 0;
 }
 
 static int read_text(ocr_net *det, ocr_net *rec, const ocr_image *img,
