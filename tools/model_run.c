@@ -1,7 +1,9 @@
 /* model_run.c - see model_run.h. */
 #include "model_run.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -166,5 +168,36 @@ int cli_output_copy(const rlx_program *p, uint32_t i, cli_tensor *out)
     }
     if (nbytes)
         memcpy(out->data, data, nbytes);
+    return CLI_EXIT_OK;
+}
+
+int cli_model_shape(rlx_model *m, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    int64_t dims[8];
+    uint32_t rank = 0;
+    char name[256];
+    if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name)
+        return cli_usage_error("--shape wants NAME=d0,d1,..., not '%s'",
+                               spec);
+    memcpy(name, spec, (size_t)(eq - spec));
+    name[eq - spec] = '\0';
+    const char *p = eq + 1;
+    while (*p) { /* "" is a 0-d input */
+        char *end;
+        errno = 0;
+        long long d = strtoll(p, &end, 10);
+        if (end == p || errno || d < 0 || rank == 8 ||
+            (*end && *end != ','))
+            return cli_usage_error("--shape %s: dims are up to 8 "
+                                   "non-negative integers separated by "
+                                   "commas", spec);
+        dims[rank++] = d;
+        p = *end ? end + 1 : end;
+    }
+    if (rlx_model_set_input_shape(m, name, rank, dims) != RLX_OK) {
+        fprintf(stderr, "rlx: %s\n", rlx_last_error());
+        return CLI_EXIT_FAILURE;
+    }
     return CLI_EXIT_OK;
 }
