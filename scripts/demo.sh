@@ -27,8 +27,11 @@ fi
 # example MLP instead. Extra arguments go to rlx-ocr (--device D).
 if [ "${1:-}" != mlp ] && ninja -C build -t targets all 2>/dev/null | grep -q '^examples/ocr/rlx-ocr:'; then
   ninja -C build examples/ocr/rlx-ocr >/dev/null
-  exec ./build/examples/ocr/rlx-ocr --models "$(bash scripts/ocr-models.sh)" \
-    "$@" examples/ocr/text.pgm
+  ./build/examples/ocr/rlx-ocr --models "$(bash scripts/ocr-models.sh)" \
+    "$@" examples/ocr/text.pgm && exit 0
+  echo "demo.sh: PP-OCRv4 did not run through rlx (above); 'demo.sh mlp'" \
+    "runs the example MLP" >&2
+  exit 1
 fi
 [ "${1:-}" = mlp ] && shift || echo "demo.sh: rlx-ocr is not built (rlx.h has no" \
   "ONNX model shape API yet); running the example MLP" >&2
