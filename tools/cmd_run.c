@@ -521,7 +521,7 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
 
 /* ONNX models compile for the shapes of their inputs: those of --shape,
  * then those of the --input files. */
-static int run_shapes_apply(rlx_model *m, const run_options *o)
+static int run_shapes_apply(rlx_model *m, run_options *o)
 {
     for (int i = 0; i < o->n_shapes; i++) {
         int rc = cli_model_shape(m, o->shapes[i]);
@@ -546,8 +546,17 @@ static int run_shapes_apply(rlx_model *m, const run_options *o)
             fprintf(stderr, "rlx: input '%s': %s\n", o->inputs[i].name, err);
             return CLI_EXIT_FAILURE;
         }
-        rlx_status st = rlx_model_set_input_shape(m, o->inputs[i].name,
-                                                  t.rank, t.dims);
+        /* 0-d and 1-d integer inputs are shape arguments (a Reshape's
+         * shape, Slice's starts): fixed, so that they fold */
+        int fix = (t.dtype == RLX_DTYPE_I64 || t.dtype == RLX_DTYPE_I32) &&
+                  t.rank <= 1 && t.count <= 64;
+        rlx_status st = fix ? rlx_model_set_input_value(
+                                  m, o->inputs[i].name, t.dtype, t.rank,
+                                  t.dims, t.data)
+                            : rlx_model_set_input_shape(
+                                  m, o->inputs[i].name, t.rank, t.dims);
+        if (fix && st == RLX_OK)
+            o->inputs[i].used = 1;
         cli_tensor_free(&t);
         if (st != RLX_OK) {
             fprintf(stderr, "rlx: %s\n", rlx_last_error());

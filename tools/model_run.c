@@ -59,6 +59,11 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
 {
     rlx_status st;
     memset(x, 0, sizeof *x);
+    if (!rlx_model_graph(m)) { /* an ONNX model waiting for a value */
+        x->status = RLX_ERR_STATE;
+        snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
+        return cli_runtime_error("cannot build the model's graph");
+    }
     if ((st = rlx_session_create(rt, device, &x->session)) != RLX_OK) {
         x->status = st;
         snprintf(x->error, sizeof x->error, "%s", rlx_last_error());

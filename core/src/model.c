@@ -99,6 +99,8 @@ void rlx_model_destroy(rlx_model *m)
 
 const rlx_graph *rlx_model_graph(const rlx_model *m)
 {
+    if (m && !m->graph && m->pending) /* why, for rlx_last_error */
+        rlx__error(m->pending_status, "%s", m->pending);
     return m ? m->graph : NULL;
 }
 
@@ -119,13 +121,14 @@ uint32_t rlx_model_source_node_count(const rlx_model *m)
 
 rlx_status rlx_model_source_node(const rlx_model *m, uint32_t index,
                                  const char **name, const char **op_type,
-                                 const char **lowered)
+                                 const char **output, const char **lowered)
 {
 #ifdef RLX_HAVE_ONNX
     if (m && m->onnx && index < m->n_report)
-        return rlx__model_onnx_node(m, index, name, op_type, lowered);
+        return rlx__model_onnx_node(m, index, name, op_type, output,
+                                    lowered);
 #else
-    (void)name, (void)op_type, (void)lowered;
+    (void)name, (void)op_type, (void)output, (void)lowered;
 #endif
     return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                       "rlx_model_source_node: index %u is out of range (the "
@@ -263,6 +266,26 @@ rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
                       "rlx_model_input for its inputs", m->path, name);
 }
 
+rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
+                                     rlx_dtype dtype, uint32_t rank,
+                                     const int64_t *dims, const void *data)
+{
+    if (!m || !name || (rank && !dims) || rank > RLX_MAX_RANK)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_model_set_input_value: model, name or dims "
+                          "missing, or rank over %d. Fix: pass them",
+                          RLX_MAX_RANK);
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx)
+        return rlx__model_onnx_set_value(m, name, dtype, rank, dims, data);
+#else
+    (void)dtype, (void)data;
+#endif
+    return rlx__error(RLX_ERR_UNSUPPORTED,
+                      "%s: inputs of a YAML model cannot be fixed. Fix: "
+                      "feed the input at run time", m->path);
+}
+
 rlx_status rlx_model_compile(rlx_model *m, rlx_session *s, rlx_program **out)
 {
     if (out)
@@ -271,6 +294,10 @@ rlx_status rlx_model_compile(rlx_model *m, rlx_session *s, rlx_program **out)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_model_compile: model, session or OUT is "
                           "NULL. Fix: pass all three");
+    if (!m->graph)
+        return rlx__error(m->pending ? m->pending_status : RLX_ERR_STATE,
+                          "%s", m->pending ? m->pending : "the model has "
+                          "no graph. Fix: load it again");
     rlx_program *p;
     rlx_status st = rlx_session_compile(s, m->graph, &p);
     if (st != RLX_OK)

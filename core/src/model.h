@@ -211,6 +211,10 @@ struct rlx_model {
     struct rlx__onnx_model *onnx; /* ONNX models, else NULL */
     uint32_t n_report;         /* ONNX: what each node became */
     char **report;
+    /* ONNX: why there is no graph (an input's value is needed: see
+     * rlx_model_set_input_value), or NULL */
+    char *pending;
+    rlx_status pending_status;
 };
 
 /* Is the file at PATH an ONNX model (by its first bytes, or its name
@@ -229,9 +233,12 @@ rlx_status rlx__model_onnx_input(const rlx_model *m, uint32_t i,
                                  uint32_t *rank, const int64_t **decl,
                                  const char *const **sym, int64_t **cur);
 uint32_t rlx__model_onnx_input_count(const rlx_model *m);
+rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
+                                     rlx_dtype dtype, uint32_t rank,
+                                     const int64_t *dims, const void *data);
 rlx_status rlx__model_onnx_node(const rlx_model *m, uint32_t i,
                                 const char **name, const char **op_type,
-                                const char **lowered);
+                                const char **output, const char **lowered);
 
 /* ---- model_shapes.c: programs that follow their inputs' shapes ------- */
 

@@ -630,7 +630,9 @@ typedef struct rlx_model rlx_model;
  * nothing is left half-loaded. */
 RLX_API rlx_status rlx_model_load(const char *path, rlx_model **out);
 RLX_API void rlx_model_destroy(rlx_model *m);
-/* The model's graph, owned by the model. */
+/* The model's graph, owned by the model. NULL (and rlx_last_error says
+ * why) while an ONNX model needs an input's value to be built: a shape
+ * argument fed as an input, see rlx_model_set_input_value. */
 RLX_API const rlx_graph *rlx_model_graph(const rlx_model *m);
 RLX_API const char *rlx_model_name(const rlx_model *m);
 /* Set every param of P (compiled from this model's graph) from the
@@ -655,6 +657,16 @@ RLX_API rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
                                              uint32_t rank,
                                              const int64_t *dims);
 
+/* Fix input NAME of an ONNX model to DATA (DTYPE, RANK, DIMS as the
+ * input's, at most 65536 elements): it becomes a constant and leaves the
+ * graph's inputs, so shape arguments fed as inputs (a Reshape's shape, a
+ * Slice's starts) fold. DATA NULL makes it an input again. The graph is
+ * rebuilt as by rlx_model_set_input_shape. */
+RLX_API rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
+                                             rlx_dtype dtype, uint32_t rank,
+                                             const int64_t *dims,
+                                             const void *data);
+
 /* Compile the model's graph on S and set its params: a program that
  * follows its inputs' shapes. rlx_program_set_input_shape on it compiles
  * the model again for new shapes (or takes a program compiled before for
@@ -674,13 +686,15 @@ RLX_API rlx_status rlx_program_set_input_shape(rlx_program *p,
                                                uint32_t rank,
                                                const int64_t *dims);
 
-/* ONNX models: per ONNX node (in the order lowered), its name, op type
- * and what it became in the rlx graph ("matmul, add", "constant
+/* ONNX models: per ONNX node (in the order lowered), its name, op type,
+ * first output (the rlx nodes made for it are named "OUTPUT#...") and
+ * what it became in the rlx graph ("matmul, add", "constant
  * (folded)"). Count 0 for a YAML model. */
 RLX_API uint32_t rlx_model_source_node_count(const rlx_model *m);
 RLX_API rlx_status rlx_model_source_node(const rlx_model *m, uint32_t index,
                                          const char **name,
                                          const char **op_type,
+                                         const char **output,
                                          const char **lowered);
 
 #ifdef __cplusplus

@@ -43,10 +43,20 @@ rlx_status rlx__model_onnx_relower(rlx_model *m)
     if (st != RLX_OK) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
-        return rlx__error(st, "%s: %s", m->path, msg);
+        st = rlx__error(st, "%s: %s", m->path, msg);
+        if (rep.needs_value && !m->graph) {
+            /* loading: the application may still fix that input */
+            free(m->pending);
+            m->pending = rlx__strdup(rlx_last_error());
+            m->pending_status = st;
+            return m->pending ? RLX_OK : st;
+        }
+        return st;
     }
     rlx_graph_destroy(m->graph);
     m->graph = g;
+    free(m->pending);
+    m->pending = NULL;
     report_free(m);
     m->n_report = rep.n;
     m->report = rep.lowered;
@@ -97,6 +107,8 @@ rlx_status rlx__model_onnx_load(rlx_model *m)
 void rlx__model_onnx_free(rlx_model *m)
 {
     report_free(m);
+    free(m->pending);
+    m->pending = NULL;
     rlx__onnx_free(m->onnx);
     m->onnx = NULL;
 }
@@ -129,7 +141,7 @@ rlx_status rlx__model_onnx_input(const rlx_model *m, uint32_t i,
 
 rlx_status rlx__model_onnx_node(const rlx_model *m, uint32_t i,
                                 const char **name, const char **op_type,
-                                const char **lowered)
+                                const char **output, const char **lowered)
 {
     const Onnx__NodeProto *n = m->onnx->nodes[i];
     if (name)
@@ -137,6 +149,8 @@ rlx_status rlx__model_onnx_node(const rlx_model *m, uint32_t i,
                 : n->n_output && n->output[0] ? n->output[0] : "";
     if (op_type)
         *op_type = n->op_type;
+    if (output)
+        *output = n->n_output && n->output[0] ? n->output[0] : "";
     if (lowered)
         *lowered = m->report[i] ? m->report[i] : "nothing";
     return RLX_OK;
@@ -174,4 +188,58 @@ rlx_status rlx__model_onnx_set_params(const rlx_model *m, rlx_program *p)
             return st;
     }
     return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
+                                     rlx_dtype dtype, uint32_t rank,
+                                     const int64_t *dims, const void *data)
+{
+    rlx__onnx_model *om = m->onnx;
+    for (uint32_t i = 0; i < om->n_inputs; i++) {
+        rlx__onnx_input *in = &om->inputs[i];
+        if (strcmp(in->name, name) != 0)
+            continue;
+        if (dtype != in->dtype || rank != in->rank)
+            return rlx__error(RLX_ERR_SHAPE,
+                              "%s: input '%s' is %s of rank %u; the value "
+                              "given is %s of rank %u. Fix: give data of "
+                              "the input's type and rank", m->path, name,
+                              rlx_dtype_name(in->dtype), in->rank,
+                              rlx_dtype_name(dtype), rank);
+        for (uint32_t k = 0; k < rank; k++)
+            if (dims[k] < 0 || (in->decl[k] >= 0 && in->decl[k] != dims[k]))
+                return rlx__error(RLX_ERR_SHAPE,
+                                  "%s: input '%s' dimension %u cannot be "
+                                  "%lld. Fix: match the declared shape",
+                                  m->path, name, k, (long long)dims[k]);
+        int64_t n = rlx__onnx_elements(rank, dims);
+        if (n < 0 || n > RLX__ONNX_FOLD_MAX)
+            return rlx__error(RLX_ERR_UNSUPPORTED,
+                              "%s: input '%s': a fixed value holds at most "
+                              "%d elements. Fix: feed large inputs at run "
+                              "time", m->path, name, RLX__ONNX_FOLD_MAX);
+        size_t nb = (size_t)n * rlx_dtype_size(dtype);
+        void *copy = NULL;
+        if (data && !(copy = malloc(nb ? nb : 1)))
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        if (copy && nb)
+            memcpy(copy, data, nb);
+        void *old_value = in->value;
+        int64_t old_dims[RLX_MAX_RANK];
+        memcpy(old_dims, in->dims, sizeof old_dims);
+        in->value = copy;
+        memcpy(in->dims, dims, rank * sizeof *dims);
+        rlx_status st = rlx__model_onnx_relower(m);
+        if (st != RLX_OK) {
+            in->value = old_value;
+            memcpy(in->dims, old_dims, sizeof old_dims);
+            free(copy);
+            return st;
+        }
+        free(old_value);
+        return RLX_OK;
+    }
+    return rlx__error(RLX_ERR_NOT_FOUND,
+                      "%s: the model has no input named '%s'. Fix: see "
+                      "rlx_model_input for its inputs", m->path, name);
 }

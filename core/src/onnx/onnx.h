@@ -46,6 +46,8 @@ typedef struct rlx__onnx_input {
     int64_t decl[RLX_MAX_RANK];
     const char *sym[RLX_MAX_RANK]; /* dim_param names, or NULL */
     int64_t dims[RLX_MAX_RANK];
+    void *value;            /* fixed data (rlx_model_set_input_value), or
+                             * NULL: then a graph input */
 } rlx__onnx_input;
 
 typedef struct rlx__onnx_map {
@@ -156,6 +158,7 @@ struct rlx__onnx_ctx {
     char *lowered;          /* "add, mul" for rlx check */
     size_t lowered_len;
     int folding;            /* lowering into a scratch graph to fold */
+    int needs_value;        /* failed for want of an input's value */
 };
 
 extern const rlx__onnx_op rlx__onnx_ops_elementwise[];
@@ -222,6 +225,7 @@ int rlx__onnx_eval(rlx__onnx_ctx *c, rlx__onnx_val **in, uint32_t n_in,
 
 /* What each ONNX node became, for `rlx check`. */
 typedef struct rlx__onnx_report {
+    int needs_value;        /* the failure: an input must be fixed */
     uint32_t n;
     char **lowered;         /* per node of m->nodes */
 } rlx__onnx_report;

@@ -489,7 +489,9 @@ static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
         if ((st = c->row->fn(c, in, n_in, out, n_out)) != RLX_OK)
             goto done;
         if (!c->lowered)
-            note(c, "nothing (passes its input through)");
+            note(c, n_out && out[0].known ? "constant (from the shapes)"
+                                          : "nothing (passes its input "
+                                            "through)");
     }
     for (uint32_t i = 0; i < n_out; i++) {
         const char *nm = n->output[i];
@@ -555,10 +557,15 @@ rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
         const rlx__onnx_input *in = &m->inputs[i];
         rlx__onnx_val *v = &vals[nv];
         v->name = in->name;
-        if ((st = rlx_graph_input(g, in->name, in->dtype, in->rank,
-                                  in->dims, &v->v)) != RLX_OK)
+        if (in->value) { /* fixed by the application: a constant */
+            v->known = 1;
+            v->data = in->value;
+        } else if ((st = rlx_graph_input(g, in->name, in->dtype, in->rank,
+                                         in->dims, &v->v)) != RLX_OK) {
             goto done;
-        v->has_v = 1;
+        } else {
+            v->has_v = 1;
+        }
         v->dtype = in->dtype;
         v->rank = in->rank;
         memcpy(v->dims, in->dims, sizeof v->dims);
@@ -576,8 +583,11 @@ rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
     for (uint32_t i = 0; i < m->n_nodes; i++) {
         c.node = m->nodes[i];
         char *r = NULL;
-        if ((st = lower_node(&c, &f, vals, &names, &r)) != RLX_OK)
+        if ((st = lower_node(&c, &f, vals, &names, &r)) != RLX_OK) {
+            if (rep)
+                rep->needs_value = c.needs_value;
             goto done;
+        }
         if (rep)
             rep->lowered[i] = r;
         else
@@ -624,7 +634,10 @@ done:
     rlx_graph_destroy(g);
     rlx_session_destroy(f.s);
     rlx_runtime_destroy(f.rt);
-    if (st != RLX_OK && rep)
+    if (st != RLX_OK && rep) {
+        int nv = rep->needs_value;
         rlx__onnx_report_free(rep);
+        rep->needs_value = nv;
+    }
     return st;
 }

@@ -213,11 +213,12 @@ static rlx_status lower_identity(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
     if (st != RLX_OK)
         return st;
-    if (c->row->arg && n_in > 2 && in[2] && in[2]->known &&
-        in[2]->dtype == RLX_DTYPE_BOOL && *(const char *)in[2]->data)
+    if (c->row->arg && n_in > 2 && in[2] &&
+        (!in[2]->known || *(const char *)in[2]->data))
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "training_mode is true; rlx runs inference "
-                              "only. Fix: export the model in eval mode");
+                              "training_mode is true or set at run time; "
+                              "rlx runs inference only. Fix: export the "
+                              "model in eval mode");
     const char *nm = out[0].name;
     out[0] = *in[0];
     out[0].name = nm;

@@ -316,12 +316,14 @@ static rlx_status reduce_axes(rlx__onnx_ctx *c, rlx__onnx_val **in,
     if (axes_input) {
         if (n_in > 1 && in[1]) {
             n = rlx__onnx_known_ints(in[1], raw, RLX_MAX_RANK + 1);
-            if (n < 0)
+            if (n < 0) {
+                c->needs_value = 1;
                 return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                                       "its axes input '%s' is not a "
                                       "constant. Fix: make the axes an "
                                       "initializer or constant",
                                       in[1]->name);
+            }
         }
         if (n <= 0 && rlx__onnx_attr_int(c, "noop_with_empty_axes", 0)) {
             *noop = 1;

@@ -41,6 +41,7 @@ static rlx_status known_ints(rlx__onnx_ctx *c, rlx__onnx_val *v,
     *n = v ? rlx__onnx_known_ints(v, out, max) : -1;
     if (*n >= 0)
         return RLX_OK;
+    c->needs_value = 1;
     return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                           "its %s input '%s' is not known when lowering "
                           "(it depends on input data, or has more than %d "
@@ -343,6 +344,7 @@ static rlx_status lower_split(rlx__onnx_ctx *c, rlx__onnx_val **in,
             n = rlx__onnx_known_ints(in[1], sizes, (int)n_out);
         if (n_in > 1 && in[1] && n < 0) {
             free(sizes);
+            c->needs_value = 1;
             return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                                   "its split input is not known or does "
                                   "not match the %u outputs. Fix: make it "

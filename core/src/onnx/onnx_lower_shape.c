@@ -100,11 +100,13 @@ static rlx_status lower_constant_of_shape(rlx__onnx_ctx *c,
         return st;
     int64_t d[RLX_MAX_RANK];
     int n = rlx__onnx_known_ints(in[0], d, RLX_MAX_RANK);
-    if (n < 0)
+    if (n < 0) {
+        c->needs_value = 1;
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                               "its shape input '%s' is not known when "
                               "lowering. Fix: compute it from input shapes "
                               "only", in[0]->name);
+    }
     int64_t total = rlx__onnx_elements((uint32_t)n, d);
     if (total < 0)
         return rlx__onnx_fail(c, RLX_ERR_SHAPE,

@@ -69,6 +69,8 @@ void rlx__onnx_free(rlx__onnx_model *m)
     for (uint32_t i = 0; i < m->n_inits; i++)
         free(m->inits[i].owned);
     free(m->inits);
+    for (uint32_t i = 0; m->inputs && i < m->n_inputs; i++)
+        free(m->inputs[i].value);
     free(m->inputs);
     free(m->nodes);
     for (uint32_t i = 0; i < m->n_maps; i++)
