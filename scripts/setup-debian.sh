@@ -5,6 +5,8 @@ set -euo pipefail
 
 pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       libyaml-dev libffi-dev python3-numpy
+      # ONNX's node tests (inputs and expected outputs) for the vision ops
+      python3-onnx
       # backends: OpenBLAS; Vulkan headers, loader, glslc, and lavapipe
       # (Mesa's CPU Vulkan driver) so CI runs the Vulkan backend for real
       libopenblas-dev libvulkan-dev glslc mesa-vulkan-drivers

@@ -443,6 +443,55 @@ TEST(execute_args_checks)
     ASSERT(rlx_kit_bound_output(&a, 0) == NULL);
 }
 
+/* ---- spatial ops (conv, pools) ----------------------------------------- */
+
+TEST(spatial_parse_and_sizes)
+{
+    rlx_kit_spatial sp;
+    char err[256];
+    /* conv 2-d: group 2, strides (2, 1), dilations default */
+    const int64_t conv[] = { 2, 2, 1 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV, 4, 3, conv, &sp, err,
+                                    sizeof err), 0);
+    ASSERT_EQ(sp.s, 2);
+    ASSERT_EQ(sp.group, 2);
+    ASSERT(sp.stride[0] == 2 && sp.stride[1] == 1);
+    ASSERT(sp.dilation[0] == 1 && sp.pad_end[1] == 0);
+    sp.kernel[0] = sp.kernel[1] = 3;
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_CONV, &sp, 0, 7, err, sizeof err),
+              3);
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_CONV, &sp, 1, 2, err, sizeof err),
+              -1);
+    ASSERT(strstr(err, "larger than") && strstr(err, "Fix:"));
+    /* a partial block is refused */
+    const int64_t part[] = { 1, 2 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV, 4, 2, part, &sp, err,
+                                    sizeof err), -1);
+    ASSERT(strstr(err, "blocks of 2"));
+    /* max_pool 1-d, ceil: in 5, kernel 2, stride 2 -> 3; pad_end 1 on
+     * in 4 -> 2 (the third window would start in the end padding) */
+    const int64_t pool[] = { 1, 0, 2, 2, 2, 1, 0, 1 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_MAX_POOL, 3, 8, pool, &sp, err,
+                                    sizeof err), 0);
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_MAX_POOL, &sp, 0, 4, err,
+                                  sizeof err), 2);
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_MAX_POOL, &sp, 0, 5, err,
+                                  sizeof err), 3);
+    /* conv_transpose: stride 2, output_padding 1 on in 3, kernel 3 */
+    const int64_t tr[] = { 1, 2, 1, 0, 0, 1 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV_TRANSPOSE, 3, 6, tr, &sp,
+                                    err, sizeof err), 0);
+    sp.kernel[0] = 3;
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_CONV_TRANSPOSE, &sp, 0, 3, err,
+                                  sizeof err), 2 * 2 + 1 + 3);
+    /* rank 2 has no spatial axis; a pool needs its kernel */
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV, 2, 0, NULL, &sp, err,
+                                    sizeof err), -1);
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_AVG_POOL, 3, 3, pool, &sp, err,
+                                    sizeof err), -1);
+    ASSERT(strstr(err, "no kernel size"));
+}
+
 RLX_TEST_LIST(TEST_ENTRY(norm_axis), TEST_ENTRY(broadcast_strides),
               TEST_ENTRY(collapse), TEST_ENTRY(shape_count_and_str),
               TEST_ENTRY(matmul_operands),
@@ -455,4 +504,5 @@ RLX_TEST_LIST(TEST_ENTRY(norm_axis), TEST_ENTRY(broadcast_strides),
               TEST_ENTRY(half_fast_matches_exact),
               TEST_ENTRY(format_truncation),
               TEST_ENTRY(fail_reports_long_message_whole),
-              TEST_ENTRY(execute_args_checks));
+              TEST_ENTRY(execute_args_checks),
+              TEST_ENTRY(spatial_parse_and_sizes));

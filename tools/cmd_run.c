@@ -546,10 +546,16 @@ static int run_shapes_apply(rlx_model *m, run_options *o)
             fprintf(stderr, "rlx: input '%s': %s\n", o->inputs[i].name, err);
             return CLI_EXIT_FAILURE;
         }
-        /* 0-d and 1-d integer inputs are shape arguments (a Reshape's
-         * shape, Slice's starts): fixed, so that they fold */
-        int fix = (t.dtype == RLX_DTYPE_I64 || t.dtype == RLX_DTYPE_I32) &&
-                  t.rank <= 1 && t.count <= 64;
+        /* small 0-d and 1-d integer inputs are shape arguments (a
+         * Reshape's shape, Slice's starts), like a Resize's float scales
+         * and a bool flag: fixed, so that they fold (the result is the
+         * same for this run) */
+        int fix = t.rank <= 1 &&
+                  (((t.dtype == RLX_DTYPE_I64 || t.dtype == RLX_DTYPE_I32) &&
+                    t.count <= 64) ||
+                   (t.dtype == RLX_DTYPE_F32 && t.rank == 1 &&
+                    t.count <= 8) ||
+                   (t.dtype == RLX_DTYPE_BOOL && t.rank == 0));
         rlx_status st = fix ? rlx_model_set_input_value(
                                   m, o->inputs[i].name, t.dtype, t.rank,
                                   t.dims, t.data)

@@ -15,9 +15,10 @@
 
 #include "tensor.h"
 
-#define CONF_MAX_INPUTS 4
+#define CONF_MAX_INPUTS 5
 #define CONF_MAX_CASES 4
 #define CONF_MAX_INTS 16
+#define CONF_MAX_FLOATS 16
 
 /* One one-op graph: its inputs (fed as graph inputs) and attributes. */
 typedef struct conf_case {
@@ -26,7 +27,7 @@ typedef struct conf_case {
     cli_tensor inputs[CONF_MAX_INPUTS];
     uint32_t n_ints, n_floats;
     int64_t ints[CONF_MAX_INTS];
-    double floats[2];
+    double floats[CONF_MAX_FLOATS];
     int exact;            /* data movement: results must be identical */
     double reduce_len;    /* elements summed per output (scales atol) */
     char desc[200];       /* "[2, 3] + [3]": for the report */
@@ -44,6 +45,20 @@ typedef struct conf_op {
 } conf_op;
 
 const conf_op *cli_conf_ops(size_t *count);
+
+/* conformance_vision.c: the makers of conv, conv_transpose, the pools,
+ * resize and the channel norms. */
+int cli_conf_make_conv(const conf_op *o, rlx_dtype dtype, int which,
+                       uint64_t *rng, conf_case *c);
+int cli_conf_make_pool(const conf_op *o, rlx_dtype dtype, int which,
+                       uint64_t *rng, conf_case *c);
+int cli_conf_make_resize(const conf_op *o, rlx_dtype dtype, int which,
+                         uint64_t *rng, conf_case *c);
+int cli_conf_make_chnorm(const conf_op *o, rlx_dtype dtype, int which,
+                         uint64_t *rng, conf_case *c);
+/* Nonzero for the float ops also checked on i8 and u8 (max_pool and
+ * resize, which only pick input values). */
+int cli_conf_takes_bytes(rlx_op op);
 /* Fills C for case WHICH of O on DTYPE, with its description; 0, 1 when
  * the op has no such case, -1 out of memory. */
 int cli_conf_case_make(const conf_op *o, rlx_dtype dtype, int which,

@@ -70,8 +70,12 @@ static void ints(edge *e, uint32_t n, const int64_t *v)
 #define SEC_PERM "edge-negative-permutation-entries"
 #define SEC_RANK "edge-maximum-rank"
 #define SEC_EMPTY "edge-empty-tensors"
+#define SEC_POOL "edge-pool-windows"
+#define SEC_PADS "edge-huge-pads"
+#define SEC_RESIZE "edge-resize-rounding-and-extrapolation"
+#define SEC_CONST "edge-norm-of-a-constant"
 
-enum { N_EDGES = 15 };
+enum { N_EDGES = 22 };
 
 /* Case I into E; -1 out of memory. */
 static int edge_make(int i, edge *e)
@@ -202,6 +206,69 @@ static int edge_make(int i, edge *e)
         result(e, 1, d2, (double[]){ want[i - 12], want[i - 12] }, 2);
         break;
     }
+    /* since 1.4: the vision ops */
+    case 15:
+        begin(e, "max_pool [NaN, -1, -3, -2], kernel 2, stride 2, pads 1",
+              SEC_POOL, RLX_OP_MAX_POOL);
+        rc = input(e, 3, (int64_t[]){ 1, 1, 4 },
+                   (double[]){ NAN, -1, -3, -2 });
+        ints(e, 8, (int64_t[]){ 0, 0, 2, 2, 2, 1, 1, 1 });
+        result(e, 3, (int64_t[]){ 1, 1, 3 }, (double[]){ NAN, -1, -2 }, 3);
+        break;
+    case 16:
+        begin(e, "avg_pool [3, 6, 9], ceil mode, count_include_pad",
+              SEC_POOL, RLX_OP_AVG_POOL);
+        rc = input(e, 3, (int64_t[]){ 1, 1, 3 }, (double[]){ 3, 6, 9 });
+        ints(e, 5, (int64_t[]){ 1, 1, 2, 2, 2 });
+        result(e, 3, (int64_t[]){ 1, 1, 2 }, (double[]){ 4.5, 9 }, 2);
+        break;
+    case 17: {
+        begin(e, "conv [1, 2] with pads 100 on each side", SEC_PADS,
+              RLX_OP_CONV);
+        rc = input(e, 3, (int64_t[]){ 1, 1, 2 }, (double[]){ 1, 2 }) ||
+             input(e, 3, (int64_t[]){ 1, 1, 1 }, (double[]){ 3 });
+        ints(e, 5, (int64_t[]){ 1, 1, 1, 100, 100 });
+        e->rank = 3;
+        memcpy(e->dims, (int64_t[]){ 1, 1, 202 }, 3 * sizeof(int64_t));
+        e->want[100] = 3;
+        e->want[101] = 6;
+        break;
+    }
+    case 18:
+    case 19:
+        begin(e, i == 18 ? "resize nearest ties, round_prefer_floor"
+                         : "resize nearest ties, round_prefer_ceil",
+              SEC_RESIZE, RLX_OP_RESIZE);
+        rc = input(e, 1, d3, (double[]){ 10, 20, 30 });
+        ints(e, 5, (int64_t[]){ RLX_RESIZE_NEAREST, RLX_RESIZE_ASYMMETRIC,
+                                i == 18 ? RLX_RESIZE_ROUND_PREFER_FLOOR
+                                        : RLX_RESIZE_ROUND_PREFER_CEIL,
+                                0, 6 });
+        result(e, 1, (int64_t[]){ 6 },
+               i == 18 ? (double[]){ 10, 10, 20, 20, 30, 30 }
+                       : (double[]){ 10, 20, 20, 30, 30, 30 }, 6);
+        break;
+    case 20:
+        begin(e, "resize tf_crop_and_resize past the input", SEC_RESIZE,
+              RLX_OP_RESIZE);
+        rc = input(e, 1, d3, (double[]){ 1, 2, 3 });
+        ints(e, 5, (int64_t[]){ RLX_RESIZE_LINEAR,
+                                RLX_RESIZE_TF_CROP_AND_RESIZE, 0, 0, 3 });
+        e->c.n_floats = 5;
+        memcpy(e->c.floats, (double[]){ -0.75, -7, 1, 0.5, 1.5 },
+               5 * sizeof(double));
+        result(e, 1, d3, (double[]){ 2, 3, -7 }, 3);
+        break;
+    case 21:
+        begin(e, "group_norm of constant groups", SEC_CONST,
+              RLX_OP_GROUP_NORM);
+        rc = input(e, 3, (int64_t[]){ 1, 2, 2 }, (double[]){ 5, 5, 7, 7 }) ||
+             input(e, 1, d2, (double[]){ 2, 3 }) ||
+             input(e, 1, d2, (double[]){ 0.5, -1 });
+        ints(e, 1, (int64_t[]){ 2 });
+        result(e, 3, (int64_t[]){ 1, 2, 2 },
+               (double[]){ 0.5, 0.5, -1, -1 }, 4);
+        break;
     default:
         return 1;
     }

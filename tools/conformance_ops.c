@@ -517,6 +517,16 @@ static const conf_op conf_ops[] = {
     MOVE(RESHAPE, make_reshape), MOVE(TRANSPOSE, make_transpose),
     MOVE(CONCAT, make_concat), MOVE(SLICE, make_slice),
     MOVE(GATHER, make_gather), MOVE(CAST, make_cast), MOVE(FILL, make_fill),
+    /* since 1.4 */
+    { RLX_OP_CONV, 0, cli_conf_make_conv, -2, 2 },
+    { RLX_OP_CONV_TRANSPOSE, 0, cli_conf_make_conv, -2, 2 },
+    { RLX_OP_MAX_POOL, 0, cli_conf_make_pool, -4, 4 },
+    { RLX_OP_AVG_POOL, 0, cli_conf_make_pool, -4, 4 },
+    { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2 },
+    { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4 },
+    { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3 },
+    { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3 },
+    { RLX_OP_GROUP_NORM, 0, cli_conf_make_chnorm, -3, 3 },
 };
 
 const conf_op *cli_conf_ops(size_t *count)

@@ -126,8 +126,9 @@ rlx_status rlx_program_set_input_shape(rlx_program *p, const char *name,
                           "rlx_program_set_input_shape: program, name or "
                           "dims missing, or rank %u over %d. Fix: pass "
                           "them", rank, RLX_MAX_RANK);
-    uint32_t index;
-    rlx__slot *slot = rlx__program_find_slot(p, RLX_SLOT_INPUT, name, &index);
+    uint32_t slot_index;
+    rlx__slot *slot = rlx__program_find_slot(p, RLX_SLOT_INPUT, name,
+                                             &slot_index);
     if (!slot)
         return rlx__error(RLX_ERR_NOT_FOUND,
                           "rlx_program_set_input_shape: the program has no "

@@ -65,6 +65,18 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         break;
     case RLX_OP_SLICE: *ints = 3 * RLX_MAX_RANK; break;
     case RLX_OP_FILL: *ints = 1 + RLX_MAX_RANK; *floats = 1; break;
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        *ints = RLX_ATTR_CONV_BLOCKS + 5 * (RLX_MAX_RANK - 2);
+        break;
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        *ints = RLX_ATTR_POOL_BLOCKS + 5 * (RLX_MAX_RANK - 2);
+        break;
+    case RLX_OP_RESIZE:
+        *ints = RLX_ATTR_RESIZE_SHAPE + RLX_MAX_RANK;
+        *floats = RLX_ATTR_RESIZE_SCALES + 3 * RLX_MAX_RANK;
+        break;
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM: *floats = 1; break;
+    case RLX_OP_GROUP_NORM: *ints = 1; *floats = 1; break;
     default: break;
     }
 }
@@ -251,11 +263,19 @@ static rlx_status check_call(const rlx__shape_ctx *c)
     return RLX_OK;
 }
 
+/* Float ops that also take i8 and u8 (they only pick input values):
+ * max_pool, and resize (nearest; shape_resize.c checks the mode). */
+static int takes_bytes(rlx_op op, rlx_dtype t)
+{
+    return (op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
+           (t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8);
+}
+
 /* Dtype rules shared by the float ops. */
 static rlx_status check_float_dtypes(const rlx__shape_ctx *c)
 {
     const rlx__node *a = rlx__shape_in(c, 0);
-    if (!is_float_dtype(a->dtype))
+    if (!is_float_dtype(a->dtype) && !takes_bytes(c->op, a->dtype))
         return rlx__shape_error(c, RLX_ERR_DTYPE,
                                 "'%s' is %s, but %s computes in floating "
                                 "point. Fix: cast it to f32, f16 or bf16 "
@@ -295,6 +315,14 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     case RLX_OP_GATHER: return rlx__shape_gather(c, out);
     case RLX_OP_CAST: return rlx__shape_cast(c, out);
     case RLX_OP_FILL: return rlx__shape_fill(c, out);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        return rlx__shape_conv(c, out);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        return rlx__shape_pool(c, out);
+    case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
+        return rlx__shape_chnorm(c, out);
     case RLX_OP_SOFTMAX: {
         rlx_status st = infer_softmax(c, a);
         if (st != RLX_OK)

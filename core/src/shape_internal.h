@@ -69,4 +69,11 @@ rlx_status rlx__shape_gather(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_cast(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_fill(const rlx__shape_ctx *c, rlx__node *out);
 
+/* ---- shape_conv.c, shape_resize.c, shape_chnorm.c (since 1.4) ------- */
+
+rlx_status rlx__shape_conv(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_pool(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_resize(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_chnorm(const rlx__shape_ctx *c, rlx__node *out);
+
 #endif /* RLX_SHAPE_INTERNAL_H */

@@ -8,6 +8,7 @@
  *   kit_attrs.h  node attributes with defaults, struct_size-aware
  *   kit_names.h  op and dtype names, op arity and families
  *   kit_shape.h  counts, axes, broadcast strides, dim collapsing
+ *   kit_spatial.h conv and pool attributes and output sizes
  *   kit_plan.h   the liveness memory planner
  *   kit_half.h   f16 / bf16 conversions
  *
@@ -28,5 +29,6 @@
 #include "kit_names.h"
 #include "kit_plan.h"
 #include "kit_shape.h"
+#include "kit_spatial.h"
 
 #endif /* RLX_KIT_H */

@@ -99,7 +99,49 @@
     X(CAST, 75, "cast", 1)                                                   \
     /* fill: no inputs; int_attrs [0] dtype, [1..] the shape;            */  \
     /* float_attrs [0] the value (default 0).                            */  \
-    X(FILL, 76, "fill", 0)
+    X(FILL, 76, "fill", 0)                                                   \
+    /* --- since 1.4 ---                                                 */  \
+    /* Spatial ops: x is [N, C, D1..Ds] (s = rank - 2 >= 1). Per-axis    */  \
+    /* attributes are blocks of s entries, one per spatial axis, in the  */  \
+    /* order given; a block left out takes its default for every axis.   */  \
+    /* They take f32, f16, bf16; max_pool and nearest resize also i8, u8.*/  \
+    /* Ceil mode drops a last window that starts in the end padding.     */  \
+    /* conv(x, w[, bias]), 2 or 3 inputs: w [M, C/group, k1..ks], bias   */  \
+    /* [M]; y [N, M, O1..Os], Oi = floor((Di + pb + pe - ((ki-1)*dil +   */  \
+    /* 1)) / stride) + 1. int_attrs [0] group (default 1), then blocks:  */  \
+    /* strides (1), dilations (1), pads_begin (0), pads_end (0).         */  \
+    X(CONV, 80, "conv", -1)                                                  \
+    /* conv_transpose(x, w[, bias]): w [C, M/group, k1..ks], bias [M];   */  \
+    /* Oi = stride*(Di-1) + out_pad + (ki-1)*dil + 1 - pb - pe.          */  \
+    /* int_attrs [0] group (1), then blocks: strides (1), dilations (1), */  \
+    /* pads_begin (0), pads_end (0), output_padding (0).                 */  \
+    X(CONV_TRANSPOSE, 81, "conv_transpose", -1)                              \
+    /* pools: int_attrs [0] ceil_mode (0), [1] count_include_pad (0,     */  \
+    /* avg_pool only), [2] p (2, lp_pool only), then blocks: kernel      */  \
+    /* (required), strides (1), dilations (1), pads_begin (0), pads_end  */  \
+    /* (0). Padding never wins a max; lp_pool is (sum |x|^p)^(1/p).      */  \
+    X(MAX_POOL, 82, "max_pool", 1)                                           \
+    X(AVG_POOL, 83, "avg_pool", 1)                                           \
+    X(LP_POOL, 84, "lp_pool", 1)                                             \
+    /* resize(x), any rank r: int_attrs [0] mode (RLX_RESIZE_NEAREST),   */  \
+    /* [1] coordinate transform (RLX_RESIZE_HALF_PIXEL), [2] nearest     */  \
+    /* rounding (RLX_RESIZE_ROUND_PREFER_FLOOR), [3] exclude_outside     */  \
+    /* (0), [4..4+r) the output shape (required). float_attrs [0]        */  \
+    /* cubic_coeff_a (-0.75), [1] extrapolation_value (0), [2..2+r) the  */  \
+    /* scale per axis (out/in), [2+r..2+3r) roi: r starts then r ends    */  \
+    /* (0 and 1; tf_crop_and_resize only).                               */  \
+    X(RESIZE, 85, "resize", 1)                                               \
+    /* batch_norm(x, scale, bias, mean, var), inference: per channel     */  \
+    /* (axis 1; each parameter [C]). float_attrs [0] epsilon (1e-5).     */  \
+    X(BATCH_NORM, 86, "batch_norm", 5)                                       \
+    /* instance_norm(x, scale, bias): per (n, c) over the spatial axes;  */  \
+    /* scale, bias [C]. float_attrs [0] epsilon (1e-5).                  */  \
+    X(INSTANCE_NORM, 87, "instance_norm", 3)                                 \
+    /* group_norm(x, scale, bias): per (n, group) over the group's       */  \
+    /* channels and spatial axes; scale, bias [C] (per channel) or       */  \
+    /* [groups] (per group). int_attrs [0] groups (required);           */  \
+    /* float_attrs [0] epsilon (1e-5).                                   */  \
+    X(GROUP_NORM, 88, "group_norm", 3)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -113,7 +155,7 @@ typedef enum rlx_op {
 #define RLX_OP_VARIADIC (-1)
 
 /* Attribute indices, named so code does not use bare numbers. The first
- * four since 1.0, the rest since 1.1. */
+ * four since 1.0, then 1.1 up to FILL's, then 1.4's. */
 enum {
     RLX_ATTR_GELU_APPROX = 0,
     RLX_ATTR_MATMUL_TRANSPOSE_A = 0,
@@ -128,8 +170,61 @@ enum {
     RLX_ATTR_CAST_DTYPE = 0,
     RLX_ATTR_FILL_DTYPE = 0,
     RLX_ATTR_FILL_SHAPE = 1,     /* first dimension */
-    RLX_ATTR_FILL_VALUE = 0      /* float_attrs */
+    RLX_ATTR_FILL_VALUE = 0,     /* float_attrs */
+    /* since 1.4: conv, conv_transpose; per-axis blocks follow GROUP */
+    RLX_ATTR_CONV_GROUP = 0,
+    RLX_ATTR_CONV_BLOCKS = 1,    /* strides[s] at 1, dilations[s] at 1+s... */
+    RLX_ATTR_CONV_STRIDES = 0,   /* block numbers: entry 1 + block*s + i */
+    RLX_ATTR_CONV_DILATIONS = 1,
+    RLX_ATTR_CONV_PADS_BEGIN = 2,
+    RLX_ATTR_CONV_PADS_END = 3,
+    RLX_ATTR_CONV_OUTPUT_PADDING = 4, /* conv_transpose only */
+    /* max_pool, avg_pool, lp_pool */
+    RLX_ATTR_POOL_CEIL_MODE = 0,
+    RLX_ATTR_POOL_COUNT_INCLUDE_PAD = 1,
+    RLX_ATTR_POOL_P = 2,
+    RLX_ATTR_POOL_BLOCKS = 3,    /* kernel[s] at 3, strides[s] at 3+s... */
+    RLX_ATTR_POOL_KERNEL = 0,    /* block numbers: entry 3 + block*s + i */
+    RLX_ATTR_POOL_STRIDES = 1,
+    RLX_ATTR_POOL_DILATIONS = 2,
+    RLX_ATTR_POOL_PADS_BEGIN = 3,
+    RLX_ATTR_POOL_PADS_END = 4,
+    /* resize */
+    RLX_ATTR_RESIZE_MODE = 0,
+    RLX_ATTR_RESIZE_COORD = 1,
+    RLX_ATTR_RESIZE_NEAREST = 2,
+    RLX_ATTR_RESIZE_EXCLUDE_OUTSIDE = 3,
+    RLX_ATTR_RESIZE_SHAPE = 4,   /* first of the r output dimensions */
+    RLX_ATTR_RESIZE_CUBIC_A = 0, /* float_attrs */
+    RLX_ATTR_RESIZE_EXTRAPOLATION = 1, /* float_attrs */
+    RLX_ATTR_RESIZE_SCALES = 2,  /* float_attrs: r scales, then the roi */
+    /* group_norm (epsilon: RLX_ATTR_NORM_EPSILON, as every norm) */
+    RLX_ATTR_GROUP_NORM_GROUPS = 0
 };
+
+/* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
+#define RLX_ATTR_CONV_AT(block, s, i) \
+    (RLX_ATTR_CONV_BLOCKS + (block) * (s) + (i))
+#define RLX_ATTR_POOL_AT(block, s, i) \
+    (RLX_ATTR_POOL_BLOCKS + (block) * (s) + (i))
+
+/* resize int_attrs [0]: interpolation mode (since 1.4) */
+#define RLX_RESIZE_NEAREST 0
+#define RLX_RESIZE_LINEAR 1
+#define RLX_RESIZE_CUBIC 2
+/* resize int_attrs [1]: how an output coordinate maps to an input one
+ * (ONNX coordinate_transformation_mode; scale = the axis's scale) */
+#define RLX_RESIZE_HALF_PIXEL 0            /* (o + 0.5) / scale - 0.5 */
+#define RLX_RESIZE_HALF_PIXEL_SYMMETRIC 1
+#define RLX_RESIZE_PYTORCH_HALF_PIXEL 2    /* half_pixel; 0 if out is 1 */
+#define RLX_RESIZE_ALIGN_CORNERS 3         /* o * (in-1) / (out-1) */
+#define RLX_RESIZE_ASYMMETRIC 4            /* o / scale */
+#define RLX_RESIZE_TF_CROP_AND_RESIZE 5    /* through the roi */
+/* resize int_attrs [2]: rounding of nearest (ONNX nearest_mode) */
+#define RLX_RESIZE_ROUND_PREFER_FLOOR 0
+#define RLX_RESIZE_ROUND_PREFER_CEIL 1
+#define RLX_RESIZE_FLOOR 2
+#define RLX_RESIZE_CEIL 3
 
 #define RLX_GELU_ERF 0
 #define RLX_GELU_TANH 1

@@ -19,6 +19,11 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
 {
     if (rlx_kit_op_arity(op) == RLX_KIT_OP_UNKNOWN)
         return 0;
+    /* they only pick input values, so bytes pass exactly (resize: the
+     * core admits bytes for nearest only) */
+    if ((op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
+        (dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8))
+        return 1;
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
     switch (dtype) {

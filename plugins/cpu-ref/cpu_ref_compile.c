@@ -229,6 +229,15 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER:
         return rlx__cpu_ref_movement_prepare(host, g, v, &a, n);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        return rlx__cpu_ref_conv_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        return rlx__cpu_ref_pool_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_RESIZE:
+        return rlx__cpu_ref_resize_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
+        return rlx__cpu_ref_chnorm_prepare(host, g, v, n->name, &n->vis);
     case RLX_OP_GELU:
         if (attr[0] != RLX_GELU_ERF && attr[0] != RLX_GELU_TANH)
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
@@ -378,6 +387,7 @@ void rlx__cpu_ref_executable_destroy(void *backend, rlx_executable *exe)
         free(n->data);
         free(n->scratch);
         free(n->acc);
+        rlx__cpu_ref_vision_free(n->vis);
     }
     free(exe->nodes);
     free(exe->input_nodes);

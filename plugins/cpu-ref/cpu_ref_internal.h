@@ -24,6 +24,7 @@
 #include <rlx/plugin.h>
 
 #include "cpu_ref_reuse.h"
+#include "cpu_ref_vision.h"
 
 /* ---- backend object ------------------------------------------------- */
 
@@ -121,6 +122,7 @@ typedef struct rlx__cpu_ref_node {
                               for f32, a widened copy for f16 and bf16 */
     size_t *scratch;       /* owns the arrays of the plans below */
     double *acc;           /* REDUCE_*: one accumulator per output */
+    rlx__cpu_ref_vision *vis; /* conv, pools, resize, channel norms */
     union {
         rlx__cpu_ref_bcast bcast;
         rlx__cpu_ref_matmul matmul;

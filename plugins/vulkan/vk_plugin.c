@@ -9,12 +9,15 @@
 
 #include "vk_internal.h"
 
-/* Every op of ops.h: float ops on f32, f16 and bf16; data movement,
- * sources, cast and fill on every dtype of types.h. */
+/* Every op of ops.h up to 1.3's: float ops on f32, f16 and bf16; data
+ * movement, sources, cast and fill on every dtype of types.h. The ops of
+ * 1.4 on (values from RLX_OP_CONV) have no shaders yet: declining them
+ * lets placement run those nodes on the CPU. */
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
-    if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype))
+    if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype) ||
+        op >= RLX_OP_CONV)
         return 0;
     return !rlx_kit_op_is_float(op) || rlx_kit_dtype_is_float(dtype);
 }

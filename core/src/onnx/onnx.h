@@ -24,7 +24,7 @@
 #define RLX__ONNX_OPSET_MIN 7
 #define RLX__ONNX_OPSET_MAX 21
 #define RLX__ONNX_MAX_DEPTH 16           /* nested subgraphs */
-#define RLX__ONNX_MAX_ELEMENTS (1LL << 40) /* per tensor */
+#define RLX__ONNX_MAX_ELEMENTS (1LL << 36) /* per tensor: 256 GiB of f32 */
 #define RLX__ONNX_FOLD_MAX 65536         /* elements a fold may make */
 
 /* A tensor whose data the importer knows on the host. */
@@ -165,6 +165,7 @@ extern const rlx__onnx_op rlx__onnx_ops_elementwise[];
 extern const rlx__onnx_op rlx__onnx_ops_math[];
 extern const rlx__onnx_op rlx__onnx_ops_movement[];
 extern const rlx__onnx_op rlx__onnx_ops_shape[];
+extern const rlx__onnx_op rlx__onnx_ops_vision[];
 
 /* The value as a graph node (known data becomes a constant or param). */
 rlx_status rlx__onnx_node_value(rlx__onnx_ctx *c, rlx__onnx_val *v,

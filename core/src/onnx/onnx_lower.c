@@ -16,7 +16,7 @@
 
 static const rlx__onnx_op *const families[] = {
     rlx__onnx_ops_elementwise, rlx__onnx_ops_math, rlx__onnx_ops_movement,
-    rlx__onnx_ops_shape };
+    rlx__onnx_ops_shape, rlx__onnx_ops_vision };
 
 /* The row for OP at OPSET: the greatest SINCE <= OPSET. *SEEN tells
  * whether the op exists at some version. */
@@ -235,8 +235,11 @@ rlx_status rlx__onnx_add(rlx__onnx_ctx *c, rlx_op op, uint32_t n,
     if (!name)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     rlx_attrs at = { n_ints, ints, n_floats, floats };
-    rlx_status st = rlx_graph_add_node(c->g, name, op, n, in, &at, out);
+    rlx_value made; /* OUT may alias an input */
+    rlx_status st = rlx_graph_add_node(c->g, name, op, n, in, &at, &made);
     free(name);
+    if (st == RLX_OK)
+        *out = made;
     if (st != RLX_OK)
         return rlx__onnx_fail(c, st, "lowering to %s failed: %s Fix: check "
                               "the node's input shapes and types",
