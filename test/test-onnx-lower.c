@@ -592,6 +592,52 @@ TEST(conv_and_pools)
     run_close(&r);
 }
 
+TEST(composed_activations_and_padding)
+{
+    ox_model *x = ox_new(8, 13);
+    ox_input(x, "x", OX_F32, 2, d23);
+    int64_t d1[1] = { 1 }, d4[1] = { 4 }, d2[1] = { 2 };
+    float lo = -1, hi = 1, slope = 0.25f;
+    int64_t pads[4] = { 0, 1, 1, -1 }, reps[2] = { 1, 2 };
+    ox_init(x, "lo", OX_F32, 0, NULL, &lo, sizeof lo);
+    ox_init(x, "hi", OX_F32, 0, NULL, &hi, sizeof hi);
+    ox_init(x, "slope", OX_F32, 1, d1, &slope, sizeof slope);
+    ox_init(x, "pads", OX_I64, 1, d4, pads, sizeof pads);
+    ox_init(x, "reps", OX_I64, 1, d2, reps, sizeof reps);
+    ox_attr_float(x, ox_node(x, "Elu", N("x"), N("elu")), "alpha", 0.5f);
+    ox_node(x, "Clip", N("x", "lo", "hi"), N("clip"));
+    ox_node(x, "PRelu", N("x", "slope"), N("prelu"));
+    ox_node(x, "Pad", N("x", "pads"), N("pad"));
+    ox_node(x, "Tile", N("x", "reps"), N("tile"));
+    ox_output(x, "elu", OX_F32, 2, d23);
+    ox_output(x, "clip", OX_F32, 2, d23);
+    ox_output(x, "prelu", OX_F32, 2, d23);
+    ox_output(x, "pad", OX_F32, 2, (int64_t[]){ 3, 3 });
+    ox_output(x, "tile", OX_F32, 2, (int64_t[]){ 2, 6 });
+    run r;
+    run_open(&r, x, "composed.onnx");
+    ASSERT_OK(rlx_program_set_input(r.p, "x", x23, sizeof x23));
+    ASSERT_OK(rlx_program_run(r.p));
+    float we[6], wc[6], wp[6];
+    for (int i = 0; i < 6; i++) {
+        float a = x23[i];
+        we[i] = a > 0 ? a : 0.5f * (expf(a) - 1);
+        wc[i] = fminf(fmaxf(a, -1), 1);
+        wp[i] = a > 0 ? a : 0.25f * a;
+    }
+    expect(out(&r, "elu", RLX_DTYPE_F32, 6), we, 6);
+    expect(out(&r, "clip", RLX_DTYPE_F32, 6), wc, 6);
+    expect(out(&r, "prelu", RLX_DTYPE_F32, 6), wp, 6);
+    /* rows: +0 before, +1 after; columns: +1 before, -1 after */
+    const float *X = x23;
+    float wpad[9] = { 0, X[0], X[1], 0, X[3], X[4], 0, 0, 0 };
+    expect(out(&r, "pad", RLX_DTYPE_F32, 9), wpad, 9);
+    float wt[12] = { X[0], X[1], X[2], X[0], X[1], X[2],
+                     X[3], X[4], X[5], X[3], X[4], X[5] };
+    expect(out(&r, "tile", RLX_DTYPE_F32, 12), wt, 12);
+    run_close(&r);
+}
+
 /* The first bytes of FILE in the fixture directory, as text. */
 static void header_of(const char *file, char *buf, size_t n)
 {
@@ -650,4 +696,5 @@ RLX_TEST_LIST(TEST_ENTRY(elementwise_broadcasting), TEST_ENTRY(activations),
               TEST_ENTRY(shape_on_a_fixed_program_is_refused),
               TEST_ENTRY(constant_of_shape_and_range),
               TEST_ENTRY(conv_and_pools),
+              TEST_ENTRY(composed_activations_and_padding),
               TEST_ENTRY(rlx_run_writes_every_output_as_npy))

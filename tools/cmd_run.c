@@ -553,7 +553,7 @@ static int run_shapes_apply(rlx_model *m, run_options *o)
         int fix = t.rank <= 1 &&
                   (((t.dtype == RLX_DTYPE_I64 || t.dtype == RLX_DTYPE_I32) &&
                     t.count <= 64) ||
-                   (t.dtype == RLX_DTYPE_F32 && t.rank == 1 &&
+                   (t.dtype == RLX_DTYPE_F32 &&
                     t.count <= 8) ||
                    (t.dtype == RLX_DTYPE_BOOL && t.rank == 0));
         rlx_status st = fix ? rlx_model_set_input_value(

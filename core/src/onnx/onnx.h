@@ -21,7 +21,7 @@
 /* Limits: what the checks refuse (docs/model-format.md). */
 #define RLX__ONNX_IR_MIN 3
 #define RLX__ONNX_IR_MAX 10
-#define RLX__ONNX_OPSET_MIN 7
+#define RLX__ONNX_OPSET_MIN 1
 #define RLX__ONNX_OPSET_MAX 21
 #define RLX__ONNX_MAX_DEPTH 16           /* nested subgraphs */
 #define RLX__ONNX_MAX_ELEMENTS (1LL << 36) /* per tensor: 256 GiB of f32 */
@@ -198,6 +198,8 @@ double rlx__onnx_attr_float(rlx__onnx_ctx *c, const char *name, double dflt);
 /* Ints attribute NAME: count, or -1 when absent; at most MAX copied. */
 int rlx__onnx_attr_ints(rlx__onnx_ctx *c, const char *name, int64_t *out,
                         int max);
+/* String attribute NAME (at most 63 bytes kept), valid until four more
+ * calls. */
 const char *rlx__onnx_attr_string(rlx__onnx_ctx *c, const char *name,
                                   const char *dflt);
 /* A known integer input as int64 values (at most MAX): count or -1. */

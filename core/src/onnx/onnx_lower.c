@@ -103,11 +103,14 @@ int rlx__onnx_attr_ints(rlx__onnx_ctx *c, const char *name, int64_t *out,
 const char *rlx__onnx_attr_string(rlx__onnx_ctx *c, const char *name,
                                   const char *dflt)
 {
-    static _Thread_local char buf[64];
+    /* a few rotating buffers: a lowering holds several strings at once */
+    static _Thread_local char bufs[4][64];
+    static _Thread_local unsigned next;
     const Onnx__AttributeProto *a = rlx__onnx_attr(c, name);
     if (!a || !a->has_s)
         return dflt;
-    size_t n = a->s.len < sizeof buf - 1 ? a->s.len : sizeof buf - 1;
+    char *buf = bufs[next++ % 4];
+    size_t n = a->s.len < sizeof bufs[0] - 1 ? a->s.len : sizeof bufs[0] - 1;
     memcpy(buf, a->s.data, n);
     buf[n] = 0;
     return buf;
@@ -441,9 +444,11 @@ static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
                                   "yet. Fix: export the model in float");
         if (seen)
             return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "%s does not exist before a later opset. "
-                                  "Fix: re-export the model; its opset "
-                                  "import is wrong", n->op_type);
+                                  "rlx lowers %s only from a later opset "
+                                  "(this version's semantics differ or it "
+                                  "did not exist). Fix: convert the model "
+                                  "to a newer opset "
+                                  "(onnx.version_converter)", n->op_type);
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                               "rlx cannot lower operator %s yet. Fix: "
                               "export the model without it, or run it "

@@ -168,12 +168,9 @@ static rlx_status lower_layer_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
     if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
         return st;
+    int stats = 0; /* Mean or InvStdDev wanted: composed from primitives */
     for (uint32_t i = 1; i < n_out; i++)
-        if (c->node->output[i] && *c->node->output[i])
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "output %u (Mean or InvStdDev) is used; "
-                                  "rlx computes only Y. Fix: export the "
-                                  "model for inference", i);
+        stats |= c->node->output[i] && *c->node->output[i];
     uint32_t rank = in[0]->rank;
     int64_t axis;
     if ((st = rlx__onnx_axis(c, rlx__onnx_attr_int(c, "axis", -1), rank,
@@ -218,9 +215,39 @@ static rlx_status lower_layer_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
             return st;
     }
     rlx_value v[3] = { x, g, b }, r;
-    if ((st = rlx__onnx_add(c, RLX_OP_LAYER_NORM, 3, v, NULL, 0, &eps, 1,
-                            &r)) != RLX_OK)
+    if (stats) {
+        /* y = (x - mean) * rsqrt(var + eps) * g + b over the last axis */
+        int64_t last = axis; /* the last axis, flattened or not */
+        rlx_value mean, d, var, inv, k;
+        if ((st = reduce(c, RLX_OP_REDUCE_MEAN, x, 1, 1, &last, &mean)) !=
+                RLX_OK ||
+            (st = add2(c, RLX_OP_SUB, x, mean, &d)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, d, d, &var)) != RLX_OK ||
+            (st = reduce(c, RLX_OP_REDUCE_MEAN, var, 1, 1, &last, &var)) !=
+                RLX_OK ||
+            (st = rlx__onnx_scalar(c, in[0]->dtype, eps, &k)) != RLX_OK ||
+            (st = add2(c, RLX_OP_ADD, var, k, &var)) != RLX_OK ||
+            (st = add1(c, RLX_OP_RSQRT, var, &inv)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, d, inv, &r)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, r, g, &r)) != RLX_OK ||
+            (st = add2(c, RLX_OP_ADD, r, b, &r)) != RLX_OK)
+            return st;
+        int64_t sd[RLX_MAX_RANK];
+        for (uint32_t i = 0; i < rank; i++)
+            sd[i] = i < (uint32_t)axis ? in[0]->dims[i] : 1;
+        rlx_value sv[2] = { mean, inv };
+        for (uint32_t i = 1; i < n_out && i < 3; i++) {
+            if (!c->node->output[i] || !*c->node->output[i])
+                continue;
+            rlx_value o = sv[i - 1];
+            if ((st = reshape(c, o, rank, sd, &o)) != RLX_OK ||
+                (st = rlx__onnx_set_out(c, o, &out[i])) != RLX_OK)
+                return st;
+        }
+    } else if ((st = rlx__onnx_add(c, RLX_OP_LAYER_NORM, 3, v, NULL, 0,
+                                   &eps, 1, &r)) != RLX_OK) {
         return st;
+    }
     if (flat && (st = reshape(c, r, rank, in[0]->dims, &r)) != RLX_OK)
         return st;
     return rlx__onnx_set_out(c, r, &out[0]);
@@ -235,6 +262,10 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 5);
     if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
         return st;
+    if (rlx__onnx_attr_int(c, "spatial", 1) != 1)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "spatial 0 (statistics per element) is not "
+                              "lowered. Fix: export with spatial 1");
     if (rlx__onnx_attr_int(c, "training_mode", 0) != 0 ||
         (n_out > 1 && c->node->output[1] && *c->node->output[1]))
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
@@ -247,14 +278,25 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "X has rank %u; it needs [N, C, ...]. Fix: "
                               "check the model", in[0]->rank);
     int64_t ch = in[0]->dims[1];
-    for (uint32_t i = 1; i < 5; i++)
-        if (rlx__onnx_elements(in[i]->rank, in[i]->dims) != ch ||
-            !in[i]->known || in[i]->dtype != RLX_DTYPE_F32)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "input %u ('%s') must be a stored f32 "
-                                  "tensor of %lld elements (C). Fix: keep "
-                                  "the statistics as initializers", i,
+    int stored = 1;
+    for (uint32_t i = 1; i < 5; i++) {
+        if (rlx__onnx_elements(in[i]->rank, in[i]->dims) != ch)
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "input %u ('%s') must hold %lld elements "
+                                  "(C). Fix: check the model", i,
                                   in[i]->name, (long long)ch);
+        stored = stored && in[i]->known && in[i]->dtype == RLX_DTYPE_F32;
+    }
+    if (!stored) { /* statistics fed at run time: the primitive */
+        rlx_value v[5], r;
+        for (uint32_t i = 0; i < 5; i++)
+            if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+                return st;
+        if ((st = rlx__onnx_add(c, RLX_OP_BATCH_NORM, 5, v, NULL, 0, &eps,
+                                1, &r)) != RLX_OK)
+            return st;
+        return rlx__onnx_set_out(c, r, &out[0]);
+    }
     /* y = x * s + t: s = scale / sqrt(var + eps), t = B - mean * s */
     float *s = malloc(2 * (size_t)(ch ? ch : 1) * sizeof *s);
     if (!s)
@@ -448,6 +490,7 @@ const rlx__onnx_op rlx__onnx_ops_math[] = {
     { "MatMul", 1, lower_matmul, 0 },
     { "MatMul", 9, lower_matmul, 0 },
     { "MatMul", 13, lower_matmul, 0 },
+    { "Gemm", 6, lower_gemm, 0 }, /* broadcast: rlx's is a superset */
     { "Gemm", 7, lower_gemm, 0 },
     { "Gemm", 9, lower_gemm, 0 },
     { "Gemm", 11, lower_gemm, 0 },
@@ -459,6 +502,7 @@ const rlx__onnx_op rlx__onnx_ops_math[] = {
     { "LogSoftmax", 11, lower_softmax, 1 },
     { "LogSoftmax", 13, lower_softmax, 1 },
     { "LayerNormalization", 17, lower_layer_norm, 0 },
+    { "BatchNormalization", 6, lower_batch_norm, 0 },
     { "BatchNormalization", 7, lower_batch_norm, 0 },
     { "BatchNormalization", 9, lower_batch_norm, 0 },
     { "BatchNormalization", 14, lower_batch_norm, 0 },

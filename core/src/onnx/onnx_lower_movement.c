@@ -55,12 +55,23 @@ static rlx_status lower_reshape(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                 uint32_t n_out)
 {
     (void)n_out;
-    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
     int64_t d[RLX_MAX_RANK];
     int n;
-    if (st != RLX_OK ||
-        (st = known_ints(c, in[1], "shape", d, RLX_MAX_RANK, &n)) != RLX_OK)
+    rlx_status st;
+    if (c->row->since < 5) { /* the shape as an attribute */
+        if ((st = rlx__onnx_need_inputs(c, in, n_in, 1)) != RLX_OK)
+            return st;
+        n = rlx__onnx_attr_ints(c, "shape", d, RLX_MAX_RANK);
+        if (n < 0 || n > RLX_MAX_RANK)
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "the shape attribute is missing or has "
+                                  "more than %d entries. Fix: check the "
+                                  "model", RLX_MAX_RANK);
+    } else if ((st = rlx__onnx_need_inputs(c, in, n_in, 2)) != RLX_OK ||
+               (st = known_ints(c, in[1], "shape", d, RLX_MAX_RANK, &n)) !=
+                   RLX_OK) {
         return st;
+    }
     int allowzero = c->row->since >= 14 &&
                     rlx__onnx_attr_int(c, "allowzero", 0) != 0;
     int infer = -1;
@@ -539,7 +550,257 @@ static rlx_status lower_expand(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, x, &out[0]);
 }
 
+/* X repeated COUNT times along AXIS (concat of copies; any dtype). */
+static rlx_status repeat(rlx__onnx_ctx *c, rlx_value x, int64_t axis,
+                         int64_t count, rlx_value *out)
+{
+    if (count > 4096)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "repeating axis %lld %lld times is not "
+                              "lowered yet. Fix: repeat at most 4096 times",
+                              (long long)axis, (long long)count);
+    rlx_value *copies = malloc((size_t)count * sizeof *copies);
+    if (!copies)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    for (int64_t k = 0; k < count; k++)
+        copies[k] = x;
+    rlx_status st = rlx__onnx_add(c, RLX_OP_CONCAT, (uint32_t)count, copies,
+                                  &axis, 1, NULL, 0, out);
+    free(copies);
+    return st;
+}
+
+static rlx_status lower_tile(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                             uint32_t n_in, rlx__onnx_val *out,
+                             uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    int64_t rep[RLX_MAX_RANK];
+    int n;
+    if (st != RLX_OK ||
+        (st = known_ints(c, in[1], "repeats", rep, RLX_MAX_RANK, &n)) !=
+            RLX_OK)
+        return st;
+    if (n != (int)in[0]->rank)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "repeats has %d entries for rank %u. Fix: give "
+                              "one per dimension", n, in[0]->rank);
+    rlx_value x;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
+        return st;
+    for (int i = 0; i < n; i++) {
+        if (rep[i] < 0)
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "repeats[%d] is %lld. Fix: repeats are "
+                                  ">= 0", i, (long long)rep[i]);
+        if (rep[i] == 1)
+            continue;
+        int64_t t[3] = { i, 0, 0 };
+        st = rep[i] == 0 ? rlx__onnx_add(c, RLX_OP_SLICE, 1, &x, t, 3, NULL,
+                                         0, &x)
+                         : repeat(c, x, i, rep[i], &x);
+        if (st != RLX_OK)
+            return st;
+    }
+    if (!c->lowered) {
+        const char *nm = out[0].name;
+        out[0] = *in[0];
+        out[0].name = nm;
+        out[0].owned = NULL;
+        return RLX_OK;
+    }
+    return rlx__onnx_set_out(c, x, &out[0]);
+}
+
+/* Pad, constant mode: fills concatenated on each side; negative pads
+ * slice. Pads and value as attributes before opset 11, inputs after. */
+static rlx_status lower_pad(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                            uint32_t n_in, rlx__onnx_val *out,
+                            uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
+    if (st != RLX_OK)
+        return st;
+    uint32_t rank = in[0]->rank;
+    const char *mode = rlx__onnx_attr_string(c, "mode", "constant");
+    if (strcmp(mode, "constant") != 0)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "mode '%s' is not lowered yet (constant is). "
+                              "Fix: use constant padding", mode);
+    int64_t pads[2 * RLX_MAX_RANK], axes[RLX_MAX_RANK];
+    int n, na = -1;
+    double value = 0;
+    if (c->row->since < 11) {
+        n = rlx__onnx_attr_ints(c, c->row->since < 2 ? "paddings" : "pads",
+                                pads, 2 * RLX_MAX_RANK);
+        value = rlx__onnx_attr_float(c, "value", 0);
+    } else {
+        if ((st = rlx__onnx_need_inputs(c, in, n_in, 2)) != RLX_OK ||
+            (st = known_ints(c, in[1], "pads", pads, 2 * RLX_MAX_RANK,
+                             &n)) != RLX_OK)
+            return st;
+        if (n_in > 2 && in[2]) {
+            if (!in[2]->known ||
+                rlx__onnx_elements(in[2]->rank, in[2]->dims) != 1) {
+                c->needs_value = 1;
+                return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                      "its constant_value is not a known "
+                                      "scalar. Fix: make it a constant");
+            }
+            switch (in[2]->dtype) {
+            case RLX_DTYPE_F32: value = *(const float *)in[2]->data; break;
+            case RLX_DTYPE_F64: value = *(const double *)in[2]->data; break;
+            case RLX_DTYPE_I64:
+                value = (double)*(const int64_t *)in[2]->data;
+                break;
+            case RLX_DTYPE_I32: value = *(const int32_t *)in[2]->data; break;
+            default:
+                return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                      "a %s constant_value is not lowered "
+                                      "yet. Fix: pad float or int data",
+                                      rlx_dtype_name(in[2]->dtype));
+            }
+        }
+        if (n_in > 3 && in[3] &&
+            (st = known_ints(c, in[3], "axes", axes, RLX_MAX_RANK, &na)) !=
+                RLX_OK)
+            return st;
+    }
+    uint32_t n_axes = na >= 0 ? (uint32_t)na : rank;
+    if (n < 0 || n != (int)(2 * n_axes))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "pads has %d entries for %u axes. Fix: give "
+                              "begins then ends", n, n_axes);
+    rlx_value x;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
+        return st;
+    int64_t d[RLX_MAX_RANK];
+    memcpy(d, in[0]->dims, rank * sizeof *d);
+    for (uint32_t i = 0; i < n_axes; i++) {
+        int64_t a = na >= 0 ? axes[i] : i;
+        if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
+            return st;
+        int64_t pb = pads[i], pe = pads[n_axes + i];
+        if (pb < 0 || pe < 0) { /* negative: crop */
+            int64_t s0 = pb < 0 ? -pb : 0, e0 = d[a] - (pe < 0 ? -pe : 0);
+            if (e0 < s0)
+                e0 = s0;
+            int64_t t[3] = { a, s0, e0 };
+            if ((st = rlx__onnx_add(c, RLX_OP_SLICE, 1, &x, t, 3, NULL, 0,
+                                    &x)) != RLX_OK)
+                return st;
+            d[a] = e0 - s0;
+            pb = pb < 0 ? 0 : pb;
+            pe = pe < 0 ? 0 : pe;
+        }
+        if (!pb && !pe)
+            continue;
+        rlx_value parts[3];
+        uint32_t k = 0;
+        for (int side = 0; side < 2; side++) {
+            int64_t width = side ? pe : pb;
+            if (side)
+                parts[k++] = x;
+            if (!width)
+                continue;
+            int64_t f[1 + RLX_MAX_RANK] = { in[0]->dtype };
+            memcpy(f + 1, d, rank * sizeof *d);
+            f[1 + a] = width;
+            if ((st = rlx__onnx_add(c, RLX_OP_FILL, 0, NULL, f, 1 + rank,
+                                    &value, 1, &parts[k++])) != RLX_OK)
+                return st;
+        }
+        if ((st = rlx__onnx_add(c, RLX_OP_CONCAT, k, parts, &a, 1, NULL, 0,
+                                &x)) != RLX_OK)
+            return st;
+        d[a] += pb + pe;
+    }
+    if (!c->lowered) {
+        const char *nm = out[0].name;
+        out[0] = *in[0];
+        out[0].name = nm;
+        out[0].owned = NULL;
+        return RLX_OK;
+    }
+    return rlx__onnx_set_out(c, x, &out[0]);
+}
+
+/* DepthToSpace (arg 0) and SpaceToDepth (arg 1): reshape, transpose,
+ * reshape. */
+static rlx_status lower_depth_space(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                    uint32_t n_in, rlx__onnx_val *out,
+                                    uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
+    if (st != RLX_OK)
+        return st;
+    int64_t b = rlx__onnx_attr_int(c, "blocksize", 0);
+    const int64_t *d = in[0]->dims;
+    if (in[0]->rank != 4 || b <= 0)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "it needs a rank-4 input and blocksize > 0 "
+                              "(rank %u, blocksize %lld). Fix: check the "
+                              "model", in[0]->rank, (long long)b);
+    int64_t n = d[0], ch = d[1], h = d[2], w = d[3];
+    int64_t s6[6], perm[6], s4[4];
+    if (c->row->arg == 0) {
+        if (ch % (b * b))
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "%lld channels do not divide by "
+                                  "blocksize^2 = %lld. Fix: check the model",
+                                  (long long)ch, (long long)(b * b));
+        int crd = !strcmp(rlx__onnx_attr_string(c, "mode", "DCR"), "CRD");
+        int64_t cb = ch / (b * b);
+        int64_t dcr[6] = { n, b, b, cb, h, w }, crd6[6] = { n, cb, b, b, h,
+                                                           w };
+        int64_t pd[6] = { 0, 3, 4, 1, 5, 2 }, pc[6] = { 0, 1, 4, 2, 5, 3 };
+        memcpy(s6, crd ? crd6 : dcr, sizeof s6);
+        memcpy(perm, crd ? pc : pd, sizeof perm);
+        int64_t o[4] = { n, cb, h * b, w * b };
+        memcpy(s4, o, sizeof s4);
+    } else {
+        if (h % b || w % b)
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "%lldx%lld does not divide by blocksize "
+                                  "%lld. Fix: check the model", (long long)h,
+                                  (long long)w, (long long)b);
+        int64_t a6[6] = { n, ch, h / b, b, w / b, b },
+                p6[6] = { 0, 3, 5, 1, 2, 4 },
+                o[4] = { n, ch * b * b, h / b, w / b };
+        memcpy(s6, a6, sizeof s6);
+        memcpy(perm, p6, sizeof perm);
+        memcpy(s4, o, sizeof s4);
+    }
+    rlx_value x;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &x, s6, 6, NULL, 0, &x)) !=
+            RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_TRANSPOSE, 1, &x, perm, 6, NULL, 0,
+                            &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &x, s4, 4, NULL, 0, &x)) !=
+            RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, x, &out[0]);
+}
+
 const rlx__onnx_op rlx__onnx_ops_movement[] = {
+    { "Tile", 6, lower_tile, 0 },
+    { "Tile", 13, lower_tile, 0 },
+    { "Pad", 2, lower_pad, 0 },
+    { "Pad", 11, lower_pad, 0 },
+    { "Pad", 13, lower_pad, 0 },
+    { "Pad", 18, lower_pad, 0 },
+    { "Pad", 19, lower_pad, 0 },
+    { "Pad", 21, lower_pad, 0 },
+    { "DepthToSpace", 1, lower_depth_space, 0 },
+    { "DepthToSpace", 11, lower_depth_space, 0 },
+    { "DepthToSpace", 13, lower_depth_space, 0 },
+    { "SpaceToDepth", 1, lower_depth_space, 1 },
+    { "SpaceToDepth", 13, lower_depth_space, 1 },
+    { "Reshape", 1, lower_reshape, 0 },
     { "Reshape", 5, lower_reshape, 0 },
     { "Reshape", 13, lower_reshape, 0 },
     { "Reshape", 14, lower_reshape, 0 },
