@@ -22,12 +22,17 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # ONNX import: protobuf-c and the onnx.proto it is generated from;
       # the ONNX backend test data and python3-onnx for the test scripts
       libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
-      python3-onnx)
+      python3-onnx
+      # the torchvision models' test exports them with torch
+      python3-torch python3-torchvision)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
+# The OCR example's PP-OCR models come from npm (scripts/ocr-models.sh);
+# a machine with Node.js from elsewhere has npm without Debian's package.
+command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""
