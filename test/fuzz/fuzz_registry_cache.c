@@ -37,12 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             struct stat st;
             if (stat(e->path, &st) != 0)
                 continue;
-            e->dev = (unsigned long long)st.st_dev;
-            e->ino = (unsigned long long)st.st_ino;
-            e->size = (long long)st.st_size;
-            e->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
-                          st.st_mtim.tv_nsec;
-            kept += rlx__scan_entry_matches(e, &st) != 0;
+            rlx__scan_key(e, e->path, &st);
+            kept += rlx__scan_entry_matches(e, e->path, &st) != 0;
         }
         char again[512];
         snprintf(again, sizeof again, "%s/again/plugin-registry", fuzz_dir());

@@ -369,7 +369,16 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
             a[4 + i] = sizes[i];
             f[2 + i] = d ? (double)sizes[i] / (double)d : 1;
         } else {
-            a[4 + i] = (int64_t)floor((double)d * scales[i]);
+            /* a scale that is not a positive finite number, or an output
+             * past any real tensor, would overflow the conversion */
+            double o = floor((double)d * scales[i]);
+            if (!(scales[i] > 0) || !(o <= (double)((int64_t)1 << 40)))
+                return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                      "scale %g of axis %u gives no usable "
+                                      "output size for input size %lld. "
+                                      "Fix: check the model's scales",
+                                      scales[i], i, (long long)d);
+            a[4 + i] = (int64_t)o;
             f[2 + i] = scales[i];
         }
     }
