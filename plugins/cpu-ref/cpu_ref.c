@@ -19,6 +19,8 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
 {
     if (rlx_kit_op_arity(op) == RLX_KIT_OP_UNKNOWN)
         return 0;
+    if (op >= 100 && op < 150)
+        return rlx__cpu_ref_supports_14(op, dtype);
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
     switch (dtype) {
