@@ -51,7 +51,8 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
 
     rlx__cpu_ref_reduce *p = &n->plan.reduce;
     size_t *mem = calloc(x.rank ? x.rank : 1, 3 * sizeof(size_t));
-    n->acc = calloc(n->count ? n->count : 1, sizeof(double));
+    /* two per output: log-sum-exp keeps a maximum and a sum */
+    n->acc = calloc(n->count ? n->count : 1, 2 * sizeof(double));
     n->scratch = mem;
     if (!mem || !n->acc)
         return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
