@@ -290,7 +290,9 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     default:
         break;
     }
-    if (rlx_kit_op_arity(v->op) == 1) { /* the unary ops */
+    /* the unary ops of ABI 1.0 (values 30-44); later ones, which the
+     * unary kernel does not know, run through cpu-ref (fallback.c) */
+    if (rlx_kit_op_arity(v->op) == 1 && v->op < RLX_OP_MATMUL) {
         s->kind = RLX__BLAS_K_UNARY;
         s->approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         return RLX_OK;
