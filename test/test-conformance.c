@@ -53,6 +53,10 @@ TEST(cpu_ref_passes)
     ASSERT_CONTAINS(tool_out, "causal softmax of [3, 2] (row 0 fully "
                               "masked): PASS");
     ASSERT_CONTAINS(tool_out, "reduce_mean over an empty axis: PASS");
+    ASSERT_CONTAINS(tool_out, "round of 0.5, 1.5, 2.5, -0.5, -2.5, 3.5: "
+                              "PASS");
+    ASSERT_CONTAINS(tool_out, "i32 div: 7/-2, -7/2, 7/0, 5/0, INT32_MIN/-1: "
+                              "PASS");
     ASSERT(strstr(tool_out, ": FAIL") == NULL);
 }
 

@@ -1,8 +1,8 @@
 /*
  * conformance_edge.c - the edge cases of docs/ops.md ("Edge cases"), each
- * a one-op f32 graph with hand-picked inputs (NaN, -0, infinities, fully
- * masked rows, rank-1 and rank-8 shapes, empty tensors) and the values the
- * doc prescribes, so a backend that differs fails with the doc section to
+ * a one-op graph (f32 here; other dtypes in conformance_edge14.c) with
+ * hand-picked inputs (NaN, -0, infinities, fully masked rows, rank-1 and
+ * rank-8 shapes, empty tensors) and the values the doc prescribes, so a backend that differs fails with the doc section to
  * read. The expected values are written here, not taken from cpu-ref:
  * cpu-ref must pass them too.
  */
@@ -13,55 +13,7 @@
 #include "cli.h"
 #include "conformance.h"
 
-#define EDGE_MAX_OUT 256
-
-typedef struct edge {
-    const char *name;     /* "relu of NaN and -0" */
-    const char *section;  /* anchor in ops.md */
-    conf_case c;
-    uint32_t rank;        /* expected result */
-    int64_t dims[CLI_TENSOR_MAX_RANK];
-    double want[EDGE_MAX_OUT];
-    int check_sign;       /* the sign of a zero result matters */
-    double tol;           /* relative and absolute */
-} edge;
-
-static int input(edge *e, uint32_t rank, const int64_t *dims,
-                 const double *v)
-{
-    cli_tensor *t = &e->c.inputs[e->c.n_inputs];
-    if (cli_tensor_alloc(t, RLX_DTYPE_F32, rank, dims) != 0)
-        return -1;
-    e->c.n_inputs++;
-    for (size_t i = 0; i < t->count; i++)
-        cli_tensor_set(t, i, v ? v[i] : (double)i);
-    return 0;
-}
-
-static void begin(edge *e, const char *name, const char *section, rlx_op op)
-{
-    memset(e, 0, sizeof *e);
-    e->name = name;
-    e->section = section;
-    e->c.op = op;
-    e->tol = 1e-6;
-    cli_format(e->c.desc, sizeof e->c.desc, "%s", name);
-}
-
-static void result(edge *e, uint32_t rank, const int64_t *dims,
-                   const double *want, size_t n)
-{
-    e->rank = rank;
-    memcpy(e->dims, dims, rank * sizeof *dims);
-    if (n) /* an empty result passes no values */
-        memcpy(e->want, want, n * sizeof *want);
-}
-
-static void ints(edge *e, uint32_t n, const int64_t *v)
-{
-    e->c.n_ints = n;
-    memcpy(e->c.ints, v, n * sizeof *v);
-}
+#include "conformance_edge.h"
 
 #define SEC_NAN "edge-nan-and-signed-zero"
 #define SEC_SOFTMAX "edge-causal-softmax-fully-masked-rows"
@@ -229,11 +181,11 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
     int at_compile;
 
     res->what = e->name;
-    res->dtype = "f32";
     res->is_edge = 1;
     res->section = e->section;
     res->n_cases = 1;
-    if (!rlx_backend_supports_op(test, e->c.op, RLX_DTYPE_F32)) {
+    res->dtype = rlx_dtype_name(e->out_dtype);
+    if (!rlx_backend_supports_op(test, e->c.op, e->out_dtype)) {
         res->verdict = CONF_UNSUPPORTED;
         cli_format(res->detail, sizeof res->detail,
                    "the backend's supports_op says no to %s",
@@ -258,7 +210,7 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
                    res->verdict == CONF_FAIL ? e->section : "");
         return;
     }
-    int shape_ok = got.rank == e->rank && got.dtype == RLX_DTYPE_F32;
+    int shape_ok = got.rank == e->rank && got.dtype == e->out_dtype;
     for (uint32_t k = 0; shape_ok && k < e->rank; k++)
         shape_ok = got.dims[k] == e->dims[k];
     if (!shape_ok) {
@@ -299,9 +251,11 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
 int cli_conf_edge_check(const rlx_backend *test, rlx_session *ts,
                         conf_report *r)
 {
-    for (int i = 0; i < N_EDGES; i++) {
+    for (int i = 0; i < N_EDGES + CONF_EDGE14_COUNT; i++) {
         edge e;
-        int rc = edge_make(i, &e);
+        /* then the cases of the ABI 1.4 ops (conformance_edge14.c) */
+        int rc = i < N_EDGES ? edge_make(i, &e)
+                             : cli_conf_edge14_make(i - N_EDGES, &e);
         if (rc < 0) {
             cli_conf_case_free(&e.c);
             return -1;
