@@ -50,7 +50,7 @@ TEST(rounding_ties_and_signed_zero)
                                    2.0f, -0.0f, NAN, -INFINITY };
     static const float cei[10] = { 1.0f, 2.0f, 3.0f, -0.0f, -1.0f, -2.0f,
                                    3.0f, -0.0f, NAN, -INFINITY };
-    static const float sgn[10] = { 1, 1, 1, -1, -1, -1, 1, -0.0f, NAN, -1 };
+    static const float sgn[10] = { 1, 1, 1, -1, -1, -1, 1, 0.0f, NAN, -1 };
     check_exact("round", run1(RLX_OP_ROUND, 10, x, NULL), rnd, 10);
     check_exact("floor", run1(RLX_OP_FLOOR, 10, x, NULL), flo, 10);
     check_exact("ceil", run1(RLX_OP_CEIL, 10, x, NULL), cei, 10);

@@ -39,7 +39,8 @@ double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
     case RLX_OP_FLOOR: return floor(x);
     case RLX_OP_CEIL: return ceil(x);
     case RLX_OP_ROUND: return nearbyint(x); /* default mode: half to even */
-    case RLX_OP_SIGN: return x > 0 ? 1.0 : x < 0 ? -1.0 : x; /* 0, -0, NaN */
+    case RLX_OP_SIGN: /* +0 for both zeros (NumPy's); NaN stays */
+        return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x;
     case RLX_OP_RECIPROCAL: return 1.0 / x;
     case RLX_OP_ERF: return erf(x);
     case RLX_OP_CLIP: return clip(x, a, b);
