@@ -87,8 +87,10 @@ static void read_attrs(rlx_op op, const rlx__cpu_ref_attrs *a,
 }
 
 /* Compile-time checks the core already made, repeated because a graph
- * view may come from anywhere: the data inputs share one dtype, where's
- * condition is bool, and mod's fmod 0 is for integers. */
+ * view may come from anywhere and the kernels read inputs by their
+ * dtype: the data inputs share one dtype T of the kind the op computes
+ * on, and the result is bool (comparisons, logical ops, isnan, isinf),
+ * or T; where's condition is bool; mod's fmod 0 is for integers. */
 static int inputs_ok(const rlx_graph_view *g, const rlx_node_view *v,
                      const rlx__cpu_ref_ew *p)
 {
@@ -99,14 +101,27 @@ static int inputs_ok(const rlx_graph_view *g, const rlx_node_view *v,
     for (uint32_t j = first + 1; j < v->n_inputs; j++)
         if (g->nodes[v->inputs[j]]->dtype != t)
             return 0;
-    if (v->op == RLX_OP_MOD && p->iattr[0] == 0 && !rlx__cpu_ref_is_int(t))
-        return 0;
-    if (v->op == RLX_OP_ISNAN || v->op == RLX_OP_ISINF)
-        return rlx_kit_dtype_is_float(t);
-    if (v->op == RLX_OP_WHERE)
-        return t == v->dtype;
-    /* the result is bool for comparisons and logical ops, else T */
-    return v->dtype == t || v->dtype == RLX_DTYPE_BOOL;
+    int is_float = rlx_kit_dtype_is_float(t);
+    switch (v->op) {
+    case RLX_OP_WHERE: return t == v->dtype;
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
+        return v->dtype == RLX_DTYPE_BOOL &&
+               (is_float || rlx__cpu_ref_is_int(t));
+    case RLX_OP_LOGICAL_AND: case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR:
+    case RLX_OP_LOGICAL_NOT:
+        return v->dtype == RLX_DTYPE_BOOL && t == RLX_DTYPE_BOOL;
+    case RLX_OP_ISNAN: case RLX_OP_ISINF:
+        return v->dtype == RLX_DTYPE_BOOL && is_float;
+    case RLX_OP_MOD:
+        if (p->iattr[0] == 0 && !rlx__cpu_ref_is_int(t))
+            return 0;
+        return v->dtype == t;
+    default:
+        /* the result's dtype passed supports_14, so T is one the op
+         * computes on */
+        return v->dtype == t;
+    }
 }
 
 rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
