@@ -192,6 +192,15 @@ TEST(clip_integers)
     double ub[2] = { 10, 200 };
     rlx_attrs uat = { 0, NULL, 2, ub };
     check_u8(RLX_OP_CLIP, &uat, 3, u, NULL, wu);
+    /* bounds beyond the dtype saturate to it, never wrap into it */
+    double over[1] = { 300 };
+    rlx_attrs uover = { 0, NULL, 1, over };
+    static const uint8_t w255[3] = { 255, 255, 255 };
+    check_u8(RLX_OP_CLIP, &uover, 3, u, NULL, w255);
+    double under[2] = { -INFINITY, -1000 };
+    rlx_attrs iunder = { 0, NULL, 2, under };
+    static const int8_t i8v[3] = { -5, 0, 100 }, wmin[3] = { -128, -128, -128 };
+    check_i8(RLX_OP_CLIP, &iunder, 3, i8v, NULL, wmin);
 }
 
 TEST(mod_sign_rules)

@@ -12,6 +12,17 @@ int rlx__cpu_ref_is_int(rlx_dtype t)
            t == RLX_DTYPE_I64 || t == RLX_DTYPE_BOOL;
 }
 
+void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi)
+{
+    switch (t) {
+    case RLX_DTYPE_I8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+    case RLX_DTYPE_U8: *lo = 0; *hi = UINT8_MAX; break;
+    case RLX_DTYPE_BOOL: *lo = 0; *hi = 1; break;
+    case RLX_DTYPE_I32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    }
+}
+
 static int is_signed(rlx_dtype t)
 {
     return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;

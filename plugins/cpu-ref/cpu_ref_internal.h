@@ -111,7 +111,9 @@ typedef struct rlx__cpu_ref_ew {
     int64_t *stride[3];  /* element strides of each input per output dim */
     size_t *index;       /* scratch counter */
     double fattr[2];     /* float attributes, defaults filled in */
-    int64_t iattr[2];    /* integer attributes, defaults filled in */
+    int64_t iattr[2];    /* integer attributes, defaults filled in; for
+                            clip on integers, its bounds rounded inward
+                            and saturated to the dtype */
 } rlx__cpu_ref_ew;
 
 /* argmax / argmin over the middle dim of [outer, len, inner]. */
@@ -261,6 +263,8 @@ double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i);
 void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v);
 /* Nonzero for i8, u8, i32, i64 and bool. */
 int rlx__cpu_ref_is_int(rlx_dtype t);
+/* The least and greatest value of integer dtype T. */
+void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi);
 
 /* kernels_ew_int.c and kernels_ew_float.c: one element of OP. */
 int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,

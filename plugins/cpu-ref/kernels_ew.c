@@ -124,6 +124,19 @@ static int inputs_ok(const rlx_graph_view *g, const rlx_node_view *v,
     }
 }
 
+/* B rounded inward (UP: toward +inf) and kept within [LO, HI]. */
+static int64_t int_bound(double b, int up, int64_t lo, int64_t hi)
+{
+    double v = up ? ceil(b) : floor(b);
+    if (isnan(v)) /* the core refuses it; unbounded if a view has one */
+        return up ? lo : hi;
+    if (v <= (double)lo)
+        return lo;
+    if (v >= (double)hi)
+        return hi; /* (double)INT64_MAX is 2^63: compared, not converted */
+    return (int64_t)v;
+}
+
 rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
                                    const rlx_graph_view *g,
                                    const rlx_node_view *v,
@@ -164,6 +177,12 @@ rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
     p->index = p->dims + r;
     for (uint32_t d = 0; d < r; d++)
         p->dims[d] = (size_t)v->shape[d];
+    if (v->op == RLX_OP_CLIP && rlx__cpu_ref_is_int(v->dtype)) {
+        int64_t lo, hi;
+        rlx__cpu_ref_int_range(v->dtype, &lo, &hi);
+        p->iattr[0] = int_bound(p->fattr[0], 1, lo, hi);
+        p->iattr[1] = int_bound(p->fattr[1], 0, lo, hi);
+    }
     for (uint32_t j = 0; j < v->n_inputs && j < 3; j++) {
         const rlx_node_view *in = g->nodes[v->inputs[j]];
         rlx_kit_broadcast_strides(r, in->rank, in->shape, p->stride[j]);

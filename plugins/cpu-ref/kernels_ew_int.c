@@ -5,8 +5,6 @@
  * result's width. Division truncates toward zero; dividing by zero, or
  * taking a remainder by zero, gives 0 (docs/ops.md#integer-arithmetic).
  */
-#include <math.h>
-
 #include "cpu_ref_internal.h"
 
 static int64_t wrap_add(int64_t x, int64_t y)
@@ -61,25 +59,13 @@ static int64_t int_pow(int64_t x, int64_t y)
     return r;
 }
 
-/* The integer bound of clip: the float bound rounded inward, kept within
- * int64 (the store wraps only values already within the dtype). */
-static int64_t bound(double b, int up)
-{
-    double v = up ? ceil(b) : floor(b);
-    if (v <= -9223372036854775808.0)
-        return INT64_MIN;
-    if (v >= 9223372036854775808.0)
-        return INT64_MAX;
-    return (int64_t)v;
-}
-
+/* clip's bounds were rounded and saturated at compile (kernels_ew.c). */
 static int64_t int_clip(const rlx__cpu_ref_ew *p, int64_t x)
 {
-    int64_t lo = bound(p->fattr[0], 1), hi = bound(p->fattr[1], 0);
-    if (x < lo)
-        x = lo;
-    if (x > hi)
-        x = hi;
+    if (x < p->iattr[0])
+        x = p->iattr[0];
+    if (x > p->iattr[1])
+        x = p->iattr[1];
     return x;
 }
 

@@ -93,26 +93,6 @@ static void run_float(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x)
 
 /* ---- integers: acc[] holds int64 bit patterns ----------------------- */
 
-static int64_t dtype_max(rlx_dtype t)
-{
-    switch (t) {
-    case RLX_DTYPE_I8: return INT8_MAX;
-    case RLX_DTYPE_U8: return UINT8_MAX;
-    case RLX_DTYPE_I32: return INT32_MAX;
-    default: return INT64_MAX;
-    }
-}
-
-static int64_t dtype_min(rlx_dtype t)
-{
-    switch (t) {
-    case RLX_DTYPE_I8: return INT8_MIN;
-    case RLX_DTYPE_U8: return 0;
-    case RLX_DTYPE_I32: return INT32_MIN;
-    default: return INT64_MIN;
-    }
-}
-
 static int64_t get(const rlx__cpu_ref_node *n, size_t o)
 {
     int64_t v;
@@ -156,8 +136,10 @@ static void run_int(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x)
 {
     size_t per = n->plan.reduce.per_output;
     int in_double = n->op == RLX_OP_REDUCE_MEAN || n->op == RLX_OP_REDUCE_L2;
-    int64_t init = n->op == RLX_OP_REDUCE_MAX    ? dtype_min(x->dtype)
-                   : n->op == RLX_OP_REDUCE_MIN  ? dtype_max(x->dtype)
+    int64_t least, greatest;
+    rlx__cpu_ref_int_range(x->dtype, &least, &greatest);
+    int64_t init = n->op == RLX_OP_REDUCE_MAX    ? least
+                   : n->op == RLX_OP_REDUCE_MIN  ? greatest
                    : n->op == RLX_OP_REDUCE_PROD ? 1
                                                  : 0;
     for (size_t o = 0; o < n->count; o++) {
