@@ -16,64 +16,41 @@
 #include "harness.h"
 #include "ops-util.h"
 
-/* Run OP on two i64 vectors of N (or one, with B NULL), compare. */
-static void check_i64(rlx_op op, const rlx_attrs *at, size_t n,
-                      const int64_t *a, const int64_t *b,
-                      const int64_t *want)
+/* Element I of integer data of dtype T. */
+static int64_t get_int(rlx_dtype t, const void *p, size_t i)
 {
-    source in[2] = { src('i', RLX_DTYPE_I64, 1, DIMS((int64_t)n), a),
-                     src('i', RLX_DTYPE_I64, 1, DIMS((int64_t)n), b) };
-    const result *y = run_any(op, b ? 2 : 1, in, at);
-    ASSERT_EQ(y->dtype, RLX_DTYPE_I64);
-    const int64_t *v = y->data;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != want[i])
-            FAIL("%s element %zu: got %lld, want %lld", rlx_op_name(op), i,
-                 (long long)v[i], (long long)want[i]);
+    switch (t) {
+    case RLX_DTYPE_I8: return ((const int8_t *)p)[i];
+    case RLX_DTYPE_U8: return ((const uint8_t *)p)[i];
+    case RLX_DTYPE_I32: return ((const int32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
 }
 
-static void check_i8(rlx_op op, const rlx_attrs *at, size_t n,
-                     const int8_t *a, const int8_t *b, const int8_t *want)
+/* Run OP on two vectors of N elements of dtype T (or one, with B NULL)
+ * and compare with WANT. The second operand enters as a constant (i8),
+ * a param (u8) or an input, so each way in is covered. */
+static void check_int(rlx_op op, const rlx_attrs *at, rlx_dtype t, size_t n,
+                      const void *a, const void *b, const void *want)
 {
-    source in[2] = { src('i', RLX_DTYPE_I8, 1, DIMS((int64_t)n), a),
-                     src('c', RLX_DTYPE_I8, 1, DIMS((int64_t)n), b) };
+    char kind = t == RLX_DTYPE_I8 ? 'c' : t == RLX_DTYPE_U8 ? 'p' : 'i';
+    source in[2] = { src('i', t, 1, DIMS((int64_t)n), a),
+                     src(kind, t, 1, DIMS((int64_t)n), b) };
     const result *y = run_any(op, b ? 2 : 1, in, at);
-    ASSERT_EQ(y->dtype, RLX_DTYPE_I8);
-    const int8_t *v = y->data;
+    ASSERT_EQ(y->dtype, t);
     for (size_t i = 0; i < n; i++)
-        if (v[i] != want[i])
-            FAIL("%s element %zu: got %d, want %d", rlx_op_name(op), i,
-                 v[i], want[i]);
+        if (get_int(t, y->data, i) != get_int(t, want, i))
+            FAIL("%s %s element %zu: got %lld, want %lld", rlx_op_name(op),
+                 rlx_dtype_name(t), i, (long long)get_int(t, y->data, i),
+                 (long long)get_int(t, want, i));
 }
 
-static void check_u8(rlx_op op, const rlx_attrs *at, size_t n,
-                     const uint8_t *a, const uint8_t *b, const uint8_t *want)
-{
-    source in[2] = { src('i', RLX_DTYPE_U8, 1, DIMS((int64_t)n), a),
-                     src('p', RLX_DTYPE_U8, 1, DIMS((int64_t)n), b) };
-    const result *y = run_any(op, b ? 2 : 1, in, at);
-    ASSERT_EQ(y->dtype, RLX_DTYPE_U8);
-    const uint8_t *v = y->data;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != want[i])
-            FAIL("%s element %zu: got %u, want %u", rlx_op_name(op), i,
-                 v[i], want[i]);
-}
-
-static void check_i32(rlx_op op, const rlx_attrs *at, size_t n,
-                      const int32_t *a, const int32_t *b,
-                      const int32_t *want)
-{
-    source in[2] = { src('i', RLX_DTYPE_I32, 1, DIMS((int64_t)n), a),
-                     src('i', RLX_DTYPE_I32, 1, DIMS((int64_t)n), b) };
-    const result *y = run_any(op, b ? 2 : 1, in, at);
-    ASSERT_EQ(y->dtype, RLX_DTYPE_I32);
-    const int32_t *v = y->data;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != want[i])
-            FAIL("%s element %zu: got %d, want %d", rlx_op_name(op), i,
-                 v[i], want[i]);
-}
+#define check_i8(op, at, n, a, b, w) check_int(op, at, RLX_DTYPE_I8, n, a, b, w)
+#define check_u8(op, at, n, a, b, w) check_int(op, at, RLX_DTYPE_U8, n, a, b, w)
+#define check_i32(op, at, n, a, b, w) \
+    check_int(op, at, RLX_DTYPE_I32, n, a, b, w)
+#define check_i64(op, at, n, a, b, w) \
+    check_int(op, at, RLX_DTYPE_I64, n, a, b, w)
 
 TEST(add_sub_mul_wrap)
 {
