@@ -62,7 +62,8 @@ TEST(compare_integers_every_width)
 {
     /* extremes of each width: a comparison done in a narrower or
      * unsigned type would get them wrong */
-    static const int8_t a8[4] = { -128, 127, 0, -1 }, b8[4] = { 127, -128, 0, 0 };
+    static const int8_t a8[4] = { -128, 127, 0, -1 };
+    static const int8_t b8[4] = { 127, -128, 0, 0 };
     static const uint8_t au[4] = { 255, 0, 128, 7 }, bu[4] = { 0, 255, 127, 7 };
     static const int32_t a32[4] = { INT32_MIN, INT32_MAX, 5, -5 };
     static const int32_t b32[4] = { INT32_MAX, INT32_MIN, 5, 5 };
@@ -187,8 +188,9 @@ TEST(where_every_dtype)
         size_t es = rlx_dtype_size(all[t]);
         unsigned char ab[24], bb[24];
         for (size_t i = 0; i < 3 * es; i++) {
-            ab[i] = (unsigned char)(all[t] == RLX_DTYPE_BOOL ? 1 : 0x11 * (i + 1));
-            bb[i] = (unsigned char)(all[t] == RLX_DTYPE_BOOL ? 0 : 0xA0 + i);
+            int is_bool = all[t] == RLX_DTYPE_BOOL;
+            ab[i] = (unsigned char)(is_bool ? 1 : 0x11 * (i + 1));
+            bb[i] = (unsigned char)(is_bool ? 0 : 0xA0 + i);
         }
         source tin[3] = { in[0], src('i', all[t], 1, DIMS(3), ab),
                           src('i', all[t], 1, DIMS(3), bb) };

@@ -78,7 +78,8 @@ TEST(add_sub_mul_wrap)
     check_i64(RLX_OP_ADD, NULL, 3, a64, b64, add64);
     check_i64(RLX_OP_MUL, NULL, 3, a64, b64, mul64);
     static const int32_t a32[2] = { INT32_MIN, 65536 }, b32[2] = { 1, 65536 };
-    static const int32_t sub32[2] = { INT32_MAX, 0 }, mul32[2] = { INT32_MIN, 0 };
+    static const int32_t sub32[2] = { INT32_MAX, 0 };
+    static const int32_t mul32[2] = { INT32_MIN, 0 };
     check_i32(RLX_OP_SUB, NULL, 2, a32, b32, sub32);
     check_i32(RLX_OP_MUL, NULL, 2, a32, b32, mul32);
 }

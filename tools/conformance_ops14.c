@@ -243,7 +243,8 @@ static int make_arg(const conf_op *o, rlx_dtype dt, int which,
 #define F CONF_DT_FLOAT
 #define I CONF_DT_INT
 #define B CONF_DT_BOOL
-#define CMP(op, set) { RLX_OP_##op, 0, make_compare, -3, 3, set, RLX_DTYPE_BOOL }
+#define CMP(op, set) \
+    { RLX_OP_##op, 0, make_compare, -3, 3, set, RLX_DTYPE_BOOL }
 #define LOG2(op) { RLX_OP_##op, 0, cli_conf_make_binary, 0, 2, B, 0 }
 #define BIT2(op) { RLX_OP_##op, 0, cli_conf_make_binary, -2, 2, I, 0 }
 #define UN(op, fn, lo, hi, set) { RLX_OP_##op, 0, fn, lo, hi, set, 0 }
