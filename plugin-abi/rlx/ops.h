@@ -155,7 +155,7 @@
     X(HARD_SIGMOID, 127, "hard_sigmoid", 1)                                  \
     X(HARD_SWISH, 128, "hard_swish", 1)                                      \
     X(MISH, 129, "mish", 1)                                                  \
-    /* prelu(x, slope): x < 0 ? slope * x : x; slope broadcasts to x.    */  \
+    /* prelu(x, slope): x < 0 ? slope * x : x; the two broadcast.       */  \
     X(PRELU, 130, "prelu", 2)                                                \
     /* mod(a, b), broadcasting: int_attrs [0] fmod (default 0). fmod 0:  */  \
     /* integer dtypes only, the result has the sign of the divisor       */  \
