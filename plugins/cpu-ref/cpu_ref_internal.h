@@ -215,6 +215,12 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
                                        rlx__cpu_ref_node *n);
 void rlx__cpu_ref_reduce_run(rlx__cpu_ref_node *n, const float *x,
                              size_t in_count);
+/* Walk N's input (IN_COUNT elements) in order, calling FOLD(n, CTX, o, i)
+ * with each element I and the output slot O it reduces into. */
+typedef void (*rlx__cpu_ref_fold)(rlx__cpu_ref_node *n, const void *ctx,
+                                  size_t o, size_t i);
+void rlx__cpu_ref_reduce_walk(rlx__cpu_ref_node *n, size_t in_count,
+                              rlx__cpu_ref_fold fold, const void *ctx);
 
 /* kernels_movement.c: reshape, transpose, slice, concat, gather */
 rlx_status rlx__cpu_ref_movement_prepare(const rlx_host *host,
@@ -271,9 +277,6 @@ int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,
                             int64_t y);
 double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
                              double y);
-/* Comparisons: 1 when X OP Y holds. */
-int rlx__cpu_ref_compare_int(rlx_op op, int64_t x, int64_t y);
-int rlx__cpu_ref_compare_float(rlx_op op, double x, double y);
 
 /* kernels_reduce_ext.c: reductions of values 100-149 on any of their
  * dtypes, and reduce_sum/mean/max on integers (plan: reduce_prepare). */

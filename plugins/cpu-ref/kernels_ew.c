@@ -190,6 +190,33 @@ rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
     return RLX_OK;
 }
 
+/* Whether comparison OP holds for operands in order ORD: -1, 0 or 1 as
+ * the first is less, equal or greater, 2 when unordered (a NaN), for
+ * which every comparison is false. */
+static int holds(rlx_op op, int ord)
+{
+    if (ord == 2)
+        return 0;
+    switch (op) {
+    case RLX_OP_EQUAL: return ord == 0;
+    case RLX_OP_LESS: return ord < 0;
+    case RLX_OP_LESS_EQUAL: return ord <= 0;
+    case RLX_OP_GREATER: return ord > 0;
+    default: return ord >= 0; /* greater_equal */
+    }
+}
+
+/* The order of two integers, or of two floats (2 with a NaN). */
+static int order_int(int64_t x, int64_t y)
+{
+    return (x > y) - (x < y);
+}
+
+static int order_float(double x, double y)
+{
+    return isnan(x) || isnan(y) ? 2 : (x > y) - (x < y);
+}
+
 /* Element K of the result from input elements AT[0..2]. */
 static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
                     size_t k, const size_t at[3])
@@ -210,12 +237,10 @@ static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
     switch (n->op) {
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
-        n->data[k] = (unsigned char)(
-            ints ? rlx__cpu_ref_compare_int(n->op,
-                                            rlx__cpu_ref_load_int(x, at[0]),
-                                            rlx__cpu_ref_load_int(y, at[1]))
-                 : rlx__cpu_ref_compare_float(n->op, x->f32[at[0]],
-                                              y->f32[at[1]]));
+        n->data[k] = (unsigned char)holds(
+            n->op, ints ? order_int(rlx__cpu_ref_load_int(x, at[0]),
+                                    rlx__cpu_ref_load_int(y, at[1]))
+                        : order_float(x->f32[at[0]], y->f32[at[1]]));
         return;
     case RLX_OP_ISNAN:
         n->data[k] = isnan(x->f32[at[0]]) != 0;

@@ -61,15 +61,3 @@ double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
     default: return NAN; /* compile admits no other op here */
     }
 }
-
-int rlx__cpu_ref_compare_float(rlx_op op, double x, double y)
-{
-    switch (op) {
-    case RLX_OP_EQUAL: return x == y;
-    case RLX_OP_LESS: return x < y;
-    case RLX_OP_LESS_EQUAL: return x <= y;
-    case RLX_OP_GREATER: return x > y;
-    case RLX_OP_GREATER_EQUAL: return x >= y;
-    default: return 0;
-    }
-}

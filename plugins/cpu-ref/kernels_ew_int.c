@@ -98,15 +98,3 @@ int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,
     default: return 0; /* compile admits no other op here */
     }
 }
-
-int rlx__cpu_ref_compare_int(rlx_op op, int64_t x, int64_t y)
-{
-    switch (op) {
-    case RLX_OP_EQUAL: return x == y;
-    case RLX_OP_LESS: return x < y;
-    case RLX_OP_LESS_EQUAL: return x <= y;
-    case RLX_OP_GREATER: return x > y;
-    case RLX_OP_GREATER_EQUAL: return x >= y;
-    default: return 0;
-    }
-}

@@ -12,34 +12,12 @@
 
 #include "cpu_ref_internal.h"
 
-/* Call FOLD(n, o, i) for every input element I and its output slot O. */
-static void walk(rlx__cpu_ref_node *n, size_t in_count,
-                 void (*fold)(rlx__cpu_ref_node *, const rlx__cpu_ref_node *,
-                              size_t, size_t),
-                 const rlx__cpu_ref_node *x)
-{
-    const rlx__cpu_ref_reduce *p = &n->plan.reduce;
-    uint32_t r = p->rank;
-    if (r)
-        memset(p->index, 0, r * sizeof *p->index);
-    size_t o = 0;
-    for (size_t i = 0; i < in_count; i++) {
-        fold(n, x, o, i);
-        for (uint32_t d = r; d-- > 0;) {
-            o += p->out_stride[d];
-            if (++p->index[d] < p->dims[d])
-                break;
-            o -= p->out_stride[d] * p->dims[d];
-            p->index[d] = 0;
-        }
-    }
-}
-
 /* ---- floats: acc[] in double ---------------------------------------- */
 
-static void fold_float(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x,
-                       size_t o, size_t i)
+static void fold_float(rlx__cpu_ref_node *n, const void *ctx, size_t o,
+                       size_t i)
 {
+    const rlx__cpu_ref_node *x = ctx;
     double v = x->f32[i], *acc = &n->acc[o];
     switch (n->op) {
     case RLX_OP_REDUCE_MIN:
@@ -58,9 +36,10 @@ static void fold_float(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x,
 }
 
 /* Log-sum-exp pass 2: sum of e^(x - max) into the slot after the max. */
-static void fold_lse(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x,
-                     size_t o, size_t i)
+static void fold_lse(rlx__cpu_ref_node *n, const void *ctx, size_t o,
+                     size_t i)
 {
+    const rlx__cpu_ref_node *x = ctx;
     double m = n->acc[o];
     if (isfinite(m))
         n->acc[n->count + o] += exp((double)x->f32[i] - m);
@@ -74,11 +53,11 @@ static void run_float(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x)
                                                        : 0.0;
     for (size_t o = 0; o < n->count; o++)
         n->acc[o] = init;
-    walk(n, x->count, fold_float, x);
+    rlx__cpu_ref_reduce_walk(n, x->count, fold_float, x);
     if (n->op == RLX_OP_REDUCE_LOG_SUM_EXP) {
         for (size_t o = 0; o < n->count; o++)
             n->acc[n->count + o] = 0.0;
-        walk(n, x->count, fold_lse, x);
+        rlx__cpu_ref_reduce_walk(n, x->count, fold_lse, x);
         /* an infinite or NaN maximum is the answer itself */
         for (size_t o = 0; o < n->count; o++)
             if (isfinite(n->acc[o]))
@@ -110,9 +89,10 @@ static int64_t wrap(uint64_t u)
     return (int64_t)u;
 }
 
-static void fold_int(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x,
-                     size_t o, size_t i)
+static void fold_int(rlx__cpu_ref_node *n, const void *ctx, size_t o,
+                     size_t i)
 {
+    const rlx__cpu_ref_node *x = ctx;
     int64_t v = rlx__cpu_ref_load_int(x, i), a = get(n, o);
     uint64_t uv = (uint64_t)v, ua = (uint64_t)a;
     switch (n->op) {
@@ -148,7 +128,7 @@ static void run_int(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x)
         else
             put(n, o, init);
     }
-    walk(n, x->count, fold_int, x);
+    rlx__cpu_ref_reduce_walk(n, x->count, fold_int, x);
     for (size_t o = 0; o < n->count; o++) {
         int64_t v;
         if (in_double) {
