@@ -5,6 +5,8 @@ set -euo pipefail
 
 pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       libyaml-dev libffi-dev python3-numpy
+      # ONNX's node tests (inputs and expected outputs) for the vision ops
+      python3-onnx
       # backends: OpenBLAS; Vulkan headers, loader, glslc, and lavapipe
       # (Mesa's CPU Vulkan driver) so CI runs the Vulkan backend for real
       libopenblas-dev libvulkan-dev glslc mesa-vulkan-drivers
@@ -14,7 +16,9 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # ABI baseline check (abidw, abidiff); Debian packages and their test
       abigail-tools dpkg-dev file lintian
       # the AT_SECURE test gives a probe a file capability (setcap)
-      libcap2-bin)
+      libcap2-bin
+      # the libFuzzer harnesses (scripts/fuzz.sh): clang and its runtimes
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

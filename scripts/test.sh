@@ -3,7 +3,8 @@
 # a -Werror build; an AddressSanitizer + UndefinedBehaviorSanitizer build;
 # and a ThreadSanitizer build of the suites that run threads (live plugin
 # swaps, concurrent sessions); then build, install and remove the Debian
-# packages. Ends with the line "N passed, N failed" over every test case.
+# packages; then run each libFuzzer harness briefly (scripts/fuzz.sh).
+# Ends with the line "N passed, N failed" over every test case.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh || exit 1
@@ -44,6 +45,18 @@ bash scripts/test-packages.sh | tee build-packages/tap.txt || pkg_rc=1
 python3 -c 'import json, sys; print(json.dumps({"name": "packages", "result": "OK" if sys.argv[2] == "0" else "FAIL", "stdout": open(sys.argv[1]).read()}))' \
   build-packages/tap.txt "$pkg_rc" >build-packages/testlog.json
 logs+=("build-packages/testlog.json")
+
+# The libFuzzer harnesses (clang, ASan/UBSan), each run briefly from its
+# seed corpus (scripts/fuzz.sh, docs/fuzzing.md); one TAP line per target
+# joins the count.
+mkdir -p build-fuzz
+echo "== build-fuzz: scripts/fuzz.sh 20"
+fuzz_rc=0
+bash scripts/fuzz.sh 20 | tee build-fuzz/tap.txt || fuzz_rc=1
+[ "$fuzz_rc" -eq 0 ] || status=1
+python3 -c 'import json, sys; print(json.dumps({"name": "fuzz", "result": "OK" if sys.argv[2] == "0" else "FAIL", "stdout": open(sys.argv[1]).read()}))' \
+  build-fuzz/tap.txt "$fuzz_rc" >build-fuzz/testlog.json
+logs+=("build-fuzz/testlog.json")
 
 python3 scripts/tap-count.py "${logs[@]}" || status=1
 exit $status

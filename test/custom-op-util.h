@@ -45,6 +45,19 @@ static inline const char *kernels_path(void)
     return buf;
 }
 
+/* A runtime that allows what these tests' models load: OpenBLAS and
+ * libm by their exact sonames, the test kernel library by its file, and
+ * the fixture directory (models and the copies placed next to them). */
+static inline rlx_runtime *allowed_runtime(void)
+{
+    rlx_runtime *rt = test_runtime();
+    const char *allow[] = { OPENBLAS, LIBM, kernels_path(), rlx_test_dir() };
+    for (size_t i = 0; i < sizeof allow / sizeof *allow; i++)
+        if (rlx_runtime_allow_custom_ops(rt, allow[i]) != RLX_OK)
+            FAIL("allow %s: %s", allow[i], rlx_last_error());
+    return rt;
+}
+
 #define ASSERT_MSG(...)                                                     \
     do {                                                                    \
         const char *needles_[] = { __VA_ARGS__ };                           \

@@ -5,7 +5,8 @@
 # backend author's docs and the example backend are installed, that the
 # man page and --help name the installed docs, and that the example backend
 # builds out of tree against only the staged files found through
-# pkg-config, loads, and passes `rlx conformance`.
+# pkg-config, loads, and passes `rlx conformance`, and that the moved
+# install still finds its plugin scanner.
 set -uo pipefail
 build=$(cd "$1" && pwd)
 tmp=$(mktemp -d /tmp/rlx-sdk-install.XXXXXX)
@@ -43,7 +44,7 @@ mv "$tmp/stage$prefix" "$sdk"
 ok "meson install --destdir staged the SDK, moved to a private prefix"
 
 have_docs() {
-  for f in writing-a-backend.md abi.md conformance.md ops.md \
+  for f in writing-a-backend.md abi.md conformance.md ops.md security.md \
            examples/out-of-tree-backend/example.c \
            examples/out-of-tree-backend/meson.build; do
     [ -s "$sdk/$rel_docdir/$f" ] || { echo "missing $rel_docdir/$f"; return 1; }
@@ -95,6 +96,20 @@ conformance() {
   grep -F '(conformant)' <<<"$report" && grep -F 'add          f32   PASS' <<<"$report"
 }
 check "the staged rlx loads the example and rlx conformance passes it" conformance
+
+# The moved install finds its rlx-plugin-scanner from librlx's own
+# location (<libdir>/../libexec/rlx or wherever the options put it), so
+# plugins are scanned out of process: crash isolation on.
+isolation() {
+  local out
+  out=$(XDG_CACHE_HOME=$tmp/cache RLX_PLUGIN_PATH=$tmp/example/build \
+        "$sdk/$bindir/rlx" devices 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  ! grep -F "scanner is not installed" <<<"$out" &&
+  # only the scanner writes the registry cache
+  grep -F "$tmp/example/build/" "$tmp/cache/rlx/plugin-registry"
+}
+check "the moved install scans plugins with its own rlx-plugin-scanner (crash isolation on)" isolation
 
 echo "1..$n"
 exit $failed

@@ -549,7 +549,29 @@ TEST(json_escaping)
     tmp_remove(top);
 }
 
-RLX_TEST_LIST(TEST_ENTRY(version), TEST_ENTRY(help),
+/* A bad RLX_LOG is said once, with what was used and the valid values;
+ * it used to be ignored without a word. */
+TEST(bad_log_level_warns_once)
+{
+    setenv("RLX_LOG", "garbage", 1);
+    int rc = tool_run("demo --device cpu-ref", 1);
+    unsetenv("RLX_LOG");
+    ASSERT_EQ(rc, 0);
+    const char *w = "rlx: warning: RLX_LOG='garbage' is not valid; using the "
+                    "default (no log lines) instead. Fix: set it to error, "
+                    "warn, info or debug, or unset it\n";
+    const char *at = strstr(tool_out, w);
+    ASSERT(at != NULL);
+    ASSERT(strstr(at + strlen(w), "RLX_LOG=") == NULL); /* once */
+    setenv("RLX_LOG", "warn", 1);
+    rc = tool_run("demo --device cpu-ref", 1);
+    unsetenv("RLX_LOG");
+    ASSERT_EQ(rc, 0);
+    ASSERT(!strstr(tool_out, "rlx: warning: RLX_LOG"));
+}
+
+RLX_TEST_LIST(
+    TEST_ENTRY(bad_log_level_warns_once),TEST_ENTRY(version), TEST_ENTRY(help),
               TEST_ENTRY(usage_errors), TEST_ENTRY(devices_text),
               TEST_ENTRY(devices_json), TEST_ENTRY(demo),
               TEST_ENTRY(demo_bad_device), TEST_ENTRY(broken_plugin_dir),

@@ -3,7 +3,7 @@
  * signature, argument, spec, model and library gets its own message with
  * a Fix and leaves nothing behind; a library gone at compile time fails
  * the compile naming it; a set-user-ID process loads kernel libraries
- * only by absolute path under the plugin directory. The working cases:
+ * only by absolute path under the plugin directory, allowed or not. The working cases:
  * test-custom-op.c.
  */
 #define _GNU_SOURCE
@@ -137,7 +137,7 @@ TEST(bad_specs)
             "starts as a copy of 'x', which is f32 [2,3]");
 }
 
-/* ---- bad libraries: found when the model loads (and at compile) ------ */
+/* ---- bad models: found when the model loads ---------------------------- */
 
 static void load_fails(const char *name, const char *node_yaml,
                        rlx_status want, const char *const *expect,
@@ -169,6 +169,47 @@ static void load_fails(const char *name, const char *node_yaml,
         load_fails(name, yaml, st, e_, sizeof e_ / sizeof *e_);             \
     } while (0)
 
+/* A bad library or symbol: the model loads (loading opens no library),
+ * and compiling it with everything the tests use allowed fails. */
+static void compile_fails(const char *name, const char *node_yaml,
+                          rlx_status want, const char *const *expect,
+                          size_t n_expect)
+{
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "rlx_model: 1\n"
+             "inputs: [{name: x, dtype: f32, shape: [4]}]\n"
+             "nodes:\n"
+             "%s"
+             "outputs: [y]\n", node_yaml);
+    rlx_model *m = NULL;
+    if (rlx_model_load(write_model(name, yaml), &m) != RLX_OK)
+        FAIL("%s: %s", name, rlx_last_error());
+    rlx_runtime *rt = allowed_runtime();
+    rlx_session *s = NULL;
+    rlx_program *p = (rlx_program *)1;
+    ASSERT_EQ(rlx_session_create(rt, "cpu", &s), RLX_OK);
+    rlx_status st = rlx_session_compile(s, rlx_model_graph(m), &p);
+    if (st != want)
+        FAIL("%s: status %s, expected %s (%s)", name, rlx_status_name(st),
+             rlx_status_name(want), rlx_last_error());
+    ASSERT(p == NULL);
+    for (size_t i = 0; i < n_expect; i++)
+        if (!strstr(rlx_last_error(), expect[i]))
+            FAIL("%s: error lacks '%s': %s", name, expect[i],
+                 rlx_last_error());
+    ASSERT(strstr(rlx_last_error(), "Fix:"));
+    rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+    rlx_model_destroy(m);
+}
+
+#define COMPILE_FAILS(name, yaml, st, ...)                                  \
+    do {                                                                    \
+        const char *e_[] = { __VA_ARGS__ };                                 \
+        compile_fails(name, yaml, st, e_, sizeof e_ / sizeof *e_);          \
+    } while (0)
+
 #define SAXPY_NODE(lib, sym, sig, args)                                     \
     "  - {name: y, op: custom, library: " lib ", symbol: " sym ",\n"        \
     "     signature: \"" sig "\", init: x,\n"                               \
@@ -176,27 +217,27 @@ static void load_fails(const char *name, const char *node_yaml,
 
 TEST(bad_models)
 {
-    LOAD_FAILS("nosym.yaml",
-               SAXPY_NODE(OPENBLAS, "cblas_saxpyy",
-                          "void(i32, f32, f32*, i32, f32*, i32)",
-                          "[$numel(x), 2.0, x, 1, y, 1]"),
-               RLX_ERR_NOT_FOUND, "nosym.yaml:4:", "custom node 'y'",
-               OPENBLAS, "cblas_saxpyy",
-               "void(i32, f32, f32*, i32, f32*, i32)",
-               "has no function 'cblas_saxpyy'", "nm -D");
-    LOAD_FAILS("nolib.yaml",
-               SAXPY_NODE("libnot-a-real-blas.so.9", "cblas_saxpy",
-                          "void(i32, f32, f32*, i32, f32*, i32)",
-                          "[$numel(x), 2.0, x, 1, y, 1]"),
-               RLX_ERR_NOT_FOUND, "nolib.yaml:4:",
-               "libnot-a-real-blas.so.9", "cblas_saxpy",
-               "the library failed to load");
-    LOAD_FAILS("escape.yaml",
-               SAXPY_NODE("../../etc/libx.so", "cblas_saxpy",
-                          "void(i32, f32, f32*, i32, f32*, i32)",
-                          "[$numel(x), 2.0, x, 1, y, 1]"),
-               RLX_ERR_NOT_FOUND, "../../etc/libx.so",
-               "the library failed to load");
+    COMPILE_FAILS("nosym.yaml",
+                  SAXPY_NODE(OPENBLAS, "cblas_saxpyy",
+                             "void(i32, f32, f32*, i32, f32*, i32)",
+                             "[$numel(x), 2.0, x, 1, y, 1]"),
+                  RLX_ERR_NOT_FOUND, "custom node 'y'", OPENBLAS,
+                  "cblas_saxpyy", "void(i32, f32, f32*, i32, f32*, i32)",
+                  "has no function 'cblas_saxpyy'", "nm -D");
+    /* a bare name nothing allowed provides: refused, not searched for */
+    COMPILE_FAILS("nolib.yaml",
+                  SAXPY_NODE("libnot-a-real-blas.so.9", "cblas_saxpy",
+                             "void(i32, f32, f32*, i32, f32*, i32)",
+                             "[$numel(x), 2.0, x, 1, y, 1]"),
+                  RLX_ERR_INVALID_ARGUMENT, "libnot-a-real-blas.so.9",
+                  "cblas_saxpy", "no allowed file, directory or soname",
+                  "--allow-custom-ops");
+    COMPILE_FAILS("escape.yaml",
+                  SAXPY_NODE("../../etc/libx.so", "cblas_saxpy",
+                             "void(i32, f32, f32*, i32, f32*, i32)",
+                             "[$numel(x), 2.0, x, 1, y, 1]"),
+                  RLX_ERR_NOT_FOUND, "../../etc/libx.so",
+                  "the library failed to load");
     LOAD_FAILS("arity.yaml",
                SAXPY_NODE(OPENBLAS, "cblas_saxpy",
                           "void(i32, f32, f32*, i32, f32*, i32)",
@@ -263,16 +304,25 @@ TEST(bad_models)
              "     init: x, args: [0, y]}\n"
              "outputs: [y]\n");
     rlx_model *m = NULL;
-    ASSERT_EQ(rlx_model_load(write_model("m/up.yaml", yaml), &m),
+    ASSERT_EQ(rlx_model_load(write_model("m/up.yaml", yaml), &m), RLX_OK);
+    rlx_runtime *rt = allowed_runtime();
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    ASSERT_EQ(rlx_session_create(rt, "cpu", &s), RLX_OK);
+    ASSERT_EQ(rlx_session_compile(s, rlx_model_graph(m), &p),
               RLX_ERR_INVALID_ARGUMENT);
-    ASSERT_MSG("up.yaml:4:", "leads out of the model's directory");
+    ASSERT_MSG("../librlx-test-kernels.so",
+               "leads out of the model's directory");
+    rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+    rlx_model_destroy(m);
 }
 
-/* A library that loads at model time but is gone at compile time: the
- * compile fails, naming it, and nothing runs. */
+/* A library that is there when the model loads but gone at compile time:
+ * the compile fails, naming it, and nothing runs. */
 TEST(library_gone_at_compile)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     char cmd[4096];
     const char *tmp_dir = rlx_test_dir();
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/gone' && cp '%s' '%s/gone/'",
@@ -307,9 +357,9 @@ TEST(library_gone_at_compile)
 /* ---- set-user-ID processes: absolute paths under the plugin dir only --- */
 
 /* Run the set-user-ID copy HELPER of secure-load as user nobody on MODEL,
- * with RLX_CUSTOM_OP_PATH set to ENV; its output into OUT. */
-static int run_secure(const char *helper, const char *model, const char *env,
-                      char *out, size_t size)
+ * allowing ALLOW; its output into OUT. */
+static int run_secure(const char *helper, const char *model,
+                      const char *allow, char *out, size_t size)
 {
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
@@ -318,10 +368,9 @@ static int run_secure(const char *helper, const char *model, const char *env,
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
-        setenv("RLX_CUSTOM_OP_PATH", env, 1);
         if (setgid(65534) != 0 || setuid(65534) != 0)
             _exit(3);
-        execl(helper, helper, model, (char *)NULL);
+        execl(helper, helper, model, allow, (char *)NULL);
         _exit(4);
     }
     close(fds[1]);
@@ -348,28 +397,31 @@ TEST(set_user_id_loads_only_under_the_plugin_dir)
     snprintf(helper, sizeof helper, "%s/secure-load", tmp_dir);
     snprintf(dir, sizeof dir, "%s/opdir", tmp_dir);
     snprintf(cmd, sizeof cmd, "cp '%s' '%s' && mkdir -p '%s' && cp '%s' "
-             "'%s/librlx-test-kernels-env.so'", src, helper, dir,
-             kernels_path(), dir);
+             "'%s/librlx-test-kernels-env.so' && chmod -R a+rX '%s'", src,
+             helper, dir, kernels_path(), dir, dir);
     ASSERT_EQ(system(cmd), 0);
     ASSERT_EQ(chown(helper, 0, 0), 0);
     ASSERT_EQ(chmod(helper, 04755), 0);
     ASSERT_EQ(chmod(tmp_dir, 0755), 0);
-    /* an absolute path outside the plugin directory is refused (it loads
-     * in a normal process: int_float_double_args_by_absolute_path) */
-    const char *abs_model = kernel_model(kernels_path());
+    /* an allowed absolute path outside the plugin directory is refused
+     * (it loads in a normal process: int_float_double_args_by_absolute_
+     * path) */
+    char lib[700];
+    snprintf(lib, sizeof lib, "%s/librlx-test-kernels-env.so", dir);
+    const char *abs_model = kernel_model(lib);
     char copy[600];
     snprintf(copy, sizeof copy, "%s/abs.yaml", tmp_dir);
     snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 644 '%s'", abs_model,
              copy, copy);
     ASSERT_EQ(system(cmd), 0);
-    int rc = run_secure(helper, copy, "", out, sizeof out);
+    int rc = run_secure(helper, copy, lib, out, sizeof out);
     if (rc == 3 || rc == 4 || (rc != 1 && rc != 0))
         SKIP("cannot run a set-user-ID program here (exit %d)", rc);
     ASSERT_EQ(rc, 1);
     if (!strstr(out, "set-user-ID process") || !strstr(out, "Fix:") ||
         !strstr(out, rlx_plugin_dir()))
         FAIL("absolute path outside the plugin dir: %s", out);
-    /* a bare name through RLX_CUSTOM_OP_PATH is refused too */
+    /* a bare name in an allowed directory is refused too */
     const char *env_model = kernel_model("librlx-test-kernels-env.so");
     snprintf(copy, sizeof copy, "%s/env.yaml", tmp_dir);
     snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 644 '%s'", env_model,
@@ -378,12 +430,20 @@ TEST(set_user_id_loads_only_under_the_plugin_dir)
     ASSERT_EQ(run_secure(helper, copy, dir, out, sizeof out), 1);
     if (!strstr(out, "set-user-ID process"))
         FAIL("bare name in a set-user-ID process: %s", out);
-    /* the same model loads in a normal process */
-    setenv("RLX_CUSTOM_OP_PATH", dir, 1);
+    /* the same model compiles in a normal process */
+    rlx_runtime *rt = test_runtime();
+    ASSERT_EQ(rlx_runtime_allow_custom_ops(rt, dir), RLX_OK);
     rlx_model *m = NULL;
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
     ASSERT_EQ(rlx_model_load(copy, &m), RLX_OK);
+    ASSERT_EQ(rlx_session_create(rt, "cpu", &s), RLX_OK);
+    if (rlx_session_compile(s, rlx_model_graph(m), &p) != RLX_OK)
+        FAIL("normal process: %s", rlx_last_error());
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
     rlx_model_destroy(m);
-    setenv("RLX_CUSTOM_OP_PATH", "", 1);
+    rlx_runtime_destroy(rt);
 }
 
 RLX_TEST_LIST(TEST_ENTRY(bad_signatures_and_arguments),

@@ -3,10 +3,11 @@
  * through libffi. OpenBLAS's cblas_saxpy and cblas_sgemv and libm's erff,
  * expf and erf, called from YAML models, match rlx's own ops; an
  * application's function pointer runs; integer, float and double
- * arguments arrive intact; the kernel library is found by absolute path,
- * RLX_CUSTOM_OP_PATH or the model's directory; a custom node inside a
+ * arguments arrive intact; an allowed kernel library is found by absolute
+ * path, in an allowed directory or the model's directory; a custom node
+ * inside a
  * graph for another device is placed on the host. Refusals and errors:
- * test-custom-op-errors.c.
+ * test-custom-op-errors.c; what a model may not load: test-model-security.c.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -52,7 +53,7 @@ static void fill(float *v, size_t n, float scale, float shift)
 
 TEST(openblas_saxpy_matches_add_mul)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     const char *path = write_model("saxpy.yaml", saxpy_yaml);
     float x[15], y[15], z[15], ref[15];
     fill(x, 15, 2.0f, -1.0f);
@@ -92,7 +93,7 @@ static const char sgemv_yaml[] =
 
 TEST(openblas_sgemv_matches_matmul)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     const char *path = write_model("sgemv.yaml", sgemv_yaml);
     float a[24], x[6], y[4], ref[4];
     fill(a, 24, 1.5f, -0.7f);
@@ -139,7 +140,7 @@ static const char gelu_yaml[] =
 
 TEST(libm_erff_gelu_and_expf_match_builtins)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     const char *path = write_model("gelu.yaml", gelu_yaml);
     float x[100], g[100], ref[100], ex[100], exref[100];
     for (int i = 0; i < 100; i++)
@@ -158,7 +159,7 @@ TEST(libm_erff_gelu_and_expf_match_builtins)
 /* libm's double erf on an f64 tensor, with a one-element broadcast. */
 TEST(libm_double_erf)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     const char *path = write_model(
         "erf64.yaml",
         "rlx_model: 1\n"
@@ -186,7 +187,7 @@ TEST(libm_double_erf)
  * policy, and the program stays on its backend. */
 TEST(custom_nodes_are_host_pieces_under_every_fallback)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     rlx_model *m = NULL;
     ASSERT_EQ(rlx_model_load(write_model("gelu-p.yaml", gelu_yaml), &m),
               RLX_OK);
@@ -245,12 +246,12 @@ static void check_kernel_model(rlx_runtime *rt, const char *path)
 
 TEST(int_float_double_args_by_absolute_path)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     check_kernel_model(rt, kernel_model(kernels_path()));
     rlx_runtime_destroy(rt);
 }
 
-TEST(bare_name_through_rlx_custom_op_path)
+TEST(bare_name_through_an_allowed_directory)
 {
     rlx_runtime *rt = test_runtime();
     /* a name no loader path (meson sets LD_LIBRARY_PATH) can find */
@@ -262,23 +263,31 @@ TEST(bare_name_through_rlx_custom_op_path)
     ASSERT_EQ(system(cmd), 0);
     const char *path = kernel_model("librlx-test-kernels-env.so");
     rlx_model *m = NULL;
-    setenv("RLX_CUSTOM_OP_PATH", "", 1);
-    ASSERT_EQ(rlx_model_load(path, &m), RLX_ERR_NOT_FOUND);
-    ASSERT(m == NULL);
+    ASSERT_EQ(rlx_model_load(path, &m), RLX_OK); /* loading opens nothing */
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    ASSERT_EQ(rlx_session_create(rt, "cpu", &s), RLX_OK);
+    ASSERT_EQ(rlx_session_compile(s, rlx_model_graph(m), &p),
+              RLX_ERR_INVALID_ARGUMENT);
     ASSERT_MSG("librlx-test-kernels-env.so", "rlxk_scale_shift",
-               "i32(i32, f32, f64, f32*, f32*)", "failed to load",
-               "RLX_CUSTOM_OP_PATH");
-    char env[1400];
-    snprintf(env, sizeof env, "/nonexistent::%s", dir);
-    setenv("RLX_CUSTOM_OP_PATH", env, 1);
+               "i32(i32, f32, f64, f32*, f32*)", "allowed no custom-op",
+               "--allow-custom-ops");
+    /* the session's own allowance */
+    ASSERT_EQ(rlx_session_allow_custom_ops(s, dir), RLX_OK);
+    if (rlx_session_compile(s, rlx_model_graph(m), &p) != RLX_OK)
+        FAIL("compile with %s allowed: %s", dir, rlx_last_error());
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_model_destroy(m);
+    /* and the runtime's, for every session */
+    ASSERT_EQ(rlx_runtime_allow_custom_ops(rt, dir), RLX_OK);
     check_kernel_model(rt, path);
-    setenv("RLX_CUSTOM_OP_PATH", "", 1);
     rlx_runtime_destroy(rt);
 }
 
 TEST(relative_path_inside_the_model_directory)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     /* copy the library into a subdirectory of the model's directory */
     const char *tmp_dir = rlx_test_dir();
     char cmd[4096];
@@ -286,7 +295,7 @@ TEST(relative_path_inside_the_model_directory)
              tmp_dir, kernels_path(), tmp_dir);
     ASSERT_EQ(system(cmd), 0);
     check_kernel_model(rt, kernel_model("lib/librlx-test-kernels.so"));
-    /* a bare name is also found in the model's directory */
+    /* a bare name is found in an allowed directory (here the model's) */
     snprintf(cmd, sizeof cmd, "cp '%s' '%s/'", kernels_path(), tmp_dir);
     ASSERT_EQ(system(cmd), 0);
     check_kernel_model(rt, kernel_model("librlx-test-kernels.so"));
@@ -295,7 +304,7 @@ TEST(relative_path_inside_the_model_directory)
 
 TEST(non_zero_status_fails_the_run)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     char yaml[2048];
     snprintf(yaml, sizeof yaml,
              "rlx_model: 1\n"
@@ -338,7 +347,7 @@ static uint8_t app_each(uint8_t a, int32_t b)
 
 TEST(application_function_pointer)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     rlx_graph *g = NULL;
     rlx_value x, y, u, w;
     int64_t dims[] = { 2, 4 };
@@ -395,7 +404,7 @@ TEST(application_function_pointer)
 
 TEST(vulkan_graph_places_custom_node_on_host)
 {
-    rlx_runtime *rt = test_runtime();
+    rlx_runtime *rt = allowed_runtime();
     const char *vk = getenv("RLX_TEST_VULKAN_PLUGIN");
     if (!vk || !*vk) {
         rlx_runtime_destroy(rt);
@@ -442,7 +451,7 @@ RLX_TEST_LIST(TEST_ENTRY(openblas_saxpy_matches_add_mul),
               TEST_ENTRY(libm_double_erf),
               TEST_ENTRY(custom_nodes_are_host_pieces_under_every_fallback),
               TEST_ENTRY(int_float_double_args_by_absolute_path),
-              TEST_ENTRY(bare_name_through_rlx_custom_op_path),
+              TEST_ENTRY(bare_name_through_an_allowed_directory),
               TEST_ENTRY(relative_path_inside_the_model_directory),
               TEST_ENTRY(non_zero_status_fails_the_run),
               TEST_ENTRY(application_function_pointer),

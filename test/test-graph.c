@@ -628,7 +628,60 @@ TEST(new_ops_compile_and_run)
     rlx_runtime_destroy(rt);
 }
 
+/* A zero dimension does not excuse the others: their product must fit. */
+TEST(zero_dim_does_not_hide_overflow)
+{
+    rlx_graph *g;
+    rlx_value x;
+    ASSERT_EQ(rlx_graph_create(&g), RLX_OK);
+    ASSERT_EQ(rlx_graph_input(g, "x", RLX_DTYPE_F32, 3,
+                              (int64_t[]){ 0, INT64_MAX, 4 }, &x),
+              RLX_ERR_SHAPE);
+    ASSERT_CONTAINS(rlx_last_error(), "overflows");
+    ASSERT_EQ(rlx_graph_input(g, "y", RLX_DTYPE_F32, 3,
+                              (int64_t[]){ 4, INT64_MAX, 0 }, &x),
+              RLX_ERR_SHAPE);
+    ASSERT_EQ(rlx_graph_input(g, "w", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ 0, INT64_MAX }, &x),
+              RLX_ERR_SHAPE);
+    /* an empty tensor of sane dims is fine */
+    ASSERT_EQ(rlx_graph_input(g, "z", RLX_DTYPE_F32, 3,
+                              (int64_t[]){ 0, 1 << 20, 4 }, &x),
+              RLX_OK);
+    rlx_graph_destroy(g);
+}
+
+/* Many nodes and outputs: names stay unique through the hash index, also
+ * in a graph grown past its table's first sizes. */
+TEST(many_names_stay_unique)
+{
+    rlx_graph *g;
+    rlx_value x, v;
+    char name[32];
+    ASSERT_EQ(rlx_graph_create(&g), RLX_OK);
+    ASSERT_EQ(rlx_graph_input(g, "x", RLX_DTYPE_F32, 1, (int64_t[]){ 2 },
+                              &x),
+              RLX_OK);
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        ASSERT_EQ(rlx_graph_add_node(g, name, RLX_OP_RELU, 1, &x, NULL, &v),
+                  RLX_OK);
+        ASSERT_EQ(rlx_graph_output(g, name, v), RLX_OK);
+    }
+    ASSERT_EQ(rlx_graph_add_node(g, "n1234", RLX_OP_RELU, 1, &x, NULL, &v),
+              RLX_ERR_DUPLICATE);
+    ASSERT_CONTAINS(rlx_last_error(), "already has a node named 'n1234'");
+    ASSERT_EQ(rlx_graph_add_node(g, "x", RLX_OP_RELU, 1, &x, NULL, &v),
+              RLX_ERR_DUPLICATE);
+    ASSERT_EQ(rlx_graph_output(g, "n2999", x), RLX_ERR_DUPLICATE);
+    ASSERT_EQ(rlx_graph_output(g, "fresh", x), RLX_OK);
+    ASSERT_EQ(rlx_graph_node_count(g), 3001u);
+    rlx_graph_destroy(g);
+}
+
 RLX_TEST_LIST(
+    TEST_ENTRY(zero_dim_does_not_hide_overflow),
+    TEST_ENTRY(many_names_stay_unique),
     TEST_ENTRY(matmul_shapes),
     TEST_ENTRY(matmul_mismatch_names_node_and_shapes),
     TEST_ENTRY(broadcasting),

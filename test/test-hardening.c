@@ -64,6 +64,44 @@ TEST(config_nesting_is_linear)
     tool_tmp_remove_all();
 }
 
+/* Many options (hashed): each keeps its own value, and a name given twice
+ * is refused. */
+TEST(config_many_options)
+{
+    char path[300], value[32], want[32];
+    snprintf(path, sizeof path, "%s/config.yaml", tool_tmp_make());
+    size_t cap = 5000 * 32, k = 0;
+    char *text = malloc(cap);
+    ASSERT(text);
+    k += (size_t)snprintf(text, cap, "options:\n");
+    for (int i = 0; i < 5000; i++)
+        k += (size_t)snprintf(text + k, cap - k, "  t.o%d: %d\n", i, i);
+    tool_file_write(path, text, k);
+    setenv("RLX_CONFIG", path, 1);
+    rlx_runtime *rt = test_runtime();
+    setenv("RLX_CONFIG", "", 1);
+    for (int i = 0; i < 5000; i += 499) {
+        snprintf(want, sizeof want, "t.o%d", i);
+        ASSERT_EQ(rlx_runtime_get_option(rt, want, value, sizeof value, NULL,
+                                         0),
+                  RLX_OK);
+        snprintf(want, sizeof want, "%d", i);
+        ASSERT_STREQ(value, want);
+    }
+    ASSERT_EQ(rlx_runtime_get_option(rt, "t.o4999", value, sizeof value,
+                                     NULL, 0),
+              RLX_OK);
+    ASSERT_STREQ(value, "4999");
+    rlx_runtime_destroy(rt);
+    snprintf(text + k, cap - k, "  t.o2500: again\n");
+    tool_file_write(path, text, strlen(text));
+    free(text);
+    char reason[2048];
+    config_diag(path, reason, sizeof reason);
+    ASSERT_CONTAINS(reason, "duplicate key 't.o2500'");
+    tool_tmp_remove_all();
+}
+
 TEST(config_size_capped)
 {
     char path[300], reason[2048];
@@ -245,11 +283,99 @@ TEST(file_capabilities_ignore_environment)
     tool_tmp_remove_all();
 }
 
+/* The same for every setting the core reads: set to a bad value, each
+ * fails the probe without the capability, and means nothing with it. */
+TEST(file_capabilities_ignore_settings)
+{
+    static const struct {
+        const char *env, *mode, *honoured;
+    } cases[] = {
+        { "RLX_FALLBACK=bogus", "session", "RLX_FALLBACK='bogus'" },
+        { "RLX_OPS_DISABLE=bogus", "session", "RLX_OPS_DISABLE: 'bogus'" },
+        { "RLX_DEVICE_POLICY=bogus", "runner",
+          "'bogus' is not a device policy" },
+        { "RLX_DEVICE_CHAIN=bogus", "chain", "device chain 'bogus'" },
+    };
+    const char *dir = tool_tmp_make();
+    char probe[300], cmd[2048], qp[400];
+    ASSERT(chmod(dir, 0755) == 0);
+    snprintf(probe, sizeof probe, "%s/probe", dir);
+    tool_file_copy(tool_env("RLX_TEST_ENV_PROBE"), probe);
+    ASSERT(chmod(probe, 0755) == 0);
+    tool_quote(qp, sizeof qp, probe);
+    if (geteuid() != 0)
+        SKIP("needs root to give the probe a file capability");
+    snprintf(cmd, sizeof cmd, "setcap cap_net_raw+ep %s 2>/dev/null", qp);
+    if (system(cmd) != 0)
+        SKIP("setcap is not installed or not permitted here (libcap2-bin)");
+    for (int secure = 0; secure < 2; secure++) {
+        snprintf(cmd, sizeof cmd, secure ? "setcap cap_net_raw+ep %s"
+                                         : "setcap -r %s", qp);
+        ASSERT_EQ(system(cmd), 0);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            snprintf(cmd, sizeof cmd, "%s XDG_CACHE_HOME=/nonexistent "
+                     "setpriv --reuid=65534 --regid=65534 --clear-groups "
+                     "%s %s 2>&1", cases[i].env, qp, cases[i].mode);
+            fflush(stdout);
+            FILE *p = popen(cmd, "r");
+            ASSERT(p);
+            char out[4096] = "";
+            size_t n = fread(out, 1, sizeof out - 1, p);
+            out[n] = '\0';
+            ASSERT_EQ(pclose(p), 0);
+            if (secure) {
+                if (strstr(out, cases[i].honoured))
+                    FAIL("%s was honoured with AT_SECURE: %s", cases[i].env,
+                         out);
+                char ok[64];
+                snprintf(ok, sizeof ok, "%s: OK", cases[i].mode);
+                ASSERT_CONTAINS(out, ok);
+            } else {
+                ASSERT_CONTAINS(out, cases[i].honoured);
+            }
+        }
+    }
+    tool_tmp_remove_all();
+}
+
+/* Every environment variable in core/ and tools/ is read through rlx__env
+ * (core/src/env.c), the one function that honours AT_SECURE: no other
+ * getenv or secure_getenv in the sources. */
+TEST(only_env_c_reads_the_environment)
+{
+    char cmd[1024];
+    const char *src = tool_env("RLX_TEST_SOURCE_DIR");
+    snprintf(cmd, sizeof cmd, "cd '%s' && grep -rnE "
+             "'(secure_)?getenv[[:space:]]*\\(' core tools "
+             "--include='*.c' --include='*.h' | grep -v '^core/src/env\\.c:'",
+             src);
+    FILE *p = popen(cmd, "r");
+    ASSERT(p);
+    char out[4096] = "";
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    if (n)
+        FAIL("read the environment with rlx__env (core/src/env.c) "
+             "instead:\n%s", out);
+    /* the grep itself works: it finds env.c's own call */
+    snprintf(cmd, sizeof cmd, "grep -c 'getenv(' '%s/core/src/env.c'", src);
+    p = popen(cmd, "r");
+    ASSERT(p);
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    ASSERT(atoi(out) >= 1);
+}
+
 RLX_TEST_LIST(
+    TEST_ENTRY(only_env_c_reads_the_environment),
+    TEST_ENTRY(file_capabilities_ignore_settings),
     TEST_ENTRY(file_capabilities_ignore_environment),
     TEST_ENTRY(registered_then_failed_destroyed_once),
     TEST_ENTRY(config_fifo_refused_without_blocking),
     TEST_ENTRY(config_nesting_is_linear),
+    TEST_ENTRY(config_many_options),
     TEST_ENTRY(config_size_capped),
     TEST_ENTRY(model_and_input_fifos_refused),
     TEST_ENTRY(npy_sizes_checked_before_allocating),

@@ -172,9 +172,47 @@ TEST(names)
     ASSERT(rlx_kit_op_is_float(RLX_OP_ADD));
     ASSERT(!rlx_kit_op_is_float(RLX_OP_GATHER));
     ASSERT(!rlx_kit_op_is_float((rlx_op)9999));
+    ASSERT(!rlx_kit_op_is_float(RLX_OP_SCATTER_ND)); /* 1.4: any dtype */
+    ASSERT_STREQ(rlx_kit_op_name(RLX_OP_STRIDED_SLICE), "strided_slice");
+    ASSERT_EQ(rlx_kit_op_arity(RLX_OP_RANGE), 0);
     ASSERT(rlx_kit_op_is_source(RLX_OP_PARAM));
     ASSERT_STREQ(rlx_kit_dtype_name(RLX_DTYPE_BF16), "bf16");
     ASSERT_STREQ(rlx_kit_dtype_name((rlx_dtype)77), "unknown");
+}
+
+/* ---- index arithmetic (kit_index.h) ------------------------------------- */
+
+/* ONNX Slice's element count and first index, worked by hand. */
+static void check_slice(int64_t dim, int64_t s, int64_t e, int64_t step,
+                        int64_t want_first, int64_t want_count)
+{
+    int64_t first = -99, count = -99;
+    rlx_kit_slice_bounds(dim, s, e, step, &first, &count);
+    ASSERT_EQ(count, want_count);
+    if (want_count)
+        ASSERT_EQ(first, want_first);
+}
+
+TEST(slice_bounds_and_index_wrap)
+{
+    check_slice(6, 0, 6, 1, 0, 6);
+    check_slice(6, 1, 100, 2, 1, 3);         /* 1, 3, 5 */
+    check_slice(6, -1, INT64_MIN, -1, 5, 6); /* the whole axis reversed */
+    check_slice(6, 100, 0, -2, 5, 3);        /* start clamps to dim - 1 */
+    check_slice(6, -100, 100, 4, 0, 2);      /* 0, 4 */
+    check_slice(6, 3, 3, 1, 0, 0);
+    check_slice(6, 0, 6, INT64_MIN, 0, 0);   /* backwards from 0 to 5 */
+    check_slice(6, 5, -7, INT64_MIN, 5, 1);  /* |step| beyond int64 */
+    check_slice(6, INT64_MIN, INT64_MAX, INT64_MAX, 0, 1);
+    check_slice(0, 0, 1, 1, 0, 0);
+    check_slice(0, -1, INT64_MIN, -1, 0, 0);
+    int64_t k = -1;
+    ASSERT(rlx_kit_index_wrap(-1, 4, &k) && k == 3);
+    ASSERT(rlx_kit_index_wrap(3, 4, &k) && k == 3);
+    ASSERT(!rlx_kit_index_wrap(4, 4, &k));
+    ASSERT(!rlx_kit_index_wrap(-5, 4, &k));
+    ASSERT(!rlx_kit_index_wrap(INT64_MIN, 4, &k));
+    ASSERT(!rlx_kit_index_wrap(0, 0, &k));
 }
 
 /* ---- the planner ---------------------------------------------------------- */
@@ -443,10 +481,60 @@ TEST(execute_args_checks)
     ASSERT(rlx_kit_bound_output(&a, 0) == NULL);
 }
 
+/* ---- spatial ops (conv, pools) ----------------------------------------- */
+
+TEST(spatial_parse_and_sizes)
+{
+    rlx_kit_spatial sp;
+    char err[256];
+    /* conv 2-d: group 2, strides (2, 1), dilations default */
+    const int64_t conv[] = { 2, 2, 1 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV, 4, 3, conv, &sp, err,
+                                    sizeof err), 0);
+    ASSERT_EQ(sp.s, 2);
+    ASSERT_EQ(sp.group, 2);
+    ASSERT(sp.stride[0] == 2 && sp.stride[1] == 1);
+    ASSERT(sp.dilation[0] == 1 && sp.pad_end[1] == 0);
+    sp.kernel[0] = sp.kernel[1] = 3;
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_CONV, &sp, 0, 7, err, sizeof err),
+              3);
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_CONV, &sp, 1, 2, err, sizeof err),
+              -1);
+    ASSERT(strstr(err, "larger than") && strstr(err, "Fix:"));
+    /* a partial block is refused */
+    const int64_t part[] = { 1, 2 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV, 4, 2, part, &sp, err,
+                                    sizeof err), -1);
+    ASSERT(strstr(err, "blocks of 2"));
+    /* max_pool 1-d, ceil: in 5, kernel 2, stride 2 -> 3; pad_end 1 on
+     * in 4 -> 2 (the third window would start in the end padding) */
+    const int64_t pool[] = { 1, 0, 2, 2, 2, 1, 0, 1 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_MAX_POOL, 3, 8, pool, &sp, err,
+                                    sizeof err), 0);
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_MAX_POOL, &sp, 0, 4, err,
+                                  sizeof err), 2);
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_MAX_POOL, &sp, 0, 5, err,
+                                  sizeof err), 3);
+    /* conv_transpose: stride 2, output_padding 1 on in 3, kernel 3 */
+    const int64_t tr[] = { 1, 2, 1, 0, 0, 1 };
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV_TRANSPOSE, 3, 6, tr, &sp,
+                                    err, sizeof err), 0);
+    sp.kernel[0] = 3;
+    ASSERT_EQ(rlx_kit_spatial_out(RLX_OP_CONV_TRANSPOSE, &sp, 0, 3, err,
+                                  sizeof err), 2 * 2 + 1 + 3);
+    /* rank 2 has no spatial axis; a pool needs its kernel */
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_CONV, 2, 0, NULL, &sp, err,
+                                    sizeof err), -1);
+    ASSERT_EQ(rlx_kit_spatial_parse(RLX_OP_AVG_POOL, 3, 3, pool, &sp, err,
+                                    sizeof err), -1);
+    ASSERT(strstr(err, "no kernel size"));
+}
+
 RLX_TEST_LIST(TEST_ENTRY(norm_axis), TEST_ENTRY(broadcast_strides),
               TEST_ENTRY(collapse), TEST_ENTRY(shape_count_and_str),
               TEST_ENTRY(matmul_operands),
               TEST_ENTRY(attrs_defaults), TEST_ENTRY(names),
+              TEST_ENTRY(slice_bounds_and_index_wrap),
               TEST_ENTRY(plan_reuse_and_peak), TEST_ENTRY(plan_mixed_sizes),
               TEST_ENTRY(plan_random_graphs_valid),
               TEST_ENTRY(f16_round_trip_every_pattern),
@@ -455,4 +543,5 @@ RLX_TEST_LIST(TEST_ENTRY(norm_axis), TEST_ENTRY(broadcast_strides),
               TEST_ENTRY(half_fast_matches_exact),
               TEST_ENTRY(format_truncation),
               TEST_ENTRY(fail_reports_long_message_whole),
-              TEST_ENTRY(execute_args_checks));
+              TEST_ENTRY(execute_args_checks),
+              TEST_ENTRY(spatial_parse_and_sizes));

@@ -61,6 +61,36 @@ TEST(empty_file)
     ASSERT_CONTAINS(e, "empty.yaml:1:1: the model file is empty");
 }
 
+/* A file of another kind is named as such, not reported as bad YAML. */
+TEST(not_a_yaml_model)
+{
+    /* ir_version 8, then a producer_name: how every ONNX file begins */
+    static const unsigned char onnx[] = { 0x08, 0x08, 0x12, 0x07, 'p', 'y',
+                                          't', 'o', 'r', 'c', 'h', 0x3a, 0 };
+    write_bytes("model.onnx", onnx, sizeof onnx);
+    const char *e = load_fail("model.onnx", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "model.onnx: this is an ONNX model;");
+    ASSERT(strstr(e, "YAML syntax error") == NULL);
+
+    write_st_raw("w.safetensors", "{}", 0, NULL, 0);
+    e = load_fail("w.safetensors", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "this is a safetensors weights file, not a model");
+
+    static const char npy[] = "\x93NUMPY\x01\x00v\x00{'descr': '<f4'}";
+    write_bytes("x.npy", npy, sizeof npy - 1);
+    e = load_fail("x.npy", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "this is a NumPy .npy array, not a model");
+
+    static const unsigned char elf[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0 };
+    write_bytes("lib.so", elf, sizeof elf);
+    e = load_fail("lib.so", NULL, RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "lib.so: not a model file");
+
+    /* text that is not a model stays the YAML loader's to explain */
+    e = load_fail("notes.txt", "just: text\n", RLX_ERR_FORMAT);
+    ASSERT(strstr(e, "not a model file") == NULL);
+}
+
 TEST(missing_top_level_key)
 {
     const char *e = load_fail("noout.yaml",
@@ -429,6 +459,29 @@ TEST(safetensors_header_not_json)
     ASSERT_CONTAINS(e, "the file is 3 bytes, too short");
 }
 
+/* Duplicates found past the hash table's first sizes, and the line of
+ * the first occurrence still named. */
+TEST(duplicates_in_large_mappings)
+{
+    char yaml[8192], header[8192];
+    size_t k = (size_t)snprintf(yaml, sizeof yaml, "rlx_model: 1\nx:\n");
+    for (int i = 0; i < 300; i++)
+        k += (size_t)snprintf(yaml + k, sizeof yaml - k, "  k%d: 0\n", i);
+    snprintf(yaml + k, sizeof yaml - k, "  k123: 1\n");
+    const char *e = load_fail("bigdup.yaml", yaml, RLX_ERR_DUPLICATE);
+    ASSERT_CONTAINS(e, "bigdup.yaml:303:3: duplicate key 'k123' (first at "
+                       "line 126)");
+    k = (size_t)snprintf(header, sizeof header, "{");
+    for (int i = 0; i < 100; i++)
+        k += (size_t)snprintf(header + k, sizeof header - k,
+                              "\"t%d\": {\"dtype\": \"F32\", \"shape\": "
+                              "[0], \"data_offsets\": [0, 0]}, ", i);
+    snprintf(header + k, sizeof header - k, "\"t77\": {}}");
+    write_st_raw("bigdup.safetensors", header, 0, NULL, 0);
+    e = weights_fail("bigdup2.yaml", "bigdup.safetensors", RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "duplicate key at byte ");
+}
+
 TEST(safetensors_truncated)
 {
     unsigned char data[16] = { 0 };
@@ -516,6 +569,22 @@ TEST(safetensors_dimension_overflow)
                  0, NULL, 0);
     e = weights_fail("dimovf2.yaml", "dimovf2.safetensors", RLX_ERR_FORMAT);
     ASSERT_CONTAINS(e, "more elements than fit in 64 bits");
+    /* a zero dim leaves no data, but the others must still fit */
+    write_st_raw("dimovf3.safetensors",
+                 "{\"w1\": {\"dtype\": \"F32\", "
+                 "\"shape\": [0, 9223372036854775807, 4], "
+                 "\"data_offsets\": [0, 0]}}",
+                 0, NULL, 0);
+    e = weights_fail("dimovf3.yaml", "dimovf3.safetensors", RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "shape [0,9223372036854775807,4] has more elements "
+                       "than fit in 64 bits");
+    write_st_raw("dimovf4.safetensors",
+                 "{\"w1\": {\"dtype\": \"F32\", "
+                 "\"shape\": [9223372036854775807, 0], "
+                 "\"data_offsets\": [0, 0]}}",
+                 0, NULL, 0);
+    e = weights_fail("dimovf4.yaml", "dimovf4.safetensors", RLX_ERR_FORMAT);
+    ASSERT_CONTAINS(e, "more elements than fit in 64 bits");
     write_st_raw("dimneg.safetensors",
                  "{\"w1\": {\"dtype\": \"F32\", \"shape\": [-1, 3], "
                  "\"data_offsets\": [0, 0]}}",
@@ -528,7 +597,9 @@ RLX_TEST_LIST(
     TEST_ENTRY(yaml_syntax_error),
     TEST_ENTRY(yaml_bad_indentation),
     TEST_ENTRY(yaml_duplicate_key_and_alias),
+    TEST_ENTRY(duplicates_in_large_mappings),
     TEST_ENTRY(empty_file),
+    TEST_ENTRY(not_a_yaml_model),
     TEST_ENTRY(missing_top_level_key),
     TEST_ENTRY(unknown_top_level_key),
     TEST_ENTRY(wrong_format_version),

@@ -1,9 +1,10 @@
 /*
  * test-ops-graph.c - the reference CPU backend as a whole, through the
  * public API: it declares every op on the dtypes ops.h gives it and no
- * other (by the result's dtype: bool for comparisons, i64 for argmax),
- * empty tensors pass through ops and params, and a small graph with a
- * param and a constant runs twice against values computed here.
+ * other (max_pool and resize also on i8/u8; by the result's dtype: bool
+ * for comparisons, i64 for argmax), empty tensors pass through ops and
+ * params, and a small graph with a param and a constant runs twice
+ * against values computed here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -24,16 +25,24 @@ static int is_float_op(rlx_op op)
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
     case RLX_OP_FILL:
+    /* since 1.4: data movement and indexing (see want_dtype) */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO:
         return 0;
     default:
         return 1;
     }
 }
 
-/* The result dtypes of the ops that take more than floats (ABI 1.4),
- * as ops.h and docs/ops.md give them: 'n' numeric (floats and the
- * integers), 's' floats and signed integers, 'i' integers, 'b' bool
- * only, 'l' i64 only, 'a' any, 'f' floats; 0 for the float-only rest. */
+/* The result dtypes of the ops of values 100-149 and the arithmetic ops
+ * that take integers since 1.4, as ops.h and docs/ops.md give them: 'n'
+ * numeric (floats and the integers), 's' floats and signed integers, 'i'
+ * integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats; 0 for the
+ * other ops. */
 static char result_set(rlx_op op)
 {
     switch (op) {
@@ -60,21 +69,45 @@ static char result_set(rlx_op op)
     }
 }
 
-/* Whether cpu-ref should run OP with a result of dtype T. */
-static int expect_support(rlx_op op, rlx_dtype t)
+/* Whether result dtype T belongs to SET (result_set's letters). */
+static int in_set(char set, rlx_dtype t)
 {
     int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
     int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
-    switch (result_set(op)) {
+    switch (set) {
     case 'n': return fl || sgn || t == RLX_DTYPE_U8;
     case 's': return fl || sgn;
     case 'i': return sgn || t == RLX_DTYPE_U8;
     case 'b': return t == RLX_DTYPE_BOOL;
     case 'l': return t == RLX_DTYPE_I64;
     case 'a': return 1;
-    case 'f': return fl;
-    default: return is_float_op(op) ? fl : 1;
+    default: return fl;
     }
+}
+
+/* Float ops that also take i8 and u8: they only pick input values. */
+static int takes_bytes(rlx_op op, rlx_dtype t)
+{
+    return (op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
+           (t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8);
+}
+
+/* Whether cpu-ref should declare OP with result dtype T: the ops
+ * result_set knows as it says, float ops on the float dtypes, topk and
+ * non_zero (indices) on i64 only, cumsum and range on every dtype but
+ * bool, the rest of data movement on all. */
+static int want_dtype(rlx_op op, rlx_dtype t)
+{
+    if (result_set(op))
+        return in_set(result_set(op), t);
+    if (is_float_op(op))
+        return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+               t == RLX_DTYPE_BF16;
+    if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
+        return t == RLX_DTYPE_I64;
+    if (op == RLX_OP_CUMSUM || op == RLX_OP_RANGE)
+        return t != RLX_DTYPE_BOOL;
+    return 1;
 }
 
 TEST(supports_every_op)
@@ -83,16 +116,23 @@ TEST(supports_every_op)
     ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
     const rlx_backend *b = rlx_runtime_find_backend(rt, "cpu-ref");
     int missing = 0, extra = 0;
-    static const rlx_dtype all[] = { RLX_DTYPE_F32, RLX_DTYPE_F16,
-                                     RLX_DTYPE_BF16, RLX_DTYPE_F64,
-                                     RLX_DTYPE_I32, RLX_DTYPE_I64,
-                                     RLX_DTYPE_I8, RLX_DTYPE_U8,
-                                     RLX_DTYPE_BOOL };
+    static const rlx_dtype floats[] = { RLX_DTYPE_F32, RLX_DTYPE_F16,
+                                        RLX_DTYPE_BF16 };
+    static const rlx_dtype others[] = { RLX_DTYPE_F64, RLX_DTYPE_I32,
+                                        RLX_DTYPE_I64, RLX_DTYPE_I8,
+                                        RLX_DTYPE_U8, RLX_DTYPE_BOOL };
     if (b) {
 #define CHECK_OP(name, value, text, arity)                                  \
-    for (size_t i = 0; i < N_OF(all); i++) {                                \
-        int want = expect_support(RLX_OP_##name, all[i]);                   \
-        int got = rlx_backend_supports_op(b, RLX_OP_##name, all[i]) != 0;   \
+    for (size_t i = 0; i < 3; i++) {                                        \
+        int want = want_dtype(RLX_OP_##name, floats[i]);                    \
+        int got = rlx_backend_supports_op(b, RLX_OP_##name, floats[i]) != 0; \
+        missing += want && !got;                                            \
+        extra += got && !want;                                              \
+    }                                                                       \
+    for (size_t i = 0; i < 6; i++) {                                        \
+        int want = want_dtype(RLX_OP_##name, others[i]) ||                  \
+                   takes_bytes(RLX_OP_##name, others[i]);                   \
+        int got = rlx_backend_supports_op(b, RLX_OP_##name, others[i]) != 0; \
         missing += want && !got;                                            \
         extra += got && !want;                                              \
     }                                                                       \

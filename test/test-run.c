@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "test-tool.h"
+#include "test-util.h"
 
 static const char *example(char *buf, size_t n, const char *rel)
 {
@@ -198,6 +199,12 @@ TEST(bad_npy_inputs)
     tool_file_write(path, buf, n + 9);
     bad_input(path, "trailing bytes");
 
+    /* a zero dim must not excuse the others (the array is empty) */
+    snprintf(path, sizeof path, "%s/zerohuge.npy", dir);
+    n = npy_header(buf, "<f4", "(0, 4611686018427387904, 4)");
+    tool_file_write(path, buf, n);
+    bad_input(path, "the header's shape is too large");
+
     snprintf(path, sizeof path, "%s/version.npy", dir);
     n = npy_header(buf, "<f4", "(2,)");
     buf[6] = 9;
@@ -288,6 +295,81 @@ TEST(bf16_as_raw_bits)
     ASSERT(ok);
 }
 
+/* The device choice in one line; every candidate behind --why (-v). */
+TEST(device_choice_brief)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "run %s --device cpu", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Why:     requested device 'cpu'; chose "
+                              "backend 'cpu-ref' for cpu:0 (--why lists");
+    ASSERT(strstr(tool_out, "\n    cpu: backend") == NULL);
+    snprintf(args, sizeof args, "run %s", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Why:     no device requested; chose backend "
+                              "'cpu-ref' for cpu:0 (--why lists the ");
+    ASSERT(strstr(tool_out, "no backend registered") == NULL);
+    const char *full[] = { "--why", "-v" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "run %s %s", mlp_quoted(), full[i]);
+        ASSERT_EQ(tool_run(args, 1), 0);
+        ASSERT_CONTAINS(tool_out, "Why:\n  no device requested; trying in "
+                                  "order:\n");
+        ASSERT_CONTAINS(tool_out, "    cuda: no backend registered\n");
+        ASSERT_CONTAINS(tool_out, "  chose backend 'cpu-ref' for cpu:0\n");
+    }
+}
+
+/* --fallback whole on a device that lacks a node: the header names the
+ * backend that runs the graph, and which one declined it and why. */
+TEST(whole_fallback_names_the_backend)
+{
+    static const char yaml[] =
+        "rlx_model: 1\nname: partial\ninputs:\n"
+        "  - {name: x, dtype: f32, shape: [2, 3]}\n"
+        "nodes:\n  - {name: h, op: gelu, inputs: [x]}\n"
+        "  - {name: r, op: relu, inputs: [h]}\n"
+        "  - {name: z, op: add, inputs: [r, r]}\n"
+        "outputs: [z]\n";
+    char path[256], plugin[256], args[1200];
+    const char *dir = tool_tmp_make();
+    snprintf(path, sizeof path, "%s/partial.yaml", dir);
+    tool_file_write(path, yaml, sizeof yaml - 1);
+    snprintf(plugin, sizeof plugin, "%s/librlx-backend-testnpupart.so", dir);
+    tool_file_copy(test_plugin("testnpupart"), plugin);
+    ASSERT(setenv("RLX_PLUGIN_PATH", dir, 1) == 0);
+
+    snprintf(args, sizeof args, "run %s --device npu --fallback whole", path);
+    int rc = tool_run(args, 1);
+    if (rc != 0)
+        FAIL("exit %d:\n%s", rc, tool_out);
+    ASSERT_CONTAINS(tool_out, "Backend: cpu-ref on cpu:0 (the whole graph; "
+                              "test-npu on npu:0 declined it)\n");
+    ASSERT_CONTAINS(tool_out, "Plugin:  (built-in)\n");
+    ASSERT_CONTAINS(tool_out, "backend 'test-npu' declined node 'h' (op "
+                              "gelu): backend 'test-npu' has no gelu");
+    ASSERT_CONTAINS(tool_out, "Placement: 3 nodes on cpu:0, 0 transfers");
+    snprintf(args, sizeof args, "run %s --device npu --fallback whole --why",
+             path);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "placed over 1 piece: ");
+    ASSERT(strstr(tool_out, "1 pieces") == NULL);
+
+    /* split: the device runs its part, and the header says so */
+    snprintf(args, sizeof args, "run %s --device npu --why", path);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Backend: test-npu on npu:0\n");
+    ASSERT_CONTAINS(tool_out, "placed over 2 pieces: ");
+
+    /* a choice that failed explains itself in full, without --why */
+    snprintf(args, sizeof args, "run %s --fallback none", path);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "rlx: how the device was chosen:\n  no device "
+                              "requested; trying in order:\n");
+    ASSERT_CONTAINS(tool_out, "    cuda: no backend registered\n");
+    ASSERT(unsetenv("RLX_PLUGIN_PATH") == 0);
+}
+
 TEST(bad_device)
 {
     char args[2048];
@@ -297,8 +379,129 @@ TEST(bad_device)
     ASSERT_CONTAINS(tool_out, "rlx: cannot open a session");
 }
 
+/* Option values that used to be misread: an empty device ran on the
+ * default one, "--seed 010" was octal, "--output ''" said "too long". */
+TEST(option_values_checked)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "run %s --device ''", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 2);
+    ASSERT_CONTAINS(tool_out, "rlx: run: --device wants a device name");
+    snprintf(args, sizeof args, "check %s --device=", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 2);
+    ASSERT_CONTAINS(tool_out, "rlx: check: --device wants a device name");
+    ASSERT_EQ(tool_run("demo --device ''", 1), 2);
+    ASSERT_CONTAINS(tool_out, "rlx: demo: --device wants a device name");
+    snprintf(args, sizeof args, "run %s --seed 010", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "random in [-1, 1) from seed 10\n");
+    snprintf(args, sizeof args, "run %s --seed 08", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "random in [-1, 1) from seed 8\n");
+    ASSERT_EQ(tool_run("demo --batch 010", 1), 0);
+    ASSERT_CONTAINS(tool_out, "batch 10");
+    snprintf(args, sizeof args, "run %s --output ''", mlp_quoted());
+    ASSERT_EQ(tool_run(args, 1), 2);
+    ASSERT_CONTAINS(tool_out, "--output wants a directory");
+}
+
+/* A bad --output fails before the model runs, not after. */
+TEST(output_checked_before_running)
+{
+    char path[8192], q[8300], args[16384];
+    const char *dir = tool_tmp_make();
+    /* under a regular file: cannot be made */
+    snprintf(path, sizeof path, "%s/file", dir);
+    tool_file_write(path, "x", 1);
+    snprintf(path, sizeof path, "%s/file/sub", dir);
+    tool_quote(q, sizeof q, path);
+    snprintf(args, sizeof args, "run %s --output %s", mlp_quoted(), q);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "Fix: pick a");
+    ASSERT(!strstr(tool_out, "Time:"));
+    /* longer than PATH_MAX */
+    int k = snprintf(path, sizeof path, "%s/", dir);
+    memset(path + k, 'a', 4200);
+    path[k + 4200] = '\0';
+    tool_quote(q, sizeof q, path);
+    snprintf(args, sizeof args, "run %s --output %s", mlp_quoted(), q);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "the --output path is ");
+    ASSERT_CONTAINS(tool_out, "Fix: pick a shorter --output directory");
+    ASSERT(!strstr(tool_out, "Time:"));
+    /* an output whose name cannot be a file name */
+    char model[512], yaml[1024], name[301];
+    memset(name, 'o', 300);
+    name[300] = '\0';
+    snprintf(model, sizeof model, "%s/long.yaml", dir);
+    int n = snprintf(yaml, sizeof yaml, "rlx_model: 1\ninputs:\n  - {name: "
+                     "x, dtype: f32, shape: [2]}\nnodes:\n  - {name: y, op: "
+                     "relu, inputs: [x]}\noutputs:\n  - {name: %s, value: "
+                     "y}\n", name);
+    tool_file_write(model, yaml, (size_t)n);
+    tool_quote(q, sizeof q, model);
+    snprintf(args, sizeof args, "run %s --output %s/out", q, dir);
+    ASSERT_EQ(tool_run(args, 1), 1);
+    ASSERT_CONTAINS(tool_out, "too long for a file name");
+    ASSERT(!strstr(tool_out, "Time:"));
+    tool_tmp_remove_all();
+}
+
+/* Names from a model are printed with their control characters escaped:
+ * an output named with terminal escapes must not reach the terminal. */
+TEST(names_from_files_escaped)
+{
+    char model[256], q[300], args[512];
+    const char *dir = tool_tmp_make();
+    static const char yaml[] =
+        "rlx_model: 1\nname: \"evil\\e]0;TITLE\\a\"\ninputs:\n"
+        "  - {name: x, dtype: f32, shape: [2]}\nnodes:\n"
+        "  - {name: \"y\\e[2J\", op: relu, inputs: [x]}\noutputs:\n"
+        "  - {name: \"out\\e[2J\\x9b\", value: \"y\\e[2J\"}\n";
+    snprintf(model, sizeof model, "%s/evil.yaml", dir);
+    tool_file_write(model, yaml, sizeof yaml - 1);
+    tool_quote(q, sizeof q, model);
+    snprintf(args, sizeof args, "run %s", q);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "Model:   evil\\x1b]0;TITLE\\x07 (");
+    ASSERT_CONTAINS(tool_out, "Output:  out\\x1b[2J\\xc2\\x9b [2]");
+    ASSERT(!strchr(tool_out, '\x1b') && !strchr(tool_out, '\a'));
+    ASSERT(!strstr(tool_out, "\xc2\x9b"));
+    snprintf(args, sizeof args, "check %s", q);
+    ASSERT_EQ(tool_run(args, 1), 0);
+    ASSERT_CONTAINS(tool_out, "  y\\x1b[2J ");
+    ASSERT(!strchr(tool_out, '\x1b'));
+    tool_tmp_remove_all();
+}
+
+/* --pick fastest times the devices of RLX_DEVICE_CHAIN, as the chain
+ * does: a bad chain fails instead of being ignored. */
+TEST(pick_fastest_reads_device_chain)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "run %s --pick fastest", mlp_quoted());
+    setenv("RLX_DEVICE_CHAIN", "no-such-device", 1);
+    int rc = tool_run(args, 1);
+    unsetenv("RLX_DEVICE_CHAIN");
+    ASSERT_EQ(rc, 1);
+    ASSERT_CONTAINS(tool_out, "device chain 'no-such-device'");
+    setenv("RLX_DEVICE_CHAIN", "cpu-ref", 1);
+    rc = tool_run(args, 1);
+    unsetenv("RLX_DEVICE_CHAIN");
+    ASSERT_EQ(rc, 0);
+    ASSERT_CONTAINS(tool_out, "  cpu-ref ");
+    ASSERT_CONTAINS(tool_out, "<- fastest");
+}
+
 RLX_TEST_LIST(TEST_ENTRY(mlp_matches_numpy), TEST_ENTRY(encoder_matches_numpy),
+              TEST_ENTRY(option_values_checked),
+              TEST_ENTRY(output_checked_before_running),
+              TEST_ENTRY(names_from_files_escaped),
+              TEST_ENTRY(pick_fastest_reads_device_chain),
               TEST_ENTRY(usage_errors), TEST_ENTRY(bad_npy_inputs),
               TEST_ENTRY(seeded_inputs_are_deterministic),
               TEST_ENTRY(model_errors_pass_through),
-              TEST_ENTRY(bf16_as_raw_bits), TEST_ENTRY(bad_device));
+              TEST_ENTRY(bf16_as_raw_bits),
+              TEST_ENTRY(device_choice_brief),
+              TEST_ENTRY(whole_fallback_names_the_backend),
+              TEST_ENTRY(bad_device));

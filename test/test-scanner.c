@@ -2,8 +2,11 @@
  * test-scanner.c - out-of-process plugin scanning and the registry cache:
  * plugins that crash, exit or hang in every phase sit beside a good one;
  * `rlx devices` and `rlx run` must survive them, use the good backend and
- * name each bad file with its own reason. Counts scanner spawns through
- * RLX_TEST_SCAN_LOG (a test hook: a line per spawn and per file scanned).
+ * name each bad file with its own reason, including plugins that crash
+ * the scanner after it reported them (a destructor, a forged "clean"
+ * report), and a plugin rewritten in place with its size and mtime put
+ * back is scanned again. Counts scanner spawns through RLX_TEST_SCAN_LOG
+ * (a test hook: a line per spawn and per file scanned).
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,6 +23,11 @@ static const char *const bad[][2] = {
     { "badinithang", "did not finish within 3.0 s in rlx_plugin_init" },
     { "badfitsigill", "killed by SIGILL in rlx_plugin_host_fit" },
     { "baddataentry", "rlx_plugin_init is a data object, not a function" },
+    /* the scanner reported them, then died: never trusted */
+    { "badexitsegv", "killed by SIGSEGV in the scanner's exit, after the "
+                     "file's report" },
+    { "badforged", "killed by SIGSEGV in the scanner's exit, after the "
+                   "file's report" },
 };
 #define N_BAD (sizeof bad / sizeof *bad)
 
@@ -201,6 +209,75 @@ TEST(touch_rescans_exactly_that_file)
     tool_tmp_remove_all();
 }
 
+/* Copy SRC to DST padded with zeros to SIZE bytes (an ELF file does not
+ * mind trailing bytes). */
+static void copy_padded(const char *src, const char *dst, size_t size)
+{
+    size_t n = 0;
+    unsigned char *b = tool_file_read(src, 64u << 20, &n);
+    ASSERT(n <= size);
+    unsigned char *p = calloc(1, size);
+    ASSERT(p);
+    memcpy(p, b, n);
+    /* in place: same inode, as an attacker (or a careless installer)
+     * rewriting the file would */
+    int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(write(fd, p, size), (ssize_t)size);
+    ASSERT_EQ(close(fd), 0);
+    free(p);
+    free(b);
+}
+
+static size_t file_size(const char *path)
+{
+    struct stat st;
+    ASSERT_EQ(stat(path, &st), 0);
+    return (size_t)st.st_size;
+}
+
+/* A scanned-clean plugin rewritten in place with a crashing one of the
+ * same size, its mtime put back to the nanosecond: the change time (and
+ * the inode generation) differ, so it is scanned again and blacklisted,
+ * and no process dies. */
+TEST(rewrite_in_place_with_mtime_restored_rescans)
+{
+    char good[1024], crash[1024], sub[400], path[600];
+    setup();
+    snprintf(good, sizeof good, "%s", test_plugin("testgood"));
+    snprintf(crash, sizeof crash, "%s/bad/librlx-backend-badinitsegv.so",
+             tool_env("RLX_TEST_PLUGIN_DIR"));
+    size_t size = file_size(good) > file_size(crash) ? file_size(good)
+                                                     : file_size(crash);
+    snprintf(sub, sizeof sub, "%s/swap", dir);
+    ASSERT(mkdir(sub, 0755) == 0);
+    snprintf(path, sizeof path, "%s/librlx-backend-swap.so", sub);
+    copy_padded(good, path, size);
+    setenv("RLX_PLUGIN_PATH", sub, 1);
+    ASSERT_EQ(tool_run("devices", 1), 0);
+    ASSERT_CONTAINS(tool_out, "npu -> test-good");
+    ASSERT_EQ(log_count("scanned ", "swap"), 1);
+    struct stat before, after;
+    ASSERT_EQ(stat(path, &before), 0);
+    copy_padded(crash, path, size);
+    struct timespec ts[2] = { before.st_atim, before.st_mtim };
+    ASSERT_EQ(utimensat(AT_FDCWD, path, ts, 0), 0);
+    ASSERT_EQ(stat(path, &after), 0);
+    ASSERT_EQ(after.st_ino, before.st_ino);
+    ASSERT_EQ(after.st_size, before.st_size);
+    ASSERT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+    ASSERT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+    int rc = tool_run("devices", 1);
+    if (rc != 0) {
+        show_out();
+        FAIL("rlx devices exited %d after the rewrite", rc);
+    }
+    ASSERT_CONTAINS(tool_out, "killed by SIGSEGV in rlx_plugin_init");
+    ASSERT(!strstr(tool_out, "npu -> test-good"));
+    ASSERT_EQ(log_count("scanned ", "swap"), 1);
+    tool_tmp_remove_all();
+}
+
 static void corrupt_and_recover(const char *what, size_t keep,
                                 const char *garbage)
 {
@@ -208,7 +285,7 @@ static void corrupt_and_recover(const char *what, size_t keep,
     snprintf(file, sizeof file, "%s/rlx/plugin-registry", cache);
     size_t len;
     unsigned char *good = tool_file_read(file, 1 << 20, &len);
-    ASSERT_CONTAINS((char *)good, "rlx-plugin-cache 1");
+    ASSERT_CONTAINS((char *)good, "rlx-plugin-cache 2");
     FILE *f = fopen(file, "wb");
     ASSERT(f);
     fwrite(good, 1, keep < len ? keep : len, f);
@@ -218,7 +295,7 @@ static void corrupt_and_recover(const char *what, size_t keep,
     if (log_count("scanned ", NULL) < (int)N_BAD - 1)
         FAIL("%s cache: not every file was rescanned", what);
     unsigned char *again = tool_file_read(file, 1 << 20, &len);
-    ASSERT_CONTAINS((char *)again, "rlx-plugin-cache 1");
+    ASSERT_CONTAINS((char *)again, "rlx-plugin-cache 2");
     ASSERT_CONTAINS((char *)again, "badinitsegv");
     free(again);
     free(good);
@@ -338,6 +415,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(bad_plugins_contained),
     TEST_ENTRY(run_uses_good_backend),
     TEST_ENTRY(touch_rescans_exactly_that_file),
+    TEST_ENTRY(rewrite_in_place_with_mtime_restored_rescans),
     TEST_ENTRY(corrupt_cache_recovered),
     TEST_ENTRY(concurrent_first_starts),
     TEST_ENTRY(modes_and_rescan),

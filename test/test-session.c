@@ -391,7 +391,53 @@ TEST(concurrent_sessions_while_loading)
     ASSERT_EQ(n, 4);
 }
 
+/* Messages quote user text first: a 100,000-character device, a 1 MB
+ * setting name or a 5,000-entry device chain is cut short in the
+ * message, which keeps its reason and its Fix. */
+TEST(long_user_text_keeps_the_fix)
+{
+    rlx_runtime *rt = test_runtime();
+    size_t n = 1000000;
+    char *text = malloc(n + 1);
+    ASSERT(text);
+    memset(text, 'd', n);
+    text[100000] = '\0';
+    rlx_session *s = NULL;
+    ASSERT(rlx_session_create(rt, text, &s) != RLX_OK);
+    const char *e = rlx_last_error();
+    ASSERT(strlen(e) < 2048);
+    ASSERT_CONTAINS(e, "...(100000 bytes)' is not a device name. Fix: ");
+    /* a UTF-8 name is not cut inside a character */
+    text[0] = 'x'; /* so a 200-byte cut would fall inside a character */
+    for (size_t i = 1; i + 2 <= n; i += 2)
+        memcpy(text + i, "\xc3\xa9", 2);
+    text[n - 1] = '\0';
+    ASSERT(rlx_session_create(rt, "cpu", &s) == RLX_OK);
+    ASSERT(rlx_session_set_option(s, text, "1") != RLX_OK);
+    e = rlx_last_error();
+    ASSERT(strlen(e) < 2048);
+    ASSERT_CONTAINS(e, "...(999999 bytes)' is not a setting name. Fix: ");
+    ASSERT(!strstr(e, "\xc3..."));
+    rlx_session_destroy(s);
+    /* a chain of 5,000 devices */
+    rlx_graph *g = small_graph(0);
+    rlx_runner *r = NULL;
+    ASSERT(rlx_runner_create(rt, g, NULL, &r) == RLX_OK);
+    for (size_t i = 0; i < 5000; i++)
+        memcpy(text + 4 * i, "cpu,", 4);
+    text[4 * 5000 - 1] = '\0';
+    ASSERT(rlx_runner_run_chain(r, text, NULL) != RLX_OK);
+    e = rlx_last_error();
+    ASSERT(strlen(e) < 2048);
+    ASSERT_CONTAINS(e, "...(19999 bytes)' is longer than 64 devices. Fix: ");
+    rlx_runner_destroy(r);
+    rlx_graph_destroy(g);
+    free(text);
+    rlx_runtime_destroy(rt);
+}
+
 RLX_TEST_LIST(
+    TEST_ENTRY(long_user_text_keeps_the_fix),
     TEST_ENTRY(concurrent_sessions_while_loading),
     TEST_ENTRY(auto_choice_is_explained),
     TEST_ENTRY(auto_prefers_accelerators_over_cpu),

@@ -37,8 +37,22 @@ void cli_format(char *dst, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* A whole decimal (or 0x hex) number in [MIN, MAX]; -1 otherwise. */
+/* A whole decimal number in [MIN, MAX] ("010" is ten); -1 otherwise. */
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* 0 when DEVICE (a --device value) is not empty; else a usage error
+ * naming COMMAND, and CLI_EXIT_USAGE. */
+int cli_device_check(const char *command, const char *device);
+
+/* Text from a file made safe to print (text.c): control characters and
+ * invalid UTF-8 as \xHH. The result lives in one of 8 static buffers,
+ * reused in turn: fine for the arguments of one printf.
+ * cli_text: a name (tensor, node, output, model), cut short past
+ * CLI_TEXT_NAME_MAX bytes with "...(N bytes)".
+ * cli_message: a message that may quote such names (rlx_last_error());
+ * newlines kept. */
+#define CLI_TEXT_NAME_MAX 200
+const char *cli_text(const char *s);
+const char *cli_message(const char *s);
 
 void cli_usage_print(FILE *out);
 /* "rlx: MESSAGE" and a hint to run rlx --help; returns CLI_EXIT_USAGE. */

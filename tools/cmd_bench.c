@@ -153,6 +153,7 @@ typedef struct bench_options {
     int n_backends;
     int fallbacks[3];          /* --fallback, in order */
     int n_fallbacks;
+    cli_allow allow;           /* --allow-custom-ops */
 } bench_options;
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -160,9 +161,14 @@ static int parse(int argc, char **argv, bench_options *o)
     memset(o, 0, sizeof *o);
     o->repeat = 20;
     for (int i = 1; i < argc; i++) {
-        int missing = 0;
+        int missing = 0, rc;
         const char *v;
-        if ((v = cli_option_value(argc, argv, &i, "--repeat", &missing))) {
+        if ((rc = cli_allow_option(argc, argv, &i, "bench", &o->allow)) !=
+            0) {
+            if (rc < 0)
+                return -rc;
+        } else if ((v = cli_option_value(argc, argv, &i, "--repeat",
+                                         &missing))) {
             if (cli_parse_u64(v, 1, BENCH_REPEAT_MAX, &o->repeat) != 0)
                 return cli_usage_error("bench: --repeat wants 1..%d, not "
                                        "'%s'", BENCH_REPEAT_MAX, v);
@@ -209,7 +215,8 @@ int cli_cmd_bench(int argc, char **argv)
     rlx_model *m = NULL;
     if (rlx_runtime_create(&rt, 0) != RLX_OK)
         return cli_runtime_error("cannot create the runtime");
-    if ((rc = cli_model_open(o.model, &m)) != CLI_EXIT_OK) {
+    if ((rc = cli_allow_apply(rt, &o.allow)) != CLI_EXIT_OK ||
+        (rc = cli_model_open(o.model, &m)) != CLI_EXIT_OK) {
         rlx_runtime_destroy(rt);
         return rc;
     }
@@ -223,7 +230,7 @@ int cli_cmd_bench(int argc, char **argv)
         for (int i = 0; i < o.n_backends; i++) {
             if (!rlx_runtime_find_backend(rt, o.backends[i])) {
                 fprintf(stderr, "rlx: bench: no backend '%s'. Fix: see "
-                                "'rlx devices'\n", o.backends[i]);
+                                "'rlx devices'\n", cli_text(o.backends[i]));
                 rc = CLI_EXIT_FAILURE;
                 goto done;
             }
@@ -270,7 +277,8 @@ int cli_cmd_bench(int argc, char **argv)
         goto done;
     }
     printf("Model %s (%s): seed %llu, %llu repeats; times in ms\n\n",
-           o.model, cli_model_name(m), (unsigned long long)o.seed,
+           cli_message(o.model), cli_model_name(m),
+           (unsigned long long)o.seed,
            (unsigned long long)o.repeat);
     printf("%-14s %27s  %27s  %9s  %12s\n", "", "compile (median min max)",
            "run (median min max)", "vs ref", "max |diff|");
@@ -294,7 +302,8 @@ int cli_cmd_bench(int argc, char **argv)
                res[i].compile[2], res[i].run[0], res[i].run[1],
                res[i].run[2], ratio, res[i].max_diff);
         if (placement_is_split(&res[i]))
-            printf("%-14s   placement: %s\n", "", res[i].placement);
+            printf("%-14s   placement: %s\n", "",
+                   cli_message(res[i].placement));
     }
     printf("\n'vs ref': cpu-ref's median run time / this backend's; "
            "'max |diff|': largest\nabsolute output difference from "

@@ -16,6 +16,7 @@
 typedef struct check_options {
     const char *model, *device;
     int fallback;
+    cli_allow allow;
 } check_options;
 
 static int parse(int argc, char **argv, check_options *o)
@@ -23,13 +24,19 @@ static int parse(int argc, char **argv, check_options *o)
     memset(o, 0, sizeof *o);
     o->fallback = -1;
     for (int i = 1; i < argc; i++) {
-        int missing = 0;
+        int missing = 0, rc;
         const char *v;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return -1;
+        } else if ((rc = cli_allow_option(argc, argv, &i, "check",
+                                          &o->allow)) != 0) {
+            if (rc < 0)
+                return -rc;
         } else if ((v = cli_option_value(argc, argv, &i, "--device",
                                           &missing))) {
+            if (cli_device_check("check", v) != 0)
+                return CLI_EXIT_USAGE;
             o->device = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--fallback",
                                          &missing))) {
@@ -86,10 +93,10 @@ static void report_print(const rlx_graph *g, const rlx_capability *c,
         rlx_graph_value_shape(g, v, &dtype, NULL, NULL);
         rlx_capability_node(c, v, &yes, &why);
         where_format(where, sizeof where, placed, v);
-        printf("  %-20s %-12s %-5s %-28s %s%s\n", name, rlx_op_name(op),
-               rlx_dtype_name(dtype), where,
+        printf("  %-20s %-12s %-5s %-28s %s%s\n", cli_text(name),
+               rlx_op_name(op), rlx_dtype_name(dtype), where,
                yes > 0 ? "yes" : yes == 0 ? "no: " : "-",
-               yes == 0 ? why : "");
+               yes == 0 ? cli_message(why) : "");
     }
 }
 
@@ -110,6 +117,8 @@ int cli_cmd_check(int argc, char **argv)
         rc = cli_runtime_error("cannot create the runtime");
         goto done;
     }
+    if ((rc = cli_allow_apply(rt, &o.allow)) != CLI_EXIT_OK)
+        goto done;
     if (rlx_session_create(rt, o.device, &s) != RLX_OK) {
         rc = cli_runtime_error("cannot open a session");
         goto done;
@@ -131,7 +140,7 @@ int cli_cmd_check(int argc, char **argv)
         rc = cli_runtime_error("cannot check the model");
         goto done;
     }
-    printf("Model:   %s (%s)\n", cli_model_name(m), o.model);
+    printf("Model:   %s (%s)\n", cli_model_name(m), cli_message(o.model));
     printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
            rlx_backend_device_name(b),
            (unsigned)(p ? rlx_program_device_index(p)
@@ -146,14 +155,16 @@ int cli_cmd_check(int argc, char **argv)
     printf("Unsupported on %s: %u node%s", rlx_backend_id(b), n_bad,
            n_bad == 1 ? "" : "s");
     if (first_name)
-        printf("; the first is '%s': %s", first_name, why);
+        printf("; the first is '%s': %s", cli_text(first_name),
+               cli_message(why));
     printf("\n");
     if (st != RLX_OK) {
         fprintf(stderr, "rlx: check: the model cannot be placed: %s\n",
-                error);
+                cli_message(error));
         rc = CLI_EXIT_FAILURE;
     } else {
-        printf("Placement: %s\n", rlx_program_placement_summary(p));
+        printf("Placement: %s\n",
+               cli_message(rlx_program_placement_summary(p)));
     }
 done:
     rlx_program_destroy(p);

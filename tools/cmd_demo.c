@@ -40,15 +40,15 @@ static int demo_options_parse(int argc, char **argv, demo_options *o)
             cli_usage_print(stdout);
             return -1;
         } else if ((v = cli_option_value(argc, argv, &i, "--device", &missing))) {
+            if (cli_device_check("demo", v) != 0)
+                return CLI_EXIT_USAGE;
             o->device = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--batch", &missing))) {
-            char *end;
-            errno = 0;
-            long long b = strtoll(v, &end, 10);
-            if (errno || end == v || *end || b < 1 || b > DEMO_BATCH_MAX)
+            uint64_t b;
+            if (cli_parse_u64(v, 1, DEMO_BATCH_MAX, &b) != 0)
                 return cli_usage_error("demo: --batch wants a number from 1 "
                                        "to %d, not '%s'", DEMO_BATCH_MAX, v);
-            o->batch = b;
+            o->batch = (int64_t)b;
         } else if (missing) {
             return cli_usage_error("demo: option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-') {

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rlx/rlx.h>
 
@@ -33,8 +35,10 @@ typedef struct run_options {
     const char *chain;    /* --device-chain */
     int fallback;         /* --fallback, or -1 */
     int pick_fastest;     /* --pick fastest */
+    int why;              /* --why, -v: every candidate, not one line */
     uint64_t seed;
     uint64_t repeat;
+    cli_allow allow;      /* --allow-custom-ops */
     run_input_arg inputs[RUN_INPUTS_MAX];
     int n_inputs;
 } run_options;
@@ -82,8 +86,14 @@ static int run_options_parse(int argc, char **argv, run_options *o)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return -1;
+        } else if ((rc = cli_allow_option(argc, argv, &i, "run",
+                                          &o->allow)) != 0) {
+            if (rc < 0)
+                return -rc;
         } else if ((v = cli_option_value(argc, argv, &i, "--device",
                                          &missing))) {
+            if (cli_device_check("run", v) != 0)
+                return CLI_EXIT_USAGE;
             o->device = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--input",
                                          &missing))) {
@@ -101,6 +111,10 @@ static int run_options_parse(int argc, char **argv, run_options *o)
                                        "to %d, not '%s'", RUN_REPEAT_MAX, v);
         } else if ((v = cli_option_value(argc, argv, &i, "--output",
                                          &missing))) {
+            if (!*v)
+                return cli_usage_error("run: --output wants a directory "
+                                       "for the outputs' .npy files, not "
+                                       "an empty string");
             o->output_dir = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--device-chain",
                                          &missing))) {
@@ -116,6 +130,9 @@ static int run_options_parse(int argc, char **argv, run_options *o)
                 return cli_usage_error("run: --pick knows only 'fastest', "
                                        "not '%s'", v);
             o->pick_fastest = 1;
+        } else if (!strcmp(argv[i], "--why") || !strcmp(argv[i], "-v") ||
+                   !strcmp(argv[i], "--verbose")) {
+            o->why = 1;
         } else if (missing) {
             return cli_usage_error("run: option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -156,7 +173,8 @@ static int run_input_read(const rlx_program *p, uint32_t i,
     const int64_t *dims;
 
     if (cli_npy_read(arg->file, t, err, sizeof err) != 0) {
-        fprintf(stderr, "rlx: input '%s': %s\n", arg->name, err);
+        fprintf(stderr, "rlx: input '%s': %s\n", cli_text(arg->name),
+                cli_message(err));
         return CLI_EXIT_FAILURE;
     }
     rlx_program_slot(p, RLX_SLOT_INPUT, i, NULL, &dtype, &rank, &dims);
@@ -170,7 +188,7 @@ static int run_input_read(const rlx_program *p, uint32_t i,
     cli_shape_format(want, sizeof want, rank, dims);
     fprintf(stderr, "rlx: input '%s': %s holds %s %s, but the model wants "
             "%s %s.\nFix: save an array of that shape and dtype (numpy: "
-            "%s%s%s)\n", arg->name, arg->file,
+            "%s%s%s)\n", cli_text(arg->name), cli_message(arg->file),
             t->dtype == CLI_NPY_U16 ? "u16" : rlx_dtype_name(t->dtype), have,
             rlx_dtype_name(dtype), want,
             dtype == RLX_DTYPE_BF16 ? "bf16 travels as its raw bits, "
@@ -207,11 +225,11 @@ static int run_inputs_set(rlx_program *p, run_options *o, int quiet)
         if (quiet)
             ;
         else if (arg)
-            printf("Input:   %s %s %s from %s\n", name, shape,
-                   rlx_dtype_name(t.dtype), arg->file);
+            printf("Input:   %s %s %s from %s\n", cli_text(name), shape,
+                   rlx_dtype_name(t.dtype), cli_message(arg->file));
         else
             printf("Input:   %s %s %s, random in [-1, 1) from seed %llu\n",
-                   name, shape, rlx_dtype_name(t.dtype),
+                   cli_text(name), shape, rlx_dtype_name(t.dtype),
                    (unsigned long long)o->seed);
         rc = cli_input_set(p, name, &t);
         cli_tensor_free(&t);
@@ -222,11 +240,11 @@ static int run_inputs_set(rlx_program *p, run_options *o, int quiet)
         if (o->inputs[i].used)
             continue;
         fprintf(stderr, "rlx: run: the model has no input '%s'.\nFix: name "
-                "one of its inputs:", o->inputs[i].name);
+                "one of its inputs:", cli_text(o->inputs[i].name));
         for (uint32_t k = 0; k < n; k++) {
             const char *name = NULL;
             rlx_program_slot(p, RLX_SLOT_INPUT, k, &name, NULL, NULL, NULL);
-            fprintf(stderr, " %s", name ? name : "?");
+            fprintf(stderr, " %s", cli_text(name ? name : "?"));
         }
         fputc('\n', stderr);
         return CLI_EXIT_USAGE;
@@ -242,10 +260,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Runs REPEAT times; *MEDIAN_MS is the median run time. */
-/* The session's reasons, indented under a heading, one line each. */
+/* The session's reasons, indented under a heading, one line each
+ * (--why). */
 static void explain_print(const char *why)
 {
+    why = why ? cli_message(why) : NULL;
     printf("Why:\n");
     while (why && *why) {
         const char *end = strchr(why, '\n');
@@ -255,6 +274,50 @@ static void explain_print(const char *why)
     }
 }
 
+/* One line of the session's reasons: its decisions (what was asked, what
+ * was chosen, what declined or fell back), not every candidate it
+ * weighed (indented lines) nor the placement, which has its own line.
+ * --why prints them all; `rlx devices` lists every backend. */
+static void explain_brief_print(const char *why)
+{
+    int skipped = 0, first = 1;
+    why = why ? cli_message(why) : NULL;
+    printf("Why:     ");
+    while (why && *why) {
+        const char *end = strchr(why, '\n');
+        int n = end ? (int)(end - why) : (int)strlen(why);
+        const char *line = why;
+        why = end ? end + 1 : NULL;
+        if (n == 0)
+            continue;
+        if (line[0] == ' ') {
+            skipped++;
+            continue;
+        }
+        if (!strncmp(line, "placed over ", 12))
+            continue;
+        /* a compile error is long: its first clause says enough here */
+        const char *colon = memchr(line, ':', (size_t)n);
+        if (!strncmp(line, "backend '", 9) && colon &&
+            strstr(line, "could not compile") &&
+            strstr(line, "could not compile") < colon)
+            n = (int)(colon - line);
+        if (line[n - 1] == ':')
+            n--;
+        static const char order[] = "; trying in order";
+        if (n > (int)sizeof order - 1 &&
+            !strncmp(line + n - (sizeof order - 1), order, sizeof order - 1))
+            n -= (int)sizeof order - 1;
+        printf("%s%.*s", first ? "" : "; ", n, line);
+        first = 0;
+    }
+    if (skipped)
+        printf(" (--why lists the %d candidate%s weighed)", skipped,
+               skipped == 1 ? "" : "s");
+    printf("\n");
+}
+
+/* Runs REPEAT times; *MEDIAN_MS is the median run time. */
 static int run_repeat(rlx_program *p, uint64_t repeat, double *median_ms)
 {
     double *t = malloc(repeat * sizeof *t);
@@ -291,10 +354,10 @@ static int run_output_write(const char *dir, const char *name,
         if (*c == '/')
             *c = '_';
     if (cli_npy_write(path, t, err, sizeof err) != 0) {
-        fprintf(stderr, "rlx: %s\n", err);
+        fprintf(stderr, "rlx: %s\n", cli_message(err));
         return CLI_EXIT_FAILURE;
     }
-    printf("  written: %s\n", path);
+    printf("  written: %s\n", cli_message(path));
     return CLI_EXIT_OK;
 }
 
@@ -305,7 +368,9 @@ static int run_output_dir_make(const char *dir)
     char path[4096];
     int n = snprintf(path, sizeof path, "%s", dir);
     if (n <= 0 || (size_t)n >= sizeof path) {
-        fprintf(stderr, "rlx: run: --output path too long\n");
+        fprintf(stderr, "rlx: run: the --output path is %zu bytes, longer "
+                "than %zu\nFix: pick a shorter --output directory\n",
+                strlen(dir), sizeof path - 1);
         return CLI_EXIT_FAILURE;
     }
     for (char *c = path + 1;; c++) {
@@ -317,12 +382,12 @@ static int run_output_dir_make(const char *dir)
         if (mkdir(path, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "rlx: run: cannot create output directory "
                     "'%s': %s\nFix: pick a directory you can write to\n",
-                    path, strerror(errno));
+                    cli_message(path), strerror(errno));
             return CLI_EXIT_FAILURE;
         }
         if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "rlx: run: '%s' is not a directory\nFix: pick "
-                    "another --output directory\n", path);
+                    "another --output directory\n", cli_message(path));
             return CLI_EXIT_FAILURE;
         }
         *c = was;
@@ -331,11 +396,51 @@ static int run_output_dir_make(const char *dir)
     }
 }
 
+/* --output's directory, made and checked before the model runs: a run
+ * can take long, and its results must not be lost to a bad path. */
+static int run_output_dir_check(const char *dir)
+{
+    if (run_output_dir_make(dir) != CLI_EXIT_OK)
+        return CLI_EXIT_FAILURE;
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "rlx: run: cannot write to the output directory "
+                "'%s': %s\nFix: pick a directory you can write to\n",
+                cli_message(dir), strerror(errno));
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Every output's file name fits (NAME_MAX, PATH_MAX), checked once the
+ * program is known and before it runs. */
+static int run_output_paths_check(const rlx_program *p, const char *dir)
+{
+    uint32_t n = rlx_program_output_count(p);
+    for (uint32_t i = 0; dir && i < n; i++) {
+        const char *name = NULL;
+        rlx_program_slot(p, RLX_SLOT_OUTPUT, i, &name, NULL, NULL, NULL);
+        size_t len = name ? strlen(name) : 0;
+        if (len + 4 > NAME_MAX) {
+            fprintf(stderr, "rlx: run: output '%s' is %zu bytes long, too "
+                    "long for a file name (%s.npy)\nFix: give the output "
+                    "a shorter name in the model, or leave out --output\n",
+                    cli_text(name), len, cli_text(name));
+            return CLI_EXIT_FAILURE;
+        }
+        if (strlen(dir) + 1 + len + 4 >= PATH_MAX) {
+            fprintf(stderr, "rlx: run: the path of output '%s' under "
+                    "--output '%s' is longer than %d bytes\nFix: pick a "
+                    "shorter --output directory\n", cli_text(name),
+                    cli_text(dir), PATH_MAX - 1);
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
 static int run_outputs_print(const rlx_program *p, const run_options *o)
 {
     uint32_t n = rlx_program_output_count(p);
-    if (o->output_dir && run_output_dir_make(o->output_dir) != CLI_EXIT_OK)
-        return CLI_EXIT_FAILURE;
     for (uint32_t i = 0; i < n; i++) {
         const char *name = NULL;
         cli_tensor t;
@@ -347,7 +452,7 @@ static int run_outputs_print(const rlx_program *p, const run_options *o)
         if ((rc = cli_output_copy(p, i, &t)) != CLI_EXIT_OK)
             return rc;
         cli_shape_format(shape, sizeof shape, t.rank, t.dims);
-        printf("Output:  %s %s %s\n  values:", name, shape,
+        printf("Output:  %s %s %s\n  values:", cli_text(name), shape,
                rlx_dtype_name(t.dtype));
         for (size_t k = 0; k < t.count; k++) {
             double v = cli_tensor_get(&t, k);
@@ -371,7 +476,8 @@ static int run_outputs_print(const rlx_program *p, const run_options *o)
  * CPU: a user who asked for an accelerator should not find out later. */
 static void placement_print(const rlx_program *p)
 {
-    printf("Placement: %s\n", rlx_program_placement_summary(p));
+    printf("Placement: %s\n",
+           cli_message(rlx_program_placement_summary(p)));
     uint32_t n = rlx_program_fallback_count(p);
     if (n)
         fprintf(stderr, "rlx: warning: %u node%s of the model run%s on the "
@@ -380,7 +486,7 @@ static void placement_print(const rlx_program *p)
                 "--fallback none refuses instead\n", n, n == 1 ? "" : "s",
                 n == 1 ? "s" : "", rlx_backend_device_name(
                     rlx_program_backend(p)),
-                rlx_program_placement_summary(p));
+                cli_message(rlx_program_placement_summary(p)));
 }
 
 /* ---- --device-chain and --pick fastest: the multi-device runner ------ */
@@ -400,6 +506,10 @@ static rlx_status runner_hook(void *ctx, rlx_program *p)
     rlx_status st = rlx_model_set_params(c->m, p);
     if (st != RLX_OK)
         return st;
+    if (run_output_paths_check(p, c->o->output_dir) != CLI_EXIT_OK) {
+        c->rc = CLI_EXIT_FAILURE;
+        return RLX_ERR_INVALID_ARGUMENT;
+    }
     c->rc = run_inputs_set(p, c->o, c->printed++);
     return c->rc == CLI_EXIT_OK ? RLX_OK : RLX_ERR_INVALID_ARGUMENT;
 }
@@ -418,7 +528,7 @@ static int run_with_runner(rlx_runtime *rt, const rlx_model *m,
     if (rlx_runner_create(rt, rlx_model_graph(m), NULL, &r) != RLX_OK)
         return cli_runtime_error("cannot create the multi-device runner");
     rlx_runner_set_compile_hook(r, runner_hook, &ctx);
-    printf("Model:   %s (%s)\n", cli_model_name(m), o->model);
+    printf("Model:   %s (%s)\n", cli_model_name(m), cli_message(o->model));
     int rc = CLI_EXIT_OK;
     if (o->pick_fastest) {
         const char *winner = NULL;
@@ -430,11 +540,12 @@ static int run_with_runner(rlx_runtime *rt, const rlx_model *m,
             const char *why;
             rlx_runner_bench_result(r, i, &device, &ms, &rs, &why);
             if (rs == RLX_OK)
-                printf("  %-16s %10.3f ms%s\n", device, ms,
+                printf("  %-16s %10.3f ms%s\n", cli_text(device), ms,
                        winner && !strcmp(device, winner) ? "  <- fastest"
                                                          : "");
             else
-                printf("  %-16s %10s    %s\n", device, "failed", why);
+                printf("  %-16s %10s    %s\n", cli_text(device), "failed",
+                       cli_message(why));
         }
         if (st != RLX_OK)
             rc = ctx.rc ? ctx.rc : cli_runtime_error("no device ran it");
@@ -448,9 +559,10 @@ static int run_with_runner(rlx_runtime *rt, const rlx_model *m,
             rlx_status as;
             rlx_runner_attempt(r, i, &device, &as, &why);
             if (as == RLX_OK)
-                printf("  %-16s ran\n", device);
+                printf("  %-16s ran\n", cli_text(device));
             else
-                printf("  %-16s failed: %s\n", device, why);
+                printf("  %-16s failed: %s\n", cli_text(device),
+                       cli_message(why));
         }
         if (st != RLX_OK)
             rc = ctx.rc ? ctx.rc : cli_runtime_error("run failed");
@@ -484,16 +596,27 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
     int rc = cli_model_exec_create_ex(rt, m, o->device, o->fallback, &x);
     if (rc != CLI_EXIT_OK)
         return rc;
-    /* After compile: a session that chose its device may have moved on. */
-    const rlx_backend *b = rlx_session_backend(x.session);
-    printf("Model:   %s (%s)\n", cli_model_name(m), o->model);
-    printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
+    /* After compile: the backend that runs the graph, which is not the
+     * session's when the fallback policy moved the whole graph. */
+    const rlx_backend *b = rlx_program_backend(x.program);
+    const rlx_backend *sb = rlx_session_backend(x.session);
+    printf("Model:   %s (%s)\n", cli_model_name(m), cli_message(o->model));
+    printf("Backend: %s on %s:%u", rlx_backend_id(b),
            rlx_backend_device_name(b),
-           (unsigned)rlx_session_device_index(x.session));
-    printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
-    explain_print(rlx_session_explain(x.session));
+           (unsigned)rlx_program_device_index(x.program));
+    if (b != sb)
+        printf(" (the whole graph; %s on %s:%u declined it)",
+               rlx_backend_id(sb), rlx_backend_device_name(sb),
+               (unsigned)rlx_session_device_index(x.session));
+    printf("\nPlugin:  %s\n", rlx_backend_plugin_path(b));
+    if (o->why)
+        explain_print(rlx_session_explain(x.session));
+    else
+        explain_brief_print(rlx_session_explain(x.session));
     placement_print(x.program);
-    rc = run_inputs_set(x.program, o, 0);
+    rc = run_output_paths_check(x.program, o->output_dir);
+    if (rc == CLI_EXIT_OK)
+        rc = run_inputs_set(x.program, o, 0);
     if (rc == CLI_EXIT_OK)
         rc = run_repeat(x.program, o->repeat, &run_ms);
     if (rc == CLI_EXIT_OK) {
@@ -514,10 +637,14 @@ int cli_cmd_run(int argc, char **argv)
     rlx_model *m = NULL;
     int rc = run_options_parse(argc, argv, &o);
 
+    if (rc == 0 && o.output_dir)
+        rc = run_output_dir_check(o.output_dir);
     if (rc == 0)
         rc = cli_model_open(o.model, &m);
     if (rc == 0 && rlx_runtime_create(&rt, 0) != RLX_OK)
         rc = cli_runtime_error("cannot create the runtime");
+    if (rc == 0)
+        rc = cli_allow_apply(rt, &o.allow);
     if (rc == 0)
         rc = run_model(rt, m, &o);
     if (rc == 0 && fflush(stdout) != 0)

@@ -15,9 +15,10 @@
 
 #include "tensor.h"
 
-#define CONF_MAX_INPUTS 4
+#define CONF_MAX_INPUTS 5
 #define CONF_MAX_CASES 4
-#define CONF_MAX_INTS 16
+#define CONF_MAX_INTS 32
+#define CONF_MAX_FLOATS 16
 
 /* One one-op graph: its inputs (fed as graph inputs) and attributes. */
 typedef struct conf_case {
@@ -26,7 +27,7 @@ typedef struct conf_case {
     cli_tensor inputs[CONF_MAX_INPUTS];
     uint32_t n_ints, n_floats;
     int64_t ints[CONF_MAX_INTS];
-    double floats[2];
+    double floats[CONF_MAX_FLOATS];
     int exact;            /* data movement: results must be identical */
     double reduce_len;    /* elements summed per output (scales atol) */
     char desc[200];       /* "[2, 3] + [3]": for the report */
@@ -41,10 +42,47 @@ typedef struct conf_op {
     int (*make)(const struct conf_op *o, rlx_dtype dtype, int which,
                 uint64_t *rng, conf_case *c);
     double lo, hi;        /* range of the (first) input's values */
+    rlx_dtype result;     /* a fixed result dtype (topk, non_zero: i64),
+                             asked of supports_op; 0: the case's dtype */
     unsigned dtypes;      /* CONF_DT_* of the inputs; 0: floats, or the
                              movement dtypes with MOVEMENT */
-    rlx_dtype result;     /* the result's dtype when not the input's */
 } conf_op;
+
+/* Case makers of the 1.4 data movement and indexing ops
+ * (conformance_index.c), with the signature of conf_op.make. */
+#define CLI_CONF_MAKER(name)                                                \
+    int cli_conf_make_##name(const conf_op *o, rlx_dtype dtype, int which,  \
+                             uint64_t *rng, conf_case *c)
+CLI_CONF_MAKER(pad);
+CLI_CONF_MAKER(expand);
+CLI_CONF_MAKER(tile);
+CLI_CONF_MAKER(strided_slice);
+CLI_CONF_MAKER(trilu);
+CLI_CONF_MAKER(cumsum);
+CLI_CONF_MAKER(topk);
+CLI_CONF_MAKER(range);
+CLI_CONF_MAKER(gather_elements);
+CLI_CONF_MAKER(scatter_elements);
+CLI_CONF_MAKER(gather_nd);
+CLI_CONF_MAKER(scatter_nd);
+CLI_CONF_MAKER(one_hot);
+CLI_CONF_MAKER(non_zero);
+
+const conf_op *cli_conf_ops(size_t *count);
+
+/* conformance_vision.c: the makers of conv, conv_transpose, the pools,
+ * resize and the channel norms. */
+int cli_conf_make_conv(const conf_op *o, rlx_dtype dtype, int which,
+                       uint64_t *rng, conf_case *c);
+int cli_conf_make_pool(const conf_op *o, rlx_dtype dtype, int which,
+                       uint64_t *rng, conf_case *c);
+int cli_conf_make_resize(const conf_op *o, rlx_dtype dtype, int which,
+                         uint64_t *rng, conf_case *c);
+int cli_conf_make_chnorm(const conf_op *o, rlx_dtype dtype, int which,
+                         uint64_t *rng, conf_case *c);
+/* Nonzero for the float ops also checked on i8 and u8 (max_pool and
+ * resize, which only pick input values). */
+int cli_conf_takes_bytes(rlx_op op);
 
 /* Input dtype sets of conf_op.dtypes (ABI 1.4 ops and integer math). */
 #define CONF_DT_FLOAT 1u  /* f32, f16, bf16 */
@@ -52,7 +90,6 @@ typedef struct conf_op {
 #define CONF_DT_SIGNED 4u /* i8, i32, i64 */
 #define CONF_DT_BOOL 8u
 
-const conf_op *cli_conf_ops(size_t *count);
 /* The ops of values 100-149 (conformance_ops14.c). */
 const conf_op *cli_conf_ops14(size_t *count);
 /* Case makers conformance_ops14.c shares with conformance_ops.c:

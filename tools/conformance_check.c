@@ -209,6 +209,10 @@ int cli_conf_ops_check(rlx_runtime *rt, const rlx_backend *test,
                 if (op_dtype_check(&ops[i], dts[k], test, ts, rs, seed,
                                    r) != 0)
                     return -1;
+            for (size_t k = 0; cli_conf_takes_bytes(ops[i].op) && k < 2; k++)
+                if (op_dtype_check(&ops[i], k ? RLX_DTYPE_U8 : RLX_DTYPE_I8,
+                                   test, ts, rs, seed, r) != 0)
+                    return -1;
         }
     }
     return 0;

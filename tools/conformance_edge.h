@@ -1,8 +1,8 @@
 /*
  * conformance_edge.h - one edge case of docs/ops.md as `rlx conformance`
  * runs it (conformance_edge.c) and the helpers that build it, shared by
- * the files that hold the cases: conformance_edge.c (the f32 ops up to
- * ABI 1.3) and conformance_edge14.c (the ABI 1.4 ops, other dtypes).
+ * the files that hold the cases: conformance_edge.c and
+ * conformance_edge14.c (the ABI 1.4 elementwise ops and integer math).
  */
 #ifndef RLX_TOOLS_CONFORMANCE_EDGE_H
 #define RLX_TOOLS_CONFORMANCE_EDGE_H
@@ -23,20 +23,26 @@ typedef struct edge {
     double want[EDGE_MAX_OUT];
     int check_sign;       /* the sign of a zero result matters */
     double tol;           /* relative and absolute */
-    rlx_dtype in_dtype;   /* of the inputs input() adds next (f32) */
-    rlx_dtype out_dtype;  /* of the result (f32) */
+    rlx_dtype out;        /* the result's dtype: f32 unless set */
 } edge;
 
-static inline int input(edge *e, uint32_t rank, const int64_t *dims,
-                        const double *v)
+/* An input of dtype DT; V NULL gives 0, 1, 2, ... */
+static inline int input_of(edge *e, rlx_dtype dt, uint32_t rank,
+                           const int64_t *dims, const double *v)
 {
     cli_tensor *t = &e->c.inputs[e->c.n_inputs];
-    if (cli_tensor_alloc(t, e->in_dtype, rank, dims) != 0)
+    if (cli_tensor_alloc(t, dt, rank, dims) != 0)
         return -1;
     e->c.n_inputs++;
     for (size_t i = 0; i < t->count; i++)
         cli_tensor_set(t, i, v ? v[i] : (double)i);
     return 0;
+}
+
+static inline int input(edge *e, uint32_t rank, const int64_t *dims,
+                        const double *v)
+{
+    return input_of(e, RLX_DTYPE_F32, rank, dims, v);
 }
 
 static inline void begin(edge *e, const char *name, const char *section,
@@ -47,7 +53,7 @@ static inline void begin(edge *e, const char *name, const char *section,
     e->section = section;
     e->c.op = op;
     e->tol = 1e-6;
-    e->in_dtype = e->out_dtype = RLX_DTYPE_F32;
+    e->out = RLX_DTYPE_F32;
     cli_format(e->c.desc, sizeof e->c.desc, "%s", name);
 }
 

@@ -38,7 +38,7 @@ int cli_conf_edge14_make(int i, edge *e)
         begin(e, i == 0 ? "equal of NaN, NaN/1, 0/-0, 1/2"
                         : "less_equal of NaN, NaN/1, 0/-0, 1/2",
               SEC_CMP, i == 0 ? RLX_OP_EQUAL : RLX_OP_LESS_EQUAL);
-        e->out_dtype = RLX_DTYPE_BOOL;
+        e->out = RLX_DTYPE_BOOL;
         rc = input(e, 1, d4, nan_a) || input(e, 1, d4, nan_b);
         result(e, 1, d4, (double[]){ 0, 0, 1, i == 1 }, 4);
         break;
@@ -52,8 +52,9 @@ int cli_conf_edge14_make(int i, edge *e)
     case 3:
         begin(e, "i32 div: 7/-2, -7/2, 7/0, 5/0, INT32_MIN/-1", SEC_IDIV,
               RLX_OP_DIV);
-        e->in_dtype = e->out_dtype = RLX_DTYPE_I32;
-        rc = input(e, 1, d5, num) || input(e, 1, d5, den);
+        e->out = RLX_DTYPE_I32;
+        rc = input_of(e, RLX_DTYPE_I32, 1, d5, num) ||
+             input_of(e, RLX_DTYPE_I32, 1, d5, den);
         result(e, 1, d5, (double[]){ -3, -3, 0, 0, -2147483648.0 }, 5);
         break;
     case 4:
@@ -61,8 +62,9 @@ int cli_conf_edge14_make(int i, edge *e)
         begin(e, i == 4 ? "i32 mod (fmod 0): 7%-2, -7%2, 7%0, 5%0, MIN%-1"
                         : "i32 mod (fmod 1): 7%-2, -7%2, 7%0, 5%0, MIN%-1",
               SEC_IDIV, RLX_OP_MOD);
-        e->in_dtype = e->out_dtype = RLX_DTYPE_I32;
-        rc = input(e, 1, d5, num) || input(e, 1, d5, den);
+        e->out = RLX_DTYPE_I32;
+        rc = input_of(e, RLX_DTYPE_I32, 1, d5, num) ||
+             input_of(e, RLX_DTYPE_I32, 1, d5, den);
         ints(e, 1, (int64_t[]){ i == 5 });
         result(e, 1, d5,
                i == 4 ? (double[]){ -1, 1, 0, 0, 0 }
@@ -71,16 +73,16 @@ int cli_conf_edge14_make(int i, edge *e)
     case 6:
         begin(e, "i8 add 100 + 100, -128 + -1 (wrapping)", SEC_WRAP,
               RLX_OP_ADD);
-        e->in_dtype = e->out_dtype = RLX_DTYPE_I8;
-        rc = input(e, 1, d2, (double[]){ 100, -128 }) ||
-             input(e, 1, d2, (double[]){ 100, -1 });
+        e->out = RLX_DTYPE_I8;
+        rc = input_of(e, RLX_DTYPE_I8, 1, d2, (double[]){ 100, -128 }) ||
+             input_of(e, RLX_DTYPE_I8, 1, d2, (double[]){ 100, -1 });
         result(e, 1, d2, (double[]){ -56, 127 }, 2);
         break;
     case 7:
         begin(e, "i32 clip to [-2.5, 4.5] of -10, 10, 3, -2", SEC_CLIP,
               RLX_OP_CLIP);
-        e->in_dtype = e->out_dtype = RLX_DTYPE_I32;
-        rc = input(e, 1, d4, (double[]){ -10, 10, 3, -2 });
+        e->out = RLX_DTYPE_I32;
+        rc = input_of(e, RLX_DTYPE_I32, 1, d4, (double[]){ -10, 10, 3, -2 });
         e->c.n_floats = 2;
         e->c.floats[0] = -2.5;
         e->c.floats[1] = 4.5;
@@ -93,7 +95,7 @@ int cli_conf_edge14_make(int i, edge *e)
         begin(e, i == 8 ? "argmax of 1, 3, 0, 3, -1 (select_last 1)"
                         : "argmin of 1, 3, NaN, 3, NaN",
               SEC_ARG, i == 8 ? RLX_OP_ARGMAX : RLX_OP_ARGMIN);
-        e->out_dtype = RLX_DTYPE_I64;
+        e->out = RLX_DTYPE_I64;
         rc = input(e, 1, d5, i == 8 ? t : v);
         ints(e, 3, (int64_t[]){ 0, 0, i == 8 });
         /* ties: the last 3 with select_last; NaN: the first NaN */
@@ -116,7 +118,7 @@ int cli_conf_edge14_make(int i, edge *e)
     default:
         return 1;
     }
-    if (e->out_dtype != RLX_DTYPE_F32)
+    if (e->out != RLX_DTYPE_F32)
         e->tol = 0; /* integer and bool results: exact */
     return rc ? -1 : 0;
 }

@@ -131,11 +131,12 @@ int cli_conf_model_check(rlx_runtime *rt, const char *path,
         rc = model_result(r, path, "-", CONF_FAIL, "cannot set the inputs")
                  ? 0 : -1;
     } else if (rlx_program_run(ref.program) != RLX_OK) {
-        fprintf(stderr, "rlx: cpu-ref: %s\n", rlx_last_error());
+        fprintf(stderr, "rlx: cpu-ref: %s\n", cli_message(rlx_last_error()));
         rc = model_result(r, path, "-", CONF_SKIPPED,
                           "cpu-ref failed to run it") ? 0 : -1;
     } else if (rlx_program_run(t.program) != RLX_OK) {
-        fprintf(stderr, "rlx: %s: %s\n", test_id, rlx_last_error());
+        fprintf(stderr, "rlx: %s: %s\n", test_id,
+                cli_message(rlx_last_error()));
         rc = model_result(r, path, "-", CONF_FAIL, "run failed") ? 0 : -1;
     } else {
         rc = outputs_compare(path, &t, &ref, r);

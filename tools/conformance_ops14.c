@@ -244,39 +244,39 @@ static int make_arg(const conf_op *o, rlx_dtype dt, int which,
 #define I CONF_DT_INT
 #define B CONF_DT_BOOL
 #define CMP(op, set) \
-    { RLX_OP_##op, 0, make_compare, -3, 3, set, RLX_DTYPE_BOOL }
-#define LOG2(op) { RLX_OP_##op, 0, cli_conf_make_binary, 0, 2, B, 0 }
-#define BIT2(op) { RLX_OP_##op, 0, cli_conf_make_binary, -2, 2, I, 0 }
-#define UN(op, fn, lo, hi, set) { RLX_OP_##op, 0, fn, lo, hi, set, 0 }
+    { RLX_OP_##op, 0, make_compare, -3, 3, RLX_DTYPE_BOOL, set }
+#define LOG2(op) { RLX_OP_##op, 0, cli_conf_make_binary, 0, 2, 0, B }
+#define BIT2(op) { RLX_OP_##op, 0, cli_conf_make_binary, -2, 2, 0, I }
+#define UN(op, fn, lo, hi, set) { RLX_OP_##op, 0, fn, lo, hi, 0, set }
 #define ACT(op, lo, hi) UN(op, make_activation, lo, hi, F)
-#define RED(op, set) { RLX_OP_##op, 0, cli_conf_make_reduce, -2, 2, set, 0 }
+#define RED(op, set) { RLX_OP_##op, 0, cli_conf_make_reduce, -2, 2, 0, set }
 
 static const conf_op ops14[] = {
     CMP(EQUAL, F | I | B), CMP(LESS, F | I), CMP(LESS_EQUAL, F | I),
     CMP(GREATER, F | I), CMP(GREATER_EQUAL, F | I),
     LOG2(LOGICAL_AND), LOG2(LOGICAL_OR), LOG2(LOGICAL_XOR),
     UN(LOGICAL_NOT, cli_conf_make_unary, 0, 2, B),
-    { RLX_OP_WHERE, 0, make_where, -2, 2, F | I | B, 0 },
+    { RLX_OP_WHERE, 0, make_where, -2, 2, 0, F | I | B },
     UN(CLIP, make_clip, -2, 2, F | I),
     UN(FLOOR, make_tie_unary, -3, 3, F), UN(CEIL, make_tie_unary, -3, 3, F),
     UN(ROUND, make_tie_unary, -3, 3, F),
     UN(SIGN, make_tie_unary, -2, 2, F | I),
     UN(RECIPROCAL, make_reciprocal, -3, 3, F),
     UN(ERF, make_tie_unary, -3, 3, F),
-    { RLX_OP_ISNAN, 0, make_tie_unary, -2, 2, F, RLX_DTYPE_BOOL },
-    { RLX_OP_ISINF, 0, make_isinf, -2, 2, F, RLX_DTYPE_BOOL },
+    { RLX_OP_ISNAN, 0, make_tie_unary, -2, 2, RLX_DTYPE_BOOL, F },
+    { RLX_OP_ISINF, 0, make_isinf, -2, 2, RLX_DTYPE_BOOL, F },
     BIT2(BITWISE_AND), BIT2(BITWISE_OR), BIT2(BITWISE_XOR),
     UN(BITWISE_NOT, cli_conf_make_unary, -2, 2, I),
     ACT(LEAKY_RELU, -3, 3), ACT(ELU, -3, 3), ACT(SELU, -3, 3),
     ACT(SOFTPLUS, -6, 6), ACT(HARD_SIGMOID, -5, 5), ACT(HARD_SWISH, -5, 5),
     ACT(MISH, -5, 5),
-    { RLX_OP_PRELU, 0, cli_conf_make_binary, -2, 2, F | I, 0 },
-    { RLX_OP_MOD, 0, make_mod, -5, 5, F | I, 0 },
+    { RLX_OP_PRELU, 0, cli_conf_make_binary, -2, 2, 0, F | I },
+    { RLX_OP_MOD, 0, make_mod, -5, 5, 0, F | I },
     RED(REDUCE_MIN, F | I), RED(REDUCE_PROD, F | I), RED(REDUCE_L1, F | I),
     RED(REDUCE_L2, F | I), RED(REDUCE_LOG_SUM_EXP, F),
     RED(REDUCE_SUM_SQUARE, F | I),
-    { RLX_OP_ARGMAX, 0, make_arg, -3, 3, F | I, RLX_DTYPE_I64 },
-    { RLX_OP_ARGMIN, 0, make_arg, -3, 3, F | I, RLX_DTYPE_I64 },
+    { RLX_OP_ARGMAX, 0, make_arg, -3, 3, RLX_DTYPE_I64, F | I },
+    { RLX_OP_ARGMIN, 0, make_arg, -3, 3, RLX_DTYPE_I64, F | I },
 };
 
 const conf_op *cli_conf_ops14(size_t *count)

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "cli.h"
 #include "devices_report.h"
 
 static int width_max(int w, const char *s)
@@ -14,16 +15,11 @@ static int width_max(int w, const char *s)
 }
 
 /* LABEL then S and a newline; control bytes in S (a path may hold any)
- * are shown as \xNN so they cannot garble the terminal. */
+ * are shown as \xNN so they cannot garble the terminal (cli_message). */
 static void text_line(FILE *out, const char *label, const char *s)
 {
     fputs(label, out);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", (unsigned)*p);
-        else
-            fputc(*p, out);
-    }
+    fputs(s ? cli_message(s) : "", out);
     fputc('\n', out);
 }
 
@@ -143,8 +139,8 @@ static void text_settings(const cli_devices_report *r, FILE *out)
     for (size_t i = 0; i < r->n_settings; i++) {
         const cli_setting_row *s = &r->settings[i];
         if (s->set)
-            fprintf(out, "  %s = %s  (from %s)\n", s->name, s->value,
-                    s->source);
+            fprintf(out, "  %s = %s  (from %s)\n", s->name,
+                    cli_text(s->value), cli_message(s->source));
         else
             fprintf(out, "  %s unset  (set %s, or options: in the config "
                     "file)\n", s->name, s->source);

@@ -37,10 +37,18 @@ void cli_usage_print(FILE *out)
             "                                 until one compiles and runs\n"
             "      --pick fastest             time every device (or the chain's)\n"
             "                                 on these inputs, run on the fastest\n"
+            "      --why, -v                  explain the device choice in full\n"
+            "                                 (every candidate and why it lost)\n"
+            "      --allow-custom-ops LIB|DIR\n"
+            "                                 let the model's custom ops load this\n"
+            "                                 library, or those in this directory\n"
+            "                                 (repeatable; a model alone loads no\n"
+            "                                 code: see security.md)\n"
             "  check MODEL.yaml [options]     which nodes the device can run, why\n"
             "                                 not, and where each one is placed:\n"
             "      --device D                 device or backend id (default: best)\n"
             "      --fallback MODE            split, whole or none\n"
+            "      --allow-custom-ops LIB|DIR as for run (repeatable)\n"
             "  conformance [options]          check a backend's results against\n"
             "                                 cpu-ref, op by op, and the edge cases\n"
             "                                 of ops.md (see conformance.md):\n"
@@ -56,6 +64,7 @@ void cli_usage_print(FILE *out)
             "      --seed N                   seed of the inputs (default 0)\n"
             "      --fallback MODE            also per placement: split, whole,\n"
             "                                 none (repeatable; rows id/MODE)\n"
+            "      --allow-custom-ops LIB|DIR as for run (repeatable)\n"
             "  help                           show this help\n"
             "\n"
             "Options:\n"
@@ -87,7 +96,8 @@ int cli_usage_error(const char *fmt, ...)
 int cli_runtime_error(const char *what)
 {
     const char *msg = rlx_last_error();
-    fprintf(stderr, "rlx: %s: %s\n", what, msg && *msg ? msg : "unknown error");
+    fprintf(stderr, "rlx: %s: %s\n", what,
+            msg && *msg ? cli_message(msg) : "unknown error");
     return CLI_EXIT_FAILURE;
 }
 

@@ -19,7 +19,8 @@ int cli_model_open(const char *path, rlx_model **out)
     *out = NULL;
     if (rlx_model_load(path, out) != RLX_OK) {
         const char *msg = rlx_last_error();
-        fprintf(stderr, "rlx: %s\n", msg && *msg ? msg : "cannot load model");
+        fprintf(stderr, "rlx: %s\n",
+                msg && *msg ? cli_message(msg) : "cannot load model");
         return CLI_EXIT_FAILURE;
     }
     return CLI_EXIT_OK;
@@ -33,7 +34,7 @@ void cli_model_close(rlx_model *m)
 
 const char *cli_model_name(const rlx_model *m)
 {
-    return rlx_model_name(m);
+    return cli_text(rlx_model_name(m));
 }
 
 int cli_fallback_parse(const char *s)
@@ -43,6 +44,18 @@ int cli_fallback_parse(const char *s)
         if (!strcmp(s, names[i]))
             return i; /* RLX_FALLBACK_SPLIT, _WHOLE, _NONE */
     return -1;
+}
+
+/* The session's explanation on stderr, indented, one line each. */
+static void explain_print_stderr(const char *why)
+{
+    fputs("rlx: how the device was chosen:\n", stderr);
+    while (why && *why) {
+        const char *end = strchr(why, '\n');
+        int n = end ? (int)(end - why) : (int)strlen(why);
+        fprintf(stderr, "  %.*s\n", n, why);
+        why = end ? end + 1 : NULL;
+    }
 }
 
 int cli_model_exec_create(rlx_runtime *rt, const rlx_model *m,
@@ -79,6 +92,10 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
                                               : "cannot compile the model");
         char msg[sizeof x->error];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
+        /* the session chose the device and every candidate failed: its
+         * explanation says what each one did */
+        if (!device && !x->program)
+            explain_print_stderr(rlx_session_explain(x->session));
         cli_model_exec_destroy(x);
         x->status = st;
         memcpy(x->error, msg, sizeof x->error);
@@ -117,7 +134,7 @@ static int slot_tensor(const rlx_program *p, rlx_slot_kind kind, uint32_t i,
                 "[%s]): out of memory. Fix: free memory, or give the model "
                 "a smaller shape for it\n", bytes / 1073741824.0,
                 kind == RLX_SLOT_INPUT ? "input" : "output",
-                *name ? *name : "?", rlx_dtype_name(dtype), shape);
+                cli_text(*name ? *name : "?"), rlx_dtype_name(dtype), shape);
         return CLI_EXIT_FAILURE;
     }
     return CLI_EXIT_OK;
@@ -160,11 +177,37 @@ int cli_output_copy(const rlx_program *p, uint32_t i, cli_tensor *out)
     const void *data = rlx_program_output_data(p, i, &nbytes);
     if ((!data && out->nbytes) || nbytes != out->nbytes) {
         fprintf(stderr, "rlx: output '%s' has %zu bytes, expected %zu\n",
-                name ? name : "?", nbytes, out->nbytes);
+                cli_text(name ? name : "?"), nbytes, out->nbytes);
         cli_tensor_free(out);
         return CLI_EXIT_FAILURE;
     }
     if (nbytes)
         memcpy(out->data, data, nbytes);
+    return CLI_EXIT_OK;
+}
+
+int cli_allow_option(int argc, char **argv, int *i, const char *cmd,
+                     cli_allow *a)
+{
+    int missing = 0;
+    const char *v = cli_option_value(argc, argv, i, "--allow-custom-ops",
+                                     &missing);
+    if (missing)
+        return -cli_usage_error("%s: --allow-custom-ops needs a library "
+                                "file or directory", cmd);
+    if (!v)
+        return 0;
+    if (a->n >= CLI_ALLOW_MAX)
+        return -cli_usage_error("%s: at most %d --allow-custom-ops", cmd,
+                                CLI_ALLOW_MAX);
+    a->paths[a->n++] = v;
+    return 1;
+}
+
+int cli_allow_apply(rlx_runtime *rt, const cli_allow *a)
+{
+    for (int k = 0; k < a->n; k++)
+        if (rlx_runtime_allow_custom_ops(rt, a->paths[k]) != RLX_OK)
+            return cli_runtime_error("--allow-custom-ops");
     return CLI_EXIT_OK;
 }

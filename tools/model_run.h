@@ -53,4 +53,19 @@ int cli_output_copy(const rlx_program *p, uint32_t i, cli_tensor *out);
 
 double cli_now_ms(void);
 
+/* --allow-custom-ops LIB|DIR (repeatable): a model's custom ops load only
+ * the libraries the user allows (docs/security.md). */
+#define CLI_ALLOW_MAX 16
+typedef struct cli_allow {
+    const char *paths[CLI_ALLOW_MAX];
+    int n;
+} cli_allow;
+/* Takes ARGV[*I] when it is --allow-custom-ops: 1 taken, 0 not that
+ * option, or a usage error's exit code (negated) for CMD. */
+int cli_allow_option(int argc, char **argv, int *i, const char *cmd,
+                     cli_allow *a);
+/* rlx_runtime_allow_custom_ops for each; CLI_EXIT_* with the error
+ * printed. */
+int cli_allow_apply(rlx_runtime *rt, const cli_allow *a);
+
 #endif

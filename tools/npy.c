@@ -258,9 +258,15 @@ static int npy_read_file(FILE *f, long long file_size, cli_tensor *t,
     size_t esize = rlx_dtype_size(dtype == CLI_NPY_U16 ? RLX_DTYPE_BF16
                                                         : dtype);
     int64_t count = cli_shape_count(shape.rank, shape.dims);
-    if (count < 0 || (uint64_t)count > SIZE_MAX / esize)
-        return npy_fail(err, n, "the header's shape overflows the address "
-                        "space");
+    /* the non-zero dims must fit in bytes too, whatever the zero dims */
+    int64_t span = 1;
+    for (uint32_t i = 0; count >= 0 && i < shape.rank; i++)
+        if (shape.dims[i] > 0)
+            span *= shape.dims[i]; /* cannot overflow: count >= 0 */
+    if (count < 0 || (uint64_t)span > (uint64_t)INT64_MAX / esize ||
+        (uint64_t)span > SIZE_MAX / esize)
+        return npy_fail(err, n, "the header's shape is too large: its "
+                        "non-zero dimensions multiply past 2^63 bytes");
     unsigned long long want = (unsigned long long)count * esize;
     long long at = ftell(f);
     unsigned long long have =

@@ -1,6 +1,7 @@
 /*
  * options.c - option parsing shared by the commands that take values:
- * "--name value" and "--name=value", and numbers checked in full.
+ * "--name value" and "--name=value", numbers checked in full and always
+ * read in decimal (a leading zero is not octal), devices never empty.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -35,11 +36,21 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     if (!s || *s < '0' || *s > '9')
         return -1;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long v = strtoull(s, &end, 10); /* "010" is ten */
     if (errno || *end || v < min || v > max)
         return -1;
     *out = v;
     return 0;
+}
+
+int cli_device_check(const char *command, const char *device)
+{
+    if (*device)
+        return 0;
+    return cli_usage_error("%s: --device wants a device name or backend id "
+                           "(such as cpu, cuda:1 or cpu-ref), not an empty "
+                           "string; leave --device out for the best "
+                           "device", command);
 }
 
 void cli_format(char *dst, size_t n, const char *fmt, ...)

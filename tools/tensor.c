@@ -10,15 +10,22 @@
 
 int64_t cli_shape_count(uint32_t rank, const int64_t *dims)
 {
-    int64_t n = 1;
+    /* The product of the non-zero dims must fit too: a zero dim must not
+     * let [0, 9223372036854775807, 4] through as "no elements". */
+    int64_t nonzero = 1;
+    int empty = 0;
     for (uint32_t i = 0; i < rank; i++) {
         if (dims[i] < 0)
             return -1;
-        if (dims[i] != 0 && n > INT64_MAX / dims[i])
+        if (dims[i] == 0) {
+            empty = 1;
+            continue;
+        }
+        if (nonzero > INT64_MAX / dims[i])
             return -1;
-        n *= dims[i];
+        nonzero *= dims[i];
     }
-    return n;
+    return empty ? 0 : nonzero;
 }
 
 int cli_tensor_alloc(cli_tensor *t, rlx_dtype dtype, uint32_t rank,

@@ -91,13 +91,8 @@ static void record(rlx_runtime *rt, const char *path, rlx_status st,
 {
     struct stat sb;
     e->path = rlx__strdup(path);
-    if (stat(path, &sb) == 0) {
-        e->dev = (unsigned long long)sb.st_dev;
-        e->ino = (unsigned long long)sb.st_ino;
-        e->size = (long long)sb.st_size;
-        e->mtime_ns = (long long)sb.st_mtim.tv_sec * 1000000000LL +
-                      sb.st_mtim.tv_nsec;
-    }
+    if (stat(path, &sb) == 0)
+        rlx__scan_key(e, path, &sb);
     e->fit = -1;
     if (st != RLX_OK) {
         e->state = RLX__SCANNED_REFUSED;

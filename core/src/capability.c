@@ -45,7 +45,7 @@ static int mask_entry(const char *s, const char *e, char *target,
 
 rlx_status rlx__ops_mask_check(void)
 {
-    const char *env = getenv("RLX_OPS_DISABLE");
+    const char *env = rlx__env("RLX_OPS_DISABLE");
     char target[64] = "", op[64];
     for (const char *s = env; s && *s;) {
         const char *e = strchr(s, ',');
@@ -75,7 +75,7 @@ rlx_status rlx__ops_mask_check(void)
 /* 1 when RLX_OPS_DISABLE masks OP on B; RULE gets the entry. */
 static int mask_hit(const rlx_backend *b, rlx_op op, char *rule, size_t size)
 {
-    const char *env = getenv("RLX_OPS_DISABLE");
+    const char *env = rlx__env("RLX_OPS_DISABLE");
     char target[64] = "", name[64];
     for (const char *s = env; s && *s;) {
         const char *e = strchr(s, ',');

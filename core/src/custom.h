@@ -79,14 +79,66 @@ void rlx__custom_call_free(rlx__custom_call *c);
 
 extern const rlx__host_kind rlx__host_kind_ffi;
 
+/* ---- custom_allow.c: what the application allowed ---------------------- */
+
+typedef enum rlx__allow_kind {
+    RLX__ALLOW_FILE = 1,   /* a library file, by its real path */
+    RLX__ALLOW_DIR = 2,    /* every library in a directory (real path) */
+    RLX__ALLOW_SONAME = 3  /* a bare soname, loaded by the system loader */
+} rlx__allow_kind;
+
+typedef struct rlx__allow_item {
+    rlx__allow_kind kind;
+    char *path;
+} rlx__allow_item;
+
+typedef struct rlx__allow {
+    rlx__allow_item *items;
+    uint32_t n;
+} rlx__allow;
+
+void rlx__allow_free(rlx__allow *a);
+/* What session S (NULL: none) may load: its own list, its runtime's and
+ * the libraries of kernels registered on the runtime. *OUT is freed with
+ * rlx__allow_free. */
+rlx_status rlx__allow_snapshot(const rlx_session *s, rlx__allow **out);
+
+/* A kernel registered for a custom domain's op. */
+typedef struct rlx__custom_reg {
+    char *domain, *op_type;
+    rlx__custom *spec;
+} rlx__custom_reg;
+
+const rlx__custom *rlx__custom_registered(rlx_runtime *rt, const char *domain,
+                                          const char *op_type);
+/* Frees RT's registrations and allow list (runtime destroy). */
+void rlx__custom_registry_free(rlx_runtime *rt);
+/* A deep copy of OP as a spec (graph_custom.c); NULL on out of memory. */
+rlx__custom *rlx__custom_from_op(const rlx_custom_op *op, const rlx__sig *sig);
+
 /* ---- ffi_lib.c: where a library may come from --------------------------- */
 
-/* Open LIBRARY (relative paths under BASE_DIR) under the rules of
- * docs/custom-ops.md and find SYMBOL. Errors name NODE, the library, the
- * symbol and SIGNATURE, and end with a Fix. */
+/* Open LIBRARY (relative paths under BASE_DIR) if ALLOW allows it, under
+ * the rules of docs/custom-ops.md, and find SYMBOL, which must be a
+ * function defined by the library itself. Errors name NODE, the library,
+ * the symbol and SIGNATURE, and end with a Fix. */
 rlx_status rlx__custom_open(const char *node, const char *library,
                             const char *base_dir, const char *symbol,
-                            const char *signature, void **handle,
-                            rlx_custom_fn *fn);
+                            const char *signature, const rlx__allow *allow,
+                            void **handle, rlx_custom_fn *fn);
+
+/* ---- elf.c: the kind of a dynamic symbol -------------------------------- */
+
+typedef enum rlx__sym_kind {
+    RLX__SYM_FUNCTION = 1,  /* STT_FUNC or STT_GNU_IFUNC */
+    RLX__SYM_OTHER = 2,     /* data, TLS, section...: never called */
+    RLX__SYM_ABSENT = 3,    /* not defined by the file itself */
+    RLX__SYM_UNREADABLE = 4 /* not an ELF file of ours / no dynsym */
+} rlx__sym_kind;
+
+/* Look NAME up in the dynamic symbol table of the ELF file FILE;
+ * *TYPE (may be NULL) gets the STT_* type of a defined symbol. */
+rlx__sym_kind rlx__elf_symbol_kind(const char *file, const char *name,
+                                   int *type);
 
 #endif /* RLX_CUSTOM_H */

@@ -1,14 +1,20 @@
 /*
  * elf.c - look at a candidate file's ELF header before dlopen, so that a
  * foreign architecture, an executable or a truncated file gets a precise
- * reason instead of whatever the dynamic loader happens to say.
+ * reason instead of whatever the dynamic loader happens to say; and read
+ * a library's dynamic symbol table, so that a custom op calls only a
+ * function the library itself defines (never data, never a dependency's).
  */
 #include <elf.h>
+#include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "custom.h"
 
 #if defined(__x86_64__)
 #define NATIVE_MACHINE EM_X86_64
@@ -139,4 +145,95 @@ int rlx__elf_check(int fd, long long file_size, char **reason, char **fix)
         return -1;
     }
     return 0;
+}
+
+/* ---- the dynamic symbol table ---------------------------------------- */
+
+#define SYMTAB_MAX (64ull << 20) /* refuse absurd section sizes */
+
+static void *read_at(int fd, unsigned long long off, unsigned long long n,
+                     unsigned long long file_size)
+{
+    if (n == 0 || n > SYMTAB_MAX || off > file_size || n > file_size - off)
+        return NULL;
+    char *buf = malloc((size_t)n + 1);
+    if (!buf)
+        return NULL;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, buf + got, (size_t)(n - got),
+                          (off_t)(off + got));
+        if (r <= 0) {
+            free(buf);
+            return NULL;
+        }
+        got += (size_t)r;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+rlx__sym_kind rlx__elf_symbol_kind(const char *file, const char *name,
+                                   int *type)
+{
+    if (type)
+        *type = 0;
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return RLX__SYM_UNREADABLE;
+    struct stat st;
+    char *reason = NULL, *fix = NULL;
+    rlx__sym_kind kind = RLX__SYM_UNREADABLE;
+    ElfW(Shdr) *sh = NULL;
+    ElfW(Sym) *syms = NULL;
+    char *strs = NULL;
+    ElfW(Ehdr) e;
+    if (fstat(fd, &st) != 0 ||
+        rlx__elf_check(fd, (long long)st.st_size, &reason, &fix) != 0 ||
+        pread(fd, &e, sizeof e, 0) != (ssize_t)sizeof e ||
+        e.e_shentsize != sizeof(ElfW(Shdr)) || e.e_shnum == 0)
+        goto out;
+    unsigned long long size = (unsigned long long)st.st_size;
+    sh = read_at(fd, e.e_shoff, (unsigned long long)e.e_shnum * sizeof *sh,
+                 size);
+    if (!sh)
+        goto out;
+    for (unsigned i = 0; i < e.e_shnum; i++) {
+        if (sh[i].sh_type != SHT_DYNSYM)
+            continue;
+        if (sh[i].sh_entsize != sizeof(ElfW(Sym)) ||
+            sh[i].sh_link >= e.e_shnum)
+            goto out;
+        const ElfW(Shdr) *str = &sh[sh[i].sh_link];
+        syms = read_at(fd, sh[i].sh_offset, sh[i].sh_size, size);
+        strs = read_at(fd, str->sh_offset, str->sh_size, size);
+        if (!syms || !strs)
+            goto out;
+        size_t n = (size_t)(sh[i].sh_size / sizeof *syms);
+        kind = RLX__SYM_ABSENT;
+        for (size_t k = 0; k < n; k++) {
+            const ElfW(Sym) *s = &syms[k];
+            if (s->st_shndx == SHN_UNDEF || s->st_name >= str->sh_size ||
+                strcmp(strs + s->st_name, name) != 0)
+                continue;
+            int t = ELF64_ST_TYPE(s->st_info);
+            if (type)
+                *type = t;
+            /* every definition of the name (versions) must be code */
+            if (t != STT_FUNC && t != STT_GNU_IFUNC) {
+                kind = RLX__SYM_OTHER;
+                break;
+            }
+            kind = RLX__SYM_FUNCTION;
+        }
+        break;
+    }
+out:
+    free(reason);
+    free(fix);
+    free(sh);
+    free(syms);
+    free(strs);
+    close(fd);
+    return kind;
 }

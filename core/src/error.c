@@ -53,10 +53,22 @@ rlx_status rlx__error(rlx_status status, const char *fmt, ...)
      * message (rlx_last_error()) in the new one, and vsnprintf must never
      * read from the buffer it writes. */
     char msg[RLX_MSG_MAX];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof msg) {
+        /* too long: format it whole, then cut the quoted user text, not
+         * the reason or the Fix (message.c) */
+        char *full = malloc((size_t)n + 1);
+        if (full) {
+            vsnprintf(full, (size_t)n + 1, fmt, again);
+            rlx__message_fit(msg, sizeof msg, full);
+            free(full);
+        }
+    }
+    va_end(again);
     memcpy(last_error, msg, sizeof last_error);
     return status;
 }
@@ -77,8 +89,8 @@ void rlx__report_set(const char *message)
     /* Keep the first report: it is closest to the cause. */
     if (report_set)
         return;
-    snprintf(report_msg, sizeof report_msg, "%s",
-             message ? message : "(no message)");
+    rlx__message_fit(report_msg, sizeof report_msg,
+                     message ? message : "(no message)");
     report_set = 1;
 }
 

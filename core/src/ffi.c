@@ -1,6 +1,7 @@
 /*
  * ffi.c - calling a custom node's kernel through libffi. At compile time
- * the library is loaded (ffi_lib.c), the symbol found, every scalar
+ * the library is loaded if the application allowed it (ffi_lib.c), the
+ * symbol found, every scalar
  * argument converted to its C type and the call interface prepared
  * (ffi_prep_cif) once; a run fills in the tensor pointers and calls
  * (ffi_call). A kernel returning a non-zero status fails the run.
@@ -126,9 +127,14 @@ rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
     }
     c->fn = spec->fn;
     if (spec->library) {
-        rlx_status st = rlx__custom_open(n->name, spec->library,
-                                         spec->base_dir, spec->symbol,
-                                         spec->signature, &c->lib, &c->fn);
+        /* what the application allowed the session being compiled */
+        rlx__allow *allow = NULL;
+        rlx_status st = rlx__allow_snapshot(rlx__options_session(), &allow);
+        if (st == RLX_OK)
+            st = rlx__custom_open(n->name, spec->library, spec->base_dir,
+                                  spec->symbol, spec->signature, allow,
+                                  &c->lib, &c->fn);
+        rlx__allow_free(allow);
         if (st != RLX_OK) {
             rlx__custom_call_free(c);
             return st;

@@ -273,6 +273,11 @@ static rlx_status check_op(const rlx_graph *g, const char *name,
     return RLX_OK;
 }
 
+rlx__custom *rlx__custom_from_op(const rlx_custom_op *op, const rlx__sig *sig)
+{
+    return spec_copy(op, sig);
+}
+
 rlx__custom *rlx__custom_dup(const rlx__custom *c)
 {
     rlx_custom_op op = {

@@ -236,20 +236,30 @@ static rlx_status host_report(const rlx_host *host, rlx_status status,
     return status;
 }
 
+static const char *const log_names[] = { "error", "warn", "info", "debug" };
+
+int rlx__log_level(void)
+{
+    const char *env = rlx__env("RLX_LOG");
+    if (!env || !*env)
+        return -1;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(env, log_names[i]) == 0)
+            return i;
+    rlx__env_warn("RLX_LOG", env, "the default (no log lines)",
+                  "error, warn, info or debug");
+    return -1;
+}
+
 static void host_log(const rlx_host *host, rlx_log_level level,
                      const char *message)
 {
-    static const char *const names[] = { "error", "warn", "info", "debug" };
-    const char *env = rlx__env("RLX_LOG");
-    int max = -1;
+    int max = rlx__log_level();
     (void)host;
-    for (int i = 0; env && i < 4; i++)
-        if (strcmp(env, names[i]) == 0)
-            max = i;
     /* Silent unless the user asked for it with RLX_LOG. */
     if ((int)level < 0 || (int)level > max || !message)
         return;
-    fprintf(stderr, "rlx: %s: %s\n", names[level], message);
+    fprintf(stderr, "rlx: %s: %s\n", log_names[level], message);
 }
 
 void rlx__host_init(rlx_runtime *rt)

@@ -13,10 +13,14 @@
 
 #include <rlx/plugin.h>
 #include <rlx/rlx.h>
+#include "hash.h"
 
 #define RLX_MAX_RANK 8
 #define RLX_MAX_ID 63
 #define RLX_MSG_MAX 2048
+/* MSG into DST (SIZE bytes): whole when it fits, else with quoted user
+ * text cut short and, if need be, its middle, never its Fix (message.c). */
+void rlx__message_fit(char *dst, size_t size, const char *msg);
 
 #if defined(__GNUC__)
 #define RLX__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -50,9 +54,13 @@ char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
 /* 1 in a set-ID process, or one the kernel marked AT_SECURE (file
  * capabilities, LSM transitions): the environment is the caller's. */
 int rlx__env_untrusted(void);
-/* getenv(NAME), or NULL when rlx__env_untrusted(). Every variable the
- * core reads goes through here. */
+/* The environment variable NAME, or NULL when rlx__env_untrusted().
+ * Every variable the core and the tool read goes through here. */
 const char *rlx__env(const char *name);
+/* Warn on stderr, once per process for NAME, that its VALUE is not valid,
+ * saying what was USED instead and the VALID values. */
+void rlx__env_warn(const char *name, const char *value, const char *used,
+                   const char *valid);
 
 /* ---- file.c: files named by users ---------------------------------- */
 
@@ -210,6 +218,11 @@ struct rlx_runtime {
     struct rlx__deferred *deferred;
     uint32_t n_deferred_alloc;
     _Atomic uint32_t n_deferred;
+    /* custom ops (custom_allow.c): libraries the application allowed,
+     * kernels it registered for custom domains; under LOCK */
+    struct rlx__allow *custom_allow;
+    struct rlx__custom_reg *custom_ops;
+    uint32_t n_custom_ops;
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -257,6 +270,9 @@ rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
  * previous one for rlx__options_leave. */
 const rlx_session *rlx__options_enter(const rlx_session *s);
 void rlx__options_leave(const rlx_session *old);
+/* The session whose compile runs on this thread, or NULL (custom ops ask
+ * it what the application allowed). */
+const rlx_session *rlx__options_session(void);
 /* ---- scan_cache.c: the per-user cache directory --------------------- */
 
 /* $XDG_CACHE_HOME/rlx (else ~/.cache/rlx), malloc'd; NULL when neither
@@ -382,6 +398,8 @@ void rlx__lazy_free(rlx_runtime *rt);
 /* ---- host.c: the table handed to plugins ------------------------------ */
 
 void rlx__host_init(rlx_runtime *rt);
+/* RLX_LOG's level: -1 (silent) to 3 (debug); a bad value warns once. */
+int rlx__log_level(void);
 
 /* ---- diag (runtime.c) ------------------------------------------------- */
 
@@ -449,10 +467,13 @@ struct rlx_graph {
     uint32_t n_inputs, n_params;
     rlx__output *outputs;
     uint32_t n_outputs;
+    /* node and output names -> index; the node index catches up with
+     * NODES lazily (a clone starts without one) */
+    rlx__hash node_names, output_names;
 };
 
 /* A unique, non-empty NAME for a new node, or an error. */
-rlx_status rlx__graph_check_name(const rlx_graph *g, const char *name);
+rlx_status rlx__graph_check_name(rlx_graph *g, const char *name);
 /* Append NODE (which the graph then owns); 0 on out of memory. */
 int rlx__graph_push(rlx_graph *g, const rlx__node *node);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "model.h"
 
 typedef struct jparser {
@@ -282,9 +283,23 @@ static rlx__json *push_item(jparser *p, rlx__json *v, uint32_t *cap)
     return item;
 }
 
+static int parse_items(jparser *p, rlx__json *v, int depth, int object,
+                       rlx__hash *keys);
+
 static int parse_container(jparser *p, rlx__json *v, int depth)
 {
+    /* keys hashed: a scan per key made a 200,000-tensor header take
+     * minutes */
+    rlx__hash keys = { 0 };
     int object = p->s[p->pos] == '{';
+    int ok = parse_items(p, v, depth, object, &keys);
+    rlx__hash_free(&keys);
+    return ok;
+}
+
+static int parse_items(jparser *p, rlx__json *v, int depth, int object,
+                       rlx__hash *keys)
+{
     char close = object ? '}' : ']';
     uint32_t cap = 0;
     v->kind = object ? RLX__JSON_OBJECT : RLX__JSON_ARRAY;
@@ -305,12 +320,12 @@ static int parse_container(jparser *p, rlx__json *v, int depth)
             size_t key_pos = p->pos;
             if (!parse_string(p, &key))
                 return 0;
-            for (uint32_t i = 0; i < v->n; i++)
-                if (strcmp(v->keys[i], key) == 0) {
-                    free(key);
-                    p->pos = key_pos;
-                    return fail(p, "duplicate key");
-                }
+            int added = rlx__hash_add(keys, key, v->n, NULL);
+            if (added <= 0) {
+                free(key);
+                p->pos = key_pos;
+                return fail(p, added ? "out of memory" : "duplicate key");
+            }
             skip_ws(p);
             if (peek(p) != ':') {
                 free(key);

@@ -15,6 +15,39 @@ struct rlx_model {
     rlx__safetensors *weights; /* NULL when the model has none */
 };
 
+/* A file of another kind named as such, not parsed as YAML (whose error
+ * about control characters would say nothing useful). */
+static rlx_status not_a_yaml_model(const char *path)
+{
+    switch (rlx__model_format_sniff(path)) {
+    case RLX__MODEL_FORMAT_ONNX:
+        return rlx__error(RLX_ERR_FORMAT,
+                          "%s: this is an ONNX model; rlx does not import "
+                          "ONNX yet, it reads rlx YAML models. Fix: describe "
+                          "the graph as an rlx YAML model with its weights in "
+                          "safetensors (docs/model-format.md)", path);
+    case RLX__MODEL_FORMAT_SAFETENSORS:
+        return rlx__error(RLX_ERR_FORMAT,
+                          "%s: this is a safetensors weights file, not a "
+                          "model. Fix: pass the YAML model file that names "
+                          "it in its 'weights:' key", path);
+    case RLX__MODEL_FORMAT_NPY:
+        return rlx__error(RLX_ERR_FORMAT,
+                          "%s: this is a NumPy .npy array, not a model. Fix: "
+                          "pass the YAML model file, and give the array as "
+                          "an input (rlx run --input NAME=FILE.npy)", path);
+    case RLX__MODEL_FORMAT_UNKNOWN:
+        return rlx__error(RLX_ERR_FORMAT,
+                          "%s: not a model file (binary data, neither an rlx "
+                          "YAML model nor a format rlx recognises). Fix: "
+                          "pass an rlx YAML model (docs/model-format.md)",
+                          path);
+    case RLX__MODEL_FORMAT_YAML:
+        break;
+    }
+    return RLX_OK;
+}
+
 rlx_status rlx_model_load(const char *path, rlx_model **out)
 {
     if (out)
@@ -25,8 +58,11 @@ rlx_status rlx_model_load(const char *path, rlx_model **out)
                           "of a model file and a place for the model",
                           !out ? "OUT" : "PATH",
                           path && !*path ? " or empty" : "");
+    rlx_status st = not_a_yaml_model(path);
+    if (st != RLX_OK)
+        return st;
     rlx__ynode *root = NULL;
-    rlx_status st = rlx__yaml_load(path, &root);
+    st = rlx__yaml_load(path, &root);
     if (st != RLX_OK)
         return st;
     rlx__model_parts parts;

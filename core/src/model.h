@@ -76,6 +76,20 @@ const rlx__st_tensor *rlx__safetensors_find(const rlx__safetensors *st,
 /* "F32" -> RLX_DTYPE_F32; RLX_DTYPE_INVALID for an unknown name. */
 rlx_dtype rlx__safetensors_dtype(const char *name);
 
+/* ---- model_sniff.c: what kind of file a model path names ------------ */
+
+typedef enum rlx__model_format {
+    RLX__MODEL_FORMAT_YAML = 1, /* text: an rlx YAML model (or unreadable) */
+    RLX__MODEL_FORMAT_ONNX,     /* a protobuf starting with ir_version */
+    RLX__MODEL_FORMAT_SAFETENSORS,
+    RLX__MODEL_FORMAT_NPY,
+    RLX__MODEL_FORMAT_UNKNOWN   /* binary data of no format rlx knows */
+} rlx__model_format;
+
+/* From PATH's first bytes. A path that cannot be opened as a regular file
+ * counts as YAML: the YAML loader then says why it cannot be read. */
+rlx__model_format rlx__model_format_sniff(const char *path);
+
 /* ---- model_yaml.c: YAML text -> a document tree with marks ----------- */
 
 typedef enum rlx__ykind {

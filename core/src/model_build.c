@@ -10,33 +10,17 @@
 
 #include "model.h"
 
-/* ---- a name -> value table (open addressing) ------------------------- */
+/* ---- a name -> value table ------------------------------------------- */
 
 typedef struct names {
     const rlx_graph *g;
-    uint32_t *slots; /* value + 1; 0 is empty */
-    uint32_t cap, count;
+    rlx__hash index; /* keys: the graph's own node names */
 } names;
-
-static uint32_t hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
 
 static rlx_value names_find(const names *t, const char *name)
 {
-    if (!t->cap)
-        return RLX_VALUE_NONE;
-    for (uint32_t i = hash(name) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-        uint32_t v = t->slots[i];
-        if (!v)
-            return RLX_VALUE_NONE;
-        if (strcmp(t->g->nodes[v - 1].name, name) == 0)
-            return v - 1;
-    }
+    uint32_t v;
+    return rlx__hash_get(&t->index, name, &v) ? v : RLX_VALUE_NONE;
 }
 
 static rlx_value lookup(void *ctx, const char *name)
@@ -46,30 +30,7 @@ static rlx_value lookup(void *ctx, const char *name)
 
 static int names_add(names *t, rlx_value v)
 {
-    if (2 * (t->count + 1) > t->cap) {
-        uint32_t cap = t->cap ? t->cap * 2 : 64;
-        uint32_t *slots = calloc(cap, sizeof *slots);
-        if (!slots)
-            return 0;
-        for (uint32_t i = 0; i < t->cap; i++) {
-            uint32_t s = t->slots[i];
-            if (!s)
-                continue;
-            uint32_t j = hash(t->g->nodes[s - 1].name) & (cap - 1);
-            while (slots[j])
-                j = (j + 1) & (cap - 1);
-            slots[j] = s;
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->cap = cap;
-    }
-    uint32_t j = hash(t->g->nodes[v].name) & (t->cap - 1);
-    while (t->slots[j])
-        j = (j + 1) & (t->cap - 1);
-    t->slots[j] = v + 1;
-    t->count++;
-    return 1;
+    return rlx__hash_add(&t->index, t->g->nodes[v].name, v, NULL) >= 0;
 }
 
 /* ---- build state ------------------------------------------------------ */
@@ -475,7 +436,8 @@ static rlx_status build_node(build *b, const rlx__ynode *e)
         return st;
     rlx_op op;
     if (rlx_op_from_name(op_name, &op) != RLX_OK ||
-        (rlx__op_arity(op) == 0 && op != RLX_OP_FILL))
+        (rlx__op_arity(op) == 0 && op != RLX_OP_FILL &&
+         op != RLX_OP_RANGE))
         return unknown_op(b, op_at, name, op_name);
 
     const rlx__ynode *ins = rlx__ynode_get(e, "inputs");
@@ -686,7 +648,7 @@ rlx_status rlx__model_build(const char *path, const rlx__ynode *root,
     char *name = NULL;
     memset(parts, 0, sizeof *parts);
     rlx_status st = build_all(&b, root, &name);
-    free(b.names.slots);
+    rlx__hash_free(&b.names.index);
     if (st != RLX_OK) {
         free(name);
         rlx_graph_destroy(b.g);

@@ -2,11 +2,10 @@
  * model_custom.c - `op: custom` nodes in model files: the YAML form of
  * rlx_graph_add_custom (docs/custom-ops.md). Arguments are written as in
  * a C call: tensor names, `$numel(x)`, `$dim(x, i)`, integer and float
- * literals; the node's own name (or `$out`) is its output. The library is
- * opened once at load so that a missing library or symbol is reported at
- * its line, then closed; compile opens it again.
+ * literals; the node's own name (or `$out`) is its output. Loading never
+ * opens the library: that happens at compile time, and only for a library
+ * the application allowed (docs/security.md).
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,15 +352,9 @@ static rlx_status build(cbuild *c, const rlx__ynode *e, rlx_custom_arg *args,
                                                           : e;
         return relocate(c, st, at);
     }
-    /* open the library now, so a bad one is reported at its line */
-    void *handle;
-    rlx_custom_fn fn;
-    st = rlx__custom_open(c->name, library, base_dir, symbol, signature,
-                          &handle, &fn);
-    if (st != RLX_OK)
-        return relocate(c, st, strstr(rlx_last_error(), "has no function")
-                                   ? sym_at : lib_at);
-    dlclose(handle);
+    /* the library is not opened here: a model is data, and loading or
+     * checking one runs no code. Compile opens it if the application
+     * allowed it (ffi_lib.c). */
     return RLX_OK;
 }
 

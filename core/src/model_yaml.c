@@ -11,6 +11,7 @@
 
 #include <yaml.h>
 
+#include "hash.h"
 #include "model.h"
 
 #define YAML_MAX_DEPTH 64
@@ -73,6 +74,7 @@ typedef struct ybuild {
     const char *path;
     rlx__ynode *root;
     rlx__ynode *stack[YAML_MAX_DEPTH];
+    rlx__hash keys[YAML_MAX_DEPTH]; /* of each open mapping: key -> item */
     int depth;
 } ybuild;
 
@@ -99,17 +101,25 @@ static rlx_status attach(ybuild *b, rlx__ynode *node, const yaml_mark_t *m)
                              "a mapping key must be a plain name",
                              "write keys as 'name: value'");
         }
-        for (uint32_t i = 0; i < parent->n_items; i += 2)
-            if (strcmp(parent->items[i]->text, node->text) == 0) {
-                rlx_status st = rlx__error(
-                    RLX_ERR_DUPLICATE,
-                    "%s:%zu:%zu: duplicate key '%s' (first at line %u). "
-                    "Fix: give each key once per mapping",
-                    b->path, m->line + 1, m->column + 1, node->text,
-                    parent->items[i]->line);
-                rlx__ynode_free(node);
-                return st;
-            }
+        /* a hash per open mapping: a scan of the mapping per key made a
+         * 200,000-key mapping take minutes */
+        uint32_t first = 0;
+        int added = rlx__hash_add(&b->keys[b->depth - 1], node->text,
+                                  parent->n_items, &first);
+        if (added < 0) {
+            rlx__ynode_free(node);
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+        if (added == 0) {
+            rlx_status st = rlx__error(
+                RLX_ERR_DUPLICATE,
+                "%s:%zu:%zu: duplicate key '%s' (first at line %u). "
+                "Fix: give each key once per mapping",
+                b->path, m->line + 1, m->column + 1, node->text,
+                parent->items[first]->line);
+            rlx__ynode_free(node);
+            return st;
+        }
     }
     uint32_t k = parent->n_items;
     if ((k & (k - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
@@ -183,6 +193,7 @@ static rlx_status on_event(ybuild *b, const yaml_event_t *ev, int *docs)
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
         b->depth--;
+        rlx__hash_free(&b->keys[b->depth]);
         return RLX_OK;
     default:
         return RLX_OK;
@@ -252,6 +263,8 @@ rlx_status rlx__yaml_parse(const char *path, const char *what,
     }
     yaml_parser_delete(&parser);
     free(text);
+    for (int i = 0; i < YAML_MAX_DEPTH; i++)
+        rlx__hash_free(&b.keys[i]);
     if (st != RLX_OK) {
         /* everything hangs off the root once attached */
         rlx__ynode_free(b.root);

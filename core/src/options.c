@@ -1,12 +1,11 @@
 /*
  * options.c - plugin settings (ABI 1.3's host get_option): looked up by
  * name ("cuda.matmul") in the options of the session being compiled,
- * then the environment (RLX_CUDA_MATMUL, read with secure_getenv so a
+ * then the environment (RLX_CUDA_MATMUL, read with rlx__env so a
  * set-user-ID program ignores it), then the config file's `options:`
  * map. The names plugins ask for are remembered, so `rlx devices` can
  * show every setting in use with its value and where it came from.
  */
-#define _GNU_SOURCE /* secure_getenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,8 @@ typedef struct rlx__option {
 struct rlx__options {
     pthread_mutex_t lock;  /* ASKED grows while plugins run */
     rlx__option *config;   /* from the config file; fixed after creation */
-    uint32_t n_config;
+    uint32_t n_config, cap_config;
+    rlx__hash config_index; /* name -> index in CONFIG */
     char **asked;          /* names asked for, first-asked order */
     uint32_t n_asked;
 };
@@ -39,6 +39,11 @@ const rlx_session *rlx__options_enter(const rlx_session *s)
 void rlx__options_leave(const rlx_session *old)
 {
     current_session = old;
+}
+
+const rlx_session *rlx__options_session(void)
+{
+    return current_session;
 }
 
 int rlx__option_name_valid(const char *name)
@@ -89,6 +94,7 @@ void rlx__options_free(rlx_runtime *rt)
     for (uint32_t i = 0; i < o->n_asked; i++)
         free(o->asked[i]);
     free(o->config);
+    rlx__hash_free(&o->config_index);
     free(o->asked);
     pthread_mutex_destroy(&o->lock);
     free(o);
@@ -139,11 +145,44 @@ static const char *list_get(const rlx__option *items, uint32_t n,
     return NULL;
 }
 
+/* Hashed and grown by doubling: a config file with 95,000 options took
+ * every process that uses librlx minutes to start when each was checked
+ * against all earlier ones. */
 int rlx__options_config_set(rlx_runtime *rt, const char *name,
                             const char *value)
 {
     struct rlx__options *o = rt->options;
-    return o ? list_set(&o->config, &o->n_config, name, value) : -1;
+    uint32_t at;
+    if (!o || !value)
+        return -1;
+    char *v = rlx__strdup(value);
+    if (!v)
+        return -1;
+    if (rlx__hash_get(&o->config_index, name, &at)) {
+        free(o->config[at].value);
+        o->config[at].value = v;
+        return 0;
+    }
+    if (o->n_config == o->cap_config) {
+        uint32_t cap = o->cap_config ? 2 * o->cap_config : 16;
+        rlx__option *grown = cap > o->cap_config
+                                 ? realloc(o->config, cap * sizeof *grown)
+                                 : NULL;
+        if (!grown) {
+            free(v);
+            return -1;
+        }
+        o->config = grown;
+        o->cap_config = cap;
+    }
+    char *n = rlx__strdup(name);
+    if (!n || rlx__hash_add(&o->config_index, n, o->n_config, NULL) < 0) {
+        free(n);
+        free(v);
+        return -1;
+    }
+    o->config[o->n_config++] = (rlx__option){ .name = n, .value = v };
+    return 0;
 }
 
 static void remember(struct rlx__options *o, const char *name)
@@ -177,12 +216,14 @@ static const char *lookup(rlx_runtime *rt, const rlx_session *s,
         *source = "session";
         return v;
     }
-    if ((v = secure_getenv(env))) {
+    if ((v = rlx__env(env))) {
         *source = env;
         return v;
     }
+    uint32_t at;
     if (rt->options &&
-        (v = list_get(rt->options->config, rt->options->n_config, name))) {
+        rlx__hash_get(&rt->options->config_index, name, &at)) {
+        v = rt->options->config[at].value;
         *source = rt->config_path ? rt->config_path : "config file";
         return v;
     }

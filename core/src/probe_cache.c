@@ -29,6 +29,7 @@
 #include <rlx/probe_key.h>
 
 #include "internal.h"
+#include "scan.h" /* rlx__file_generation */
 
 #define CACHE_NAME "probe-cache-v2"
 #define CACHE_MAGIC "rlx-probe-cache 2"
@@ -81,12 +82,16 @@ static unsigned long long key_hash(const char *id, const char *path,
 {
     char ident[512];
     struct stat st;
+    /* the change time too: a plugin rewritten in place with its size and
+     * mtime put back is another plugin */
     if (path && stat(path, &st) == 0)
-        snprintf(ident, sizeof ident, "%s|%s|%llu:%llu:%lld:%lld.%09ld|%x",
-                 id, path, (unsigned long long)st.st_dev,
+        snprintf(ident, sizeof ident,
+                 "%s|%s|%llu:%llu:%lld:%lld.%09ld:%lld.%09ld:%llu|%x", id,
+                 path, (unsigned long long)st.st_dev,
                  (unsigned long long)st.st_ino, (long long)st.st_size,
                  (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                 (unsigned)RLX_ABI_VERSION);
+                 (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
+                 rlx__file_generation(path), (unsigned)RLX_ABI_VERSION);
     else
         snprintf(ident, sizeof ident, "%s|%s|%x", id,
                  path ? path : "built-in", (unsigned)RLX_ABI_VERSION);

@@ -172,7 +172,13 @@ static rlx_status compile_partial(rlx_program *p, rlx_session *s,
     if (s->fallback == RLX_FALLBACK_WHOLE) {
         if (more_candidates)
             return unsupported(v, b, bad, why);
-        /* the last candidate: the whole graph to the CPU backends */
+        /* the last candidate: the whole graph to the CPU backends; the
+         * explanation says which backend declined and why */
+        const rlx_node_view *n = v->view.nodes[bad];
+        rlx__session_note(s, "backend '%s' declined node '%s' (op %s): %s; "
+                          "the whole graph moves to the CPU (fallback "
+                          "'whole')", b->id, n->name, rlx_op_name(n->op),
+                          why);
         return rlx__placement_compile(p, s->rt, g, b, s->device_index,
                                       s->precision, 1, 0);
     }
@@ -230,8 +236,10 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
                                          s->precision, 0, 0)
                 : compile_partial(p, s, g, &v, b, bad, why, more);
         if (cst == RLX_OK && p->place)
-            rlx__session_note(s, "placed over %u pieces: %s",
-                              p->report.n_pieces, p->report.summary);
+            rlx__session_note(s, "placed over %u piece%s: %s",
+                              p->report.n_pieces,
+                              p->report.n_pieces == 1 ? "" : "s",
+                              p->report.summary);
         if (cst != RLX_OK && bad != UINT32_MAX &&
             s->fallback == RLX_FALLBACK_NONE) {
             st = cst; /* refused: no other device either */

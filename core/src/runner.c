@@ -64,7 +64,7 @@ rlx_status rlx_runner_create(rlx_runtime *rt, const rlx_graph *g,
                           "rlx_runner_create: NULL argument. Fix: pass a "
                           "runtime, a graph and OUT");
     if (!policy || !*policy) {
-        const char *env = getenv("RLX_DEVICE_POLICY");
+        const char *env = rlx__env("RLX_DEVICE_POLICY");
         policy = env && *env ? env : "default";
     }
     rlx_runner *r = calloc(1, sizeof *r);
@@ -299,7 +299,7 @@ rlx_status rlx_runner_run_chain(rlx_runner *r, const char *chain,
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_runner_run_chain: NULL runner");
     attempts_reset(r);
-    const char *env = getenv("RLX_DEVICE_CHAIN");
+    const char *env = rlx__env("RLX_DEVICE_CHAIN");
     char (*keys)[160] = calloc(RUNNER_DEVICES_MAX, sizeof *keys);
     uint32_t n = 0;
     rlx_status st = keys ? RLX_OK : rlx__error(RLX_ERR_OUT_OF_MEMORY,

@@ -60,6 +60,11 @@ rlx_status rlx_runner_benchmark(rlx_runner *r, const char *devices,
     uint32_t n = 0;
     rlx_status st = keys ? RLX_OK : rlx__error(RLX_ERR_OUT_OF_MEMORY,
                                                "out of memory");
+    /* the same chain as rlx_runner_run_chain: ignoring RLX_DEVICE_CHAIN
+     * here made `rlx run --pick fastest` time devices the user excluded */
+    const char *env = devices ? NULL : rlx__env("RLX_DEVICE_CHAIN");
+    if (env && *env)
+        devices = env;
     if (st == RLX_OK && !devices) {
         for (uint32_t i = 0; i < r->n_devices; i++)
             snprintf(keys[n++], 160, "%s", r->devices[i]);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cpu_ref.h"
+#include "custom.h"
 #include "internal.h"
 #include "scan.h"
 
@@ -62,6 +63,7 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
     rlx__scan_setup(rt);
     rlx__config_load(rt);       /* the environment overrides the file */
     rlx__policy_from_env(rt);
+    (void)rlx__log_level(); /* a bad RLX_LOG warns now, not at a log line */
     rlx_status st = rlx__registry_init(rt);
     if (st == RLX_OK) {
         pthread_mutex_lock(&rt->lock);
@@ -114,6 +116,7 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     rlx__policy_free(&rt->policy);
     free(rt->config_path);
     rlx__options_free(rt);
+    rlx__custom_registry_free(rt);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }

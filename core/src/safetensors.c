@@ -148,8 +148,10 @@ static rlx_status tensor_parse(const char *path, const char *name,
                           "before export", path, name, sh->n, RLX_MAX_RANK,
                           RLX_MAX_RANK);
     t->rank = sh->n;
-    uint64_t numel = 1;
-    int overflow = 0;
+    /* SPAN multiplies the non-zero dims: it must fit (in bytes) even when
+     * a zero dim leaves no data, or [0, 9223372036854775807, 4] passes */
+    uint64_t span = 1;
+    int overflow = 0, empty = 0;
     for (uint32_t i = 0; i < sh->n; i++) {
         const rlx__json *d = &sh->items[i];
         if (d->kind != RLX__JSON_NUMBER ||
@@ -162,22 +164,24 @@ static rlx_status tensor_parse(const char *path, const char *name,
             overflow = 1;
         else {
             t->shape[i] = (int64_t)d->u;
-            if (d->u != 0 && numel > UINT64_MAX / d->u)
+            if (d->u == 0)
+                empty = 1;
+            else if (span > UINT64_MAX / d->u)
                 overflow = 1;
             else
-                numel *= d->u;
+                span *= d->u;
         }
     }
     size_t esize = rlx_dtype_size(t->dtype);
-    if (overflow || numel > (uint64_t)INT64_MAX / esize ||
+    if (overflow || span > (uint64_t)INT64_MAX / esize ||
         rlx__shape_elements(t->rank, t->shape) < 0)
         return rlx__error(RLX_ERR_FORMAT,
                           "%s: tensor '%s': shape %s has more elements "
-                          "than fit in 64 bits. %s",
+                          "than fit in 64 bits (its non-zero dimensions "
+                          "count even next to a zero). %s",
                           path, name, u64_list(buf, sizeof buf, sh),
                           FIX_REEXPORT);
-    /* A tensor with zero elements has no data, so the "numel" loop
-     * above cannot catch a huge dimension next to a zero. */
+    uint64_t numel = empty ? 0 : span;
 
     if (off->kind != RLX__JSON_ARRAY || off->n != 2 ||
         !off->items[0].is_uint || !off->items[1].is_uint)

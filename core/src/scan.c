@@ -2,7 +2,8 @@
  * scan.c - the parent side of out-of-process plugin scanning.
  *
  * A plugin file the registry cache does not know (or knows in another
- * version: path, device, inode, size and mtime) is first opened by the
+ * version: path, device, inode, size, mtime, ctime and inode generation)
+ * is first opened by the
  * rlx-plugin-scanner executable, spawned with posix_spawn: it runs the
  * loader's own checks, the host-fit score and rlx_plugin_init, and
  * reports on a pipe. A scanner that dies or hangs takes only itself down:
@@ -15,8 +16,11 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +29,9 @@
 
 #ifndef RLX_LIBEXECDIR
 #define RLX_LIBEXECDIR "/usr/local/libexec"
+#endif
+#ifndef RLX_SCANNER_FROM_LIBDIR /* <libexecdir>/rlx from <libdir> */
+#define RLX_SCANNER_FROM_LIBDIR "../libexec/rlx"
 #endif
 #define SCANNER_NAME "rlx-plugin-scanner"
 #define SCANNER_INSTALLED RLX_LIBEXECDIR "/rlx/" SCANNER_NAME
@@ -37,8 +44,11 @@ static int executable(const char *path)
            access(path, X_OK) == 0;
 }
 
-/* RLX_PLUGIN_SCANNER (tests), else next to librlx (a build tree, or a
- * relocated install), else the libexec path fixed at build time. */
+/* RLX_PLUGIN_SCANNER (tests), else next to librlx (a build tree), else
+ * where the install put it relative to librlx (an install moved to
+ * another prefix, or staged with --destdir), else the libexec path fixed
+ * at build time. librlx's own path comes from the dynamic loader, which
+ * ignores LD_LIBRARY_PATH in privileged processes. */
 static char *find_scanner(void)
 {
     const char *env = rlx__env("RLX_PLUGIN_SCANNER");
@@ -48,12 +58,18 @@ static char *find_scanner(void)
     void *self = (void *)(uintptr_t)rlx__scan_setup;
     if (dladdr(self, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
         const char *slash = strrchr(info.dli_fname, '/');
-        char *next = rlx__printf_alloc("%.*s/" SCANNER_NAME,
-                                       (int)(slash - info.dli_fname),
+        int dir_len = (int)(slash - info.dli_fname);
+        char *next = rlx__printf_alloc("%.*s/" SCANNER_NAME, dir_len,
                                        info.dli_fname);
         if (executable(next))
             return next;
         free(next);
+        char *rel = rlx__printf_alloc("%.*s/" RLX_SCANNER_FROM_LIBDIR
+                                      "/" SCANNER_NAME,
+                                      dir_len, info.dli_fname);
+        if (executable(rel))
+            return rel;
+        free(rel);
     }
     return executable(SCANNER_INSTALLED) ? rlx__strdup(SCANNER_INSTALLED)
                                          : NULL;
@@ -139,13 +155,39 @@ static int ready(rlx_runtime *rt)
     return 1;
 }
 
-int rlx__scan_entry_matches(const rlx__scan_entry *e, const struct stat *st)
+unsigned long long rlx__file_generation(const char *path)
 {
-    long long mtime = (long long)st->st_mtim.tv_sec * 1000000000LL +
-                      st->st_mtim.tv_nsec;
-    return e->dev == (unsigned long long)st->st_dev &&
-           e->ino == (unsigned long long)st->st_ino &&
-           e->size == (long long)st->st_size && e->mtime_ns == mtime;
+    long gen = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    if (ioctl(fd, FS_IOC_GETVERSION, &gen) != 0)
+        gen = 0; /* tmpfs, overlayfs...: the change time has to do */
+    close(fd);
+    return (unsigned long long)gen;
+}
+
+void rlx__scan_key(rlx__scan_entry *e, const char *path,
+                   const struct stat *st)
+{
+    e->dev = (unsigned long long)st->st_dev;
+    e->ino = (unsigned long long)st->st_ino;
+    e->size = (long long)st->st_size;
+    e->mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL +
+                  st->st_mtim.tv_nsec;
+    e->ctime_ns = (long long)st->st_ctim.tv_sec * 1000000000LL +
+                  st->st_ctim.tv_nsec;
+    e->gen = rlx__file_generation(path);
+}
+
+int rlx__scan_entry_matches(const rlx__scan_entry *e, const char *path,
+                            const struct stat *st)
+{
+    rlx__scan_entry now = { 0 };
+    rlx__scan_key(&now, path, st);
+    return e->dev == now.dev && e->ino == now.ino && e->size == now.size &&
+           e->mtime_ns == now.mtime_ns && e->ctime_ns == now.ctime_ns &&
+           e->gen == now.gen;
 }
 
 static rlx__scan_entry *find(rlx__scan *sc, const char *path,
@@ -153,7 +195,7 @@ static rlx__scan_entry *find(rlx__scan *sc, const char *path,
 {
     for (uint32_t i = 0; i < sc->cache.n; i++)
         if (strcmp(sc->cache.entries[i].path, path) == 0)
-            return rlx__scan_entry_matches(&sc->cache.entries[i], st)
+            return rlx__scan_entry_matches(&sc->cache.entries[i], path, st)
                        ? &sc->cache.entries[i]
                        : NULL;
     return NULL;

@@ -13,8 +13,8 @@
 
 /* The line protocol the scanner speaks on fd 3, and the cache format:
  * bump either when its lines change meaning. */
-#define RLX__SCAN_PROTOCOL 1
-#define RLX__SCAN_CACHE_VERSION 1
+#define RLX__SCAN_PROTOCOL 2
+#define RLX__SCAN_CACHE_VERSION 2
 #define RLX__SCAN_FD 3
 #define RLX__SCAN_TIMEOUT_DEFAULT_MS 5000
 
@@ -47,8 +47,11 @@ typedef struct rlx__scan_diag {
 
 typedef struct rlx__scan_entry {
     char *path;
-    unsigned long long dev, ino;
-    long long size, mtime_ns, scanned; /* scanned: Unix time */
+    /* the key: a file rewritten in place with its size and mtime put
+     * back still has a new change time (and, where the file system
+     * keeps one, a new inode generation) */
+    unsigned long long dev, ino, gen;
+    long long size, mtime_ns, ctime_ns, scanned; /* scanned: Unix time */
     int state;
     int32_t fit;             /* host-fit score, -1: none */
     char *family;            /* variant family, NULL: none */
@@ -119,8 +122,16 @@ const rlx__scan_entry *rlx__scan_lookup(rlx_runtime *rt, const char *path,
                                         const struct stat *st);
 /* Record blacklisted E: a diagnostic and the error; returns the status. */
 rlx_status rlx__scan_blacklisted(rlx_runtime *rt, const rlx__scan_entry *e);
-/* The key of a file: 1 when E describes ST. */
-int rlx__scan_entry_matches(const rlx__scan_entry *e, const struct stat *st);
+/* The key of file PATH (ST from stat) into E: device, inode, size, mtime,
+ * ctime and inode generation. */
+void rlx__scan_key(rlx__scan_entry *e, const char *path,
+                   const struct stat *st);
+/* The inode generation of PATH (FS_IOC_GETVERSION), 0 where the file
+ * system keeps none. */
+unsigned long long rlx__file_generation(const char *path);
+/* 1 when E's key is that of PATH as it is now (ST). */
+int rlx__scan_entry_matches(const rlx__scan_entry *e, const char *path,
+                            const struct stat *st);
 
 /* Called by the loader as it enters each phase of loading a file; set
  * only in the scanner, which reports the phase before it runs. */

@@ -1,7 +1,9 @@
 /*
  * scan_cache.c - the registry cache: what each plugin file registered, or
- * why it was refused or blacklisted, keyed by path, device, inode, size
- * and mtime, so that a warm start spawns no scanner at all.
+ * why it was refused or blacklisted, keyed by path, device, inode, size,
+ * mtime, ctime and inode generation, so that a warm start spawns no
+ * scanner at all, and a file rewritten in place is scanned again even
+ * when its size and mtime were put back.
  *
  * It lives in $XDG_CACHE_HOME/rlx/ (~/.cache/rlx/). It is data only and
  * never trusted blindly: a file that is not a regular file owned by this
@@ -165,7 +167,7 @@ void rlx__scan_cache_write(const rlx__scan_cache *c, const char *file)
         /* drop entries of files that are gone or changed */
         struct stat st;
         if (stat(c->entries[i].path, &st) == 0 &&
-            rlx__scan_entry_matches(&c->entries[i], &st))
+            rlx__scan_entry_matches(&c->entries[i], c->entries[i].path, &st))
             rlx__scan_entry_write(f, &c->entries[i]);
     }
     int bad = ferror(f) != 0;

@@ -236,11 +236,12 @@ static int parse_state(rlx__scan_entry *e, char **t, int n)
 
 static int parse_file(rlx__scan_entry *e, char **t, int n)
 {
-    if (n != 7)
+    if (n != 9)
         return -1;
     if (to_ull(t[2], &e->dev) || to_ull(t[3], &e->ino) ||
         to_ll(t[4], &e->size) || to_ll(t[5], &e->mtime_ns) ||
-        to_ll(t[6], &e->scanned))
+        to_ll(t[6], &e->ctime_ns) || to_ull(t[7], &e->gen) ||
+        to_ll(t[8], &e->scanned))
         return -1;
     e->path = rlx__strdup(t[1]);
     e->fit = -1;
@@ -283,8 +284,8 @@ void rlx__scan_entry_write(FILE *f, const rlx__scan_entry *e)
 {
     fputs("file ", f);
     rlx__scan_put_token(f, e->path);
-    fprintf(f, " %llu %llu %lld %lld %lld\n", e->dev, e->ino, e->size,
-            e->mtime_ns, e->scanned);
+    fprintf(f, " %llu %llu %lld %lld %lld %llu %lld\n", e->dev, e->ino,
+            e->size, e->mtime_ns, e->ctime_ns, e->gen, e->scanned);
     switch (e->state) {
     case RLX__SCANNED_CLEAN:
         fprintf(f, "clean %d ", (int)e->fit);

@@ -2,7 +2,12 @@
  * scan_run.c - one run of the plugin scanner: spawn it with posix_spawn,
  * read its report line by line under a per-file deadline, and blacklist
  * the file it was in when it died, exited or hung (scan.c decides which
- * files to scan; docs/scanner.md has the protocol).
+ * files to scan; docs/scanner.md has the protocol). A report is trusted
+ * only once the scanner has exited normally (status 0) after it: a
+ * plugin may crash later (a destructor, a thread it started) or write a
+ * "clean" report into the pipe itself and then crash. When that happens
+ * with several files reported, each is scanned again alone, so that the
+ * crash is pinned on the file that caused it.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
@@ -183,9 +188,11 @@ static const char *phase_fix(const char *phase, int timed_out)
            "`rlx devices --rescan`";
 }
 
-/* Blacklist PATH: the scanner died (STATUS) or hung in PHASE. */
-static void blacklist(rlx__scan *sc, const char *path, const struct stat *st,
-                      int status, int timed_out, const char *phase)
+/* Blacklist PATH: the scanner died (STATUS) or hung in PHASE. KEY holds
+ * the file's key as seen before the scan. */
+static void blacklist(rlx__scan *sc, const char *path,
+                      const rlx__scan_entry *key, int status, int timed_out,
+                      const char *phase)
 {
     char reason[512];
     const char *sig = WIFSIGNALED(status) ? signal_name(WTERMSIG(status))
@@ -203,13 +210,8 @@ static void blacklist(rlx__scan *sc, const char *path, const struct stat *st,
         snprintf(reason, sizeof reason,
                  "the process exited with status %d in %s",
                  WEXITSTATUS(status), phase);
-    rlx__scan_entry e = { 0 };
+    rlx__scan_entry e = *key;
     e.path = rlx__strdup(path);
-    e.dev = (unsigned long long)st->st_dev;
-    e.ino = (unsigned long long)st->st_ino;
-    e.size = (long long)st->st_size;
-    e.mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL +
-                 st->st_mtim.tv_nsec;
     e.scanned = (long long)time(NULL);
     e.state = RLX__SCANNED_BLACKLISTED;
     e.fit = -1;
@@ -222,16 +224,55 @@ static void blacklist(rlx__scan *sc, const char *path, const struct stat *st,
     test_log("scanned %s\n", path);
 }
 
+#define AFTER_REPORT "the scanner's exit, after the file's report (a " \
+                     "destructor, a thread, or a report the plugin wrote " \
+                     "itself)"
+
+/* Wait for PID until DEADLINE (then kill it): its wait status. */
+static int reap(pid_t pid, long long deadline, int *killed)
+{
+    int status = 0;
+    *killed = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR))
+            return status;
+        if (r == 0 && now_ms() >= deadline && !*killed) {
+            kill(pid, SIGKILL); /* hung after its report (a destructor) */
+            *killed = 1;
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            return status;
+        }
+        struct timespec ts = { 0, 2000000 }; /* 2 ms */
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* One scanner process over PATHS; returns how many files it settled
  * (scanned or blacklisted), or -1 when the scanner itself is broken. */
 int rlx__scan_run(rlx_runtime *rt, char *const *paths,
                    const struct stat *sts, uint32_t n)
 {
     rlx__scan *sc = rt->scan;
+    /* each file's key as this process sees it before the scan */
+    rlx__scan_entry *keys = calloc(n ? n : 1, sizeof *keys);
+    /* reports, trusted only once the scanner exits cleanly */
+    rlx__scan_entry *got = calloc(n ? n : 1, sizeof *got);
+    if (!keys || !got) {
+        free(keys);
+        free(got);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        rlx__scan_key(&keys[i], paths[i], &sts[i]);
     int fd;
     pid_t pid = spawn(sc, paths, n, &fd);
-    if (pid < 0)
+    if (pid < 0) {
+        free(keys);
+        free(got);
         return -1;
+    }
     test_log("spawn %s\n", paths[0]);
     reader r = { .fd = fd };
     rlx__scan_parser ps = { 0 };
@@ -241,16 +282,16 @@ int rlx__scan_run(rlx_runtime *rt, char *const *paths,
     long long deadline = now_ms() + (sc->timeout_ms > START_MS ? sc->timeout_ms
                                                                : START_MS);
     int header = 0, done = 0, timed_out = 0, bad = 0;
-    uint32_t settled = 0;
+    uint32_t reported = 0;
     int cur = -1; /* the file begun and not ended */
-    char phase[64] = "starting the scanner";
+    char phase[192] = "starting the scanner";
     char *line;
     for (;;) {
-        int got = read_line(&r, &line, &consumed, deadline);
-        if (got == -1)
+        int gl = read_line(&r, &line, &consumed, deadline);
+        if (gl == -1)
             timed_out = 1;
-        if (got <= 0) {
-            bad = got == -2;
+        if (gl <= 0) {
+            bad = gl == -2;
             break;
         }
         if (!header) {
@@ -263,11 +304,11 @@ int rlx__scan_run(rlx_runtime *rt, char *const *paths,
             }
             header = 1;
         } else if (strncmp(line, "begin ", 6) == 0) {
-            if (cur >= 0 || settled >= n) {
+            if (cur >= 0 || reported >= n) {
                 bad = 1;
                 break;
             }
-            cur = (int)settled;
+            cur = (int)reported;
             snprintf(phase, sizeof phase, "%s", "starting");
             deadline = now_ms() + sc->timeout_ms;
         } else if (strncmp(line, "phase ", 6) == 0) {
@@ -275,7 +316,8 @@ int rlx__scan_run(rlx_runtime *rt, char *const *paths,
             if (rlx__scan_tokens(line, t, 2) == 2)
                 snprintf(phase, sizeof phase, "%s", t[1]);
         } else if (strcmp(line, "done") == 0) {
-            done = 1;
+            done = cur < 0 && reported == n; /* else: a forged "done" */
+            bad = !done;
             break;
         } else {
             rlx__scan_entry e;
@@ -289,16 +331,15 @@ int rlx__scan_run(rlx_runtime *rt, char *const *paths,
             }
             if (res == 1) {
                 /* keyed by what this process saw before the scan */
-                const struct stat *st = &sts[cur];
-                e.dev = (unsigned long long)st->st_dev;
-                e.ino = (unsigned long long)st->st_ino;
-                e.size = (long long)st->st_size;
-                e.mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL +
-                             st->st_mtim.tv_nsec;
+                rlx__scan_entry *k = &keys[cur];
+                e.dev = k->dev;
+                e.ino = k->ino;
+                e.gen = k->gen;
+                e.size = k->size;
+                e.mtime_ns = k->mtime_ns;
+                e.ctime_ns = k->ctime_ns;
                 e.scanned = (long long)time(NULL);
-                test_log("scanned %s\n", paths[cur]);
-                rlx__scan_cache_put(&sc->cache, &e);
-                settled++;
+                got[reported++] = e;
                 cur = -1;
             }
         }
@@ -308,18 +349,55 @@ int rlx__scan_run(rlx_runtime *rt, char *const *paths,
     if (!done)
         kill(pid, SIGKILL); /* hung, or talking nonsense */
     close(fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!header)
-        return -1;
-    if (!done && cur >= 0) {
-        /* a malformed report blames the file too: its scan misbehaved */
+    int killed = 0;
+    /* after "done" only exit remains: destructors get one file's time */
+    int status = reap(pid, now_ms() + sc->timeout_ms, &killed);
+    int clean = done && !killed && WIFEXITED(status) &&
+                WEXITSTATUS(status) == 0;
+    int settled = 0;
+    if (!header) {
+        settled = -1;
+    } else if (clean) {
+        for (uint32_t i = 0; i < reported; i++) {
+            test_log("scanned %s\n", paths[i]);
+            rlx__scan_cache_put(&sc->cache, &got[i]);
+        }
+        settled = (int)reported;
+        reported = 0;
+    } else if (n == 1 && (reported || cur >= 0)) {
+        /* alone in its scanner: whatever happened is this file's doing */
+        if (reported)
+            snprintf(phase, sizeof phase, "%s", AFTER_REPORT);
+        else if (bad && !timed_out)
+            snprintf(phase + strlen(phase), sizeof phase - strlen(phase),
+                     "%s", " (malformed report)");
+        blacklist(sc, paths[0], &keys[0], status, timed_out || killed,
+                  phase);
+        settled = 1;
+    } else if (reported) {
+        /* the scanner died after some reports: any of those files may
+         * have done it (a thread, a destructor), so none is trusted;
+         * scan each alone, and the file it was in (if any) too */
+        uint32_t upto = reported + (cur >= 0 ? 1u : 0u);
+        for (uint32_t i = 0; i < upto; i++) {
+            int one = rlx__scan_run(rt, paths + i, sts + i, 1);
+            if (one < 0) {
+                settled = settled ? settled : -1;
+                break;
+            }
+            settled += one;
+        }
+    } else if (cur >= 0) {
+        /* the first file of the batch: only its code had run */
         if (bad && !timed_out)
             snprintf(phase + strlen(phase), sizeof phase - strlen(phase),
                      "%s", " (malformed report)");
-        blacklist(sc, paths[cur], &sts[cur], status, timed_out, phase);
-        settled++;
+        blacklist(sc, paths[cur], &keys[cur], status, timed_out, phase);
+        settled = 1;
     }
-    return (int)settled;
+    for (uint32_t i = 0; i < reported; i++)
+        rlx__scan_entry_free(&got[i]);
+    free(got);
+    free(keys);
+    return settled;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "custom.h"
 #include "internal.h"
 #include "session.h"
 
@@ -320,7 +321,7 @@ rlx_fallback rlx_session_fallback(const rlx_session *s)
  * a typo fails loudly instead of changing nothing. */
 static rlx_status fallback_from_env(rlx_session *s)
 {
-    const char *env = getenv("RLX_FALLBACK");
+    const char *env = rlx__env("RLX_FALLBACK");
     rlx_status st = rlx__ops_mask_check();
     if (st != RLX_OK || !env || !*env)
         return st;
@@ -392,6 +393,7 @@ void rlx_session_destroy(rlx_session *s)
         rlx__backend_release(s->candidates[i]);
     free(s->explain);
     rlx__session_options_free(s);
+    rlx__allow_free(s->custom_allow);
     free(s);
 }
 

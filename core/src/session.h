@@ -17,6 +17,7 @@ struct rlx_session {
     struct rlx__option *options;    /* rlx_session_set_option */
     uint32_t n_options;
     const rlx__probe_batch *probes; /* automatic choice: answers ahead */
+    struct rlx__allow *custom_allow; /* rlx_session_allow_custom_ops */
 };
 
 void rlx__session_options_free(rlx_session *s);

@@ -65,6 +65,18 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         break;
     case RLX_OP_SLICE: *ints = 3 * RLX_MAX_RANK; break;
     case RLX_OP_FILL: *ints = 1 + RLX_MAX_RANK; *floats = 1; break;
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        *ints = RLX_ATTR_CONV_BLOCKS + 5 * (RLX_MAX_RANK - 2);
+        break;
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        *ints = RLX_ATTR_POOL_BLOCKS + 5 * (RLX_MAX_RANK - 2);
+        break;
+    case RLX_OP_RESIZE:
+        *ints = RLX_ATTR_RESIZE_SHAPE + RLX_MAX_RANK;
+        *floats = RLX_ATTR_RESIZE_SCALES + 3 * RLX_MAX_RANK;
+        break;
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM: *floats = 1; break;
+    case RLX_OP_GROUP_NORM: *ints = 1; *floats = 1; break;
     case RLX_OP_CLIP: case RLX_OP_SELU: case RLX_OP_HARD_SIGMOID:
         *floats = 2;
         break;
@@ -77,6 +89,20 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         *ints = 1 + RLX_MAX_RANK;
         break;
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: *ints = 3; break;
+    /* since 1.4: data movement and indexing */
+    case RLX_OP_PAD: *ints = 1 + 2 * RLX_MAX_RANK; *floats = 1; break;
+    case RLX_OP_EXPAND: case RLX_OP_TILE: *ints = RLX_MAX_RANK; break;
+    case RLX_OP_STRIDED_SLICE: *ints = 4 * RLX_MAX_RANK; break;
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_SCATTER_ND: case RLX_OP_NON_ZERO:
+        *ints = 1;
+        break;
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+        *ints = 2;
+        break;
+    case RLX_OP_CUMSUM: *ints = 3; break;
+    case RLX_OP_TOPK: *ints = 4; break;
+    case RLX_OP_RANGE: *ints = 4; *floats = 2; break;
     default: break;
     }
 }
@@ -89,6 +115,13 @@ static int is_float_op(rlx_op op)
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
     case RLX_OP_FILL: case RLX_OP_INPUT: case RLX_OP_PARAM:
     case RLX_OP_CONSTANT:
+    /* since 1.4: data movement and indexing, dtypes checked per op */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO:
         return 0;
     default:
         return 1;
@@ -262,11 +295,19 @@ static rlx_status check_call(const rlx__shape_ctx *c)
     return RLX_OK;
 }
 
+/* Float ops that also take i8 and u8 (they only pick input values):
+ * max_pool, and resize (nearest; shape_resize.c checks the mode). */
+static int takes_bytes(rlx_op op, rlx_dtype t)
+{
+    return (op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
+           (t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8);
+}
+
 /* Dtype rules shared by the float ops. */
 static rlx_status check_float_dtypes(const rlx__shape_ctx *c)
 {
     const rlx__node *a = rlx__shape_in(c, 0);
-    if (!is_float_dtype(a->dtype))
+    if (!is_float_dtype(a->dtype) && !takes_bytes(c->op, a->dtype))
         return rlx__shape_error(c, RLX_ERR_DTYPE,
                                 "'%s' is %s, but %s computes in floating "
                                 "point. Fix: cast it to f32, f16 or bf16 "
@@ -306,6 +347,28 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     case RLX_OP_GATHER: return rlx__shape_gather(c, out);
     case RLX_OP_CAST: return rlx__shape_cast(c, out);
     case RLX_OP_FILL: return rlx__shape_fill(c, out);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        return rlx__shape_conv(c, out);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        return rlx__shape_pool(c, out);
+    case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
+        return rlx__shape_chnorm(c, out);
+    case RLX_OP_PAD: return rlx__shape_pad(c, out);
+    case RLX_OP_EXPAND: return rlx__shape_expand(c, out);
+    case RLX_OP_TILE: return rlx__shape_tile(c, out);
+    case RLX_OP_STRIDED_SLICE: return rlx__shape_strided_slice(c, out);
+    case RLX_OP_TRILU: return rlx__shape_trilu(c, out);
+    case RLX_OP_GATHER_ELEMENTS: return rlx__shape_gather_elements(c, out);
+    case RLX_OP_GATHER_ND: return rlx__shape_gather_nd(c, out);
+    case RLX_OP_SCATTER_ELEMENTS: return rlx__shape_scatter_elements(c, out);
+    case RLX_OP_SCATTER_ND: return rlx__shape_scatter_nd(c, out);
+    case RLX_OP_CUMSUM: return rlx__shape_cumsum(c, out);
+    case RLX_OP_TOPK: return rlx__shape_topk(c, out);
+    case RLX_OP_RANGE: return rlx__shape_range(c, out);
+    case RLX_OP_ONE_HOT: return rlx__shape_one_hot(c, out);
+    case RLX_OP_NON_ZERO: return rlx__shape_non_zero(c, out);
     case RLX_OP_SOFTMAX: {
         rlx_status st = infer_softmax(c, a);
         if (st != RLX_OK)

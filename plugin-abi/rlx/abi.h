@@ -21,6 +21,10 @@
  *        its dtypes, shapes and attributes) and get_extension (named
  *        optional features, no new slots needed); host service
  *        get_option (plugin settings read through the core).
+ *   1.4  new ops appended to RLX_OP_MAP with their RLX_ATTR_* indices
+ *        (values 80 and up: convolution, pooling, resize, channel norms,
+ *        elementwise, comparisons, reductions, data movement and
+ *        indexing; docs/ops.md). No struct or vtable changes.
  */
 #ifndef RLX_ABI_H
 #define RLX_ABI_H
@@ -30,7 +34,7 @@
 
 /* A plugin of another major is refused; any minor of the same major loads. */
 #define RLX_ABI_MAJOR 1
-#define RLX_ABI_MINOR 3
+#define RLX_ABI_MINOR 4
 
 /* Major in the high 16 bits, minor in the low 16. */
 #define RLX_ABI_VERSION_MAKE(major, minor) \

@@ -8,8 +8,10 @@
  *   kit_attrs.h  node attributes with defaults, struct_size-aware
  *   kit_names.h  op and dtype names, op arity and families
  *   kit_shape.h  counts, axes, broadcast strides, dim collapsing
+ *   kit_spatial.h conv and pool attributes and output sizes
  *   kit_plan.h   the liveness memory planner
  *   kit_half.h   f16 / bf16 conversions
+ *   kit_index.h  slice bounds with steps, negative indices
  *
  * The kit is NOT part of the ABI: everything is static inline, prefixed
  * rlx_kit_ (rlx_kit__ for its internals), and compiles into the plugin
@@ -25,8 +27,10 @@
 #include "kit_attrs.h"
 #include "kit_error.h"
 #include "kit_half.h"
+#include "kit_index.h"
 #include "kit_names.h"
 #include "kit_plan.h"
 #include "kit_shape.h"
+#include "kit_spatial.h"
 
 #endif /* RLX_KIT_H */

@@ -102,8 +102,50 @@
     /* fill: no inputs; int_attrs [0] dtype, [1..] the shape;            */  \
     /* float_attrs [0] the value (default 0).                            */  \
     X(FILL, 76, "fill", 0)                                                   \
-    /* --- since 1.4: values 100-149, comparisons, select, integer and  */  \
-    /* elementwise ops, more reductions; the integer dtypes (i8, u8,    */  \
+    /* --- since 1.4 ---                                                 */  \
+    /* Spatial ops: x is [N, C, D1..Ds] (s = rank - 2 >= 1). Per-axis    */  \
+    /* attributes are blocks of s entries, one per spatial axis, in the  */  \
+    /* order given; a block left out takes its default for every axis.   */  \
+    /* They take f32, f16, bf16; max_pool and nearest resize also i8, u8.*/  \
+    /* Ceil mode drops a last window that starts in the end padding.     */  \
+    /* conv(x, w[, bias]), 2 or 3 inputs: w [M, C/group, k1..ks], bias   */  \
+    /* [M]; y [N, M, O1..Os], Oi = floor((Di + pb + pe - ((ki-1)*dil +   */  \
+    /* 1)) / stride) + 1. int_attrs [0] group (default 1), then blocks:  */  \
+    /* strides (1), dilations (1), pads_begin (0), pads_end (0).         */  \
+    X(CONV, 80, "conv", -1)                                                  \
+    /* conv_transpose(x, w[, bias]): w [C, M/group, k1..ks], bias [M];   */  \
+    /* Oi = stride*(Di-1) + out_pad + (ki-1)*dil + 1 - pb - pe.          */  \
+    /* int_attrs [0] group (1), then blocks: strides (1), dilations (1), */  \
+    /* pads_begin (0), pads_end (0), output_padding (0).                 */  \
+    X(CONV_TRANSPOSE, 81, "conv_transpose", -1)                              \
+    /* pools: int_attrs [0] ceil_mode (0), [1] count_include_pad (0,     */  \
+    /* avg_pool only), [2] p (2, lp_pool only), then blocks: kernel      */  \
+    /* (required), strides (1), dilations (1), pads_begin (0), pads_end  */  \
+    /* (0). Padding never wins a max; lp_pool is (sum |x|^p)^(1/p).      */  \
+    X(MAX_POOL, 82, "max_pool", 1)                                           \
+    X(AVG_POOL, 83, "avg_pool", 1)                                           \
+    X(LP_POOL, 84, "lp_pool", 1)                                             \
+    /* resize(x), any rank r: int_attrs [0] mode (RLX_RESIZE_NEAREST),   */  \
+    /* [1] coordinate transform (RLX_RESIZE_HALF_PIXEL), [2] nearest     */  \
+    /* rounding (RLX_RESIZE_ROUND_PREFER_FLOOR), [3] exclude_outside     */  \
+    /* (0), [4..4+r) the output shape (required). float_attrs [0]        */  \
+    /* cubic_coeff_a (-0.75), [1] extrapolation_value (0), [2..2+r) the  */  \
+    /* scale per axis (out/in), [2+r..2+3r) roi: r starts then r ends    */  \
+    /* (0 and 1; tf_crop_and_resize only).                               */  \
+    X(RESIZE, 85, "resize", 1)                                               \
+    /* batch_norm(x, scale, bias, mean, var), inference: per channel     */  \
+    /* (axis 1; each parameter [C]). float_attrs [0] epsilon (1e-5).     */  \
+    X(BATCH_NORM, 86, "batch_norm", 5)                                       \
+    /* instance_norm(x, scale, bias): per (n, c) over the spatial axes;  */  \
+    /* scale, bias [C]. float_attrs [0] epsilon (1e-5).                  */  \
+    X(INSTANCE_NORM, 87, "instance_norm", 3)                                 \
+    /* group_norm(x, scale, bias): per (n, group) over the group's       */  \
+    /* channels and spatial axes; scale, bias [C] (per channel) or       */  \
+    /* [groups] (per group). int_attrs [0] groups (required);           */  \
+    /* float_attrs [0] epsilon (1e-5).                                   */  \
+    X(GROUP_NORM, 88, "group_norm", 3)                                        \
+    /* values 100-149: comparisons, select, integer and elementwise    */  \
+    /* ops, more reductions; the integer dtypes (i8, u8,                */  \
     /* i32, i64) through add, sub, mul, div, max, min, pow, neg, abs,   */  \
     /* relu and reduce_sum/mean/max. Integer arithmetic wraps; integer  */  \
     /* div truncates toward zero; x / 0 and x mod 0 give 0 (docs/ops.md) */ \
@@ -175,7 +217,64 @@
     /* which of tied extremes wins. NaN counts as the extreme. Any       */  \
     /* numeric dtype; the axis must not be empty.                        */  \
     X(ARGMAX, 138, "argmax", 1)                                              \
-    X(ARGMIN, 139, "argmin", 1)
+    X(ARGMIN, 139, "argmin", 1)                                              \
+    /* data movement and indexing (values 150-199)                      */  \
+    /* pad: int_attrs [0] mode (RLX_PAD_*, default constant), [1..] the  */  \
+    /* pads as ONNX orders them: rank begins, then rank ends (absent: 0); */ \
+    /* a negative pad crops. float_attrs [0] the constant (default 0),   */  \
+    /* converted to the dtype as cast does. reflect, edge and wrap need */   \
+    /* a non-empty axis; pads wider than it repeat the pattern (NumPy). */   \
+    X(PAD, 150, "pad", 1)                                                    \
+    /* expand: int_attrs = the shape; broadcast both ways as ONNX Expand: */ \
+    /* the result is broadcast(x.shape, shape).                           */ \
+    X(EXPAND, 151, "expand", 1)                                              \
+    /* tile: int_attrs = the repeats, one per axis, each >= 0.            */ \
+    X(TILE, 152, "tile", 1)                                                  \
+    /* strided_slice: int_attrs = (axis, start, end, step) quadruples,    */ \
+    /* step != 0; ONNX Slice rules: negative start/end count from the    */  \
+    /* end, then clamp to [0, dim] (step > 0) or [-1, dim-1] (step < 0); */  \
+    /* axes not named are kept whole. Reverse is step -1, start -1, end  */  \
+    /* INT64_MIN.                                                         */ \
+    X(STRIDED_SLICE, 153, "strided_slice", 1)                                \
+    /* gather_elements(data, indices): int_attrs [0] axis, default 0;    */  \
+    /* indices i32/i64, same rank as data; result has the indices' shape. */ \
+    /* Negative indices count from the end; out of range fails the run.  */  \
+    X(GATHER_ELEMENTS, 154, "gather_elements", 2)                            \
+    /* gather_nd(data, indices): int_attrs [0] batch_dims, default 0;    */  \
+    /* result indices.shape[:-1] + data.shape[batch_dims + last:]. Index */  \
+    /* rules as gather_elements.                                          */ \
+    X(GATHER_ND, 155, "gather_nd", 2)                                        \
+    /* scatter_elements(data, indices, updates): int_attrs [0] axis      */  \
+    /* (default 0), [1] reduction (RLX_REDUCTION_*, default none); result */ \
+    /* is data's shape; duplicates apply in row-major order of indices.  */  \
+    X(SCATTER_ELEMENTS, 156, "scatter_elements", 3)                          \
+    /* scatter_nd(data, indices, updates): int_attrs [0] reduction.       */ \
+    X(SCATTER_ND, 157, "scatter_nd", 3)                                      \
+    /* cumsum: int_attrs [0] axis (default 0), [1] exclusive, [2] reverse */ \
+    /* (default 0); numeric dtypes (not bool); integers wrap.             */ \
+    X(CUMSUM, 158, "cumsum", 1)                                              \
+    /* topk: int_attrs [0] k, [1] axis (default -1), [2] largest (default */ \
+    /* 1), [3] sorted (default 1); result: i64 indices, axis dim = k;     */ \
+    /* ties: lower index first; NaN above every number. Values are       */  \
+    /* gather_elements(x, topk(x)). Numeric dtypes, not bool.             */ \
+    X(TOPK, 159, "topk", 1)                                                  \
+    /* range: no inputs; int_attrs [0] dtype, [1] count, and for integer  */ \
+    /* dtypes [2] start (default 0), [3] delta (default 1); float dtypes  */ \
+    /* take float_attrs [0] start (0), [1] delta (1). y[i] = start + i*d. */ \
+    X(RANGE, 160, "range", 0)                                                \
+    /* one_hot(indices, values): values is [2] = (off, on), any dtype,   */  \
+    /* the result's dtype; indices i32/i64. int_attrs [0] depth, [1] axis */ \
+    /* (default -1, of the result). Negative indices count from the end; */  \
+    /* one outside [-depth, depth) gives an all-off row (as ONNX).        */ \
+    X(ONE_HOT, 161, "one_hot", 2)                                            \
+    /* trilu: int_attrs [0] upper (default 1), [1] k (default 0): keeps  */  \
+    /* j >= i + k (upper) or j <= i + k (lower) of the last two dims.    */  \
+    X(TRILU, 162, "trilu", 1)                                                \
+    /* non_zero: i64 [rank, n]: the coordinates of the nonzero elements   */ \
+    /* in row-major order. int_attrs [0] n (default -1: numel(x)); fewer  */ \
+    /* nonzeros than n pad with -1 columns, more fail the run. An exact   */ \
+    /* ONNX NonZero is folded at compile time (docs/ops.md).              */ \
+    X(NON_ZERO, 163, "non_zero", 1)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -189,7 +288,7 @@ typedef enum rlx_op {
 #define RLX_OP_VARIADIC (-1)
 
 /* Attribute indices, named so code does not use bare numbers. The first
- * four since 1.0, the rest since 1.1. */
+ * four since 1.0, then 1.1 up to FILL's, then 1.4's. */
 enum {
     RLX_ATTR_GELU_APPROX = 0,
     RLX_ATTR_MATMUL_TRANSPOSE_A = 0,
@@ -205,7 +304,36 @@ enum {
     RLX_ATTR_FILL_DTYPE = 0,
     RLX_ATTR_FILL_SHAPE = 1,     /* first dimension */
     RLX_ATTR_FILL_VALUE = 0,     /* float_attrs */
-    /* since 1.4: values 100-149 */
+    /* since 1.4: conv, conv_transpose; per-axis blocks follow GROUP */
+    RLX_ATTR_CONV_GROUP = 0,
+    RLX_ATTR_CONV_BLOCKS = 1,    /* strides[s] at 1, dilations[s] at 1+s... */
+    RLX_ATTR_CONV_STRIDES = 0,   /* block numbers: entry 1 + block*s + i */
+    RLX_ATTR_CONV_DILATIONS = 1,
+    RLX_ATTR_CONV_PADS_BEGIN = 2,
+    RLX_ATTR_CONV_PADS_END = 3,
+    RLX_ATTR_CONV_OUTPUT_PADDING = 4, /* conv_transpose only */
+    /* max_pool, avg_pool, lp_pool */
+    RLX_ATTR_POOL_CEIL_MODE = 0,
+    RLX_ATTR_POOL_COUNT_INCLUDE_PAD = 1,
+    RLX_ATTR_POOL_P = 2,
+    RLX_ATTR_POOL_BLOCKS = 3,    /* kernel[s] at 3, strides[s] at 3+s... */
+    RLX_ATTR_POOL_KERNEL = 0,    /* block numbers: entry 3 + block*s + i */
+    RLX_ATTR_POOL_STRIDES = 1,
+    RLX_ATTR_POOL_DILATIONS = 2,
+    RLX_ATTR_POOL_PADS_BEGIN = 3,
+    RLX_ATTR_POOL_PADS_END = 4,
+    /* resize */
+    RLX_ATTR_RESIZE_MODE = 0,
+    RLX_ATTR_RESIZE_COORD = 1,
+    RLX_ATTR_RESIZE_NEAREST = 2,
+    RLX_ATTR_RESIZE_EXCLUDE_OUTSIDE = 3,
+    RLX_ATTR_RESIZE_SHAPE = 4,   /* first of the r output dimensions */
+    RLX_ATTR_RESIZE_CUBIC_A = 0, /* float_attrs */
+    RLX_ATTR_RESIZE_EXTRAPOLATION = 1, /* float_attrs */
+    RLX_ATTR_RESIZE_SCALES = 2,  /* float_attrs: r scales, then the roi */
+    /* group_norm (epsilon: RLX_ATTR_NORM_EPSILON, as every norm) */
+    RLX_ATTR_GROUP_NORM_GROUPS = 0,
+    /* values 100-149 */
     RLX_ATTR_CLIP_MIN = 0,       /* float_attrs */
     RLX_ATTR_CLIP_MAX = 1,       /* float_attrs */
     RLX_ATTR_ISINF_DETECT_POSITIVE = 0,
@@ -219,8 +347,62 @@ enum {
     RLX_ATTR_MOD_FMOD = 0,
     RLX_ATTR_ARG_AXIS = 0,       /* argmax, argmin */
     RLX_ATTR_ARG_KEEPDIMS = 1,
-    RLX_ATTR_ARG_SELECT_LAST_INDEX = 2
+    RLX_ATTR_ARG_SELECT_LAST_INDEX = 2,
+    /* data movement and indexing */
+    RLX_ATTR_PAD_MODE = 0,
+    RLX_ATTR_PAD_PADS = 1,       /* rank begins, then rank ends */
+    RLX_ATTR_PAD_VALUE = 0,      /* float_attrs */
+    RLX_ATTR_EXPAND_SHAPE = 0,   /* first dimension */
+    RLX_ATTR_TILE_REPEATS = 0,   /* first axis */
+    RLX_ATTR_STRIDED_SLICE_QUADS = 0, /* (axis, start, end, step)... */
+    RLX_ATTR_GATHER_ELEMENTS_AXIS = 0,
+    RLX_ATTR_GATHER_ND_BATCH_DIMS = 0,
+    RLX_ATTR_SCATTER_ELEMENTS_AXIS = 0,
+    RLX_ATTR_SCATTER_ELEMENTS_REDUCTION = 1,
+    RLX_ATTR_SCATTER_ND_REDUCTION = 0,
+    RLX_ATTR_CUMSUM_AXIS = 0,
+    RLX_ATTR_CUMSUM_EXCLUSIVE = 1,
+    RLX_ATTR_CUMSUM_REVERSE = 2,
+    RLX_ATTR_TOPK_K = 0,
+    RLX_ATTR_TOPK_AXIS = 1,
+    RLX_ATTR_TOPK_LARGEST = 2,
+    RLX_ATTR_TOPK_SORTED = 3,
+    RLX_ATTR_RANGE_DTYPE = 0,
+    RLX_ATTR_RANGE_COUNT = 1,
+    RLX_ATTR_RANGE_INT_START = 2,
+    RLX_ATTR_RANGE_INT_DELTA = 3,
+    RLX_ATTR_RANGE_START = 0,    /* float_attrs */
+    RLX_ATTR_RANGE_DELTA = 1,    /* float_attrs */
+    RLX_ATTR_ONE_HOT_DEPTH = 0,
+    RLX_ATTR_ONE_HOT_AXIS = 1,
+    RLX_ATTR_TRILU_UPPER = 0,
+    RLX_ATTR_TRILU_K = 1,
+    RLX_ATTR_NON_ZERO_COLUMNS = 0
 };
+
+/* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
+#define RLX_ATTR_CONV_AT(block, s, i) \
+    (RLX_ATTR_CONV_BLOCKS + (block) * (s) + (i))
+#define RLX_ATTR_POOL_AT(block, s, i) \
+    (RLX_ATTR_POOL_BLOCKS + (block) * (s) + (i))
+
+/* resize int_attrs [0]: interpolation mode (since 1.4) */
+#define RLX_RESIZE_NEAREST 0
+#define RLX_RESIZE_LINEAR 1
+#define RLX_RESIZE_CUBIC 2
+/* resize int_attrs [1]: how an output coordinate maps to an input one
+ * (ONNX coordinate_transformation_mode; scale = the axis's scale) */
+#define RLX_RESIZE_HALF_PIXEL 0            /* (o + 0.5) / scale - 0.5 */
+#define RLX_RESIZE_HALF_PIXEL_SYMMETRIC 1
+#define RLX_RESIZE_PYTORCH_HALF_PIXEL 2    /* half_pixel; 0 if out is 1 */
+#define RLX_RESIZE_ALIGN_CORNERS 3         /* o * (in-1) / (out-1) */
+#define RLX_RESIZE_ASYMMETRIC 4            /* o / scale */
+#define RLX_RESIZE_TF_CROP_AND_RESIZE 5    /* through the roi */
+/* resize int_attrs [2]: rounding of nearest (ONNX nearest_mode) */
+#define RLX_RESIZE_ROUND_PREFER_FLOOR 0
+#define RLX_RESIZE_ROUND_PREFER_CEIL 1
+#define RLX_RESIZE_FLOOR 2
+#define RLX_RESIZE_CEIL 3
 
 #define RLX_GELU_ERF 0
 #define RLX_GELU_TANH 1
@@ -232,5 +414,18 @@ enum {
 #define RLX_SELU_GAMMA_DEFAULT 1.05070102214813232421875
 #define RLX_HARD_SIGMOID_ALPHA_DEFAULT 0.2
 #define RLX_HARD_SIGMOID_BETA_DEFAULT 0.5
+
+/* pad modes (since 1.4) */
+#define RLX_PAD_CONSTANT 0
+#define RLX_PAD_REFLECT 1 /* mirror, edge not repeated */
+#define RLX_PAD_EDGE 2    /* repeat the edge element */
+#define RLX_PAD_WRAP 3    /* continue from the other end */
+
+/* scatter reductions (since 1.4) */
+#define RLX_REDUCTION_NONE 0 /* the last write wins */
+#define RLX_REDUCTION_ADD 1
+#define RLX_REDUCTION_MUL 2
+#define RLX_REDUCTION_MAX 3
+#define RLX_REDUCTION_MIN 4
 
 #endif /* RLX_OPS_H */

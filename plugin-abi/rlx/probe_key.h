@@ -37,6 +37,17 @@
 
 #define RLX_EXT_PROBE_KEY "rlx.probe_key.v1"
 
+/* A stat's modification time in nanoseconds. st_mtim is POSIX.1-2008;
+ * glibc hides it in strict C mode (no feature macros) and has
+ * st_mtimensec there instead, so this header compiles alone under
+ * -std=c11 whatever its includer defined, and both spellings give the
+ * same key. */
+#if defined(__GLIBC__) && !defined(__USE_XOPEN2K8)
+#define RLX_KIT__MTIME_NSEC(st) ((long)(st).st_mtimensec)
+#else
+#define RLX_KIT__MTIME_NSEC(st) ((long)(st).st_mtim.tv_nsec)
+#endif
+
 typedef struct rlx_ext_probe_key {
     uint32_t struct_size;
     /* --- since 1.3 --- */
@@ -123,7 +134,7 @@ static inline void rlx_kit_probe_key__ident(rlx_kit_probe_key *k,
         snprintf(id, sizeof id, " %llu:%llu:%lld:%lld.%09ld",
                  (unsigned long long)st.st_dev,
                  (unsigned long long)st.st_ino, (long long)st.st_size,
-                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+                 (long long)st.st_mtime, RLX_KIT__MTIME_NSEC(st));
     rlx_kit_probe_key__raw(k, id);
 }
 

@@ -37,19 +37,29 @@ static int blas_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 /* Threads for the pool: the setting cpu-openblas.threads
  * (RLX_CPU_OPENBLAS_THREADS) when given, else the CPUs this process may
  * run on (its affinity mask, which taskset and cgroup cpusets narrow),
- * not every CPU online: more threads than CPUs only take turns. */
+ * not every CPU online: more threads than CPUs only take turns. A bad
+ * value fails the compile: a warning in the log went unseen. 0: bad. */
 static unsigned pool_threads(const rlx_host *host)
 {
     char v[32];
-    if (rlx_host_get_option(host, "cpu-openblas.threads", v, sizeof v) ==
-        RLX_OK) {
+    rlx_status st = rlx_host_get_option(host, "cpu-openblas.threads", v,
+                                        sizeof v);
+    if (st == RLX_OK) {
         char *end;
         long n = strtol(v, &end, 10);
-        if (*v && !*end && n >= 1 && n <= 256)
+        if (*v >= '0' && *v <= '9' && !*end && n >= 1 && n <= 256)
             return (unsigned)n;
-        rlx_kit_log(host, RLX_LOG_WARN,
-                      "cpu-openblas: threads '%s' is not a count from 1 to "
-                      "256; using the CPUs available", v);
+    }
+    if (st != RLX_OK && st != RLX_ERR_NOT_FOUND)
+        snprintf(v, sizeof v, "(longer than %zu bytes)", sizeof v - 1);
+    if (st != RLX_ERR_NOT_FOUND) {
+        rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                     "cpu-openblas compile: setting cpu-openblas.threads "
+                     "(RLX_CPU_OPENBLAS_THREADS) is '%s', not a thread "
+                     "count. Fix: set it to a whole number from 1 to 256, "
+                     "or unset it to use the CPUs this process may run on",
+                     v);
+        return 0;
     }
     cpu_set_t set;
     long n = 0;
@@ -65,8 +75,11 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
 {
     rlx_status st = RLX_OK;
     pthread_mutex_lock(&be->pool_mu);
-    if (!be->pool) {
-        be->pool = rlx__blas_pool_create(pool_threads(be->host));
+    unsigned threads = be->pool ? 0 : pool_threads(be->host);
+    if (!be->pool && !threads) {
+        st = RLX_ERR_INVALID_ARGUMENT; /* reported by pool_threads */
+    } else if (!be->pool) {
+        be->pool = rlx__blas_pool_create(threads);
         if (!be->pool)
             st = rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                               "cpu-openblas: cannot start the worker "

@@ -414,25 +414,34 @@ void rlx__blas_attn_free(rlx__blas_attn *p)
 }
 
 /* The setting cpu-openblas.fuse (RLX_CPU_OPENBLAS_FUSE): 0 compiles
- * without fusion, to compare or to rule it out; default on. */
+ * without fusion, to compare or to rule it out; default on. Another
+ * value fails the compile (a warning in the log went unseen): 1, 0, or
+ * -1 when bad. */
 static int fusion_wanted(const rlx_host *host)
 {
     char v[16];
-    if (rlx_host_get_option(host, "cpu-openblas.fuse", v, sizeof v) !=
-        RLX_OK)
+    rlx_status st = rlx_host_get_option(host, "cpu-openblas.fuse", v,
+                                        sizeof v);
+    if (st == RLX_ERR_NOT_FOUND)
         return 1;
-    if (!strcmp(v, "0") || !strcmp(v, "1"))
+    if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
         return v[0] == '1';
-    rlx_kit_log(host, RLX_LOG_WARN,
-                "cpu-openblas: fuse '%s' is neither 0 nor 1; fusing. Fix: "
-                "set cpu-openblas.fuse to 0 or 1", v);
-    return 1;
+    if (st != RLX_OK)
+        snprintf(v, sizeof v, "(too long)");
+    rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                 "cpu-openblas compile: setting cpu-openblas.fuse "
+                 "(RLX_CPU_OPENBLAS_FUSE) is '%s'. Fix: set it to 1 (fuse, "
+                 "the default) or 0 (no fusion), or unset it", v);
+    return -1;
 }
 
 rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
                           rlx__blas_exe *x)
 {
-    if (!fusion_wanted(be->host))
+    int wanted = fusion_wanted(be->host);
+    if (wanted < 0)
+        return RLX_ERR_INVALID_ARGUMENT;
+    if (!wanted)
         return RLX_OK;
     fuse f = { .be = be, .g = g, .x = x };
     f.uses = calloc(2 * ((size_t)x->n_steps + 1), sizeof *f.uses);

@@ -290,9 +290,10 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     default:
         break;
     }
-    /* the unary ops of ABI 1.0 (values 30-44); later ones, which the
-     * unary kernel does not know, run through cpu-ref (fallback.c) */
-    if (rlx_kit_op_arity(v->op) == 1 && v->op < RLX_OP_MATMUL) {
+    /* the unary ops of 1.0 (relu to atan); later one-input ops (pools,
+     * resize, ...) change the shape or need attributes, and run through
+     * cpu-ref until they get kernels here */
+    if (v->op >= RLX_OP_RELU && v->op <= RLX_OP_ATAN) {
         s->kind = RLX__BLAS_K_UNARY;
         s->approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         return RLX_OK;

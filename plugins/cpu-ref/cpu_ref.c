@@ -22,8 +22,19 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
         return 0;
     if ((op >= 100 && op < 150) || rlx__cpu_ref_supports_14(op, dtype))
         return rlx__cpu_ref_supports_14(op, dtype);
+    /* they only pick input values, so bytes pass exactly (resize: the
+     * core admits bytes for nearest only) */
+    if ((op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
+        (dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8))
+        return 1;
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
+    /* since 1.4: the result's dtype; topk and non_zero give indices */
+    if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
+        return dtype == RLX_DTYPE_I64;
+    if ((op == RLX_OP_CUMSUM || op == RLX_OP_RANGE) &&
+        dtype == RLX_DTYPE_BOOL)
+        return 0;
     switch (dtype) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
     case RLX_DTYPE_F64: case RLX_DTYPE_I32: case RLX_DTYPE_I64:

@@ -49,6 +49,11 @@ static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
     switch (op) {
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_SLICE:
     case RLX_OP_GATHER:
+    /* since 1.4: the data keeps its dtype */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TRILU:
         return 1;
     default:
         return 0;
@@ -262,6 +267,22 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER:
         return rlx__cpu_ref_movement_prepare(host, g, v, &a, n);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        return rlx__cpu_ref_conv_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        return rlx__cpu_ref_pool_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_RESIZE:
+        return rlx__cpu_ref_resize_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
+        return rlx__cpu_ref_chnorm_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO:
+        return rlx__cpu_ref_index_prepare(host, g, v, &a, n);
     case RLX_OP_GELU:
         if (attr[0] != RLX_GELU_ERF && attr[0] != RLX_GELU_TANH)
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
@@ -411,6 +432,7 @@ void rlx__cpu_ref_executable_destroy(void *backend, rlx_executable *exe)
         free(n->data);
         free(n->scratch);
         free(n->acc);
+        rlx__cpu_ref_vision_free(n->vis);
     }
     free(exe->nodes);
     free(exe->input_nodes);

@@ -89,6 +89,34 @@ static const float *in_f32(const rlx_executable *exe,
     return j < n->n_inputs ? exe->nodes[n->inputs[j]].f32 : NULL;
 }
 
+/* Pools and resize: float dtypes compute on the f32 views; i8 and u8
+ * (max_pool, nearest resize) go through f32 copies, which hold them
+ * exactly, and come back unchanged since those ops only pick values. */
+static rlx_status vision_bytes_run(const rlx_executable *exe,
+                                   rlx__cpu_ref_node *n)
+{
+    const rlx__cpu_ref_node *in = &exe->nodes[n->inputs[0]];
+    rlx__cpu_ref_vision *p = n->vis;
+    const float *x = in->f32;
+    float *y = n->f32;
+    if (!y) {
+        rlx__cpu_ref_convert(in->dtype, in->data, RLX_DTYPE_F32, p->xin,
+                             in->count);
+        x = p->xin;
+        y = p->yout;
+    }
+    if (n->op == RLX_OP_RESIZE)
+        rlx__cpu_ref_resize_run(p, x, y);
+    else
+        rlx__cpu_ref_pool_run(n->op, p, x, y);
+    if (!n->f32)
+        rlx__cpu_ref_convert(RLX_DTYPE_F32, p->yout, n->dtype, n->data,
+                             n->count);
+    else
+        rlx__cpu_ref_node_narrow(n);
+    return RLX_OK;
+}
+
 static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
                            rlx__cpu_ref_node *n, const rlx_execute_args *args)
 {
@@ -132,6 +160,17 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
             rlx__cpu_ref_node_widen(n);
         return st;
     }
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO: {
+        rlx_status st = rlx__cpu_ref_index_run(host, exe, n);
+        if (st == RLX_OK)
+            rlx__cpu_ref_node_widen(n);
+        return st;
+    }
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
         rlx__cpu_ref_binary(n->op, &n->plan.bcast, x, y, n->f32, n->count);
@@ -149,6 +188,21 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
         rlx__cpu_ref_reduce_run(n, x, exe->nodes[n->inputs[0]].count);
         break;
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        rlx__cpu_ref_conv_run(n->op, n->vis, x, y, in_f32(exe, n, 2),
+                              n->f32);
+        break;
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+    case RLX_OP_RESIZE:
+        return vision_bytes_run(exe, n);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM: {
+        const float *in[5];
+        for (uint32_t j = 0; j < 5; j++)
+            in[j] = in_f32(exe, n, j);
+        rlx__cpu_ref_chnorm_run(n->op, n->vis, in, n->f32);
+        break;
+    }
     default: /* compile admitted only known ops: the rest are unary */
         rlx__cpu_ref_unary(n->op, n->gelu_approx, x, n->f32, n->count);
         break;
@@ -169,7 +223,8 @@ rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
     rlx_status st = check_args(host, exe, args);
     if (st != RLX_OK)
         return st;
-    /* Only a gather index out of range fails a node; the outputs are
+    /* Only an index out of range (gather and the 1.4 indexing ops) or
+     * too many nonzeros for non_zero fails a node; the outputs are
      * copied after every node ran, so a failed run writes none. */
     for (uint32_t i = 0; i < exe->n_nodes; i++)
         if ((st = node_run(host, exe, &exe->nodes[i], args)) != RLX_OK)

@@ -9,14 +9,19 @@
 
 #include "vk_internal.h"
 
-/* Every op of ops.h up to ABI 1.3: float ops on f32, f16 and bf16; data
- * movement, sources, cast and fill on every dtype of types.h. The 1.4 ops
- * (values 80 and up) have no shaders yet: placement runs them elsewhere. */
+/* Every op of ops.h up to 1.3's: float ops on f32, f16 and bf16; data
+ * movement, sources, cast and fill on every dtype of types.h. The ops of
+ * 1.4 on (values from RLX_OP_CONV) have no shaders yet: declining them
+ * lets placement run those nodes on the CPU. */
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
     if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype) ||
-        (int)op >= 80)
+        op >= RLX_OP_CONV)
+        return 0;
+    /* The ops of 1.4 (values past fill) have no shaders yet: placement
+     * runs them on the CPU. */
+    if (op > RLX_OP_FILL)
         return 0;
     return !rlx_kit_op_is_float(op) || rlx_kit_dtype_is_float(dtype);
 }

@@ -3,11 +3,12 @@
 # libabigail baseline committed in test/abi/baseline/.
 #
 #   check-abi.sh BASELINE_DIR SUPPR ABI_VERSION SOVERSION SURFACE LIBRLX \
-#                SURFACE_1_0 SURFACE_1_4 HEADER_DIR...
+#                SURFACE_1_0 SURFACE_NEXT HEADER_DIR...
 #
 # SURFACE is test/abi/surface.c built against plugin-abi/ (every ABI type
-# as a parameter); SURFACE_1_0/_1_4 the same built against the copies in
-# test/abi/, used to test the checker itself. Verdicts:
+# as a parameter); SURFACE_1_0/_NEXT the same built against the copies in
+# test/abi/ (1.0, and the hypothetical next minor), used to test the
+# checker itself. Verdicts:
 #   same         no difference at all (abidiff --harmless is silent);
 #   compatible   only what SUPPR and abidiff allow: fields appended to
 #                structs, enumerators added, types or functions added;
@@ -110,13 +111,13 @@ else
   report "$base/librlx.xml" "$tmp/librlx.xml"
 fi
 
-# 3, 4: the checker itself, on the hand-made 1.4 and the real 1.0 headers
+# 3, 4: the checker itself, on the hand-made 1.5 and the real 1.0 headers
 dw "$tmp/new.xml" "$new" && dw "$tmp/old.xml" "$old" || exit 1
 v=$(verdict "$base/plugin-abi.xml" "$tmp/new.xml" --suppressions "$suppr")
 if [ "$v" = compatible ]; then
-  echo "ok 3 - checker: the 1.4 copy (appended slot and field) is compatible"
+  echo "ok 3 - checker: the 1.5 copy (appended slot and field) is compatible"
 else
-  echo "not ok 3 - checker: the 1.4 copy (appended slot and field) is $v"
+  echo "not ok 3 - checker: the 1.5 copy (appended slot and field) is $v"
   report "$base/plugin-abi.xml" "$tmp/new.xml"
 fi
 v=$(verdict "$base/plugin-abi.xml" "$tmp/old.xml" --suppressions "$suppr")

@@ -1,13 +1,14 @@
 /*
  * compat_plugin.c - one small backend (add on same-shaped f32 tensors)
  * built against an older or newer copy of the plugin-abi headers
- * (test/abi/1.0 and 1.2, copied from history; test/abi/1.4, made by hand)
+ * (test/abi/1.0, 1.2 and 1.3, copied from history; test/abi/1.5, made by
+ * hand)
  * to show that the current core loads and runs plugins of every minor of
  * its major. COMPAT_ID names the backend.
  *
  * From 1.2 on it has device I/O (RLX_BACKEND_DEVICE_IO): bound inputs
- * and outputs come as its buffers. Against the hypothetical 1.4 it also
- * fills what 1.4 appended (a vtable slot, an info field): the core does
+ * and outputs come as its buffers. Against the hypothetical 1.5 it also
+ * fills what 1.5 appended (a vtable slot, an info field): the core does
  * not know them and must neither read nor call them. The slot returns an
  * error, so a core that called it would fail.
  */
@@ -220,7 +221,7 @@ static rlx_status buffer_write(void *b, rlx_buffer *buf, const void *src,
 }
 #endif
 
-#if RLX_ABI_MINOR >= 4
+#if RLX_ABI_MINOR >= 5
 static rlx_status buffer_copy(void *b, rlx_buffer *dst,
                               const rlx_buffer *src)
 {
@@ -228,7 +229,7 @@ static rlx_status buffer_copy(void *b, rlx_buffer *dst,
     (void)dst;
     (void)src;
     return rlx_host_report(host, RLX_ERR_INTERNAL,
-                           "buffer_copy is a 1.4 slot this core must not "
+                           "buffer_copy is a 1.5 slot this core must not "
                            "know. Fix: none, this is a test");
 }
 #endif
@@ -245,7 +246,7 @@ static const rlx_backend_vtable vtable = {
 #if RLX_ABI_MINOR >= 2
     .buffer_write = buffer_write,
 #endif
-#if RLX_ABI_MINOR >= 4
+#if RLX_ABI_MINOR >= 5
     .buffer_copy = buffer_copy,
 #endif
 };
@@ -267,8 +268,8 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *h)
         .description = "ABI compatibility test: add on f32",
         .vtable = &vtable,
         .backend = NULL,
-#if RLX_ABI_MINOR >= 4
-        .version = "1.4-test",
+#if RLX_ABI_MINOR >= 5
+        .version = "1.5-test",
 #endif
     };
     return rlx_register_backend(h, &info);

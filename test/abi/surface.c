@@ -6,7 +6,7 @@
  * exported function below takes one of them; built with -g, abidw turns
  * the result into an XML description (test/abi/baseline/plugin-abi.xml)
  * that abidiff compares in CI. Built against plugin-abi/ and against the
- * 1.0 and 1.4 copies in test/abi/ (check-abi.sh tests the checker too).
+ * 1.0 and 1.5 copies in test/abi/ (check-abi.sh tests the checker too).
  * Macros (flags, priorities) carry no DWARF and are not covered.
  */
 #include <rlx/plugin.h>

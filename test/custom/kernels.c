@@ -1,8 +1,8 @@
 /*
  * kernels.c - a small kernel library for test-custom-op: functions with
  * integer, float and double parameters and an integer status, called by
- * signature from models and graphs. Loaded through RLX_CUSTOM_OP_PATH,
- * by absolute path and relative to a model.
+ * signature from models and graphs. Loaded (once allowed) by absolute
+ * path, from an allowed directory and relative to a model.
  */
 #include <stdint.h>
 

@@ -293,7 +293,9 @@ typedef struct rlx_custom_op {
     uint32_t struct_size;   /* sizeof(rlx_custom_op) */
     /* Either LIBRARY and SYMBOL: a path or soname and a function in it,
      * loaded under the rules of docs/custom-ops.md when the graph is
-     * compiled; or FN: a function of the application (LIBRARY NULL). */
+     * compiled, if the application allowed it
+     * (rlx_runtime_allow_custom_ops); or FN: a function of the
+     * application (LIBRARY NULL). */
     const char *library;
     const char *symbol;
     rlx_custom_fn fn;
@@ -332,6 +334,33 @@ RLX_API rlx_status rlx_graph_add_custom(rlx_graph *g, const char *name,
                                         const rlx_value *inputs,
                                         const rlx_custom_op *op,
                                         rlx_value *out);
+
+/* A model file is data: a custom node's LIBRARY is opened (at compile
+ * time, never when a model is loaded) only when the application allowed
+ * it here (docs/security.md). PATH is a library file (the model may name
+ * it by path or by its file name), a directory (bare names in a model
+ * are looked up there, and paths inside it are allowed), or a bare
+ * soname such as "libm.so.6" (a model naming exactly that soname gets it
+ * through the system loader). Files and directories are resolved now
+ * (symlinks, ".."), and must exist. The C library, the dynamic loader
+ * and anything under the system library directories load only when
+ * allowed by their exact file or soname, never through a directory.
+ * Custom nodes given a function pointer (FN) need no allowance. The
+ * runtime's list applies to every session of RT (and its runners);
+ * thread-safe. */
+RLX_API rlx_status rlx_runtime_allow_custom_ops(rlx_runtime *rt,
+                                                const char *path);
+
+/* Register OP's kernel for op OP_TYPE of the custom domain DOMAIN
+ * ("com.example", "MyGelu"), for model importers (ONNX) that meet nodes
+ * of custom domains: without a registration such a node is refused by
+ * name. OP is copied (its output dtype and shape are ignored: the
+ * importer infers them); a LIBRARY in it counts as allowed by its exact
+ * name for RT's sessions. */
+RLX_API rlx_status rlx_runtime_register_custom_op(rlx_runtime *rt,
+                                                  const char *domain,
+                                                  const char *op_type,
+                                                  const rlx_custom_op *op);
 /* ---- sessions and programs ------------------------------------------ */
 
 /* DEVICE: NULL or "" for the best available (RLX_DEVICE, then the order
@@ -355,6 +384,9 @@ RLX_API rlx_precision rlx_session_precision(const rlx_session *s);
  * `options:`. VALUE NULL removes it. See docs/abi.md, "Settings". */
 RLX_API rlx_status rlx_session_set_option(rlx_session *s, const char *name,
                                           const char *value);
+/* rlx_runtime_allow_custom_ops for this session's later compiles only. */
+RLX_API rlx_status rlx_session_allow_custom_ops(rlx_session *s,
+                                                const char *path);
 
 /* Validate, remove dead nodes, check every live op against the backend,
  * compile. When the session chose its device itself and the backend
@@ -541,10 +573,10 @@ typedef rlx_status (*rlx_runner_compile_hook)(void *ctx, rlx_program *p);
 RLX_API rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
                                                rlx_runner_compile_hook fn,
                                                void *ctx);
-/* Time each device of DEVICES (a chain; NULL: every allowed device) on
- * the inputs set so far: one warm-up run, then RUNS timed runs. The
- * fastest becomes the runner's best device; *WINNER (may be NULL) names
- * it. */
+/* Time each device of DEVICES (a chain; NULL: RLX_DEVICE_CHAIN, else
+ * every allowed device) on the inputs set so far: one warm-up run, then
+ * RUNS timed runs. The fastest becomes the runner's best device; *WINNER
+ * (may be NULL) names it. */
 RLX_API rlx_status rlx_runner_benchmark(rlx_runner *r, const char *devices,
                                         uint32_t runs, const char **winner);
 RLX_API uint32_t rlx_runner_bench_count(const rlx_runner *r);
@@ -623,7 +655,9 @@ typedef struct rlx_model rlx_model;
 
 /* Parse the YAML model at PATH, map its weights file, validate both and
  * build the graph. Errors name the file, the line and column or the node,
- * and end with a Fix; nothing is left half-loaded. */
+ * and end with a Fix; nothing is left half-loaded. A model is data: this
+ * opens no library and runs no code (a custom op's library opens at
+ * compile time, if allowed: rlx_runtime_allow_custom_ops). */
 RLX_API rlx_status rlx_model_load(const char *path, rlx_model **out);
 RLX_API void rlx_model_destroy(rlx_model *m);
 /* The model's graph, owned by the model. */

@@ -268,7 +268,39 @@ TEST(conformance_all_pass)
     ASSERT_CONTAINS(out, "librlx-backend-cpu-openblas");
 }
 
+/* A bad thread count or fuse value fails the compile, naming the setting,
+ * its variable, the value and the valid ones: it used to be dropped with
+ * a log line nobody saw. Good values still compile. */
+TEST(bad_settings_fail_the_compile)
+{
+    static const struct {
+        const char *env, *want;
+    } bad[] = {
+        { "RLX_CPU_OPENBLAS_THREADS=0", "(RLX_CPU_OPENBLAS_THREADS) is '0'" },
+        { "RLX_CPU_OPENBLAS_THREADS=-1",
+          "(RLX_CPU_OPENBLAS_THREADS) is '-1'" },
+        { "RLX_CPU_OPENBLAS_THREADS=100000",
+          "(RLX_CPU_OPENBLAS_THREADS) is '100000'" },
+        { "RLX_CPU_OPENBLAS_FUSE=garbage",
+          "(RLX_CPU_OPENBLAS_FUSE) is 'garbage'" },
+    };
+    char cmd[2048], out[16384];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(cmd, sizeof cmd, "%s RLX_PLUGIN_PATH='%s' '%s' demo "
+                 "--device cpu-openblas", bad[i].env, blas_dir(),
+                 getenv("RLX_TEST_RLX_BIN"));
+        ASSERT_EQ(run_cmd(cmd, out, sizeof out), 1);
+        ASSERT_CONTAINS(out, bad[i].want);
+        ASSERT_CONTAINS(out, "Fix: set it to ");
+    }
+    snprintf(cmd, sizeof cmd, "RLX_CPU_OPENBLAS_THREADS=2 "
+             "RLX_CPU_OPENBLAS_FUSE=0 RLX_PLUGIN_PATH='%s' '%s' demo "
+             "--device cpu-openblas", blas_dir(), getenv("RLX_TEST_RLX_BIN"));
+    ASSERT_EQ(run_cmd(cmd, out, sizeof out), 0);
+}
+
 RLX_TEST_LIST(
+    TEST_ENTRY(bad_settings_fail_the_compile),
     TEST_ENTRY(param_set_again_is_repacked),
     TEST_ENTRY(best_variant_is_kept),
     TEST_ENTRY(devices_shows_the_score),

@@ -1,8 +1,15 @@
 /* crash.c - a plugin that takes its process down in one way, chosen at
  * build time (BAD_*), to prove the scanner contains it. It would register
- * a working backend otherwise, so a file that slipped through would show. */
+ * a working backend otherwise, so a file that slipped through would show.
+ * Two of them crash after the scanner has a report for them: one in a
+ * destructor (at the scanner's exit), one after writing a "clean" report
+ * into the scanner's pipe itself. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "simple_backend.h"
@@ -23,9 +30,43 @@ RLX_PLUGIN_EXPORT int32_t rlx_plugin_host_fit(const char **family)
 }
 #endif
 
+#ifdef BAD_EXIT_SEGV
+__attribute__((destructor)) static void crash_on_unload(void)
+{
+    raise(SIGSEGV);
+}
+#endif
+
+#ifdef BAD_FORGED_REPORT
+/* Write what the scanner would say of a clean file (protocol 2: the file
+ * line, its state, end) and that the scan is done, on the scanner's
+ * report descriptor; then crash before the scanner can say otherwise. */
+static void forge_clean_report(void)
+{
+    Dl_info info;
+    char line[4096], path[2048];
+    size_t k = 0;
+    if (!dladdr((void *)&forge_clean_report, &info) || !info.dli_fname)
+        return;
+    for (const unsigned char *c = (const unsigned char *)info.dli_fname;
+         *c && k + 4 < sizeof path; c++)
+        k += (size_t)snprintf(path + k, sizeof path - k,
+                              *c <= ' ' || *c == '%' || *c == 0x7f ? "%%%02X"
+                                                                    : "%c",
+                              *c);
+    int n = snprintf(line, sizeof line,
+                     "file %s 0 0 0 0 0 0 0\nclean -1 -\nend\ndone\n", path);
+    if (n > 0 && (size_t)n < sizeof line)
+        (void)!write(3, line, (size_t)n);
+}
+#endif
+
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
-#if defined(BAD_INIT_SEGV)
+#if defined(BAD_FORGED_REPORT)
+    forge_clean_report();
+    raise(SIGSEGV);
+#elif defined(BAD_INIT_SEGV)
     raise(SIGSEGV);
 #elif defined(BAD_INIT_ABORT)
     abort();

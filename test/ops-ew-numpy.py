@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""ops-numpy.py - the ABI 1.4 ops of values 100-149 and integer arithmetic
+"""ops-ew-numpy.py - the ABI 1.4 ops of values 100-149 and integer arithmetic
 on cpu-ref, checked against NumPy (the semantics ONNX's reference
 implementation has), through the rlx CLI: each case is a one-node model
 file, its inputs .npy files, run with `rlx run --device cpu-ref`, its
 output compared with NumPy's result. Prints TAP.
 
-    ops-numpy.py RLX_BIN WORK_DIR
+    ops-ew-numpy.py RLX_BIN WORK_DIR
 """
 import os
 import subprocess

@@ -168,11 +168,6 @@ typedef struct rlx_backend_vtable {
      * a uint32_t struct_size and lives as long as the backend. Lets
      * optional features arrive without new vtable slots. */
     const void *(*get_extension)(void *backend, const char *name);
-
-    /* --- since 1.4 (hypothetical) --- */
-    /* Optional. Copy buffer SRC into DST, same size, on the device. */
-    rlx_status (*buffer_copy)(void *backend, rlx_buffer *dst,
-                              const rlx_buffer *src);
 } rlx_backend_vtable;
 
 /* rlx_backend_info.flags */
@@ -204,8 +199,6 @@ typedef struct rlx_backend_info {
     const char *description;   /* Optional, one line */
     const rlx_backend_vtable *vtable; /* Required; must outlive the plugin */
     void *backend;             /* first argument of every vtable slot */
-    /* --- since 1.4 (hypothetical) --- */
-    const char *version;       /* Optional: the backend's own version */
 } rlx_backend_info;
 
 #endif /* RLX_BACKEND_H */

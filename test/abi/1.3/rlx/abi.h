@@ -1,9 +1,6 @@
 /*
  * rlx/abi.h - version of the plugin ABI and the export macro.
  *
- * TEST COPY: a hypothetical ABI 1.4, made by hand from 1.3 for the
- * compatibility tests (test/abi/). It is not a real version of rlx.
- *
  * Part of the frozen plugin ABI: a backend includes only headers from
  * this directory and never links against librlx.
  *
@@ -24,8 +21,6 @@
  *        its dtypes, shapes and attributes) and get_extension (named
  *        optional features, no new slots needed); host service
  *        get_option (plugin settings read through the core).
- *   1.4  (hypothetical, tests only) rlx_backend_vtable.buffer_copy;
- *        rlx_backend_info.version.
  */
 #ifndef RLX_ABI_H
 #define RLX_ABI_H
@@ -35,7 +30,7 @@
 
 /* A plugin of another major is refused; any minor of the same major loads. */
 #define RLX_ABI_MAJOR 1
-#define RLX_ABI_MINOR 4
+#define RLX_ABI_MINOR 3
 
 /* Major in the high 16 bits, minor in the low 16. */
 #define RLX_ABI_VERSION_MAKE(major, minor) \

@@ -85,7 +85,16 @@ typedef int32_t (*rlx_plugin_host_fit_fn)(const char **family);
 
 #define RLX_PLUGIN_HOST_FIT_SYMBOL "rlx_plugin_host_fit"
 
-/* Register one backend. Call only from rlx_plugin_init. */
+/* Register one backend. Call only from rlx_plugin_init.
+ *
+ * Ownership: when this returns RLX_OK, info->backend belongs to the core,
+ * which calls the vtable's backend_destroy on it exactly once, when the
+ * plugin is unloaded, and also when rlx_plugin_init goes on to return an
+ * error (every backend it registered is then destroyed and none is
+ * published). A plugin must therefore never free a backend it registered,
+ * not even on its own failure path: that would be a double free. When
+ * this returns an error, the backend was not taken and is still the
+ * plugin's to free. */
 static inline rlx_status rlx_register_backend(const rlx_host *host,
                                               const rlx_backend_info *info)
 {

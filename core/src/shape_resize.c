@@ -1,0 +1,82 @@
+/*
+ * shape_resize.c - attribute checks and shape inference for resize: the
+ * output shape is an attribute (the ONNX importer resolves scales, sizes
+ * and keep_aspect_ratio_policy to it); the scales and roi, when given,
+ * drive the coordinate transform.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "shape_internal.h"
+
+rlx_status rlx__shape_resize(const rlx__shape_ctx *c, rlx__node *out)
+{
+    char sx[RLX__SHAPE_BUF];
+    const rlx__node *x = rlx__shape_in(c, 0);
+    uint32_t r = x->rank, n = rlx__shape_n_ints(c);
+    uint32_t nf = c->attrs ? c->attrs->n_floats : 0;
+    if (r == 0)
+        return rlx__shape_error(c, RLX_ERR_SHAPE,
+                                "'%s' is a scalar. Fix: resize needs rank "
+                                "1 or more", x->name);
+    if (n != RLX_ATTR_RESIZE_SHAPE + r)
+        return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
+                                "%u integer attributes for rank %u. Fix: "
+                                "give mode, coordinate transform, nearest "
+                                "rounding, exclude_outside, then the %u "
+                                "output dims (%u in all)", n, r, r,
+                                RLX_ATTR_RESIZE_SHAPE + r);
+    int64_t mode = c->attrs->ints[RLX_ATTR_RESIZE_MODE];
+    int64_t coord = c->attrs->ints[RLX_ATTR_RESIZE_COORD];
+    int64_t near = c->attrs->ints[RLX_ATTR_RESIZE_NEAREST];
+    int64_t excl = c->attrs->ints[RLX_ATTR_RESIZE_EXCLUDE_OUTSIDE];
+    if (mode < RLX_RESIZE_NEAREST || mode > RLX_RESIZE_CUBIC ||
+        coord < RLX_RESIZE_HALF_PIXEL ||
+        coord > RLX_RESIZE_TF_CROP_AND_RESIZE ||
+        near < RLX_RESIZE_ROUND_PREFER_FLOOR || near > RLX_RESIZE_CEIL ||
+        (excl != 0 && excl != 1))
+        return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
+                                "mode %lld, coordinate transform %lld, "
+                                "nearest rounding %lld, exclude_outside "
+                                "%lld. Fix: use mode 0-2, transform 0-5, "
+                                "rounding 0-3, exclude_outside 0 or 1 "
+                                "(RLX_RESIZE_* in rlx/ops.h)",
+                                (long long)mode, (long long)coord,
+                                (long long)near, (long long)excl);
+    if (mode != RLX_RESIZE_NEAREST && x->dtype != RLX_DTYPE_F32 &&
+        x->dtype != RLX_DTYPE_F16 && x->dtype != RLX_DTYPE_BF16)
+        return rlx__shape_error(c, RLX_ERR_DTYPE,
+                                "'%s' is %s; linear and cubic resize "
+                                "interpolate in floating point. Fix: cast "
+                                "to f32, f16 or bf16, or use nearest",
+                                x->name, rlx_dtype_name(x->dtype));
+    if (nf > RLX_ATTR_RESIZE_SCALES && nf != RLX_ATTR_RESIZE_SCALES + r &&
+        nf != RLX_ATTR_RESIZE_SCALES + 3 * r)
+        return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
+                                "%u float attributes for rank %u. Fix: "
+                                "give cubic_coeff_a, extrapolation_value, "
+                                "then %u scales, then optionally the roi "
+                                "(%u starts, %u ends)", nf, r, r, r, r);
+    for (uint32_t i = 0; i < nf; i++) {
+        double v = c->attrs->floats[i];
+        int is_scale = i >= RLX_ATTR_RESIZE_SCALES &&
+                       i < RLX_ATTR_RESIZE_SCALES + r;
+        if (!isfinite(v) || (is_scale && !(v > 0)))
+            return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
+                                    "float attribute %u is %g. Fix: use "
+                                    "finite values%s", i, v,
+                                    is_scale ? "; scales must be > 0" : "");
+    }
+    out->rank = r;
+    for (uint32_t i = 0; i < r; i++) {
+        int64_t o = c->attrs->ints[RLX_ATTR_RESIZE_SHAPE + i];
+        if (o < 0 || o > ((int64_t)1 << 48) || (o > 0 && x->shape[i] == 0))
+            return rlx__shape_error(c, RLX_ERR_SHAPE,
+                                    "output dim %u is %lld for '%s' %s. "
+                                    "Fix: use a size >= 0, and 0 where the "
+                                    "input dim is 0", i, (long long)o,
+                                    x->name, rlx__shape_of(sx, sizeof sx, x));
+        out->shape[i] = o;
+    }
+    return RLX_OK;
+}

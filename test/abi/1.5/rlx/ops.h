@@ -1,0 +1,232 @@
+/*
+ * rlx/ops.h - operation kinds and their attribute layouts.
+ *
+ * Values are explicit and only grow. A backend that meets an op value it
+ * does not know answers "unsupported" from supports_op.
+ *
+ * Attributes travel as two arrays on each node (int_attrs, float_attrs);
+ * the table below gives each op's layout. A missing trailing attribute
+ * takes its default, so appending an attribute is a compatible change.
+ *
+ * Float ops (binary, unary, matmul, softmax, norms, reductions) take
+ * f32, f16 or bf16; f16 and bf16 compute as if in f32 and round the
+ * result. Data movement ops take any dtype.
+ *
+ * Broadcasting follows NumPy: shapes are aligned from the right, and a
+ * dimension of 1 stretches to match the other.
+ *
+ * Since which ABI version each value exists: the list below is grouped by
+ * version ("--- since 1.0 ---", "--- since 1.1 ---"); a backend built for
+ * an older minor never declares the newer ops. docs/ops.md has every
+ * op's attributes, shape rules and edge cases.
+ */
+#ifndef RLX_OPS_H
+#define RLX_OPS_H
+
+/* X(NAME, value, lower-case name, number of inputs) */
+#define RLX_OP_MAP(X)                                                        \
+    /* --- since 1.0: every op up to and including softmax ---          */  \
+    /* sources: no inputs */                                                 \
+    X(INPUT, 1, "input", 0)       /* fed at each run */                      \
+    X(PARAM, 2, "param", 0)       /* named weight, set once */               \
+    X(CONSTANT, 3, "constant", 0) /* data embedded in the graph */           \
+    /* binary, broadcasting, same dtype on both sides */                     \
+    X(ADD, 10, "add", 2)                                                     \
+    X(SUB, 11, "sub", 2)                                                     \
+    X(MUL, 12, "mul", 2)                                                     \
+    X(DIV, 13, "div", 2)                                                     \
+    X(MAX, 14, "max", 2)                                                     \
+    X(MIN, 15, "min", 2)                                                     \
+    X(POW, 16, "pow", 2)                                                     \
+    /* unary, elementwise */                                                 \
+    X(RELU, 30, "relu", 1)                                                   \
+    X(GELU, 31, "gelu", 1) /* int_attrs[0]: 0 erf form (default), 1 tanh */  \
+    X(SIGMOID, 32, "sigmoid", 1)                                             \
+    X(TANH, 33, "tanh", 1)                                                   \
+    X(EXP, 34, "exp", 1)                                                     \
+    X(SIN, 35, "sin", 1)                                                     \
+    X(COS, 36, "cos", 1)                                                     \
+    X(NEG, 37, "neg", 1)                                                     \
+    X(ABS, 38, "abs", 1)                                                     \
+    X(LOG, 39, "log", 1)                                                     \
+    X(SQRT, 40, "sqrt", 1)                                                   \
+    X(RSQRT, 41, "rsqrt", 1)                                                 \
+    X(SILU, 42, "silu", 1)                                                   \
+    X(TAN, 43, "tan", 1)                                                     \
+    X(ATAN, 44, "atan", 1)                                                   \
+    /* structured */                                                         \
+    /* matmul: a [..., m, k] x b [..., k, n] -> [..., m, n]; batch dims  */  \
+    /* broadcast; a rank-1 side is a vector. int_attrs: [0] transpose a, */  \
+    /* [1] transpose b (swap the last two dims), default 0.             */  \
+    X(MATMUL, 60, "matmul", 2)                                               \
+    /* softmax: int_attrs [0] axis, default -1 (negative counts from the */  \
+    /* end); [1] causal, default 0: with rank >= 2 and axis the last,    */  \
+    /* entries with column j > i + (cols - rows) of each [rows, cols]    */  \
+    /* matrix are excluded (weight 0), as in masked self-attention.      */  \
+    X(SOFTMAX, 61, "softmax", 1)                                             \
+    /* --- since 1.1: the norms, reductions, data movement and fill,    */  \
+    /* and softmax's causal attribute ---                                */  \
+    /* layer_norm(x, gamma, beta) over the last axis; gamma and beta are */  \
+    /* [x.shape[-1]]. float_attrs [0] epsilon, default 1e-5.             */  \
+    X(LAYER_NORM, 62, "layer_norm", 3)                                       \
+    /* rms_norm(x, gamma) over the last axis: x / sqrt(mean(x^2) + eps)  */  \
+    /* * gamma. float_attrs [0] epsilon, default 1e-6.                   */  \
+    X(RMS_NORM, 63, "rms_norm", 2)                                           \
+    /* reductions: int_attrs [0] keepdims (default 0), [1..] the axes    */  \
+    /* (none: every axis). Reducing an empty axis: sum 0, mean NaN, max  */  \
+    /* -inf.                                                             */  \
+    X(REDUCE_SUM, 64, "reduce_sum", 1)                                       \
+    X(REDUCE_MEAN, 65, "reduce_mean", 1)                                     \
+    X(REDUCE_MAX, 66, "reduce_max", 1)                                       \
+    /* data movement; any dtype                                          */  \
+    /* reshape: int_attrs = the new shape; one entry may be -1 (inferred) */ \
+    X(RESHAPE, 70, "reshape", 1)                                             \
+    /* transpose: int_attrs = the permutation (none: reverse the dims)   */  \
+    X(TRANSPOSE, 71, "transpose", 1)                                         \
+    /* concat: one or more inputs; int_attrs [0] axis, default 0         */  \
+    X(CONCAT, 72, "concat", -1)                                              \
+    /* slice: int_attrs = (axis, start, end) triples; negative start and */  \
+    /* end count from the end, both clamp to [0, dim]; step 1; axes not  */  \
+    /* named are kept whole.                                             */  \
+    X(SLICE, 73, "slice", 1)                                                 \
+    /* gather(data, indices): int_attrs [0] axis, default 0; indices are */  \
+    /* i32 or i64; result shape data[:axis] + indices + data[axis+1:].   */  \
+    /* An index outside [0, dim) fails the run (RLX_ERR_INVALID_ARGUMENT).*/ \
+    X(GATHER, 74, "gather", 2)                                               \
+    /* cast: int_attrs [0] the target rlx_dtype. Float to int truncates   */ \
+    /* toward zero and saturates; NaN becomes 0. To f16/bf16 rounds to   */  \
+    /* nearest even.                                                     */  \
+    X(CAST, 75, "cast", 1)                                                   \
+    /* fill: no inputs; int_attrs [0] dtype, [1..] the shape;            */  \
+    /* float_attrs [0] the value (default 0).                            */  \
+    X(FILL, 76, "fill", 0)                                                   \
+    /* --- since 1.4 ---                                                 */  \
+    /* Spatial ops: x is [N, C, D1..Ds] (s = rank - 2 >= 1). Per-axis    */  \
+    /* attributes are blocks of s entries, one per spatial axis, in the  */  \
+    /* order given; a block left out takes its default for every axis.   */  \
+    /* They take f32, f16, bf16; max_pool and nearest resize also i8, u8.*/  \
+    /* Ceil mode drops a last window that starts in the end padding.     */  \
+    /* conv(x, w[, bias]), 2 or 3 inputs: w [M, C/group, k1..ks], bias   */  \
+    /* [M]; y [N, M, O1..Os], Oi = floor((Di + pb + pe - ((ki-1)*dil +   */  \
+    /* 1)) / stride) + 1. int_attrs [0] group (default 1), then blocks:  */  \
+    /* strides (1), dilations (1), pads_begin (0), pads_end (0).         */  \
+    X(CONV, 80, "conv", -1)                                                  \
+    /* conv_transpose(x, w[, bias]): w [C, M/group, k1..ks], bias [M];   */  \
+    /* Oi = stride*(Di-1) + out_pad + (ki-1)*dil + 1 - pb - pe.          */  \
+    /* int_attrs [0] group (1), then blocks: strides (1), dilations (1), */  \
+    /* pads_begin (0), pads_end (0), output_padding (0).                 */  \
+    X(CONV_TRANSPOSE, 81, "conv_transpose", -1)                              \
+    /* pools: int_attrs [0] ceil_mode (0), [1] count_include_pad (0,     */  \
+    /* avg_pool only), [2] p (2, lp_pool only), then blocks: kernel      */  \
+    /* (required), strides (1), dilations (1), pads_begin (0), pads_end  */  \
+    /* (0). Padding never wins a max; lp_pool is (sum |x|^p)^(1/p).      */  \
+    X(MAX_POOL, 82, "max_pool", 1)                                           \
+    X(AVG_POOL, 83, "avg_pool", 1)                                           \
+    X(LP_POOL, 84, "lp_pool", 1)                                             \
+    /* resize(x), any rank r: int_attrs [0] mode (RLX_RESIZE_NEAREST),   */  \
+    /* [1] coordinate transform (RLX_RESIZE_HALF_PIXEL), [2] nearest     */  \
+    /* rounding (RLX_RESIZE_ROUND_PREFER_FLOOR), [3] exclude_outside     */  \
+    /* (0), [4..4+r) the output shape (required). float_attrs [0]        */  \
+    /* cubic_coeff_a (-0.75), [1] extrapolation_value (0), [2..2+r) the  */  \
+    /* scale per axis (out/in), [2+r..2+3r) roi: r starts then r ends    */  \
+    /* (0 and 1; tf_crop_and_resize only).                               */  \
+    X(RESIZE, 85, "resize", 1)                                               \
+    /* batch_norm(x, scale, bias, mean, var), inference: per channel     */  \
+    /* (axis 1; each parameter [C]). float_attrs [0] epsilon (1e-5).     */  \
+    X(BATCH_NORM, 86, "batch_norm", 5)                                       \
+    /* instance_norm(x, scale, bias): per (n, c) over the spatial axes;  */  \
+    /* scale, bias [C]. float_attrs [0] epsilon (1e-5).                  */  \
+    X(INSTANCE_NORM, 87, "instance_norm", 3)                                 \
+    /* group_norm(x, scale, bias): per (n, group) over the group's       */  \
+    /* channels and spatial axes; scale, bias [C] (per channel) or       */  \
+    /* [groups] (per group). int_attrs [0] groups (required);           */  \
+    /* float_attrs [0] epsilon (1e-5).                                   */  \
+    X(GROUP_NORM, 88, "group_norm", 3)
+
+typedef enum rlx_op {
+    RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
+#define RLX__OP_ENUM(name, value, text, arity) RLX_OP_##name = value,
+    RLX_OP_MAP(RLX__OP_ENUM)
+#undef RLX__OP_ENUM
+    RLX__OP_FORCE_INT = 0x7fffffff
+} rlx_op;
+
+/* Arity -1: one or more inputs. */
+#define RLX_OP_VARIADIC (-1)
+
+/* Attribute indices, named so code does not use bare numbers. The first
+ * four since 1.0, then 1.1 up to FILL's, then 1.4's. */
+enum {
+    RLX_ATTR_GELU_APPROX = 0,
+    RLX_ATTR_MATMUL_TRANSPOSE_A = 0,
+    RLX_ATTR_MATMUL_TRANSPOSE_B = 1,
+    RLX_ATTR_SOFTMAX_AXIS = 0,
+    RLX_ATTR_SOFTMAX_CAUSAL = 1, /* since 1.1 */
+    RLX_ATTR_NORM_EPSILON = 0,   /* float_attrs */
+    RLX_ATTR_REDUCE_KEEPDIMS = 0,
+    RLX_ATTR_REDUCE_AXES = 1,    /* first of the axes */
+    RLX_ATTR_CONCAT_AXIS = 0,
+    RLX_ATTR_GATHER_AXIS = 0,
+    RLX_ATTR_CAST_DTYPE = 0,
+    RLX_ATTR_FILL_DTYPE = 0,
+    RLX_ATTR_FILL_SHAPE = 1,     /* first dimension */
+    RLX_ATTR_FILL_VALUE = 0,     /* float_attrs */
+    /* since 1.4: conv, conv_transpose; per-axis blocks follow GROUP */
+    RLX_ATTR_CONV_GROUP = 0,
+    RLX_ATTR_CONV_BLOCKS = 1,    /* strides[s] at 1, dilations[s] at 1+s... */
+    RLX_ATTR_CONV_STRIDES = 0,   /* block numbers: entry 1 + block*s + i */
+    RLX_ATTR_CONV_DILATIONS = 1,
+    RLX_ATTR_CONV_PADS_BEGIN = 2,
+    RLX_ATTR_CONV_PADS_END = 3,
+    RLX_ATTR_CONV_OUTPUT_PADDING = 4, /* conv_transpose only */
+    /* max_pool, avg_pool, lp_pool */
+    RLX_ATTR_POOL_CEIL_MODE = 0,
+    RLX_ATTR_POOL_COUNT_INCLUDE_PAD = 1,
+    RLX_ATTR_POOL_P = 2,
+    RLX_ATTR_POOL_BLOCKS = 3,    /* kernel[s] at 3, strides[s] at 3+s... */
+    RLX_ATTR_POOL_KERNEL = 0,    /* block numbers: entry 3 + block*s + i */
+    RLX_ATTR_POOL_STRIDES = 1,
+    RLX_ATTR_POOL_DILATIONS = 2,
+    RLX_ATTR_POOL_PADS_BEGIN = 3,
+    RLX_ATTR_POOL_PADS_END = 4,
+    /* resize */
+    RLX_ATTR_RESIZE_MODE = 0,
+    RLX_ATTR_RESIZE_COORD = 1,
+    RLX_ATTR_RESIZE_NEAREST = 2,
+    RLX_ATTR_RESIZE_EXCLUDE_OUTSIDE = 3,
+    RLX_ATTR_RESIZE_SHAPE = 4,   /* first of the r output dimensions */
+    RLX_ATTR_RESIZE_CUBIC_A = 0, /* float_attrs */
+    RLX_ATTR_RESIZE_EXTRAPOLATION = 1, /* float_attrs */
+    RLX_ATTR_RESIZE_SCALES = 2,  /* float_attrs: r scales, then the roi */
+    /* group_norm (epsilon: RLX_ATTR_NORM_EPSILON, as every norm) */
+    RLX_ATTR_GROUP_NORM_GROUPS = 0
+};
+
+/* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
+#define RLX_ATTR_CONV_AT(block, s, i) \
+    (RLX_ATTR_CONV_BLOCKS + (block) * (s) + (i))
+#define RLX_ATTR_POOL_AT(block, s, i) \
+    (RLX_ATTR_POOL_BLOCKS + (block) * (s) + (i))
+
+/* resize int_attrs [0]: interpolation mode (since 1.4) */
+#define RLX_RESIZE_NEAREST 0
+#define RLX_RESIZE_LINEAR 1
+#define RLX_RESIZE_CUBIC 2
+/* resize int_attrs [1]: how an output coordinate maps to an input one
+ * (ONNX coordinate_transformation_mode; scale = the axis's scale) */
+#define RLX_RESIZE_HALF_PIXEL 0            /* (o + 0.5) / scale - 0.5 */
+#define RLX_RESIZE_HALF_PIXEL_SYMMETRIC 1
+#define RLX_RESIZE_PYTORCH_HALF_PIXEL 2    /* half_pixel; 0 if out is 1 */
+#define RLX_RESIZE_ALIGN_CORNERS 3         /* o * (in-1) / (out-1) */
+#define RLX_RESIZE_ASYMMETRIC 4            /* o / scale */
+#define RLX_RESIZE_TF_CROP_AND_RESIZE 5    /* through the roi */
+/* resize int_attrs [2]: rounding of nearest (ONNX nearest_mode) */
+#define RLX_RESIZE_ROUND_PREFER_FLOOR 0
+#define RLX_RESIZE_ROUND_PREFER_CEIL 1
+#define RLX_RESIZE_FLOOR 2
+#define RLX_RESIZE_CEIL 3
+
+#define RLX_GELU_ERF 0
+#define RLX_GELU_TANH 1
+
+#endif /* RLX_OPS_H */
