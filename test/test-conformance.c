@@ -35,6 +35,15 @@ TEST(cpu_ref_passes)
     assert_verdict("matmul", "bf16", "PASS");
     assert_verdict("softmax", "f16", "PASS");
     assert_verdict("gather", "i64", "PASS");
+    /* the ABI 1.4 ops, named by their inputs' dtype, and integer math */
+    assert_verdict("add", "i8", "PASS");
+    assert_verdict("div", "u8", "PASS");
+    assert_verdict("equal", "bool", "PASS");
+    assert_verdict("less", "i64", "PASS");
+    assert_verdict("where", "bf16", "PASS");
+    assert_verdict("argmax", "i32", "PASS");
+    assert_verdict("mod", "i8", "PASS");
+    assert_verdict("round", "bf16", "PASS");
     ASSERT_CONTAINS(tool_out, "Conformance of cpu-ref");
     ASSERT_CONTAINS(tool_out, " 0 FAIL");
     ASSERT_CONTAINS(tool_out, "(conformant)");
@@ -44,6 +53,10 @@ TEST(cpu_ref_passes)
     ASSERT_CONTAINS(tool_out, "causal softmax of [3, 2] (row 0 fully "
                               "masked): PASS");
     ASSERT_CONTAINS(tool_out, "reduce_mean over an empty axis: PASS");
+    ASSERT_CONTAINS(tool_out, "round of 0.5, 1.5, 2.5, -0.5, -2.5, 3.5: "
+                              "PASS");
+    ASSERT_CONTAINS(tool_out, "i32 div: 7/-2, -7/2, 7/0, 5/0, INT32_MIN/-1: "
+                              "PASS");
     ASSERT(strstr(tool_out, ": FAIL") == NULL);
 }
 

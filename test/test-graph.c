@@ -285,8 +285,30 @@ TEST(float_ops_reject_other_dtypes)
     rlx_value f = typed(g, "f", RLX_DTYPE_F32, 1, D(4));
     expect_fail(g, "e", RLX_OP_EXP, 1, &i, NULL, RLX_ERR_DTYPE, "'ids' is i32",
                 NULL);
-    expect_fail(g, "s", RLX_OP_REDUCE_SUM, 1, &i, NULL, RLX_ERR_DTYPE,
-                "floating point", NULL);
+    /* since 1.4 the sums, arithmetic and comparisons take integers, but
+     * not bool; comparisons give bool and argmax i64 */
+    rlx_value bo = typed(g, "bo", RLX_DTYPE_BOOL, 1, D(4));
+    expect_fail(g, "s", RLX_OP_REDUCE_SUM, 1, &bo, NULL, RLX_ERR_DTYPE,
+                "'bo' is bool", "i8, u8, i32 or i64");
+    expect_fail(g, "lt", RLX_OP_LESS, 2, VALS(i, f), NULL, RLX_ERR_DTYPE,
+                "'ids' is i32, 'f' is f32", NULL);
+    expect_fail(g, "bn", RLX_OP_BITWISE_NOT, 1, &f, NULL, RLX_ERR_DTYPE,
+                "'f' is f32", NULL);
+    expect_fail(g, "ng", RLX_OP_NEG, 1, &bo, NULL, RLX_ERR_DTYPE,
+                "i8, i32 or i64", NULL);
+    rlx_value si, cmp, am;
+    rlx_dtype st;
+    ASSERT_OK(rlx_graph_add_node(g, "si", RLX_OP_REDUCE_SUM, 1, &i, NULL,
+                                 &si));
+    ASSERT_OK(rlx_graph_value_shape(g, si, &st, NULL, NULL));
+    ASSERT_EQ(st, RLX_DTYPE_I32);
+    ASSERT_OK(rlx_graph_add_node(g, "cmp", RLX_OP_GREATER, 2, VALS(h, h),
+                                 NULL, &cmp));
+    ASSERT_OK(rlx_graph_value_shape(g, cmp, &st, NULL, NULL));
+    ASSERT_EQ(st, RLX_DTYPE_BOOL);
+    ASSERT_OK(rlx_graph_add_node(g, "am", RLX_OP_ARGMAX, 1, &h, NULL, &am));
+    ASSERT_OK(rlx_graph_value_shape(g, am, &st, NULL, NULL));
+    ASSERT_EQ(st, RLX_DTYPE_I64);
     expect_fail(g, "m", RLX_OP_MUL, 2, VALS(h, f), NULL, RLX_ERR_DTYPE,
                 "'h' is f16, 'f' is f32", NULL);
     rlx_value out;

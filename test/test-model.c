@@ -310,6 +310,62 @@ TEST(indexing_op_attrs)
     ASSERT_CONTAINS(err, "needs the attribute 'k'");
 }
 
+TEST(abi_1_4_op_attrs)
+{
+    /* the attribute names of the ops of values 100-149 */
+    rlx_model *m = load_ok(
+        "attrs14.yaml",
+        "rlx_model: 1\n"
+        "inputs:\n"
+        "  - {name: x, dtype: f32, shape: [3, 4]}\n"
+        "  - {name: k, dtype: i32, shape: [3, 4]}\n"
+        "nodes:\n"
+        "  - {name: cl, op: clip, inputs: [x], attrs: {max: 1.5}}\n"
+        "  - {name: lr, op: leaky_relu, inputs: [cl], attrs: {alpha: 0.2}}\n"
+        "  - {name: se, op: selu, inputs: [lr], "
+        "attrs: {alpha: 1.5, gamma: 1.1}}\n"
+        "  - {name: hs, op: hard_sigmoid, inputs: [se], "
+        "attrs: {alpha: 0.1, beta: 0.4}}\n"
+        "  - {name: el, op: elu, inputs: [hs], attrs: {alpha: 2}}\n"
+        "  - {name: ii, op: isinf, inputs: [el], "
+        "attrs: {detect_positive: false}}\n"
+        "  - {name: am, op: argmax, inputs: [el], "
+        "attrs: {axis: -1, keepdims: false, select_last_index: true}}\n"
+        "  - {name: l2, op: reduce_l2, inputs: [el], "
+        "attrs: {axes: [0], keepdims: true}}\n"
+        "  - {name: md, op: mod, inputs: [k, k], attrs: {fmod: false}}\n"
+        "  - {name: gt, op: greater, inputs: [k, md]}\n"
+        "outputs: [ii, am, l2, gt]\n");
+    const rlx_graph *g = rlx_model_graph(m);
+    rlx_dtype dt;
+    uint32_t rank;
+    const int64_t *dims;
+    /* values 0, 1 are x, k; then cl .. gt in order */
+    ASSERT_OK(rlx_graph_value_shape(g, 7, &dt, &rank, &dims)); /* ii */
+    ASSERT_EQ(dt, RLX_DTYPE_BOOL);
+    ASSERT_OK(rlx_graph_value_shape(g, 8, &dt, &rank, &dims)); /* am */
+    ASSERT_EQ(dt, RLX_DTYPE_I64);
+    ASSERT_EQ(rank, 1);
+    ASSERT_EQ(dims[0], 3);
+    ASSERT_OK(rlx_graph_value_shape(g, 9, &dt, &rank, &dims)); /* l2 */
+    ASSERT_EQ(rank, 2);
+    ASSERT_EQ(dims[0], 1);
+    ASSERT_OK(rlx_graph_value_shape(g, 11, &dt, &rank, &dims)); /* gt */
+    ASSERT_EQ(dt, RLX_DTYPE_BOOL);
+    rlx_model_destroy(m);
+    /* a misspelt name lists the op's names */
+    const char *e = load_fail(
+        "bad14.yaml",
+        "rlx_model: 1\n"
+        "inputs:\n"
+        "  - {name: x, dtype: f32, shape: [3]}\n"
+        "nodes:\n"
+        "  - {name: c, op: clip, inputs: [x], attrs: {maximum: 1}}\n"
+        "outputs: [c]\n",
+        RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(e, "min, max");
+}
+
 TEST(weights_without_params_and_unused_tensors)
 {
     write_mlp_weights("unused.safetensors");
@@ -388,6 +444,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(norm_softmax_cast_fill_attrs),
     TEST_ENTRY(channel_norm_attrs),
     TEST_ENTRY(indexing_op_attrs),
+    TEST_ENTRY(abi_1_4_op_attrs),
     TEST_ENTRY(weights_without_params_and_unused_tensors),
     TEST_ENTRY(argument_errors),
     TEST_ENTRY(missing_model_file),

@@ -1,9 +1,10 @@
 /*
  * test-ops-graph.c - the reference CPU backend as a whole, through the
  * public API: it declares every op on the dtypes ops.h gives it and no
- * other (max_pool and resize also on i8/u8), empty tensors pass through
- * ops and params, and a small graph with a param and a constant runs
- * twice against values computed here.
+ * other (max_pool and resize also on i8/u8; by the result's dtype: bool
+ * for comparisons, i64 for argmax), empty tensors pass through ops and
+ * params, and a small graph with a param and a constant runs twice
+ * against values computed here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -37,6 +38,53 @@ static int is_float_op(rlx_op op)
     }
 }
 
+/* The result dtypes of the ops of values 100-149 and the arithmetic ops
+ * that take integers since 1.4, as ops.h and docs/ops.md give them: 'n'
+ * numeric (floats and the integers), 's' floats and signed integers, 'i'
+ * integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats; 0 for the
+ * other ops. */
+static char result_set(rlx_op op)
+{
+    switch (op) {
+    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW: case RLX_OP_ABS:
+    case RLX_OP_RELU: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
+    case RLX_OP_REDUCE_MAX: case RLX_OP_CLIP: case RLX_OP_SIGN:
+    case RLX_OP_PRELU: case RLX_OP_MOD: case RLX_OP_REDUCE_MIN:
+    case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1: case RLX_OP_REDUCE_L2:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        return 'n';
+    case RLX_OP_NEG: return 's';
+    case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
+    case RLX_OP_BITWISE_NOT:
+        return 'i';
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
+    case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
+    case RLX_OP_ISNAN: case RLX_OP_ISINF:
+        return 'b';
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: return 'l';
+    case RLX_OP_WHERE: return 'a';
+    default: return (int)op >= 100 && (int)op < 150 ? 'f' : 0;
+    }
+}
+
+/* Whether result dtype T belongs to SET (result_set's letters). */
+static int in_set(char set, rlx_dtype t)
+{
+    int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
+    int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
+    switch (set) {
+    case 'n': return fl || sgn || t == RLX_DTYPE_U8;
+    case 's': return fl || sgn;
+    case 'i': return sgn || t == RLX_DTYPE_U8;
+    case 'b': return t == RLX_DTYPE_BOOL;
+    case 'l': return t == RLX_DTYPE_I64;
+    case 'a': return 1;
+    default: return fl;
+    }
+}
+
 /* Float ops that also take i8 and u8: they only pick input values. */
 static int takes_bytes(rlx_op op, rlx_dtype t)
 {
@@ -44,11 +92,14 @@ static int takes_bytes(rlx_op op, rlx_dtype t)
            (t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8);
 }
 
-/* Whether cpu-ref should declare OP with result dtype T: float ops on
- * the float dtypes, topk and non_zero (indices) on i64 only, cumsum and
- * range on every dtype but bool, the rest of data movement on all. */
+/* Whether cpu-ref should declare OP with result dtype T: the ops
+ * result_set knows as it says, float ops on the float dtypes, topk and
+ * non_zero (indices) on i64 only, cumsum and range on every dtype but
+ * bool, the rest of data movement on all. */
 static int want_dtype(rlx_op op, rlx_dtype t)
 {
+    if (result_set(op))
+        return in_set(result_set(op), t);
     if (is_float_op(op))
         return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
                t == RLX_DTYPE_BF16;

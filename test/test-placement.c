@@ -303,6 +303,52 @@ TEST(indexing_ops_a_backend_lacks_run_on_the_cpu)
     rlx_runtime_destroy(rt);
 }
 
+/* An accelerator that lacks the ABI 1.4 ops (every one it was built
+ * without) keeps its own nodes; comparisons and where run on the CPU. */
+TEST(new_ops_missing_on_a_device_run_on_the_cpu)
+{
+    rlx_runtime *rt = npu_runtime();
+    rlx_graph *g;
+    rlx_value x, a, c, w, y;
+    ASSERT_OK(rlx_graph_create(&g));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ B, IN }, &x));
+    ASSERT_OK(rlx_graph_add_node(g, "a", RLX_OP_ADD, 2,
+                                 (rlx_value[]){ x, x }, NULL, &a));
+    ASSERT_OK(rlx_graph_add_node(g, "c", RLX_OP_GREATER, 2,
+                                 (rlx_value[]){ a, x }, NULL, &c));
+    ASSERT_OK(rlx_graph_add_node(g, "w", RLX_OP_WHERE, 3,
+                                 (rlx_value[]){ c, a, x }, NULL, &w));
+    ASSERT_OK(rlx_graph_add_node(g, "y", RLX_OP_ADD, 2,
+                                 (rlx_value[]){ w, w }, NULL, &y));
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    rlx_session *s;
+    rlx_program *p;
+    ASSERT_OK(rlx_session_create(rt, "npu", &s));
+    ASSERT_OK(rlx_session_set_fallback(s, RLX_FALLBACK_SPLIT));
+    ASSERT_OK(rlx_session_compile(s, g, &p));
+    rlx_session_destroy(s);
+    ASSERT_OK(rlx_program_set_input(p, "x", X, sizeof X));
+    ASSERT_OK(rlx_program_run(p));
+    const rlx_backend *b;
+    uint32_t piece, dev;
+    ASSERT_OK(rlx_program_placement(p, c, &b, &dev, &piece));
+    ASSERT_STREQ(rlx_backend_id(b), "cpu-ref");
+    ASSERT_OK(rlx_program_placement(p, w, &b, &dev, &piece));
+    ASSERT_STREQ(rlx_backend_id(b), "cpu-ref");
+    ASSERT_OK(rlx_program_placement(p, y, &b, &dev, &piece));
+    ASSERT_STREQ(rlx_backend_id(b), "test-npu");
+    ASSERT_EQ(rlx_program_fallback_count(p), 2);
+    size_t n;
+    const float *out = rlx_program_output_data(p, 0, &n);
+    ASSERT(out && n == sizeof X);
+    for (int i = 0; i < B * IN; i++) /* 2x > x when x > 0 */
+        ASSERT_NEAR(out[i], X[i] > 0 ? 4 * X[i] : 2 * X[i], 1e-6);
+    rlx_program_destroy(p);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
 TEST(automatic_choice_splits_too)
 {
     rlx_runtime *rt = npu_runtime();
@@ -652,6 +698,7 @@ RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(supports_node_declines_with_a_reason),
               TEST_ENTRY(mlp_splits_and_matches_cpu_ref),
               TEST_ENTRY(indexing_ops_a_backend_lacks_run_on_the_cpu),
+              TEST_ENTRY(new_ops_missing_on_a_device_run_on_the_cpu),
               TEST_ENTRY(automatic_choice_splits_too),
               TEST_ENTRY(unset_param_is_refused_before_any_piece_runs),
               TEST_ENTRY(fallback_none_names_node_and_device),

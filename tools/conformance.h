@@ -44,6 +44,8 @@ typedef struct conf_op {
     double lo, hi;        /* range of the (first) input's values */
     rlx_dtype result;     /* a fixed result dtype (topk, non_zero: i64),
                              asked of supports_op; 0: the case's dtype */
+    unsigned dtypes;      /* CONF_DT_* of the inputs; 0: floats, or the
+                             movement dtypes with MOVEMENT */
 } conf_op;
 
 /* Case makers of the 1.4 data movement and indexing ops
@@ -81,6 +83,26 @@ int cli_conf_make_chnorm(const conf_op *o, rlx_dtype dtype, int which,
 /* Nonzero for the float ops also checked on i8 and u8 (max_pool and
  * resize, which only pick input values). */
 int cli_conf_takes_bytes(rlx_op op);
+
+/* Input dtype sets of conf_op.dtypes (ABI 1.4 ops and integer math). */
+#define CONF_DT_FLOAT 1u  /* f32, f16, bf16 */
+#define CONF_DT_INT 2u    /* i8, u8, i32, i64 */
+#define CONF_DT_SIGNED 4u /* i8, i32, i64 */
+#define CONF_DT_BOOL 8u
+
+/* The ops of values 100-149 (conformance_ops14.c). */
+const conf_op *cli_conf_ops14(size_t *count);
+/* Case makers conformance_ops14.c shares with conformance_ops.c:
+ * elementwise of two inputs, of one, and the reductions. */
+int cli_conf_make_binary(const conf_op *o, rlx_dtype dt, int which,
+                         uint64_t *rng, conf_case *c);
+int cli_conf_make_unary(const conf_op *o, rlx_dtype dt, int which,
+                        uint64_t *rng, conf_case *c);
+int cli_conf_make_reduce(const conf_op *o, rlx_dtype dt, int which,
+                         uint64_t *rng, conf_case *c);
+/* The range of random values for an input of DT: the op's own for
+ * floats, a wide one (wrapping arithmetic included) for integers. */
+void cli_conf_range(const conf_op *o, rlx_dtype dt, double *lo, double *hi);
 /* Fills C for case WHICH of O on DTYPE, with its description; 0, 1 when
  * the op has no such case, -1 out of memory. */
 int cli_conf_case_make(const conf_op *o, rlx_dtype dtype, int which,

@@ -135,14 +135,16 @@ static int op_dtype_check(const conf_op *o, rlx_dtype dtype,
 {
     conf_result *res = cli_conf_report_add(r);
     conf_tally t;
+    /* supports_op and the tolerance go by the result's dtype (bool for
+     * comparisons); the report names the inputs' */
+    rlx_dtype result = o->result ? o->result : dtype;
 
     if (!res)
         return -1;
     memset(&t, 0, sizeof t);
     res->what = rlx_op_name(o->op);
     res->dtype = rlx_dtype_name(dtype);
-    if (!rlx_backend_supports_op(test, o->op,
-                                 o->result ? o->result : dtype)) {
+    if (!rlx_backend_supports_op(test, o->op, result)) {
         res->verdict = CONF_UNSUPPORTED;
         cli_format(res->detail, sizeof res->detail,
                  "the backend's supports_op says no");
@@ -160,32 +162,58 @@ static int op_dtype_check(const conf_op *o, rlx_dtype dtype,
         if (rc > 0)
             continue;
         res->n_cases++;
-        case_check(&c, ts, rs, dtype, &t);
+        case_check(&c, ts, rs, result, &t);
         cli_conf_case_free(&c);
     }
     verdict_set(res, &t);
     return 0;
 }
 
+/* The input dtypes O is checked on; returns how many. */
+static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
+{
+    static const rlx_dtype ints[] = { RLX_DTYPE_I8, RLX_DTYPE_U8,
+                                      RLX_DTYPE_I32, RLX_DTYPE_I64 };
+    size_t n = 0;
+    if (!o->dtypes) {
+        const rlx_dtype *dts = o->movement ? movement_dtypes : float_dtypes;
+        n = o->movement ? 5 : 3;
+        memcpy(out, dts, n * sizeof *dts);
+        return n;
+    }
+    if (o->dtypes & CONF_DT_FLOAT)
+        for (size_t k = 0; k < 3; k++)
+            out[n++] = float_dtypes[k];
+    for (size_t k = 0; k < 4; k++)
+        if ((o->dtypes & CONF_DT_INT) ||
+            ((o->dtypes & CONF_DT_SIGNED) && ints[k] != RLX_DTYPE_U8))
+            out[n++] = ints[k];
+    if (o->dtypes & CONF_DT_BOOL)
+        out[n++] = RLX_DTYPE_BOOL;
+    return n;
+}
+
 int cli_conf_ops_check(rlx_runtime *rt, const rlx_backend *test,
                        rlx_session *ts, rlx_session *rs, uint64_t seed,
                        conf_report *r)
 {
-    size_t n_ops;
-    const conf_op *ops = cli_conf_ops(&n_ops);
     (void)rt;
-
-    for (size_t i = 0; i < n_ops; i++) {
-        const rlx_dtype *dts = ops[i].movement ? movement_dtypes
-                                               : float_dtypes;
-        size_t n = ops[i].movement ? 5 : 3;
-        for (size_t k = 0; k < n; k++)
-            if (op_dtype_check(&ops[i], dts[k], test, ts, rs, seed, r) != 0)
-                return -1;
-        for (size_t k = 0; cli_conf_takes_bytes(ops[i].op) && k < 2; k++)
-            if (op_dtype_check(&ops[i], k ? RLX_DTYPE_U8 : RLX_DTYPE_I8,
-                               test, ts, rs, seed, r) != 0)
-                return -1;
+    for (int table = 0; table < 2; table++) {
+        size_t n_ops;
+        const conf_op *ops = table ? cli_conf_ops14(&n_ops)
+                                   : cli_conf_ops(&n_ops);
+        for (size_t i = 0; i < n_ops; i++) {
+            rlx_dtype dts[8];
+            size_t n = op_dtypes(&ops[i], dts);
+            for (size_t k = 0; k < n; k++)
+                if (op_dtype_check(&ops[i], dts[k], test, ts, rs, seed,
+                                   r) != 0)
+                    return -1;
+            for (size_t k = 0; cli_conf_takes_bytes(ops[i].op) && k < 2; k++)
+                if (op_dtype_check(&ops[i], k ? RLX_DTYPE_U8 : RLX_DTYPE_I8,
+                                   test, ts, rs, seed, r) != 0)
+                    return -1;
+        }
     }
     return 0;
 }

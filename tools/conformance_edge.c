@@ -1,6 +1,7 @@
 /*
  * conformance_edge.c - the edge cases of docs/ops.md ("Edge cases"), each
- * a one-op graph with hand-picked inputs (NaN, -0, infinities, fully
+ * a one-op graph (the ABI 1.4 elementwise ones in conformance_edge14.c)
+ * with hand-picked inputs (NaN, -0, infinities, fully
  * masked rows, rank-1 and rank-8 shapes, empty tensors, wide pads,
  * negative steps and indices, ties, duplicates) and the values the
  * doc prescribes, so a backend that differs fails with the doc section to
@@ -14,64 +15,7 @@
 #include "cli.h"
 #include "conformance.h"
 
-#define EDGE_MAX_OUT 256
-
-typedef struct edge {
-    const char *name;     /* "relu of NaN and -0" */
-    const char *section;  /* anchor in ops.md */
-    conf_case c;
-    uint32_t rank;        /* expected result */
-    int64_t dims[CLI_TENSOR_MAX_RANK];
-    double want[EDGE_MAX_OUT];
-    int check_sign;       /* the sign of a zero result matters */
-    double tol;           /* relative and absolute */
-    rlx_dtype out;        /* the result's dtype: f32 unless set */
-} edge;
-
-/* An input of dtype DT; V NULL gives 0, 1, 2, ... */
-static int input_of(edge *e, rlx_dtype dt, uint32_t rank, const int64_t *dims,
-                    const double *v)
-{
-    cli_tensor *t = &e->c.inputs[e->c.n_inputs];
-    if (cli_tensor_alloc(t, dt, rank, dims) != 0)
-        return -1;
-    e->c.n_inputs++;
-    for (size_t i = 0; i < t->count; i++)
-        cli_tensor_set(t, i, v ? v[i] : (double)i);
-    return 0;
-}
-
-static int input(edge *e, uint32_t rank, const int64_t *dims,
-                 const double *v)
-{
-    return input_of(e, RLX_DTYPE_F32, rank, dims, v);
-}
-
-static void begin(edge *e, const char *name, const char *section, rlx_op op)
-{
-    memset(e, 0, sizeof *e);
-    e->name = name;
-    e->section = section;
-    e->c.op = op;
-    e->tol = 1e-6;
-    e->out = RLX_DTYPE_F32;
-    cli_format(e->c.desc, sizeof e->c.desc, "%s", name);
-}
-
-static void result(edge *e, uint32_t rank, const int64_t *dims,
-                   const double *want, size_t n)
-{
-    e->rank = rank;
-    memcpy(e->dims, dims, rank * sizeof *dims);
-    if (n) /* an empty result passes no values */
-        memcpy(e->want, want, n * sizeof *want);
-}
-
-static void ints(edge *e, uint32_t n, const int64_t *v)
-{
-    e->c.n_ints = n;
-    memcpy(e->c.ints, v, n * sizeof *v);
-}
+#include "conformance_edge.h"
 
 #define SEC_NAN "edge-nan-and-signed-zero"
 #define SEC_SOFTMAX "edge-causal-softmax-fully-masked-rows"
@@ -485,9 +429,11 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
 int cli_conf_edge_check(const rlx_backend *test, rlx_session *ts,
                         conf_report *r)
 {
-    for (int i = 0; i < N_EDGES; i++) {
+    for (int i = 0; i < N_EDGES + CONF_EDGE14_COUNT; i++) {
         edge e;
-        int rc = edge_make(i, &e);
+        /* then the cases of the ABI 1.4 ops (conformance_edge14.c) */
+        int rc = i < N_EDGES ? edge_make(i, &e)
+                             : cli_conf_edge14_make(i - N_EDGES, &e);
         if (rc < 0) {
             cli_conf_case_free(&e.c);
             return -1;

@@ -85,8 +85,8 @@ static void describe(conf_case *c)
 
 /* ---- elementwise ------------------------------------------------------ */
 
-static int make_binary(const conf_op *o, rlx_dtype dt, int which,
-                       uint64_t *rng, conf_case *c)
+int cli_conf_make_binary(const conf_op *o, rlx_dtype dt, int which,
+                         uint64_t *rng, conf_case *c)
 {
     int64_t out[4], a[4], b[4];
     uint32_t ra, rb;
@@ -114,12 +114,15 @@ static int make_binary(const conf_op *o, rlx_dtype dt, int which,
         rb = 2;
         random_dims(rng, rb, 1, 4, b);
     }
-    double blo = o->lo, bhi = o->hi;
+    double lo, hi, blo, bhi;
+    cli_conf_range(o, dt, &lo, &hi);
+    blo = lo;
+    bhi = hi;
     if (o->op == RLX_OP_POW) {
         blo = -2;
         bhi = 2;
     }
-    if (add_input(c, dt, ra, a, rng, o->lo, o->hi) ||
+    if (add_input(c, dt, ra, a, rng, lo, hi) ||
         add_input(c, dt, rb, b, rng, blo, bhi))
         return -1;
     if (o->op == RLX_OP_DIV) /* keep divisors away from zero */
@@ -130,8 +133,8 @@ static int make_binary(const conf_op *o, rlx_dtype dt, int which,
     return 0;
 }
 
-static int make_unary(const conf_op *o, rlx_dtype dt, int which,
-                      uint64_t *rng, conf_case *c)
+int cli_conf_make_unary(const conf_op *o, rlx_dtype dt, int which,
+                        uint64_t *rng, conf_case *c)
 {
     int64_t d[3];
     uint32_t r;
@@ -155,7 +158,9 @@ static int make_unary(const conf_op *o, rlx_dtype dt, int which,
         int64_t approx = which % 2 ? RLX_GELU_TANH : RLX_GELU_ERF;
         set_ints(c, 1, &approx);
     }
-    return add_input(c, dt, r, d, rng, o->lo, o->hi);
+    double lo, hi;
+    cli_conf_range(o, dt, &lo, &hi);
+    return add_input(c, dt, r, d, rng, lo, hi);
 }
 
 /* ---- structured ------------------------------------------------------- */
@@ -267,8 +272,8 @@ static int make_norm(const conf_op *o, rlx_dtype dt, int which,
     return 0;
 }
 
-static int make_reduce(const conf_op *o, rlx_dtype dt, int which,
-                       uint64_t *rng, conf_case *c)
+int cli_conf_make_reduce(const conf_op *o, rlx_dtype dt, int which,
+                         uint64_t *rng, conf_case *c)
 {
     int64_t d[3], attrs[4];
     uint32_t r = 3, n_axes = 0;
@@ -299,7 +304,9 @@ static int make_reduce(const conf_op *o, rlx_dtype dt, int which,
     }
     set_ints(c, 1 + n_axes, attrs);
     c->reduce_len = len;
-    return add_input(c, dt, r, d, rng, o->lo, o->hi);
+    double lo, hi;
+    cli_conf_range(o, dt, &lo, &hi);
+    return add_input(c, dt, r, d, rng, lo, hi);
 }
 
 /* ---- data movement ---------------------------------------------------- */
@@ -496,50 +503,56 @@ static int make_fill(const conf_op *o, rlx_dtype dt, int which,
 
 /* ---- the table -------------------------------------------------------- */
 
-#define BIN(op, lo, hi) { RLX_OP_##op, 0, make_binary, lo, hi, 0 }
-#define UN(op, lo, hi) { RLX_OP_##op, 0, make_unary, lo, hi, 0 }
-#define MOVE(op, fn) { RLX_OP_##op, 1, fn, 0, 0, 0 }
+#define BIN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, 0 }
+#define UN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_unary, lo, hi, 0, 0 }
+#define MOVE(op, fn) { RLX_OP_##op, 1, fn, 0, 0, 0, 0 }
+/* since 1.4 also on integers */
+#define INTS (CONF_DT_FLOAT | CONF_DT_INT)
+#define BINI(op, lo, hi) \
+    { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, INTS }
+#define UNI(op, lo, hi, set) \
+    { RLX_OP_##op, 0, cli_conf_make_unary, lo, hi, 0, set }
+#define REDI(op) { RLX_OP_##op, 0, cli_conf_make_reduce, -2, 2, 0, INTS }
 
 static const conf_op conf_ops[] = {
-    BIN(ADD, -2, 2), BIN(SUB, -2, 2), BIN(MUL, -2, 2), BIN(DIV, -2, 2),
-    BIN(MAX, -2, 2), BIN(MIN, -2, 2), BIN(POW, 0.1, 2),
-    UN(RELU, -2, 2), UN(GELU, -4, 4), UN(SIGMOID, -6, 6), UN(TANH, -3, 3),
-    UN(EXP, -3, 3), UN(SIN, -4, 4), UN(COS, -4, 4), UN(NEG, -2, 2),
-    UN(ABS, -2, 2), UN(LOG, 0.05, 4), UN(SQRT, 0, 4), UN(RSQRT, 0.05, 4),
+    BINI(ADD, -2, 2), BINI(SUB, -2, 2), BINI(MUL, -2, 2), BINI(DIV, -2, 2),
+    BINI(MAX, -2, 2), BINI(MIN, -2, 2), BINI(POW, 0.1, 2),
+    UNI(RELU, -2, 2, INTS), UN(GELU, -4, 4), UN(SIGMOID, -6, 6),
+    UN(TANH, -3, 3), UN(EXP, -3, 3), UN(SIN, -4, 4), UN(COS, -4, 4),
+    UNI(NEG, -2, 2, CONF_DT_FLOAT | CONF_DT_SIGNED), UNI(ABS, -2, 2, INTS),
+    UN(LOG, 0.05, 4), UN(SQRT, 0, 4), UN(RSQRT, 0.05, 4),
     UN(SILU, -6, 6), UN(TAN, -1.3, 1.3), UN(ATAN, -4, 4),
-    { RLX_OP_MATMUL, 0, make_matmul, -1, 1, 0 },
-    { RLX_OP_SOFTMAX, 0, make_softmax, -4, 4, 0 },
-    { RLX_OP_LAYER_NORM, 0, make_norm, -3, 3, 0 },
-    { RLX_OP_RMS_NORM, 0, make_norm, -3, 3, 0 },
-    { RLX_OP_REDUCE_SUM, 0, make_reduce, -2, 2, 0 },
-    { RLX_OP_REDUCE_MEAN, 0, make_reduce, -2, 2, 0 },
-    { RLX_OP_REDUCE_MAX, 0, make_reduce, -2, 2, 0 },
+    { RLX_OP_MATMUL, 0, make_matmul, -1, 1, 0, 0 },
+    { RLX_OP_SOFTMAX, 0, make_softmax, -4, 4, 0, 0 },
+    { RLX_OP_LAYER_NORM, 0, make_norm, -3, 3, 0, 0 },
+    { RLX_OP_RMS_NORM, 0, make_norm, -3, 3, 0, 0 },
+    REDI(REDUCE_SUM), REDI(REDUCE_MEAN), REDI(REDUCE_MAX),
     MOVE(RESHAPE, make_reshape), MOVE(TRANSPOSE, make_transpose),
     MOVE(CONCAT, make_concat), MOVE(SLICE, make_slice),
     MOVE(GATHER, make_gather), MOVE(CAST, make_cast), MOVE(FILL, make_fill),
     /* since 1.4 */
-    { RLX_OP_CONV, 0, cli_conf_make_conv, -2, 2, 0 },
-    { RLX_OP_CONV_TRANSPOSE, 0, cli_conf_make_conv, -2, 2, 0 },
-    { RLX_OP_MAX_POOL, 0, cli_conf_make_pool, -4, 4, 0 },
-    { RLX_OP_AVG_POOL, 0, cli_conf_make_pool, -4, 4, 0 },
-    { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2, 0 },
-    { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0 },
-    { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0 },
-    { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0 },
-    { RLX_OP_GROUP_NORM, 0, cli_conf_make_chnorm, -3, 3, 0 },
+    { RLX_OP_CONV, 0, cli_conf_make_conv, -2, 2, 0, 0 },
+    { RLX_OP_CONV_TRANSPOSE, 0, cli_conf_make_conv, -2, 2, 0, 0 },
+    { RLX_OP_MAX_POOL, 0, cli_conf_make_pool, -4, 4, 0, 0 },
+    { RLX_OP_AVG_POOL, 0, cli_conf_make_pool, -4, 4, 0, 0 },
+    { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2, 0, 0 },
+    { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0, 0 },
+    { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
+    { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
+    { RLX_OP_GROUP_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
     /* since 1.4: data movement and indexing (conformance_index.c) */
     MOVE(PAD, cli_conf_make_pad), MOVE(EXPAND, cli_conf_make_expand),
     MOVE(TILE, cli_conf_make_tile),
     MOVE(STRIDED_SLICE, cli_conf_make_strided_slice),
     MOVE(TRILU, cli_conf_make_trilu), MOVE(CUMSUM, cli_conf_make_cumsum),
-    { RLX_OP_TOPK, 1, cli_conf_make_topk, 0, 0, RLX_DTYPE_I64 },
+    { RLX_OP_TOPK, 1, cli_conf_make_topk, 0, 0, RLX_DTYPE_I64, 0 },
     MOVE(RANGE, cli_conf_make_range),
     MOVE(GATHER_ELEMENTS, cli_conf_make_gather_elements),
     MOVE(SCATTER_ELEMENTS, cli_conf_make_scatter_elements),
     MOVE(GATHER_ND, cli_conf_make_gather_nd),
     MOVE(SCATTER_ND, cli_conf_make_scatter_nd),
     MOVE(ONE_HOT, cli_conf_make_one_hot),
-    { RLX_OP_NON_ZERO, 1, cli_conf_make_non_zero, 0, 0, RLX_DTYPE_I64 },
+    { RLX_OP_NON_ZERO, 1, cli_conf_make_non_zero, 0, 0, RLX_DTYPE_I64, 0 },
 };
 
 const conf_op *cli_conf_ops(size_t *count)

@@ -3,6 +3,7 @@
  * maps onto the int_attrs / float_attrs layouts of rlx/ops.h. One row per
  * (op, attribute); docs/model-format.md lists the same table.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,40 @@ static const rlx__attr_schema attr_table[] = {
       RLX_ATTR_GROUP_NORM_GROUPS, 0, REQUIRED },
     { RLX_OP_GROUP_NORM, "epsilon", RLX__ATTR_FLOAT, RLX_ATTR_NORM_EPSILON,
       1e-5, 0 },
+    /* since 1.4: comparisons, elementwise, reductions, argmax */
+    { RLX_OP_CLIP, "min", RLX__ATTR_FLOAT, RLX_ATTR_CLIP_MIN, -INFINITY, 0 },
+    { RLX_OP_CLIP, "max", RLX__ATTR_FLOAT, RLX_ATTR_CLIP_MAX, INFINITY, 0 },
+    { RLX_OP_ISINF, "detect_positive", RLX__ATTR_BOOL,
+      RLX_ATTR_ISINF_DETECT_POSITIVE, 1, 0 },
+    { RLX_OP_ISINF, "detect_negative", RLX__ATTR_BOOL,
+      RLX_ATTR_ISINF_DETECT_NEGATIVE, 1, 0 },
+    { RLX_OP_LEAKY_RELU, "alpha", RLX__ATTR_FLOAT, RLX_ATTR_LEAKY_RELU_ALPHA,
+      RLX_LEAKY_RELU_ALPHA_DEFAULT, 0 },
+    { RLX_OP_ELU, "alpha", RLX__ATTR_FLOAT, RLX_ATTR_ELU_ALPHA,
+      RLX_ELU_ALPHA_DEFAULT, 0 },
+    { RLX_OP_SELU, "alpha", RLX__ATTR_FLOAT, RLX_ATTR_SELU_ALPHA,
+      RLX_SELU_ALPHA_DEFAULT, 0 },
+    { RLX_OP_SELU, "gamma", RLX__ATTR_FLOAT, RLX_ATTR_SELU_GAMMA,
+      RLX_SELU_GAMMA_DEFAULT, 0 },
+    { RLX_OP_HARD_SIGMOID, "alpha", RLX__ATTR_FLOAT,
+      RLX_ATTR_HARD_SIGMOID_ALPHA, RLX_HARD_SIGMOID_ALPHA_DEFAULT, 0 },
+    { RLX_OP_HARD_SIGMOID, "beta", RLX__ATTR_FLOAT,
+      RLX_ATTR_HARD_SIGMOID_BETA, RLX_HARD_SIGMOID_BETA_DEFAULT, 0 },
+    { RLX_OP_MOD, "fmod", RLX__ATTR_BOOL, RLX_ATTR_MOD_FMOD, 0, 0 },
+#define REDUCE_ROWS(op)                                                      \
+    { RLX_OP_##op, "axes", RLX__ATTR_INTS, RLX_ATTR_REDUCE_AXES, 0, 0 },     \
+    { RLX_OP_##op, "keepdims", RLX__ATTR_BOOL, RLX_ATTR_REDUCE_KEEPDIMS, 0, 0 }
+    REDUCE_ROWS(REDUCE_MIN), REDUCE_ROWS(REDUCE_PROD), REDUCE_ROWS(REDUCE_L1),
+    REDUCE_ROWS(REDUCE_L2), REDUCE_ROWS(REDUCE_LOG_SUM_EXP),
+    REDUCE_ROWS(REDUCE_SUM_SQUARE),
+#undef REDUCE_ROWS
+#define ARG_ROWS(op)                                                         \
+    { RLX_OP_##op, "axis", RLX__ATTR_INT, RLX_ATTR_ARG_AXIS, 0, 0 },         \
+    { RLX_OP_##op, "keepdims", RLX__ATTR_BOOL, RLX_ATTR_ARG_KEEPDIMS, 1, 0 }, \
+    { RLX_OP_##op, "select_last_index", RLX__ATTR_BOOL,                      \
+      RLX_ATTR_ARG_SELECT_LAST_INDEX, 0, 0 }
+    ARG_ROWS(ARGMAX), ARG_ROWS(ARGMIN),
+#undef ARG_ROWS
     /* since 1.4: data movement and indexing */
     { RLX_OP_PAD, "mode", RLX__ATTR_INT, RLX_ATTR_PAD_MODE, 0, 0 },
     { RLX_OP_PAD, "pads", RLX__ATTR_INTS, RLX_ATTR_PAD_PADS, 0, 0 },

@@ -77,6 +77,18 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         break;
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM: *floats = 1; break;
     case RLX_OP_GROUP_NORM: *ints = 1; *floats = 1; break;
+    case RLX_OP_CLIP: case RLX_OP_SELU: case RLX_OP_HARD_SIGMOID:
+        *floats = 2;
+        break;
+    case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: *floats = 1; break;
+    case RLX_OP_ISINF: *ints = 2; break;
+    case RLX_OP_MOD: *ints = 1; break;
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        *ints = 1 + RLX_MAX_RANK;
+        break;
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: *ints = 3; break;
     /* since 1.4: data movement and indexing */
     case RLX_OP_PAD: *ints = 1 + 2 * RLX_MAX_RANK; *floats = 1; break;
     case RLX_OP_EXPAND: case RLX_OP_TILE: *ints = RLX_MAX_RANK; break;
@@ -121,9 +133,8 @@ static int is_float_dtype(rlx_dtype t)
     return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
 }
 
-static rlx_status infer_broadcast(const rlx__shape_ctx *c,
-                                  const rlx__node *a, const rlx__node *b,
-                                  rlx__node *out)
+rlx_status rlx__shape_broadcast(const rlx__shape_ctx *c, const rlx__node *a,
+                                const rlx__node *b, rlx__node *out)
 {
     uint32_t rank = a->rank > b->rank ? a->rank : b->rank;
     for (uint32_t i = 0; i < rank; i++) {
@@ -322,7 +333,7 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     switch (c->op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-        return infer_broadcast(c, a, rlx__shape_in(c, 1), out);
+        return rlx__shape_broadcast(c, a, rlx__shape_in(c, 1), out);
     case RLX_OP_MATMUL:
         return infer_matmul(c, a, rlx__shape_in(c, 1), out);
     case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
@@ -373,6 +384,8 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
         break;
     }
     default:
+        if (c->op >= 100 && c->op < 150)
+            return rlx__shape_ew14(c, out);
         break; /* unary: same shape */
     }
     out->rank = a->rank;
@@ -388,10 +401,14 @@ rlx_status rlx__shape_infer(const rlx_graph *g, const char *name, rlx_op op,
     rlx_status st = check_call(&c);
     if (st != RLX_OK)
         return st;
-    if (is_float_op(op) && (st = check_float_dtypes(&c)) != RLX_OK)
-        return st;
     /* the result's dtype is the first input's unless the op sets it */
     out->dtype = n_inputs ? rlx__shape_in(&c, 0)->dtype : RLX_DTYPE_INVALID;
+    if (rlx__shape_has_dtype_row(op)) {
+        if ((st = rlx__shape_dtypes(&c, &out->dtype)) != RLX_OK)
+            return st;
+    } else if (is_float_op(op) && (st = check_float_dtypes(&c)) != RLX_OK) {
+        return st;
+    }
     if ((st = infer_op(&c, out)) != RLX_OK)
         return st;
 

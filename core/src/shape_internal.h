@@ -51,6 +51,21 @@ const char *rlx__shape_of(char *buf, size_t size, const rlx__node *n);
 rlx_status rlx__shape_axis(const rlx__shape_ctx *c, const char *what,
                            int64_t axis, uint32_t rank, uint32_t *out);
 
+/* Broadcast A and B (NumPy rules) into OUT's rank and shape. */
+rlx_status rlx__shape_broadcast(const rlx__shape_ctx *c, const rlx__node *a,
+                                const rlx__node *b, rlx__node *out);
+
+/* ---- shape_dtype.c: ops whose inputs may be more than f32/f16/bf16 ----- */
+
+/* Nonzero when OP's dtype rule is shape_dtype.c's table. */
+int rlx__shape_has_dtype_row(rlx_op op);
+/* Check the inputs' dtypes against OP's row; *RESULT gets the result's. */
+rlx_status rlx__shape_dtypes(const rlx__shape_ctx *c, rlx_dtype *result);
+
+/* ---- shape_ew.c: the elementwise, select and arg ops of ABI 1.4 -------- */
+
+rlx_status rlx__shape_ew14(const rlx__shape_ctx *c, rlx__node *out);
+
 /* ---- shape_norm.c: layer_norm, rms_norm, reductions -------------------- */
 
 rlx_status rlx__shape_norm(const rlx__shape_ctx *c, rlx__node *out);

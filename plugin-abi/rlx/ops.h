@@ -10,7 +10,9 @@
  *
  * Float ops (binary, unary, matmul, softmax, norms, reductions) take
  * f32, f16 or bf16; f16 and bf16 compute as if in f32 and round the
- * result. Data movement ops take any dtype.
+ * result. Data movement ops take any dtype. Since 1.4 the arithmetic,
+ * comparison and select ops also take the integer dtypes (and bool where
+ * meaningful): each op's comment and docs/ops.md say which.
  *
  * Broadcasting follows NumPy: shapes are aligned from the right, and a
  * dimension of 1 stretches to match the other.
@@ -142,6 +144,80 @@
     /* [groups] (per group). int_attrs [0] groups (required);           */  \
     /* float_attrs [0] epsilon (1e-5).                                   */  \
     X(GROUP_NORM, 88, "group_norm", 3)                                        \
+    /* values 100-149: comparisons, select, integer and elementwise    */  \
+    /* ops, more reductions; the integer dtypes (i8, u8,                */  \
+    /* i32, i64) through add, sub, mul, div, max, min, pow, neg, abs,   */  \
+    /* relu and reduce_sum/mean/max. Integer arithmetic wraps; integer  */  \
+    /* div truncates toward zero; x / 0 and x mod 0 give 0 (docs/ops.md) */ \
+    /* comparisons: broadcasting, same dtype on both sides (any numeric, */ \
+    /* bool too for equal); the result is bool. NaN compares unequal.   */  \
+    X(EQUAL, 100, "equal", 2)                                                \
+    X(LESS, 101, "less", 2)                                                  \
+    X(LESS_EQUAL, 102, "less_equal", 2)                                      \
+    X(GREATER, 103, "greater", 2)                                            \
+    X(GREATER_EQUAL, 104, "greater_equal", 2)                                \
+    /* logical: bool in, bool out; the binary ones broadcast             */  \
+    X(LOGICAL_AND, 105, "logical_and", 2)                                    \
+    X(LOGICAL_OR, 106, "logical_or", 2)                                      \
+    X(LOGICAL_XOR, 107, "logical_xor", 2)                                    \
+    X(LOGICAL_NOT, 108, "logical_not", 1)                                    \
+    /* where(cond, a, b): cond bool, a and b one dtype (any); all three  */  \
+    /* broadcast together; a where cond is true, else b.                 */  \
+    X(WHERE, 109, "where", 3)                                                \
+    /* clip: float_attrs [0] min (default -inf), [1] max (default +inf); */  \
+    /* NaN stays NaN. Integer dtypes too: the bounds are rounded inward  */  \
+    /* (min up, max down) and saturate to the dtype's range.             */  \
+    X(CLIP, 110, "clip", 1)                                                  \
+    /* unary, float dtypes unless said                                   */  \
+    X(FLOOR, 111, "floor", 1)                                                \
+    X(CEIL, 112, "ceil", 1)                                                  \
+    X(ROUND, 113, "round", 1) /* half to even */                             \
+    X(SIGN, 114, "sign", 1)   /* -1, 0 or 1; NaN stays; any numeric dtype */ \
+    X(RECIPROCAL, 115, "reciprocal", 1)                                      \
+    X(ERF, 116, "erf", 1)                                                    \
+    X(ISNAN, 117, "isnan", 1) /* result bool */                              \
+    /* isinf: result bool. int_attrs [0] detect_positive (default 1),    */  \
+    /* [1] detect_negative (default 1).                                  */  \
+    X(ISINF, 118, "isinf", 1)                                                \
+    /* bitwise: integer dtypes (i8, u8, i32, i64); binary ones broadcast */  \
+    X(BITWISE_AND, 119, "bitwise_and", 2)                                    \
+    X(BITWISE_OR, 120, "bitwise_or", 2)                                      \
+    X(BITWISE_XOR, 121, "bitwise_xor", 2)                                    \
+    X(BITWISE_NOT, 122, "bitwise_not", 1)                                    \
+    /* activations. float_attrs: leaky_relu [0] alpha (0.01); elu [0]    */  \
+    /* alpha (1.0); selu [0] alpha (1.67326319217681884765625), [1]      */  \
+    /* gamma (1.05070102214813232421875); hard_sigmoid [0] alpha (0.2),  */  \
+    /* [1] beta (0.5): max(0, min(1, alpha * x + beta)). hard_swish is   */  \
+    /* x * hard_sigmoid(x) with alpha 1/6, beta 0.5; softplus            */  \
+    /* log(1 + exp(x)); mish x * tanh(softplus(x)).                      */  \
+    X(LEAKY_RELU, 123, "leaky_relu", 1)                                      \
+    X(ELU, 124, "elu", 1)                                                    \
+    X(SELU, 125, "selu", 1)                                                  \
+    X(SOFTPLUS, 126, "softplus", 1)                                          \
+    X(HARD_SIGMOID, 127, "hard_sigmoid", 1)                                  \
+    X(HARD_SWISH, 128, "hard_swish", 1)                                      \
+    X(MISH, 129, "mish", 1)                                                  \
+    /* prelu(x, slope): x < 0 ? slope * x : x; the two broadcast.       */  \
+    X(PRELU, 130, "prelu", 2)                                                \
+    /* mod(a, b), broadcasting: int_attrs [0] fmod (default 0). fmod 0:  */  \
+    /* integer dtypes only, the result has the sign of the divisor       */  \
+    /* (Python %); fmod 1: C fmod, sign of the dividend, any numeric.    */  \
+    X(MOD, 131, "mod", 2)                                                    \
+    /* more reductions, same attributes as reduce_sum. Empty axis: min   */  \
+    /* +inf (integers: the dtype's max), prod 1, l1 0, l2 0,             */  \
+    /* log_sum_exp -inf, sum_square 0.                                   */  \
+    X(REDUCE_MIN, 132, "reduce_min", 1)                                      \
+    X(REDUCE_PROD, 133, "reduce_prod", 1)                                    \
+    X(REDUCE_L1, 134, "reduce_l1", 1)                                        \
+    X(REDUCE_L2, 135, "reduce_l2", 1)                                        \
+    X(REDUCE_LOG_SUM_EXP, 136, "reduce_log_sum_exp", 1)                      \
+    X(REDUCE_SUM_SQUARE, 137, "reduce_sum_square", 1)                        \
+    /* argmax, argmin: result i64. int_attrs [0] axis (default 0), [1]   */  \
+    /* keepdims (default 1, as ONNX), [2] select_last_index (default 0): */  \
+    /* which of tied extremes wins. NaN counts as the extreme. Any       */  \
+    /* numeric dtype; the axis must not be empty.                        */  \
+    X(ARGMAX, 138, "argmax", 1)                                              \
+    X(ARGMIN, 139, "argmin", 1)                                              \
     /* data movement and indexing (values 150-199)                      */  \
     /* pad: int_attrs [0] mode (RLX_PAD_*, default constant), [1..] the  */  \
     /* pads as ONNX orders them: rank begins, then rank ends (absent: 0); */ \
@@ -257,6 +333,21 @@ enum {
     RLX_ATTR_RESIZE_SCALES = 2,  /* float_attrs: r scales, then the roi */
     /* group_norm (epsilon: RLX_ATTR_NORM_EPSILON, as every norm) */
     RLX_ATTR_GROUP_NORM_GROUPS = 0,
+    /* values 100-149 */
+    RLX_ATTR_CLIP_MIN = 0,       /* float_attrs */
+    RLX_ATTR_CLIP_MAX = 1,       /* float_attrs */
+    RLX_ATTR_ISINF_DETECT_POSITIVE = 0,
+    RLX_ATTR_ISINF_DETECT_NEGATIVE = 1,
+    RLX_ATTR_LEAKY_RELU_ALPHA = 0, /* float_attrs */
+    RLX_ATTR_ELU_ALPHA = 0,      /* float_attrs */
+    RLX_ATTR_SELU_ALPHA = 0,     /* float_attrs */
+    RLX_ATTR_SELU_GAMMA = 1,     /* float_attrs */
+    RLX_ATTR_HARD_SIGMOID_ALPHA = 0, /* float_attrs */
+    RLX_ATTR_HARD_SIGMOID_BETA = 1,  /* float_attrs */
+    RLX_ATTR_MOD_FMOD = 0,
+    RLX_ATTR_ARG_AXIS = 0,       /* argmax, argmin */
+    RLX_ATTR_ARG_KEEPDIMS = 1,
+    RLX_ATTR_ARG_SELECT_LAST_INDEX = 2,
     /* data movement and indexing */
     RLX_ATTR_PAD_MODE = 0,
     RLX_ATTR_PAD_PADS = 1,       /* rank begins, then rank ends */
@@ -315,6 +406,14 @@ enum {
 
 #define RLX_GELU_ERF 0
 #define RLX_GELU_TANH 1
+
+/* Defaults of the since-1.4 float attributes, so backends agree. */
+#define RLX_LEAKY_RELU_ALPHA_DEFAULT 0.01
+#define RLX_ELU_ALPHA_DEFAULT 1.0
+#define RLX_SELU_ALPHA_DEFAULT 1.67326319217681884765625
+#define RLX_SELU_GAMMA_DEFAULT 1.05070102214813232421875
+#define RLX_HARD_SIGMOID_ALPHA_DEFAULT 0.2
+#define RLX_HARD_SIGMOID_BETA_DEFAULT 0.5
 
 /* pad modes (since 1.4) */
 #define RLX_PAD_CONSTANT 0

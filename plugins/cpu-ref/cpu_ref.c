@@ -14,11 +14,14 @@
 #include "cpu_ref_internal.h"
 
 /* Float ops on f32, f16 and bf16; sources, data movement, cast and fill
- * on every dtype of types.h. Unknown ops and dtypes answer 0. */
+ * on every dtype of types.h; the ABI 1.4 ops and the arithmetic ops on
+ * integers as cpu_ref_dtypes.c says. Unknown ops and dtypes answer 0. */
 int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
 {
     if (rlx_kit_op_arity(op) == RLX_KIT_OP_UNKNOWN)
         return 0;
+    if ((op >= 100 && op < 150) || rlx__cpu_ref_supports_14(op, dtype))
+        return rlx__cpu_ref_supports_14(op, dtype);
     /* they only pick input values, so bytes pass exactly (resize: the
      * core admits bytes for nearest only) */
     if ((op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&

@@ -42,6 +42,8 @@ static rlx_status out_of_memory(const rlx_host *host, const char *what,
  * and of concat; the data of reshape, transpose, slice, gather. */
 static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
 {
+    if (op >= 100 && op < 150)
+        return 0; /* mixed dtypes: checked by their prepare */
     if (rlx_kit_op_is_float(op) || op == RLX_OP_CONCAT)
         return n_inputs;
     switch (op) {
@@ -141,6 +143,34 @@ rlx__cpu_ref_attrs rlx__cpu_ref_attrs_of(const rlx_node_view *v)
     return a;
 }
 
+/* The ABI 1.4 ops and integer arithmetic: reductions, argmax/argmin and
+ * the elementwise rest each have their own planner. */
+static rlx_status ext_prepare(const rlx_host *host, const rlx_graph_view *g,
+                              const rlx_node_view *v,
+                              const rlx__cpu_ref_attrs *a,
+                              rlx__cpu_ref_node *n)
+{
+    switch (v->op) {
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        if (g->nodes[v->inputs[0]]->dtype != v->dtype)
+            return rlx_kit_fail(host, RLX_ERR_DTYPE,
+                                "cpu-ref compile: %s '%s' changes the "
+                                "dtype." FIX_REPORT, rlx_kit_op_name(v->op),
+                                v->name);
+        n->ext = RLX__CPU_REF_EXT_REDUCE;
+        return rlx__cpu_ref_reduce_prepare(host, g, v, a, n);
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
+        n->ext = RLX__CPU_REF_EXT_ARG;
+        return rlx__cpu_ref_arg_prepare(host, g, v, a, n);
+    default:
+        n->ext = RLX__CPU_REF_EXT_EW;
+        return rlx__cpu_ref_ew_prepare(host, g, v, a, n);
+    }
+}
+
 /* Check node I of G and copy what execute needs into N. */
 static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
                                uint32_t i, rlx__cpu_ref_node *n)
@@ -185,6 +215,9 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
     const rlx__cpu_ref_shape s_in1 = in1 ? rlx__cpu_ref_shape_of(in1) : none;
     const rlx__cpu_ref_shape s_out = rlx__cpu_ref_shape_of(v);
     char s0[96], s1[96];
+
+    if (rlx__cpu_ref_is_ew(g, v))
+        return ext_prepare(host, g, v, &a, n);
 
     switch (v->op) {
     case RLX_OP_INPUT:

@@ -123,6 +123,14 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     size_t nbytes = n->count * n->elem;
     const float *x = in_f32(exe, n, 0), *y = in_f32(exe, n, 1);
 
+    switch (n->ext) {
+    case RLX__CPU_REF_EXT_EW: rlx__cpu_ref_ew_run(exe, n); return RLX_OK;
+    case RLX__CPU_REF_EXT_REDUCE:
+        rlx__cpu_ref_reduce_ext_run(exe, n);
+        return RLX_OK;
+    case RLX__CPU_REF_EXT_ARG: rlx__cpu_ref_arg_run(exe, n); return RLX_OK;
+    default: break;
+    }
     switch (n->op) {
     case RLX_OP_INPUT: {
         const rlx_buffer *b = rlx_kit_bound_input(args, n->slot);

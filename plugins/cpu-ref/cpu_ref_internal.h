@@ -103,6 +103,26 @@ typedef struct rlx__cpu_ref_gather {
     rlx_dtype index_dtype; /* i32 or i64 */
 } rlx__cpu_ref_gather;
 
+/* Elementwise ops of one to three inputs (the ABI 1.4 ops, and the older
+ * arithmetic ops on integers): the output walked like an odometer, each
+ * input stepped by its own strides (0 on a stretched dim). */
+typedef struct rlx__cpu_ref_ew {
+    uint32_t rank;       /* of the output */
+    size_t *dims;        /* output dims */
+    int64_t *stride[3];  /* element strides of each input per output dim */
+    size_t *index;       /* scratch counter */
+    double fattr[2];     /* float attributes, defaults filled in */
+    int64_t iattr[2];    /* integer attributes, defaults filled in; for
+                            clip on integers, its bounds rounded inward
+                            and saturated to the dtype */
+} rlx__cpu_ref_ew;
+
+/* argmax / argmin over the middle dim of [outer, len, inner]. */
+typedef struct rlx__cpu_ref_arg {
+    size_t outer, len, inner;
+    int last;            /* select_last_index */
+} rlx__cpu_ref_arg;
+
 /* The 1.4 data movement and indexing ops: their inputs' shapes and
  * dtypes and their attributes, copied at compile time (kernels_layout.c,
  * kernels_index.c, kernels_scan.c). */
@@ -122,6 +142,16 @@ typedef struct rlx__cpu_ref_index {
 
 /* ---- executables ---------------------------------------------------- */
 
+/* Which kernels run a node: the float ones of cpu_ref_execute.c's switch,
+ * or the mixed-dtype ones of ABI 1.4 (kernels_ew.c, kernels_reduce_ext.c,
+ * kernels_arg.c). */
+enum {
+    RLX__CPU_REF_EXT_NONE = 0,
+    RLX__CPU_REF_EXT_EW,
+    RLX__CPU_REF_EXT_REDUCE,
+    RLX__CPU_REF_EXT_ARG
+};
+
 typedef struct rlx__cpu_ref_node {
     rlx_op op;
     char *name;            /* copied, for messages */
@@ -134,6 +164,7 @@ typedef struct rlx__cpu_ref_node {
     rlx_dtype from;        /* CAST: the input's dtype */
     uint32_t slot;         /* INPUT/PARAM: slot index */
     int has_slot;
+    int ext;               /* RLX__CPU_REF_EXT_*: which kernels run it */
     unsigned char *data;   /* result, count * elem bytes (at least one) */
     float *f32;            /* float dtypes: the result as f32; data itself
                               for f32, a widened copy for f16 and bf16 */
@@ -149,6 +180,8 @@ typedef struct rlx__cpu_ref_node {
         rlx__cpu_ref_strided strided;
         rlx__cpu_ref_concat concat;
         rlx__cpu_ref_gather gather;
+        rlx__cpu_ref_ew ew;
+        rlx__cpu_ref_arg arg;
         rlx__cpu_ref_index index;
     } plan;
 } rlx__cpu_ref_node;
@@ -202,6 +235,12 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
                                        rlx__cpu_ref_node *n);
 void rlx__cpu_ref_reduce_run(rlx__cpu_ref_node *n, const float *x,
                              size_t in_count);
+/* Walk N's input (IN_COUNT elements) in order, calling FOLD(n, CTX, o, i)
+ * with each element I and the output slot O it reduces into. */
+typedef void (*rlx__cpu_ref_fold)(rlx__cpu_ref_node *n, const void *ctx,
+                                  size_t o, size_t i);
+void rlx__cpu_ref_reduce_walk(rlx__cpu_ref_node *n, size_t in_count,
+                              rlx__cpu_ref_fold fold, const void *ctx);
 
 /* kernels_movement.c: reshape, transpose, slice, concat, gather */
 rlx_status rlx__cpu_ref_movement_prepare(const rlx_host *host,
@@ -252,5 +291,50 @@ void rlx__cpu_ref_fill(double x, rlx_dtype to, void *dst, size_t count);
  * nothing to do. */
 void rlx__cpu_ref_node_widen(rlx__cpu_ref_node *n);
 void rlx__cpu_ref_node_narrow(rlx__cpu_ref_node *n);
+
+/* ---- the ABI 1.4 ops and integer arithmetic ------------------------- */
+
+/* Nonzero when node V runs on the kernels below rather than the float
+ * ones: every op of values 100-149, and older arithmetic on integers. */
+int rlx__cpu_ref_is_ew(const rlx_graph_view *g, const rlx_node_view *v);
+
+/* kernels_ew.c: plan and run an elementwise node (1 to 3 inputs). */
+rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
+                                   const rlx_graph_view *g,
+                                   const rlx_node_view *v,
+                                   const rlx__cpu_ref_attrs *a,
+                                   rlx__cpu_ref_node *n);
+void rlx__cpu_ref_ew_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
+
+/* Element I of node N as an integer (integer and bool dtypes) or as a
+ * double (any dtype; float ones through their f32 view). */
+int64_t rlx__cpu_ref_load_int(const rlx__cpu_ref_node *n, size_t i);
+double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i);
+/* Store V into element I of N, wrapping to the width of N's integer
+ * dtype (bool: nonzero is 1). */
+void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v);
+/* Nonzero for i8, u8, i32, i64 and bool. */
+int rlx__cpu_ref_is_int(rlx_dtype t);
+/* The least and greatest value of integer dtype T. */
+void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi);
+
+/* kernels_ew_int.c and kernels_ew_float.c: one element of OP. */
+int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,
+                            int64_t y);
+double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
+                             double y);
+
+/* kernels_reduce_ext.c: reductions of values 100-149 on any of their
+ * dtypes, and reduce_sum/mean/max on integers (plan: reduce_prepare). */
+void rlx__cpu_ref_reduce_ext_run(const rlx_executable *exe,
+                                 rlx__cpu_ref_node *n);
+
+/* kernels_arg.c: argmax, argmin. */
+rlx_status rlx__cpu_ref_arg_prepare(const rlx_host *host,
+                                    const rlx_graph_view *g,
+                                    const rlx_node_view *v,
+                                    const rlx__cpu_ref_attrs *a,
+                                    rlx__cpu_ref_node *n);
+void rlx__cpu_ref_arg_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
 
 #endif /* RLX_CPU_REF_INTERNAL_H */

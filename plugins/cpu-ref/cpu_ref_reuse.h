@@ -28,6 +28,9 @@ void rlx__cpu_ref_backend_free(void *backend);
 
 /* Nonzero when cpu-ref runs OP with a result of DTYPE. */
 int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype);
+/* The same for the ops of values 100-149 (ABI 1.4), whose dtype sets
+ * differ op by op (cpu_ref_dtypes.c). */
+int rlx__cpu_ref_supports_14(rlx_op op, rlx_dtype dtype);
 
 /* ---- buffers (host memory) and whole graphs ----------------------- */
 

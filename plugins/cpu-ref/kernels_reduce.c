@@ -51,7 +51,8 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
 
     rlx__cpu_ref_reduce *p = &n->plan.reduce;
     size_t *mem = calloc(x.rank ? x.rank : 1, 3 * sizeof(size_t));
-    n->acc = calloc(n->count ? n->count : 1, sizeof(double));
+    /* two per output: log-sum-exp keeps a maximum and a sum */
+    n->acc = calloc(n->count ? n->count : 1, 2 * sizeof(double));
     n->scratch = mem;
     if (!mem || !n->acc)
         return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
@@ -76,24 +77,16 @@ rlx_status rlx__cpu_ref_reduce_prepare(const rlx_host *host,
     return RLX_OK;
 }
 
-void rlx__cpu_ref_reduce_run(rlx__cpu_ref_node *n, const float *x,
-                             size_t in_count)
+void rlx__cpu_ref_reduce_walk(rlx__cpu_ref_node *n, size_t in_count,
+                              rlx__cpu_ref_fold fold, const void *ctx)
 {
     const rlx__cpu_ref_reduce *p = &n->plan.reduce;
-    int is_max = n->op == RLX_OP_REDUCE_MAX;
-    double *acc = n->acc;
-    for (size_t o = 0; o < n->count; o++)
-        acc[o] = is_max ? -INFINITY : 0.0;
     uint32_t r = p->rank;
     if (r)
         memset(p->index, 0, r * sizeof *p->index);
     size_t o = 0;
     for (size_t i = 0; i < in_count; i++) {
-        double v = x[i];
-        if (!is_max)
-            acc[o] += v;
-        else if (v > acc[o] || isnan(v))
-            acc[o] = v;
+        fold(n, ctx, o, i);
         for (uint32_t d = r; d-- > 0;) {
             o += p->out_stride[d];
             if (++p->index[d] < p->dims[d])
@@ -102,8 +95,29 @@ void rlx__cpu_ref_reduce_run(rlx__cpu_ref_node *n, const float *x,
             p->index[d] = 0;
         }
     }
+}
+
+/* Sum (and mean) or max of the f32 values at CTX into acc[O]. */
+static void fold_f32(rlx__cpu_ref_node *n, const void *ctx, size_t o,
+                     size_t i)
+{
+    double v = ((const float *)ctx)[i];
+    if (n->op != RLX_OP_REDUCE_MAX)
+        n->acc[o] += v;
+    else if (v > n->acc[o] || isnan(v))
+        n->acc[o] = v;
+}
+
+void rlx__cpu_ref_reduce_run(rlx__cpu_ref_node *n, const float *x,
+                             size_t in_count)
+{
+    const rlx__cpu_ref_reduce *p = &n->plan.reduce;
+    int is_max = n->op == RLX_OP_REDUCE_MAX;
+    for (size_t o = 0; o < n->count; o++)
+        n->acc[o] = is_max ? -INFINITY : 0.0;
+    rlx__cpu_ref_reduce_walk(n, in_count, fold_f32, x);
     for (size_t k = 0; k < n->count; k++) {
-        double v = acc[k];
+        double v = n->acc[k];
         if (n->op == RLX_OP_REDUCE_MEAN)
             v = p->per_output ? v / (double)p->per_output : NAN;
         n->f32[k] = rlx__cpu_ref_to_f32(v);

@@ -10,7 +10,9 @@
  *
  * Float ops (binary, unary, matmul, softmax, norms, reductions) take
  * f32, f16 or bf16; f16 and bf16 compute as if in f32 and round the
- * result. Data movement ops take any dtype.
+ * result. Data movement ops take any dtype. Since 1.4 the arithmetic,
+ * comparison and select ops also take the integer dtypes (and bool where
+ * meaningful): each op's comment and docs/ops.md say which.
  *
  * Broadcasting follows NumPy: shapes are aligned from the right, and a
  * dimension of 1 stretches to match the other.
@@ -141,7 +143,138 @@
     /* channels and spatial axes; scale, bias [C] (per channel) or       */  \
     /* [groups] (per group). int_attrs [0] groups (required);           */  \
     /* float_attrs [0] epsilon (1e-5).                                   */  \
-    X(GROUP_NORM, 88, "group_norm", 3)
+    X(GROUP_NORM, 88, "group_norm", 3)                                        \
+    /* values 100-149: comparisons, select, integer and elementwise    */  \
+    /* ops, more reductions; the integer dtypes (i8, u8,                */  \
+    /* i32, i64) through add, sub, mul, div, max, min, pow, neg, abs,   */  \
+    /* relu and reduce_sum/mean/max. Integer arithmetic wraps; integer  */  \
+    /* div truncates toward zero; x / 0 and x mod 0 give 0 (docs/ops.md) */ \
+    /* comparisons: broadcasting, same dtype on both sides (any numeric, */ \
+    /* bool too for equal); the result is bool. NaN compares unequal.   */  \
+    X(EQUAL, 100, "equal", 2)                                                \
+    X(LESS, 101, "less", 2)                                                  \
+    X(LESS_EQUAL, 102, "less_equal", 2)                                      \
+    X(GREATER, 103, "greater", 2)                                            \
+    X(GREATER_EQUAL, 104, "greater_equal", 2)                                \
+    /* logical: bool in, bool out; the binary ones broadcast             */  \
+    X(LOGICAL_AND, 105, "logical_and", 2)                                    \
+    X(LOGICAL_OR, 106, "logical_or", 2)                                      \
+    X(LOGICAL_XOR, 107, "logical_xor", 2)                                    \
+    X(LOGICAL_NOT, 108, "logical_not", 1)                                    \
+    /* where(cond, a, b): cond bool, a and b one dtype (any); all three  */  \
+    /* broadcast together; a where cond is true, else b.                 */  \
+    X(WHERE, 109, "where", 3)                                                \
+    /* clip: float_attrs [0] min (default -inf), [1] max (default +inf); */  \
+    /* NaN stays NaN. Integer dtypes too: the bounds are rounded inward  */  \
+    /* (min up, max down) and saturate to the dtype's range.             */  \
+    X(CLIP, 110, "clip", 1)                                                  \
+    /* unary, float dtypes unless said                                   */  \
+    X(FLOOR, 111, "floor", 1)                                                \
+    X(CEIL, 112, "ceil", 1)                                                  \
+    X(ROUND, 113, "round", 1) /* half to even */                             \
+    X(SIGN, 114, "sign", 1)   /* -1, 0 or 1; NaN stays; any numeric dtype */ \
+    X(RECIPROCAL, 115, "reciprocal", 1)                                      \
+    X(ERF, 116, "erf", 1)                                                    \
+    X(ISNAN, 117, "isnan", 1) /* result bool */                              \
+    /* isinf: result bool. int_attrs [0] detect_positive (default 1),    */  \
+    /* [1] detect_negative (default 1).                                  */  \
+    X(ISINF, 118, "isinf", 1)                                                \
+    /* bitwise: integer dtypes (i8, u8, i32, i64); binary ones broadcast */  \
+    X(BITWISE_AND, 119, "bitwise_and", 2)                                    \
+    X(BITWISE_OR, 120, "bitwise_or", 2)                                      \
+    X(BITWISE_XOR, 121, "bitwise_xor", 2)                                    \
+    X(BITWISE_NOT, 122, "bitwise_not", 1)                                    \
+    /* activations. float_attrs: leaky_relu [0] alpha (0.01); elu [0]    */  \
+    /* alpha (1.0); selu [0] alpha (1.67326319217681884765625), [1]      */  \
+    /* gamma (1.05070102214813232421875); hard_sigmoid [0] alpha (0.2),  */  \
+    /* [1] beta (0.5): max(0, min(1, alpha * x + beta)). hard_swish is   */  \
+    /* x * hard_sigmoid(x) with alpha 1/6, beta 0.5; softplus            */  \
+    /* log(1 + exp(x)); mish x * tanh(softplus(x)).                      */  \
+    X(LEAKY_RELU, 123, "leaky_relu", 1)                                      \
+    X(ELU, 124, "elu", 1)                                                    \
+    X(SELU, 125, "selu", 1)                                                  \
+    X(SOFTPLUS, 126, "softplus", 1)                                          \
+    X(HARD_SIGMOID, 127, "hard_sigmoid", 1)                                  \
+    X(HARD_SWISH, 128, "hard_swish", 1)                                      \
+    X(MISH, 129, "mish", 1)                                                  \
+    /* prelu(x, slope): x < 0 ? slope * x : x; the two broadcast.       */  \
+    X(PRELU, 130, "prelu", 2)                                                \
+    /* mod(a, b), broadcasting: int_attrs [0] fmod (default 0). fmod 0:  */  \
+    /* integer dtypes only, the result has the sign of the divisor       */  \
+    /* (Python %); fmod 1: C fmod, sign of the dividend, any numeric.    */  \
+    X(MOD, 131, "mod", 2)                                                    \
+    /* more reductions, same attributes as reduce_sum. Empty axis: min   */  \
+    /* +inf (integers: the dtype's max), prod 1, l1 0, l2 0,             */  \
+    /* log_sum_exp -inf, sum_square 0.                                   */  \
+    X(REDUCE_MIN, 132, "reduce_min", 1)                                      \
+    X(REDUCE_PROD, 133, "reduce_prod", 1)                                    \
+    X(REDUCE_L1, 134, "reduce_l1", 1)                                        \
+    X(REDUCE_L2, 135, "reduce_l2", 1)                                        \
+    X(REDUCE_LOG_SUM_EXP, 136, "reduce_log_sum_exp", 1)                      \
+    X(REDUCE_SUM_SQUARE, 137, "reduce_sum_square", 1)                        \
+    /* argmax, argmin: result i64. int_attrs [0] axis (default 0), [1]   */  \
+    /* keepdims (default 1, as ONNX), [2] select_last_index (default 0): */  \
+    /* which of tied extremes wins. NaN counts as the extreme. Any       */  \
+    /* numeric dtype; the axis must not be empty.                        */  \
+    X(ARGMAX, 138, "argmax", 1)                                              \
+    X(ARGMIN, 139, "argmin", 1)                                              \
+    /* data movement and indexing (values 150-199)                      */  \
+    /* pad: int_attrs [0] mode (RLX_PAD_*, default constant), [1..] the  */  \
+    /* pads as ONNX orders them: rank begins, then rank ends (absent: 0); */ \
+    /* a negative pad crops. float_attrs [0] the constant (default 0),   */  \
+    /* converted to the dtype as cast does. reflect, edge and wrap need */   \
+    /* a non-empty axis; pads wider than it repeat the pattern (NumPy). */   \
+    X(PAD, 150, "pad", 1)                                                    \
+    /* expand: int_attrs = the shape; broadcast both ways as ONNX Expand: */ \
+    /* the result is broadcast(x.shape, shape).                           */ \
+    X(EXPAND, 151, "expand", 1)                                              \
+    /* tile: int_attrs = the repeats, one per axis, each >= 0.            */ \
+    X(TILE, 152, "tile", 1)                                                  \
+    /* strided_slice: int_attrs = (axis, start, end, step) quadruples,    */ \
+    /* step != 0; ONNX Slice rules: negative start/end count from the    */  \
+    /* end, then clamp to [0, dim] (step > 0) or [-1, dim-1] (step < 0); */  \
+    /* axes not named are kept whole. Reverse is step -1, start -1, end  */  \
+    /* INT64_MIN.                                                         */ \
+    X(STRIDED_SLICE, 153, "strided_slice", 1)                                \
+    /* gather_elements(data, indices): int_attrs [0] axis, default 0;    */  \
+    /* indices i32/i64, same rank as data; result has the indices' shape. */ \
+    /* Negative indices count from the end; out of range fails the run.  */  \
+    X(GATHER_ELEMENTS, 154, "gather_elements", 2)                            \
+    /* gather_nd(data, indices): int_attrs [0] batch_dims, default 0;    */  \
+    /* result indices.shape[:-1] + data.shape[batch_dims + last:]. Index */  \
+    /* rules as gather_elements.                                          */ \
+    X(GATHER_ND, 155, "gather_nd", 2)                                        \
+    /* scatter_elements(data, indices, updates): int_attrs [0] axis      */  \
+    /* (default 0), [1] reduction (RLX_REDUCTION_*, default none); result */ \
+    /* is data's shape; duplicates apply in row-major order of indices.  */  \
+    X(SCATTER_ELEMENTS, 156, "scatter_elements", 3)                          \
+    /* scatter_nd(data, indices, updates): int_attrs [0] reduction.       */ \
+    X(SCATTER_ND, 157, "scatter_nd", 3)                                      \
+    /* cumsum: int_attrs [0] axis (default 0), [1] exclusive, [2] reverse */ \
+    /* (default 0); numeric dtypes (not bool); integers wrap.             */ \
+    X(CUMSUM, 158, "cumsum", 1)                                              \
+    /* topk: int_attrs [0] k, [1] axis (default -1), [2] largest (default */ \
+    /* 1), [3] sorted (default 1); result: i64 indices, axis dim = k;     */ \
+    /* ties: lower index first; NaN above every number. Values are       */  \
+    /* gather_elements(x, topk(x)). Numeric dtypes, not bool.             */ \
+    X(TOPK, 159, "topk", 1)                                                  \
+    /* range: no inputs; int_attrs [0] dtype, [1] count, and for integer  */ \
+    /* dtypes [2] start (default 0), [3] delta (default 1); float dtypes  */ \
+    /* take float_attrs [0] start (0), [1] delta (1). y[i] = start + i*d. */ \
+    X(RANGE, 160, "range", 0)                                                \
+    /* one_hot(indices, values): values is [2] = (off, on), any dtype,   */  \
+    /* the result's dtype; indices i32/i64. int_attrs [0] depth, [1] axis */ \
+    /* (default -1, of the result). Negative indices count from the end; */  \
+    /* one outside [-depth, depth) gives an all-off row (as ONNX).        */ \
+    X(ONE_HOT, 161, "one_hot", 2)                                            \
+    /* trilu: int_attrs [0] upper (default 1), [1] k (default 0): keeps  */  \
+    /* j >= i + k (upper) or j <= i + k (lower) of the last two dims.    */  \
+    X(TRILU, 162, "trilu", 1)                                                \
+    /* non_zero: i64 [rank, n]: the coordinates of the nonzero elements   */ \
+    /* in row-major order. int_attrs [0] n (default -1: numel(x)); fewer  */ \
+    /* nonzeros than n pad with -1 columns, more fail the run. An exact   */ \
+    /* ONNX NonZero is folded at compile time (docs/ops.md).              */ \
+    X(NON_ZERO, 163, "non_zero", 1)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -199,7 +332,52 @@ enum {
     RLX_ATTR_RESIZE_EXTRAPOLATION = 1, /* float_attrs */
     RLX_ATTR_RESIZE_SCALES = 2,  /* float_attrs: r scales, then the roi */
     /* group_norm (epsilon: RLX_ATTR_NORM_EPSILON, as every norm) */
-    RLX_ATTR_GROUP_NORM_GROUPS = 0
+    RLX_ATTR_GROUP_NORM_GROUPS = 0,
+    /* values 100-149 */
+    RLX_ATTR_CLIP_MIN = 0,       /* float_attrs */
+    RLX_ATTR_CLIP_MAX = 1,       /* float_attrs */
+    RLX_ATTR_ISINF_DETECT_POSITIVE = 0,
+    RLX_ATTR_ISINF_DETECT_NEGATIVE = 1,
+    RLX_ATTR_LEAKY_RELU_ALPHA = 0, /* float_attrs */
+    RLX_ATTR_ELU_ALPHA = 0,      /* float_attrs */
+    RLX_ATTR_SELU_ALPHA = 0,     /* float_attrs */
+    RLX_ATTR_SELU_GAMMA = 1,     /* float_attrs */
+    RLX_ATTR_HARD_SIGMOID_ALPHA = 0, /* float_attrs */
+    RLX_ATTR_HARD_SIGMOID_BETA = 1,  /* float_attrs */
+    RLX_ATTR_MOD_FMOD = 0,
+    RLX_ATTR_ARG_AXIS = 0,       /* argmax, argmin */
+    RLX_ATTR_ARG_KEEPDIMS = 1,
+    RLX_ATTR_ARG_SELECT_LAST_INDEX = 2,
+    /* data movement and indexing */
+    RLX_ATTR_PAD_MODE = 0,
+    RLX_ATTR_PAD_PADS = 1,       /* rank begins, then rank ends */
+    RLX_ATTR_PAD_VALUE = 0,      /* float_attrs */
+    RLX_ATTR_EXPAND_SHAPE = 0,   /* first dimension */
+    RLX_ATTR_TILE_REPEATS = 0,   /* first axis */
+    RLX_ATTR_STRIDED_SLICE_QUADS = 0, /* (axis, start, end, step)... */
+    RLX_ATTR_GATHER_ELEMENTS_AXIS = 0,
+    RLX_ATTR_GATHER_ND_BATCH_DIMS = 0,
+    RLX_ATTR_SCATTER_ELEMENTS_AXIS = 0,
+    RLX_ATTR_SCATTER_ELEMENTS_REDUCTION = 1,
+    RLX_ATTR_SCATTER_ND_REDUCTION = 0,
+    RLX_ATTR_CUMSUM_AXIS = 0,
+    RLX_ATTR_CUMSUM_EXCLUSIVE = 1,
+    RLX_ATTR_CUMSUM_REVERSE = 2,
+    RLX_ATTR_TOPK_K = 0,
+    RLX_ATTR_TOPK_AXIS = 1,
+    RLX_ATTR_TOPK_LARGEST = 2,
+    RLX_ATTR_TOPK_SORTED = 3,
+    RLX_ATTR_RANGE_DTYPE = 0,
+    RLX_ATTR_RANGE_COUNT = 1,
+    RLX_ATTR_RANGE_INT_START = 2,
+    RLX_ATTR_RANGE_INT_DELTA = 3,
+    RLX_ATTR_RANGE_START = 0,    /* float_attrs */
+    RLX_ATTR_RANGE_DELTA = 1,    /* float_attrs */
+    RLX_ATTR_ONE_HOT_DEPTH = 0,
+    RLX_ATTR_ONE_HOT_AXIS = 1,
+    RLX_ATTR_TRILU_UPPER = 0,
+    RLX_ATTR_TRILU_K = 1,
+    RLX_ATTR_NON_ZERO_COLUMNS = 0
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
@@ -228,5 +406,26 @@ enum {
 
 #define RLX_GELU_ERF 0
 #define RLX_GELU_TANH 1
+
+/* Defaults of the since-1.4 float attributes, so backends agree. */
+#define RLX_LEAKY_RELU_ALPHA_DEFAULT 0.01
+#define RLX_ELU_ALPHA_DEFAULT 1.0
+#define RLX_SELU_ALPHA_DEFAULT 1.67326319217681884765625
+#define RLX_SELU_GAMMA_DEFAULT 1.05070102214813232421875
+#define RLX_HARD_SIGMOID_ALPHA_DEFAULT 0.2
+#define RLX_HARD_SIGMOID_BETA_DEFAULT 0.5
+
+/* pad modes (since 1.4) */
+#define RLX_PAD_CONSTANT 0
+#define RLX_PAD_REFLECT 1 /* mirror, edge not repeated */
+#define RLX_PAD_EDGE 2    /* repeat the edge element */
+#define RLX_PAD_WRAP 3    /* continue from the other end */
+
+/* scatter reductions (since 1.4) */
+#define RLX_REDUCTION_NONE 0 /* the last write wins */
+#define RLX_REDUCTION_ADD 1
+#define RLX_REDUCTION_MUL 2
+#define RLX_REDUCTION_MAX 3
+#define RLX_REDUCTION_MIN 4
 
 #endif /* RLX_OPS_H */
