@@ -35,7 +35,47 @@ static void report_free(rlx_model *m)
     m->n_report = 0;
 }
 
-rlx_status rlx__model_onnx_relower(rlx_model *m)
+/* Symbolic dims are 1 until the application gives the real shapes. */
+#define PROBE_DIM 64
+
+/* Does the lowering failure MSG at load depend on the symbolic dims (set
+ * to 1 at load)? It does when lowering with them at PROBE_DIM succeeds,
+ * or fails otherwise: a pooling window wider than a side of 1, say. A
+ * failure that stays the same (an op rlx lacks) is reported at load. */
+static int depends_on_symbolic(rlx_model *m, const char *msg)
+{
+    rlx__onnx_model *om = m->onnx;
+    int64_t (*saved)[RLX_MAX_RANK] = calloc(om->n_inputs ? om->n_inputs : 1,
+                                            sizeof *saved);
+    int any = 0;
+    if (!saved)
+        return 0;
+    for (uint32_t i = 0; i < om->n_inputs; i++) {
+        rlx__onnx_input *in = &om->inputs[i];
+        memcpy(saved[i], in->dims, sizeof saved[i]);
+        for (uint32_t k = 0; k < in->rank; k++)
+            if (in->decl[k] < 0 && !in->value) {
+                in->dims[k] = PROBE_DIM;
+                any = 1;
+            }
+    }
+    int differs = 0;
+    if (any) {
+        rlx_graph *g = NULL;
+        rlx_status st = rlx__onnx_lower(om, &g, NULL);
+        differs = st == RLX_OK || strcmp(rlx_last_error(), msg) != 0;
+        rlx_graph_destroy(g);
+    }
+    for (uint32_t i = 0; i < om->n_inputs; i++)
+        memcpy(om->inputs[i].dims, saved[i], sizeof saved[i]);
+    free(saved);
+    return differs;
+}
+
+/* Lower for the inputs' current dims. LOADING: a failure that an input's
+ * value or real shape may cure is kept as pending (rlx_model_compile and
+ * rlx_model_graph report it) instead of failing the load. */
+static rlx_status relower(rlx_model *m, int loading)
 {
     rlx_graph *g;
     rlx__onnx_report rep = { 0 };
@@ -43,15 +83,20 @@ rlx_status rlx__model_onnx_relower(rlx_model *m)
     if (st != RLX_OK) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
-        st = rlx__error(st, "%s: %s", m->path, msg);
-        if (rep.needs_value && !m->graph) {
-            /* loading: the application may still fix that input */
-            free(m->pending);
-            m->pending = rlx__strdup(rlx_last_error());
-            m->pending_status = st;
-            return m->pending ? RLX_OK : st;
-        }
-        return st;
+        if (loading && !rep.needs_value && depends_on_symbolic(m, msg))
+            st = rlx__error(st, "%s: with its symbolic dimensions at 1: %s "
+                            "(Set the inputs' real shapes before compiling: "
+                            "rlx_model_set_input_shape, or rlx run's --shape "
+                            "or --input.)", m->path, msg);
+        else if (rep.needs_value && !m->graph)
+            st = rlx__error(st, "%s: %s", m->path, msg);
+        else
+            return rlx__error(st, "%s: %s", m->path, msg);
+        /* the application may still fix that input or give its shape */
+        free(m->pending);
+        m->pending = rlx__strdup(rlx_last_error());
+        m->pending_status = st;
+        return m->pending ? RLX_OK : st;
     }
     rlx_graph_destroy(m->graph);
     m->graph = g;
@@ -61,6 +106,11 @@ rlx_status rlx__model_onnx_relower(rlx_model *m)
     m->n_report = rep.n;
     m->report = rep.lowered;
     return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_relower(rlx_model *m)
+{
+    return relower(m, 0);
 }
 
 rlx_status rlx__model_onnx_load(rlx_model *m)
@@ -101,7 +151,7 @@ rlx_status rlx__model_onnx_load(rlx_model *m)
                           : base ? base + 1 : m->path);
     if (!m->name)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    return rlx__model_onnx_relower(m);
+    return relower(m, 1);
 }
 
 void rlx__model_onnx_free(rlx_model *m)
