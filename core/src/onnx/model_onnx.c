@@ -84,10 +84,12 @@ static rlx_status relower(rlx_model *m, int loading)
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
         if (loading && !rep.needs_value && depends_on_symbolic(m, msg))
-            st = rlx__error(st, "%s: with its symbolic dimensions at 1: %s "
-                            "(Set the inputs' real shapes before compiling: "
-                            "rlx_model_set_input_shape, or rlx run's --shape "
-                            "or --input.)", m->path, msg);
+            st = rlx__error(st, "%s: %s; this was with its symbolic "
+                            "dimensions at 1. Fix: set the inputs' real "
+                            "shapes before compiling "
+                            "(rlx_model_set_input_shape, or --shape "
+                            "NAME=d0,d1,... on the command line)", m->path,
+                            msg);
         else if (rep.needs_value && !m->graph)
             st = rlx__error(st, "%s: %s", m->path, msg);
         else
