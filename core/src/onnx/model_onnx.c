@@ -2,7 +2,9 @@
  * model_onnx.c - the rlx_model side of the ONNX importer: map the file,
  * parse it (onnx_parse.c), lower it for the inputs' current dims
  * (onnx_lower.c), and set the program's params from the initializers,
- * which stay where the parser or the external-data mapping put them.
+ * which stay where the parser or the external-data mapping put them. A
+ * load whose lowering fails only for want of an input's value or real
+ * shape succeeds without a graph, the failure kept for rlx_model_compile.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +37,8 @@ static void report_free(rlx_model *m)
     m->n_report = 0;
 }
 
-/* Symbolic dims are 1 until the application gives the real shapes. */
+/* What each symbolic dim (1 at load) is set to, to tell whether a
+ * lowering failure at load depends on it. */
 #define PROBE_DIM 64
 
 /* Does the lowering failure MSG at load depend on the symbolic dims (set
