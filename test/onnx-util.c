@@ -205,7 +205,7 @@ Onnx__TensorProto *ox_init(ox_model *x, const char *name, int32_t type,
     t->data_type = type;
     t->n_dims = rank;
     t->dims = zalloc(x, rank * sizeof *dims);
-    if (rank)
+    if (rank) /* a scalar passes no dims */
         memcpy(t->dims, dims, rank * sizeof *dims);
     t->has_raw_data = 1;
     t->raw_data.len = nbytes;

@@ -261,8 +261,8 @@ rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
                                       (long long)decl[k]);
             int64_t old[RLX_MAX_RANK];
             memcpy(old, cur, r * sizeof *old);
-            if (memcmp(old, dims, r * sizeof *old) == 0)
-                return RLX_OK;
+            if (memcmp(old, dims, r * sizeof *old) == 0 && m->graph)
+                return RLX_OK; /* without a graph: say why again */
             memcpy(cur, dims, r * sizeof *cur);
             rlx_status st = rlx__model_onnx_relower(m);
             if (st != RLX_OK)

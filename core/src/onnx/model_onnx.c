@@ -2,7 +2,9 @@
  * model_onnx.c - the rlx_model side of the ONNX importer: map the file,
  * parse it (onnx_parse.c), lower it for the inputs' current dims
  * (onnx_lower.c), and set the program's params from the initializers,
- * which stay where the parser or the external-data mapping put them.
+ * which stay where the parser or the external-data mapping put them. A
+ * load whose lowering fails only for want of an input's value or real
+ * shape succeeds without a graph, the failure kept for rlx_model_compile.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +37,48 @@ static void report_free(rlx_model *m)
     m->n_report = 0;
 }
 
-rlx_status rlx__model_onnx_relower(rlx_model *m)
+/* What each symbolic dim (1 at load) is set to, to tell whether a
+ * lowering failure at load depends on it. */
+#define PROBE_DIM 64
+
+/* Does the lowering failure MSG at load depend on the symbolic dims (set
+ * to 1 at load)? It does when lowering with them at PROBE_DIM succeeds,
+ * or fails otherwise: a pooling window wider than a side of 1, say. A
+ * failure that stays the same (an op rlx lacks) is reported at load. */
+static int depends_on_symbolic(rlx_model *m, const char *msg)
+{
+    rlx__onnx_model *om = m->onnx;
+    int64_t (*saved)[RLX_MAX_RANK] = calloc(om->n_inputs ? om->n_inputs : 1,
+                                            sizeof *saved);
+    int any = 0;
+    if (!saved)
+        return 0;
+    for (uint32_t i = 0; i < om->n_inputs; i++) {
+        rlx__onnx_input *in = &om->inputs[i];
+        memcpy(saved[i], in->dims, sizeof saved[i]);
+        for (uint32_t k = 0; k < in->rank; k++)
+            if (in->decl[k] < 0 && !in->value) {
+                in->dims[k] = PROBE_DIM;
+                any = 1;
+            }
+    }
+    int differs = 0;
+    if (any) {
+        rlx_graph *g = NULL;
+        rlx_status st = rlx__onnx_lower(om, &g, NULL);
+        differs = st == RLX_OK || strcmp(rlx_last_error(), msg) != 0;
+        rlx_graph_destroy(g);
+    }
+    for (uint32_t i = 0; i < om->n_inputs; i++)
+        memcpy(om->inputs[i].dims, saved[i], sizeof saved[i]);
+    free(saved);
+    return differs;
+}
+
+/* Lower for the inputs' current dims. LOADING: a failure that an input's
+ * value or real shape may cure is kept as pending (rlx_model_compile and
+ * rlx_model_graph report it) instead of failing the load. */
+static rlx_status relower(rlx_model *m, int loading)
 {
     rlx_graph *g;
     rlx__onnx_report rep = { 0 };
@@ -43,15 +86,22 @@ rlx_status rlx__model_onnx_relower(rlx_model *m)
     if (st != RLX_OK) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
-        st = rlx__error(st, "%s: %s", m->path, msg);
-        if (rep.needs_value && !m->graph) {
-            /* loading: the application may still fix that input */
-            free(m->pending);
-            m->pending = rlx__strdup(rlx_last_error());
-            m->pending_status = st;
-            return m->pending ? RLX_OK : st;
-        }
-        return st;
+        if (loading && !rep.needs_value && depends_on_symbolic(m, msg))
+            st = rlx__error(st, "%s: %s; this was with its symbolic "
+                            "dimensions at 1. Fix: set the inputs' real "
+                            "shapes before compiling "
+                            "(rlx_model_set_input_shape, or --shape "
+                            "NAME=d0,d1,... on the command line)", m->path,
+                            msg);
+        else if (rep.needs_value && !m->graph)
+            st = rlx__error(st, "%s: %s", m->path, msg);
+        else
+            return rlx__error(st, "%s: %s", m->path, msg);
+        /* the application may still fix that input or give its shape */
+        free(m->pending);
+        m->pending = rlx__strdup(rlx_last_error());
+        m->pending_status = st;
+        return m->pending ? RLX_OK : st;
     }
     rlx_graph_destroy(m->graph);
     m->graph = g;
@@ -61,6 +111,11 @@ rlx_status rlx__model_onnx_relower(rlx_model *m)
     m->n_report = rep.n;
     m->report = rep.lowered;
     return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_relower(rlx_model *m)
+{
+    return relower(m, 0);
 }
 
 rlx_status rlx__model_onnx_load(rlx_model *m)
@@ -96,7 +151,7 @@ rlx_status rlx__model_onnx_load(rlx_model *m)
                           : base ? base + 1 : m->path);
     if (!m->name)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    return rlx__model_onnx_relower(m);
+    return relower(m, 1);
 }
 
 void rlx__model_onnx_free(rlx_model *m)
