@@ -1,0 +1,391 @@
+/* test-blas-conv.c - cpu-openblas's 2-d convolution (kernels_conv.c) and
+ * the conv epilogues fused into it (fuse.c) against cpu-ref: many
+ * shapes (strides, pads, dilations, groups, depthwise, 1x1, odd sizes,
+ * batch), weights as params (packed once, repacked when set again) and
+ * as inputs, and the chains conv -> batch_norm -> add -> relu, with the
+ * plugin's debug log reporting how many conv epilogues were fused. */
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "blas-test-util.h"
+
+typedef struct conv_case {
+    int64_t n, c, h, w, m, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, group;
+    int bias;
+    int w_input;     /* weights as a graph input, not a param */
+    int bn, res, act; /* act: 0 none, 1 relu before res, 2 relu after */
+} conv_case;
+
+typedef struct graph {
+    rlx_graph *g;
+    int64_t oh, ow;
+    size_t nx, nw, ny;
+} graph;
+
+static rlx_value node(rlx_graph *g, rlx_op o, uint32_t n,
+                      const rlx_value *ins, uint32_t n_ints,
+                      const int64_t *ints, uint32_t n_f, const double *fl)
+{
+    rlx_value v, copy[5];
+    memcpy(copy, ins, n * sizeof *ins);
+    rlx_attrs at = { .n_ints = n_ints, .ints = ints, .n_floats = n_f,
+                     .floats = fl };
+    if (rlx_graph_add_node(g, NULL, o, n, copy, n_ints || n_f ? &at : NULL,
+                           &v) != RLX_OK)
+        FAIL("node: %s", rlx_last_error());
+    return v;
+}
+
+static rlx_value source(rlx_graph *g, int param, const char *name,
+                        uint32_t rank, const int64_t *dims)
+{
+    rlx_value v;
+    rlx_status st = param ? rlx_graph_param(g, name, RLX_DTYPE_F32, rank,
+                                            dims, &v)
+                          : rlx_graph_input(g, name, RLX_DTYPE_F32, rank,
+                                            dims, &v);
+    if (st != RLX_OK)
+        FAIL("source %s: %s", name, rlx_last_error());
+    return v;
+}
+
+static graph build(const conv_case *k)
+{
+    graph b = { 0 };
+    ASSERT_OK(rlx_graph_create(&b.g));
+    b.oh = (k->h + k->pt + k->pb - ((k->kh - 1) * k->dh + 1)) / k->sh + 1;
+    b.ow = (k->w + k->pl + k->pr - ((k->kw - 1) * k->dw + 1)) / k->sw + 1;
+    rlx_value x = source(b.g, 0, "x", 4,
+                         (int64_t[]){ k->n, k->c, k->h, k->w });
+    rlx_value w = source(b.g, !k->w_input, "w", 4,
+                         (int64_t[]){ k->m, k->c / k->group, k->kh, k->kw });
+    rlx_value ins[3] = { x, w };
+    if (k->bias)
+        ins[2] = source(b.g, 1, "b", 1, (int64_t[]){ k->m });
+    int64_t at[9] = { k->group, k->sh, k->sw, k->dh, k->dw,
+                      k->pt, k->pl, k->pb, k->pr };
+    rlx_value y = node(b.g, RLX_OP_CONV, k->bias ? 3 : 2, ins, 9, at, 0,
+                       NULL);
+    if (k->bn) {
+        static const char *const nm[4] = { "bn_s", "bn_b", "bn_m", "bn_v" };
+        rlx_value bi[5] = { y };
+        for (int i = 0; i < 4; i++)
+            bi[1 + i] = source(b.g, 1, nm[i], 1, (int64_t[]){ k->m });
+        y = node(b.g, RLX_OP_BATCH_NORM, 5, bi, 0, NULL, 1,
+                 (double[]){ 1e-3 });
+    }
+    rlx_value r = { 0 };
+    if (k->res)
+        r = source(b.g, 0, "r", 4, (int64_t[]){ k->n, k->m, b.oh, b.ow });
+    if (k->act == 1)
+        y = node(b.g, RLX_OP_RELU, 1, &y, 0, NULL, 0, NULL);
+    if (k->res)
+        y = node(b.g, RLX_OP_ADD, 2, (rlx_value[]){ r, y }, 0, NULL, 0,
+                 NULL);
+    if (k->act == 2)
+        y = node(b.g, RLX_OP_RELU, 1, &y, 0, NULL, 0, NULL);
+    ASSERT_OK(rlx_graph_output(b.g, "y", y));
+    b.nx = (size_t)(k->n * k->c * k->h * k->w);
+    b.nw = (size_t)(k->m * (k->c / k->group) * k->kh * k->kw);
+    b.ny = (size_t)(k->n * k->m * b.oh * b.ow);
+    return b;
+}
+
+static float *fill(size_t n, double seed, double scale, double shift)
+{
+    float *v = malloc((n ? n : 1) * sizeof *v);
+    ASSERT(v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (float)(sin(0.7311 * (double)i + seed) * scale + shift);
+    return v;
+}
+
+/* Set every source of K's graph from SEED; WSEED for the weights. */
+static void set_all(rlx_program *p, const conv_case *k, const graph *b,
+                    double wseed)
+{
+    float *x = fill(b->nx, 0.3, 1.0, 0.0);
+    float *w = fill(b->nw, wseed, 0.5, 0.0);
+    ASSERT_OK(rlx_program_set_input(p, "x", x, b->nx * sizeof *x));
+    if (k->w_input)
+        ASSERT_OK(rlx_program_set_input(p, "w", w, b->nw * sizeof *w));
+    else
+        ASSERT_OK(rlx_program_set_param(p, "w", w, b->nw * sizeof *w));
+    free(x);
+    free(w);
+    size_t m = (size_t)k->m;
+    if (k->bias) {
+        float *v = fill(m, 2.1 + wseed, 0.3, 0.0);
+        ASSERT_OK(rlx_program_set_param(p, "b", v, m * sizeof *v));
+        free(v);
+    }
+    if (k->bn) {
+        static const char *const nm[4] = { "bn_s", "bn_b", "bn_m", "bn_v" };
+        for (int i = 0; i < 4; i++) {
+            /* the variance positive */
+            float *v = fill(m, 1.0 + i, i == 3 ? 0.4 : 0.8,
+                            i == 3 ? 0.6 : 0.0);
+            ASSERT_OK(rlx_program_set_param(p, nm[i], v, m * sizeof *v));
+            free(v);
+        }
+    }
+    if (k->res) {
+        float *r = fill(b->ny, 4.2, 1.0, 0.0);
+        ASSERT_OK(rlx_program_set_input(p, "r", r, b->ny * sizeof *r));
+        free(r);
+    }
+}
+
+static float *output(rlx_program *p, size_t want)
+{
+    size_t nbytes = 0;
+    const float *v = rlx_program_output_data(p, 0, &nbytes);
+    ASSERT(v);
+    ASSERT_EQ(nbytes, want * sizeof *v);
+    float *y = malloc(nbytes ? nbytes : 1);
+    ASSERT(y);
+    memcpy(y, v, nbytes);
+    return y;
+}
+
+/* Compile on DEVICE, catching the debug log into LOG when given. */
+static rlx_program *compile(rlx_runtime *rt, const char *device,
+                            rlx_session **s, const graph *b, char *log,
+                            size_t size)
+{
+    char path[] = "/tmp/rlx-blas-conv-XXXXXX";
+    int fd = log ? mkstemp(path) : -1, saved = -1;
+    if (log) {
+        ASSERT(fd >= 0);
+        fflush(stderr);
+        saved = dup(2);
+        dup2(fd, 2);
+        setenv("RLX_LOG", "debug", 1);
+    }
+    rlx_program *p = NULL;
+    rlx_status st = rlx_session_create(rt, device, s);
+    if (st == RLX_OK)
+        st = rlx_session_compile(*s, b->g, &p);
+    if (log) {
+        unsetenv("RLX_LOG");
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        memset(log, 0, size);
+        lseek(fd, 0, SEEK_SET);
+        ssize_t got = read(fd, log, size - 1);
+        close(fd);
+        unlink(path);
+        ASSERT(got > 0);
+    }
+    ASSERT_OK(st);
+    return p;
+}
+
+static void compare(const float *got, const float *want, size_t n,
+                    const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(fabsf(got[i] - want[i]) <= 1e-4f + 1e-4f * fabsf(want[i])))
+            FAIL("%s: element %zu is %.8g, cpu-ref has %.8g", what, i,
+                 (double)got[i], (double)want[i]);
+}
+
+/* K on the best cpu-openblas variant and on cpu-ref, twice: the second
+ * time with other weights (a param set again must be repacked). */
+static void check(const conv_case *k, unsigned fused)
+{
+    graph b = build(k);
+    rlx_runtime *rt = blas_runtime();
+    const char *best = blas_expected_suffix(&(int){ 0 });
+    ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    if (*best) { /* the portable variant has no conv kernel */
+        unsigned n = 0;
+        const char *f = strstr(log, "cpu-openblas: fused ");
+        f = f ? strstr(log, "conv epilogues") : NULL;
+        if (f) {
+            while (f > log && f[-1] != ' ')
+                f--;
+            f -= 2;
+            while (f > log && f[-1] != ' ')
+                f--;
+            ASSERT_EQ(sscanf(f, "%u", &n), 1);
+        }
+        ASSERT_EQ(n, fused);
+        /* every step ran by the plugin's own kernels */
+        ASSERT(strstr(log, " 0 through cpu-ref"));
+    }
+    for (int round = 0; round < 2; round++) {
+        double wseed = round ? 5.5 : 1.7;
+        set_all(pb, k, &b, wseed);
+        set_all(pr, k, &b, wseed);
+        ASSERT_OK(rlx_program_run(pb));
+        if (round == 0) /* twice on the same weights: the packed copy */
+            ASSERT_OK(rlx_program_run(pb));
+        ASSERT_OK(rlx_program_run(pr));
+        float *got = output(pb, b.ny), *want = output(pr, b.ny);
+        compare(got, want, b.ny, round ? "weights set again" : "first");
+        free(got);
+        free(want);
+    }
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(b.g);
+}
+
+/* A case; n, strides, dilations and group left 0 mean 1. */
+#define CONV(...) (conv_norm((conv_case){ __VA_ARGS__ }))
+
+static const conv_case *conv_norm(conv_case k)
+{
+    static conv_case keep;
+    int64_t *const ones[] = { &k.n, &k.sh, &k.sw, &k.dh, &k.dw, &k.group };
+    for (size_t i = 0; i < sizeof ones / sizeof *ones; i++)
+        if (*ones[i] == 0)
+            *ones[i] = 1;
+    keep = k;
+    return &keep;
+}
+
+TEST(plain_3x3_same)
+{
+    check(CONV(.c = 3, .h = 9, .w = 11, .m = 5, .kh = 3, .kw = 3, .pt = 1,
+                .pl = 1, .pb = 1, .pr = 1, .bias = 1), 0);
+}
+
+TEST(stride_dilation_asymmetric_pads)
+{
+    check(CONV(.n = 2, .c = 4, .h = 13, .w = 10, .m = 7, .kh = 3, .kw = 2,
+                .sh = 2, .sw = 3, .dh = 2, .dw = 1, .pt = 2, .pl = 0,
+                .pb = 1, .pr = 3), 0);
+}
+
+TEST(large_k_many_channels)
+{
+    /* K = 64 * 9 spans several KC slices; m spans many MR tiles */
+    check(CONV(.n = 2, .c = 64, .h = 12, .w = 12, .m = 70, .kh = 3,
+                .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .bias = 1), 0);
+}
+
+TEST(pointwise_1x1)
+{
+    check(CONV(.n = 3, .c = 33, .h = 7, .w = 9, .m = 41, .kh = 1, .kw = 1,
+                .bias = 1), 0);
+}
+
+TEST(pointwise_1x1_strided)
+{
+    check(CONV(.c = 16, .h = 14, .w = 14, .m = 24, .kh = 1, .kw = 1,
+                .sh = 2, .sw = 2), 0);
+}
+
+TEST(groups)
+{
+    check(CONV(.n = 2, .c = 12, .h = 8, .w = 7, .m = 18, .kh = 3, .kw = 3,
+                .pt = 1, .pl = 1, .pb = 1, .pr = 1, .group = 3, .bias = 1),
+          0);
+}
+
+TEST(depthwise_3x3)
+{
+    check(CONV(.n = 2, .c = 16, .h = 15, .w = 17, .m = 16, .kh = 3,
+                .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .group = 16,
+                .bias = 1), 0);
+}
+
+TEST(depthwise_5x5_stride2_dilated)
+{
+    check(CONV(.c = 8, .h = 20, .w = 23, .m = 8, .kh = 5, .kw = 5,
+                .sh = 2, .sw = 2, .dh = 2, .dw = 1, .pt = 2, .pl = 3,
+                .pb = 0, .pr = 2, .group = 8), 0);
+}
+
+TEST(depthwise_multiplier_goes_general)
+{
+    /* two outputs per input channel: the im2col path with groups */
+    check(CONV(.c = 4, .h = 9, .w = 9, .m = 8, .kh = 3, .kw = 3,
+                .group = 4), 0);
+}
+
+TEST(kernel_as_large_as_input)
+{
+    check(CONV(.n = 2, .c = 5, .h = 4, .w = 6, .m = 3, .kh = 4, .kw = 6,
+                .bias = 1), 0);
+}
+
+TEST(weights_as_input)
+{
+    check(CONV(.c = 6, .h = 10, .w = 10, .m = 9, .kh = 3, .kw = 3,
+                .pt = 1, .pl = 1, .pb = 1, .pr = 1, .w_input = 1), 0);
+}
+
+TEST(fused_relu)
+{
+    check(CONV(.c = 8, .h = 9, .w = 9, .m = 12, .kh = 3, .kw = 3,
+                .bias = 1, .act = 1), 1);
+}
+
+TEST(fused_bn_relu)
+{
+    check(CONV(.n = 2, .c = 8, .h = 10, .w = 9, .m = 20, .kh = 3, .kw = 3,
+                .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1,
+                .bn = 1, .act = 1), 1);
+}
+
+TEST(fused_bn_residual_relu)
+{
+    /* the ResNet block's tail: relu(bn(conv(x)) + identity) */
+    check(CONV(.n = 2, .c = 16, .h = 8, .w = 8, .m = 16, .kh = 3, .kw = 3,
+                .pt = 1, .pl = 1, .pb = 1, .pr = 1, .bn = 1, .res = 1,
+                .act = 2), 1);
+}
+
+TEST(fused_relu_then_residual)
+{
+    check(CONV(.c = 6, .h = 7, .w = 7, .m = 10, .kh = 1, .kw = 1,
+                .bias = 1, .act = 1, .res = 1), 1);
+}
+
+TEST(fused_depthwise_bn_relu)
+{
+    check(CONV(.c = 24, .h = 11, .w = 11, .m = 24, .kh = 3, .kw = 3,
+                .pt = 1, .pl = 1, .pb = 1, .pr = 1, .group = 24, .bn = 1,
+                .act = 1), 1);
+}
+
+TEST(many_odd_shapes)
+{
+    /* a sweep of small odd shapes through both kernels */
+    for (int64_t g = 1; g <= 3; g += 2)
+        for (int64_t s = 1; s <= 2; s++)
+            for (int64_t k = 1; k <= 3; k++) {
+                int64_t c = 3 * g, m = g == 3 ? 3 : 5;
+                check(CONV(.n = 1 + (k == 2), .c = c, .h = 5 + k,
+                            .w = 7 - s, .m = m, .kh = k, .kw = 4 - k,
+                            .sh = s, .sw = 3 - s, .dh = 1 + (k == 1),
+                            .pt = k - 1, .pl = 1, .pb = 0, .pr = k / 2,
+                            .group = g, .bias = (int)s - 1), 0);
+            }
+}
+
+RLX_TEST_LIST(TEST_ENTRY(plain_3x3_same),
+              TEST_ENTRY(stride_dilation_asymmetric_pads),
+              TEST_ENTRY(large_k_many_channels), TEST_ENTRY(pointwise_1x1),
+              TEST_ENTRY(pointwise_1x1_strided), TEST_ENTRY(groups),
+              TEST_ENTRY(depthwise_3x3),
+              TEST_ENTRY(depthwise_5x5_stride2_dilated),
+              TEST_ENTRY(depthwise_multiplier_goes_general),
+              TEST_ENTRY(kernel_as_large_as_input),
+              TEST_ENTRY(weights_as_input), TEST_ENTRY(fused_relu),
+              TEST_ENTRY(fused_bn_relu), TEST_ENTRY(fused_bn_residual_relu),
+              TEST_ENTRY(fused_relu_then_residual),
+              TEST_ENTRY(fused_depthwise_bn_relu),
+              TEST_ENTRY(many_odd_shapes))
