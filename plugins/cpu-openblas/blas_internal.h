@@ -75,6 +75,7 @@ typedef enum rlx__blas_kind {
     RLX__BLAS_K_TRANSPOSE,
     RLX__BLAS_K_ATTENTION,    /* fused softmax(q k^T * scale) v (fuse.c) */
     RLX__BLAS_K_CONV,         /* 2-d f32 convolution (kernels_conv.c) */
+    RLX__BLAS_K_WINDOW,       /* 2-d pools, batch norm (kernels_window.c) */
     RLX__BLAS_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlx__blas_kind;
 
@@ -181,6 +182,17 @@ typedef struct rlx__blas_conv {
     float *fbias;             /* [m] bias after folding (owned) */
 } rlx__blas_conv;
 
+/* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm
+ * (planes of ih * iw, iw = 1). */
+typedef struct rlx__blas_window {
+    size_t n, c, ih, iw, oh, ow, kh, kw;
+    size_t sh, sw, dh, dw, ph, pw, peh, pew; /* pads begin, then end */
+    int include_pad;
+    double eps;               /* batch norm */
+    float *cnt_x;             /* avg: window columns counted per ox,
+                                 owned */
+} rlx__blas_window;
+
 typedef struct rlx__blas_step {
     rlx_op op;
     rlx__blas_kind kind;
@@ -206,6 +218,7 @@ typedef struct rlx__blas_step {
         rlx__blas_transpose transpose;
         rlx__blas_attn attn;
         rlx__blas_conv conv;
+        rlx__blas_window window;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -277,6 +290,19 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
 int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
                        const float *const *in, float *y);
 void rlx__blas_conv_free(rlx__blas_conv *p);
+
+/* ---- kernels_window.c: pools and batch norm ------------------------- */
+
+/* Plans max_pool/avg_pool (rank 4) or batch_norm node I, else
+ * RLX_ERR_UNSUPPORTED. */
+rlx_status rlx__blas_window_prepare(rlx__blas_backend *be,
+                                    const rlx_graph_view *g, uint32_t i,
+                                    rlx__blas_window *p);
+/* IN: x, then batch norm's scale, bias, mean, var. */
+void rlx__blas_window_run(rlx__blas_pool *pool, rlx_op op,
+                          const rlx__blas_window *p, const float *const *in,
+                          float *y);
+void rlx__blas_window_free(rlx__blas_window *p);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

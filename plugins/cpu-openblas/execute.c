@@ -112,6 +112,13 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
                                 "Fix: free memory, or use a smaller batch");
         return RLX_OK;
     }
+    case RLX__BLAS_K_WINDOW: {
+        const float *in[5] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < 5; j++)
+            in[j] = F32(j);
+        rlx__blas_window_run(pool, s->op, &s->plan.window, in, y);
+        return RLX_OK;
+    }
     case RLX__BLAS_K_ATTENTION: {
         const float *in[4] = { F32(0), F32(1), F32(2),
                                s->n_inputs > 3 ? F32(3) : NULL };

@@ -82,6 +82,8 @@ static void retire(fuse *f, uint32_t i)
         rlx__blas_gemm_free(&s->plan.gemm);
     if (s->kind == RLX__BLAS_K_CONV)
         rlx__blas_conv_free(&s->plan.conv);
+    if (s->kind == RLX__BLAS_K_WINDOW)
+        rlx__blas_window_free(&s->plan.window);
     memset(&s->plan, 0, sizeof s->plan);
     s->kind = RLX__BLAS_K_SOURCE;
     s->where = RLX__BLAS_FUSED;

@@ -17,6 +17,7 @@
  * one channel plane per job, vectorised over output columns.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,30 @@ void rlx__blas_conv_free(rlx__blas_conv *p)
     p->packed_ok = 0;
 }
 
+#if RLX__SGEMM_NR
+/* The setting cpu-openblas.conv (RLX_CPU_OPENBLAS_CONV): 0 sends convs
+ * to cpu-ref as before they had a kernel here (to compare, or to rule
+ * the kernel out); default on. 1, 0, or -1 when bad (reported). */
+static int conv_wanted(const rlx_host *host)
+{
+    char v[16];
+    rlx_status st = rlx_host_get_option(host, "cpu-openblas.conv", v,
+                                        sizeof v);
+    if (st == RLX_ERR_NOT_FOUND)
+        return 1;
+    if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
+        return v[0] == '1';
+    if (st != RLX_OK)
+        snprintf(v, sizeof v, "(too long)");
+    rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                 "cpu-openblas compile: setting cpu-openblas.conv "
+                 "(RLX_CPU_OPENBLAS_CONV) is '%s'. Fix: set it to 1 (own "
+                 "conv kernels, the default) or 0 (cpu-ref's), or unset it",
+                 v);
+    return -1;
+}
+#endif
+
 rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
                                   const rlx_graph_view *g, uint32_t i,
                                   rlx__blas_conv *p)
@@ -47,6 +72,11 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
     const rlx_node_view *v = g->nodes[i];
     if (v->op != RLX_OP_CONV || v->rank != 4 || v->n_inputs < 2 ||
         v->n_inputs > 3)
+        return RLX_ERR_UNSUPPORTED;
+    int wanted = conv_wanted(be->host);
+    if (wanted < 0)
+        return RLX_ERR_INVALID_ARGUMENT;
+    if (!wanted)
         return RLX_ERR_UNSUPPORTED;
     const rlx_node_view *x = g->nodes[v->inputs[0]];
     const rlx_node_view *w = g->nodes[v->inputs[1]];

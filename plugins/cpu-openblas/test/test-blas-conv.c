@@ -3,7 +3,9 @@
  * shapes (strides, pads, dilations, groups, depthwise, 1x1, odd sizes,
  * batch), weights as params (packed once, repacked when set again) and
  * as inputs, and the chains conv -> batch_norm -> add -> relu, with the
- * plugin's debug log reporting how many conv epilogues were fused. */
+ * plugin's debug log reporting how many conv epilogues were fused. Then
+ * the 2-d pools and a batch norm of its own (kernels_window.c), and the
+ * setting cpu-openblas.conv. */
 #include <fcntl.h>
 #include <math.h>
 #include <unistd.h>
@@ -376,7 +378,153 @@ TEST(many_odd_shapes)
             }
 }
 
-RLX_TEST_LIST(TEST_ENTRY(plain_3x3_same),
+/* ---- pools and batch norm (kernels_window.c) ------------------------ */
+
+/* OP (max_pool, avg_pool, or batch_norm when KH is 0) over x [N, C, H,
+ * W] with INTS, on the best variant and on cpu-ref; X gets NaN at
+ * element NAN_AT (when >= 0). */
+static void check_window(rlx_op op, int64_t n, int64_t c, int64_t h,
+                         int64_t w, uint32_t n_ints, const int64_t *ints,
+                         long nan_at)
+{
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value x = source(g, 0, "x", 4, (int64_t[]){ n, c, h, w }), y;
+    if (op == RLX_OP_BATCH_NORM) {
+        rlx_value bi[5] = { x };
+        static const char *const nm[4] = { "bn_s", "bn_b", "bn_m", "bn_v" };
+        for (int i = 0; i < 4; i++)
+            bi[1 + i] = source(g, 1, nm[i], 1, (int64_t[]){ c });
+        y = node(g, op, 5, bi, 0, NULL, 1, (double[]){ 1e-3 });
+    } else {
+        y = node(g, op, 1, &x, n_ints, ints, 0, NULL);
+    }
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    graph b = { .g = g, .nx = (size_t)(n * c * h * w) };
+    rlx_runtime *rt = blas_runtime();
+    const char *best = blas_expected_suffix(&(int){ 0 });
+    ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    ASSERT(strstr(log, " 0 through cpu-ref"));
+    float *xv = fill(b.nx, 0.9, 2.0, 0.0);
+    if (nan_at >= 0)
+        xv[nan_at] = NAN;
+    rlx_program *both[2] = { pb, pr };
+    for (int k = 0; k < 2; k++) {
+        ASSERT_OK(rlx_program_set_input(both[k], "x", xv,
+                                        b.nx * sizeof *xv));
+        static const char *const nm[4] = { "bn_s", "bn_b", "bn_m", "bn_v" };
+        for (int i = 0; op == RLX_OP_BATCH_NORM && i < 4; i++) {
+            float *v = fill((size_t)c, 1.0 + i, i == 3 ? 0.4 : 0.8,
+                            i == 3 ? 0.6 : 0.0);
+            ASSERT_OK(rlx_program_set_param(both[k], nm[i], v,
+                                            (size_t)c * sizeof *v));
+            free(v);
+        }
+        ASSERT_OK(rlx_program_run(both[k]));
+    }
+    size_t nbytes = 0;
+    ASSERT(rlx_program_output_data(pr, 0, &nbytes));
+    size_t ny = nbytes / sizeof(float);
+    float *got = output(pb, ny), *want = output(pr, ny);
+    for (size_t i = 0; i < ny; i++)
+        if (isnan(want[i]) != isnan(got[i]))
+            FAIL("element %zu is %g, cpu-ref has %g", i, (double)got[i],
+                 (double)want[i]);
+        else if (!isnan(want[i]))
+            compare(got + i, want + i, 1, rlx_op_name(op));
+    free(got);
+    free(want);
+    free(xv);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+/* pool int attrs: ceil, include_pad, p, kernel[2], strides[2],
+ * dilations[2], pads_begin[2], pads_end[2] */
+#define POOL(...) 13, (int64_t[]){ __VA_ARGS__ }
+
+TEST(max_pool_resnet_stem)
+{
+    check_window(RLX_OP_MAX_POOL, 2, 5, 17, 16,
+                 POOL(0, 0, 2, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1), -1);
+}
+
+TEST(max_pool_nan_wins_dilated_ceil)
+{
+    check_window(RLX_OP_MAX_POOL, 1, 3, 11, 13,
+                 POOL(1, 0, 2, 2, 3, 2, 3, 2, 1, 0, 1, 1, 2), 40);
+}
+
+TEST(avg_pool_pads_both_counts)
+{
+    for (int64_t inc = 0; inc <= 1; inc++)
+        for (int64_t ceil = 0; ceil <= 1; ceil++)
+            check_window(RLX_OP_AVG_POOL, 2, 4, 10, 9,
+                         POOL(ceil, inc, 2, 3, 2, 2, 2, 1, 1, 1, 0, 1, 1),
+                         -1);
+}
+
+TEST(avg_pool_global)
+{
+    check_window(RLX_OP_AVG_POOL, 2, 7, 7, 7,
+                 POOL(0, 0, 2, 7, 7, 1, 1, 1, 1, 0, 0, 0, 0), -1);
+}
+
+TEST(batch_norm_alone)
+{
+    check_window(RLX_OP_BATCH_NORM, 2, 6, 5, 7, 0, NULL, -1);
+}
+
+/* ---- the setting ---------------------------------------------------- */
+
+TEST(setting_conv_off_and_bad)
+{
+    conv_case k = *CONV(.c = 4, .h = 6, .w = 6, .m = 4, .kh = 3, .kw = 3);
+    graph b = build(&k);
+    rlx_runtime *rt = blas_runtime();
+    const char *best = blas_expected_suffix(&(int){ 0 });
+    ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
+    rlx_session *s = NULL;
+    static char log[1 << 16];
+    setenv("RLX_CPU_OPENBLAS_CONV", "0", 1);
+    rlx_program *p = compile(rt, "cpu-openblas", &s, &b, log, sizeof log);
+    ASSERT(strstr(log, " 1 through cpu-ref")); /* the conv */
+    set_all(p, &k, &b, 1.0);
+    ASSERT_OK(rlx_program_run(p));
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    s = NULL;
+    p = NULL;
+    setenv("RLX_CPU_OPENBLAS_CONV", "fast", 1);
+    rlx_status st = rlx_session_create(rt, "cpu-openblas", &s);
+    if (st == RLX_OK)
+        st = rlx_session_compile(s, b.g, &p);
+    unsetenv("RLX_CPU_OPENBLAS_CONV");
+    if (*best) { /* only variants with the kernel read the setting */
+        ASSERT(st != RLX_OK);
+        ASSERT(strstr(rlx_last_error(), "cpu-openblas.conv"));
+        ASSERT(strstr(rlx_last_error(), "Fix:"));
+    }
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(b.g);
+}
+
+RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
+              TEST_ENTRY(max_pool_nan_wins_dilated_ceil),
+              TEST_ENTRY(avg_pool_pads_both_counts),
+              TEST_ENTRY(avg_pool_global), TEST_ENTRY(batch_norm_alone),
+              TEST_ENTRY(setting_conv_off_and_bad),
+              TEST_ENTRY(plain_3x3_same),
               TEST_ENTRY(stride_dilation_asymmetric_pads),
               TEST_ENTRY(large_k_many_channels), TEST_ENTRY(pointwise_1x1),
               TEST_ENTRY(pointwise_1x1_strided), TEST_ENTRY(groups),
