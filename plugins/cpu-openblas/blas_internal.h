@@ -180,6 +180,12 @@ typedef struct rlx__blas_conv {
     int packed_ok;
     float *packed;            /* weights, packed (owned) */
     float *fbias;             /* [m] bias after folding (owned) */
+    /* column blocks, one slot per pool thread, kept across runs while
+     * big enough (owned) */
+    unsigned n_slots;
+    size_t slot_floats;
+    float *scratch;
+    atomic_flag *busy;
 } rlx__blas_conv;
 
 /* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm

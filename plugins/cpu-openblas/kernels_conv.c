@@ -17,6 +17,7 @@
  * one channel plane per job, vectorised over output columns.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,12 @@ void rlx__blas_conv_free(rlx__blas_conv *p)
 {
     free(p->packed);
     free(p->fbias);
-    p->packed = p->fbias = NULL;
+    free(p->scratch);
+    free(p->busy);
+    p->packed = p->fbias = p->scratch = NULL;
+    p->busy = NULL;
+    p->n_slots = 0;
+    p->slot_floats = 0;
     p->packed_ok = 0;
 }
 
@@ -262,36 +268,67 @@ static void epilogue(const rlx__blas_conv *p, float *y, const float *res,
 }
 
 typedef struct conv_ctx {
-    const rlx__blas_conv *p;
+    rlx__blas_conv *p;        /* its scratch slots are taken per task */
     const float *x, *res;
     float *y;
     size_t panels, block, n_blocks;
 } conv_ctx;
 
 /* Columns [j0, j0 + nr) of the column matrix of image-group XG as one
- * panel of K x NR (zero padded on the right and in the padding). */
+ * panel of K x NR (zero padded on the right and in the padding). The
+ * columns are cut into runs inside one output row; for each kernel tap
+ * a run is zeros, a strided copy of an input row, zeros, with the bounds
+ * worked out once per run rather than per element. */
 static void im2col_panel(const rlx__blas_conv *p, const float *xg,
                          size_t j0, size_t nr, float *dst)
 {
-    long ihb[NR], iwb[NR];
-    for (size_t jj = 0; jj < NR; jj++) {
-        size_t j = j0 + (jj < nr ? jj : 0);
-        ihb[jj] = (long)(j / p->ow * p->sh) - (long)p->ph;
-        iwb[jj] = (long)(j % p->ow * p->sw) - (long)p->pw;
+    size_t seg_at[NR + 1], seg_oy[NR], seg_ox[NR], n_seg = 0;
+    for (size_t jj = 0; jj < nr;) {
+        size_t j = j0 + jj, oy = j / p->ow, ox = j % p->ow;
+        size_t len = p->ow - ox < nr - jj ? p->ow - ox : nr - jj;
+        seg_at[n_seg] = jj;
+        seg_oy[n_seg] = oy;
+        seg_ox[n_seg++] = ox;
+        jj += len;
     }
-    long ih = (long)p->ih, iw = (long)p->iw;
+    seg_at[n_seg] = nr;
+    long ih = (long)p->ih, iw = (long)p->iw, sw = (long)p->sw;
     for (size_t ci = 0; ci < p->cg; ci++) {
         const float *xc = xg + ci * p->ih * p->iw;
         for (size_t a = 0; a < p->kh; a++)
             for (size_t b = 0; b < p->kw; b++, dst += NR) {
-                long oa = (long)(a * p->dh), ob = (long)(b * p->dw);
-                for (size_t jj = 0; jj < NR; jj++) {
-                    long r = ihb[jj] + oa, c = iwb[jj] + ob;
-                    dst[jj] = jj < nr && r >= 0 && r < ih && c >= 0 &&
-                                      c < iw
-                                  ? xc[r * iw + c]
-                                  : 0.0f;
+                for (size_t sg = 0; sg < n_seg; sg++) {
+                    float *d = dst + seg_at[sg];
+                    long len = (long)(seg_at[sg + 1] - seg_at[sg]);
+                    long r = (long)(seg_oy[sg] * p->sh + a * p->dh) -
+                             (long)p->ph;
+                    long c0 = (long)(seg_ox[sg] * p->sw + b * p->dw) -
+                              (long)p->pw;
+                    long lo = 0, hi = 0;
+                    if (r >= 0 && r < ih) {
+                        lo = c0 >= 0 ? 0 : (-c0 + sw - 1) / sw;
+                        hi = c0 < iw ? (iw - 1 - c0) / sw + 1 : 0;
+                        if (hi > len)
+                            hi = len;
+                        if (lo > hi)
+                            lo = hi;
+                    }
+                    for (long t = 0; t < lo; t++)
+                        d[t] = 0.0f;
+                    if (hi > lo) { /* row r, columns c0 + t * sw */
+                        const float *xs = xc + r * iw + c0 + lo * sw;
+                        if (sw == 1)
+                            for (long t = 0; t < hi - lo; t++)
+                                d[lo + t] = xs[t];
+                        else
+                            for (long t = 0; t < hi - lo; t++)
+                                d[lo + t] = xs[t * sw];
+                    }
+                    for (long t = hi; t < len; t++)
+                        d[t] = 0.0f;
                 }
+                for (size_t jj = nr; jj < NR; jj++)
+                    dst[jj] = 0.0f;
             }
     }
 }
@@ -299,12 +336,22 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
 static void gemm_jobs(void *arg, size_t begin, size_t end)
 {
     const conv_ctx *cx = arg;
-    const rlx__blas_conv *p = cx->p;
+    rlx__blas_conv *p = cx->p;
     size_t tiles = m_tiles(p);
-    float *col = aligned_alloc(RLX__BLAS_ALIGN,
-                               cx->block * p->k * NR * sizeof *col);
-    if (!col)
-        return; /* the caller checked one allocation of this size */
+    /* a free slot: at most n_slots tasks run at once */
+    unsigned slot = 0;
+    for (;;) {
+        unsigned s;
+        for (s = 0; s < p->n_slots; s++)
+            if (!atomic_flag_test_and_set_explicit(&p->busy[s],
+                                                   memory_order_acquire))
+                break;
+        if (s < p->n_slots) {
+            slot = s;
+            break;
+        }
+    }
+    float *col = p->scratch + slot * p->slot_floats;
     for (size_t job = begin; job < end; job++) {
         size_t blk = job % cx->n_blocks, ng = job / cx->n_blocks;
         size_t g = ng % p->groups, img = ng / p->groups;
@@ -343,7 +390,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
             }
         }
     }
-    free(col);
+    atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
 }
 
 /* One output plane (image-channel PLANE) of a depthwise conv. */
@@ -436,13 +483,28 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
             cx.block = per < 1 ? 1 : per;
     }
     cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
-    /* the scratch each job allocates: check it once here so that an
-     * out-of-memory run fails whole rather than skipping jobs */
-    float *probe = aligned_alloc(RLX__BLAS_ALIGN,
-                                 cx.block * p->k * NR * sizeof *probe);
-    if (!probe)
-        return -1;
-    free(probe);
+    /* one column block per thread that may run a task at once */
+    size_t floats = cx.block * p->k * NR;
+    unsigned slots = par ? (unsigned)threads : 1;
+    if (!p->scratch || p->slot_floats < floats || p->n_slots < slots) {
+        free(p->scratch);
+        free(p->busy);
+        p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
+                                   slots * floats * sizeof(float));
+        p->busy = malloc(slots * sizeof *p->busy);
+        if (!p->scratch || !p->busy) {
+            free(p->scratch);
+            free(p->busy);
+            p->scratch = NULL;
+            p->busy = NULL;
+            p->n_slots = 0;
+            return -1;
+        }
+        for (unsigned s = 0; s < slots; s++)
+            atomic_flag_clear(&p->busy[s]);
+        p->n_slots = slots;
+        p->slot_floats = floats;
+    }
     size_t jobs = outer * cx.n_blocks;
     if (par && jobs > 1)
         rlx__blas_parallel_for(pool, jobs, 1, gemm_jobs, &cx);
