@@ -4,7 +4,8 @@
  * MobileNetV3-small at batch 1 and 8, on cpu-openblas's own conv kernels
  * (1 and 2 pool threads), on cpu-openblas with them switched off (the
  * cpu-ref fallback, setting cpu-openblas.conv=0) and on cpu-ref itself.
- * Built by meson, never run as a test:
+ * Also the best own time as GFLOP/s and the largest difference from
+ * cpu-ref's output. Built by meson, never run as a test:
  *
  *   build/plugins/cpu-openblas/rlx-bench-conv [--plugin-dir DIR]
  *       [--repeat N] [--slow-repeat N]
@@ -234,7 +235,8 @@ int main(int argc, char **argv)
         printf("%-28s", "layer");
         for (int cfg = 0; cfg < N_CFG; cfg++)
             printf(" %12s", cfg_name[cfg]);
-        printf(" %10s %10s %10s\n", "vs fallbk", "vs ref", "max diff");
+        printf(" %10s %10s %9s %10s\n", "vs fallbk", "vs ref", "GFLOP/s",
+               "max diff");
         double tot[N_CFG] = { 0 };
         for (size_t li = 0; li < N_LAYERS; li++) {
             printf("%-28s", layers[li].name);
@@ -244,8 +246,14 @@ int main(int argc, char **argv)
             }
             double best = ms[bi][li][OWN2] < ms[bi][li][OWN1]
                               ? ms[bi][li][OWN2] : ms[bi][li][OWN1];
-            printf(" %9.1fx %9.1fx %10.2g\n", ms[bi][li][FALLBACK] / best,
-                   ms[bi][li][REF] / best, diff[bi][li]);
+            const layer *l = &layers[li];
+            double oh = (double)((l->hw + 2 * l->pad - l->k) / l->stride +
+                                 1);
+            double flop = 2.0 * (double)batches[bi] * (double)l->m * oh *
+                          oh * (double)(l->c / l->group * l->k * l->k);
+            printf(" %9.1fx %9.1fx %9.1f %10.2g\n",
+                   ms[bi][li][FALLBACK] / best, ms[bi][li][REF] / best,
+                   best > 0 ? flop / (best * 1e6) : 0.0, diff[bi][li]);
         }
         printf("%-28s", "total");
         for (int cfg = 0; cfg < N_CFG; cfg++)
