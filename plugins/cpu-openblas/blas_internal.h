@@ -286,8 +286,8 @@ void rlx__blas_attn_free(rlx__blas_attn *p);
 
 /* ---- kernels_conv.c: 2-d convolution --------------------------------- */
 
-/* Plans node I when it is a 2-d f32 conv this variant runs fast, else
- * RLX_ERR_UNSUPPORTED. */
+/* Plans node I when it is a 1-d or 2-d f32 conv this variant runs fast
+ * (1-d as 2-d of height 1), else RLX_ERR_UNSUPPORTED. */
 rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
                                   const rlx_graph_view *g, uint32_t i,
                                   rlx__blas_conv *p);

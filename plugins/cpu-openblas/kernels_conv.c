@@ -1,5 +1,6 @@
 /*
- * kernels_conv.c - 2-d f32 convolution on the plugin's own sgemm tiles.
+ * kernels_conv.c - 2-d f32 convolution on the plugin's own sgemm tiles
+ * (1-d convs run as 2-d ones of height 1).
  *
  * Per image and group the output is Y[mg x P] = W[mg x K] . col[K x P]
  * (K = cg * kh * kw, P = oh * ow), so the result lands in NCHW with no
@@ -76,8 +77,9 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
 {
 #if RLX__SGEMM_NR
     const rlx_node_view *v = g->nodes[i];
-    if (v->op != RLX_OP_CONV || v->rank != 4 || v->n_inputs < 2 ||
-        v->n_inputs > 3)
+    /* 1-d convs run as 2-d ones of height 1 */
+    if (v->op != RLX_OP_CONV || (v->rank != 4 && v->rank != 3) ||
+        v->n_inputs < 2 || v->n_inputs > 3)
         return RLX_ERR_UNSUPPORTED;
     int wanted = conv_wanted(be->host);
     if (wanted < 0)
@@ -86,7 +88,8 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
         return RLX_ERR_UNSUPPORTED;
     const rlx_node_view *x = g->nodes[v->inputs[0]];
     const rlx_node_view *w = g->nodes[v->inputs[1]];
-    if (x->rank != 4 || w->rank != 4)
+    uint32_t r = v->rank;
+    if (x->rank != r || w->rank != r)
         return RLX_ERR_UNSUPPORTED;
     rlx_kit_spatial sp;
     char err[256];
@@ -96,21 +99,28 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
         n_ints = v->n_int_attrs;
         ints = v->int_attrs;
     }
-    if (rlx_kit_spatial_parse(v->op, 4, n_ints, ints, &sp, err,
+    if (rlx_kit_spatial_parse(v->op, r, n_ints, ints, &sp, err,
                               sizeof err) != 0)
         return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
                             "cpu-openblas compile: conv '%s': %s",
                             v->name, err);
+    if (r == 3) { /* axis 1 (width) is the only spatial axis */
+        sp.stride[1] = sp.stride[0];
+        sp.dilation[1] = sp.dilation[0];
+        sp.pad_begin[1] = sp.pad_begin[0];
+        sp.stride[0] = sp.dilation[0] = 1;
+        sp.pad_begin[0] = 0;
+    }
     memset(p, 0, sizeof *p);
     p->n = (size_t)x->shape[0];
     p->c = (size_t)x->shape[1];
-    p->ih = (size_t)x->shape[2];
-    p->iw = (size_t)x->shape[3];
+    p->ih = r == 4 ? (size_t)x->shape[2] : 1;
+    p->iw = (size_t)x->shape[r - 1];
     p->m = (size_t)v->shape[1];
-    p->oh = (size_t)v->shape[2];
-    p->ow = (size_t)v->shape[3];
-    p->kh = (size_t)w->shape[2];
-    p->kw = (size_t)w->shape[3];
+    p->oh = r == 4 ? (size_t)v->shape[2] : 1;
+    p->ow = (size_t)v->shape[r - 1];
+    p->kh = r == 4 ? (size_t)w->shape[2] : 1;
+    p->kw = (size_t)w->shape[r - 1];
     p->groups = (size_t)sp.group;
     p->sh = (size_t)sp.stride[0];
     p->sw = (size_t)sp.stride[1];

@@ -483,6 +483,66 @@ TEST(batch_norm_alone)
     check_window(RLX_OP_BATCH_NORM, 2, 6, 5, 7, 0, NULL, -1);
 }
 
+/* ---- 1-d convs (run as 2-d of height 1) ---------------------------- */
+
+static void check_conv1d(int64_t n, int64_t c, int64_t len, int64_t m,
+                         int64_t k, int64_t group, int64_t stride,
+                         int64_t dil, int64_t pb, int64_t pe)
+{
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value x = source(g, 0, "x", 3, (int64_t[]){ n, c, len });
+    rlx_value w = source(g, 1, "w", 3, (int64_t[]){ m, c / group, k });
+    rlx_value b = source(g, 1, "b", 1, (int64_t[]){ m });
+    rlx_value y = node(g, RLX_OP_CONV, 3, (rlx_value[]){ x, w, b }, 5,
+                       (int64_t[]){ group, stride, dil, pb, pe }, 0, NULL);
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    graph gb = { .g = g };
+    size_t nx = (size_t)(n * c * len), nw = (size_t)(m * (c / group) * k);
+    rlx_runtime *rt = blas_runtime();
+    const char *best = blas_expected_suffix(&(int){ 0 });
+    ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb_ = compile(rt, "cpu-openblas", &sb, &gb, log,
+                               sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &gb, NULL, 0);
+    if (*best)
+        ASSERT(strstr(log, " 0 through cpu-ref"));
+    float *xv = fill(nx, 0.2, 1.0, 0.0), *wv = fill(nw, 1.1, 0.5, 0.0);
+    float *bv = fill((size_t)m, 3.3, 0.2, 0.0);
+    rlx_program *both[2] = { pb_, pr };
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(rlx_program_set_input(both[i], "x", xv, nx * 4));
+        ASSERT_OK(rlx_program_set_param(both[i], "w", wv, nw * 4));
+        ASSERT_OK(rlx_program_set_param(both[i], "b", bv, (size_t)m * 4));
+        ASSERT_OK(rlx_program_run(both[i]));
+    }
+    size_t nbytes = 0;
+    ASSERT(rlx_program_output_data(pr, 0, &nbytes));
+    float *got = output(pb_, nbytes / 4), *want = output(pr, nbytes / 4);
+    compare(got, want, nbytes / 4, "conv 1-d");
+    free(got);
+    free(want);
+    free(xv);
+    free(wv);
+    free(bv);
+    rlx_program_destroy(pb_);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(conv_1d)
+{
+    check_conv1d(2, 6, 29, 10, 3, 1, 1, 1, 1, 1);
+    check_conv1d(1, 8, 40, 4, 5, 2, 3, 2, 2, 0);
+    check_conv1d(3, 12, 17, 12, 3, 12, 2, 1, 1, 2); /* depthwise */
+    check_conv1d(1, 16, 9, 24, 1, 1, 1, 1, 0, 0);   /* pointwise */
+}
+
 /* ---- the setting ---------------------------------------------------- */
 
 TEST(setting_conv_off_and_bad)
@@ -523,7 +583,7 @@ RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
               TEST_ENTRY(max_pool_nan_wins_dilated_ceil),
               TEST_ENTRY(avg_pool_pads_both_counts),
               TEST_ENTRY(avg_pool_global), TEST_ENTRY(batch_norm_alone),
-              TEST_ENTRY(setting_conv_off_and_bad),
+              TEST_ENTRY(setting_conv_off_and_bad), TEST_ENTRY(conv_1d),
               TEST_ENTRY(plain_3x3_same),
               TEST_ENTRY(stride_dilation_asymmetric_pads),
               TEST_ENTRY(large_k_many_channels), TEST_ENTRY(pointwise_1x1),
