@@ -403,12 +403,34 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
     atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
 }
 
-/* One output plane (image-channel PLANE) of a depthwise conv. */
+/* Output columns [*lo, *hi) whose tap at input column ox * sw + off is
+ * inside a row of IW. */
+static void tap_range(long off, long sw, long iw, long ow, long *lo,
+                      long *hi)
+{
+    *lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
+    *hi = iw - 1 - off < 0 ? 0 : (iw - 1 - off) / sw + 1;
+    if (*hi > ow)
+        *hi = ow;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+#define DW_TAPS 32 /* kernel widths whose ranges are kept on the stack */
+
+/* Output planes (image-channel) [begin, end) of a depthwise conv. Each
+ * tap's column range is worked out once per task, not per row (its two
+ * divisions cost more than a short row's multiply-adds). */
 static void dw_jobs(void *arg, size_t begin, size_t end)
 {
     const conv_ctx *cx = arg;
     const rlx__blas_conv *p = cx->p;
     size_t kk = p->kh * p->kw;
+    long sw = (long)p->sw;
+    long lo_b[DW_TAPS], hi_b[DW_TAPS];
+    for (size_t b = 0; b < p->kw && b < DW_TAPS; b++)
+        tap_range((long)(b * p->dw) - (long)p->pw, sw, (long)p->iw,
+                  (long)p->ow, &lo_b[b], &hi_b[b]);
     for (size_t plane = begin; plane < end; plane++) {
         size_t ch = plane % p->m;
         const float *xc = cx->x + plane * p->ih * p->iw;
@@ -424,25 +446,26 @@ static void dw_jobs(void *arg, size_t begin, size_t end)
                 const float *xr = xc + (size_t)r * p->iw;
                 for (size_t b = 0; b < p->kw; b++) {
                     float wv = wc[a * p->kw + b];
-                    /* ox with 0 <= ox * sw + b * dw - pw < iw */
-                    long off = (long)(b * p->dw) - (long)p->pw;
-                    long lo = off >= 0 ? 0
-                                       : (-off + (long)p->sw - 1) /
-                                             (long)p->sw;
-                    long hi = (long)p->iw - 1 - off < 0
-                                  ? 0
-                                  : ((long)p->iw - 1 - off) / (long)p->sw +
-                                        1;
-                    if (hi > (long)p->ow)
-                        hi = (long)p->ow;
-                    if (p->sw == 1) {
-                        const float *xs = xr + off;
-                        for (long ox = lo; ox < hi; ox++)
-                            row[ox] += wv * xs[ox];
+                    long off = (long)(b * p->dw) - (long)p->pw, lo, hi;
+                    if (b < DW_TAPS) {
+                        lo = lo_b[b];
+                        hi = hi_b[b];
                     } else {
-                        for (long ox = lo; ox < hi; ox++)
-                            row[ox] += wv * xr[ox * (long)p->sw + off];
+                        tap_range(off, sw, (long)p->iw, (long)p->ow, &lo,
+                                  &hi);
                     }
+                    if (hi <= lo)
+                        continue;
+                    /* input column of output lo, then every sw */
+                    const float *xs = xr + (lo * sw + off);
+                    float *yo = row + lo;
+                    long len = hi - lo;
+                    if (sw == 1)
+                        for (long t = 0; t < len; t++)
+                            yo[t] += wv * xs[t];
+                    else
+                        for (long t = 0; t < len; t++)
+                            yo[t] += wv * xs[t * sw];
                 }
             }
         }

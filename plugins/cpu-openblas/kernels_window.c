@@ -152,15 +152,20 @@ static void pool_planes(void *arg, size_t begin, size_t end)
                 for (size_t b = 0; b < p->kw; b++) {
                     long off = (long)(b * p->dw) - (long)p->pw, lo, hi;
                     col_range(p, off, &lo, &hi);
-                    long sw = (long)p->sw;
+                    if (hi <= lo)
+                        continue;
+                    long sw = (long)p->sw, len = hi - lo;
+                    /* input column of output lo, then every sw */
+                    const float *xs = xr + (lo * sw + off);
+                    float *yo = row + lo;
                     if (is_max) { /* NaN, once in, stays */
-                        for (long ox = lo; ox < hi; ox++) {
-                            float v = xr[ox * sw + off];
-                            row[ox] = v > row[ox] || v != v ? v : row[ox];
+                        for (long t = 0; t < len; t++) {
+                            float v = xs[t * sw];
+                            yo[t] = v > yo[t] || v != v ? v : yo[t];
                         }
                     } else {
-                        for (long ox = lo; ox < hi; ox++)
-                            row[ox] += xr[ox * sw + off];
+                        for (long t = 0; t < len; t++)
+                            yo[t] += xs[t * sw];
                     }
                 }
             }
