@@ -74,6 +74,8 @@ typedef enum rlx__blas_kind {
     RLX__BLAS_K_REDUCE,
     RLX__BLAS_K_TRANSPOSE,
     RLX__BLAS_K_ATTENTION,    /* fused softmax(q k^T * scale) v (fuse.c) */
+    RLX__BLAS_K_CONV,         /* 2-d f32 convolution (kernels_conv.c) */
+    RLX__BLAS_K_WINDOW,       /* 2-d pools, batch norm (kernels_window.c) */
     RLX__BLAS_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlx__blas_kind;
 
@@ -154,6 +156,49 @@ typedef struct rlx__blas_attn {
     atomic_flag *busy;        /* n_slots, owned */
 } rlx__blas_attn;
 
+/* A 2-d f32 convolution, x [n, c, ih, iw] -> y [n, m, oh, ow], as
+ * y = act(conv(x, w) + bias [+ res]) [+ res] per output channel. The
+ * weights are packed once per bound buffer (keys of every operand the
+ * packing reads), with a following batch norm folded in (fuse.c). */
+#define RLX__BLAS_CONV_KEYS 6
+typedef struct rlx__blas_conv {
+    size_t n, c, m, groups, cg, mg; /* cg, mg: channels per group */
+    size_t ih, iw, oh, ow, kh, kw;
+    size_t sh, sw, dh, dw, ph, pw;  /* strides, dilations, pads_begin */
+    size_t k, p;              /* cg * kh * kw; oh * ow */
+    int depthwise;            /* groups == c == m: direct kernel */
+    int pointwise;            /* 1x1, stride 1, no padding: x is col */
+    /* step inputs: 0 x, 1 w, then these (-1: none) */
+    int32_t bias_in, res_in;
+    int32_t bn_in;            /* scale, bias, mean, var from here on */
+    float bn_eps;
+    int res_first;            /* 1: act(conv + res), 0: act(conv) + res */
+    rlx_op act;               /* RLX_OP_RELU, RLX_OP_GELU or INVALID */
+    int64_t approx;
+    /* per run: keys of w, bias, bn (0: changes every run) */
+    uint64_t keys[RLX__BLAS_CONV_KEYS], packed_keys[RLX__BLAS_CONV_KEYS];
+    int packed_ok;
+    float *packed;            /* weights, packed (owned) */
+    float *fbias;             /* [m] bias after folding (owned) */
+    /* column blocks, one slot per pool thread, kept across runs while
+     * big enough (owned) */
+    unsigned n_slots;
+    size_t slot_floats;
+    float *scratch;
+    atomic_flag *busy;
+} rlx__blas_conv;
+
+/* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm
+ * (planes of ih * iw, iw = 1). */
+typedef struct rlx__blas_window {
+    size_t n, c, ih, iw, oh, ow, kh, kw;
+    size_t sh, sw, dh, dw, ph, pw, peh, pew; /* pads begin, then end */
+    int include_pad;
+    double eps;               /* batch norm */
+    float *cnt_x;             /* avg: window columns counted per ox,
+                                 owned */
+} rlx__blas_window;
+
 typedef struct rlx__blas_step {
     rlx_op op;
     rlx__blas_kind kind;
@@ -178,6 +223,8 @@ typedef struct rlx__blas_step {
         rlx__blas_norm norm;
         rlx__blas_transpose transpose;
         rlx__blas_attn attn;
+        rlx__blas_conv conv;
+        rlx__blas_window window;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -236,6 +283,32 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
 rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
                           rlx__blas_exe *x);
 void rlx__blas_attn_free(rlx__blas_attn *p);
+
+/* ---- kernels_conv.c: 2-d convolution --------------------------------- */
+
+/* Plans node I when it is a 1-d or 2-d f32 conv this variant runs fast
+ * (1-d as 2-d of height 1), else RLX_ERR_UNSUPPORTED. */
+rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
+                                  const rlx_graph_view *g, uint32_t i,
+                                  rlx__blas_conv *p);
+/* IN: the step's operands (x, w, then those p names). 0, or -1 when out
+ * of memory for the packed weights (nothing written). */
+int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
+                       const float *const *in, float *y);
+void rlx__blas_conv_free(rlx__blas_conv *p);
+
+/* ---- kernels_window.c: pools and batch norm ------------------------- */
+
+/* Plans max_pool/avg_pool (rank 4) or batch_norm node I, else
+ * RLX_ERR_UNSUPPORTED. */
+rlx_status rlx__blas_window_prepare(rlx__blas_backend *be,
+                                    const rlx_graph_view *g, uint32_t i,
+                                    rlx__blas_window *p);
+/* IN: x, then batch norm's scale, bias, mean, var. */
+void rlx__blas_window_run(rlx__blas_pool *pool, rlx_op op,
+                          const rlx__blas_window *p, const float *const *in,
+                          float *y);
+void rlx__blas_window_free(rlx__blas_window *p);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

@@ -279,6 +279,10 @@ void rlx__blas_executable_destroy(void *backend, rlx_executable *exe)
             rlx__blas_gemm_free(&s->plan.gemm);
         if (s->kind == RLX__BLAS_K_ATTENTION)
             rlx__blas_attn_free(&s->plan.attn);
+        if (s->kind == RLX__BLAS_K_CONV)
+            rlx__blas_conv_free(&s->plan.conv);
+        if (s->kind == RLX__BLAS_K_WINDOW)
+            rlx__blas_window_free(&s->plan.window);
     }
     free(x->steps);
     free(x->input_steps);

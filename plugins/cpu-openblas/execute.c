@@ -93,6 +93,32 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
         rlx__blas_gemm_run(pool, &s->plan.gemm, in, y);
         return RLX_OK;
     }
+    case RLX__BLAS_K_CONV: {
+        rlx__blas_conv *c = &s->plan.conv;
+        const float *in[RLX__BLAS_CONV_KEYS + 2] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < RLX__BLAS_CONV_KEYS + 2;
+             j++)
+            in[j] = F32(j);
+        memset(c->keys, 0, sizeof c->keys);
+        c->keys[0] = x->steps[s->inputs[1]].key;
+        if (c->bias_in >= 0)
+            c->keys[1] = x->steps[s->inputs[c->bias_in]].key;
+        for (int k = 0; c->bn_in >= 0 && k < 4; k++)
+            c->keys[2 + k] = x->steps[s->inputs[c->bn_in + k]].key;
+        if (rlx__blas_conv_run(pool, c, in, y) != 0)
+            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "cpu-openblas execute: out of memory for "
+                                "the packed weights or columns of a conv. "
+                                "Fix: free memory, or use a smaller batch");
+        return RLX_OK;
+    }
+    case RLX__BLAS_K_WINDOW: {
+        const float *in[5] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < 5; j++)
+            in[j] = F32(j);
+        rlx__blas_window_run(pool, s->op, &s->plan.window, in, y);
+        return RLX_OK;
+    }
     case RLX__BLAS_K_ATTENTION: {
         const float *in[4] = { F32(0), F32(1), F32(2),
                                s->n_inputs > 3 ? F32(3) : NULL };

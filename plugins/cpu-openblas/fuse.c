@@ -32,7 +32,7 @@ typedef struct fuse {
     rlx__blas_exe *x;
     uint32_t *uses;           /* consumers: step operands and outputs */
     uint32_t *user;           /* the last consuming step, NONE: output */
-    unsigned n_epi, n_attn;
+    unsigned n_epi, n_attn, n_conv;
 } fuse;
 
 static void count_uses(fuse *f)
@@ -80,6 +80,10 @@ static void retire(fuse *f, uint32_t i)
     rlx__blas_step *s = &f->x->steps[i];
     if (s->kind == RLX__BLAS_K_MATMUL)
         rlx__blas_gemm_free(&s->plan.gemm);
+    if (s->kind == RLX__BLAS_K_CONV)
+        rlx__blas_conv_free(&s->plan.conv);
+    if (s->kind == RLX__BLAS_K_WINDOW)
+        rlx__blas_window_free(&s->plan.window);
     memset(&s->plan, 0, sizeof s->plan);
     s->kind = RLX__BLAS_K_SOURCE;
     s->where = RLX__BLAS_FUSED;
@@ -178,6 +182,108 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
     t->kind = RLX__BLAS_K_MATMUL;
     t->plan.gemm = plan;
     f->n_epi++;
+    return RLX_OK;
+}
+
+/* ---- conv epilogue ------------------------------------------------------ */
+
+/* Step I is an f32 value of COUNT elements. */
+static int is_f32_count(const fuse *f, uint32_t i, size_t count)
+{
+    const rlx__blas_step *s = &f->x->steps[i];
+    return s->dtype == RLX_DTYPE_F32 && s->count == count;
+}
+
+/* Step C is relu/gelu of CUR, same shape. */
+static int is_act(const fuse *f, uint32_t c, uint32_t cur)
+{
+    const rlx__blas_step *s = c == NONE ? NULL : &f->x->steps[c];
+    return s && s->kind == RLX__BLAS_K_UNARY &&
+           (s->op == RLX_OP_RELU || s->op == RLX_OP_GELU) &&
+           is_f32_arena(f, c) && same_shape(f, c, cur);
+}
+
+/* conv -> [batch_norm] -> [add(residual)] -> [relu/gelu] -> [add(res)]
+ * (one residual at most): the chain's last step becomes the conv. */
+static rlx_status fuse_conv(fuse *f, uint32_t cv)
+{
+    rlx__blas_exe *x = f->x;
+    rlx__blas_step *cs = &x->steps[cv];
+    if (cs->kind != RLX__BLAS_K_CONV || !is_f32_arena(f, cv) ||
+        cs->plan.conv.bn_in >= 0 || cs->plan.conv.res_in >= 0 ||
+        cs->plan.conv.act != RLX_OP_INVALID)
+        return RLX_OK;
+    rlx__blas_conv plan = cs->plan.conv;
+    uint32_t chain[4], n_chain = 0, cur = cv, bn = NONE, res = NONE;
+    uint32_t c = sole_user(f, cur);
+    const rlx__blas_step *bs = c == NONE ? NULL : &x->steps[c];
+    if (bs && bs->op == RLX_OP_BATCH_NORM && bs->n_inputs == 5 &&
+        bs->inputs[0] == cur && is_f32_arena(f, c) && same_shape(f, c, cur)) {
+        int ok = 1;
+        for (uint32_t k = 1; k < 5; k++)
+            ok = ok && bs->inputs[k] != cur &&
+                 is_f32_count(f, bs->inputs[k], plan.m);
+        if (ok) {
+            bn = c;
+            plan.bn_eps = (float)rlx_kit_float_attr(
+                node(f, c), RLX_ATTR_NORM_EPSILON, 1e-5);
+            chain[n_chain++] = cur = c;
+            c = sole_user(f, cur);
+        }
+    }
+    uint32_t other = add_other(f, c, cur);
+    if (other != NONE && is_f32_count(f, other, x->steps[cur].count) &&
+        same_shape(f, other, cur)) {
+        res = other;
+        plan.res_first = 1;
+        chain[n_chain++] = cur = c;
+        c = sole_user(f, cur);
+    }
+    if (is_act(f, c, cur)) {
+        plan.act = x->steps[c].op;
+        plan.approx = x->steps[c].approx;
+        chain[n_chain++] = cur = c;
+        c = sole_user(f, cur);
+        other = add_other(f, c, cur);
+        if (res == NONE && other != NONE &&
+            is_f32_count(f, other, x->steps[cur].count) &&
+            same_shape(f, other, cur)) {
+            res = other;
+            plan.res_first = 0;
+            chain[n_chain++] = cur = c;
+        }
+    }
+    if (n_chain == 0)
+        return RLX_OK;
+
+    rlx__blas_step *t = &x->steps[cur];
+    uint32_t *in = calloc(9, sizeof *in);
+    if (!in)
+        return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-openblas compile: out of memory fusing "
+                            "'%s'. Fix: free memory", node(f, cur)->name);
+    uint32_t n_in = cs->n_inputs;
+    memcpy(in, cs->inputs, n_in * sizeof *in);
+    if (bn != NONE) {
+        plan.bn_in = (int32_t)n_in;
+        for (uint32_t k = 1; k < 5; k++)
+            in[n_in++] = x->steps[bn].inputs[k];
+    }
+    if (res != NONE) {
+        plan.res_in = (int32_t)n_in;
+        in[n_in++] = res;
+    }
+    cs->kind = RLX__BLAS_K_SOURCE; /* the plan moves, not freed */
+    retire(f, cv);
+    for (uint32_t k = 0; k + 1 < n_chain; k++)
+        retire(f, chain[k]);
+    free(t->inputs);
+    t->inputs = in;
+    t->n_inputs = n_in;
+    t->op = RLX_OP_CONV;
+    t->kind = RLX__BLAS_K_CONV;
+    t->plan.conv = plan;
+    f->n_conv++;
     return RLX_OK;
 }
 
@@ -460,10 +566,15 @@ rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
     }
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
         st = fuse_epilogue(&f, i);
+    for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
+        st = fuse_conv(&f, i);
     free(f.uses);
     if (st == RLX_OK && (f.n_epi || f.n_attn))
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: fused %u matmul epilogues and %u "
                     "attentions", f.n_epi, f.n_attn);
+    if (st == RLX_OK && f.n_conv)
+        rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                    "cpu-openblas: fused %u conv epilogues", f.n_conv);
     return st;
 }

@@ -256,6 +256,12 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     case RLX_OP_MATMUL:
         s->kind = RLX__BLAS_K_MATMUL;
         return prepare_matmul(be, g, v, &s->plan.gemm);
+    case RLX_OP_CONV:
+        s->kind = RLX__BLAS_K_CONV;
+        return rlx__blas_conv_prepare(be, g, i, &s->plan.conv);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_BATCH_NORM:
+        s->kind = RLX__BLAS_K_WINDOW;
+        return rlx__blas_window_prepare(be, g, i, &s->plan.window);
     case RLX_OP_SOFTMAX: {
         rlx__cpu_ref_softmax sp;
         st = rlx__cpu_ref_softmax_prepare(

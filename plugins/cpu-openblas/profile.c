@@ -91,7 +91,8 @@ static const char *kind_name(rlx__blas_kind k)
         [RLX__BLAS_K_BINARY] = "binary", [RLX__BLAS_K_MATMUL] = "matmul",
         [RLX__BLAS_K_SOFTMAX] = "softmax", [RLX__BLAS_K_NORM] = "norm",
         [RLX__BLAS_K_REDUCE] = "reduce", [RLX__BLAS_K_TRANSPOSE] = "transpose",
-        [RLX__BLAS_K_ATTENTION] = "attention",
+        [RLX__BLAS_K_ATTENTION] = "attention", [RLX__BLAS_K_CONV] = "conv",
+        [RLX__BLAS_K_WINDOW] = "pool/batch norm",
         [RLX__BLAS_K_FALLBACK] = "cpu-ref",
     };
     return (size_t)k < sizeof names / sizeof *names && names[k] ? names[k]

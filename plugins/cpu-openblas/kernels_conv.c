@@ -1,0 +1,561 @@
+/*
+ * kernels_conv.c - 2-d f32 convolution on the plugin's own sgemm tiles
+ * (1-d convs run as 2-d ones of height 1).
+ *
+ * Per image and group the output is Y[mg x P] = W[mg x K] . col[K x P]
+ * (K = cg * kh * kw, P = oh * ow), so the result lands in NCHW with no
+ * transpose. The weights are the A side: packed once per bound buffer
+ * into the MR-row tiles rlx__sgemm_tile reads (packed form), with a
+ * folded batch norm applied while packing. The columns are the B side:
+ * im2col writes them straight into NR-wide panels (for 1x1 stride-1
+ * convs that is pack_b of the input itself), a block of panels per job,
+ * so the column matrix is never materialised whole. Jobs are (image,
+ * group, block of panels), run on the backend's pool. The epilogue (bias
+ * per output channel, residual, activation) runs on each tile at the
+ * last K slice while it is in L1.
+ *
+ * Depthwise convs (one input channel per group) run a direct kernel,
+ * one channel plane per job, vectorised over output columns.
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rlx/kit_spatial.h>
+
+#include "sgemm.h"
+#include "vmath.h"
+
+#define KC 256
+/* Floats of the column block of one job, at most (it stays in L2). */
+#define COL_BLOCK_FLOATS ((size_t)96 << 10)
+/* Fewer multiply-adds than this run on the calling thread. */
+#define PAR_MIN_MACS ((size_t)1 << 18)
+
+void rlx__blas_conv_free(rlx__blas_conv *p)
+{
+    free(p->packed);
+    free(p->fbias);
+    free(p->scratch);
+    free(p->busy);
+    p->packed = p->fbias = p->scratch = NULL;
+    p->busy = NULL;
+    p->n_slots = 0;
+    p->slot_floats = 0;
+    p->packed_ok = 0;
+}
+
+#if RLX__SGEMM_NR
+/* The setting cpu-openblas.conv (RLX_CPU_OPENBLAS_CONV): 0 sends convs
+ * to cpu-ref as before they had a kernel here (to compare, or to rule
+ * the kernel out); default on. 1, 0, or -1 when bad (reported). */
+static int conv_wanted(const rlx_host *host)
+{
+    char v[16];
+    rlx_status st = rlx_host_get_option(host, "cpu-openblas.conv", v,
+                                        sizeof v);
+    if (st == RLX_ERR_NOT_FOUND)
+        return 1;
+    if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
+        return v[0] == '1';
+    if (st != RLX_OK)
+        snprintf(v, sizeof v, "(too long)");
+    rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
+                 "cpu-openblas compile: setting cpu-openblas.conv "
+                 "(RLX_CPU_OPENBLAS_CONV) is '%s'. Fix: set it to 1 (own "
+                 "conv kernels, the default) or 0 (cpu-ref's), or unset it",
+                 v);
+    return -1;
+}
+#endif
+
+rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
+                                  const rlx_graph_view *g, uint32_t i,
+                                  rlx__blas_conv *p)
+{
+#if RLX__SGEMM_NR
+    const rlx_node_view *v = g->nodes[i];
+    /* 1-d convs run as 2-d ones of height 1 */
+    if (v->op != RLX_OP_CONV || (v->rank != 4 && v->rank != 3) ||
+        v->n_inputs < 2 || v->n_inputs > 3)
+        return RLX_ERR_UNSUPPORTED;
+    int wanted = conv_wanted(be->host);
+    if (wanted < 0)
+        return RLX_ERR_INVALID_ARGUMENT;
+    if (!wanted)
+        return RLX_ERR_UNSUPPORTED;
+    const rlx_node_view *x = g->nodes[v->inputs[0]];
+    const rlx_node_view *w = g->nodes[v->inputs[1]];
+    uint32_t r = v->rank;
+    if (x->rank != r || w->rank != r)
+        return RLX_ERR_UNSUPPORTED;
+    rlx_kit_spatial sp;
+    char err[256];
+    uint32_t n_ints = 0;
+    const int64_t *ints = NULL;
+    if (RLX_HAS_FIELD(v->struct_size, rlx_node_view, int_attrs)) {
+        n_ints = v->n_int_attrs;
+        ints = v->int_attrs;
+    }
+    if (rlx_kit_spatial_parse(v->op, r, n_ints, ints, &sp, err,
+                              sizeof err) != 0)
+        return rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
+                            "cpu-openblas compile: conv '%s': %s",
+                            v->name, err);
+    if (r == 3) { /* axis 1 (width) is the only spatial axis */
+        sp.stride[1] = sp.stride[0];
+        sp.dilation[1] = sp.dilation[0];
+        sp.pad_begin[1] = sp.pad_begin[0];
+        sp.stride[0] = sp.dilation[0] = 1;
+        sp.pad_begin[0] = 0;
+    }
+    memset(p, 0, sizeof *p);
+    p->n = (size_t)x->shape[0];
+    p->c = (size_t)x->shape[1];
+    p->ih = r == 4 ? (size_t)x->shape[2] : 1;
+    p->iw = (size_t)x->shape[r - 1];
+    p->m = (size_t)v->shape[1];
+    p->oh = r == 4 ? (size_t)v->shape[2] : 1;
+    p->ow = (size_t)v->shape[r - 1];
+    p->kh = r == 4 ? (size_t)w->shape[2] : 1;
+    p->kw = (size_t)w->shape[r - 1];
+    p->groups = (size_t)sp.group;
+    p->sh = (size_t)sp.stride[0];
+    p->sw = (size_t)sp.stride[1];
+    p->dh = (size_t)sp.dilation[0];
+    p->dw = (size_t)sp.dilation[1];
+    p->ph = (size_t)sp.pad_begin[0];
+    p->pw = (size_t)sp.pad_begin[1];
+    if (p->groups == 0 || p->c % p->groups || p->m % p->groups ||
+        (size_t)w->shape[0] != p->m ||
+        (size_t)w->shape[1] * p->groups != p->c)
+        return RLX_ERR_UNSUPPORTED; /* cpu-ref reports it */
+    p->cg = p->c / p->groups;
+    p->mg = p->m / p->groups;
+    p->k = p->cg * p->kh * p->kw;
+    p->p = p->oh * p->ow;
+    p->depthwise = p->cg == 1 && p->mg == 1;
+    p->pointwise = p->kh == 1 && p->kw == 1 && p->sh == 1 && p->sw == 1 &&
+                   p->ph == 0 && p->pw == 0 && p->oh == p->ih &&
+                   p->ow == p->iw;
+    p->bias_in = v->n_inputs == 3 ? 2 : -1;
+    p->res_in = p->bn_in = -1;
+    p->act = RLX_OP_INVALID;
+    return RLX_OK;
+#else
+    (void)be;
+    (void)g;
+    (void)i;
+    (void)p;
+    return RLX_ERR_UNSUPPORTED; /* the portable variant: cpu-ref */
+#endif
+}
+
+#if RLX__SGEMM_NR
+
+#define NR RLX__SGEMM_NR
+#define MR RLX__SGEMM_MR
+
+static size_t m_tiles(const rlx__blas_conv *p)
+{
+    return (p->mg + MR - 1) / MR;
+}
+
+/* Per-channel scale of a folded batch norm (1 without one). */
+static float bn_scale(const rlx__blas_conv *p, const float *const *in,
+                      size_t ch)
+{
+    if (p->bn_in < 0)
+        return 1.0f;
+    const float *scale = in[p->bn_in], *var = in[p->bn_in + 3];
+    return (float)((double)scale[ch] /
+                   sqrt((double)var[ch] + (double)p->bn_eps));
+}
+
+/* The packed weights and folded bias for this run's operands: kept
+ * while every key matches (params and constants), else redone. */
+static int pack_weights(rlx__blas_conv *p, const float *const *in)
+{
+    int same = p->packed_ok;
+    for (int k = 0; same && k < RLX__BLAS_CONV_KEYS; k++)
+        same = p->keys[k] == p->packed_keys[k];
+    for (int k = 0; same && k < RLX__BLAS_CONV_KEYS; k++)
+        same = p->keys[k] != 0 || (k > 1 && p->bn_in < 0) ||
+               (k == 1 && p->bias_in < 0);
+    if (same)
+        return 0;
+    size_t floats = p->depthwise ? p->m * p->kh * p->kw
+                                 : p->groups * m_tiles(p) * p->k * MR;
+    if (!p->packed) {
+        p->packed = aligned_alloc(RLX__BLAS_ALIGN,
+                                  (floats * sizeof(float) + RLX__BLAS_ALIGN -
+                                   1) / RLX__BLAS_ALIGN * RLX__BLAS_ALIGN);
+        p->fbias = malloc((p->m ? p->m : 1) * sizeof *p->fbias);
+        if (!p->packed || !p->fbias) {
+            rlx__blas_conv_free(p);
+            return -1;
+        }
+    }
+    const float *w = in[1];
+    for (size_t ch = 0; ch < p->m; ch++) {
+        float b = p->bias_in >= 0 ? in[p->bias_in][ch] : 0.0f;
+        if (p->bn_in >= 0) /* (b - mean) * s + beta */
+            b = (b - in[p->bn_in + 2][ch]) * bn_scale(p, in, ch) +
+                in[p->bn_in + 1][ch];
+        p->fbias[ch] = b;
+    }
+    if (p->depthwise) {
+        size_t kk = p->kh * p->kw;
+        for (size_t ch = 0; ch < p->m; ch++) {
+            float s = bn_scale(p, in, ch);
+            for (size_t q = 0; q < kk; q++)
+                p->packed[ch * kk + q] = w[ch * kk + q] * s;
+        }
+    } else {
+        /* tile t of group g: K x MR, A(i, q) at [q * MR + i] */
+        size_t tiles = m_tiles(p);
+        for (size_t g = 0; g < p->groups; g++)
+            for (size_t t = 0; t < tiles; t++) {
+                float *dst = p->packed + (g * tiles + t) * p->k * MR;
+                for (size_t i = 0; i < MR; i++) {
+                    size_t row = t * MR + i, ch = g * p->mg + row;
+                    if (row >= p->mg) {
+                        for (size_t q = 0; q < p->k; q++)
+                            dst[q * MR + i] = 0.0f;
+                        continue;
+                    }
+                    float s = bn_scale(p, in, ch);
+                    const float *src = w + ch * p->k;
+                    for (size_t q = 0; q < p->k; q++)
+                        dst[q * MR + i] = src[q] * s;
+                }
+            }
+    }
+    memcpy(p->packed_keys, p->keys, sizeof p->keys);
+    p->packed_ok = 1;
+    return 0;
+}
+
+static inline float act1(const rlx__blas_conv *p, float v)
+{
+    switch (p->act) {
+    case RLX_OP_RELU:
+        return v > 0.0f || v != v ? v : 0.0f;
+    case RLX_OP_GELU:
+        return p->approx == RLX_GELU_TANH ? rlx__blas_gelu_tanh(v)
+                                          : rlx__blas_gelu_erf(v);
+    default:
+        return v;
+    }
+}
+
+/* Bias, residual and activation on ROWS x COLS of Y (row step LD),
+ * row r being output channel CH0 + r; RES at the same place or NULL. */
+static void epilogue(const rlx__blas_conv *p, float *y, const float *res,
+                     size_t ld, size_t ch0, size_t rows, size_t cols)
+{
+    for (size_t r = 0; r < rows; r++) {
+        float b = p->fbias[ch0 + r], *yr = y + r * ld;
+        const float *rr = res ? res + r * ld : NULL;
+        if (p->act == RLX_OP_RELU && !rr) {
+            for (size_t j = 0; j < cols; j++) {
+                float v = yr[j] + b;
+                yr[j] = v > 0.0f || v != v ? v : 0.0f;
+            }
+        } else if (p->act == RLX_OP_INVALID && !rr) {
+            for (size_t j = 0; j < cols; j++)
+                yr[j] += b;
+        } else if (p->res_first) {
+            for (size_t j = 0; j < cols; j++)
+                yr[j] = act1(p, yr[j] + b + rr[j]);
+        } else {
+            for (size_t j = 0; j < cols; j++)
+                yr[j] = act1(p, yr[j] + b) + (rr ? rr[j] : 0.0f);
+        }
+    }
+}
+
+typedef struct conv_ctx {
+    rlx__blas_conv *p;        /* its scratch slots are taken per task */
+    const float *x, *res;
+    float *y;
+    size_t panels, block, n_blocks;
+} conv_ctx;
+
+/* Columns [j0, j0 + nr) of the column matrix of image-group XG as one
+ * panel of K x NR (zero padded on the right and in the padding). The
+ * columns are cut into runs inside one output row; for each kernel tap
+ * a run is zeros, a strided copy of an input row, zeros, with the bounds
+ * worked out once per run rather than per element. */
+static void im2col_panel(const rlx__blas_conv *p, const float *xg,
+                         size_t j0, size_t nr, float *dst)
+{
+    size_t seg_at[NR + 1], seg_oy[NR], seg_ox[NR], n_seg = 0;
+    for (size_t jj = 0; jj < nr;) {
+        size_t j = j0 + jj, oy = j / p->ow, ox = j % p->ow;
+        size_t len = p->ow - ox < nr - jj ? p->ow - ox : nr - jj;
+        seg_at[n_seg] = jj;
+        seg_oy[n_seg] = oy;
+        seg_ox[n_seg++] = ox;
+        jj += len;
+    }
+    seg_at[n_seg] = nr;
+    long ih = (long)p->ih, iw = (long)p->iw, sw = (long)p->sw;
+    for (size_t ci = 0; ci < p->cg; ci++) {
+        const float *xc = xg + ci * p->ih * p->iw;
+        for (size_t a = 0; a < p->kh; a++)
+            for (size_t b = 0; b < p->kw; b++, dst += NR) {
+                for (size_t sg = 0; sg < n_seg; sg++) {
+                    float *d = dst + seg_at[sg];
+                    long len = (long)(seg_at[sg + 1] - seg_at[sg]);
+                    long r = (long)(seg_oy[sg] * p->sh + a * p->dh) -
+                             (long)p->ph;
+                    long c0 = (long)(seg_ox[sg] * p->sw + b * p->dw) -
+                              (long)p->pw;
+                    long lo = 0, hi = 0;
+                    if (r >= 0 && r < ih) {
+                        lo = c0 >= 0 ? 0 : (-c0 + sw - 1) / sw;
+                        hi = c0 < iw ? (iw - 1 - c0) / sw + 1 : 0;
+                        if (hi > len)
+                            hi = len;
+                        if (lo > hi)
+                            lo = hi;
+                    }
+                    for (long t = 0; t < lo; t++)
+                        d[t] = 0.0f;
+                    if (hi > lo) { /* row r, columns c0 + t * sw */
+                        const float *xs = xc + r * iw + c0 + lo * sw;
+                        if (sw == 1)
+                            for (long t = 0; t < hi - lo; t++)
+                                d[lo + t] = xs[t];
+                        else
+                            for (long t = 0; t < hi - lo; t++)
+                                d[lo + t] = xs[t * sw];
+                    }
+                    for (long t = hi; t < len; t++)
+                        d[t] = 0.0f;
+                }
+                for (size_t jj = nr; jj < NR; jj++)
+                    dst[jj] = 0.0f;
+            }
+    }
+}
+
+static void gemm_jobs(void *arg, size_t begin, size_t end)
+{
+    const conv_ctx *cx = arg;
+    rlx__blas_conv *p = cx->p;
+    size_t tiles = m_tiles(p);
+    /* a free slot: at most n_slots tasks run at once */
+    unsigned slot = 0;
+    for (;;) {
+        unsigned s;
+        for (s = 0; s < p->n_slots; s++)
+            if (!atomic_flag_test_and_set_explicit(&p->busy[s],
+                                                   memory_order_acquire))
+                break;
+        if (s < p->n_slots) {
+            slot = s;
+            break;
+        }
+    }
+    float *col = p->scratch + slot * p->slot_floats;
+    for (size_t job = begin; job < end; job++) {
+        size_t blk = job % cx->n_blocks, ng = job / cx->n_blocks;
+        size_t g = ng % p->groups, img = ng / p->groups;
+        size_t p0 = blk * cx->block;
+        size_t p1 = p0 + cx->block < cx->panels ? p0 + cx->block
+                                                : cx->panels;
+        const float *xg = cx->x + (img * p->c + g * p->cg) * p->ih * p->iw;
+        size_t yoff = (img * p->m + g * p->mg) * p->p;
+        float *yg = cx->y + yoff;
+        const float *rg = cx->res ? cx->res + yoff : NULL;
+        for (size_t pn = p0; pn < p1; pn++) {
+            size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
+            float *dst = col + (pn - p0) * p->k * NR;
+            if (p->pointwise)
+                rlx__sgemm_pack_b(xg + j0, p->p, 0, p->k, nr, dst);
+            else
+                im2col_panel(p, xg, j0, nr, dst);
+        }
+        const float *wg = p->packed + g * tiles * p->k * MR;
+        for (size_t k0 = 0; k0 < p->k; k0 += KC) {
+            size_t kc = p->k - k0 < KC ? p->k - k0 : KC;
+            int last = k0 + kc == p->k;
+            for (size_t pn = p0; pn < p1; pn++) {
+                size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
+                const float *bp = col + (pn - p0) * p->k * NR + k0 * NR;
+                for (size_t t = 0; t < tiles; t++) {
+                    size_t i = t * MR, mr = p->mg - i < MR ? p->mg - i : MR;
+                    float *c = yg + i * p->p + j0;
+                    rlx__sgemm_tile(mr, nr, kc, wg + t * p->k * MR + k0 * MR,
+                                    0, 1, bp, c, p->p, k0 > 0, NULL, NULL,
+                                    0);
+                    if (last)
+                        epilogue(p, c, rg ? rg + i * p->p + j0 : NULL,
+                                 p->p, g * p->mg + i, mr, nr);
+                }
+            }
+        }
+    }
+    atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
+}
+
+/* Output columns [*lo, *hi) whose tap at input column ox * sw + off is
+ * inside a row of IW. */
+static void tap_range(long off, long sw, long iw, long ow, long *lo,
+                      long *hi)
+{
+    *lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
+    *hi = iw - 1 - off < 0 ? 0 : (iw - 1 - off) / sw + 1;
+    if (*hi > ow)
+        *hi = ow;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+#define DW_TAPS 32 /* kernel widths whose ranges are kept on the stack */
+
+/* Output planes (image-channel) [begin, end) of a depthwise conv. Each
+ * tap's column range is worked out once per task, not per row (its two
+ * divisions cost more than a short row's multiply-adds). */
+static void dw_jobs(void *arg, size_t begin, size_t end)
+{
+    const conv_ctx *cx = arg;
+    const rlx__blas_conv *p = cx->p;
+    size_t kk = p->kh * p->kw;
+    long sw = (long)p->sw;
+    long lo_b[DW_TAPS], hi_b[DW_TAPS];
+    for (size_t b = 0; b < p->kw && b < DW_TAPS; b++)
+        tap_range((long)(b * p->dw) - (long)p->pw, sw, (long)p->iw,
+                  (long)p->ow, &lo_b[b], &hi_b[b]);
+    for (size_t plane = begin; plane < end; plane++) {
+        size_t ch = plane % p->m;
+        const float *xc = cx->x + plane * p->ih * p->iw;
+        const float *wc = p->packed + ch * kk;
+        float *yc = cx->y + plane * p->p;
+        for (size_t oy = 0; oy < p->oh; oy++) {
+            float *row = yc + oy * p->ow;
+            memset(row, 0, p->ow * sizeof *row);
+            for (size_t a = 0; a < p->kh; a++) {
+                long r = (long)(oy * p->sh + a * p->dh) - (long)p->ph;
+                if (r < 0 || r >= (long)p->ih)
+                    continue;
+                const float *xr = xc + (size_t)r * p->iw;
+                for (size_t b = 0; b < p->kw; b++) {
+                    float wv = wc[a * p->kw + b];
+                    long off = (long)(b * p->dw) - (long)p->pw, lo, hi;
+                    if (b < DW_TAPS) {
+                        lo = lo_b[b];
+                        hi = hi_b[b];
+                    } else {
+                        tap_range(off, sw, (long)p->iw, (long)p->ow, &lo,
+                                  &hi);
+                    }
+                    if (hi <= lo)
+                        continue;
+                    /* input column of output lo, then every sw */
+                    const float *xs = xr + (lo * sw + off);
+                    float *yo = row + lo;
+                    long len = hi - lo;
+                    if (sw == 1)
+                        for (long t = 0; t < len; t++)
+                            yo[t] += wv * xs[t];
+                    else
+                        for (long t = 0; t < len; t++)
+                            yo[t] += wv * xs[t * sw];
+                }
+            }
+        }
+        epilogue(p, yc, cx->res ? cx->res + plane * p->p : NULL, p->p, ch,
+                 1, p->p);
+    }
+}
+
+int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
+                       const float *const *in, float *y)
+{
+    if (p->n == 0 || p->m == 0 || p->p == 0)
+        return 0;
+    if (pack_weights(p, in) != 0)
+        return -1;
+    conv_ctx cx = { .p = p, .x = in[0], .y = y,
+                    .res = p->res_in >= 0 ? in[p->res_in] : NULL };
+    size_t threads = rlx__blas_pool_threads(pool);
+    size_t macs = p->n * p->m * p->p * p->k;
+    int par = threads > 1 && macs >= PAR_MIN_MACS;
+    if (p->depthwise) {
+        size_t planes = p->n * p->m;
+        if (par && planes > 1)
+            rlx__blas_parallel_for(pool, planes, 1, dw_jobs, &cx);
+        else
+            dw_jobs(&cx, 0, planes);
+        return 0;
+    }
+    if (p->k == 0) { /* an empty sum: the epilogue on zeros */
+        for (size_t img = 0; img < p->n; img++) {
+            float *yi = y + img * p->m * p->p;
+            memset(yi, 0, p->m * p->p * sizeof *y);
+            epilogue(p, yi, cx.res ? cx.res + img * p->m * p->p : NULL,
+                     p->p, 0, p->m, p->p);
+        }
+        return 0;
+    }
+    cx.panels = (p->p + NR - 1) / NR;
+    size_t most = COL_BLOCK_FLOATS / (p->k * NR);
+    cx.block = most < 1 ? 1 : most > cx.panels ? cx.panels : most;
+    /* enough jobs for every thread, twice over when there are few */
+    size_t outer = p->n * p->groups;
+    if (par) {
+        size_t want = 2 * threads;
+        size_t need = (want + outer - 1) / outer;
+        size_t per = (cx.panels + need - 1) / need;
+        if (per < cx.block)
+            cx.block = per < 1 ? 1 : per;
+    }
+    cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
+    /* one column block per thread that may run a task at once */
+    size_t floats = cx.block * p->k * NR;
+    unsigned slots = par ? (unsigned)threads : 1;
+    if (!p->scratch || p->slot_floats < floats || p->n_slots < slots) {
+        free(p->scratch);
+        free(p->busy);
+        p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
+                                   slots * floats * sizeof(float));
+        p->busy = malloc(slots * sizeof *p->busy);
+        if (!p->scratch || !p->busy) {
+            free(p->scratch);
+            free(p->busy);
+            p->scratch = NULL;
+            p->busy = NULL;
+            p->n_slots = 0;
+            return -1;
+        }
+        for (unsigned s = 0; s < slots; s++)
+            atomic_flag_clear(&p->busy[s]);
+        p->n_slots = slots;
+        p->slot_floats = floats;
+    }
+    size_t jobs = outer * cx.n_blocks;
+    if (par && jobs > 1)
+        rlx__blas_parallel_for(pool, jobs, 1, gemm_jobs, &cx);
+    else
+        gemm_jobs(&cx, 0, jobs);
+    return 0;
+}
+
+#else /* no kernels in the portable variant: prepare sends conv away */
+
+int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
+                       const float *const *in, float *y)
+{
+    (void)pool;
+    (void)p;
+    (void)in;
+    (void)y;
+    return -1;
+}
+
+#endif /* RLX__SGEMM_NR */
