@@ -1,5 +1,5 @@
-# gpu-deps.sh - sourced by scripts/gpu-all.sh, gpu-perf.sh, gpu-profile.sh
-# and gpu-sanitize.sh: the build dependencies a GPU machine lacks (Debian
+# gpu-deps.sh - sourced by scripts/gpu-test.sh and gpu-sanitize.sh:
+# the build dependencies a GPU machine lacks (Debian
 # libyaml and libffi .debs carried in .debs/), unpacked into a private
 # prefix, the compiler and pkg-config pointed at it.
 if ls .debs/*.deb >/dev/null 2>&1 &&

@@ -14,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-$ROOT/gpu-sanitize-out}
-BUILD=${BUILD:-$ROOT/build-gpu-cuda}
+BUILD=${BUILD:-$ROOT/build-gpu-test}
 mkdir -p "$OUT"
 . scripts/gpu-deps.sh
 if [ ! -f "$BUILD/build.ninja" ]; then

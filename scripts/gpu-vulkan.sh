@@ -5,7 +5,7 @@
 # the example models' latency on vulkan, cuda (if built) and cpu.
 #
 # Builds with meson into build-gpu-vulkan unless PREBUILT names a build
-# directory made elsewhere (the device machine has no glslc; carry a
+# directory made elsewhere with -Dbench=true (the device machine has no glslc; carry a
 # build made on a machine that has it). Debian/Ubuntu packages the host
 # lacks (libvulkan1, libyaml-0-2) may be carried as .deb files in DEBS
 # (default .gl); they are unpacked into /. Logs go to $OUT (default .).
@@ -31,7 +31,7 @@ fi
 
 b=${PREBUILT:-build-gpu-vulkan}
 if [ -z "${PREBUILT:-}" ]; then
-  [ -f "$b/build.ninja" ] || meson setup "$b" -Dvulkan=enabled >"$out/setup.log" 2>&1 \
+  [ -f "$b/build.ninja" ] || meson setup "$b" -Dvulkan=enabled -Dbench=true >"$out/setup.log" 2>&1 \
     || { cat "$out/setup.log"; exit 1; }
   ninja -C "$b" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 fi
@@ -54,7 +54,7 @@ sizes=${BENCH_SIZES:-1024 2048 4096}
 {
   echo "== matmul f32: Vulkan shaders (GPU timestamps; each variant checked first)"
   # shellcheck disable=SC2086
-  "$b"/plugins/vulkan/vk-bench-sgemm $sizes || status=1
+  "$b"/bench/rlx-bench-vk-sgemm $sizes || status=1
   echo "== matmul f32: cuBLAS through PyTorch, TF32 off (CUDA events)"
   # shellcheck disable=SC2086
   python3 bench/vulkan/cublas_sgemm.py $sizes

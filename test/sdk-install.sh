@@ -2,7 +2,8 @@
 # sdk-install.sh BUILD_DIR - TAP: the SDK as a new vendor gets it. Stages
 # `meson install` into a private directory, moves the staged prefix
 # somewhere else (so only ${pcfiledir} can find it), and checks that the
-# backend author's docs and the example backend are installed, that the
+# backend author's docs, every page the docs index links and the example
+# backend are installed, that the
 # man page and --help name the installed docs, and that the example backend
 # builds out of tree against only the staged files found through
 # pkg-config, loads, and passes `rlx conformance`, and that the moved
@@ -51,6 +52,29 @@ have_docs() {
   done
 }
 check "the backend guide, ABI rules, conformance guide, ops.md and the example are installed" have_docs
+
+# The docs index (docs/README.md) links every page; each page it links
+# that exists in the tree must be installed, and every page of docs/
+# must be linked from the index.
+src_docs=$(cd "$(dirname "$0")/../docs" && pwd)
+index_pages() {
+  grep -oE '\]\([a-z0-9-]+\.md\)' "$src_docs/README.md" | sed 's/^](//; s/)$//' | sort -u
+}
+have_indexed_docs() {
+  [ -s "$sdk/$rel_docdir/README.md" ] || { echo "missing $rel_docdir/README.md (the index)"; return 1; }
+  local f bad=0
+  for f in $(index_pages); do
+    [ -f "$src_docs/$f" ] || continue
+    [ -s "$sdk/$rel_docdir/$f" ] || { echo "missing $rel_docdir/$f (linked from docs/README.md)"; bad=1; }
+  done
+  for f in "$src_docs"/*.md; do
+    f=$(basename "$f")
+    [ "$f" = README.md ] && continue
+    index_pages | grep -qx "$f" || { echo "docs/$f is not linked from docs/README.md"; bad=1; }
+  done
+  return $bad
+}
+check "every page docs/README.md links is installed, and it links every page" have_indexed_docs
 
 man_names_docs() {
   local man=$sdk/$mandir/man1/rlx.1

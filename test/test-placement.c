@@ -114,7 +114,7 @@ static rlx_runtime *npu_runtime(void)
 TEST(compute_only_backend_runs_whole_graphs)
 {
     /* test-npu declares only compute ops: the core never asks it about
-     * inputs, params or constants (issue 11's defect) */
+     * inputs, params or constants (a defect once found here) */
     rlx_runtime *rt = npu_runtime();
     rlx_graph *g;
     rlx_value x, c, a, r;

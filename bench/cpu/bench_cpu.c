@@ -5,7 +5,7 @@
  * the example models' latency on both CPU backends (bench_models.c).
  * Built by meson, never run as a test:
  *
- *   build/plugins/cpu-openblas/rlx-bench-cpu [--plugin-dir DIR]
+ *   build/bench/rlx-bench-cpu [--plugin-dir DIR]   (-Dbench=true)
  *       [--examples DIR] [--repeat N]
  */
 #include <stdio.h>

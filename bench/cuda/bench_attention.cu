@@ -1,30 +1,32 @@
 /*
- * bench_attention.cu - the fused attention kernels of plugins/gpu-common
- * timed one by one on the encoder block's shape (q, k and v read from
- * one [b, s, 3d] buffer, the output written [b, s, h, dh], as the
- * encoder's fused plan does) and longer sequences: the CUDA-core kernel
- * and each block shape of the tensor-core kernel (rows per block, key
- * tile), each checked against the CUDA-core kernel's output; for f32,
- * the CUDA-core register tiles against the 3xTF32 tensor-core kernel
- * (gk_attention_tf32x3.cu). Times: 20 launches captured in a CUDA graph, replayed,
- * event-timed; the median of 15 replays, per launch.
- *
- *   nvcc -std=c++17 -O2 -gencode=arch=compute_90,code=sm_90 \
- *     -Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda \
- *     bench/cuda/bench_attention.cu -o bench_attention && ./bench_attention
+ * bench_attention.cu - the cuda plugin's fused attention (rlxg_attention:
+ * the tensor-core kernel for f16/bf16, 3xTF32 for f32 from 128 keys,
+ * the CUDA-core kernels elsewhere) timed on the encoder block's shape
+ * (q, k and v read from one [b, s, 3d] buffer, the output written
+ * [b, s, h, dh], as the encoder's fused plan does) and longer sequences,
+ * each checked against a float64 host reference. Times: 20 launches
+ * captured in a CUDA graph, replayed, event-timed; the median of 15
+ * replays, per launch. The kernels come from the plugin's kernel library
+ * (gpu_kernels.h). Built with -Dbench=true; run by bench/run.sh.
+ * Exits 1 when an output is off by more than its dtype allows.
  */
-#include "../../plugins/gpu-common/gk_attention.cu"
-#include "../../plugins/gpu-common/gk_attention_mma.cu"
-#include "../../plugins/gpu-common/gk_attention_tf32x3.cu"
+#include <rlx/types.h>
+
+#include "gpu_kernels.h"
+
 #include "bench_util.cuh"
 
+#include <cuda_bf16.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <vector>
 
 typedef __nv_bfloat16 bf;
+
+static int failures;
 
 /* the encoder's layout: q, k, v from one [b, s, 3 h 64] buffer, the
  * output [b, s, h, 64] */
@@ -44,68 +46,57 @@ static rlxg_attn_plan encoder_plan(int64_t B, int64_t H, int64_t S,
     return p;
 }
 
-/* An element of T from float and back, and T's name. */
+/* An element of T from float and back. */
 static float to_f(float x) { return x; }
 static float to_f(bf x) { return __bfloat162float(x); }
 template <typename T> static T from_f(float x);
 template <> float from_f<float>(float x) { return x; }
 template <> bf from_f<bf>(float x) { return __float2bfloat16(x); }
 
-/* times LAUNCH and checks its output against the CUDA-core kernel's */
-typedef std::function<void(const char *, const std::function<void()> &)>
-    check_fn;
-
-/* bf16: the tensor-core kernel's block shapes (rows per block, key tile)
- * and its dispatch */
-static void variants_bf16(const check_fn &check, cudaStream_t s,
-                          const bf *qkv, bf *o, const rlxg_attn_plan &p,
-                          int64_t S, unsigned bh)
+/* softmax(scale q k^T) v in float64 for every (batch, head, query row),
+ * from the elements as the kernel reads them */
+template <typename T>
+static std::vector<double> reference(const std::vector<T> &qkv,
+                                     const rlxg_attn_plan &p)
 {
-#define VAR(W, KT)                                                          \
-    check("mma W" #W " KT" #KT, [&] {                                      \
-        attn_mma_kernel<bf, 64, W, KT>                                       \
-            <<<dim3((unsigned)((S + 16 * W - 1) / (16 * W)), bh), W * 32, 0, \
-               s>>>(qkv, qkv, qkv, o, p);                                    \
-    })
-    VAR(4, 64);
-    VAR(2, 64);
-    VAR(1, 64);
-    VAR(4, 32);
-    VAR(2, 32);
-#undef VAR
-    gpuError_t err;
-    check("dispatch (rlxg_attention_mma)", [&] {
-        rlxg_attention_mma(s, RLX_DTYPE_BF16, qkv, qkv, qkv, o, &p, 0, &err);
-    });
+    const int64_t D = p.heads * p.dh;
+    std::vector<double> o((size_t)(p.batch * p.sq * D)), w((size_t)p.sk);
+    for (int64_t b = 0; b < p.batch; b++)
+        for (int64_t h = 0; h < p.heads; h++)
+            for (int64_t i = 0; i < p.sq; i++) {
+                const T *q = &qkv[(size_t)(b * p.q_s[0] + h * p.q_s[1] +
+                                           i * p.q_s[2] + p.q_off)];
+                int64_t last = p.causal ? i + p.sk - p.sq : p.sk - 1;
+                double mx = -1e300, sum = 0;
+                for (int64_t j = 0; j <= last; j++) {
+                    const T *k = &qkv[(size_t)(b * p.k_s[0] + h * p.k_s[1] +
+                                               j * p.k_s[2] + p.k_off)];
+                    double d = 0;
+                    for (int64_t c = 0; c < p.dh; c++)
+                        d += (double)to_f(q[c]) * to_f(k[c]);
+                    w[(size_t)j] = d * p.scale;
+                    mx = std::max(mx, w[(size_t)j]);
+                }
+                for (int64_t j = 0; j <= last; j++)
+                    sum += w[(size_t)j] = exp(w[(size_t)j] - mx);
+                double *out = &o[(size_t)(b * p.o_s[0] + h * p.o_s[1] +
+                                          i * p.o_s[2])];
+                for (int64_t c = 0; c < p.dv; c++)
+                    out[c] = 0;
+                for (int64_t j = 0; j <= last; j++) {
+                    const T *v = &qkv[(size_t)(b * p.v_s[0] + h * p.v_s[1] +
+                                               j * p.v_s[2] + p.v_off)];
+                    for (int64_t c = 0; c < p.dv; c++)
+                        out[c] += w[(size_t)j] / sum * to_f(v[c]);
+                }
+            }
+    return o;
 }
 
-/* f32: the 3xTF32 tensor-core kernel's block shapes and its dispatch */
-static void variants_f32(const check_fn &check, cudaStream_t s,
-                         const float *qkv, float *o, const rlxg_attn_plan &p,
-                         int64_t S, unsigned bh)
-{
-#define VAR32(W)                                                            \
-    check("3xtf32 W" #W " KT32", [&] {                                      \
-        attn_tf32x3_kernel<64, W, 32>                                        \
-            <<<dim3((unsigned)((S + 16 * W - 1) / (16 * W)), bh), W * 32, 0, \
-               s>>>(qkv, qkv, qkv, o, p);                                    \
-    })
-    VAR32(4);
-    VAR32(2);
-    VAR32(1);
-#undef VAR32
-    gpuError_t err;
-    if (S >= 128) /* below, it declines (the CUDA-core kernel runs) */
-        check("dispatch (rlxg_attention_tf32x3)", [&] {
-            rlxg_attention_tf32x3(s, qkv, qkv, qkv, o, &p, 0, &err);
-        });
-}
-
-/* One shape in T: the CUDA-core kernel, then each of VARIANTS timed and
- * checked against its output. */
-template <typename T, typename V>
+/* One shape in T: the plugin's dispatch timed, its output checked. */
+template <typename T>
 static void run_shape(int64_t B, int64_t H, int64_t S, int causal,
-                      const char *dtype, V variants)
+                      const char *dtype, int rdtype, double tol)
 {
     const int64_t Dh = 64, D = H * Dh;
     const size_t es = sizeof(T);
@@ -116,51 +107,52 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int causal,
         st = st * 6364136223846793005ull + 1442695040888963407ull;
         x = from_f<T>((float)((st >> 40) / 16777216.0 * 4 - 2));
     }
-    T *qkv, *o_ref, *o;
+    T *qkv, *o;
     CK(cudaMalloc(&qkv, nqkv * es));
-    CK(cudaMalloc(&o_ref, no * es));
     CK(cudaMalloc(&o, no * es));
     CK(cudaMemcpy(qkv, hq.data(), nqkv * es, cudaMemcpyHostToDevice));
     rlxg_attn_plan p = encoder_plan(B, H, S, causal);
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    printf("# b%lld h%lld s%lld dh64 %s%s\n", (long long)B, (long long)H,
-           (long long)S, dtype, causal ? " causal" : "");
-    float t0 = time_us(s, [&] { AttnL<T>::run(s, qkv, qkv, qkv, o_ref, &p); });
-    printf("%-34s %8.2f us\n", "CUDA cores (gk_attention.cu)", t0);
-    std::vector<T> ref(no), got(no);
-    CK(cudaMemcpy(ref.data(), o_ref, no * es, cudaMemcpyDeviceToHost));
-    auto check = [&](const char *name, const std::function<void()> &launch) {
-        float us = time_us(s, launch);
-        CK(cudaMemcpy(got.data(), o, no * es, cudaMemcpyDeviceToHost));
-        double md = 0;
-        for (size_t i = 0; i < no; i++) {
-            double d = fabs((double)to_f(got[i]) - to_f(ref[i]));
-            md = d == d ? std::max(md, d) : 1e30;
-        }
-        printf("%-34s %8.2f us  %5.2fx  max|diff| %.1e\n", name, us, t0 / us,
-               md);
-        CK(cudaMemset(o, 0xff, no * es));
-    };
-    variants(check, s, qkv, o, p, S, (unsigned)(B * H));
+    float us = time_us(s, [&] {
+        CK(rlxg_attention(s, rdtype, qkv, qkv, qkv, o, &p, 0));
+    });
+    std::vector<T> got(no);
+    CK(cudaMemcpy(got.data(), o, no * es, cudaMemcpyDeviceToHost));
+    std::vector<double> ref = reference(hq, p);
+    double md = 0;
+    for (size_t i = 0; i < no; i++) {
+        double d = fabs((double)to_f(got[i]) - ref[i]);
+        md = d == d ? std::max(md, d) : 1e30;
+    }
+    bool ok = md <= tol;
+    failures += !ok;
+    double flop = 4.0 * B * H * S * S * Dh * (causal ? 0.5 : 1.0);
+    printf("b%-2lld h%-2lld s%-5lld %-4s %-6s %9.2f us %7.1f TFLOPS  "
+           "max|diff| %.1e%s\n",
+           (long long)B, (long long)H, (long long)S, dtype,
+           causal ? "causal" : "", us, flop * 1e-6 / us, md,
+           ok ? "" : "  FAIL");
     CK(cudaFree(qkv));
-    CK(cudaFree(o_ref));
     CK(cudaFree(o));
     CK(cudaStreamDestroy(s));
 }
 
 int main()
 {
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("%s: rlxg_attention, dh 64, per launch\n", prop.name);
     /* the f32 encoder block's, then longer sequences */
-    run_shape<float>(8, 8, 128, 0, "f32", variants_f32);
-    run_shape<float>(8, 8, 128, 1, "f32", variants_f32);
-    run_shape<float>(2, 8, 512, 0, "f32", variants_f32);
-    run_shape<float>(1, 8, 1024, 0, "f32", variants_f32);
-    run_shape<float>(1, 8, 2048, 0, "f32", variants_f32);
+    run_shape<float>(8, 8, 128, 0, "f32", RLX_DTYPE_F32, 1e-4);
+    run_shape<float>(8, 8, 128, 1, "f32", RLX_DTYPE_F32, 1e-4);
+    run_shape<float>(2, 8, 512, 0, "f32", RLX_DTYPE_F32, 1e-4);
+    run_shape<float>(1, 8, 2048, 0, "f32", RLX_DTYPE_F32, 1e-4);
     /* the bf16 encoder block's, then longer ones */
-    run_shape<bf>(8, 8, 128, 0, "bf16", variants_bf16);
-    run_shape<bf>(8, 8, 128, 1, "bf16", variants_bf16);
-    run_shape<bf>(1, 8, 2048, 0, "bf16", variants_bf16);
-    run_shape<bf>(4, 16, 1024, 1, "bf16", variants_bf16);
-    return 0;
+    run_shape<bf>(8, 8, 128, 0, "bf16", RLX_DTYPE_BF16, 3e-2);
+    run_shape<bf>(8, 8, 128, 1, "bf16", RLX_DTYPE_BF16, 3e-2);
+    run_shape<bf>(1, 8, 2048, 0, "bf16", RLX_DTYPE_BF16, 3e-2);
+    run_shape<bf>(4, 16, 1024, 1, "bf16", RLX_DTYPE_BF16, 3e-2);
+    printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
 }

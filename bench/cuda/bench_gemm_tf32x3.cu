@@ -12,13 +12,13 @@
  * and a strided batch. Times: 20 launches captured in a CUDA graph,
  * replayed, event-timed; the median of 15 replays, per launch.
  *
- *   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -DRLXG_SM90A \
- *     -Iplugins/gpu-common -Iplugin-abi -Iplugins/cuda \
- *     bench/cuda/bench_gemm_tf32x3.cu -lcublas -o bench_gemm_tf32x3 &&
- *     ./bench_gemm_tf32x3
+ * The kernel comes from the cuda plugin's kernel library (gpu_kernels.h);
+ * built with -Dbench=true, run by bench/run.sh.
  * Exits 1 when a check fails.
  */
-#include "../../plugins/gpu-common/gk_gemm_tf32x3.cu"
+#include <rlx/types.h>
+
+#include "gpu_kernels.h"
 
 #include <cublas_v2.h>
 
@@ -167,45 +167,6 @@ static void cublas_gemm(cublasHandle_t h, const Problem &p)
                    p.ta ? (int)p.m : (int)p.k, &zero, p.y, (int)p.n));
 }
 
-typedef gpuError_t (*launch_fn)(gpuStream_t, const Args &);
-struct Variant {
-    const char *name;
-    launch_fn fn;
-    bool no_split; /* declines split K */
-};
-/* TA = false, TB = true: the encoder's Linear layers. F: FLUSH (F k
- * steps summed from zero, then added rounded to nearest); 0 only for
- * comparison, its error is ~9x SGEMM's. */
-#define V(BM, BN, BK, WM, WN, S, F)                                         \
-    { #BM "x" #BN "x" #BK " w" #WM "x" #WN " s" #S " f" #F,                   \
-      launch_t<BM, BN, BK, WM, WN, S, F, false, true>, false }
-static const Variant variants[] = {
-    V(128, 128, 32, 64, 32, 3, 1), /* plugin cfg 0 */
-    V(64, 64, 16, 32, 32, 4, 1),   /* plugin cfg 1, 3 (split) */
-    V(64, 64, 16, 32, 32, 4, 2),   /* plugin cfg 2, 4 (split) */
-    V(64, 64, 32, 32, 16, 3, 1),   /* plugin cfg 5 */
-    V(64, 64, 32, 32, 32, 3, 2),   /* plugin cfg 6 */
-    V(64, 64, 32, 32, 32, 3, 0),   V(64, 64, 32, 32, 32, 3, 1),
-    V(128, 64, 32, 32, 32, 3, 2),  V(64, 64, 32, 32, 32, 4, 2),
-    V(128, 64, 32, 64, 32, 3, 1),  V(64, 128, 32, 32, 64, 3, 1),
-    V(64, 32, 32, 32, 16, 4, 1),   V(32, 64, 32, 16, 32, 4, 1),
-    /* wgmma (sm_90a; not among the plugin's tiles: slower so far), 2 or
-     * 1 warpgroups, 64 or 128 columns, a K tile per wgmma group; then
-     * per k step, double-buffered */
-    { "wgmma 128x64x32 tile", [](gpuStream_t s, const Args &x) {
-          return launch_wgmma<2, true>(s, x, 0, 1); }, true },
-    { "wgmma 64x64x32 tile", [](gpuStream_t s, const Args &x) {
-          return launch_wgmma<1, true>(s, x, 0, 1); }, true },
-    { "wgmma 64x128x32 tile", [](gpuStream_t s, const Args &x) {
-          return launch_wgmma<1, true, 128>(s, x, 0, 1); }, true },
-    { "wgmma 128x128x32 tile", [](gpuStream_t s, const Args &x) {
-          return launch_wgmma<2, true, 128>(s, x, 0, 1); }, true },
-    { "wgmma 128x64x32 step", [](gpuStream_t s, const Args &x) {
-          return launch_wgmma<2, false>(s, x, 0, 1); }, true },
-    { "wgmma 64x64x32 step", [](gpuStream_t s, const Args &x) {
-          return launch_wgmma<1, false>(s, x, 0, 1); }, true },
-};
-#undef V
 
 static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
                         int64_t m, int64_t n, int64_t k)
@@ -227,37 +188,35 @@ static void bench_shape(cublasHandle_t h, cudaStream_t s, const char *name,
     printf("  %-28s %8.2f us %6.1f TFLOPS  err fro %.3e comp %.3e\n",
            "cublas tf32 (1x, not strict)", t_tf32, gflop * 1e3 / t_tf32,
            e_tf32.fro, e_tf32.comp);
-    static const char *const split_name[] = { "", "", " splitk2",
-                                              " splitk3", " splitk4" };
     float best = 1e30f;
     double best_err = 0;
     std::string best_name;
-    for (int split = 1; split <= 4; split++)
-    for (const Variant &v : variants) {
-        if (split > 1 && v.no_split)
-            continue;
-        Args x = { p.a, p.b, nullptr, p.y, m, n, k, 1, 0, 0, 0, 0, split };
+    /* each of the plugin's block tiles, through its launcher (the split-K
+     * tiles split as the plugin's autotuner would run them) */
+    for (int cfg = 0; cfg < RLXG_TF32X3_CONFIGS; cfg++) {
+        char vname[48];
+        snprintf(vname, sizeof vname, "cfg %d (split %d)", cfg,
+                 rlxg_gemm_tf32x3_splits(cfg));
         CK(cudaMemset(p.y, 0xff, (size_t)(m * n) * 4)); /* NaN */
-        float t = time_us(s, [&] { CK(v.fn(s, x)); });
+        float t = time_us(s, [&] {
+            CK(rlxg_gemm_tf32x3(s, p.a, p.b, nullptr, p.y, m, n, k, 0, 1, 1,
+                                m * k, k * n, m * n, RLXG_GEMM_NONE, cfg));
+        });
         Err e = p.err();
         bool ok = e.fro <= 2 * e_sgemm.fro + 1e-7 &&
                   e.comp <= 4 * e_sgemm.comp + 1e-7;
-        bool reference = strstr(v.name, " f0") != NULL; /* known: ~9x */
-        printf("  3xtf32 %-21s%s %8.2f us %6.1f TFLOPS  err fro %.3e comp "
+        printf("  3xtf32 %-21s %8.2f us %6.1f TFLOPS  err fro %.3e comp "
                "%.3e  %.2fx sgemm%s\n",
-               v.name, split > 1 ? split_name[split] : "        ", t,
-               gflop * 1e3 / t, e.fro, e.comp, t_sgemm / t,
-               ok ? "" : reference ? "  too large (f0, reference only)"
-                             : "  ERROR TOO LARGE");
-        if (!ok && !reference)
+               vname, t, gflop * 1e3 / t, e.fro, e.comp, t_sgemm / t,
+               ok ? "" : "  ERROR TOO LARGE");
+        if (!ok) {
             failures++;
-        if (!ok)
             continue; /* never the best */
+        }
         if (t < best) {
             best = t;
             best_err = e.fro;
-            best_name = std::string(v.name) + (split > 1 ? split_name[split]
-                                                         : "");
+            best_name = vname;
         }
     }
     printf("  best 3xtf32: %s %.2f us (%.1f TFLOPS), %.2fx cublas sgemm "

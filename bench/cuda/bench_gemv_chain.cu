@@ -1,28 +1,20 @@
 /*
  * bench_gemv_chain.cu - a batch-1 MLP (784-4096-4096-10) as three GEMVs
  * (the plugin's rlxg_gemv, launched as programmatic dependents) against
- * the first two layers as ONE weight stream: layer 2 split over its
- * input (the hidden units), so the block that owns a slice of hidden
- * units computes them from layer 1 and multiplies them into its slice
- * of layer 2's columns, with no wait for the rest of layer 1. Partial
- * sums go to a small buffer; a second kernel adds them up, applies
- * layer 2's bias and activation, and folds in layer 3 when it is narrow
- * (its blocks' partial outputs summed by the last block to finish).
- * Each variant is timed three ways: 20 forwards in one CUDA graph
- * (time_us), one forward per graph with the graphs queued back to back
- * (time_queued_us), and launched straight onto the stream, the next
- * forward's first kernel a programmatic dependent of the last one
- * (time_direct_us), as the cuda plugin queues short batch-1 chains. The
- * chain kernel is the plugin's (gk_gemv_chain.cu); the variants are in
- * bench_gemv_chain.cuh. Results: bench/cuda/RESULTS.md, seventh and
- * eighth sessions.
- *
- *   bash scripts/gpu-kernel-bench.sh gemv_chain
+ * the plugin's chain (rlxg_gemv_chain): the first two layers as ONE
+ * weight stream, layer 2 split over its input so a block multiplies its
+ * hidden units into its slice of layer 2 with no wait for the rest of
+ * layer 1, then layer 3's GEMV. Each row is timed three ways: 20
+ * forwards in one CUDA graph (time_us), one forward per graph with the
+ * graphs queued back to back (time_queued_us), and launched straight
+ * onto the stream (time_direct_us), as the cuda plugin queues short
+ * batch-1 chains; each checked against a float64 host reference. The
+ * kernels come from the cuda plugin's kernel library (gpu_kernels.h).
+ * Built with -Dbench=true; run by bench/run.sh.
  */
-#include "../../plugins/gpu-common/gk_gemv.cu"
-#include "../../plugins/gpu-common/gk_gemv_chain.cu"
-#include "../../plugins/gpu-common/gk_ptx.cuh"
-#include "bench_gemv_chain.cuh"
+#include <rlx/types.h>
+
+#include "gpu_kernels.h"
 #include "bench_util.cuh"
 
 #include <cmath>
@@ -36,85 +28,8 @@ const int F = RLXG_GEMV_EARLY | RLXG_GEMV_PDL;
 
 struct Net {
     int64_t k0 = 784, nh = 4096, n2 = 4096, n3 = 10;
-    float *x, *w1, *b1, *w2, *b2, *w3, *b3, *y1, *y2, *y3, *P, *Q;
-    unsigned *count;
+    float *x, *w1, *b1, *w2, *b2, *w3, *b3, *y1, *y2, *y3, *P;
 };
-
-/* A launch as the plugin makes its GEMVs: a programmatic dependent of
- * the kernel before; in clusters of CLUSTER blocks unless 0. Used in
- * place (cfg points into the object). */
-struct Launch {
-    cudaLaunchAttribute a[2];
-    cudaLaunchConfig_t cfg = {};
-    Launch(cudaStream_t s, unsigned grid, unsigned block, unsigned cluster,
-           size_t smem = 0)
-    {
-        int n = 0;
-        a[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        a[n++].val.programmaticStreamSerializationAllowed = 1;
-        if (cluster) {
-            a[n].id = cudaLaunchAttributeClusterDimension;
-            a[n].val.clusterDim.x = cluster;
-            a[n].val.clusterDim.y = 1;
-            a[n++].val.clusterDim.z = 1;
-        }
-        cfg.gridDim = dim3(grid);
-        cfg.blockDim = dim3(block);
-        cfg.dynamicSmemBytes = smem;
-        cfg.stream = s;
-        cfg.attrs = a;
-        cfg.numAttrs = n;
-    }
-};
-
-template <int J, int NS, int U, int SB, bool AF = true>
-void launch_part(cudaStream_t s, const Net &m)
-{
-    size_t smem = (size_t)SB * U * 256 * 16;
-    auto k = gemv_chain_part<1, J, NS, U, SB, AF>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int)smem));
-    Launch l(s, (unsigned)((m.nh + J - 1) / J * NS), 256, NS, smem);
-    CK(cudaLaunchKernelEx(&l.cfg, k, (const float *)m.x, (const float *)m.w1,
-                          (const float *)m.b1, (const float *)m.w2, m.P, 1,
-                          m.k0, m.nh, m.n2, 1));
-}
-
-template <int CB>
-void launch_finish(cudaStream_t s, const Net &m, int njb, bool fold,
-                   int probe = 0)
-{
-    Launch l(s, (unsigned)((m.n2 + CB - 1) / CB), 256, 0);
-    CK(cudaLaunchKernelEx(&l.cfg, chain_finish<1, CB>, (const float *)m.P, njb,
-                          (const float *)m.b2, 1,
-                          fold ? (const float *)m.w3 : nullptr,
-                          (const float *)m.b3, 0, m.n3, m.Q, m.count,
-                          fold ? m.y3 : m.y2, 1, m.n2, probe));
-}
-
-template <int CL>
-void launch_finish_cluster(cudaStream_t s, const Net &m, int njb)
-{
-    auto k = chain_finish_cluster<CL>;
-    if (CL > 8)
-        CK(cudaFuncSetAttribute(
-            k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    Launch l(s, CL, 1024, CL);
-    CK(cudaLaunchKernelEx(&l.cfg, k, (const float *)m.P, njb,
-                          (const float *)m.b2, (const float *)m.w3,
-                          (const float *)m.b3, m.n3, m.y3, m.n2));
-}
-
-void gemv_then_fold(cudaStream_t s, const Net &m)
-{
-    CK(rlxg_gemv(s, RLX_DTYPE_F32, m.x, m.w1, m.b1, m.y1, 1, m.nh, m.k0, 2,
-                 F | RLXG_GEMV_RELU));
-    Launch l(s, (unsigned)((m.n2 + 7) / 8), 256, 0);
-    CK(cudaLaunchKernelEx(&l.cfg, gemv_fold<1>, (const float *)m.y1,
-                          (const float *)m.w2, (const float *)m.b2, 1,
-                          (const float *)m.w3, (const float *)m.b3, m.n3,
-                          m.Q, m.count, m.y3, 1, m.n2, m.nh));
-}
 
 /* the plugin's batch-1 path: warps per column chosen by rlxg_gemv */
 void three_gemvs(cudaStream_t s, const Net &m)
@@ -211,10 +126,7 @@ int main()
     CK(cudaMalloc(&m.y2, m.n2 * 4));
     CK(cudaMalloc(&m.y3, m.n3 * 4));
     CK(cudaMalloc(&m.P, 256 * m.n2 * 4));
-    CK(cudaMalloc(&m.Q, 1024 * m.n3 * 4));
     CK(cudaMemset(m.P, 0, 256 * m.n2 * 4));
-    CK(cudaMalloc(&m.count, 4));
-    CK(cudaMemset(m.count, 0, 4));
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaDeviceProp p;
@@ -235,7 +147,6 @@ int main()
         printf("  %-56s %7.2f %7.2f %7.2f  rel.err %.1e\n", name, t, q, d,
                rel_err(m, ref));
     };
-    const int njb = (int)(m.nh / 32);
     for (int rep = 0; rep < 2; rep++) {
         row("three GEMVs (the plugin's batch-1 path)",
             [&] { three_gemvs(s, m); });
@@ -247,52 +158,6 @@ int main()
             CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y2, m.w3, m.b3, m.y3, 1, m.n3,
                          m.n2, 0, F));
         });
-        row("layer 2's GEMV alone (no result)", [&] {
-            CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y1, m.w2, m.b2, m.y2, 1, m.n2,
-                         m.nh, 1, F | RLXG_GEMV_RELU));
-        });
-        row("chain of layers 1+2, nothing prefetched (no result)",
-            [&] { launch_part<32, 2, 8, 0>(s, m); });
-        row("chain of layers 1+2, 3 rounds prefetched (no result)",
-            [&] { launch_part<32, 2, 8, 3>(s, m); });
-        row("  the same, w2's loads issued before layer 1's",
-            [&] { launch_part<32, 2, 8, 3, false>(s, m); });
-        row("  the same, 2 rounds prefetched",
-            [&] { launch_part<32, 2, 8, 2>(s, m); });
-        row("chain + one cluster of 8 finishing", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish_cluster<8>(s, m, njb);
-        });
-        row("chain + one cluster of 16 finishing", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish_cluster<16>(s, m, njb);
-        });
-        row("chain + finish with layer 3 folded", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish<16>(s, m, njb, true);
-        });
-        row("  the same, shares read with plain loads", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish<16>(s, m, njb, true, 3);
-        });
-        row("  probe: finish stops after its share (wrong)", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish<16>(s, m, njb, true, 1);
-        });
-        row("  probe: finish takes tickets, last does nothing (wrong)", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish<16>(s, m, njb, true, 2);
-        });
-        row("  probe: finish without layer 3 (no GEMV after)", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish<16>(s, m, njb, false);
-        });
-        row("chain + finish + layer 3's GEMV", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            launch_finish<16>(s, m, njb, false);
-            CK(rlxg_gemv(s, RLX_DTYPE_F32, m.y2, m.w3, m.b3, m.y3, 1, m.n3,
-                         m.n2, 8, F));
-        });
         row("the plugin's chain (rlxg_gemv_chain) + layer 3's GEMV", [&] {
             CK(rlxg_gemv_chain(s, m.x, m.w1, m.b1, 1, m.w2, m.b2, m.P, 1,
                                m.y2, m.k0, m.nh, m.n2, 1, 1));
@@ -303,19 +168,6 @@ int main()
             CK(rlxg_gemv_chain(s, m.x, m.w1, m.b1, 1, m.w2, m.b2, m.P, 1,
                                m.y2, m.k0, m.nh, m.n2, 1, 1));
         });
-        row("  probe: the same, the sum without its 64 KB reserved", [&] {
-            launch_part<32, 2, 8, 3>(s, m);
-            Launch l(s, (unsigned)((m.n2 + 15) / 16), 256, 0);
-            CK(cudaLaunchKernelEx(&l.cfg, gemv_chain_sum<1, 16>,
-                                  (const float *)m.P, (int)(m.nh / 32),
-                                  (const float *)m.b2, 1, m.y2, 1, m.n2));
-        });
-        row("chain, 128 units per cluster of 8 + finish", [&] {
-            launch_part<128, 8, 8, 3>(s, m);
-            launch_finish<16>(s, m, (int)(m.nh / 128), true);
-        });
-        row("GEMV, then layer 2's GEMV with layer 3 folded",
-            [&] { gemv_then_fold(s, m); });
     }
     return 0;
 }

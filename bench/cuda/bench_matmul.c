@@ -11,7 +11,8 @@
  * and the matmul cost is (T(R+1) - T(1)) / R: the copies cancel out. The
  * end-to-end time of the single matmul is printed too.
  *
- * Build: see scripts/gpu-cuda.sh. Usage: bench_matmul [max_size]
+ * Built with -Dbench=true (rlx-bench-cuda-matmul); run by bench/run.sh.
+ * Usage: rlx-bench-cuda-matmul [max_size]
  */
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * accelerator), and the MLP's three reads as three kernels of one graph.
  *
  *   nvcc -O2 -arch=sm_90 bench/cuda/bench_stream.cu -o bench_stream
- *   (or: bash scripts/gpu-kernel-bench.sh stream)
+ *   (or: bash bench/run.sh cuda)
  *   ./bench_stream [MIB...]     (default: 12.25 64 76.4, the MLP's layers)
  *   ./bench_stream --ways
  */

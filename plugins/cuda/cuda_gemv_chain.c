@@ -4,7 +4,7 @@
  * gk_gemv_chain.cu) where the autotuner measures it faster: the first
  * step launches the chain for both, the second launches nothing. On an
  * H200 the 784-4096-4096-10 MLP's first two layers take 18.4 µs that
- * way against 23.5 µs as two GEMVs (bench/cuda/RESULTS.md).
+ * way against 23.5 µs as two GEMVs (docs/performance-notes.md).
  *
  * Setting cuda.gemv_chain (RLX_CUDA_GEMV_CHAIN): 0 never, 1 wherever two
  * steps fit (for tests), by default where measured faster.

@@ -46,7 +46,7 @@ static inline int cuda_test_without_gpu(const char *plugin, const char *what)
         rlx_session_destroy(s);
     rlx_runtime_destroy(rt);
     printf("ok %d - %s # SKIP no NVIDIA GPU here: the kernels need one. "
-           "Fix: run scripts/gpu-shared.sh on a machine with an NVIDIA "
+           "Fix: run scripts/gpu-test.sh on a machine with an NVIDIA "
            "GPU\n1..%d\n", n_test + 1, what, n_test + 1);
     return n_fail != 0;
 }

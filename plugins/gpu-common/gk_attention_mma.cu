@@ -23,7 +23,7 @@ namespace {
  * next tile copied in while this one is computed. (Splitting the keys
  * of 16 rows across warps instead, with a merge at the end, measured
  * slower on an H200 even for 128-key sequences, and so did a 128-key
- * sequence as one tile of 128: bench/cuda/RESULTS.md.)
+ * sequence as one tile of 128: docs/performance-notes.md.)
  * Each key tile is gk_attention_flash.cuh's attn_mma_tile. */
 template <typename T, int D, int W, int KT>
 __global__ void __launch_bounds__(W * 32)

@@ -6,8 +6,8 @@
  * the blocks that compute a slice of h multiply it straight into every
  * column of layer 2, and a second kernel adds the slices' partial sums.
  * On an H200 the 784-4096-4096 pair reads its 76 MiB in 18.4 µs, less
- * than layer 2's GEMV alone takes (bench/cuda/RESULTS.md, seventh and
- * eighth sessions). CUDA only; the cuda plugin takes it where the
+ * than layer 2's GEMV alone takes (docs/performance-notes.md).
+ * CUDA only; the cuda plugin takes it where the
  * autotuner finds it faster than two GEMVs (cuda_gemv_chain.c).
  */
 #include <cooperative_groups.h>
@@ -299,7 +299,7 @@ constexpr size_t kSmem = (size_t)kSB * kU * 256 * sizeof(float4);
  * programmatic dependent), its blocks would otherwise sit waiting on
  * the SMs beside the part's two blocks, which slowed the pair by 1.2 µs
  * on an H200; with 64 KB they fit only where a part block has left
- * (bench/cuda/RESULTS.md, eighth session). */
+ * (docs/performance-notes.md). */
 constexpr size_t kSumSmem = 64 << 10;
 
 } /* namespace */

@@ -4,7 +4,7 @@
  * multiples of 4 may take the register-blocked sgemm shader
  * (shaders/sgemm.comp: 8x8 or 4x4 per thread, vec4 loads, k-major A
  * tile, double-buffered shared memory), in the variant measured best for
- * the shape (bench/vulkan/RESULTS.md); the rest take the general
+ * the shape (docs/performance-notes.md); the rest take the general
  * 16x16-tiled shader.
  *
  * matmul push words: m, n, k, a row/col strides, b row/col strides,
@@ -32,7 +32,7 @@ const rlx__vk_sgemm_variant rlx__vk_sgemm_variants[RLX_VK_SGEMM_VARIANTS] = {
     { "sgemm_64x64x16_check", 64, 64, 16, 1 },
 };
 
-/* The measured choice (bench/vulkan/RESULTS.md, NVIDIA H200): the
+/* The measured choice (docs/performance-notes.md, NVIDIA H200): the
  * 128x128 tile (BK 8, warps of 4x8 threads) wherever there are enough of
  * its tiles to fill the GPU (45 TFLOP/s at 4096, 89 % of cuBLAS f32; at
  * 2048 45 against 31 for 64x64), else the 64x64 tile (BK 16: 30 TFLOP/s

@@ -1,0 +1,54 @@
+#!/bin/bash
+# gpu-test.sh - the product's CUDA checks on a machine with an NVIDIA GPU
+# and the CUDA toolkit: a -Werror build with the cuda plugin (and the
+# benchmarks, built, not run), the cuda tests (which assert a working
+# GPU there, where elsewhere they skip), and `rlx conformance --backend
+# cuda`. Logs go to $OUT (default ./gpu-test-out); BUILD is the build
+# directory (default ./build-gpu-test). Benchmarks: bench/run.sh BUILD.
+#
+#   bash scripts/gpu-test.sh
+#
+# MESON_TESTS="name ..." runs those meson tests instead of the cuda ones
+# (e.g. the whole suite: MESON_TESTS=" "). Build dependencies the machine
+# lacks (libyaml, libffi) may be carried as Debian .debs in .debs/
+# (scripts/gpu-deps.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/gpu-test-out}
+BUILD=${BUILD:-$ROOT/build-gpu-test}
+mkdir -p "$OUT"
+. scripts/gpu-deps.sh
+status=0
+step() { echo; echo "== $*"; }
+
+step "GPU and driver"
+nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap \
+    --format=csv 2>&1 | tee "$OUT/gpu.txt"
+
+step "build"
+if [ ! -f "$BUILD/build.ninja" ]; then
+    meson setup "$BUILD" -Dwerror=true -Dcuda=enabled -Dbench=true \
+        >"$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
+fi
+ninja -C "$BUILD" >"$OUT/build.log" 2>&1 \
+    || { grep -B2 -A12 FAILED "$OUT/build.log" | head -60; exit 1; }
+
+step "meson test ${MESON_TESTS:-cuda-plugin cuda-attention cuda-queue cuda-gemm}"
+# shellcheck disable=SC2086
+meson test -C "$BUILD" --print-errorlogs \
+    ${MESON_TESTS:-cuda-plugin cuda-attention cuda-queue cuda-gemm} \
+    >"$OUT/test.log" 2>&1 || status=1
+grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):" "$OUT/test.log" | tail -30
+# on a GPU machine the cuda tests must run, not skip
+if grep -q "# SKIP no NVIDIA GPU" "$BUILD/meson-logs/testlog.txt"; then
+    echo "cuda tests skipped: no GPU seen"; status=1
+fi
+
+step "rlx conformance --backend cuda"
+RLX_PLUGIN_PATH=$BUILD/plugins/cuda "$BUILD/tools/rlx" conformance \
+    --backend cuda >"$OUT/conformance.txt" 2>&1 || status=1
+tail -3 "$OUT/conformance.txt"
+
+step "result: $([ $status = 0 ] && echo PASS || echo FAIL)"
+exit $status
