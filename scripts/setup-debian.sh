@@ -18,7 +18,11 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # the AT_SECURE test gives a probe a file capability (setcap)
       libcap2-bin
       # the libFuzzer harnesses (scripts/fuzz.sh): clang and its runtimes
-      clang libclang-rt-14-dev)
+      clang libclang-rt-14-dev
+      # ONNX import: protobuf-c and the onnx.proto it is generated from;
+      # the ONNX backend test data and python3-onnx for the test scripts
+      libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
+      python3-onnx)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -17,6 +17,8 @@ typedef struct check_options {
     const char *model, *device;
     int fallback;
     cli_allow allow;
+    const char *shapes[64]; /* --shape NAME=d0,d1,... */
+    int n_shapes;
 } check_options;
 
 static int parse(int argc, char **argv, check_options *o)
@@ -38,6 +40,11 @@ static int parse(int argc, char **argv, check_options *o)
             if (cli_device_check("check", v) != 0)
                 return CLI_EXIT_USAGE;
             o->device = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--shape",
+                                         &missing))) {
+            if (o->n_shapes == 64)
+                return cli_usage_error("check: at most 64 --shape options");
+            o->shapes[o->n_shapes++] = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--fallback",
                                          &missing))) {
             if ((o->fallback = cli_fallback_parse(v)) < 0)
@@ -78,6 +85,34 @@ static void where_format(char *buf, size_t size, const rlx_program *placed,
                (unsigned)dev, (unsigned)piece + 1);
 }
 
+/* ONNX models: per ONNX node, what it was lowered to and where the last
+ * rlx node made for it runs. */
+static void source_print(const rlx_model *m, const rlx_graph *g,
+                         const rlx_program *placed)
+{
+    uint32_t n = rlx_model_source_node_count(m);
+    if (!n)
+        return;
+    printf("  %-24s %-18s %-28s %s\n", "ONNX NODE", "OP", "RUNS ON",
+           "LOWERED TO");
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name, *op, *out, *lowered;
+        rlx_model_source_node(m, i, &name, &op, &out, &lowered);
+        size_t len = strlen(out);
+        rlx_value last = RLX_VALUE_NONE;
+        for (rlx_value v = 0; v < rlx_graph_node_count(g); v++) {
+            const char *nm;
+            rlx_graph_node(g, v, &nm, NULL);
+            if (!strncmp(nm, out, len) && nm[len] == '#')
+                last = v;
+        }
+        char where[160] = "- (folded or passed through)";
+        if (last != RLX_VALUE_NONE)
+            where_format(where, sizeof where, placed, last);
+        printf("  %-24s %-18s %-28s %s\n", name, op, where, lowered);
+    }
+}
+
 static void report_print(const rlx_graph *g, const rlx_capability *c,
                          const rlx_program *placed)
 {
@@ -113,6 +148,13 @@ int cli_cmd_check(int argc, char **argv)
     rlx_program *p = NULL;
     if ((rc = cli_model_open(o.model, &m)) != CLI_EXIT_OK)
         return rc;
+    for (int i = 0; i < o.n_shapes; i++)
+        if ((rc = cli_model_shape(m, o.shapes[i])) != CLI_EXIT_OK)
+            goto done;
+    if (!rlx_model_graph(m)) {
+        rc = cli_runtime_error("cannot build the model's graph");
+        goto done;
+    }
     if (rlx_runtime_create(&rt, 0) != RLX_OK) {
         rc = cli_runtime_error("cannot create the runtime");
         goto done;
@@ -145,6 +187,7 @@ int cli_cmd_check(int argc, char **argv)
            rlx_backend_device_name(b),
            (unsigned)(p ? rlx_program_device_index(p)
                         : rlx_session_device_index(s)));
+    source_print(m, g, p);
     report_print(g, c, p);
     const char *why;
     rlx_value first = rlx_capability_first_unsupported(c, &why);

@@ -1,5 +1,5 @@
 /*
- * cmd_run.c - `rlx run MODEL.yaml`: load a model, compile it on a device,
+ * cmd_run.c - `rlx run MODEL.onnx|MODEL.yaml`: load a model, compile it on a device,
  * feed it inputs from .npy files (or seeded random data), run it, and
  * report which backend ran it, how long it took and what came out, so a
  * user can try a model on a machine's best device with one command.
@@ -41,6 +41,8 @@ typedef struct run_options {
     cli_allow allow;      /* --allow-custom-ops */
     run_input_arg inputs[RUN_INPUTS_MAX];
     int n_inputs;
+    const char *shapes[RUN_INPUTS_MAX]; /* --shape NAME=d0,d1,... */
+    int n_shapes;
 } run_options;
 
 static void run_options_free(run_options *o)
@@ -99,6 +101,12 @@ static int run_options_parse(int argc, char **argv, run_options *o)
                                          &missing))) {
             if ((rc = run_input_parse(o, v)) != 0)
                 return rc;
+        } else if ((v = cli_option_value(argc, argv, &i, "--shape",
+                                         &missing))) {
+            if (o->n_shapes >= RUN_INPUTS_MAX)
+                return cli_usage_error("run: at most %d --shape options",
+                                       RUN_INPUTS_MAX);
+            o->shapes[o->n_shapes++] = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--seed",
                                          &missing))) {
             if (cli_parse_u64(v, 0, UINT64_MAX, &o->seed) != 0)
@@ -350,8 +358,12 @@ static int run_output_write(const char *dir, const char *name,
         fprintf(stderr, "rlx: output path too long\n");
         return CLI_EXIT_FAILURE;
     }
-    for (char *c = path + strlen(dir) + 1; *c; c++)
-        if (*c == '/')
+    /* the name as a file name: only [A-Za-z0-9._-] kept */
+    char *stem = path + strlen(dir) + 1, *ext = path + n - 4;
+    for (char *c = stem; c < ext; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+              (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' ||
+              *c == '-'))
             *c = '_';
     if (cli_npy_write(path, t, err, sizeof err) != 0) {
         fprintf(stderr, "rlx: %s\n", cli_message(err));
@@ -630,6 +642,59 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
     return rc;
 }
 
+/* ONNX models compile for the shapes of their inputs: those of --shape,
+ * then those of the --input files. */
+static int run_shapes_apply(rlx_model *m, run_options *o)
+{
+    for (int i = 0; i < o->n_shapes; i++) {
+        int rc = cli_model_shape(m, o->shapes[i]);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    if (strcmp(rlx_model_format(m), "onnx") != 0)
+        return CLI_EXIT_OK;
+    for (int i = 0; i < o->n_inputs; i++) {
+        uint32_t n = rlx_model_input_count(m), k;
+        for (k = 0; k < n; k++) {
+            const char *name;
+            rlx_model_input(m, k, &name, NULL, NULL, NULL, NULL);
+            if (!strcmp(name, o->inputs[i].name))
+                break;
+        }
+        if (k == n)
+            continue; /* reported with the other inputs */
+        cli_tensor t;
+        char err[1024];
+        if (cli_npy_read(o->inputs[i].file, &t, err, sizeof err) != 0) {
+            fprintf(stderr, "rlx: input '%s': %s\n", o->inputs[i].name, err);
+            return CLI_EXIT_FAILURE;
+        }
+        /* small 0-d and 1-d integer inputs are shape arguments (a
+         * Reshape's shape, Slice's starts), like a Resize's float scales
+         * and a bool flag: fixed, so that they fold (the result is the
+         * same for this run) */
+        int fix = t.rank <= 1 &&
+                  (((t.dtype == RLX_DTYPE_I64 || t.dtype == RLX_DTYPE_I32) &&
+                    t.count <= 64) ||
+                   (t.dtype == RLX_DTYPE_F32 &&
+                    t.count <= 8) ||
+                   (t.dtype == RLX_DTYPE_BOOL && t.rank == 0));
+        rlx_status st = fix ? rlx_model_set_input_value(
+                                  m, o->inputs[i].name, t.dtype, t.rank,
+                                  t.dims, t.data)
+                            : rlx_model_set_input_shape(
+                                  m, o->inputs[i].name, t.rank, t.dims);
+        if (fix && st == RLX_OK)
+            o->inputs[i].used = 1;
+        cli_tensor_free(&t);
+        if (st != RLX_OK) {
+            fprintf(stderr, "rlx: %s\n", rlx_last_error());
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_run(int argc, char **argv)
 {
     run_options o;
@@ -641,6 +706,8 @@ int cli_cmd_run(int argc, char **argv)
         rc = run_output_dir_check(o.output_dir);
     if (rc == 0)
         rc = cli_model_open(o.model, &m);
+    if (rc == 0)
+        rc = run_shapes_apply(m, &o);
     if (rc == 0 && rlx_runtime_create(&rt, 0) != RLX_OK)
         rc = cli_runtime_error("cannot create the runtime");
     if (rc == 0)

@@ -1,7 +1,9 @@
 /* model_run.c - see model_run.h. */
 #include "model_run.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -70,6 +72,11 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
 {
     rlx_status st;
     memset(x, 0, sizeof *x);
+    if (!rlx_model_graph(m)) { /* an ONNX model waiting for a value */
+        x->status = RLX_ERR_STATE;
+        snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
+        return cli_runtime_error("cannot build the model's graph");
+    }
     if ((st = rlx_session_create(rt, device, &x->session)) != RLX_OK) {
         x->status = st;
         snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
@@ -209,5 +216,36 @@ int cli_allow_apply(rlx_runtime *rt, const cli_allow *a)
     for (int k = 0; k < a->n; k++)
         if (rlx_runtime_allow_custom_ops(rt, a->paths[k]) != RLX_OK)
             return cli_runtime_error("--allow-custom-ops");
+    return CLI_EXIT_OK;
+}
+
+int cli_model_shape(rlx_model *m, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    int64_t dims[8];
+    uint32_t rank = 0;
+    char name[256];
+    if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name)
+        return cli_usage_error("--shape wants NAME=d0,d1,..., not '%s'",
+                               spec);
+    memcpy(name, spec, (size_t)(eq - spec));
+    name[eq - spec] = '\0';
+    const char *p = eq + 1;
+    while (*p) { /* "" is a 0-d input */
+        char *end;
+        errno = 0;
+        long long d = strtoll(p, &end, 10);
+        if (end == p || errno || d < 0 || rank == 8 ||
+            (*end && *end != ','))
+            return cli_usage_error("--shape %s: dims are up to 8 "
+                                   "non-negative integers separated by "
+                                   "commas", spec);
+        dims[rank++] = d;
+        p = *end ? end + 1 : end;
+    }
+    if (rlx_model_set_input_shape(m, name, rank, dims) != RLX_OK) {
+        fprintf(stderr, "rlx: %s\n", rlx_last_error());
+        return CLI_EXIT_FAILURE;
+    }
     return CLI_EXIT_OK;
 }

@@ -41,6 +41,9 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
 void cli_model_exec_destroy(cli_model_exec *x);
 /* "split", "whole", "none" -> rlx_fallback; -1 for anything else. */
 int cli_fallback_parse(const char *s);
+/* `--shape NAME=d0,d1,...`: give an input of M concrete dims (ONNX
+ * models with symbolic dimensions). CLI exit code. */
+int cli_model_shape(rlx_model *m, const char *spec);
 
 /* Input I of P filled from SEED: floats uniform in [-1, 1), ints in
  * {0, 1}, independent of the other inputs and of their order. */

@@ -1,19 +1,48 @@
 /*
- * model.c - rlx_model: a graph loaded from a YAML model file plus its
- * memory-mapped safetensors weights. Loading is all-or-nothing; the
- * weights stay mapped until the model is destroyed.
+ * model.c - rlx_model: a graph loaded from an ONNX file (model_onnx.c)
+ * or from a YAML model file plus its memory-mapped safetensors weights.
+ * Loading is all-or-nothing; the weights stay mapped until the model is
+ * destroyed.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 
-struct rlx_model {
-    char *path;
-    char *name;
-    rlx_graph *graph;
-    rlx__safetensors *weights; /* NULL when the model has none */
-};
+int rlx__model_is_onnx(const char *path)
+{
+    /* A serialized ModelProto starts with a protobuf field tag, in every
+     * exporter we know ir_version's (0x08, then a small varint); a YAML
+     * model starts with text. */
+    unsigned char b[2] = { 0, 0 };
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, b, sizeof b) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n == 2 && b[0] == 0x08 && b[1] < 0x80)
+        return 1;
+    size_t len = strlen(path);
+    return len > 5 && strcmp(path + len - 5, ".onnx") == 0;
+}
+
+static rlx_status load_yaml(rlx_model *m)
+{
+    rlx__ynode *root = NULL;
+    rlx_status st = rlx__yaml_load(m->path, &root);
+    if (st != RLX_OK)
+        return st;
+    rlx__model_parts parts;
+    st = rlx__model_build(m->path, root, &parts);
+    rlx__ynode_free(root);
+    if (st != RLX_OK)
+        return st;
+    m->name = parts.name;
+    m->graph = parts.graph;
+    m->weights = parts.weights;
+    return RLX_OK;
+}
 
 /* A file of another kind named as such, not parsed as YAML (whose error
  * about control characters would say nothing useful). */
@@ -21,11 +50,12 @@ static rlx_status not_a_yaml_model(const char *path)
 {
     switch (rlx__model_format_sniff(path)) {
     case RLX__MODEL_FORMAT_ONNX:
+        /* rlx__model_is_onnx said no: not a ModelProto rlx reads */
         return rlx__error(RLX_ERR_FORMAT,
-                          "%s: this is an ONNX model; rlx does not import "
-                          "ONNX yet, it reads rlx YAML models. Fix: describe "
-                          "the graph as an rlx YAML model with its weights in "
-                          "safetensors (docs/model-format.md)", path);
+                          "%s: this looks like an ONNX model, but does not "
+                          "start with the ir_version field rlx reads ONNX "
+                          "models by. Fix: name the file *.onnx, or save it "
+                          "again with onnx.save", path);
     case RLX__MODEL_FORMAT_SAFETENSORS:
         return rlx__error(RLX_ERR_FORMAT,
                           "%s: this is a safetensors weights file, not a "
@@ -58,31 +88,33 @@ rlx_status rlx_model_load(const char *path, rlx_model **out)
                           "of a model file and a place for the model",
                           !out ? "OUT" : "PATH",
                           path && !*path ? " or empty" : "");
-    rlx_status st = not_a_yaml_model(path);
-    if (st != RLX_OK)
-        return st;
-    rlx__ynode *root = NULL;
-    st = rlx__yaml_load(path, &root);
-    if (st != RLX_OK)
-        return st;
-    rlx__model_parts parts;
-    st = rlx__model_build(path, root, &parts);
-    rlx__ynode_free(root);
-    if (st != RLX_OK)
-        return st;
     rlx_model *m = calloc(1, sizeof *m);
     if (m)
         m->path = rlx__strdup(path);
     if (!m || !m->path) {
         free(m);
-        free(parts.name);
-        rlx_graph_destroy(parts.graph);
-        rlx__safetensors_close(parts.weights);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    m->name = parts.name;
-    m->graph = parts.graph;
-    m->weights = parts.weights;
+    rlx_status st;
+    if (rlx__model_is_onnx(path)) {
+#ifdef RLX_HAVE_ONNX
+        st = rlx__model_onnx_load(m);
+#else
+        st = rlx__error(RLX_ERR_UNSUPPORTED,
+                        "%s is an ONNX model, but this rlx was built "
+                        "without ONNX support. Fix: rebuild rlx with "
+                        "protobuf-c and libonnx-dev installed (meson "
+                        "option onnx)", path);
+#endif
+    } else {
+        st = not_a_yaml_model(path);
+        if (st == RLX_OK)
+            st = load_yaml(m);
+    }
+    if (st != RLX_OK) {
+        rlx_model_destroy(m);
+        return st;
+    }
     *out = m;
     return RLX_OK;
 }
@@ -91,6 +123,9 @@ void rlx_model_destroy(rlx_model *m)
 {
     if (!m)
         return;
+#ifdef RLX_HAVE_ONNX
+    rlx__model_onnx_free(m);
+#endif
     rlx_graph_destroy(m->graph);
     rlx__safetensors_close(m->weights);
     free(m->name);
@@ -100,6 +135,8 @@ void rlx_model_destroy(rlx_model *m)
 
 const rlx_graph *rlx_model_graph(const rlx_model *m)
 {
+    if (m && !m->graph && m->pending) /* why, for rlx_last_error */
+        rlx__error(m->pending_status, "%s", m->pending);
     return m ? m->graph : NULL;
 }
 
@@ -108,11 +145,217 @@ const char *rlx_model_name(const rlx_model *m)
     return m ? m->name : NULL;
 }
 
+const char *rlx_model_format(const rlx_model *m)
+{
+    return !m ? NULL : m->onnx ? "onnx" : "rlx";
+}
+
+uint32_t rlx_model_source_node_count(const rlx_model *m)
+{
+    return m ? m->n_report : 0;
+}
+
+rlx_status rlx_model_source_node(const rlx_model *m, uint32_t index,
+                                 const char **name, const char **op_type,
+                                 const char **output, const char **lowered)
+{
+#ifdef RLX_HAVE_ONNX
+    if (m && m->onnx && index < m->n_report)
+        return rlx__model_onnx_node(m, index, name, op_type, output,
+                                    lowered);
+#else
+    (void)name, (void)op_type, (void)output, (void)lowered;
+#endif
+    return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                      "rlx_model_source_node: index %u is out of range (the "
+                      "model has %u source nodes). Fix: iterate below "
+                      "rlx_model_source_node_count", index,
+                      m ? m->n_report : 0);
+}
+
+uint32_t rlx_model_input_count(const rlx_model *m)
+{
+    if (!m)
+        return 0;
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx)
+        return rlx__model_onnx_input_count(m);
+#endif
+    uint32_t n = 0;
+    for (rlx_value v = 0; v < rlx_graph_node_count(m->graph); v++) {
+        rlx_op op;
+        if (rlx_graph_node(m->graph, v, NULL, &op) == RLX_OK &&
+            op == RLX_OP_INPUT)
+            n++;
+    }
+    return n;
+}
+
+rlx_status rlx_model_input(const rlx_model *m, uint32_t index,
+                           const char **name, rlx_dtype *dtype,
+                           uint32_t *rank, const int64_t **dims,
+                           const char *const **symbols)
+{
+    if (symbols)
+        *symbols = NULL;
+    if (!m || index >= rlx_model_input_count(m))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_model_input: index %u is out of range. Fix: "
+                          "iterate below rlx_model_input_count", index);
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx)
+        return rlx__model_onnx_input(m, index, name, dtype, rank, dims,
+                                     symbols, NULL);
+#endif
+    uint32_t k = 0;
+    for (rlx_value v = 0; v < rlx_graph_node_count(m->graph); v++) {
+        rlx_op op;
+        const char *nm;
+        if (rlx_graph_node(m->graph, v, &nm, &op) != RLX_OK ||
+            op != RLX_OP_INPUT || k++ != index)
+            continue;
+        rlx_dtype dt;
+        uint32_t r;
+        const int64_t *d;
+        rlx_status st = rlx_graph_value_shape(m->graph, v, &dt, &r, &d);
+        if (name)
+            *name = nm;
+        if (dtype)
+            *dtype = dt;
+        if (rank)
+            *rank = r;
+        if (dims)
+            *dims = d;
+        return st;
+    }
+    return rlx__error(RLX_ERR_INTERNAL, "rlx_model_input: lost input %u",
+                      index);
+}
+
+rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
+                                     uint32_t rank, const int64_t *dims)
+{
+    if (!m || !name || (rank && !dims))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_model_set_input_shape: model, name or dims "
+                          "is NULL. Fix: pass all three");
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx) {
+        uint32_t n = rlx__model_onnx_input_count(m);
+        for (uint32_t i = 0; i < n; i++) {
+            const char *nm;
+            uint32_t r;
+            const int64_t *decl;
+            int64_t *cur;
+            rlx__model_onnx_input(m, i, &nm, NULL, &r, &decl, NULL, &cur);
+            if (strcmp(nm, name) != 0)
+                continue;
+            if (r != rank)
+                return rlx__error(RLX_ERR_SHAPE,
+                                  "%s: input '%s' has rank %u; the shape "
+                                  "given has rank %u. Fix: give %u dims",
+                                  m->path, name, r, rank, r);
+            for (uint32_t k = 0; k < r; k++)
+                if (dims[k] < 0 || (decl[k] >= 0 && decl[k] != dims[k]))
+                    return rlx__error(RLX_ERR_SHAPE,
+                                      "%s: input '%s' dimension %u cannot "
+                                      "be %lld (declared %lld). Fix: only "
+                                      "symbolic dimensions may change",
+                                      m->path, name, k, (long long)dims[k],
+                                      (long long)decl[k]);
+            int64_t old[RLX_MAX_RANK];
+            memcpy(old, cur, r * sizeof *old);
+            if (memcmp(old, dims, r * sizeof *old) == 0)
+                return RLX_OK;
+            memcpy(cur, dims, r * sizeof *cur);
+            rlx_status st = rlx__model_onnx_relower(m);
+            if (st != RLX_OK)
+                memcpy(cur, old, r * sizeof *old);
+            return st;
+        }
+        return rlx__error(RLX_ERR_NOT_FOUND,
+                          "%s: the model has no input named '%s'. Fix: "
+                          "see rlx_model_input for its inputs", m->path,
+                          name);
+    }
+#endif
+    /* A YAML model's shapes are fixed: only its own shape is accepted. */
+    for (rlx_value v = 0; v < rlx_graph_node_count(m->graph); v++) {
+        rlx_op op;
+        const char *nm;
+        rlx_dtype dt;
+        uint32_t r;
+        const int64_t *d;
+        if (rlx_graph_node(m->graph, v, &nm, &op) != RLX_OK ||
+            op != RLX_OP_INPUT || strcmp(nm, name) != 0 ||
+            rlx_graph_value_shape(m->graph, v, &dt, &r, &d) != RLX_OK)
+            continue;
+        if (r == rank && memcmp(d, dims, r * sizeof *d) == 0)
+            return RLX_OK;
+        return rlx__error(RLX_ERR_UNSUPPORTED,
+                          "%s: input '%s' of a YAML model has a fixed "
+                          "shape. Fix: feed the declared shape, or edit the "
+                          "model", m->path, name);
+    }
+    return rlx__error(RLX_ERR_NOT_FOUND,
+                      "%s: the model has no input named '%s'. Fix: see "
+                      "rlx_model_input for its inputs", m->path, name);
+}
+
+rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
+                                     rlx_dtype dtype, uint32_t rank,
+                                     const int64_t *dims, const void *data)
+{
+    if (!m || !name || (rank && !dims) || rank > RLX_MAX_RANK)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_model_set_input_value: model, name or dims "
+                          "missing, or rank over %d. Fix: pass them",
+                          RLX_MAX_RANK);
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx)
+        return rlx__model_onnx_set_value(m, name, dtype, rank, dims, data);
+#else
+    (void)dtype, (void)data;
+#endif
+    return rlx__error(RLX_ERR_UNSUPPORTED,
+                      "%s: inputs of a YAML model cannot be fixed. Fix: "
+                      "feed the input at run time", m->path);
+}
+
+rlx_status rlx_model_compile(rlx_model *m, rlx_session *s, rlx_program **out)
+{
+    if (out)
+        *out = NULL;
+    if (!m || !s || !out)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_model_compile: model, session or OUT is "
+                          "NULL. Fix: pass all three");
+    if (!m->graph)
+        return rlx__error(m->pending ? m->pending_status : RLX_ERR_STATE,
+                          "%s", m->pending ? m->pending : "the model has "
+                          "no graph. Fix: load it again");
+    rlx_program *p;
+    rlx_status st = rlx_session_compile(s, m->graph, &p);
+    if (st != RLX_OK)
+        return st;
+    if ((st = rlx_model_set_params(m, p)) != RLX_OK ||
+        (st = rlx__shapes_attach(p, m, s)) != RLX_OK) {
+        rlx_program_destroy(p);
+        return st;
+    }
+    *out = p;
+    return RLX_OK;
+}
+
 rlx_status rlx_model_set_params(const rlx_model *m, rlx_program *p)
 {
     if (!m || !p)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_model_set_params: model or program is NULL");
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx)
+        return rlx__model_onnx_set_params(m, p);
+#endif
     uint32_t n = rlx_program_param_count(p);
     for (uint32_t i = 0; i < n; i++) {
         const char *name;

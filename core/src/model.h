@@ -213,4 +213,52 @@ rlx_status rlx__model_custom(const char *path, rlx_graph *g,
                              rlx__model_lookup lookup, void *ctx,
                              rlx_value *out);
 
+/* ---- model.c, model_onnx.c: the model record ------------------------- */
+
+struct rlx__onnx_model;
+
+struct rlx_model {
+    char *path;
+    char *name;
+    rlx_graph *graph;
+    rlx__safetensors *weights; /* YAML models: NULL when it has none */
+    struct rlx__onnx_model *onnx; /* ONNX models, else NULL */
+    uint32_t n_report;         /* ONNX: what each node became */
+    char **report;
+    /* ONNX: why there is no graph (an input's value is needed: see
+     * rlx_model_set_input_value), or NULL */
+    char *pending;
+    rlx_status pending_status;
+};
+
+/* Is the file at PATH an ONNX model (by its first bytes, or its name
+ * when it is too short to tell)? */
+int rlx__model_is_onnx(const char *path);
+/* Load the ONNX file PATH into M (path already set). */
+rlx_status rlx__model_onnx_load(rlx_model *m);
+/* Rebuild M's graph for its inputs' current dims; on failure M keeps its
+ * graph. */
+rlx_status rlx__model_onnx_relower(rlx_model *m);
+rlx_status rlx__model_onnx_set_params(const rlx_model *m, rlx_program *p);
+void rlx__model_onnx_free(rlx_model *m);
+/* Input I's declared and current dims (ONNX models). */
+rlx_status rlx__model_onnx_input(const rlx_model *m, uint32_t i,
+                                 const char **name, rlx_dtype *dtype,
+                                 uint32_t *rank, const int64_t **decl,
+                                 const char *const **sym, int64_t **cur);
+uint32_t rlx__model_onnx_input_count(const rlx_model *m);
+rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
+                                     rlx_dtype dtype, uint32_t rank,
+                                     const int64_t *dims, const void *data);
+rlx_status rlx__model_onnx_node(const rlx_model *m, uint32_t i,
+                                const char **name, const char **op_type,
+                                const char **output, const char **lowered);
+
+/* ---- model_shapes.c: programs that follow their inputs' shapes ------- */
+
+struct rlx__shapes;
+/* Attach a shape cache for model M compiled on S to program P. */
+rlx_status rlx__shapes_attach(rlx_program *p, rlx_model *m, rlx_session *s);
+void rlx__shapes_free(struct rlx__shapes *c);
+
 #endif /* RLX_MODEL_H */

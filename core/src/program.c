@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "placement.h"
 #include "program.h"
+#include "model.h"
 #include "session.h"
 
 static rlx_status slot_fill(rlx__slot *slot, const char *name,
@@ -276,6 +277,11 @@ void rlx_program_destroy(rlx_program *p)
 {
     if (!p)
         return;
+    if (p->shapes) { /* the programs parked for other shapes */
+        struct rlx__shapes *sh = p->shapes;
+        p->shapes = NULL;
+        rlx__shapes_free(sh);
+    }
     const rlx_backend *b = p->backend;
     /* The executable goes first: backends may hold on to the host input
      * and output memory (pinned for DMA) until executable_destroy. Runs

@@ -36,6 +36,9 @@ struct rlx_program {
     int has_run;
     rlx__placement *place;         /* split over pieces, or NULL */
     rlx__place_report report;      /* where each node runs */
+    /* programs from rlx_model_compile: the per-shape programs
+     * (model_shapes.c), or NULL */
+    struct rlx__shapes *shapes;
 };
 
 /* Slot NAME of KIND and its index, or NULL. */

@@ -649,23 +649,87 @@ RLX_API rlx_status rlx_program_submit(rlx_program *p);
  * threading rules as rlx_program_run. */
 RLX_API rlx_status rlx_program_wait(rlx_program *p);
 
-/* ---- models: YAML graph + safetensors weights (docs/model-format.md) - */
+/* ---- models: ONNX, or YAML graph + safetensors weights --------------- */
+/* (docs/model-format.md) */
 
 typedef struct rlx_model rlx_model;
 
-/* Parse the YAML model at PATH, map its weights file, validate both and
- * build the graph. Errors name the file, the line and column or the node,
- * and end with a Fix; nothing is left half-loaded. A model is data: this
- * opens no library and runs no code (a custom op's library opens at
- * compile time, if allowed: rlx_runtime_allow_custom_ops). */
+/* Load the model at PATH: an ONNX file (recognised by its content) or a
+ * YAML model with its safetensors weights. Validate it and build the
+ * graph (an ONNX model's for its inputs' declared shapes, a symbolic or
+ * unknown dimension taken as 1 until rlx_model_set_input_shape). Errors
+ * name the file, the line and column or the node, and end with a Fix;
+ * nothing is left half-loaded. A model is data: this opens no library and
+ * runs no code (a custom op's library opens at compile time, if allowed:
+ * rlx_runtime_allow_custom_ops). */
 RLX_API rlx_status rlx_model_load(const char *path, rlx_model **out);
 RLX_API void rlx_model_destroy(rlx_model *m);
-/* The model's graph, owned by the model. */
+/* The model's graph, owned by the model. NULL (and rlx_last_error says
+ * why) while an ONNX model needs an input's value to be built: a shape
+ * argument fed as an input, see rlx_model_set_input_value. */
 RLX_API const rlx_graph *rlx_model_graph(const rlx_model *m);
 RLX_API const char *rlx_model_name(const rlx_model *m);
 /* Set every param of P (compiled from this model's graph) from the
  * model's weights. */
 RLX_API rlx_status rlx_model_set_params(const rlx_model *m, rlx_program *p);
+/* "onnx" or "rlx" (YAML). */
+RLX_API const char *rlx_model_format(const rlx_model *m);
+
+/* The model's inputs as declared: DIMS holds -1 for a symbolic or
+ * unknown dimension, whose name (ONNX dim_param) is SYMBOLS[i] (NULL when
+ * it has none); any out-parameter may be NULL. */
+RLX_API uint32_t rlx_model_input_count(const rlx_model *m);
+RLX_API rlx_status rlx_model_input(const rlx_model *m, uint32_t index,
+                                   const char **name, rlx_dtype *dtype,
+                                   uint32_t *rank, const int64_t **dims,
+                                   const char *const **symbols);
+/* Give input NAME concrete dims (declared dims must match) and rebuild
+ * the graph for them: every shape computation of the model is folded
+ * again. On failure the model keeps its previous shapes and graph. A
+ * graph got from rlx_model_graph before is invalid after this call. */
+RLX_API rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
+                                             uint32_t rank,
+                                             const int64_t *dims);
+
+/* Fix input NAME of an ONNX model to DATA (DTYPE, RANK, DIMS as the
+ * input's, at most 65536 elements): it becomes a constant and leaves the
+ * graph's inputs, so shape arguments fed as inputs (a Reshape's shape, a
+ * Slice's starts) fold. DATA NULL makes it an input again. The graph is
+ * rebuilt as by rlx_model_set_input_shape. */
+RLX_API rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
+                                             rlx_dtype dtype, uint32_t rank,
+                                             const int64_t *dims,
+                                             const void *data);
+
+/* Compile the model's graph on S and set its params: a program that
+ * follows its inputs' shapes. rlx_program_set_input_shape on it compiles
+ * the model again for new shapes (or takes a program compiled before for
+ * them from a cache of at most RLX_MODEL_SHAPE_CACHE shape signatures per
+ * program, least recently used evicted). M and S must outlive the
+ * program; compiling for new shapes changes M's current shapes. */
+#define RLX_MODEL_SHAPE_CACHE 8
+RLX_API rlx_status rlx_model_compile(rlx_model *m, rlx_session *s,
+                                     rlx_program **out);
+/* Run P with input NAME of these dims from now on. A program from
+ * rlx_model_compile switches to (and if need be compiles) the program for
+ * the new shapes; its inputs must then be set again (tensors bound to it
+ * must be unbound first). Any other program accepts only the shape it was
+ * compiled for. */
+RLX_API rlx_status rlx_program_set_input_shape(rlx_program *p,
+                                               const char *name,
+                                               uint32_t rank,
+                                               const int64_t *dims);
+
+/* ONNX models: per ONNX node (in the order lowered), its name, op type,
+ * first output (the rlx nodes made for it are named "OUTPUT#...") and
+ * what it became in the rlx graph ("matmul, add", "constant
+ * (folded)"). Count 0 for a YAML model. */
+RLX_API uint32_t rlx_model_source_node_count(const rlx_model *m);
+RLX_API rlx_status rlx_model_source_node(const rlx_model *m, uint32_t index,
+                                         const char **name,
+                                         const char **op_type,
+                                         const char **output,
+                                         const char **lowered);
 
 #ifdef __cplusplus
 }

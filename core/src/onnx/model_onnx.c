@@ -1,0 +1,245 @@
+/*
+ * model_onnx.c - the rlx_model side of the ONNX importer: map the file,
+ * parse it (onnx_parse.c), lower it for the inputs' current dims
+ * (onnx_lower.c), and set the program's params from the initializers,
+ * which stay where the parser or the external-data mapping put them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../model.h"
+#include "onnx.h"
+
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return rlx__strdup(".");
+    if (slash == path)
+        return rlx__strdup("/");
+    return rlx__printf_alloc("%.*s", (int)(slash - path), path);
+}
+
+static void report_free(rlx_model *m)
+{
+    for (uint32_t i = 0; i < m->n_report; i++)
+        free(m->report[i]);
+    free(m->report);
+    m->report = NULL;
+    m->n_report = 0;
+}
+
+rlx_status rlx__model_onnx_relower(rlx_model *m)
+{
+    rlx_graph *g;
+    rlx__onnx_report rep = { 0 };
+    rlx_status st = rlx__onnx_lower(m->onnx, &g, &rep);
+    if (st != RLX_OK) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rlx_last_error());
+        st = rlx__error(st, "%s: %s", m->path, msg);
+        if (rep.needs_value && !m->graph) {
+            /* loading: the application may still fix that input */
+            free(m->pending);
+            m->pending = rlx__strdup(rlx_last_error());
+            m->pending_status = st;
+            return m->pending ? RLX_OK : st;
+        }
+        return st;
+    }
+    rlx_graph_destroy(m->graph);
+    m->graph = g;
+    free(m->pending);
+    m->pending = NULL;
+    report_free(m);
+    m->n_report = rep.n;
+    m->report = rep.lowered;
+    return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_load(rlx_model *m)
+{
+    int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return rlx__error(RLX_ERR_IO,
+                          "%s: cannot open the ONNX model: %s. Fix: check "
+                          "the path", m->path,
+                          fd >= 0 ? "not a regular file" : strerror(e));
+    }
+    size_t len = (size_t)sb.st_size;
+    void *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)
+                    : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED)
+        return rlx__error(len ? RLX_ERR_IO : RLX_ERR_FORMAT,
+                          "%s: %s. Fix: pass a whole .onnx file", m->path,
+                          len ? "cannot map the file" : "the file is empty");
+    char *dir = folder_of(m->path);
+    if (!dir) {
+        munmap(map, len);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    /* protobuf-c copies what it keeps: the mapping goes right after */
+    rlx_status st = rlx__onnx_parse(map, len, dir, m->path, &m->onnx);
+    munmap(map, len);
+    free(dir);
+    if (st != RLX_OK)
+        return st;
+    const Onnx__GraphProto *g = m->onnx->proto->graph;
+    const char *base = strrchr(m->path, '/');
+    m->name = rlx__strdup(g->name && *g->name ? g->name
+                          : base ? base + 1 : m->path);
+    if (!m->name)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    return rlx__model_onnx_relower(m);
+}
+
+void rlx__model_onnx_free(rlx_model *m)
+{
+    report_free(m);
+    free(m->pending);
+    m->pending = NULL;
+    rlx__onnx_free(m->onnx);
+    m->onnx = NULL;
+}
+
+uint32_t rlx__model_onnx_input_count(const rlx_model *m)
+{
+    return m->onnx ? m->onnx->n_inputs : 0;
+}
+
+rlx_status rlx__model_onnx_input(const rlx_model *m, uint32_t i,
+                                 const char **name, rlx_dtype *dtype,
+                                 uint32_t *rank, const int64_t **decl,
+                                 const char *const **sym, int64_t **cur)
+{
+    rlx__onnx_input *in = &m->onnx->inputs[i];
+    if (name)
+        *name = in->name;
+    if (dtype)
+        *dtype = in->dtype;
+    if (rank)
+        *rank = in->rank;
+    if (decl)
+        *decl = in->decl;
+    if (sym)
+        *sym = in->sym;
+    if (cur)
+        *cur = in->dims;
+    return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_node(const rlx_model *m, uint32_t i,
+                                const char **name, const char **op_type,
+                                const char **output, const char **lowered)
+{
+    const Onnx__NodeProto *n = m->onnx->nodes[i];
+    if (name)
+        *name = n->name && *n->name ? n->name
+                : n->n_output && n->output[0] ? n->output[0] : "";
+    if (op_type)
+        *op_type = n->op_type;
+    if (output)
+        *output = n->n_output && n->output[0] ? n->output[0] : "";
+    if (lowered)
+        *lowered = m->report[i] ? m->report[i] : "nothing";
+    return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_set_params(const rlx_model *m, rlx_program *p)
+{
+    const rlx__onnx_model *om = m->onnx;
+    uint32_t n = rlx_program_param_count(p);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name;
+        rlx_dtype dtype;
+        uint32_t rank;
+        const int64_t *dims;
+        rlx_status st = rlx_program_slot(p, RLX_SLOT_PARAM, i, &name, &dtype,
+                                         &rank, &dims);
+        if (st != RLX_OK)
+            return st;
+        const rlx__onnx_tensor *t = NULL;
+        for (uint32_t k = 0; k < om->n_inits && !t; k++)
+            if (strcmp(om->inits[k].name, name) == 0)
+                t = &om->inits[k];
+        if (!t || t->dtype != dtype || t->rank != rank ||
+            memcmp(t->dims, dims, rank * sizeof *dims) != 0)
+            return rlx__error(RLX_ERR_NOT_FOUND,
+                              "%s: the program's param '%s' is not an "
+                              "initializer of this shape in the model. Fix: "
+                              "compile the program from this model's graph "
+                              "(rlx_model_graph)", m->path, name);
+        size_t nb = (size_t)rlx__onnx_elements(t->rank, t->dims) *
+                    rlx_dtype_size(t->dtype);
+        static const char zero[8];
+        if ((st = rlx_program_set_param(p, name, nb ? t->data : zero, nb)) !=
+            RLX_OK)
+            return st;
+    }
+    return RLX_OK;
+}
+
+rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
+                                     rlx_dtype dtype, uint32_t rank,
+                                     const int64_t *dims, const void *data)
+{
+    rlx__onnx_model *om = m->onnx;
+    for (uint32_t i = 0; i < om->n_inputs; i++) {
+        rlx__onnx_input *in = &om->inputs[i];
+        if (strcmp(in->name, name) != 0)
+            continue;
+        if (dtype != in->dtype || rank != in->rank)
+            return rlx__error(RLX_ERR_SHAPE,
+                              "%s: input '%s' is %s of rank %u; the value "
+                              "given is %s of rank %u. Fix: give data of "
+                              "the input's type and rank", m->path, name,
+                              rlx_dtype_name(in->dtype), in->rank,
+                              rlx_dtype_name(dtype), rank);
+        for (uint32_t k = 0; k < rank; k++)
+            if (dims[k] < 0 || (in->decl[k] >= 0 && in->decl[k] != dims[k]))
+                return rlx__error(RLX_ERR_SHAPE,
+                                  "%s: input '%s' dimension %u cannot be "
+                                  "%lld. Fix: match the declared shape",
+                                  m->path, name, k, (long long)dims[k]);
+        int64_t n = rlx__onnx_elements(rank, dims);
+        if (n < 0 || n > RLX__ONNX_FOLD_MAX)
+            return rlx__error(RLX_ERR_UNSUPPORTED,
+                              "%s: input '%s': a fixed value holds at most "
+                              "%d elements. Fix: feed large inputs at run "
+                              "time", m->path, name, RLX__ONNX_FOLD_MAX);
+        size_t nb = (size_t)n * rlx_dtype_size(dtype);
+        void *copy = NULL;
+        if (data && !(copy = malloc(nb ? nb : 1)))
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        if (copy && nb)
+            memcpy(copy, data, nb);
+        void *old_value = in->value;
+        int64_t old_dims[RLX_MAX_RANK];
+        memcpy(old_dims, in->dims, sizeof old_dims);
+        in->value = copy;
+        memcpy(in->dims, dims, rank * sizeof *dims);
+        rlx_status st = rlx__model_onnx_relower(m);
+        if (st != RLX_OK) {
+            in->value = old_value;
+            memcpy(in->dims, old_dims, sizeof old_dims);
+            free(copy);
+            return st;
+        }
+        free(old_value);
+        return RLX_OK;
+    }
+    return rlx__error(RLX_ERR_NOT_FOUND,
+                      "%s: the model has no input named '%s'. Fix: see "
+                      "rlx_model_input for its inputs", m->path, name);
+}

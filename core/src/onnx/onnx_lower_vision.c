@@ -1,0 +1,371 @@
+/*
+ * onnx_lower_vision.c - ONNX's spatial operators onto rlx's conv, pool,
+ * resize and norm primitives (ABI 1.4): Conv and ConvTranspose (explicit
+ * or SAME/VALID padding, groups), MaxPool/AveragePool/LpPool (ceil mode,
+ * count_include_pad, dilations), InstanceNormalization, and Resize and
+ * Upsample by scales or sizes. ONNX's per-axis attributes become rlx's
+ * per-axis blocks.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "onnx.h"
+
+#define MAX_S (RLX_MAX_RANK - 2)
+
+/* An ints attribute of S entries, or S copies of DFLT when absent. */
+static rlx_status block(rlx__onnx_ctx *c, const char *name, uint32_t s,
+                        int64_t dflt, int64_t *out)
+{
+    int64_t v[2 * MAX_S + 1];
+    int n = rlx__onnx_attr_ints(c, name, v, 2 * MAX_S + 1);
+    if (n < 0) {
+        for (uint32_t i = 0; i < s; i++)
+            out[i] = dflt;
+        return RLX_OK;
+    }
+    if (n != (int)s)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "%s has %d entries for %u spatial axes. Fix: "
+                              "give one per spatial axis", name, n, s);
+    memcpy(out, v, s * sizeof *v);
+    return RLX_OK;
+}
+
+/* Padding: explicit pads, or auto_pad SAME_UPPER/SAME_LOWER/VALID. */
+static rlx_status padding(rlx__onnx_ctx *c, const rlx__onnx_val *x,
+                          uint32_t s, const int64_t *kernel,
+                          const int64_t *strides, const int64_t *dil,
+                          int64_t *pb, int64_t *pe)
+{
+    const char *ap = rlx__onnx_attr_string(c, "auto_pad", "NOTSET");
+    if (!strcmp(ap, "NOTSET")) {
+        int64_t p[2 * MAX_S + 1];
+        int n = rlx__onnx_attr_ints(c, "pads", p, 2 * MAX_S + 1);
+        if (n >= 0 && n != (int)(2 * s))
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "pads has %d entries for %u spatial axes. "
+                                  "Fix: give begins then ends", n, s);
+        for (uint32_t i = 0; i < s; i++) {
+            pb[i] = n < 0 ? 0 : p[i];
+            pe[i] = n < 0 ? 0 : p[s + i];
+        }
+        return RLX_OK;
+    }
+    int upper = !strcmp(ap, "SAME_UPPER"), valid = !strcmp(ap, "VALID");
+    if (!upper && !valid && strcmp(ap, "SAME_LOWER"))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "auto_pad is '%s'. Fix: use NOTSET, "
+                              "SAME_UPPER, SAME_LOWER or VALID", ap);
+    for (uint32_t i = 0; i < s; i++) {
+        pb[i] = pe[i] = 0;
+        if (valid)
+            continue;
+        int64_t in = x->dims[2 + i];
+        int64_t o = (in + strides[i] - 1) / strides[i];
+        int64_t total = (o - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 -
+                        in;
+        if (total < 0)
+            total = 0;
+        pb[i] = upper ? total / 2 : total - total / 2;
+        pe[i] = total - pb[i];
+    }
+    return RLX_OK;
+}
+
+static rlx_status spatial_input(rlx__onnx_ctx *c, rlx__onnx_val *x,
+                                uint32_t *s)
+{
+    rlx_status st = rlx__onnx_need_float(c, x);
+    if (st != RLX_OK)
+        return st;
+    if (x->rank < 3)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "X has rank %u; it needs [N, C, D1, ...]. "
+                              "Fix: check the model", x->rank);
+    *s = x->rank - 2;
+    return RLX_OK;
+}
+
+static rlx_status lower_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                             uint32_t n_in, rlx__onnx_val *out,
+                             uint32_t n_out)
+{
+    (void)n_out;
+    int transpose = c->row->arg;
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    if (in[1]->rank != in[0]->rank)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "W has rank %u, X rank %u. Fix: check the "
+                              "model", in[1]->rank, in[0]->rank);
+    if (transpose && rlx__onnx_attr(c, "output_shape"))
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "output_shape is not lowered yet. Fix: give "
+                              "pads and output_padding instead");
+    int64_t k[MAX_S], str[MAX_S], dil[MAX_S], pb[MAX_S], pe[MAX_S],
+            op[MAX_S];
+    for (uint32_t i = 0; i < s; i++)
+        k[i] = in[1]->dims[2 + i];
+    if ((st = block(c, "strides", s, 1, str)) != RLX_OK ||
+        (st = block(c, "dilations", s, 1, dil)) != RLX_OK ||
+        (st = block(c, "output_padding", s, 0, op)) != RLX_OK)
+        return st;
+    if (transpose &&
+        strcmp(rlx__onnx_attr_string(c, "auto_pad", "NOTSET"), "NOTSET") &&
+        strcmp(rlx__onnx_attr_string(c, "auto_pad", "NOTSET"), "VALID"))
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "auto_pad SAME on ConvTranspose is not "
+                              "lowered yet. Fix: give explicit pads");
+    if ((st = padding(c, in[0], s, k, str, dil, pb, pe)) != RLX_OK)
+        return st;
+    int64_t a[1 + 5 * MAX_S];
+    uint32_t na = 0;
+    a[na++] = rlx__onnx_attr_int(c, "group", 1);
+    const int64_t *blocks[5] = { str, dil, pb, pe, op };
+    for (int b = 0; b < (transpose ? 5 : 4); b++)
+        for (uint32_t i = 0; i < s; i++)
+            a[na++] = blocks[b][i];
+    rlx_value v[3], r;
+    uint32_t n = n_in > 2 && in[2] ? 3 : 2;
+    for (uint32_t i = 0; i < n; i++)
+        if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    if ((st = rlx__onnx_add(c, transpose ? RLX_OP_CONV_TRANSPOSE
+                                         : RLX_OP_CONV,
+                            n, v, a, na, NULL, 0, &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
+enum { P_MAX, P_AVG, P_LP };
+
+static rlx_status lower_pool(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                             uint32_t n_in, rlx__onnx_val *out,
+                             uint32_t n_out)
+{
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    if (n_out > 1 && c->node->output[1] && *c->node->output[1])
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "the Indices output is not computed. Fix: "
+                              "export the model without it");
+    int64_t k[MAX_S], str[MAX_S], dil[MAX_S], pb[MAX_S], pe[MAX_S];
+    if (!rlx__onnx_attr(c, "kernel_shape"))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "kernel_shape is required. Fix: the model "
+                              "is damaged; re-export it");
+    if ((st = block(c, "kernel_shape", s, 1, k)) != RLX_OK ||
+        (st = block(c, "strides", s, 1, str)) != RLX_OK ||
+        (st = block(c, "dilations", s, 1, dil)) != RLX_OK ||
+        (st = padding(c, in[0], s, k, str, dil, pb, pe)) != RLX_OK)
+        return st;
+    int64_t a[3 + 5 * MAX_S];
+    uint32_t na = 0;
+    a[na++] = rlx__onnx_attr_int(c, "ceil_mode", 0);
+    a[na++] = rlx__onnx_attr_int(c, "count_include_pad", 0);
+    a[na++] = rlx__onnx_attr_int(c, "p", 2);
+    const int64_t *blocks[5] = { k, str, dil, pb, pe };
+    for (int b = 0; b < 5; b++)
+        for (uint32_t i = 0; i < s; i++)
+            a[na++] = blocks[b][i];
+    static const rlx_op ops[3] = { RLX_OP_MAX_POOL, RLX_OP_AVG_POOL,
+                                   RLX_OP_LP_POOL };
+    rlx_value x, r;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, ops[c->row->arg], 1, &x, a, na, NULL, 0,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
+static rlx_status lower_instance_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                      uint32_t n_in, rlx__onnx_val *out,
+                                      uint32_t n_out)
+{
+    (void)n_out;
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 3);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    double eps = rlx__onnx_attr_float(c, "epsilon", 1e-5);
+    rlx_value v[3], r;
+    for (int i = 0; i < 3; i++)
+        if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    if ((st = rlx__onnx_add(c, RLX_OP_INSTANCE_NORM, 3, v, NULL, 0, &eps, 1,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
+static int name_index(const char *v, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(v, names[i]))
+            return i;
+    return -1;
+}
+
+/* A known float input as doubles: count, or -1. */
+static int known_floats(const rlx__onnx_val *v, double *out, int max)
+{
+    if (!v || !v->known)
+        return -1;
+    int64_t n = rlx__onnx_elements(v->rank, v->dims);
+    if (n > max)
+        return -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (v->dtype == RLX_DTYPE_F32)
+            out[i] = ((const float *)v->data)[i];
+        else if (v->dtype == RLX_DTYPE_F64)
+            out[i] = ((const double *)v->data)[i];
+        else
+            return -1;
+    }
+    return (int)n;
+}
+
+/* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample
+ * (7: scales attribute; 9: input). */
+static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                               uint32_t n_in, rlx__onnx_val *out,
+                               uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
+    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+        return st;
+    int upsample = c->row->arg, since = c->row->since;
+    uint32_t r = in[0]->rank;
+    double scales[RLX_MAX_RANK];
+    int64_t sizes[RLX_MAX_RANK];
+    int ns = -1, nz = -1;
+    rlx__onnx_val *sv = NULL, *zv = NULL;
+    if (upsample && since < 9) {
+        const Onnx__AttributeProto *a = rlx__onnx_attr(c, "scales");
+        if (a) {
+            ns = (int)a->n_floats;
+            for (int i = 0; i < ns && i < RLX_MAX_RANK; i++)
+                scales[i] = a->floats[i];
+        }
+    } else if (upsample || since < 11) {
+        sv = n_in > 1 ? in[1] : NULL;
+    } else {
+        sv = n_in > 2 ? in[2] : NULL;
+        zv = n_in > 3 ? in[3] : NULL;
+        if (n_in > 1 && in[1] &&
+            rlx__onnx_elements(in[1]->rank, in[1]->dims) > 0 &&
+            strcmp(rlx__onnx_attr_string(c, "coordinate_transformation_mode",
+                                         ""), "tf_crop_and_resize") == 0)
+            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                  "tf_crop_and_resize is not lowered yet. "
+                                  "Fix: use another coordinate mode");
+    }
+    if (sv && rlx__onnx_elements(sv->rank, sv->dims) > 0 &&
+        (ns = known_floats(sv, scales, RLX_MAX_RANK)) < 0) {
+        c->needs_value = 1;
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "its scales are not known when lowering. "
+                              "Fix: make them a constant");
+    }
+    if (zv && rlx__onnx_elements(zv->rank, zv->dims) > 0 &&
+        (nz = rlx__onnx_known_ints(zv, sizes, RLX_MAX_RANK)) < 0) {
+        c->needs_value = 1;
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "its sizes are not known when lowering. Fix: "
+                              "make them a constant");
+    }
+    if (rlx__onnx_attr(c, "axes") ||
+        rlx__onnx_attr_int(c, "antialias", 0) ||
+        strcmp(rlx__onnx_attr_string(c, "keep_aspect_ratio_policy",
+                                     "stretch"), "stretch"))
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "axes, antialias and keep_aspect_ratio_policy "
+                              "are not lowered yet. Fix: resize every axis "
+                              "by scales or sizes");
+    if ((ns >= 0 && ns != (int)r) || (nz >= 0 && nz != (int)r) ||
+        (ns < 0 && nz < 0))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "it needs scales or sizes for each of the %u "
+                              "axes. Fix: check the model", r);
+    int64_t a[4 + RLX_MAX_RANK];
+    double f[2 + RLX_MAX_RANK];
+    static const char *const modes[] = { "nearest", "linear", "cubic",
+                                         NULL };
+    static const char *const coords[] = {
+        "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+        "align_corners", "asymmetric", "tf_crop_and_resize", NULL };
+    static const char *const nearest[] = { "round_prefer_floor",
+                                           "round_prefer_ceil", "floor",
+                                           "ceil", NULL };
+    const char *mode = rlx__onnx_attr_string(c, "mode", "nearest");
+    if (upsample && !strcmp(mode, "bilinear"))
+        mode = "linear";
+    a[0] = name_index(mode, modes);
+    const char *coord = rlx__onnx_attr_string(
+        c, "coordinate_transformation_mode",
+        upsample || since < 11 ? "asymmetric" : "half_pixel");
+    a[1] = name_index(coord, coords);
+    const char *nm = rlx__onnx_attr_string(
+        c, "nearest_mode",
+        upsample || since < 11 ? "floor" : "round_prefer_floor");
+    a[2] = name_index(nm, nearest);
+    if (a[0] < 0 || a[1] < 0 || a[2] < 0)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "mode '%s', coordinate mode '%s' or nearest "
+                              "mode '%s' is not one ONNX defines. Fix: "
+                              "check the model", mode, coord, nm);
+    a[3] = rlx__onnx_attr_int(c, "exclude_outside", 0);
+    f[0] = rlx__onnx_attr_float(c, "cubic_coeff_a", -0.75);
+    f[1] = rlx__onnx_attr_float(c, "extrapolation_value", 0);
+    for (uint32_t i = 0; i < r; i++) {
+        int64_t d = in[0]->dims[i];
+        if (nz >= 0) {
+            a[4 + i] = sizes[i];
+            f[2 + i] = d ? (double)sizes[i] / (double)d : 1;
+        } else {
+            a[4 + i] = (int64_t)floor((double)d * scales[i]);
+            f[2 + i] = scales[i];
+        }
+    }
+    rlx_value x, y;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESIZE, 1, &x, a, 4 + r, f, 2 + r,
+                            &y)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, y, &out[0]);
+}
+
+const rlx__onnx_op rlx__onnx_ops_vision[] = {
+    { "Conv", 1, lower_conv, 0 },
+    { "Conv", 11, lower_conv, 0 },
+    { "ConvTranspose", 1, lower_conv, 1 },
+    { "ConvTranspose", 11, lower_conv, 1 },
+    { "MaxPool", 1, lower_pool, P_MAX },
+    { "MaxPool", 8, lower_pool, P_MAX },
+    { "MaxPool", 10, lower_pool, P_MAX },
+    { "MaxPool", 11, lower_pool, P_MAX },
+    { "MaxPool", 12, lower_pool, P_MAX },
+    { "AveragePool", 1, lower_pool, P_AVG },
+    { "AveragePool", 7, lower_pool, P_AVG },
+    { "AveragePool", 10, lower_pool, P_AVG },
+    { "AveragePool", 11, lower_pool, P_AVG },
+    { "AveragePool", 19, lower_pool, P_AVG },
+    { "LpPool", 2, lower_pool, P_LP },
+    { "LpPool", 11, lower_pool, P_LP },
+    { "LpPool", 18, lower_pool, P_LP },
+    { "InstanceNormalization", 6, lower_instance_norm, 0 },
+    { "Resize", 10, lower_resize, 0 },
+    { "Resize", 11, lower_resize, 0 },
+    { "Resize", 13, lower_resize, 0 },
+    { "Resize", 18, lower_resize, 0 },
+    { "Resize", 19, lower_resize, 0 },
+    { "Upsample", 7, lower_resize, 1 },
+    { "Upsample", 9, lower_resize, 1 },
+    { NULL, 0, NULL, 0 }
+};
