@@ -22,7 +22,9 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # ONNX import: protobuf-c and the onnx.proto it is generated from;
       # the ONNX backend test data and python3-onnx for the test scripts
       libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
-      python3-onnx)
+      python3-onnx
+      # the Python package (python/): headers, NumPy, pytest, meson-python
+      python3-dev python3-numpy python3-pytest python3-mesonpy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -1,0 +1,109 @@
+# Type stubs of the rlx package (docs/python.md).
+import os
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
+
+import numpy as np
+
+__version__: str
+
+Dim = Union[int, str, None]
+PathLike = Union[str, os.PathLike[str]]
+
+class Error(Exception):
+    reason: Optional[str]
+    fix: Optional[str]
+    status: Optional[str]
+
+class InvalidArgumentError(Error, ValueError): ...
+class OutOfMemoryError(Error, MemoryError): ...
+class NotFoundError(Error, LookupError): ...
+class UnsupportedError(Error): ...
+class UnavailableError(Error): ...
+class AbiMismatchError(Error): ...
+class PluginError(Error): ...
+class DuplicateError(Error, ValueError): ...
+class ShapeError(Error, ValueError): ...
+class DtypeError(Error, TypeError): ...
+class BackendError(Error): ...
+class DeviceError(Error): ...
+class StateError(Error): ...
+class IOError(Error, OSError): ...
+class FormatError(Error, ValueError): ...
+class InternalError(Error): ...
+
+class BackendInfo(TypedDict):
+    id: str
+    device: str
+    priority: int
+    executes: bool
+    device_io: bool
+    available: bool
+    device_count: int
+    reason: Optional[str]
+    fix: Optional[str]
+    chosen: bool
+    allowed: bool
+    policy: Optional[str]
+    plugin: str
+    description: Optional[str]
+
+class DeviceInfo(TypedDict):
+    name: str
+    kind: str
+    index: int
+    backend: str
+    chosen: bool
+    description: str
+    type: str
+    memory_total: int
+    memory_free: int
+    detail: str
+
+class CheckReport(TypedDict):
+    model: str
+    format: str
+    ok: bool
+    error: Optional[str]
+    backend: str
+    device: str
+    nodes: int
+    unsupported: List[Tuple[str, str, str]]
+    placement: Optional[str]
+    explain: Optional[str]
+
+def version() -> str: ...
+def devices() -> List[DeviceInfo]: ...
+def backends() -> List[BackendInfo]: ...
+def check(path: PathLike, device: Optional[str] = ...) -> CheckReport: ...
+
+class TensorInfo(NamedTuple):
+    name: str
+    dtype: str
+    shape: Tuple[Dim, ...]
+
+class Session:
+    def __init__(self, path: PathLike, device: Optional[str] = ...,
+                 fallback: Optional[str] = ..., precision: Optional[str] = ...,
+                 options: Optional[Mapping[str, Any]] = ...,
+                 allow_custom_ops: Optional[Sequence[PathLike]] = ...) -> None: ...
+    @property
+    def inputs(self) -> List[TensorInfo]: ...
+    @property
+    def outputs(self) -> List[TensorInfo]: ...
+    @property
+    def backend(self) -> str: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def placement(self) -> str: ...
+    @property
+    def explain(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def closed(self) -> bool: ...
+    def run(self, feeds: Mapping[str, Any],
+            outputs: Optional[Sequence[str]] = ...) -> List[np.ndarray]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> "Session": ...
+    def __exit__(self, *exc: object) -> None: ...
