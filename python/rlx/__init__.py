@@ -115,7 +115,7 @@ class Session(_rlx._Session):
                  options: Optional[Mapping[str, Any]] = None,
                  allow_custom_ops: Optional[Sequence[Union[str, os.PathLike]]] = None) -> None:
         super().__init__(os.fspath(path), device, fallback, precision,
-                         None if options is None else dict(options),
+                         dict(options) if isinstance(options, Mapping) else options,
                          None if allow_custom_ops is None
                          else [os.fspath(p) for p in allow_custom_ops])
 
