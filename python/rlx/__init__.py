@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as _np
 
 from . import _rlx
+from ._rlx import Graph  # noqa: F401
 from ._rlx import (  # noqa: F401  (the exception hierarchy)
     AbiMismatchError, BackendError, DeviceError, DtypeError, DuplicateError,
     Error, FormatError, InternalError, InvalidArgumentError, IOError,
@@ -24,7 +25,7 @@ from ._rlx import (  # noqa: F401  (the exception hierarchy)
 )
 
 __all__ = [
-    "version", "devices", "backends", "check", "Session", "TensorInfo",
+    "version", "devices", "backends", "check", "Session", "TensorInfo", "Graph",
     "Error", "InvalidArgumentError", "OutOfMemoryError", "NotFoundError",
     "UnsupportedError", "UnavailableError", "AbiMismatchError", "PluginError",
     "DuplicateError", "ShapeError", "DtypeError", "BackendError",
@@ -92,9 +93,9 @@ class TensorInfo(NamedTuple):
 
 
 class Session(_rlx._Session):
-    """A model (ONNX or rlx YAML) compiled on one device.
+    """A model (ONNX or rlx YAML, or an rlx.Graph) compiled on one device.
 
-    Session(path, device=None, fallback=None, precision=None, options=None,
+    Session(path_or_graph, device=None, fallback=None, precision=None, options=None,
     allow_custom_ops=None)
 
     device: None for the best available, a device name ('cpu', 'cuda:1')
@@ -110,11 +111,11 @@ class Session(_rlx._Session):
     it as a context manager, or call close(), to free it at once.
     """
 
-    def __init__(self, path: Union[str, os.PathLike], device: Optional[str] = None,
+    def __init__(self, path: Union[str, os.PathLike, Graph], device: Optional[str] = None,
                  fallback: Optional[str] = None, precision: Optional[str] = None,
                  options: Optional[Mapping[str, Any]] = None,
                  allow_custom_ops: Optional[Sequence[Union[str, os.PathLike]]] = None) -> None:
-        super().__init__(os.fspath(path), device, fallback, precision,
+        super().__init__(path if isinstance(path, Graph) else os.fspath(path), device, fallback, precision,
                          dict(options) if isinstance(options, Mapping) else options,
                          None if allow_custom_ops is None
                          else [os.fspath(p) for p in allow_custom_ops])
@@ -151,7 +152,7 @@ class Session(_rlx._Session):
 
     @property
     def format(self) -> str:
-        """'onnx' or 'rlx' (YAML)."""
+        """'onnx', 'rlx' (YAML) or 'graph' (an rlx.Graph)."""
         return self._info()["format"]
 
     def __enter__(self) -> "Session":

@@ -42,4 +42,10 @@ extern PyObject *rlxpy_coerce;
 extern PyTypeObject rlxpy_session_type;
 int rlxpy_session_ready(PyObject *module);
 
+/* rlx.Graph (graph.c): its rlx_graph and its dict of param arrays. */
+extern PyTypeObject rlxpy_graph_type;
+int rlxpy_graph_ready(PyObject *module);
+rlx_graph *rlxpy_graph_handle(PyObject *graph);
+PyObject *rlxpy_graph_params(PyObject *graph);
+
 #endif

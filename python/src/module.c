@@ -487,7 +487,8 @@ PyMODINIT_FUNC PyInit__rlx(void)
     PyObject *mod = PyModule_Create(&moddef);
     if (!mod)
         return NULL;
-    if (add_errors(mod) || rlxpy_session_ready(mod)) {
+    if (add_errors(mod) || rlxpy_session_ready(mod) ||
+        rlxpy_graph_ready(mod)) {
         Py_DECREF(mod);
         return NULL;
     }

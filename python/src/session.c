@@ -21,6 +21,7 @@ typedef struct {
     PyObject *in_names;  /* tuple of str, the program's inputs */
     PyObject *out_names; /* tuple of str */
     PyObject *path;      /* str */
+    PyObject *graph;     /* the rlx.Graph compiled, kept alive with it */
 } session_obj;
 
 static int closed_error(session_obj *self)
@@ -51,6 +52,7 @@ static void release_handles(session_obj *self)
     self->session = NULL;
     rlx_model_destroy(self->model);
     self->model = NULL;
+    Py_CLEAR(self->graph);
 }
 
 static void session_dealloc(session_obj *self)
@@ -171,10 +173,14 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_RuntimeError, "rlx.Session is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|zOOOO", kwlist,
-                                     PyUnicode_FSConverter, &path_obj,
+    PyObject *source = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zOOOO", kwlist, &source,
                                      &device, &fallback, &precision,
                                      &options, &allow))
+        return -1;
+    PyObject *graph = PyObject_TypeCheck(source, &rlxpy_graph_type) ? source
+                                                                    : NULL;
+    if (!graph && !PyUnicode_FSConverter(source, &path_obj))
         return -1;
     int rc = -1;
     rlx_fallback fb = RLX_FALLBACK_SPLIT;
@@ -189,13 +195,15 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
     if (!rt || parse_fallback(fallback, &fb, &fb_given) ||
         parse_precision(precision, &pr, &pr_given))
         goto out;
-    const char *path = PyBytes_AS_STRING(path_obj);
-    self->path = PyUnicode_DecodeFSDefault(path);
+    const char *path = graph ? NULL : PyBytes_AS_STRING(path_obj);
+    self->path = graph ? PyUnicode_FromString("<rlx.Graph>")
+                       : PyUnicode_DecodeFSDefault(path);
     if (!self->path)
         goto out;
-    rlx_status st;
+    rlx_status st = RLX_OK;
     Py_BEGIN_ALLOW_THREADS
-    st = rlx_model_load(path, &self->model);
+    if (path)
+        st = rlx_model_load(path, &self->model);
     if (st == RLX_OK)
         st = rlx_session_create(rt, device, &self->session);
     Py_END_ALLOW_THREADS
@@ -231,9 +239,29 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
         }
         Py_DECREF(seq);
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = rlx_model_compile(self->model, self->session, &self->program);
-    Py_END_ALLOW_THREADS
+    if (graph) {
+        Py_INCREF(graph);
+        self->graph = graph;
+        /* the graph is only read while compiling; the GIL keeps other
+         * threads from changing it meanwhile */
+        st = rlx_session_compile(self->session, rlxpy_graph_handle(graph),
+                                 &self->program);
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (st == RLX_OK &&
+               PyDict_Next(rlxpy_graph_params(graph), &pos, &k, &v)) {
+            Py_buffer view;
+            if (PyObject_GetBuffer(v, &view, PyBUF_C_CONTIGUOUS))
+                goto out;
+            st = rlx_program_set_param(self->program, PyUnicode_AsUTF8(k),
+                                       view.buf, (size_t)view.len);
+            PyBuffer_Release(&view);
+        }
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        st = rlx_model_compile(self->model, self->session, &self->program);
+        Py_END_ALLOW_THREADS
+    }
     if (st != RLX_OK) {
         rlxpy_raise(st, NULL);
         goto out;
@@ -251,6 +279,8 @@ out:
     return rc;
 }
 
+static PyObject *session_slots(session_obj *self, PyObject *arg);
+
 /* The model's declared inputs: (name, dtype, shape) with a str for a
  * named symbolic dimension and None for an unknown one. */
 static PyObject *session_model_inputs(session_obj *self, PyObject *unused)
@@ -258,6 +288,12 @@ static PyObject *session_model_inputs(session_obj *self, PyObject *unused)
     (void)unused;
     if (closed_error(self))
         return NULL;
+    if (!self->model) { /* a graph's inputs are what its program has */
+        PyObject *zero = PyLong_FromLong(0);
+        PyObject *r = zero ? session_slots(self, zero) : NULL;
+        Py_XDECREF(zero);
+        return r;
+    }
     uint32_t n = rlx_model_input_count(self->model);
     PyObject *list = PyList_New(0);
     for (uint32_t i = 0; list && i < n; i++) {
@@ -685,7 +721,7 @@ static PyObject *session_info(session_obj *self, PyObject *unused)
     char dev[160];
     snprintf(dev, sizeof dev, "%s:%u", rlx_backend_device_name(b),
              (unsigned)rlx_program_device_index(self->program));
-    const char *fmt = rlx_model_format(self->model);
+    const char *fmt = self->model ? rlx_model_format(self->model) : "graph";
     PyObject *r = Py_BuildValue(
         "{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:O}",
         "backend", rlx_backend_id(b), "device", dev,
