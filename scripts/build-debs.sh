@@ -10,8 +10,8 @@
 #   librlx-dev                    headers, pkg-config files, plugin SDK
 #   rlx-tools                     the rlx tool and its man page
 #   librlx-backend-<name>         one per backend that was built
-# (The Python package is left out: -Dpython=disabled; docs/python.md.)
 #                                 (cpu-openblas, vulkan, cuda, rocm, pjrt)
+# (The Python package is left out: -Dpython=disabled; docs/python.md.)
 # Every staged file must land in some package, or the script fails.
 # Needs dpkg-dev. Environment: RLX_DEB_WORK (scratch dir, default a new
 # one under /tmp), RLX_DEB_MAINTAINER, RLX_DEB_MESON_ARGS (extra options).
