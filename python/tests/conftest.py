@@ -19,6 +19,13 @@ def _emit(line):
     sys.__stdout__.flush()
 
 
+def pytest_configure(config):
+    # without the terminal plugin (-p no:terminal) pytest's assertion
+    # rewriting still asks for its verbosity
+    if not hasattr(config.option, "verbose"):
+        config.option.verbose = 0
+
+
 def pytest_collection_finish(session):
     _emit(f"1..{len(session.items)}")
 
