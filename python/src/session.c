@@ -586,10 +586,16 @@ static PyObject *session_run(session_obj *self, PyObject *args, PyObject *kw)
             want_idx[i] = i;
     }
 
+    /* our own copy: an __array__ called below may change the caller's */
+    feeds = PyDict_Copy(feeds);
+    if (!feeds)
+        return NULL;
     Py_ssize_t n_feeds = PyDict_Size(feeds);
     feed *fs = PyMem_Calloc(n_feeds ? (size_t)n_feeds : 1, sizeof *fs);
-    if (!fs)
+    if (!fs) {
+        Py_DECREF(feeds);
         return PyErr_NoMemory();
+    }
     PyObject *result = NULL;
     Py_ssize_t pos = 0, nf = 0;
     PyObject *k, *v;
@@ -697,6 +703,7 @@ out:
         Py_XDECREF(fs[i].keep);
     }
     PyMem_Free(fs);
+    Py_DECREF(feeds);
     return result;
 }
 

@@ -142,3 +142,31 @@ def test_failed_session_is_closed(mlp):
     assert s.closed
     with pytest.raises(rlx.StateError):
         s.run({"x": x4()})
+
+
+def test_feed_that_changes_the_feeds(mlp):
+    """An __array__ that adds to the caller's dict while run() reads it."""
+    s = rlx.Session(mlp[0])
+    feeds = {}
+
+    class Meddler:
+        def __array__(self, dtype=None):
+            for i in range(100):
+                feeds[f"extra{i}"] = i
+            return x4()
+
+    feeds["x"] = Meddler()
+    (p, _) = s.run(feeds)
+    assert p.shape == (4, 2) and len(feeds) == 101
+
+
+def test_array_that_raises(mlp):
+    s = rlx.Session(mlp[0])
+
+    class Broken:
+        def __array__(self, dtype=None):
+            raise RuntimeError("no data today")
+
+    with pytest.raises(RuntimeError, match="no data today"):
+        s.run({"x": Broken()})
+    assert s.run({"x": x4()})[0].shape == (4, 2)
