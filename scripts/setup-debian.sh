@@ -23,6 +23,8 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       # the ONNX backend test data and python3-onnx for the test scripts
       libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
       python3-onnx
+      # the torchvision models' test exports them with torch
+      python3-torch python3-torchvision
       # the Python package (python/): headers, NumPy, pytest, meson-python
       # (and patchelf, which it runs on the libraries a wheel carries)
       python3-dev python3-numpy python3-pytest python3-mesonpy patchelf)
@@ -31,6 +33,9 @@ for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
+# The OCR example's PP-OCR models come from npm (scripts/ocr-models.sh);
+# a machine with Node.js from elsewhere has npm without Debian's package.
+command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""

@@ -205,11 +205,13 @@ Onnx__TensorProto *ox_init(ox_model *x, const char *name, int32_t type,
     t->data_type = type;
     t->n_dims = rank;
     t->dims = zalloc(x, rank * sizeof *dims);
-    memcpy(t->dims, dims, rank * sizeof *dims);
+    if (rank)
+        memcpy(t->dims, dims, rank * sizeof *dims);
     t->has_raw_data = 1;
     t->raw_data.len = nbytes;
     t->raw_data.data = zalloc(x, nbytes);
-    memcpy(t->raw_data.data, data, nbytes);
+    if (nbytes)
+        memcpy(t->raw_data.data, data, nbytes);
     push(x, (void ***)&x->g.initializer, &x->g.n_initializer, t);
     return t;
 }

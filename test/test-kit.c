@@ -172,9 +172,47 @@ TEST(names)
     ASSERT(rlx_kit_op_is_float(RLX_OP_ADD));
     ASSERT(!rlx_kit_op_is_float(RLX_OP_GATHER));
     ASSERT(!rlx_kit_op_is_float((rlx_op)9999));
+    ASSERT(!rlx_kit_op_is_float(RLX_OP_SCATTER_ND)); /* 1.4: any dtype */
+    ASSERT_STREQ(rlx_kit_op_name(RLX_OP_STRIDED_SLICE), "strided_slice");
+    ASSERT_EQ(rlx_kit_op_arity(RLX_OP_RANGE), 0);
     ASSERT(rlx_kit_op_is_source(RLX_OP_PARAM));
     ASSERT_STREQ(rlx_kit_dtype_name(RLX_DTYPE_BF16), "bf16");
     ASSERT_STREQ(rlx_kit_dtype_name((rlx_dtype)77), "unknown");
+}
+
+/* ---- index arithmetic (kit_index.h) ------------------------------------- */
+
+/* ONNX Slice's element count and first index, worked by hand. */
+static void check_slice(int64_t dim, int64_t s, int64_t e, int64_t step,
+                        int64_t want_first, int64_t want_count)
+{
+    int64_t first = -99, count = -99;
+    rlx_kit_slice_bounds(dim, s, e, step, &first, &count);
+    ASSERT_EQ(count, want_count);
+    if (want_count)
+        ASSERT_EQ(first, want_first);
+}
+
+TEST(slice_bounds_and_index_wrap)
+{
+    check_slice(6, 0, 6, 1, 0, 6);
+    check_slice(6, 1, 100, 2, 1, 3);         /* 1, 3, 5 */
+    check_slice(6, -1, INT64_MIN, -1, 5, 6); /* the whole axis reversed */
+    check_slice(6, 100, 0, -2, 5, 3);        /* start clamps to dim - 1 */
+    check_slice(6, -100, 100, 4, 0, 2);      /* 0, 4 */
+    check_slice(6, 3, 3, 1, 0, 0);
+    check_slice(6, 0, 6, INT64_MIN, 0, 0);   /* backwards from 0 to 5 */
+    check_slice(6, 5, -7, INT64_MIN, 5, 1);  /* |step| beyond int64 */
+    check_slice(6, INT64_MIN, INT64_MAX, INT64_MAX, 0, 1);
+    check_slice(0, 0, 1, 1, 0, 0);
+    check_slice(0, -1, INT64_MIN, -1, 0, 0);
+    int64_t k = -1;
+    ASSERT(rlx_kit_index_wrap(-1, 4, &k) && k == 3);
+    ASSERT(rlx_kit_index_wrap(3, 4, &k) && k == 3);
+    ASSERT(!rlx_kit_index_wrap(4, 4, &k));
+    ASSERT(!rlx_kit_index_wrap(-5, 4, &k));
+    ASSERT(!rlx_kit_index_wrap(INT64_MIN, 4, &k));
+    ASSERT(!rlx_kit_index_wrap(0, 0, &k));
 }
 
 /* ---- the planner ---------------------------------------------------------- */
@@ -496,6 +534,7 @@ RLX_TEST_LIST(TEST_ENTRY(norm_axis), TEST_ENTRY(broadcast_strides),
               TEST_ENTRY(collapse), TEST_ENTRY(shape_count_and_str),
               TEST_ENTRY(matmul_operands),
               TEST_ENTRY(attrs_defaults), TEST_ENTRY(names),
+              TEST_ENTRY(slice_bounds_and_index_wrap),
               TEST_ENTRY(plan_reuse_and_peak), TEST_ENTRY(plan_mixed_sizes),
               TEST_ENTRY(plan_random_graphs_valid),
               TEST_ENTRY(f16_round_trip_every_pattern),

@@ -246,6 +246,70 @@ TEST(channel_norm_attrs)
     rlx_model_destroy(m);
 }
 
+/* Value V of G has dtype DT and rank R with the dims given. */
+#define ASSERT_VALUE(g, v, dt, r, ...)                                      \
+    do {                                                                    \
+        rlx_dtype vt_;                                                      \
+        uint32_t vr_;                                                       \
+        const int64_t *vd_, want_[] = { __VA_ARGS__ };                      \
+        ASSERT_OK(rlx_graph_value_shape(g, v, &vt_, &vr_, &vd_));          \
+        ASSERT_EQ(vt_, dt);                                                 \
+        ASSERT_EQ(vr_, r);                                                  \
+        for (uint32_t k_ = 0; k_ < (r); k_++)                               \
+            ASSERT_EQ(vd_[k_], want_[k_]);                                  \
+    } while (0)
+
+TEST(indexing_op_attrs)
+{
+    /* the 1.4 data movement and indexing ops by their attribute names */
+    rlx_model *m = load_ok(
+        "index.yaml",
+        "rlx_model: 1\n"
+        "inputs:\n"
+        "  - {name: x, dtype: f32, shape: [3, 4]}\n"
+        "  - {name: i, dtype: i64, shape: [3, 2]}\n"
+        "constants:\n"
+        "  - {name: v, dtype: f32, shape: [2], value: [0, 1]}\n"
+        "nodes:\n"
+        "  - {name: p, op: pad, inputs: [x], "
+        "attrs: {mode: 1, pads: [1, 0, 1, 2], value: 0}}\n"
+        "  - {name: e, op: expand, inputs: [x], attrs: {shape: [2, 1, 4]}}\n"
+        "  - {name: t, op: tile, inputs: [x], attrs: {repeats: [2, 1]}}\n"
+        "  - {name: s, op: strided_slice, inputs: [x], "
+        "attrs: {quadruples: [1, -1, -100, -2]}}\n"
+        "  - {name: c, op: cumsum, inputs: [x], "
+        "attrs: {axis: 1, exclusive: true, reverse: true}}\n"
+        "  - {name: k, op: topk, inputs: [x], attrs: {k: 2, largest: false}}\n"
+        "  - {name: r, op: range, attrs: {dtype: i32, count: 5, "
+        "int_start: 3, int_delta: -1}}\n"
+        "  - {name: ge, op: gather_elements, inputs: [x, i], "
+        "attrs: {axis: 1}}\n"
+        "  - {name: tr, op: trilu, inputs: [x], attrs: {upper: false, k: 1}}\n"
+        "  - {name: nz, op: non_zero, inputs: [x], attrs: {columns: -1}}\n"
+        "  - {name: oh, op: one_hot, inputs: [i, v], "
+        "attrs: {depth: 4, axis: 0}}\n"
+        "outputs: [p, e, t, s, c, k, r, ge, tr, nz, oh]\n");
+    const rlx_graph *g = rlx_model_graph(m);
+    ASSERT_VALUE(g, 3, RLX_DTYPE_F32, 2, 5, 6);
+    ASSERT_VALUE(g, 4, RLX_DTYPE_F32, 3, 2, 3, 4);
+    ASSERT_VALUE(g, 5, RLX_DTYPE_F32, 2, 6, 4);
+    ASSERT_VALUE(g, 6, RLX_DTYPE_F32, 2, 3, 2);
+    ASSERT_VALUE(g, 8, RLX_DTYPE_I64, 2, 3, 2);
+    ASSERT_VALUE(g, 9, RLX_DTYPE_I32, 1, 5);
+    ASSERT_VALUE(g, 12, RLX_DTYPE_I64, 2, 2, 12);
+    ASSERT_VALUE(g, 13, RLX_DTYPE_F32, 3, 4, 3, 2);
+    rlx_model_destroy(m);
+    const char *err = load_fail(
+        "topk.yaml",
+        "rlx_model: 1\n"
+        "inputs:\n"
+        "  - {name: x, dtype: f32, shape: [3, 4]}\n"
+        "nodes:\n"
+        "  - {name: k, op: topk, inputs: [x], attrs: {axis: 0}}\n"
+        "outputs: [k]\n", RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(err, "needs the attribute 'k'");
+}
+
 TEST(weights_without_params_and_unused_tensors)
 {
     write_mlp_weights("unused.safetensors");
@@ -323,6 +387,7 @@ RLX_TEST_LIST(
     TEST_ENTRY(block_style_and_attrs),
     TEST_ENTRY(norm_softmax_cast_fill_attrs),
     TEST_ENTRY(channel_norm_attrs),
+    TEST_ENTRY(indexing_op_attrs),
     TEST_ENTRY(weights_without_params_and_unused_tensors),
     TEST_ENTRY(argument_errors),
     TEST_ENTRY(missing_model_file),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rlx/rlx.h>
@@ -330,6 +331,16 @@ TEST(operator_rlx_cannot_lower)
                    "quantized operators are not supported yet");
 }
 
+TEST(fifo_refused_without_blocking)
+{
+    const char *path = rlx_test_path("pipe.onnx");
+    ASSERT_EQ(mkfifo(path, 0600), 0);
+    rlx_model *m = NULL;
+    ASSERT_STATUS(rlx_model_load(path, &m), RLX_ERR_IO);
+    ASSERT_CONTAINS(rlx_last_error(), "not a regular file");
+    unlink(path);
+}
+
 TEST(random_damage_never_crashes)
 {
     ox_model *x = relu_model(8, 13);
@@ -376,4 +387,5 @@ RLX_TEST_LIST(TEST_ENTRY(good_model_loads), TEST_ENTRY(truncated_protobuf),
               TEST_ENTRY(external_data_past_the_end),
               TEST_ENTRY(deep_nesting), TEST_ENTRY(huge_shape),
               TEST_ENTRY(operator_rlx_cannot_lower),
+              TEST_ENTRY(fifo_refused_without_blocking),
               TEST_ENTRY(random_damage_never_crashes))

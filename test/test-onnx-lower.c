@@ -460,6 +460,45 @@ TEST(batch_1_then_4_on_one_program)
     run_close(&r);
 }
 
+TEST(inputs_sharing_a_dimension_change_together)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t d[2] = { -1, 2 }, dy[2] = { -1, 4 };
+    ox_input(x, "a", OX_F32, 2, d);
+    ox_input(x, "b", OX_F32, 2, d);
+    ox_attr_int(x, ox_node(x, "Concat", N("a", "b"), N("y")), "axis", 1);
+    ox_output(x, "y", OX_F32, 2, dy);
+    run r;
+    run_open(&r, x, "two.onnx");
+    int64_t three[2] = { 3, 2 };
+    /* a alone at batch 3 could not concatenate with b at batch 1: the
+     * switch waits for the next set_input */
+    ASSERT_OK(rlx_program_set_input_shape(r.p, "a", 2, three));
+    ASSERT_OK(rlx_program_set_input_shape(r.p, "b", 2, three));
+    float a[6] = { 1, 2, 3, 4, 5, 6 }, b[6] = { -1, -2, -3, -4, -5, -6 };
+    ASSERT_OK(rlx_program_set_input(r.p, "a", a, sizeof a));
+    ASSERT_OK(rlx_program_set_input(r.p, "b", b, sizeof b));
+    ASSERT_OK(rlx_program_run(r.p));
+    const float *y = out(&r, "y", RLX_DTYPE_F32, 12);
+    for (int i = 0; i < 3; i++) {
+        ASSERT(y[4 * i] == a[2 * i] && y[4 * i + 1] == a[2 * i + 1]);
+        ASSERT(y[4 * i + 2] == b[2 * i] && y[4 * i + 3] == b[2 * i + 1]);
+    }
+    /* only one of them changed: the switch fails, naming the node */
+    int64_t five[2] = { 5, 2 };
+    ASSERT_OK(rlx_program_set_input_shape(r.p, "a", 2, five));
+    ASSERT(rlx_program_set_input(r.p, "a", a, sizeof a) != RLX_OK);
+    ASSERT_CONTAINS(rlx_last_error(), "Concat");
+    /* and the other one repairs it */
+    ASSERT_OK(rlx_program_set_input_shape(r.p, "b", 2, five));
+    float a5[10] = { 0 }, b5[10] = { 0 };
+    ASSERT_OK(rlx_program_set_input(r.p, "a", a5, sizeof a5));
+    ASSERT_OK(rlx_program_set_input(r.p, "b", b5, sizeof b5));
+    ASSERT_OK(rlx_program_run(r.p));
+    out(&r, "y", RLX_DTYPE_F32, 20);
+    run_close(&r);
+}
+
 TEST(shape_on_a_fixed_program_is_refused)
 {
     ox_model *x = batch_model();
@@ -693,6 +732,7 @@ RLX_TEST_LIST(TEST_ENTRY(elementwise_broadcasting), TEST_ENTRY(activations),
               TEST_ENTRY(reductions_axes_attribute_or_input),
               TEST_ENTRY(layer_and_batch_norm), TEST_ENTRY(data_movement),
               TEST_ENTRY(batch_1_then_4_on_one_program),
+              TEST_ENTRY(inputs_sharing_a_dimension_change_together),
               TEST_ENTRY(shape_on_a_fixed_program_is_refused),
               TEST_ENTRY(constant_of_shape_and_range),
               TEST_ENTRY(conv_and_pools),

@@ -24,6 +24,13 @@ static int is_float_op(rlx_op op)
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
     case RLX_OP_FILL:
+    /* since 1.4: data movement and indexing (see want_dtype) */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO:
         return 0;
     default:
         return 1;
@@ -35,6 +42,21 @@ static int takes_bytes(rlx_op op, rlx_dtype t)
 {
     return (op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
            (t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8);
+}
+
+/* Whether cpu-ref should declare OP with result dtype T: float ops on
+ * the float dtypes, topk and non_zero (indices) on i64 only, cumsum and
+ * range on every dtype but bool, the rest of data movement on all. */
+static int want_dtype(rlx_op op, rlx_dtype t)
+{
+    if (is_float_op(op))
+        return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+               t == RLX_DTYPE_BF16;
+    if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
+        return t == RLX_DTYPE_I64;
+    if (op == RLX_OP_CUMSUM || op == RLX_OP_RANGE)
+        return t != RLX_DTYPE_BOOL;
+    return 1;
 }
 
 TEST(supports_every_op)
@@ -50,10 +72,14 @@ TEST(supports_every_op)
                                         RLX_DTYPE_U8, RLX_DTYPE_BOOL };
     if (b) {
 #define CHECK_OP(name, value, text, arity)                                  \
-    for (size_t i = 0; i < 3; i++)                                          \
-        missing += !rlx_backend_supports_op(b, RLX_OP_##name, floats[i]);   \
+    for (size_t i = 0; i < 3; i++) {                                        \
+        int want = want_dtype(RLX_OP_##name, floats[i]);                    \
+        int got = rlx_backend_supports_op(b, RLX_OP_##name, floats[i]) != 0; \
+        missing += want && !got;                                            \
+        extra += got && !want;                                              \
+    }                                                                       \
     for (size_t i = 0; i < 6; i++) {                                        \
-        int want = !is_float_op(RLX_OP_##name) ||                           \
+        int want = want_dtype(RLX_OP_##name, others[i]) ||                  \
                    takes_bytes(RLX_OP_##name, others[i]);                   \
         int got = rlx_backend_supports_op(b, RLX_OP_##name, others[i]) != 0; \
         missing += want && !got;                                            \

@@ -245,6 +245,64 @@ TEST(mlp_splits_and_matches_cpu_ref)
     rlx_runtime_destroy(rt);
 }
 
+/* The 1.4 indexing ops a backend lacks run on the CPU: matmul on the npu,
+ * then topk (i64 indices) and gather_elements (its values) on cpu-ref. */
+TEST(indexing_ops_a_backend_lacks_run_on_the_cpu)
+{
+    rlx_runtime *rt = npu_runtime();
+    rlx_graph *g;
+    rlx_value x, w, mm, idx, top;
+    ASSERT_OK(rlx_graph_create(&g));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ B, IN }, &x));
+    ASSERT_OK(rlx_graph_param(g, "w1", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ IN, HID }, &w));
+    ASSERT_OK(rlx_graph_add_node(g, "mm", RLX_OP_MATMUL, 2,
+                                 (rlx_value[]){ x, w }, NULL, &mm));
+    ASSERT_OK(rlx_graph_add_node(g, "topk", RLX_OP_TOPK, 1, &mm,
+                                 &(rlx_attrs){ 1, (int64_t[]){ 3 }, 0, NULL },
+                                 &idx));
+    ASSERT_OK(rlx_graph_add_node(g, "values", RLX_OP_GATHER_ELEMENTS, 2,
+                                 (rlx_value[]){ mm, idx },
+                                 &(rlx_attrs){ 1, (int64_t[]){ 1 }, 0, NULL },
+                                 &top));
+    ASSERT_OK(rlx_graph_output(g, "top", top));
+    rlx_program *p[2];
+    const char *devices[2] = { "npu", "cpu-ref" };
+    for (int k = 0; k < 2; k++) {
+        rlx_session *s;
+        ASSERT_OK(rlx_session_create(rt, devices[k], &s));
+        ASSERT_OK(rlx_session_set_fallback(s, RLX_FALLBACK_SPLIT));
+        ASSERT_OK(rlx_session_compile(s, g, &p[k]));
+        rlx_session_destroy(s);
+        ASSERT_OK(rlx_program_set_param(p[k], "w1", W1, sizeof W1));
+        ASSERT_OK(rlx_program_set_input(p[k], "x", X, sizeof X));
+        ASSERT_OK(rlx_program_run(p[k]));
+    }
+    ASSERT_EQ(rlx_program_fallback_count(p[0]), 2);
+    const rlx_backend *b;
+    uint32_t piece, dev;
+    ASSERT_OK(rlx_program_placement(p[0], idx, &b, &dev, &piece));
+    ASSERT_STREQ(rlx_backend_id(b), "cpu-ref");
+    ASSERT_OK(rlx_program_placement(p[0], mm, &b, &dev, &piece));
+    ASSERT_STREQ(rlx_backend_id(b), "test-npu");
+    size_t na, nb;
+    const float *ya = rlx_program_output_data(p[0], 0, &na);
+    const float *yb = rlx_program_output_data(p[1], 0, &nb);
+    ASSERT(ya && yb);
+    ASSERT_EQ(na, (size_t)B * 3 * sizeof(float));
+    ASSERT_EQ(na, nb);
+    for (size_t i = 0; i < na / sizeof(float); i++) {
+        ASSERT_NEAR(ya[i], yb[i], 1e-5);
+        if (i % 3) /* each row's top 3 in descending order */
+            ASSERT(ya[i] <= ya[i - 1]);
+    }
+    rlx_program_destroy(p[0]);
+    rlx_program_destroy(p[1]);
+    rlx_graph_destroy(g);
+    rlx_runtime_destroy(rt);
+}
+
 TEST(automatic_choice_splits_too)
 {
     rlx_runtime *rt = npu_runtime();
@@ -593,6 +651,7 @@ RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(capability_report_names_each_node),
               TEST_ENTRY(supports_node_declines_with_a_reason),
               TEST_ENTRY(mlp_splits_and_matches_cpu_ref),
+              TEST_ENTRY(indexing_ops_a_backend_lacks_run_on_the_cpu),
               TEST_ENTRY(automatic_choice_splits_too),
               TEST_ENTRY(unset_param_is_refused_before_any_piece_runs),
               TEST_ENTRY(fallback_none_names_node_and_device),

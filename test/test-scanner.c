@@ -3,8 +3,8 @@
  * plugins that crash, exit or hang in every phase sit beside a good one;
  * `rlx devices` and `rlx run` must survive them, use the good backend and
  * name each bad file with its own reason, including plugins that crash
- * the scanner after it reported them (a destructor, a forged "clean"
- * report), and a plugin rewritten in place with its size and mtime put
+ * the scanner after it reported them (a destructor, a thread, a forged
+ * "clean" report), and a plugin rewritten in place with its size and mtime put
  * back is scanned again. Counts scanner spawns through RLX_TEST_SCAN_LOG
  * (a test hook: a line per spawn and per file scanned).
  */
@@ -28,6 +28,9 @@ static const char *const bad[][2] = {
                      "file's report" },
     { "badforged", "killed by SIGSEGV in the scanner's exit, after the "
                    "file's report" },
+    /* a thread started by init, woken by the destructor */
+    { "badthreadsegv", "killed by SIGSEGV in the scanner's exit, after the "
+                       "file's report" },
 };
 #define N_BAD (sizeof bad / sizeof *bad)
 

@@ -54,6 +54,11 @@ int cli_device_check(const char *command, const char *device);
 const char *cli_text(const char *s);
 const char *cli_message(const char *s);
 
+/* The session's explanation (rlx_session_explain) on stdout: in full
+ * under "Why:", or brief, its decisions on one "Why:" line (cmd_run.c). */
+void cli_explain_print(const char *why);
+void cli_explain_brief_print(const char *why);
+
 void cli_usage_print(FILE *out);
 /* "rlx: MESSAGE" and a hint to run rlx --help; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...)

@@ -154,6 +154,8 @@ typedef struct bench_options {
     int fallbacks[3];          /* --fallback, in order */
     int n_fallbacks;
     cli_allow allow;           /* --allow-custom-ops */
+    const char *shapes[BENCH_MAX_BACKENDS]; /* --shape NAME=d0,d1,... */
+    int n_shapes;
 } bench_options;
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -176,6 +178,12 @@ static int parse(int argc, char **argv, bench_options *o)
                                          &missing))) {
             if (cli_parse_u64(v, 0, UINT64_MAX, &o->seed) != 0)
                 return cli_usage_error("bench: bad --seed '%s'", v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--shape",
+                                         &missing))) {
+            if (o->n_shapes >= BENCH_MAX_BACKENDS)
+                return cli_usage_error("bench: at most %d --shape",
+                                       BENCH_MAX_BACKENDS);
+            o->shapes[o->n_shapes++] = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--backend",
                                          &missing))) {
             if (o->n_backends >= BENCH_MAX_BACKENDS)
@@ -220,6 +228,12 @@ int cli_cmd_bench(int argc, char **argv)
         rlx_runtime_destroy(rt);
         return rc;
     }
+    for (int i = 0; i < o.n_shapes; i++)
+        if ((rc = cli_model_shape(m, o.shapes[i])) != CLI_EXIT_OK) {
+            cli_model_close(m);
+            rlx_runtime_destroy(rt);
+            return rc;
+        }
 
     /* cpu-ref first (the reference), then the others */
     bench_result res[BENCH_MAX_BACKENDS + 1];

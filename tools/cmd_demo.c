@@ -1,5 +1,5 @@
 /*
- * cmd_demo.c - `rlx demo [--device D] [--batch N]`: the whole public API
+ * cmd_demo.c - `rlx demo [--device D] [--batch N] [--why]`: the whole public API
  * path in one command (runtime, graph, session, compile, params, run),
  * showing which backend ran it and why, how long it took, and a checksum
  * to compare backends by.
@@ -20,6 +20,7 @@
 typedef struct demo_options {
     const char *device; /* NULL: let the session choose */
     int64_t batch;
+    int why;            /* --why: every candidate, as `rlx run --why` */
 } demo_options;
 
 static double now_ms(void)
@@ -33,6 +34,7 @@ static int demo_options_parse(int argc, char **argv, demo_options *o)
 {
     o->device = NULL;
     o->batch = DEMO_BATCH_DEFAULT;
+    o->why = 0;
     for (int i = 1; i < argc; i++) {
         int missing = 0;
         const char *v;
@@ -49,6 +51,9 @@ static int demo_options_parse(int argc, char **argv, demo_options *o)
                 return cli_usage_error("demo: --batch wants a number from 1 "
                                        "to %d, not '%s'", DEMO_BATCH_MAX, v);
             o->batch = (int64_t)b;
+        } else if (!strcmp(argv[i], "--why") || !strcmp(argv[i], "-v") ||
+                   !strcmp(argv[i], "--verbose")) {
+            o->why = 1;
         } else if (missing) {
             return cli_usage_error("demo: option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-') {
@@ -60,10 +65,12 @@ static int demo_options_parse(int argc, char **argv, demo_options *o)
     return 0;
 }
 
-/* The session's explanation, each line indented under a heading. */
+/* The session's explanation, each line indented under a heading: when
+ * the choice failed (on stderr) */
 static void demo_explain_print(const rlx_session *s, FILE *out)
 {
     const char *text = rlx_session_explain(s);
+    text = text ? cli_message(text) : NULL; /* printed to a terminal */
 
     fprintf(out, "Why this backend:\n");
     while (text && *text) {
@@ -130,7 +137,7 @@ static int demo_params_set(rlx_program *p, const cli_mlp *m)
 /* What ran, why, how fast, and what came out. */
 static int demo_report_print(const rlx_session *s, const rlx_program *p,
                              const cli_mlp *m, double compile_ms,
-                             double run_ms)
+                             double run_ms, int why)
 {
     /* Read after compile: a session that chose its device may have moved
      * to the next candidate when the first could not take the graph. */
@@ -139,7 +146,11 @@ static int demo_report_print(const rlx_session *s, const rlx_program *p,
     printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
            rlx_backend_device_name(b), (unsigned)rlx_session_device_index(s));
     printf("Plugin:  %s\n", rlx_backend_plugin_path(b));
-    demo_explain_print(s, stdout);
+    /* one line, as `rlx run`: `rlx devices` lists every backend */
+    if (why)
+        cli_explain_print(rlx_session_explain(s));
+    else
+        cli_explain_brief_print(rlx_session_explain(s));
     printf("Program: %u nodes kept of %u\n", (unsigned)rlx_program_node_count(p),
            (unsigned)rlx_graph_node_count(m->graph));
     printf("Time:    compile %.3f ms, run %.3f ms\n", compile_ms, run_ms);
@@ -147,7 +158,8 @@ static int demo_report_print(const rlx_session *s, const rlx_program *p,
 }
 
 /* Compile, load and run; prints as it goes. */
-static int demo_run(rlx_runtime *rt, const cli_mlp *m, const char *device)
+static int demo_run(rlx_runtime *rt, const cli_mlp *m, const char *device,
+                    int why)
 {
     rlx_session *s = NULL;
     rlx_program *p = NULL;
@@ -173,7 +185,7 @@ static int demo_run(rlx_runtime *rt, const cli_mlp *m, const char *device)
     }
     t3 = now_ms();
 
-    rc = demo_report_print(s, p, m, t1 - t0, t3 - t2);
+    rc = demo_report_print(s, p, m, t1 - t0, t3 - t2, why);
 out:
     rlx_program_destroy(p);
     rlx_session_destroy(s);
@@ -204,7 +216,7 @@ int cli_cmd_demo(int argc, char **argv)
     printf("Model:   MLP %d -> %d (gelu) -> %d (relu) -> %d (softmax), "
            "batch %lld\n", CLI_MLP_IN, CLI_MLP_HIDDEN, CLI_MLP_HIDDEN,
            CLI_MLP_OUT, (long long)o.batch);
-    rc = demo_run(rt, &m, o.device);
+    rc = demo_run(rt, &m, o.device, o.why);
     cli_mlp_destroy(&m);
     rlx_runtime_destroy(rt);
     return rc;

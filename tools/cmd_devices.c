@@ -14,14 +14,16 @@
 int cli_cmd_devices(int argc, char **argv)
 {
     int json = 0;
+    uint32_t flags = 0;
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
         } else if (!strcmp(argv[i], "--rescan")) {
             /* scan every plugin file again, ignoring the registry cache
-             * (docs/scanner.md); the public API reads the variable */
-            setenv("RLX_PLUGIN_SCAN", "rescan", 1);
+             * (docs/scanner.md): a flag, not RLX_PLUGIN_SCAN, which a
+             * set-user-ID rlx would ignore */
+            flags |= RLX_RUNTIME_RESCAN;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_usage_print(stdout);
             return CLI_EXIT_OK;
@@ -35,7 +37,7 @@ int cli_cmd_devices(int argc, char **argv)
 
     cli_devices_report r;
     int runtime_failed;
-    if (cli_devices_report_gather(&r, &runtime_failed) != RLX_OK) {
+    if (cli_devices_report_gather(&r, flags, &runtime_failed) != RLX_OK) {
         if (runtime_failed)
             return cli_runtime_error("cannot create the runtime");
         fputs("rlx: out of memory\n", stderr);

@@ -269,8 +269,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The session's reasons, indented under a heading, one line each
- * (--why). */
-static void explain_print(const char *why)
+ * (--why; `rlx demo` too). */
+void cli_explain_print(const char *why)
 {
     why = why ? cli_message(why) : NULL;
     printf("Why:\n");
@@ -286,7 +286,7 @@ static void explain_print(const char *why)
  * was chosen, what declined or fell back), not every candidate it
  * weighed (indented lines) nor the placement, which has its own line.
  * --why prints them all; `rlx devices` lists every backend. */
-static void explain_brief_print(const char *why)
+void cli_explain_brief_print(const char *why)
 {
     int skipped = 0, first = 1;
     why = why ? cli_message(why) : NULL;
@@ -533,14 +533,18 @@ static int run_with_runner(rlx_runtime *rt, const rlx_model *m,
     runner_ctx ctx = { m, o, CLI_EXIT_OK, 0 };
     rlx_program *p = NULL;
     const char *device = NULL;
-    if (o->fallback >= 0) /* the runner's sessions read the policy here */
-        setenv("RLX_FALLBACK", o->fallback == 0   ? "split"
-                               : o->fallback == 1 ? "whole"
-                                                  : "none", 1);
     if (rlx_runner_create(rt, rlx_model_graph(m), NULL, &r) != RLX_OK)
         return cli_runtime_error("cannot create the multi-device runner");
+    if (o->fallback >= 0 &&
+        rlx_runner_set_fallback(r, (rlx_fallback)o->fallback) != RLX_OK) {
+        rlx_runner_destroy(r);
+        return cli_runtime_error("cannot set the fallback policy");
+    }
     rlx_runner_set_compile_hook(r, runner_hook, &ctx);
     printf("Model:   %s (%s)\n", cli_model_name(m), cli_message(o->model));
+    if (!o->chain && rlx_runner_default_chain())
+        printf("Devices: RLX_DEVICE_CHAIN=%s\n",
+               cli_text(rlx_runner_default_chain()));
     int rc = CLI_EXIT_OK;
     if (o->pick_fastest) {
         const char *winner = NULL;
@@ -603,8 +607,16 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
 {
     cli_model_exec x;
     double run_ms = 0;
-    if (o->chain || o->pick_fastest)
+    /* RLX_DEVICE_CHAIN is the runner's: plain `rlx run` follows it rather
+     * than run on the session's device without a word, and --device,
+     * which names one device, says that it left the chain out */
+    const char *env_chain = rlx_runner_default_chain();
+    if (o->chain || o->pick_fastest || (env_chain && !o->device))
         return run_with_runner(rt, m, o);
+    if (env_chain)
+        fprintf(stderr, "rlx: note: RLX_DEVICE_CHAIN='%s' is not used: "
+                "--device %s names the device\n", cli_text(env_chain),
+                cli_text(o->device));
     int rc = cli_model_exec_create_ex(rt, m, o->device, o->fallback, &x);
     if (rc != CLI_EXIT_OK)
         return rc;
@@ -622,9 +634,9 @@ static int run_model(rlx_runtime *rt, const rlx_model *m, run_options *o)
                (unsigned)rlx_session_device_index(x.session));
     printf("\nPlugin:  %s\n", rlx_backend_plugin_path(b));
     if (o->why)
-        explain_print(rlx_session_explain(x.session));
+        cli_explain_print(rlx_session_explain(x.session));
     else
-        explain_brief_print(rlx_session_explain(x.session));
+        cli_explain_brief_print(rlx_session_explain(x.session));
     placement_print(x.program);
     rc = run_output_paths_check(x.program, o->output_dir);
     if (rc == CLI_EXIT_OK)

@@ -42,7 +42,29 @@ typedef struct conf_op {
     int (*make)(const struct conf_op *o, rlx_dtype dtype, int which,
                 uint64_t *rng, conf_case *c);
     double lo, hi;        /* range of the (first) input's values */
+    rlx_dtype result;     /* a fixed result dtype (topk, non_zero: i64),
+                             asked of supports_op; 0: the case's dtype */
 } conf_op;
+
+/* Case makers of the 1.4 data movement and indexing ops
+ * (conformance_index.c), with the signature of conf_op.make. */
+#define CLI_CONF_MAKER(name)                                                \
+    int cli_conf_make_##name(const conf_op *o, rlx_dtype dtype, int which,  \
+                             uint64_t *rng, conf_case *c)
+CLI_CONF_MAKER(pad);
+CLI_CONF_MAKER(expand);
+CLI_CONF_MAKER(tile);
+CLI_CONF_MAKER(strided_slice);
+CLI_CONF_MAKER(trilu);
+CLI_CONF_MAKER(cumsum);
+CLI_CONF_MAKER(topk);
+CLI_CONF_MAKER(range);
+CLI_CONF_MAKER(gather_elements);
+CLI_CONF_MAKER(scatter_elements);
+CLI_CONF_MAKER(gather_nd);
+CLI_CONF_MAKER(scatter_nd);
+CLI_CONF_MAKER(one_hot);
+CLI_CONF_MAKER(non_zero);
 
 const conf_op *cli_conf_ops(size_t *count);
 

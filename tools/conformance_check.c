@@ -141,7 +141,8 @@ static int op_dtype_check(const conf_op *o, rlx_dtype dtype,
     memset(&t, 0, sizeof t);
     res->what = rlx_op_name(o->op);
     res->dtype = rlx_dtype_name(dtype);
-    if (!rlx_backend_supports_op(test, o->op, dtype)) {
+    if (!rlx_backend_supports_op(test, o->op,
+                                 o->result ? o->result : dtype)) {
         res->verdict = CONF_UNSUPPORTED;
         cli_format(res->detail, sizeof res->detail,
                  "the backend's supports_op says no");

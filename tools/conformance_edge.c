@@ -1,7 +1,8 @@
 /*
  * conformance_edge.c - the edge cases of docs/ops.md ("Edge cases"), each
- * a one-op f32 graph with hand-picked inputs (NaN, -0, infinities, fully
- * masked rows, rank-1 and rank-8 shapes, empty tensors) and the values the
+ * a one-op graph with hand-picked inputs (NaN, -0, infinities, fully
+ * masked rows, rank-1 and rank-8 shapes, empty tensors, wide pads,
+ * negative steps and indices, ties, duplicates) and the values the
  * doc prescribes, so a backend that differs fails with the doc section to
  * read. The expected values are written here, not taken from cpu-ref:
  * cpu-ref must pass them too.
@@ -24,18 +25,26 @@ typedef struct edge {
     double want[EDGE_MAX_OUT];
     int check_sign;       /* the sign of a zero result matters */
     double tol;           /* relative and absolute */
+    rlx_dtype out;        /* the result's dtype: f32 unless set */
 } edge;
 
-static int input(edge *e, uint32_t rank, const int64_t *dims,
-                 const double *v)
+/* An input of dtype DT; V NULL gives 0, 1, 2, ... */
+static int input_of(edge *e, rlx_dtype dt, uint32_t rank, const int64_t *dims,
+                    const double *v)
 {
     cli_tensor *t = &e->c.inputs[e->c.n_inputs];
-    if (cli_tensor_alloc(t, RLX_DTYPE_F32, rank, dims) != 0)
+    if (cli_tensor_alloc(t, dt, rank, dims) != 0)
         return -1;
     e->c.n_inputs++;
     for (size_t i = 0; i < t->count; i++)
         cli_tensor_set(t, i, v ? v[i] : (double)i);
     return 0;
+}
+
+static int input(edge *e, uint32_t rank, const int64_t *dims,
+                 const double *v)
+{
+    return input_of(e, RLX_DTYPE_F32, rank, dims, v);
 }
 
 static void begin(edge *e, const char *name, const char *section, rlx_op op)
@@ -45,6 +54,7 @@ static void begin(edge *e, const char *name, const char *section, rlx_op op)
     e->section = section;
     e->c.op = op;
     e->tol = 1e-6;
+    e->out = RLX_DTYPE_F32;
     cli_format(e->c.desc, sizeof e->c.desc, "%s", name);
 }
 
@@ -75,7 +85,116 @@ static void ints(edge *e, uint32_t n, const int64_t *v)
 #define SEC_RESIZE "edge-resize-rounding-and-extrapolation"
 #define SEC_CONST "edge-norm-of-a-constant"
 
-enum { N_EDGES = 22 };
+enum { N_EDGES = 33 };
+#define SEC_WPADS "edge-wide-pads-crops-and-extreme-attributes"
+#define SEC_STEPS "edge-negative-slice-steps"
+#define SEC_INDEX "edge-negative-and-out-of-range-indices"
+#define SEC_ORDER "edge-topk-ties-and-nan"
+#define SEC_DUP "edge-duplicate-scatter-targets"
+#define SEC_NONZERO "edge-non-zero-output-size"
+
+
+/* The 1.4 data movement and indexing edges (cases 22 and up). */
+static int edge_make_index(int i, edge *e)
+{
+    static const double row[] = { 1, 2, 3, 4 };
+    static const double seq6[] = { 0, 1, 2, 3, 4, 5 };
+    int64_t d4[] = { 4 }, d6[] = { 6 }, d22[] = { 2, 2 }, d3[] = { 3 };
+    int rc = 0;
+
+    switch (i) {
+    case 22:
+        begin(e, "pad [1, 2, 3, 4] reflect 5 before (wider than the axis)",
+              SEC_WPADS, RLX_OP_PAD);
+        rc = input(e, 1, d4, row);
+        ints(e, 3, (int64_t[]){ RLX_PAD_REFLECT, 5, 0 });
+        result(e, 1, (int64_t[]){ 9 },
+               (double[]){ 2, 3, 4, 3, 2, 1, 2, 3, 4 }, 9);
+        break;
+    case 23:
+        begin(e, "pad [1, 2, 3, 4] edge -1 before, 2 after (crop first)",
+              SEC_WPADS, RLX_OP_PAD);
+        rc = input(e, 1, d4, row);
+        ints(e, 3, (int64_t[]){ RLX_PAD_EDGE, -1, 2 });
+        result(e, 1, (int64_t[]){ 5 }, (double[]){ 2, 3, 4, 4, 4 }, 5);
+        break;
+    case 24:
+        begin(e, "pad [1, 2] constant -0.0", SEC_WPADS, RLX_OP_PAD);
+        rc = input(e, 1, (int64_t[]){ 2 }, row);
+        ints(e, 3, (int64_t[]){ RLX_PAD_CONSTANT, 1, 1 });
+        e->c.n_floats = 1;
+        e->c.floats[0] = -0.0;
+        result(e, 1, d4, (double[]){ -0.0, 1, 2, -0.0 }, 4);
+        e->check_sign = 1;
+        break;
+    case 25:
+        begin(e, "trilu [2, 2] upper with k = INT64_MIN keeps everything",
+              SEC_WPADS, RLX_OP_TRILU);
+        rc = input(e, 2, d22, row);
+        ints(e, 2, (int64_t[]){ 1, INT64_MIN });
+        result(e, 2, d22, row, 4);
+        break;
+    case 26:
+        begin(e, "strided_slice [0..5] start -1, end INT64_MIN, step -1 "
+              "(reverse)", SEC_STEPS, RLX_OP_STRIDED_SLICE);
+        rc = input(e, 1, d6, seq6);
+        ints(e, 4, (int64_t[]){ 0, -1, INT64_MIN, -1 });
+        result(e, 1, d6, (double[]){ 5, 4, 3, 2, 1, 0 }, 6);
+        break;
+    case 27:
+        begin(e, "strided_slice [0..5] start 100, end 0, step -2 (clamped "
+              "to 5)", SEC_STEPS, RLX_OP_STRIDED_SLICE);
+        rc = input(e, 1, d6, seq6);
+        ints(e, 4, (int64_t[]){ 0, 100, 0, -2 });
+        result(e, 1, d3, (double[]){ 5, 3, 1 }, 3);
+        break;
+    case 28:
+        begin(e, "gather_elements with indices -1 and -2 (from the end)",
+              SEC_INDEX, RLX_OP_GATHER_ELEMENTS);
+        rc = input(e, 2, d22, row) ||
+             input_of(e, RLX_DTYPE_I64, 2, d22, (double[]){ -1, -2, 0, -1 });
+        ints(e, 1, (int64_t[]){ 1 });
+        result(e, 2, d22, (double[]){ 2, 1, 3, 4 }, 4);
+        break;
+    case 29:
+        begin(e, "one_hot of 3 and -4 with depth 3 (all off) and -1",
+              SEC_INDEX, RLX_OP_ONE_HOT);
+        rc = input_of(e, RLX_DTYPE_I32, 1, d3, (double[]){ 3, -4, -1 }) ||
+             input(e, 1, (int64_t[]){ 2 }, (double[]){ 0, 7 });
+        ints(e, 1, (int64_t[]){ 3 });
+        result(e, 2, (int64_t[]){ 3, 3 },
+               (double[]){ 0, 0, 0, 0, 0, 0, 0, 0, 7 }, 9);
+        break;
+    case 30:
+        begin(e, "topk k=3 of [3, 1, 3, NaN, -inf, 2]: NaN first, ties by "
+              "index", SEC_ORDER, RLX_OP_TOPK);
+        rc = input(e, 1, d6, (double[]){ 3, 1, 3, NAN, -INFINITY, 2 });
+        ints(e, 1, (int64_t[]){ 3 });
+        result(e, 1, d3, (double[]){ 3, 0, 2 }, 3);
+        e->out = RLX_DTYPE_I64;
+        break;
+    case 31:
+        begin(e, "scatter_elements add with index 1 given twice (as -3)",
+              SEC_DUP, RLX_OP_SCATTER_ELEMENTS);
+        rc = input(e, 1, d4, row) ||
+             input_of(e, RLX_DTYPE_I64, 1, d3, (double[]){ 1, -3, 3 }) ||
+             input(e, 1, d3, (double[]){ 10, 20, 30 });
+        ints(e, 2, (int64_t[]){ 0, RLX_REDUCTION_ADD });
+        result(e, 1, d4, (double[]){ 1, 32, 3, 34 }, 4);
+        break;
+    case 32:
+        begin(e, "non_zero of [[1, 0], [-0.0, NaN]]: NaN counts, -0 does "
+              "not, -1 pads", SEC_NONZERO, RLX_OP_NON_ZERO);
+        rc = input(e, 2, d22, (double[]){ 1, 0, -0.0, NAN });
+        result(e, 2, (int64_t[]){ 2, 4 },
+               (double[]){ 0, 1, -1, -1, 0, 1, -1, -1 }, 8);
+        e->out = RLX_DTYPE_I64;
+        break;
+    default:
+        return 1;
+    }
+    return rc ? -1 : 0;
+}
 
 /* Case I into E; -1 out of memory. */
 static int edge_make(int i, edge *e)
@@ -270,7 +389,7 @@ static int edge_make(int i, edge *e)
                (double[]){ 0.5, 0.5, -1, -1 }, 4);
         break;
     default:
-        return 1;
+        return edge_make_index(i, e);
     }
     return rc ? -1 : 0;
 }
@@ -296,11 +415,11 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
     int at_compile;
 
     res->what = e->name;
-    res->dtype = "f32";
+    res->dtype = rlx_dtype_name(e->out);
     res->is_edge = 1;
     res->section = e->section;
     res->n_cases = 1;
-    if (!rlx_backend_supports_op(test, e->c.op, RLX_DTYPE_F32)) {
+    if (!rlx_backend_supports_op(test, e->c.op, e->out)) {
         res->verdict = CONF_UNSUPPORTED;
         cli_format(res->detail, sizeof res->detail,
                    "the backend's supports_op says no to %s",
@@ -325,7 +444,7 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
                    res->verdict == CONF_FAIL ? e->section : "");
         return;
     }
-    int shape_ok = got.rank == e->rank && got.dtype == RLX_DTYPE_F32;
+    int shape_ok = got.rank == e->rank && got.dtype == e->out;
     for (uint32_t k = 0; shape_ok && k < e->rank; k++)
         shape_ok = got.dims[k] == e->dims[k];
     if (!shape_ok) {

@@ -496,9 +496,9 @@ static int make_fill(const conf_op *o, rlx_dtype dt, int which,
 
 /* ---- the table -------------------------------------------------------- */
 
-#define BIN(op, lo, hi) { RLX_OP_##op, 0, make_binary, lo, hi }
-#define UN(op, lo, hi) { RLX_OP_##op, 0, make_unary, lo, hi }
-#define MOVE(op, fn) { RLX_OP_##op, 1, fn, 0, 0 }
+#define BIN(op, lo, hi) { RLX_OP_##op, 0, make_binary, lo, hi, 0 }
+#define UN(op, lo, hi) { RLX_OP_##op, 0, make_unary, lo, hi, 0 }
+#define MOVE(op, fn) { RLX_OP_##op, 1, fn, 0, 0, 0 }
 
 static const conf_op conf_ops[] = {
     BIN(ADD, -2, 2), BIN(SUB, -2, 2), BIN(MUL, -2, 2), BIN(DIV, -2, 2),
@@ -507,26 +507,39 @@ static const conf_op conf_ops[] = {
     UN(EXP, -3, 3), UN(SIN, -4, 4), UN(COS, -4, 4), UN(NEG, -2, 2),
     UN(ABS, -2, 2), UN(LOG, 0.05, 4), UN(SQRT, 0, 4), UN(RSQRT, 0.05, 4),
     UN(SILU, -6, 6), UN(TAN, -1.3, 1.3), UN(ATAN, -4, 4),
-    { RLX_OP_MATMUL, 0, make_matmul, -1, 1 },
-    { RLX_OP_SOFTMAX, 0, make_softmax, -4, 4 },
-    { RLX_OP_LAYER_NORM, 0, make_norm, -3, 3 },
-    { RLX_OP_RMS_NORM, 0, make_norm, -3, 3 },
-    { RLX_OP_REDUCE_SUM, 0, make_reduce, -2, 2 },
-    { RLX_OP_REDUCE_MEAN, 0, make_reduce, -2, 2 },
-    { RLX_OP_REDUCE_MAX, 0, make_reduce, -2, 2 },
+    { RLX_OP_MATMUL, 0, make_matmul, -1, 1, 0 },
+    { RLX_OP_SOFTMAX, 0, make_softmax, -4, 4, 0 },
+    { RLX_OP_LAYER_NORM, 0, make_norm, -3, 3, 0 },
+    { RLX_OP_RMS_NORM, 0, make_norm, -3, 3, 0 },
+    { RLX_OP_REDUCE_SUM, 0, make_reduce, -2, 2, 0 },
+    { RLX_OP_REDUCE_MEAN, 0, make_reduce, -2, 2, 0 },
+    { RLX_OP_REDUCE_MAX, 0, make_reduce, -2, 2, 0 },
     MOVE(RESHAPE, make_reshape), MOVE(TRANSPOSE, make_transpose),
     MOVE(CONCAT, make_concat), MOVE(SLICE, make_slice),
     MOVE(GATHER, make_gather), MOVE(CAST, make_cast), MOVE(FILL, make_fill),
     /* since 1.4 */
-    { RLX_OP_CONV, 0, cli_conf_make_conv, -2, 2 },
-    { RLX_OP_CONV_TRANSPOSE, 0, cli_conf_make_conv, -2, 2 },
-    { RLX_OP_MAX_POOL, 0, cli_conf_make_pool, -4, 4 },
-    { RLX_OP_AVG_POOL, 0, cli_conf_make_pool, -4, 4 },
-    { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2 },
-    { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4 },
-    { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3 },
-    { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3 },
-    { RLX_OP_GROUP_NORM, 0, cli_conf_make_chnorm, -3, 3 },
+    { RLX_OP_CONV, 0, cli_conf_make_conv, -2, 2, 0 },
+    { RLX_OP_CONV_TRANSPOSE, 0, cli_conf_make_conv, -2, 2, 0 },
+    { RLX_OP_MAX_POOL, 0, cli_conf_make_pool, -4, 4, 0 },
+    { RLX_OP_AVG_POOL, 0, cli_conf_make_pool, -4, 4, 0 },
+    { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2, 0 },
+    { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0 },
+    { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0 },
+    { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0 },
+    { RLX_OP_GROUP_NORM, 0, cli_conf_make_chnorm, -3, 3, 0 },
+    /* since 1.4: data movement and indexing (conformance_index.c) */
+    MOVE(PAD, cli_conf_make_pad), MOVE(EXPAND, cli_conf_make_expand),
+    MOVE(TILE, cli_conf_make_tile),
+    MOVE(STRIDED_SLICE, cli_conf_make_strided_slice),
+    MOVE(TRILU, cli_conf_make_trilu), MOVE(CUMSUM, cli_conf_make_cumsum),
+    { RLX_OP_TOPK, 1, cli_conf_make_topk, 0, 0, RLX_DTYPE_I64 },
+    MOVE(RANGE, cli_conf_make_range),
+    MOVE(GATHER_ELEMENTS, cli_conf_make_gather_elements),
+    MOVE(SCATTER_ELEMENTS, cli_conf_make_scatter_elements),
+    MOVE(GATHER_ND, cli_conf_make_gather_nd),
+    MOVE(SCATTER_ND, cli_conf_make_scatter_nd),
+    MOVE(ONE_HOT, cli_conf_make_one_hot),
+    { RLX_OP_NON_ZERO, 1, cli_conf_make_non_zero, 0, 0, RLX_DTYPE_I64 },
 };
 
 const conf_op *cli_conf_ops(size_t *count)

@@ -265,14 +265,14 @@ static int settings_gather(cli_devices_report *r)
     return 0;
 }
 
-rlx_status cli_devices_report_gather(cli_devices_report *r,
+rlx_status cli_devices_report_gather(cli_devices_report *r, uint32_t flags,
                                      int *runtime_failed)
 {
     rlx_status st;
 
     memset(r, 0, sizeof *r);
     *runtime_failed = 1;
-    st = rlx_runtime_create(&r->rt, 0);
+    st = rlx_runtime_create(&r->rt, flags);
     if (st == RLX_OK)
         r->config_path = rlx_runtime_config_path(r->rt);
     if (st != RLX_OK)

@@ -81,10 +81,10 @@ typedef struct cli_devices_report {
     size_t n_settings;
 } cli_devices_report;
 
-/* Creates a discovering runtime and fills R. On failure R is left empty;
- * *RUNTIME_FAILED says whether the runtime refused (rlx_last_error() has
- * why) or the tool ran out of memory. */
-rlx_status cli_devices_report_gather(cli_devices_report *r,
+/* Creates a discovering runtime (rlx_runtime_create FLAGS) and fills R.
+ * On failure R is left empty; *RUNTIME_FAILED says whether the runtime
+ * refused (rlx_last_error() has why) or the tool ran out of memory. */
+rlx_status cli_devices_report_gather(cli_devices_report *r, uint32_t flags,
                                      int *runtime_failed);
 void cli_devices_report_free(cli_devices_report *r);
 

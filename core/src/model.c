@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,24 +14,23 @@
 
 int rlx__model_is_onnx(const char *path)
 {
-    /* A serialized ModelProto starts with a protobuf field tag, in every
-     * exporter we know ir_version's (0x08, then a small varint); a YAML
-     * model starts with text. */
-    unsigned char b[2] = { 0, 0 };
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, b, sizeof b) : -1;
-    if (fd >= 0)
-        close(fd);
-    if (n == 2 && b[0] == 0x08 && b[1] < 0x80)
+    /* by content (model_sniff.c), or by name for a file too damaged to
+     * sniff, so the ONNX loader names what is wrong with it */
+    if (rlx__model_format_sniff(path) == RLX__MODEL_FORMAT_ONNX)
         return 1;
     size_t len = strlen(path);
     return len > 5 && strcmp(path + len - 5, ".onnx") == 0;
 }
 
+static rlx_status not_a_yaml_model(const char *path);
+
 static rlx_status load_yaml(rlx_model *m)
 {
+    rlx_status st = not_a_yaml_model(m->path);
+    if (st != RLX_OK)
+        return st;
     rlx__ynode *root = NULL;
-    rlx_status st = rlx__yaml_load(m->path, &root);
+    st = rlx__yaml_load(m->path, &root);
     if (st != RLX_OK)
         return st;
     rlx__model_parts parts;
@@ -50,12 +50,10 @@ static rlx_status not_a_yaml_model(const char *path)
 {
     switch (rlx__model_format_sniff(path)) {
     case RLX__MODEL_FORMAT_ONNX:
-        /* rlx__model_is_onnx said no: not a ModelProto rlx reads */
         return rlx__error(RLX_ERR_FORMAT,
-                          "%s: this looks like an ONNX model, but does not "
-                          "start with the ir_version field rlx reads ONNX "
-                          "models by. Fix: name the file *.onnx, or save it "
-                          "again with onnx.save", path);
+                          "%s: this is an ONNX model, but it was not read "
+                          "as one. Fix: load it through rlx_model_load "
+                          "(docs/model-format.md)", path);
     case RLX__MODEL_FORMAT_SAFETENSORS:
         return rlx__error(RLX_ERR_FORMAT,
                           "%s: this is a safetensors weights file, not a "
@@ -107,9 +105,7 @@ rlx_status rlx_model_load(const char *path, rlx_model **out)
                         "option onnx)", path);
 #endif
     } else {
-        st = not_a_yaml_model(path);
-        if (st == RLX_OK)
-            st = load_yaml(m);
+        st = load_yaml(m);
     }
     if (st != RLX_OK) {
         rlx_model_destroy(m);
@@ -300,6 +296,79 @@ rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
     return rlx__error(RLX_ERR_NOT_FOUND,
                       "%s: the model has no input named '%s'. Fix: see "
                       "rlx_model_input for its inputs", m->path, name);
+}
+
+rlx_status rlx__model_set_shapes(rlx_model *m, uint32_t n,
+                                 const char *const *names,
+                                 const int64_t *sig)
+{
+#ifdef RLX_HAVE_ONNX
+    if (m->onnx) {
+        /* every input's dims first, then one lowering: inputs that share
+         * a symbolic dimension never meet half-changed */
+        uint32_t ni = rlx__model_onnx_input_count(m);
+        int64_t (*old)[RLX_MAX_RANK] = calloc(ni ? ni : 1, sizeof *old);
+        if (!old)
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        for (uint32_t i = 0; i < ni; i++) {
+            int64_t *cur;
+            rlx__model_onnx_input(m, i, NULL, NULL, NULL, NULL, NULL, &cur);
+            memcpy(old[i], cur, sizeof old[i]);
+        }
+        rlx_status st = RLX_OK;
+        int changed = 0;
+        size_t k = 0;
+        for (uint32_t j = 0; j < n && st == RLX_OK; j++) {
+            uint32_t rank = (uint32_t)sig[k++];
+            const int64_t *dims = sig + k;
+            k += rank;
+            uint32_t i;
+            for (i = 0; i < ni; i++) {
+                const char *nm;
+                uint32_t r;
+                const int64_t *decl;
+                int64_t *cur;
+                rlx__model_onnx_input(m, i, &nm, NULL, &r, &decl, NULL, &cur);
+                if (strcmp(nm, names[j]) != 0)
+                    continue;
+                for (uint32_t d = 0; d < r && st == RLX_OK; d++)
+                    if (r != rank || dims[d] < 0 ||
+                        (decl[d] >= 0 && decl[d] != dims[d]))
+                        st = rlx__error(RLX_ERR_SHAPE,
+                                        "%s: input '%s' cannot take that "
+                                        "shape (dimension %u declared "
+                                        "%lld). Fix: only symbolic "
+                                        "dimensions may change", m->path,
+                                        nm, d, (long long)decl[d]);
+                if (st == RLX_OK && memcmp(cur, dims, r * sizeof *cur)) {
+                    memcpy(cur, dims, r * sizeof *cur);
+                    changed = 1;
+                }
+                break;
+            }
+        }
+        if (st == RLX_OK && changed)
+            st = rlx__model_onnx_relower(m);
+        if (st != RLX_OK)
+            for (uint32_t i = 0; i < ni; i++) {
+                int64_t *cur;
+                rlx__model_onnx_input(m, i, NULL, NULL, NULL, NULL, NULL,
+                                      &cur);
+                memcpy(cur, old[i], sizeof old[i]);
+            }
+        free(old);
+        return st;
+    }
+#endif
+    size_t k = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t rank = (uint32_t)sig[k++];
+        rlx_status st = rlx_model_set_input_shape(m, names[j], rank, sig + k);
+        if (st != RLX_OK)
+            return st;
+        k += rank;
+    }
+    return RLX_OK;
 }
 
 rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,

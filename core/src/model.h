@@ -254,11 +254,20 @@ rlx_status rlx__model_onnx_node(const rlx_model *m, uint32_t i,
                                 const char **name, const char **op_type,
                                 const char **output, const char **lowered);
 
+/* Give the N inputs NAMES the dims in SIG (rank, then dims, per input)
+ * at once: one lowering. On failure M keeps its shapes. */
+rlx_status rlx__model_set_shapes(rlx_model *m, uint32_t n,
+                                 const char *const *names,
+                                 const int64_t *sig);
+
 /* ---- model_shapes.c: programs that follow their inputs' shapes ------- */
 
 struct rlx__shapes;
 /* Attach a shape cache for model M compiled on S to program P. */
 rlx_status rlx__shapes_attach(rlx_program *p, rlx_model *m, rlx_session *s);
 void rlx__shapes_free(struct rlx__shapes *c);
+/* Switch P to the dims rlx_program_set_input_shape recorded, if any
+ * (compiling for them when they are new). */
+rlx_status rlx__shapes_apply(rlx_program *p);
 
 #endif /* RLX_MODEL_H */

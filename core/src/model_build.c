@@ -436,7 +436,8 @@ static rlx_status build_node(build *b, const rlx__ynode *e)
         return st;
     rlx_op op;
     if (rlx_op_from_name(op_name, &op) != RLX_OK ||
-        (rlx__op_arity(op) == 0 && op != RLX_OP_FILL))
+        (rlx__op_arity(op) == 0 && op != RLX_OP_FILL &&
+         op != RLX_OP_RANGE))
         return unknown_op(b, op_at, name, op_name);
 
     const rlx__ynode *ins = rlx__ynode_get(e, "inputs");

@@ -26,6 +26,8 @@ struct rlx__shapes {
     entry e[RLX_MODEL_SHAPE_CACHE];
     uint32_t active;
     uint64_t clock;
+    int64_t *pending;       /* dims set but not switched to, or NULL */
+    uint32_t n_pending;
 };
 
 /* The signature of P's inputs, input NAME taking RANK/DIMS. */
@@ -62,6 +64,7 @@ void rlx__shapes_free(struct rlx__shapes *c)
         return;
     for (uint32_t i = 0; i < c->n; i++)
         free_entry(&c->e[i]);
+    free(c->pending);
     free(c);
 }
 
@@ -97,17 +100,18 @@ static void take(rlx_program *to, rlx_program *from)
 static rlx_status compile_for(struct rlx__shapes *c, const rlx_program *p,
                               const int64_t *sig, rlx_program **out)
 {
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_INPUT]; i++) {
-        uint32_t r = (uint32_t)sig[k++];
-        rlx_status st = rlx_model_set_input_shape(
-            c->m, p->slots[RLX_SLOT_INPUT][i].name, r, sig + k);
-        if (st != RLX_OK)
-            return st;
-        k += r;
-    }
+    uint32_t ni = p->n_slots[RLX_SLOT_INPUT];
+    const char **names = calloc(ni ? ni : 1, sizeof *names);
+    if (!names)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t i = 0; i < ni; i++)
+        names[i] = p->slots[RLX_SLOT_INPUT][i].name;
+    rlx_status st = rlx__model_set_shapes(c->m, ni, names, sig);
+    free(names);
+    if (st != RLX_OK)
+        return st;
     rlx_program *np;
-    rlx_status st = rlx_session_compile(c->s, rlx_model_graph(c->m), &np);
+    st = rlx_session_compile(c->s, rlx_model_graph(c->m), &np);
     if (st != RLX_OK)
         return st;
     if ((st = rlx_model_set_params(c->m, np)) != RLX_OK) {
@@ -134,10 +138,10 @@ rlx_status rlx_program_set_input_shape(rlx_program *p, const char *name,
                           "rlx_program_set_input_shape: the program has no "
                           "input '%s'. Fix: name one of its inputs "
                           "(rlx_program_slot)", name);
-    if (slot->rank == rank &&
+    struct rlx__shapes *c = p->shapes;
+    if (!c && slot->rank == rank &&
         memcmp(slot->shape, dims, rank * sizeof *dims) == 0)
         return RLX_OK;
-    struct rlx__shapes *c = p->shapes;
     if (!c) {
         char sa[160], sb[160];
         return rlx__error(RLX_ERR_SHAPE,
@@ -153,13 +157,79 @@ rlx_status rlx_program_set_input_shape(rlx_program *p, const char *name,
                           "rlx_program_set_input_shape: tensors are bound "
                           "to the program. Fix: unbind them before "
                           "changing shapes");
+    /* what the model declares is checked now */
+    for (uint32_t i = 0; i < rlx_model_input_count(c->m); i++) {
+        const char *nm;
+        uint32_t r;
+        const int64_t *decl;
+        if (rlx_model_input(c->m, i, &nm, NULL, &r, &decl, NULL) != RLX_OK ||
+            strcmp(nm, name) != 0)
+            continue;
+        if (r != rank)
+            return rlx__error(RLX_ERR_SHAPE,
+                              "input '%s' has rank %u; the shape given has "
+                              "rank %u. Fix: give %u dims", name, r, rank,
+                              r);
+        for (uint32_t d = 0; d < r; d++)
+            if (dims[d] < 0 || (decl[d] >= 0 && decl[d] != dims[d]))
+                return rlx__error(RLX_ERR_SHAPE,
+                                  "input '%s' dimension %u cannot be %lld "
+                                  "(declared %lld). Fix: only symbolic "
+                                  "dimensions may change", name, d,
+                                  (long long)dims[d], (long long)decl[d]);
+    }
+    /* recorded now, switched to at the next set_input or run, so that
+     * inputs sharing a dimension can change one after the other */
+    uint32_t n_sig;
+    int64_t *sig;
+    if (c->pending) { /* on top of what is recorded already */
+        uint32_t ni = p->n_slots[RLX_SLOT_INPUT], k = 0, o = 0;
+        sig = malloc((ni * (RLX_MAX_RANK + 1) + 1) * sizeof *sig);
+        if (!sig)
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        for (uint32_t i = 0; i < ni; i++) {
+            uint32_t r = (uint32_t)c->pending[o];
+            if (i == slot_index) {
+                sig[k++] = rank;
+                for (uint32_t d = 0; d < rank; d++)
+                    sig[k++] = dims[d];
+            } else {
+                memcpy(sig + k, c->pending + o, (r + 1) * sizeof *sig);
+                k += r + 1;
+            }
+            o += r + 1;
+        }
+        n_sig = k;
+    } else if (!(sig = signature(p, name, rank, dims, &n_sig))) {
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    free(c->pending);
+    c->pending = sig;
+    c->n_pending = n_sig;
+    return RLX_OK;
+}
+
+rlx_status rlx__shapes_apply(rlx_program *p)
+{
+    struct rlx__shapes *c = p->shapes;
+    if (!c || !c->pending)
+        return RLX_OK;
+    int64_t *sig = c->pending;
+    uint32_t n_sig = c->n_pending;
+    if (c->e[c->active].n_sig == n_sig &&
+        memcmp(c->e[c->active].sig, sig, n_sig * sizeof *sig) == 0) {
+        free(sig); /* back to the active shapes */
+        c->pending = NULL;
+        return RLX_OK;
+    }
+    if (p->n_bound[RLX_SLOT_INPUT] || p->n_bound[RLX_SLOT_OUTPUT])
+        return rlx__error(RLX_ERR_STATE,
+                          "the program's input shapes changed while "
+                          "tensors are bound to it. Fix: unbind them "
+                          "before changing shapes");
     rlx_status st = rlx_program_wait(p);
     if (st != RLX_OK)
         return st;
-    uint32_t n_sig;
-    int64_t *sig = signature(p, name, rank, dims, &n_sig);
-    if (!sig)
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     uint32_t hit = c->n;
     for (uint32_t i = 0; i < c->n && hit == c->n; i++)
         if (c->e[i].n_sig == n_sig &&
@@ -167,10 +237,8 @@ rlx_status rlx_program_set_input_shape(rlx_program *p, const char *name,
             hit = i;
     rlx_program *next = NULL;
     if (hit == c->n) {
-        if ((st = compile_for(c, p, sig, &next)) != RLX_OK) {
-            free(sig);
-            return st;
-        }
+        if ((st = compile_for(c, p, sig, &next)) != RLX_OK)
+            return st; /* still recorded: another set_input_shape may fix it */
         if (c->n == RLX_MODEL_SHAPE_CACHE) { /* evict the LRU parked one */
             uint32_t lru = c->active == 0 ? 1 : 0;
             for (uint32_t i = 0; i < c->n; i++)
@@ -185,8 +253,10 @@ rlx_status rlx_program_set_input_shape(rlx_program *p, const char *name,
         hit = c->n++;
         c->e[hit].sig = sig;
         c->e[hit].n_sig = n_sig;
+        c->pending = NULL; /* the entry owns it now */
     } else {
         free(sig);
+        c->pending = NULL;
         next = c->e[hit].parked;
         c->e[hit].parked = NULL;
     }

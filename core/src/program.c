@@ -398,8 +398,11 @@ rlx_status rlx_program_set_input(rlx_program *p, const char *name,
 {
     rlx__slot *slot;
     uint32_t index;
-    rlx_status st = slot_for_set(p, RLX_SLOT_INPUT, name, data, nbytes,
-                                 &slot, &index);
+    rlx_status st;
+    /* a program following its shapes switches to the dims set last */
+    if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
+        return st;
+    st = slot_for_set(p, RLX_SLOT_INPUT, name, data, nbytes, &slot, &index);
     if (st != RLX_OK)
         return st;
     rlx__program_unbind(p, RLX_SLOT_INPUT, index); /* host data wins */
@@ -419,6 +422,8 @@ void *rlx_program_input_buffer(rlx_program *p, const char *name,
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_program_input_buffer: NULL argument"),
                NULL;
+    if (p->shapes && rlx__shapes_apply(p) != RLX_OK)
+        return NULL;
     rlx__slot *slot = rlx__program_find_slot(p, RLX_SLOT_INPUT, name, &index);
     if (!slot)
         return rlx__error(RLX_ERR_NOT_FOUND,
@@ -492,7 +497,10 @@ void rlx__program_ran(rlx_program *p)
 
 rlx_status rlx_program_run(rlx_program *p)
 {
-    rlx_status st = rlx__program_check_ready(p, "rlx_program_run");
+    rlx_status st;
+    if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
+        return st;
+    st = rlx__program_check_ready(p, "rlx_program_run");
     if (st != RLX_OK)
         return st;
     if (p->place) {

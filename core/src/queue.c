@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "program.h"
+#include "model.h"
 
 /* B's queue extension, looked up once; NULL when it has none. */
 static const rlx_ext_queue *queue_ext(const rlx_backend *b)
@@ -73,7 +74,10 @@ static const rlx_ext_queue *queue_for(const rlx_program *p)
 
 rlx_status rlx_program_submit(rlx_program *p)
 {
-    rlx_status st = rlx__program_check_ready(p, "rlx_program_submit");
+    rlx_status st;
+    if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
+        return st;
+    st = rlx__program_check_ready(p, "rlx_program_submit");
     if (st != RLX_OK)
         return st;
     const rlx_ext_queue *ext = queue_for(p);

@@ -71,6 +71,7 @@ rlx_status rlx_runner_create(rlx_runtime *rt, const rlx_graph *g,
     if (!r)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     r->rt = rt;
+    r->fallback = -1;
     r->policy = rlx__strdup(policy);
     rlx_status st = r->policy ? rlx__graph_clone(g, &r->graph)
                               : rlx__error(RLX_ERR_OUT_OF_MEMORY,
@@ -202,7 +203,10 @@ rlx_status rlx__runner_program_for(rlx_runner *r, const char *key,
     rlx_status st = rlx_session_create(r->rt, key, &s);
     if (st != RLX_OK)
         return st;
-    st = rlx_session_compile(s, r->graph, &p);
+    if (r->fallback >= 0)
+        st = rlx_session_set_fallback(s, (rlx_fallback)r->fallback);
+    if (st == RLX_OK)
+        st = rlx_session_compile(s, r->graph, &p);
     rlx_session_destroy(s);
     for (uint32_t i = 0; st == RLX_OK && i < r->n_params; i++)
         st = rlx_program_set_param(p, r->params[i].name, r->params[i].data,
@@ -396,6 +400,25 @@ rlx_status rlx_runner_run(rlx_runner *r, const char *device,
     if (rst != RLX_OK)
         return rlx__error(rst, "%s", r->attempts[0].reason);
     return RLX_OK;
+}
+
+rlx_status rlx_runner_set_fallback(rlx_runner *r, rlx_fallback f)
+{
+    if (!r || f < RLX_FALLBACK_SPLIT || f > RLX_FALLBACK_NONE)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_runner_set_fallback: NULL runner or %d is "
+                          "not an rlx_fallback. Fix: pass a runner and "
+                          "RLX_FALLBACK_SPLIT, _WHOLE or _NONE", (int)f);
+    if (r->fallback != (int)f)
+        rlx_runner_clear(r); /* programs placed under the old policy */
+    r->fallback = (int)f;
+    return RLX_OK;
+}
+
+const char *rlx_runner_default_chain(void)
+{
+    const char *env = rlx__env("RLX_DEVICE_CHAIN");
+    return env && *env ? env : NULL;
 }
 
 rlx_status rlx_runner_set_compile_hook(rlx_runner *r,

@@ -46,6 +46,7 @@ struct rlx_runner {
     char *best;            /* the benchmark's winner */
     rlx_runner_compile_hook hook;
     void *hook_ctx;
+    int fallback;          /* an rlx_fallback, or -1: the session's own */
 };
 
 /* ---- runner_devices.c ------------------------------------------------ */

@@ -47,11 +47,12 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_runtime_create: OUT is NULL");
     *out = NULL;
-    if (flags & ~RLX_RUNTIME_NO_DISCOVERY)
+    const uint32_t known = RLX_RUNTIME_NO_DISCOVERY | RLX_RUNTIME_RESCAN;
+    if (flags & ~known)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_runtime_create: unknown flags 0x%x. Fix: pass "
-                          "0 or RLX_RUNTIME_NO_DISCOVERY",
-                          (unsigned)(flags & ~RLX_RUNTIME_NO_DISCOVERY));
+                          "0, RLX_RUNTIME_NO_DISCOVERY or RLX_RUNTIME_RESCAN",
+                          (unsigned)(flags & ~known));
     rlx_runtime *rt = calloc(1, sizeof *rt);
     if (!rt)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
@@ -61,6 +62,11 @@ rlx_status rlx_runtime_create(rlx_runtime **out, uint32_t flags)
     }
     rlx__host_init(rt);
     rlx__scan_setup(rt);
+    /* a scanner that would use its cache scans again instead; an
+     * in-process mode asked for in RLX_PLUGIN_SCAN stays */
+    if ((flags & RLX_RUNTIME_RESCAN) && rt->scan &&
+        rt->scan->mode == RLX__SCAN_SUBPROCESS)
+        rt->scan->mode = RLX__SCAN_RESCAN;
     rlx__config_load(rt);       /* the environment overrides the file */
     rlx__policy_from_env(rt);
     (void)rlx__log_level(); /* a bad RLX_LOG warns now, not at a log line */

@@ -77,6 +77,20 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         break;
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM: *floats = 1; break;
     case RLX_OP_GROUP_NORM: *ints = 1; *floats = 1; break;
+    /* since 1.4: data movement and indexing */
+    case RLX_OP_PAD: *ints = 1 + 2 * RLX_MAX_RANK; *floats = 1; break;
+    case RLX_OP_EXPAND: case RLX_OP_TILE: *ints = RLX_MAX_RANK; break;
+    case RLX_OP_STRIDED_SLICE: *ints = 4 * RLX_MAX_RANK; break;
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_SCATTER_ND: case RLX_OP_NON_ZERO:
+        *ints = 1;
+        break;
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+        *ints = 2;
+        break;
+    case RLX_OP_CUMSUM: *ints = 3; break;
+    case RLX_OP_TOPK: *ints = 4; break;
+    case RLX_OP_RANGE: *ints = 4; *floats = 2; break;
     default: break;
     }
 }
@@ -89,6 +103,13 @@ static int is_float_op(rlx_op op)
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
     case RLX_OP_FILL: case RLX_OP_INPUT: case RLX_OP_PARAM:
     case RLX_OP_CONSTANT:
+    /* since 1.4: data movement and indexing, dtypes checked per op */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO:
         return 0;
     default:
         return 1;
@@ -323,6 +344,20 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__shape_chnorm(c, out);
+    case RLX_OP_PAD: return rlx__shape_pad(c, out);
+    case RLX_OP_EXPAND: return rlx__shape_expand(c, out);
+    case RLX_OP_TILE: return rlx__shape_tile(c, out);
+    case RLX_OP_STRIDED_SLICE: return rlx__shape_strided_slice(c, out);
+    case RLX_OP_TRILU: return rlx__shape_trilu(c, out);
+    case RLX_OP_GATHER_ELEMENTS: return rlx__shape_gather_elements(c, out);
+    case RLX_OP_GATHER_ND: return rlx__shape_gather_nd(c, out);
+    case RLX_OP_SCATTER_ELEMENTS: return rlx__shape_scatter_elements(c, out);
+    case RLX_OP_SCATTER_ND: return rlx__shape_scatter_nd(c, out);
+    case RLX_OP_CUMSUM: return rlx__shape_cumsum(c, out);
+    case RLX_OP_TOPK: return rlx__shape_topk(c, out);
+    case RLX_OP_RANGE: return rlx__shape_range(c, out);
+    case RLX_OP_ONE_HOT: return rlx__shape_one_hot(c, out);
+    case RLX_OP_NON_ZERO: return rlx__shape_non_zero(c, out);
     case RLX_OP_SOFTMAX: {
         rlx_status st = infer_softmax(c, a);
         if (st != RLX_OK)

@@ -75,5 +75,25 @@ rlx_status rlx__shape_conv(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_pool(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_resize(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_chnorm(const rlx__shape_ctx *c, rlx__node *out);
+/* ---- shape_layout.c: pad, expand, tile, strided_slice, trilu ----------- */
+
+rlx_status rlx__shape_pad(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_expand(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_tile(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_strided_slice(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_trilu(const rlx__shape_ctx *c, rlx__node *out);
+
+/* ---- shape_index.c: gathers, scatters, scans, range, one_hot, non_zero - */
+
+rlx_status rlx__shape_gather_elements(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_gather_nd(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_scatter_elements(const rlx__shape_ctx *c,
+                                       rlx__node *out);
+rlx_status rlx__shape_scatter_nd(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_cumsum(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_topk(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_range(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_one_hot(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_non_zero(const rlx__shape_ctx *c, rlx__node *out);
 
 #endif /* RLX_SHAPE_INTERNAL_H */

@@ -21,10 +21,10 @@
  *        its dtypes, shapes and attributes) and get_extension (named
  *        optional features, no new slots needed); host service
  *        get_option (plugin settings read through the core).
- *   1.4  ops for convolutional and vision models and beyond (values 80
- *        and up in rlx/ops.h: conv, conv_transpose, pools, resize,
- *        batch/instance/group norm, ...) and their RLX_ATTR_* indices.
- *        No struct or vtable changes.
+ *   1.4  new ops appended to RLX_OP_MAP with their RLX_ATTR_* indices
+ *        (values 80 and up: convolution, pooling, resize, channel norms,
+ *        elementwise, comparisons, reductions, data movement and
+ *        indexing; docs/ops.md). No struct or vtable changes.
  */
 #ifndef RLX_ABI_H
 #define RLX_ABI_H

@@ -11,6 +11,7 @@
  *   kit_spatial.h conv and pool attributes and output sizes
  *   kit_plan.h   the liveness memory planner
  *   kit_half.h   f16 / bf16 conversions
+ *   kit_index.h  slice bounds with steps, negative indices
  *
  * The kit is NOT part of the ABI: everything is static inline, prefixed
  * rlx_kit_ (rlx_kit__ for its internals), and compiles into the plugin
@@ -26,6 +27,7 @@
 #include "kit_attrs.h"
 #include "kit_error.h"
 #include "kit_half.h"
+#include "kit_index.h"
 #include "kit_names.h"
 #include "kit_plan.h"
 #include "kit_shape.h"

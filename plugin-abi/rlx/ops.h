@@ -141,7 +141,64 @@
     /* channels and spatial axes; scale, bias [C] (per channel) or       */  \
     /* [groups] (per group). int_attrs [0] groups (required);           */  \
     /* float_attrs [0] epsilon (1e-5).                                   */  \
-    X(GROUP_NORM, 88, "group_norm", 3)
+    X(GROUP_NORM, 88, "group_norm", 3)                                        \
+    /* data movement and indexing (values 150-199)                      */  \
+    /* pad: int_attrs [0] mode (RLX_PAD_*, default constant), [1..] the  */  \
+    /* pads as ONNX orders them: rank begins, then rank ends (absent: 0); */ \
+    /* a negative pad crops. float_attrs [0] the constant (default 0),   */  \
+    /* converted to the dtype as cast does. reflect, edge and wrap need */   \
+    /* a non-empty axis; pads wider than it repeat the pattern (NumPy). */   \
+    X(PAD, 150, "pad", 1)                                                    \
+    /* expand: int_attrs = the shape; broadcast both ways as ONNX Expand: */ \
+    /* the result is broadcast(x.shape, shape).                           */ \
+    X(EXPAND, 151, "expand", 1)                                              \
+    /* tile: int_attrs = the repeats, one per axis, each >= 0.            */ \
+    X(TILE, 152, "tile", 1)                                                  \
+    /* strided_slice: int_attrs = (axis, start, end, step) quadruples,    */ \
+    /* step != 0; ONNX Slice rules: negative start/end count from the    */  \
+    /* end, then clamp to [0, dim] (step > 0) or [-1, dim-1] (step < 0); */  \
+    /* axes not named are kept whole. Reverse is step -1, start -1, end  */  \
+    /* INT64_MIN.                                                         */ \
+    X(STRIDED_SLICE, 153, "strided_slice", 1)                                \
+    /* gather_elements(data, indices): int_attrs [0] axis, default 0;    */  \
+    /* indices i32/i64, same rank as data; result has the indices' shape. */ \
+    /* Negative indices count from the end; out of range fails the run.  */  \
+    X(GATHER_ELEMENTS, 154, "gather_elements", 2)                            \
+    /* gather_nd(data, indices): int_attrs [0] batch_dims, default 0;    */  \
+    /* result indices.shape[:-1] + data.shape[batch_dims + last:]. Index */  \
+    /* rules as gather_elements.                                          */ \
+    X(GATHER_ND, 155, "gather_nd", 2)                                        \
+    /* scatter_elements(data, indices, updates): int_attrs [0] axis      */  \
+    /* (default 0), [1] reduction (RLX_REDUCTION_*, default none); result */ \
+    /* is data's shape; duplicates apply in row-major order of indices.  */  \
+    X(SCATTER_ELEMENTS, 156, "scatter_elements", 3)                          \
+    /* scatter_nd(data, indices, updates): int_attrs [0] reduction.       */ \
+    X(SCATTER_ND, 157, "scatter_nd", 3)                                      \
+    /* cumsum: int_attrs [0] axis (default 0), [1] exclusive, [2] reverse */ \
+    /* (default 0); numeric dtypes (not bool); integers wrap.             */ \
+    X(CUMSUM, 158, "cumsum", 1)                                              \
+    /* topk: int_attrs [0] k, [1] axis (default -1), [2] largest (default */ \
+    /* 1), [3] sorted (default 1); result: i64 indices, axis dim = k;     */ \
+    /* ties: lower index first; NaN above every number. Values are       */  \
+    /* gather_elements(x, topk(x)). Numeric dtypes, not bool.             */ \
+    X(TOPK, 159, "topk", 1)                                                  \
+    /* range: no inputs; int_attrs [0] dtype, [1] count, and for integer  */ \
+    /* dtypes [2] start (default 0), [3] delta (default 1); float dtypes  */ \
+    /* take float_attrs [0] start (0), [1] delta (1). y[i] = start + i*d. */ \
+    X(RANGE, 160, "range", 0)                                                \
+    /* one_hot(indices, values): values is [2] = (off, on), any dtype,   */  \
+    /* the result's dtype; indices i32/i64. int_attrs [0] depth, [1] axis */ \
+    /* (default -1, of the result). Negative indices count from the end; */  \
+    /* one outside [-depth, depth) gives an all-off row (as ONNX).        */ \
+    X(ONE_HOT, 161, "one_hot", 2)                                            \
+    /* trilu: int_attrs [0] upper (default 1), [1] k (default 0): keeps  */  \
+    /* j >= i + k (upper) or j <= i + k (lower) of the last two dims.    */  \
+    X(TRILU, 162, "trilu", 1)                                                \
+    /* non_zero: i64 [rank, n]: the coordinates of the nonzero elements   */ \
+    /* in row-major order. int_attrs [0] n (default -1: numel(x)); fewer  */ \
+    /* nonzeros than n pad with -1 columns, more fail the run. An exact   */ \
+    /* ONNX NonZero is folded at compile time (docs/ops.md).              */ \
+    X(NON_ZERO, 163, "non_zero", 1)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -199,7 +256,37 @@ enum {
     RLX_ATTR_RESIZE_EXTRAPOLATION = 1, /* float_attrs */
     RLX_ATTR_RESIZE_SCALES = 2,  /* float_attrs: r scales, then the roi */
     /* group_norm (epsilon: RLX_ATTR_NORM_EPSILON, as every norm) */
-    RLX_ATTR_GROUP_NORM_GROUPS = 0
+    RLX_ATTR_GROUP_NORM_GROUPS = 0,
+    /* data movement and indexing */
+    RLX_ATTR_PAD_MODE = 0,
+    RLX_ATTR_PAD_PADS = 1,       /* rank begins, then rank ends */
+    RLX_ATTR_PAD_VALUE = 0,      /* float_attrs */
+    RLX_ATTR_EXPAND_SHAPE = 0,   /* first dimension */
+    RLX_ATTR_TILE_REPEATS = 0,   /* first axis */
+    RLX_ATTR_STRIDED_SLICE_QUADS = 0, /* (axis, start, end, step)... */
+    RLX_ATTR_GATHER_ELEMENTS_AXIS = 0,
+    RLX_ATTR_GATHER_ND_BATCH_DIMS = 0,
+    RLX_ATTR_SCATTER_ELEMENTS_AXIS = 0,
+    RLX_ATTR_SCATTER_ELEMENTS_REDUCTION = 1,
+    RLX_ATTR_SCATTER_ND_REDUCTION = 0,
+    RLX_ATTR_CUMSUM_AXIS = 0,
+    RLX_ATTR_CUMSUM_EXCLUSIVE = 1,
+    RLX_ATTR_CUMSUM_REVERSE = 2,
+    RLX_ATTR_TOPK_K = 0,
+    RLX_ATTR_TOPK_AXIS = 1,
+    RLX_ATTR_TOPK_LARGEST = 2,
+    RLX_ATTR_TOPK_SORTED = 3,
+    RLX_ATTR_RANGE_DTYPE = 0,
+    RLX_ATTR_RANGE_COUNT = 1,
+    RLX_ATTR_RANGE_INT_START = 2,
+    RLX_ATTR_RANGE_INT_DELTA = 3,
+    RLX_ATTR_RANGE_START = 0,    /* float_attrs */
+    RLX_ATTR_RANGE_DELTA = 1,    /* float_attrs */
+    RLX_ATTR_ONE_HOT_DEPTH = 0,
+    RLX_ATTR_ONE_HOT_AXIS = 1,
+    RLX_ATTR_TRILU_UPPER = 0,
+    RLX_ATTR_TRILU_K = 1,
+    RLX_ATTR_NON_ZERO_COLUMNS = 0
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
@@ -228,5 +315,18 @@ enum {
 
 #define RLX_GELU_ERF 0
 #define RLX_GELU_TANH 1
+
+/* pad modes (since 1.4) */
+#define RLX_PAD_CONSTANT 0
+#define RLX_PAD_REFLECT 1 /* mirror, edge not repeated */
+#define RLX_PAD_EDGE 2    /* repeat the edge element */
+#define RLX_PAD_WRAP 3    /* continue from the other end */
+
+/* scatter reductions (since 1.4) */
+#define RLX_REDUCTION_NONE 0 /* the last write wins */
+#define RLX_REDUCTION_ADD 1
+#define RLX_REDUCTION_MUL 2
+#define RLX_REDUCTION_MAX 3
+#define RLX_REDUCTION_MIN 4
 
 #endif /* RLX_OPS_H */

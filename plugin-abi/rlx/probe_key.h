@@ -37,15 +37,17 @@
 
 #define RLX_EXT_PROBE_KEY "rlx.probe_key.v1"
 
-/* A stat's modification time in nanoseconds. st_mtim is POSIX.1-2008;
- * glibc hides it in strict C mode (no feature macros) and has
- * st_mtimensec there instead, so this header compiles alone under
- * -std=c11 whatever its includer defined, and both spellings give the
- * same key. */
+/* A stat's modification and change times' nanoseconds. st_mtim and
+ * st_ctim are POSIX.1-2008; glibc hides them in strict C mode (no feature
+ * macros) and has st_mtimensec and st_ctimensec there instead, so this
+ * header compiles alone under -std=c11 whatever its includer defined,
+ * and both spellings give the same key. */
 #if defined(__GLIBC__) && !defined(__USE_XOPEN2K8)
 #define RLX_KIT__MTIME_NSEC(st) ((long)(st).st_mtimensec)
+#define RLX_KIT__CTIME_NSEC(st) ((long)(st).st_ctimensec)
 #else
 #define RLX_KIT__MTIME_NSEC(st) ((long)(st).st_mtim.tv_nsec)
+#define RLX_KIT__CTIME_NSEC(st) ((long)(st).st_ctim.tv_nsec)
 #endif
 
 typedef struct rlx_ext_probe_key {
@@ -61,7 +63,7 @@ typedef struct rlx_ext_probe_key {
  *
  * The helpers write one item per dependency, each ending in ';':
  *     env =NAME =VALUE;    env =NAME unset;
- *     file =PATH DEV:INO:SIZE:MTIME;    file =PATH absent;
+ *     file =PATH DEV:INO:SIZE:MTIME:CTIME;    file =PATH absent;
  *     dir =PATH =PREFIX =NAME IDENT ... (or "absent", "empty");
  *     opt =NAME =VALUE;    opt =NAME unset;
  *     text =FREE-FORM;     (rlx_kit_probe_key_addf)
@@ -122,7 +124,10 @@ static inline void rlx_kit_probe_key__str(rlx_kit_probe_key *k,
     }
 }
 
-/* Append " DEV:INO:SIZE:MTIME" of PATH, or " absent". */
+/* Append " DEV:INO:SIZE:MTIME:CTIME" of PATH, or " absent". The change
+ * time is there because a file rewritten in place, same size, with its
+ * modification time set back (touch -d, utimensat) keeps DEV:INO:SIZE:MTIME;
+ * only the kernel sets the change time, so no one can set it back. */
 static inline void rlx_kit_probe_key__ident(rlx_kit_probe_key *k,
                                             const char *path)
 {
@@ -131,10 +136,11 @@ static inline void rlx_kit_probe_key__ident(rlx_kit_probe_key *k,
     if (stat(path, &st) != 0)
         snprintf(id, sizeof id, " absent");
     else
-        snprintf(id, sizeof id, " %llu:%llu:%lld:%lld.%09ld",
+        snprintf(id, sizeof id, " %llu:%llu:%lld:%lld.%09ld:%lld.%09ld",
                  (unsigned long long)st.st_dev,
                  (unsigned long long)st.st_ino, (long long)st.st_size,
-                 (long long)st.st_mtime, RLX_KIT__MTIME_NSEC(st));
+                 (long long)st.st_mtime, RLX_KIT__MTIME_NSEC(st),
+                 (long long)st.st_ctime, RLX_KIT__CTIME_NSEC(st));
     rlx_kit_probe_key__raw(k, id);
 }
 
@@ -176,7 +182,8 @@ static inline void rlx_kit_probe_key_add_env(rlx_kit_probe_key *k,
     rlx_kit_probe_key__raw(k, ";");
 }
 
-/* PATH's identity: device, inode, size and modification time, or absent. */
+/* PATH's identity: device, inode, size, modification and change time,
+ * or absent. */
 static inline void rlx_kit_probe_key_add_file(rlx_kit_probe_key *k,
                                               const char *path)
 {

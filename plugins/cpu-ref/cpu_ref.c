@@ -26,6 +26,12 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
         return 1;
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
+    /* since 1.4: the result's dtype; topk and non_zero give indices */
+    if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
+        return dtype == RLX_DTYPE_I64;
+    if ((op == RLX_OP_CUMSUM || op == RLX_OP_RANGE) &&
+        dtype == RLX_DTYPE_BOOL)
+        return 0;
     switch (dtype) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
     case RLX_DTYPE_F64: case RLX_DTYPE_I32: case RLX_DTYPE_I64:

@@ -47,6 +47,11 @@ static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
     switch (op) {
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_SLICE:
     case RLX_OP_GATHER:
+    /* since 1.4: the data keeps its dtype */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TRILU:
         return 1;
     default:
         return 0;
@@ -238,6 +243,13 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__cpu_ref_chnorm_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO:
+        return rlx__cpu_ref_index_prepare(host, g, v, &a, n);
     case RLX_OP_GELU:
         if (attr[0] != RLX_GELU_ERF && attr[0] != RLX_GELU_TANH)
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,

@@ -152,6 +152,17 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
             rlx__cpu_ref_node_widen(n);
         return st;
     }
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
+    case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_NON_ZERO: {
+        rlx_status st = rlx__cpu_ref_index_run(host, exe, n);
+        if (st == RLX_OK)
+            rlx__cpu_ref_node_widen(n);
+        return st;
+    }
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
         rlx__cpu_ref_binary(n->op, &n->plan.bcast, x, y, n->f32, n->count);
@@ -204,7 +215,8 @@ rlx_status rlx__cpu_ref_execute(void *backend, rlx_executable *exe,
     rlx_status st = check_args(host, exe, args);
     if (st != RLX_OK)
         return st;
-    /* Only a gather index out of range fails a node; the outputs are
+    /* Only an index out of range (gather and the 1.4 indexing ops) or
+     * too many nonzeros for non_zero fails a node; the outputs are
      * copied after every node ran, so a failed run writes none. */
     for (uint32_t i = 0; i < exe->n_nodes; i++)
         if ((st = node_run(host, exe, &exe->nodes[i], args)) != RLX_OK)

@@ -103,6 +103,23 @@ typedef struct rlx__cpu_ref_gather {
     rlx_dtype index_dtype; /* i32 or i64 */
 } rlx__cpu_ref_gather;
 
+/* The 1.4 data movement and indexing ops: their inputs' shapes and
+ * dtypes and their attributes, copied at compile time (kernels_layout.c,
+ * kernels_index.c, kernels_scan.c). */
+#define RLX__CPU_REF_IDX_RANK 8
+#define RLX__CPU_REF_IDX_INTS (4 * RLX__CPU_REF_IDX_RANK)
+typedef struct rlx__cpu_ref_index {
+    uint32_t rank[3];    /* of inputs 0..2 */
+    int64_t dims[3][RLX__CPU_REF_IDX_RANK];
+    rlx_dtype dtype[3];
+    uint32_t out_rank;
+    int64_t out_dims[RLX__CPU_REF_IDX_RANK];
+    uint32_t n_ints;
+    int64_t ints[RLX__CPU_REF_IDX_INTS + 1];
+    uint32_t n_floats;
+    double f[2];         /* float_attrs, 0 when absent */
+} rlx__cpu_ref_index;
+
 /* ---- executables ---------------------------------------------------- */
 
 typedef struct rlx__cpu_ref_node {
@@ -132,6 +149,7 @@ typedef struct rlx__cpu_ref_node {
         rlx__cpu_ref_strided strided;
         rlx__cpu_ref_concat concat;
         rlx__cpu_ref_gather gather;
+        rlx__cpu_ref_index index;
     } plan;
 } rlx__cpu_ref_node;
 
@@ -196,6 +214,32 @@ rlx_status rlx__cpu_ref_movement_prepare(const rlx_host *host,
 rlx_status rlx__cpu_ref_movement_run(const rlx_host *host,
                                      const rlx_executable *exe,
                                      rlx__cpu_ref_node *n);
+
+/* kernels_index.c: the 1.4 data movement and indexing ops (pad to
+ * non_zero). Prepare checks shapes and attributes once; run fails only
+ * for an index out of range or more nonzeros than non_zero's columns. */
+int rlx__cpu_ref_is_index_op(rlx_op op);
+rlx_status rlx__cpu_ref_index_prepare(const rlx_host *host,
+                                      const rlx_graph_view *g,
+                                      const rlx_node_view *v,
+                                      const rlx__cpu_ref_attrs *a,
+                                      rlx__cpu_ref_node *n);
+rlx_status rlx__cpu_ref_index_run(const rlx_host *host,
+                                  const rlx_executable *exe,
+                                  rlx__cpu_ref_node *n);
+
+/* Row-major coordinates of element I of a tensor of RANK dims DIMS. */
+void rlx__cpu_ref_unravel(size_t i, uint32_t rank, const int64_t *dims,
+                          int64_t *coord);
+/* The element index of COORD in a tensor of dims DIMS. */
+size_t rlx__cpu_ref_ravel(uint32_t rank, const int64_t *dims,
+                          const int64_t *coord);
+
+/* kernels_layout.c: pad, expand, tile, strided_slice, trilu (by bytes) */
+void rlx__cpu_ref_layout_run(rlx__cpu_ref_node *n, const unsigned char *x);
+
+/* kernels_scan.c: cumsum, topk, range */
+void rlx__cpu_ref_scan_run(rlx__cpu_ref_node *n, const unsigned char *x);
 
 /* kernels_cast.c: cast and fill */
 /* Convert COUNT elements of dtype FROM at SRC to dtype TO at DST. */

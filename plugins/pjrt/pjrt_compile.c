@@ -19,11 +19,7 @@ static const char compile_options[] = { 0x1a, 0x04, 0x20, 0x01, 0x28, 0x01 };
 static void dump(const rlxp_backend *be, const char *text)
 {
     char dir[1024];
-    if (rlx_host_get_option(be->host, "pjrt.dump", dir, sizeof dir) !=
-        RLX_OK) {
-        const char *env = secure_getenv("RLX_PJRT_DUMP");
-        snprintf(dir, sizeof dir, "%s", env ? env : "");
-    }
+    rlxp_setting(be, "pjrt.dump", "RLX_PJRT_DUMP", dir, sizeof dir);
     if (!dir[0])
         return;
     static unsigned counter; /* file names only; races are harmless */

@@ -24,6 +24,21 @@
 
 #include "pjrt_internal.h"
 
+void rlxp_setting(const rlxp_backend *be, const char *name, const char *env,
+                  char *value, size_t size)
+{
+    const rlx_host *h = be->host;
+    value[0] = '\0';
+    if (h && RLX_HAS_FIELD(h->struct_size, rlx_host, get_option) &&
+        h->get_option) {
+        if (rlx_host_get_option(h, name, value, size) != RLX_OK)
+            value[0] = '\0';
+        return;
+    }
+    const char *v = secure_getenv(env);
+    snprintf(value, size, "%s", v ? v : "");
+}
+
 rlxp_family rlxp_family_of_path(const char *path)
 {
     const char *base = strrchr(path, '/');
@@ -130,16 +145,8 @@ int rlxp_find_candidates(const rlxp_backend *be, char *out, size_t size,
     list l = { out, size, 0 };
     out[0] = '\0';
     char opt[4096];
-    /* The host's get_option (ABI 1.3) reads pjrt.plugin from the session,
-     * RLX_PJRT_PLUGIN and the config file. A core older than 1.3 answers
-     * NOT_FOUND, so the variable is read directly as a fallback
-     * (secure_getenv: ignored in set-user-ID processes, as the core does). */
-    rlx_status st = rlx_host_get_option(be->host, "pjrt.plugin", opt,
-                                        sizeof opt);
-    if (st != RLX_OK) {
-        const char *env = secure_getenv("RLX_PJRT_PLUGIN");
-        snprintf(opt, sizeof opt, "%s", env ? env : "");
-    }
+    /* pjrt.plugin: the session, RLX_PJRT_PLUGIN or the config file */
+    rlxp_setting(be, "pjrt.plugin", "RLX_PJRT_PLUGIN", opt, sizeof opt);
     if (opt[0]) {
         snprintf(where, where_size, "pjrt.plugin / RLX_PJRT_PLUGIN ('%s')",
                  opt);

@@ -93,6 +93,15 @@ void rlxp_log(const rlxp_backend *be, rlx_log_level level,
 #endif
     ;
 
+/* pjrt_find.c: setting NAME ("pjrt.plugin") in VALUE, "" when unset.
+ * A core with get_option (ABI 1.3) answers for the session, RLX_ and the
+ * config file, and its answer is final: it ignores the environment where
+ * it must (set-user-ID, AT_SECURE, uids that differ now). Only an older
+ * core leaves it to variable ENV, read with secure_getenv (unset in a
+ * process started with AT_SECURE). */
+void rlxp_setting(const rlxp_backend *be, const char *name, const char *env,
+                  char *value, size_t size);
+
 /* pjrt_find.c: the candidate PJRT plugin files for FAMILY, as a
  * colon-separated list in OUT, and a note of where it looked in WHERE.
  * Returns 1 when the list came from RLX_PJRT_PLUGIN / pjrt.plugin. */

@@ -19,6 +19,10 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype) ||
         op >= RLX_OP_CONV)
         return 0;
+    /* The ops of 1.4 (values past fill) have no shaders yet: placement
+     * runs them on the CPU. */
+    if (op > RLX_OP_FILL)
+        return 0;
     return !rlx_kit_op_is_float(op) || rlx_kit_dtype_is_float(dtype);
 }
 

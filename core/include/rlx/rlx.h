@@ -70,6 +70,10 @@ RLX_API const char *rlx_last_error(void);
 
 /* rlx_runtime_create flags */
 #define RLX_RUNTIME_NO_DISCOVERY 0x1u /* skip RLX_PLUGIN_PATH and plugindir */
+/* scan every plugin file again in the scanner, ignoring the registry
+ * cache (as RLX_PLUGIN_SCAN=rescan, which a set-user-ID process ignores;
+ * docs/scanner.md) */
+#define RLX_RUNTIME_RESCAN 0x2u
 
 /* Register the built-in reference CPU backend, then (unless
  * RLX_RUNTIME_NO_DISCOVERY) scan RLX_PLUGIN_PATH and the system plugin
@@ -573,6 +577,16 @@ typedef rlx_status (*rlx_runner_compile_hook)(void *ctx, rlx_program *p);
 RLX_API rlx_status rlx_runner_set_compile_hook(rlx_runner *r,
                                                rlx_runner_compile_hook fn,
                                                void *ctx);
+/* The fallback policy of every session the runner compiles with (see
+ * rlx_session_set_fallback). Until this is called, each session has its
+ * default (RLX_FALLBACK, else SPLIT). Cached programs compiled under
+ * another policy are dropped (rlx_runner_clear). */
+RLX_API rlx_status rlx_runner_set_fallback(rlx_runner *r, rlx_fallback f);
+/* The chain rlx_runner_run_chain and rlx_runner_benchmark use when given
+ * none: RLX_DEVICE_CHAIN's value, or NULL when it is unset or empty, or
+ * the process ignores its environment (set-user-ID). An application that
+ * runs one session can say the chain is not what it used. */
+RLX_API const char *rlx_runner_default_chain(void);
 /* Time each device of DEVICES (a chain; NULL: RLX_DEVICE_CHAIN, else
  * every allowed device) on the inputs set so far: one warm-up run, then
  * RUNS timed runs. The fastest becomes the runner's best device; *WINNER
@@ -659,9 +673,9 @@ typedef struct rlx_model rlx_model;
  * graph (an ONNX model's for its inputs' declared shapes, a symbolic or
  * unknown dimension taken as 1 until rlx_model_set_input_shape). Errors
  * name the file, the line and column or the node, and end with a Fix;
- * nothing is left half-loaded. A model is data: this opens no library and
- * runs no code (a custom op's library opens at compile time, if allowed:
- * rlx_runtime_allow_custom_ops). */
+ * nothing is left half-loaded. A model is data: this opens no library
+ * and runs no code (a custom op's library opens at compile time, if
+ * allowed: rlx_runtime_allow_custom_ops). */
 RLX_API rlx_status rlx_model_load(const char *path, rlx_model **out);
 RLX_API void rlx_model_destroy(rlx_model *m);
 /* The model's graph, owned by the model. NULL (and rlx_last_error says
@@ -711,10 +725,13 @@ RLX_API rlx_status rlx_model_set_input_value(rlx_model *m, const char *name,
 RLX_API rlx_status rlx_model_compile(rlx_model *m, rlx_session *s,
                                      rlx_program **out);
 /* Run P with input NAME of these dims from now on. A program from
- * rlx_model_compile switches to (and if need be compiles) the program for
- * the new shapes; its inputs must then be set again (tensors bound to it
- * must be unbound first). Any other program accepts only the shape it was
- * compiled for. */
+ * rlx_model_compile records them and, at the next rlx_program_set_input,
+ * rlx_program_input_buffer, run or submit, switches to (and if need be
+ * compiles) the program for its inputs' new shapes, so inputs that share
+ * a dimension change one after the other; errors of that compile are
+ * returned there. Its inputs must then be set again (tensors bound to it
+ * must be unbound first). Any other program accepts only the shape it
+ * was compiled for. */
 RLX_API rlx_status rlx_program_set_input_shape(rlx_program *p,
                                                const char *name,
                                                uint32_t rank,

@@ -65,17 +65,12 @@ rlx_status rlx__model_onnx_relower(rlx_model *m)
 
 rlx_status rlx__model_onnx_load(rlx_model *m)
 {
-    int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+    int fd;
     struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return rlx__error(RLX_ERR_IO,
-                          "%s: cannot open the ONNX model: %s. Fix: check "
-                          "the path", m->path,
-                          fd >= 0 ? "not a regular file" : strerror(e));
-    }
+    /* a FIFO or device is refused without blocking */
+    rlx_status st0 = rlx__file_open_regular(m->path, "ONNX model", &fd, &sb);
+    if (st0 != RLX_OK)
+        return st0;
     size_t len = (size_t)sb.st_size;
     void *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)
                     : MAP_FAILED;

@@ -316,6 +316,16 @@ static rlx_status lower_prelu(rlx__onnx_ctx *c, rlx__onnx_val **in,
         (st = rlx__onnx_node_value(c, in[1], &s)) != RLX_OK ||
         (st = rlx__onnx_scalar(c, in[0]->dtype, 0, &k)) != RLX_OK)
         return st;
+    /* before opset 7 a [C] slope is per channel (axis 1) */
+    if (c->row->since < 7 && in[1]->rank == 1 && in[0]->rank > 2 &&
+        in[1]->dims[0] == in[0]->dims[1] && in[1]->dims[0] != 1) {
+        int64_t d[RLX_MAX_RANK];
+        for (uint32_t i = 0; i + 1 < in[0]->rank; i++)
+            d[i] = i == 0 ? in[1]->dims[0] : 1;
+        if ((st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &s, d,
+                                in[0]->rank - 1, NULL, 0, &s)) != RLX_OK)
+            return st;
+    }
     v[0] = x, v[1] = k;
     if ((st = rlx__onnx_add(c, RLX_OP_MIN, 2, v, NULL, 0, NULL, 0, &k)) !=
         RLX_OK)

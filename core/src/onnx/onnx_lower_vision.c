@@ -73,6 +73,51 @@ static rlx_status padding(rlx__onnx_ctx *c, const rlx__onnx_val *x,
     return RLX_OK;
 }
 
+/* ConvTranspose's padding: explicit pads, or from output_shape or
+ * auto_pad SAME (output = input * stride): total = stride * (in - 1) +
+ * output_padding + (k - 1) * dil + 1 - out, split as ONNX says. */
+static rlx_status transpose_padding(rlx__onnx_ctx *c, const rlx__onnx_val *x,
+                                    uint32_t s, const int64_t *k,
+                                    const int64_t *str, const int64_t *dil,
+                                    int64_t *op, int64_t *pb, int64_t *pe)
+{
+    const char *ap = rlx__onnx_attr_string(c, "auto_pad", "NOTSET");
+    int64_t os[2 * MAX_S + 2];
+    int n = rlx__onnx_attr_ints(c, "output_shape", os, 2 * MAX_S + 2);
+    int same = !strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER");
+    if (n < 0 && !same) {
+        if (!strcmp(ap, "VALID") || !strcmp(ap, "NOTSET")) {
+            int64_t dummy[MAX_S];
+            for (uint32_t i = 0; i < s; i++)
+                dummy[i] = 1;
+            return padding(c, x, s, dummy, dummy, dummy, pb, pe);
+        }
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "auto_pad is '%s'. Fix: use NOTSET, "
+                              "SAME_UPPER, SAME_LOWER or VALID", ap);
+    }
+    /* output_shape may list the spatial dims or the whole shape */
+    const int64_t *want = n == (int)(s + 2) ? os + 2 : os;
+    if (n >= 0 && n != (int)s && n != (int)(s + 2))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "output_shape has %d entries for %u spatial "
+                              "axes. Fix: check the model", n, s);
+    for (uint32_t i = 0; i < s; i++) {
+        int64_t in = x->dims[2 + i];
+        int64_t o = n >= 0 ? want[i] : in * str[i];
+        int64_t total = str[i] * (in - 1) + op[i] + (k[i] - 1) * dil[i] + 1 -
+                        o;
+        if (total < 0) { /* the output grows at the end */
+            op[i] -= total;
+            total = 0;
+        }
+        int lower = !strcmp(ap, "SAME_LOWER");
+        pb[i] = lower ? total - total / 2 : total / 2;
+        pe[i] = total - pb[i];
+    }
+    return RLX_OK;
+}
+
 static rlx_status spatial_input(rlx__onnx_ctx *c, rlx__onnx_val *x,
                                 uint32_t *s)
 {
@@ -101,10 +146,6 @@ static rlx_status lower_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return rlx__onnx_fail(c, RLX_ERR_SHAPE,
                               "W has rank %u, X rank %u. Fix: check the "
                               "model", in[1]->rank, in[0]->rank);
-    if (transpose && rlx__onnx_attr(c, "output_shape"))
-        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "output_shape is not lowered yet. Fix: give "
-                              "pads and output_padding instead");
     int64_t k[MAX_S], str[MAX_S], dil[MAX_S], pb[MAX_S], pe[MAX_S],
             op[MAX_S];
     for (uint32_t i = 0; i < s; i++)
@@ -113,14 +154,13 @@ static rlx_status lower_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
         (st = block(c, "dilations", s, 1, dil)) != RLX_OK ||
         (st = block(c, "output_padding", s, 0, op)) != RLX_OK)
         return st;
-    if (transpose &&
-        strcmp(rlx__onnx_attr_string(c, "auto_pad", "NOTSET"), "NOTSET") &&
-        strcmp(rlx__onnx_attr_string(c, "auto_pad", "NOTSET"), "VALID"))
-        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "auto_pad SAME on ConvTranspose is not "
-                              "lowered yet. Fix: give explicit pads");
-    if ((st = padding(c, in[0], s, k, str, dil, pb, pe)) != RLX_OK)
+    if (transpose) {
+        if ((st = transpose_padding(c, in[0], s, k, str, dil, op, pb, pe)) !=
+            RLX_OK)
+            return st;
+    } else if ((st = padding(c, in[0], s, k, str, dil, pb, pe)) != RLX_OK) {
         return st;
+    }
     int64_t a[1 + 5 * MAX_S];
     uint32_t na = 0;
     a[na++] = rlx__onnx_attr_int(c, "group", 1);

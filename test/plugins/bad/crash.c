@@ -1,11 +1,13 @@
 /* crash.c - a plugin that takes its process down in one way, chosen at
  * build time (BAD_*), to prove the scanner contains it. It would register
  * a working backend otherwise, so a file that slipped through would show.
- * Two of them crash after the scanner has a report for them: one in a
- * destructor (at the scanner's exit), one after writing a "clean" report
- * into the scanner's pipe itself. */
+ * Three of them crash after the scanner has a report for them: one in a
+ * destructor (at the scanner's exit), one in a thread its init started,
+ * woken by its destructor, and one after writing a "clean" report into
+ * the scanner's pipe itself. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,40 @@ RLX_PLUGIN_EXPORT int32_t rlx_plugin_host_fit(const char **family)
 __attribute__((destructor)) static void crash_on_unload(void)
 {
     raise(SIGSEGV);
+}
+#endif
+
+#ifdef BAD_THREAD_SEGV
+/* A thread that crashes once woken: the destructor wakes it and waits
+ * for it, so the crash comes at the scanner's exit every time, after the
+ * report, never racing it. */
+static int wake[2] = { -1, -1 };
+static pthread_t sleeper;
+static int sleeper_started;
+
+static void *sleep_then_crash(void *arg)
+{
+    char c;
+    (void)arg;
+    while (read(wake[0], &c, 1) < 0)
+        ;
+    raise(SIGSEGV);
+    return NULL;
+}
+
+static void start_sleeper(void)
+{
+    if (pipe(wake) == 0 &&
+        pthread_create(&sleeper, NULL, sleep_then_crash, NULL) == 0)
+        sleeper_started = 1;
+}
+
+__attribute__((destructor)) static void wake_sleeper(void)
+{
+    if (!sleeper_started)
+        return;
+    (void)!write(wake[1], "x", 1);
+    pthread_join(sleeper, NULL);
 }
 #endif
 
@@ -75,6 +111,8 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 #elif defined(BAD_INIT_HANG)
     for (;;)
         pause();
+#elif defined(BAD_THREAD_SEGV)
+    start_sleeper();
 #endif
     simple_backend *b = calloc(1, sizeof *b);
     if (!b)
