@@ -11,6 +11,7 @@
 #   rlx-tools                     the rlx tool and its man page
 #   librlx-backend-<name>         one per backend that was built
 #                                 (cpu-openblas, vulkan, cuda, rocm, pjrt)
+# (The Python package is left out: -Dpython=disabled; docs/python.md.)
 # Every staged file must land in some package, or the script fails.
 # Needs dpkg-dev. Environment: RLX_DEB_WORK (scratch dir, default a new
 # one under /tmp), RLX_DEB_MAINTAINER, RLX_DEB_MESON_ARGS (extra options).
@@ -42,7 +43,7 @@ CFLAGS=$(dpkg-buildflags --get CFLAGS) CPPFLAGS=$(dpkg-buildflags --get CPPFLAGS
 LDFLAGS=$(dpkg-buildflags --get LDFLAGS) CUFLAGS=-O2 \
   meson setup "$build" ${reconf:+--reconfigure} \
     --prefix=/usr --libdir="lib/$ma" --buildtype=plain -Dtests=false \
-    -Ddocdir=share/doc/librlx-dev \
+    -Ddocdir=share/doc/librlx-dev -Dpython=disabled \
     ${RLX_DEB_MESON_ARGS:-} >"$work/setup.log" || { cat "$work/setup.log"; exit 1; }
 ninja -C "$build" >"$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
 DESTDIR=$stage meson install -C "$build" --no-rebuild --strip >"$work/install.log"

@@ -24,7 +24,10 @@ pkgs=(gcc libc6-dev meson ninja-build pkg-config binutils python3
       libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
       python3-onnx
       # the torchvision models' test exports them with torch
-      python3-torch python3-torchvision)
+      python3-torch python3-torchvision
+      # the Python package (python/): headers, NumPy, pytest, meson-python
+      # (and patchelf, which it runs on the libraries a wheel carries)
+      python3-dev python3-numpy python3-pytest python3-mesonpy patchelf)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -1,0 +1,51 @@
+/*
+ * ext.h - what the files of the rlx Python extension (rlx._rlx) share:
+ * the process-wide runtime, the exception classes and the helpers that
+ * turn an rlx_status and rlx_last_error() into a Python exception.
+ * Only the public C API (rlx/rlx.h) is used; NumPy is reached through
+ * Python calls, so the extension does not depend on NumPy's C ABI.
+ */
+#ifndef RLX_PY_EXT_H
+#define RLX_PY_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <rlx/rlx.h>
+
+/* The runtime every session of the process shares (created on first
+ * use, under the GIL; never destroyed, as sessions may outlive the
+ * module object at interpreter exit). NULL with an exception set when it
+ * cannot be created. */
+rlx_runtime *rlxpy_runtime(void);
+
+/* Raise the exception class for ST with rlx_last_error() (or MSG when
+ * not NULL) as its message; returns NULL. */
+PyObject *rlxpy_raise(rlx_status st, const char *msg);
+/* Raise the class for ST with a formatted message that ends in a Fix. */
+PyObject *rlxpy_raisef(rlx_status st, const char *fmt, ...);
+
+/* Split MSG at its "Fix:" into a (reason, fix) pair of str (fix None
+ * when there is none). */
+PyObject *rlxpy_reason_fix(const char *msg);
+
+/* NumPy's name for an rlx dtype ("float32"), or NULL. */
+const char *rlxpy_numpy_dtype(rlx_dtype dt);
+/* A shape tuple from DIMS. */
+PyObject *rlxpy_shape(uint32_t rank, const int64_t *dims);
+
+/* The module's numpy, imported on first use (borrowed). */
+PyObject *rlxpy_numpy(void);
+/* rlx._coerce, registered by rlx/__init__.py (borrowed; may be NULL). */
+extern PyObject *rlxpy_coerce;
+
+extern PyTypeObject rlxpy_session_type;
+int rlxpy_session_ready(PyObject *module);
+
+/* rlx.Graph (graph.c): its rlx_graph and its dict of param arrays. */
+extern PyTypeObject rlxpy_graph_type;
+int rlxpy_graph_ready(PyObject *module);
+rlx_graph *rlxpy_graph_handle(PyObject *graph);
+PyObject *rlxpy_graph_params(PyObject *graph);
+
+#endif
