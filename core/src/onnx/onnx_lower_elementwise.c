@@ -1,13 +1,29 @@
 /*
  * onnx_lower_elementwise.c - ONNX elementwise operators onto rlx's
- * binary and unary ops: arithmetic (multidirectional broadcasting is
- * rlx's own), the variadic Sum/Mean/Max/Min, activations composed from
- * primitives (HardSigmoid, HardSwish, LeakyRelu, Softplus), and the
+ * binary and unary ops: arithmetic on float and integer dtypes
+ * (multidirectional broadcasting is rlx's own), comparisons, logical
+ * and bitwise ops, Where, Mod, the variadic Sum/Mean/Max/Min, the
+ * activation primitives (and Celu, Softsign composed), Clip, and the
  * pass-through ops (Identity, inference Dropout).
  */
+#include <math.h>
 #include <string.h>
 
 #include "onnx.h"
+
+/* The dtypes rlx's arithmetic, comparisons and selects take: the
+ * floats, the integers (i8, u8, i32, i64) and bool; each op's own
+ * dtype rules (docs/ops.md) then refuse what it cannot compute. */
+static rlx_status need_numeric(rlx__onnx_ctx *c, const rlx__onnx_val *v)
+{
+    switch (v->dtype) {
+    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I32:
+    case RLX_DTYPE_I64: case RLX_DTYPE_BOOL:
+        return RLX_OK;
+    default:
+        return rlx__onnx_need_float(c, v);
+    }
+}
 
 static rlx_status lower_binary(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                uint32_t n_in, rlx__onnx_val *out,
@@ -15,7 +31,7 @@ static rlx_status lower_binary(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = need_numeric(c, in[0])) != RLX_OK)
         return st;
     rlx_value r, b;
     if ((st = rlx__onnx_node_value(c, in[1], &b)) != RLX_OK)
@@ -77,7 +93,7 @@ static rlx_status lower_variadic(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = need_numeric(c, in[0])) != RLX_OK)
         return st;
     int mean = c->row->arg == -1;
     rlx_op op = mean ? RLX_OP_ADD : (rlx_op)c->row->arg;
@@ -117,7 +133,7 @@ static rlx_status lower_unary(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = need_numeric(c, in[0])) != RLX_OK)
         return st;
     rlx_value x, r;
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
@@ -140,6 +156,50 @@ static rlx_status lower_unary(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
+/* One node onto one primitive taking the inputs as they are: the
+ * unary ops, Where, Mod (fmod), IsInf (detect_positive/negative). */
+static rlx_status lower_prim(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                             uint32_t n_in, rlx__onnx_val *out,
+                             uint32_t n_out)
+{
+    (void)n_out;
+    rlx_op op = (rlx_op)c->row->arg;
+    uint32_t arity = op == RLX_OP_WHERE ? 3 : op == RLX_OP_MOD ? 2 : 1;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, arity);
+    if (st != RLX_OK)
+        return st;
+    rlx_value v[3], r;
+    for (uint32_t i = 0; i < arity; i++) {
+        if ((st = need_numeric(c, in[i])) != RLX_OK ||
+            (st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    }
+    int64_t ints[2];
+    uint32_t n_ints = 0;
+    if (op == RLX_OP_MOD) {
+        ints[0] = rlx__onnx_attr_int(c, "fmod", 0), n_ints = 1;
+        if (in[0]->dtype != in[1]->dtype)
+            return rlx__onnx_fail(c, RLX_ERR_DTYPE,
+                                  "its inputs are %s and %s. Fix: ONNX "
+                                  "requires one type; re-export the model",
+                                  rlx_dtype_name(in[0]->dtype),
+                                  rlx_dtype_name(in[1]->dtype));
+        if (!ints[0] && rlx__onnx_is_float(in[0]->dtype))
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "fmod is 0 on %s input; ONNX requires "
+                                  "fmod 1 for floats. Fix: set fmod=1",
+                                  rlx_dtype_name(in[0]->dtype));
+    } else if (op == RLX_OP_ISINF) {
+        ints[0] = rlx__onnx_attr_int(c, "detect_positive", 1);
+        ints[1] = rlx__onnx_attr_int(c, "detect_negative", 1);
+        n_ints = 2;
+    }
+    if ((st = rlx__onnx_add(c, op, arity, v, ints, n_ints, NULL, 0, &r)) !=
+        RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
 /* x * s + b as graph values (s, b scalars). */
 static rlx_status affine(rlx__onnx_ctx *c, rlx_value x, rlx_dtype dt,
                          double s, double b, rlx_value *out)
@@ -157,23 +217,6 @@ static rlx_status affine(rlx__onnx_ctx *c, rlx_value x, rlx_dtype dt,
         return st;
     v[0] = *out, v[1] = k;
     return rlx__onnx_add(c, RLX_OP_ADD, 2, v, NULL, 0, NULL, 0, out);
-}
-
-/* clamp(alpha * x + beta, 0, 1) */
-static rlx_status hard_sigmoid(rlx__onnx_ctx *c, rlx_value x, rlx_dtype dt,
-                               double alpha, double beta, rlx_value *out)
-{
-    rlx_value y, k, v[2];
-    rlx_status st = affine(c, x, dt, alpha, beta, &y);
-    if (st != RLX_OK || (st = rlx__onnx_scalar(c, dt, 0, &k)) != RLX_OK)
-        return st;
-    v[0] = y, v[1] = k;
-    if ((st = rlx__onnx_add(c, RLX_OP_MAX, 2, v, NULL, 0, NULL, 0, &y)) !=
-            RLX_OK ||
-        (st = rlx__onnx_scalar(c, dt, 1, &k)) != RLX_OK)
-        return st;
-    v[0] = y, v[1] = k;
-    return rlx__onnx_add(c, RLX_OP_MIN, 2, v, NULL, 0, NULL, 0, out);
 }
 
 enum { ACT_HARD_SIGMOID, ACT_HARD_SWISH, ACT_LEAKY_RELU, ACT_SOFTPLUS,
@@ -220,39 +263,42 @@ static rlx_status lower_activation(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_value x, r, k, v[2];
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
         return st;
+    /* the primitives take their attributes as float_attrs */
+    double f[2];
+    uint32_t n_f = 0;
+    rlx_op prim = RLX_OP_INVALID;
     switch (c->row->arg) {
     case ACT_HARD_SIGMOID:
-        st = hard_sigmoid(c, x, dt, rlx__onnx_attr_float(c, "alpha", 0.2),
-                          rlx__onnx_attr_float(c, "beta", 0.5), &r);
+        prim = RLX_OP_HARD_SIGMOID, n_f = 2;
+        f[0] = rlx__onnx_attr_float(c, "alpha", 0.2);
+        f[1] = rlx__onnx_attr_float(c, "beta", 0.5);
         break;
-    case ACT_HARD_SWISH:
-        if ((st = hard_sigmoid(c, x, dt, 1.0 / 6, 0.5, &k)) != RLX_OK)
-            break;
-        v[0] = x, v[1] = k;
-        st = rlx__onnx_add(c, RLX_OP_MUL, 2, v, NULL, 0, NULL, 0, &r);
+    case ACT_HARD_SWISH: prim = RLX_OP_HARD_SWISH; break;
+    case ACT_LEAKY_RELU:
+        prim = RLX_OP_LEAKY_RELU, n_f = 1;
+        f[0] = rlx__onnx_attr_float(c, "alpha", 0.01);
         break;
-    case ACT_LEAKY_RELU: {
-        double alpha = rlx__onnx_attr_float(c, "alpha", 0.01);
-        if (alpha < 0 || alpha > 1)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "alpha %g outside [0, 1] is not lowered "
-                                  "yet. Fix: use alpha in [0, 1]", alpha);
-        if ((st = affine(c, x, dt, alpha, 0, &k)) != RLX_OK)
-            break;
-        v[0] = x, v[1] = k; /* max(x, alpha x) for alpha in [0, 1] */
-        st = rlx__onnx_add(c, RLX_OP_MAX, 2, v, NULL, 0, NULL, 0, &r);
-        break;
-    }
-    case ACT_SOFTPLUS: /* log(1 + exp(x)) */
-        if ((st = rlx__onnx_add(c, RLX_OP_EXP, 1, &x, NULL, 0, NULL, 0,
-                                &k)) != RLX_OK ||
-            (st = affine(c, k, dt, 1, 1, &k)) != RLX_OK)
-            break;
-        st = rlx__onnx_add(c, RLX_OP_LOG, 1, &k, NULL, 0, NULL, 0, &r);
-        break;
+    case ACT_SOFTPLUS: prim = RLX_OP_SOFTPLUS; break;
     case ACT_ELU:
-        st = elu(c, x, dt, rlx__onnx_attr_float(c, "alpha", 1.0), 1, &r);
+        prim = RLX_OP_ELU, n_f = 1;
+        f[0] = rlx__onnx_attr_float(c, "alpha", 1.0);
         break;
+    case ACT_SELU:
+        prim = RLX_OP_SELU, n_f = 2;
+        f[0] = rlx__onnx_attr_float(c, "alpha", 1.67326319217681884765625);
+        f[1] = rlx__onnx_attr_float(c, "gamma", 1.05070102214813232421875);
+        break;
+    case ACT_MISH: prim = RLX_OP_MISH; break;
+    case ACT_RECIPROCAL: prim = RLX_OP_RECIPROCAL; break;
+    default: break;
+    }
+    if (prim != RLX_OP_INVALID) {
+        if ((st = rlx__onnx_add(c, prim, 1, &x, NULL, 0, f, n_f, &r)) !=
+            RLX_OK)
+            return st;
+        return rlx__onnx_set_out(c, r, &out[0]);
+    }
+    switch (c->row->arg) {
     case ACT_CELU: {
         double alpha = rlx__onnx_attr_float(c, "alpha", 1.0);
         if (alpha == 0)
@@ -261,39 +307,12 @@ static rlx_status lower_activation(rlx__onnx_ctx *c, rlx__onnx_val **in,
         st = elu(c, x, dt, alpha, alpha, &r);
         break;
     }
-    case ACT_SELU:
-        if ((st = elu(c, x, dt,
-                      rlx__onnx_attr_float(c, "alpha", 1.67326319217681884765625),
-                      1, &k)) == RLX_OK)
-            st = affine(c, k, dt,
-                        rlx__onnx_attr_float(c, "gamma",
-                                             1.05070102214813232421875),
-                        0, &r);
-        break;
-    case ACT_MISH: /* x * tanh(log(1 + exp(x))) */
-        if ((st = rlx__onnx_add(c, RLX_OP_EXP, 1, &x, NULL, 0, NULL, 0,
-                                &k)) != RLX_OK ||
-            (st = affine(c, k, dt, 1, 1, &k)) != RLX_OK ||
-            (st = rlx__onnx_add(c, RLX_OP_LOG, 1, &k, NULL, 0, NULL, 0,
-                                &k)) != RLX_OK ||
-            (st = rlx__onnx_add(c, RLX_OP_TANH, 1, &k, NULL, 0, NULL, 0,
-                                &k)) != RLX_OK)
-            break;
-        v[0] = x, v[1] = k;
-        st = rlx__onnx_add(c, RLX_OP_MUL, 2, v, NULL, 0, NULL, 0, &r);
-        break;
-    case ACT_SOFTSIGN: /* x / (1 + |x|) */
+    default: /* softsign: x / (1 + |x|) */
         if ((st = rlx__onnx_add(c, RLX_OP_ABS, 1, &x, NULL, 0, NULL, 0,
                                 &k)) != RLX_OK ||
             (st = affine(c, k, dt, 1, 1, &k)) != RLX_OK)
             break;
         v[0] = x, v[1] = k;
-        st = rlx__onnx_add(c, RLX_OP_DIV, 2, v, NULL, 0, NULL, 0, &r);
-        break;
-    default: /* reciprocal */
-        if ((st = rlx__onnx_scalar(c, dt, 1, &k)) != RLX_OK)
-            break;
-        v[0] = k, v[1] = x;
         st = rlx__onnx_add(c, RLX_OP_DIV, 2, v, NULL, 0, NULL, 0, &r);
         break;
     }
@@ -302,7 +321,8 @@ static rlx_status lower_activation(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* PRelu: relu(x) + slope * min(x, 0), exact for any slope. */
+/* PRelu: the prelu primitive; before opset 7 a [C] slope is per
+ * channel, so it is reshaped to broadcast along axis 1. */
 static rlx_status lower_prelu(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               uint32_t n_in, rlx__onnx_val *out,
                               uint32_t n_out)
@@ -311,10 +331,9 @@ static rlx_status lower_prelu(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
     if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
         return st;
-    rlx_value x, s, r, k, v[2];
+    rlx_value x, s, r, v[2];
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
-        (st = rlx__onnx_node_value(c, in[1], &s)) != RLX_OK ||
-        (st = rlx__onnx_scalar(c, in[0]->dtype, 0, &k)) != RLX_OK)
+        (st = rlx__onnx_node_value(c, in[1], &s)) != RLX_OK)
         return st;
     /* before opset 7 a [C] slope is per channel (axis 1) */
     if (c->row->since < 7 && in[1]->rank == 1 && in[0]->rank > 2 &&
@@ -326,60 +345,75 @@ static rlx_status lower_prelu(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                 in[0]->rank - 1, NULL, 0, &s)) != RLX_OK)
             return st;
     }
-    v[0] = x, v[1] = k;
-    if ((st = rlx__onnx_add(c, RLX_OP_MIN, 2, v, NULL, 0, NULL, 0, &k)) !=
-        RLX_OK)
-        return st;
-    v[0] = k, v[1] = s;
-    if ((st = rlx__onnx_add(c, RLX_OP_MUL, 2, v, NULL, 0, NULL, 0, &k)) !=
-            RLX_OK ||
-        (st = rlx__onnx_add(c, RLX_OP_RELU, 1, &x, NULL, 0, NULL, 0, &r)) !=
-            RLX_OK)
-        return st;
-    v[0] = r, v[1] = k;
-    if ((st = rlx__onnx_add(c, RLX_OP_ADD, 2, v, NULL, 0, NULL, 0, &r)) !=
+    v[0] = x, v[1] = s;
+    if ((st = rlx__onnx_add(c, RLX_OP_PRELU, 2, v, NULL, 0, NULL, 0, &r)) !=
         RLX_OK)
         return st;
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* Clip: bounds as attributes before opset 11, optional inputs after. */
+/* A known scalar bound of Clip as a double: 1, or 0 when not known. */
+static int known_bound(const rlx__onnx_val *v, double *out)
+{
+    if (!v->known || !v->data || rlx__onnx_elements(v->rank, v->dims) != 1)
+        return 0;
+    int64_t i;
+    switch (v->dtype) {
+    case RLX_DTYPE_F32: {
+        float f;
+        memcpy(&f, v->data, sizeof f);
+        *out = f;
+        return 1;
+    }
+    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I32:
+    case RLX_DTYPE_I64:
+        if (rlx__onnx_known_ints(v, &i, 1) != 1)
+            return 0;
+        *out = (double)i;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Clip: bounds as attributes before opset 11, optional inputs after.
+ * Known bounds become the clip primitive; bounds fed at run time a
+ * max then a min. */
 static rlx_status lower_clip(rlx__onnx_ctx *c, rlx__onnx_val **in,
                              uint32_t n_in, rlx__onnx_val *out,
                              uint32_t n_out)
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = need_numeric(c, in[0])) != RLX_OK)
         return st;
     rlx_value r, b, v[2];
     if ((st = rlx__onnx_node_value(c, in[0], &r)) != RLX_OK)
         return st;
+    double f[2] = { -INFINITY, INFINITY };
+    int all_known = 1;
+    for (int i = 0; i < 2; i++) {
+        if (c->row->since < 11)
+            f[i] = rlx__onnx_attr_float(c, i == 0 ? "min" : "max", f[i]);
+        else if ((uint32_t)(i + 1) < n_in && in[i + 1] &&
+                 !known_bound(in[i + 1], &f[i]))
+            all_known = 0;
+    }
+    if (all_known) {
+        if ((st = rlx__onnx_add(c, RLX_OP_CLIP, 1, &r, NULL, 0, f, 2, &r)) !=
+            RLX_OK)
+            return st;
+        return rlx__onnx_set_out(c, r, &out[0]);
+    }
     for (int i = 0; i < 2; i++) { /* min then max */
         rlx_op op = i == 0 ? RLX_OP_MAX : RLX_OP_MIN;
-        if (c->row->since < 11) {
-            const Onnx__AttributeProto *a =
-                rlx__onnx_attr(c, i == 0 ? "min" : "max");
-            if (!a || !a->has_f)
-                continue;
-            if ((st = rlx__onnx_scalar(c, in[0]->dtype, a->f, &b)) != RLX_OK)
-                return st;
-        } else {
-            if ((uint32_t)(i + 1) >= n_in || !in[i + 1])
-                continue;
-            if ((st = rlx__onnx_node_value(c, in[i + 1], &b)) != RLX_OK)
-                return st;
-        }
+        if ((uint32_t)(i + 1) >= n_in || !in[i + 1])
+            continue;
+        if ((st = rlx__onnx_node_value(c, in[i + 1], &b)) != RLX_OK)
+            return st;
         v[0] = r, v[1] = b;
         if ((st = rlx__onnx_add(c, op, 2, v, NULL, 0, NULL, 0, &r)) != RLX_OK)
             return st;
-    }
-    if (!c->lowered) {
-        const char *nm = out[0].name;
-        out[0] = *in[0];
-        out[0].name = nm;
-        out[0].owned = NULL;
-        return RLX_OK;
     }
     return rlx__onnx_set_out(c, r, &out[0]);
 }
@@ -473,6 +507,54 @@ const rlx__onnx_op rlx__onnx_ops_elementwise[] = {
     { "Clip", 11, lower_clip, 0 },
     { "Clip", 12, lower_clip, 0 },
     { "Clip", 13, lower_clip, 0 },
+    /* comparisons, logical, bitwise: lower_binary for the legacy
+     * broadcast of opset 1 */
+    { "Equal", 1, lower_binary, RLX_OP_EQUAL },
+    { "Equal", 7, lower_binary, RLX_OP_EQUAL },
+    { "Equal", 11, lower_binary, RLX_OP_EQUAL },
+    { "Equal", 13, lower_binary, RLX_OP_EQUAL },
+    { "Equal", 19, lower_binary, RLX_OP_EQUAL },
+    { "Less", 1, lower_binary, RLX_OP_LESS },
+    { "Less", 7, lower_binary, RLX_OP_LESS },
+    { "Less", 9, lower_binary, RLX_OP_LESS },
+    { "Less", 13, lower_binary, RLX_OP_LESS },
+    { "Greater", 1, lower_binary, RLX_OP_GREATER },
+    { "Greater", 7, lower_binary, RLX_OP_GREATER },
+    { "Greater", 9, lower_binary, RLX_OP_GREATER },
+    { "Greater", 13, lower_binary, RLX_OP_GREATER },
+    { "LessOrEqual", 12, lower_binary, RLX_OP_LESS_EQUAL },
+    { "LessOrEqual", 16, lower_binary, RLX_OP_LESS_EQUAL },
+    { "GreaterOrEqual", 12, lower_binary, RLX_OP_GREATER_EQUAL },
+    { "GreaterOrEqual", 16, lower_binary, RLX_OP_GREATER_EQUAL },
+    { "And", 1, lower_binary, RLX_OP_LOGICAL_AND },
+    { "And", 7, lower_binary, RLX_OP_LOGICAL_AND },
+    { "Or", 1, lower_binary, RLX_OP_LOGICAL_OR },
+    { "Or", 7, lower_binary, RLX_OP_LOGICAL_OR },
+    { "Xor", 1, lower_binary, RLX_OP_LOGICAL_XOR },
+    { "Xor", 7, lower_binary, RLX_OP_LOGICAL_XOR },
+    { "Not", 1, lower_prim, RLX_OP_LOGICAL_NOT },
+    { "BitwiseAnd", 18, lower_binary, RLX_OP_BITWISE_AND },
+    { "BitwiseOr", 18, lower_binary, RLX_OP_BITWISE_OR },
+    { "BitwiseXor", 18, lower_binary, RLX_OP_BITWISE_XOR },
+    { "BitwiseNot", 18, lower_prim, RLX_OP_BITWISE_NOT },
+    { "Where", 9, lower_prim, RLX_OP_WHERE },
+    { "Where", 16, lower_prim, RLX_OP_WHERE },
+    { "Mod", 10, lower_prim, RLX_OP_MOD },
+    { "Mod", 13, lower_prim, RLX_OP_MOD },
+    { "Floor", 6, lower_prim, RLX_OP_FLOOR },
+    { "Floor", 13, lower_prim, RLX_OP_FLOOR },
+    { "Ceil", 6, lower_prim, RLX_OP_CEIL },
+    { "Ceil", 13, lower_prim, RLX_OP_CEIL },
+    { "Round", 11, lower_prim, RLX_OP_ROUND },
+    { "Sign", 9, lower_prim, RLX_OP_SIGN },
+    { "Sign", 13, lower_prim, RLX_OP_SIGN },
+    { "Erf", 9, lower_prim, RLX_OP_ERF },
+    { "Erf", 13, lower_prim, RLX_OP_ERF },
+    { "IsNaN", 9, lower_prim, RLX_OP_ISNAN },
+    { "IsNaN", 13, lower_prim, RLX_OP_ISNAN },
+    { "IsNaN", 20, lower_prim, RLX_OP_ISNAN },
+    { "IsInf", 10, lower_prim, RLX_OP_ISINF },
+    { "IsInf", 20, lower_prim, RLX_OP_ISINF },
     { "Identity", 1, lower_identity, 0 },
     { "Identity", 13, lower_identity, 0 },
     { "Identity", 14, lower_identity, 0 },

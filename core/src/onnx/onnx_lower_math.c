@@ -3,8 +3,9 @@
  * (transposes as matmul attributes, alpha and beta as multiplies),
  * Softmax and LogSoftmax (the opset < 13 coerced-2-D form by reshapes),
  * LayerNormalization, inference BatchNormalization (folded to a
- * per-channel scale and shift), the Reduce* family (axes as an attribute
- * or, from opset 13/18, an input) and the global pools.
+ * per-channel scale and shift), the Reduce* family onto the reduce
+ * primitives (axes as an attribute or, from opset 13/18, an input),
+ * ArgMax/ArgMin and the global pools.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -344,7 +345,7 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
 /* ---- Reduce*, global pools ------------------------------------------------ */
 
 enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_L1, R_L2, R_SUMSQ, R_LOGSUMEXP,
-       R_GLOBAL_AVG, R_GLOBAL_MAX };
+       R_GLOBAL_AVG, R_GLOBAL_MAX, R_PROD };
 
 /* The axes of a reduction: from the attribute, or (AXES_INPUT) input 1. */
 static rlx_status reduce_axes(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -404,7 +405,13 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK)
+        return st;
+    /* integer dtypes reach the reductions that take them (docs/ops.md);
+     * the others refuse them when the node is added */
+    rlx_dtype dt = in[0]->dtype;
+    if (dt != RLX_DTYPE_I8 && dt != RLX_DTYPE_U8 && dt != RLX_DTYPE_I32 &&
+        dt != RLX_DTYPE_I64 && (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
         return st;
     int kind = c->row->arg & 0xff;
     int axes_input = c->row->arg >> 8;
@@ -420,7 +427,7 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               &noop)) != RLX_OK)
             return st;
     }
-    rlx_value x, r, t;
+    rlx_value x, r;
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
         return st;
     if (noop) {
@@ -440,39 +447,13 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
     case R_GLOBAL_MAX:
     case R_MAX: st = reduce(c, RLX_OP_REDUCE_MAX, x, keep, n_axes, axes, &r);
         break;
-    case R_MIN: /* -max(-x) */
-        if ((st = add1(c, RLX_OP_NEG, x, &t)) == RLX_OK &&
-            (st = reduce(c, RLX_OP_REDUCE_MAX, t, keep, n_axes, axes, &t)) ==
-                RLX_OK)
-            st = add1(c, RLX_OP_NEG, t, &r);
-        break;
-    case R_L1:
-        if ((st = add1(c, RLX_OP_ABS, x, &t)) == RLX_OK)
-            st = reduce(c, RLX_OP_REDUCE_SUM, t, keep, n_axes, axes, &r);
-        break;
-    case R_L2:
-    case R_SUMSQ:
-        if ((st = add2(c, RLX_OP_MUL, x, x, &t)) == RLX_OK &&
-            (st = reduce(c, RLX_OP_REDUCE_SUM, t, keep, n_axes, axes, &r)) ==
-                RLX_OK && kind == R_L2)
-            st = add1(c, RLX_OP_SQRT, r, &r);
-        break;
-    default: { /* log-sum-exp, shifted by the max */
-        rlx_value m, mk;
-        if ((st = reduce(c, RLX_OP_REDUCE_MAX, x, 1, n_axes, axes, &mk)) !=
-                RLX_OK ||
-            (st = add2(c, RLX_OP_SUB, x, mk, &t)) != RLX_OK ||
-            (st = add1(c, RLX_OP_EXP, t, &t)) != RLX_OK ||
-            (st = reduce(c, RLX_OP_REDUCE_SUM, t, keep, n_axes, axes, &t)) !=
-                RLX_OK ||
-            (st = add1(c, RLX_OP_LOG, t, &t)) != RLX_OK)
-            break;
-        m = mk;
-        if (!keep &&
-            (st = reduce(c, RLX_OP_REDUCE_MAX, x, 0, n_axes, axes, &m)) !=
-                RLX_OK)
-            break;
-        st = add2(c, RLX_OP_ADD, t, m, &r);
+    default: {
+        static const rlx_op prim[] = {
+            [R_MIN] = RLX_OP_REDUCE_MIN, [R_PROD] = RLX_OP_REDUCE_PROD,
+            [R_L1] = RLX_OP_REDUCE_L1, [R_L2] = RLX_OP_REDUCE_L2,
+            [R_SUMSQ] = RLX_OP_REDUCE_SUM_SQUARE,
+            [R_LOGSUMEXP] = RLX_OP_REDUCE_LOG_SUM_EXP };
+        st = reduce(c, prim[kind], x, keep, n_axes, axes, &r);
         break;
     }
     }
@@ -480,6 +461,34 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return st;
     return rlx__onnx_set_out(c, r, &out[0]);
 }
+
+/* ArgMax, ArgMin: axis, keepdims, select_last_index (opset 12 on). */
+static rlx_status lower_arg(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                            uint32_t n_in, rlx__onnx_val *out,
+                            uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
+    if (st != RLX_OK)
+        return st;
+    int64_t ints[3];
+    if ((st = rlx__onnx_axis(c, rlx__onnx_attr_int(c, "axis", 0),
+                             in[0]->rank, &ints[0])) != RLX_OK)
+        return st;
+    ints[1] = rlx__onnx_attr_int(c, "keepdims", 1) != 0;
+    ints[2] = c->row->since >= 12 &&
+              rlx__onnx_attr_int(c, "select_last_index", 0) != 0;
+    rlx_value x, r;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, (rlx_op)c->row->arg, 1, &x, ints, 3, NULL, 0,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
+#define ARG(name, op)                                                     \
+    { name, 1, lower_arg, op }, { name, 11, lower_arg, op },              \
+    { name, 12, lower_arg, op }, { name, 13, lower_arg, op }
 
 #define RED(name, kind, input_since)                                      \
     { name, 1, lower_reduce, kind }, { name, 11, lower_reduce, kind },    \
@@ -515,6 +524,9 @@ const rlx__onnx_op rlx__onnx_ops_math[] = {
     RED("ReduceL2", R_L2, 18),
     RED("ReduceSumSquare", R_SUMSQ, 18),
     RED("ReduceLogSumExp", R_LOGSUMEXP, 18),
+    RED("ReduceProd", R_PROD, 18),
+    ARG("ArgMax", RLX_OP_ARGMAX),
+    ARG("ArgMin", RLX_OP_ARGMIN),
     { "GlobalAveragePool", 1, lower_reduce, R_GLOBAL_AVG },
     { "GlobalMaxPool", 1, lower_reduce, R_GLOBAL_MAX },
     { NULL, 0, NULL, 0 }

@@ -203,14 +203,5 @@ const rlx__onnx_op rlx__onnx_ops_shape[] = {
     { "ConstantOfShape", 20, lower_constant_of_shape, 0 },
     { "ConstantOfShape", 21, lower_constant_of_shape, 0 },
     FOLD("Range", 11),
-    FOLD("Equal", 7), FOLD("Equal", 11), FOLD("Equal", 13),
-    FOLD("Equal", 19),
-    FOLD("Less", 7), FOLD("Less", 9), FOLD("Less", 13),
-    FOLD("Greater", 7), FOLD("Greater", 9), FOLD("Greater", 13),
-    FOLD("LessOrEqual", 12), FOLD("LessOrEqual", 16),
-    FOLD("GreaterOrEqual", 12), FOLD("GreaterOrEqual", 16),
-    FOLD("Where", 9), FOLD("Where", 16),
-    FOLD("Not", 1), FOLD("And", 7), FOLD("Or", 7), FOLD("Xor", 7),
-    FOLD("Mod", 10), FOLD("Mod", 13),
     { NULL, 0, NULL, 0 }
 };
