@@ -163,6 +163,9 @@ int rlx__onnx_eval(rlx__onnx_ctx *c, rlx__onnx_val **in, uint32_t n_in,
             code = table[i].code, arity = table[i].arity;
     if (code < 0 || n_in != (uint32_t)arity || n_out < 1)
         return 0;
+    /* Mod with fmod 1 (C's remainder) folds through the mod op instead */
+    if (code == E_MOD && rlx__onnx_attr_int(c, "fmod", 0) != 0)
+        return 0;
     for (int i = 0; i < arity; i++)
         if (!in[i] || !in[i]->known ||
             rlx_dtype_size(in[i]->dtype) == 0 ||
