@@ -303,6 +303,31 @@ TEST(reduce_primitives_and_argmax)
     run_close(&r);
 }
 
+/* Mod on constants is folded while lowering: fmod 1 must keep the
+ * dividend's sign there too. */
+TEST(mod_on_known_data_folds_by_fmod)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t d2[1] = { 2 };
+    int64_t a[2] = { 7, -7 }, b[2] = { -3, 3 };
+    ox_init(x, "a", OX_I64, 1, d2, a, sizeof a);
+    ox_init(x, "b", OX_I64, 1, d2, b, sizeof b);
+    ox_attr_int(x, ox_node(x, "Mod", N("a", "b"), N("f")), "fmod", 1);
+    ox_node(x, "Mod", N("a", "b"), N("m"));
+    ox_output(x, "f", OX_I64, 1, d2);
+    ox_output(x, "m", OX_I64, 1, d2);
+    run r;
+    run_open(&r, x, "modk.onnx");
+    ASSERT_OK(rlx_program_run(r.p));
+    const int64_t *f = out(&r, "f", RLX_DTYPE_I64, 2);
+    const int64_t *m = out(&r, "m", RLX_DTYPE_I64, 2);
+    ASSERT_EQ(f[0], 1);  /* C: 7 fmod -3 */
+    ASSERT_EQ(f[1], -1);
+    ASSERT_EQ(m[0], -2); /* Python: 7 % -3 */
+    ASSERT_EQ(m[1], 2);
+    run_close(&r);
+}
+
 TEST(mod_fmod_0_on_floats_is_refused)
 {
     ox_model *x = ox_new(8, 13);
@@ -319,4 +344,5 @@ RLX_TEST_LIST(TEST_ENTRY(comparisons_logic_and_where),
               TEST_ENTRY(unary_primitives_and_activations),
               TEST_ENTRY(clip_by_attribute_and_by_input),
               TEST_ENTRY(reduce_primitives_and_argmax),
+              TEST_ENTRY(mod_on_known_data_folds_by_fmod),
               TEST_ENTRY(mod_fmod_0_on_floats_is_refused))
