@@ -303,6 +303,32 @@ TEST(reduce_primitives_and_argmax)
     run_close(&r);
 }
 
+/* Composed from the primitives: ThresholdedRelu by greater and where,
+ * ReduceLogSum by reduce_sum and log. */
+TEST(thresholded_relu_and_reduce_log_sum)
+{
+    ox_model *x = ox_new(8, 13);
+    ox_input(x, "x", OX_F32, 2, d23);
+    ox_attr_float(x, ox_node(x, "ThresholdedRelu", N("x"), N("tr")),
+                  "alpha", 0.5f);
+    ox_attr_int(x, ox_node(x, "ReduceLogSum", N("x"), N("ls")), "keepdims",
+                0);
+    ox_output(x, "tr", OX_F32, 2, d23);
+    ox_output(x, "ls", OX_F32, 0, NULL);
+    run r;
+    run_open(&r, x, "trls.onnx");
+    float in[6] = { 0.25f, 0.5f, 2, 1, 3, 0.75f };
+    ASSERT_OK(rlx_program_set_input(r.p, "x", in, sizeof in));
+    ASSERT_OK(rlx_program_run(r.p));
+    float wt[6], s = 0;
+    for (int i = 0; i < 6; i++)
+        wt[i] = in[i] > 0.5f ? in[i] : 0, s += in[i];
+    float ws = logf(s);
+    expect(out(&r, "tr", RLX_DTYPE_F32, 6), wt, 6);
+    expect(out(&r, "ls", RLX_DTYPE_F32, 1), &ws, 1);
+    run_close(&r);
+}
+
 /* Mod on constants is folded while lowering: fmod 1 must keep the
  * dividend's sign there too. */
 TEST(mod_on_known_data_folds_by_fmod)
@@ -344,5 +370,6 @@ RLX_TEST_LIST(TEST_ENTRY(comparisons_logic_and_where),
               TEST_ENTRY(unary_primitives_and_activations),
               TEST_ENTRY(clip_by_attribute_and_by_input),
               TEST_ENTRY(reduce_primitives_and_argmax),
+              TEST_ENTRY(thresholded_relu_and_reduce_log_sum),
               TEST_ENTRY(mod_on_known_data_folds_by_fmod),
               TEST_ENTRY(mod_fmod_0_on_floats_is_refused))

@@ -220,7 +220,8 @@ static rlx_status affine(rlx__onnx_ctx *c, rlx_value x, rlx_dtype dt,
 }
 
 enum { ACT_HARD_SIGMOID, ACT_HARD_SWISH, ACT_LEAKY_RELU, ACT_SOFTPLUS,
-       ACT_RECIPROCAL, ACT_ELU, ACT_SELU, ACT_CELU, ACT_MISH, ACT_SOFTSIGN };
+       ACT_RECIPROCAL, ACT_ELU, ACT_SELU, ACT_CELU, ACT_MISH, ACT_SOFTSIGN,
+       ACT_THRESHOLDED_RELU };
 
 /* relu(x) + min(0, alpha * (exp(x / scale) - 1)): ELU (scale 1) and CELU
  * (scale alpha); for alpha >= 0 each term is zero on the other side. */
@@ -305,6 +306,21 @@ static rlx_status lower_activation(rlx__onnx_ctx *c, rlx__onnx_val **in,
             return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                                   "alpha is 0. Fix: CELU needs alpha != 0");
         st = elu(c, x, dt, alpha, alpha, &r);
+        break;
+    }
+    case ACT_THRESHOLDED_RELU: { /* x > alpha ? x : 0 */
+        rlx_value w[3];
+        if ((st = rlx__onnx_scalar(c, dt,
+                                   rlx__onnx_attr_float(c, "alpha", 1.0),
+                                   &k)) != RLX_OK)
+            break;
+        v[0] = x, v[1] = k;
+        if ((st = rlx__onnx_add(c, RLX_OP_GREATER, 2, v, NULL, 0, NULL, 0,
+                                &w[0])) != RLX_OK ||
+            (st = rlx__onnx_scalar(c, dt, 0, &w[2])) != RLX_OK)
+            break;
+        w[1] = x;
+        st = rlx__onnx_add(c, RLX_OP_WHERE, 3, w, NULL, 0, NULL, 0, &r);
         break;
     }
     default: /* softsign: x / (1 + |x|) */
@@ -499,6 +515,7 @@ const rlx__onnx_op rlx__onnx_ops_elementwise[] = {
     { "Celu", 12, lower_activation, ACT_CELU },
     { "Mish", 18, lower_activation, ACT_MISH },
     { "Softsign", 1, lower_activation, ACT_SOFTSIGN },
+    { "ThresholdedRelu", 10, lower_activation, ACT_THRESHOLDED_RELU },
     { "PRelu", 6, lower_prelu, 0 },
     { "PRelu", 7, lower_prelu, 0 },
     { "PRelu", 9, lower_prelu, 0 },

@@ -345,7 +345,7 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
 /* ---- Reduce*, global pools ------------------------------------------------ */
 
 enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_L1, R_L2, R_SUMSQ, R_LOGSUMEXP,
-       R_GLOBAL_AVG, R_GLOBAL_MAX, R_PROD };
+       R_GLOBAL_AVG, R_GLOBAL_MAX, R_PROD, R_LOGSUM };
 
 /* The axes of a reduction: from the attribute, or (AXES_INPUT) input 1. */
 static rlx_status reduce_axes(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -447,6 +447,11 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
     case R_GLOBAL_MAX:
     case R_MAX: st = reduce(c, RLX_OP_REDUCE_MAX, x, keep, n_axes, axes, &r);
         break;
+    case R_LOGSUM: /* log of the sum */
+        if ((st = reduce(c, RLX_OP_REDUCE_SUM, x, keep, n_axes, axes, &r)) ==
+            RLX_OK)
+            st = add1(c, RLX_OP_LOG, r, &r);
+        break;
     default: {
         static const rlx_op prim[] = {
             [R_MIN] = RLX_OP_REDUCE_MIN, [R_PROD] = RLX_OP_REDUCE_PROD,
@@ -525,6 +530,7 @@ const rlx__onnx_op rlx__onnx_ops_math[] = {
     RED("ReduceSumSquare", R_SUMSQ, 18),
     RED("ReduceLogSumExp", R_LOGSUMEXP, 18),
     RED("ReduceProd", R_PROD, 18),
+    RED("ReduceLogSum", R_LOGSUM, 18),
     ARG("ArgMax", RLX_OP_ARGMAX),
     ARG("ArgMin", RLX_OP_ARGMIN),
     { "GlobalAveragePool", 1, lower_reduce, R_GLOBAL_AVG },
