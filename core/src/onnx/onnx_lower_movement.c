@@ -2,7 +2,8 @@
  * onnx_lower_movement.c - ONNX data movement onto rlx's reshape,
  * transpose, concat, slice, gather and cast: Reshape (0 and -1,
  * allowzero), Squeeze/Unsqueeze/Flatten (all reshapes), Slice (attributes
- * before opset 10, inputs after), Split, Expand. Shape arguments must be
+ * before opset 10, inputs after; steps through strided_slice), Split,
+ * Expand, Gather (negative indices wrapped). Shape arguments must be
  * known when lowering: they are folded for the concrete input shapes.
  */
 #include <stdlib.h>
@@ -314,17 +315,36 @@ static rlx_status lower_slice(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "length (%d, %d, %d, %d) for rank %u. Fix: "
                               "give one entry per sliced axis", ns, ne, na,
                               nst, rank);
-    int64_t t[3 * RLX_MAX_RANK];
+    int64_t t[4 * RLX_MAX_RANK];
+    int strided = 0;
+    for (int i = 0; i < nst; i++) {
+        if (steps[i] == 0)
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "step %d is 0. Fix: give nonzero steps",
+                                  i);
+        strided |= steps[i] != 1;
+    }
+    if (strided) { /* strided_slice clamps as ONNX does */
+        for (int i = 0; i < ns; i++) {
+            int64_t a = na >= 0 ? axes[i] : i;
+            if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
+                return st;
+            t[4 * i] = a;
+            t[4 * i + 1] = starts[i];
+            t[4 * i + 2] = ends[i];
+            t[4 * i + 3] = steps[i];
+        }
+        rlx_value v, r;
+        if ((st = rlx__onnx_node_value(c, in[0], &v)) != RLX_OK ||
+            (st = rlx__onnx_add(c, RLX_OP_STRIDED_SLICE, 1, &v, t,
+                                4 * (uint32_t)ns, NULL, 0, &r)) != RLX_OK)
+            return st;
+        return rlx__onnx_set_out(c, r, &out[0]);
+    }
     for (int i = 0; i < ns; i++) {
         int64_t a = na >= 0 ? axes[i] : i;
         if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
             return st;
-        if (nst >= 0 && steps[i] != 1)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "step %lld on axis %lld is not lowered "
-                                  "yet (only step 1). Fix: use step 1, or "
-                                  "wait for strided slices",
-                                  (long long)steps[i], (long long)a);
         int64_t dim = in[0]->dims[a];
         int64_t s = clamp(starts[i], dim), e = clamp(ends[i], dim);
         t[3 * i] = a;
@@ -437,8 +457,23 @@ static rlx_status lower_gather(rlx__onnx_ctx *c, rlx__onnx_val **in,
                 : RLX_ERR_OUT_OF_MEMORY;
         free(nm);
         free(fix);
-    } else {
-        st = rlx__onnx_node_value(c, ix, &v[1]);
+    } else if ((st = rlx__onnx_node_value(c, ix, &v[1])) == RLX_OK &&
+               (ix->dtype == RLX_DTYPE_I64 || ix->dtype == RLX_DTYPE_I32)) {
+        /* indices fed at run time: wrap negative ones,
+         * where(i < 0, i + dim, i) */
+        rlx_value zero, dim, t[3];
+        if ((st = rlx__onnx_scalar(c, ix->dtype, 0, &zero)) != RLX_OK ||
+            (st = rlx__onnx_scalar(c, ix->dtype, (double)in[0]->dims[axis],
+                                   &dim)) != RLX_OK)
+            return st;
+        rlx_value lt[2] = { v[1], zero }, ad[2] = { v[1], dim };
+        if ((st = rlx__onnx_add(c, RLX_OP_LESS, 2, lt, NULL, 0, NULL, 0,
+                                &t[0])) != RLX_OK ||
+            (st = rlx__onnx_add(c, RLX_OP_ADD, 2, ad, NULL, 0, NULL, 0,
+                                &t[1])) != RLX_OK)
+            return st;
+        t[2] = v[1];
+        st = rlx__onnx_add(c, RLX_OP_WHERE, 3, t, NULL, 0, NULL, 0, &v[1]);
     }
     if (st != RLX_OK ||
         (st = rlx__onnx_add(c, RLX_OP_GATHER, 2, v, &axis, 1, NULL, 0,
