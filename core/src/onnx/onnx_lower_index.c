@@ -2,8 +2,8 @@
  * onnx_lower_index.c - ONNX indexing ops onto rlx's 1.4 primitives:
  * GatherElements, GatherND, Scatter/ScatterElements, ScatterND, CumSum,
  * TopK (indices by topk, values by gather_elements), Range, OneHot,
- * Trilu and NonZero (folded on the host when its input is known, as its
- * result size depends on the data). Kept apart from the reshaping ops
+ * Trilu, ReverseSequence and NonZero (folded on the host when its input
+ * is known, as its result size depends on the data). Kept apart from the reshaping ops
  * (onnx_lower_movement.c), which this family would push past a file.
  */
 #include <math.h>
@@ -377,6 +377,78 @@ static rlx_status lower_non_zero(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return RLX_OK;
 }
 
+/* ReverseSequence: gather_elements along the time axis with indices
+ * where(t < len[b], len[b] - 1 - t, t), built from a range and the
+ * lengths (which may be fed at run time). */
+static rlx_status lower_reverse_sequence(rlx__onnx_ctx *c,
+                                         rlx__onnx_val **in, uint32_t n_in,
+                                         rlx__onnx_val *out, uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK)
+        return st;
+    uint32_t rank = in[0]->rank;
+    int64_t ta, ba;
+    if (rank < 2)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "the input has rank %u. Fix: ReverseSequence "
+                              "needs rank >= 2", rank);
+    if ((st = rlx__onnx_axis(c, rlx__onnx_attr_int(c, "time_axis", 0), rank,
+                             &ta)) != RLX_OK ||
+        (st = rlx__onnx_axis(c, rlx__onnx_attr_int(c, "batch_axis", 1), rank,
+                             &ba)) != RLX_OK)
+        return st;
+    if (ta == ba || ta > 1 || ba > 1)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "time_axis %lld and batch_axis %lld must be 0 "
+                              "and 1 in some order. Fix: check the "
+                              "attributes", (long long)ta, (long long)ba);
+    if (in[1]->dtype != RLX_DTYPE_I64 || in[1]->rank != 1 ||
+        in[1]->dims[0] != in[0]->dims[ba])
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "sequence_lens must be int64 of shape [%lld]. "
+                              "Fix: give one length per batch entry",
+                              (long long)in[0]->dims[ba]);
+    /* t along the time axis, len along the batch axis, 1 elsewhere */
+    int64_t td[RLX_MAX_RANK], ld[RLX_MAX_RANK];
+    for (uint32_t i = 0; i < rank; i++)
+        td[i] = ld[i] = 1;
+    td[ta] = in[0]->dims[ta];
+    ld[ba] = in[0]->dims[ba];
+    int64_t ra[4] = { RLX_DTYPE_I64, td[ta], 0, 1 };
+    rlx_value t, len, one, x[3], idx, v[2], r;
+    if ((st = rlx__onnx_add(c, RLX_OP_RANGE, 0, NULL, ra, 4, NULL, 0, &t)) !=
+            RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &t, td, rank, NULL, 0,
+                            &t)) != RLX_OK ||
+        (st = rlx__onnx_node_value(c, in[1], &len)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &len, ld, rank, NULL, 0,
+                            &len)) != RLX_OK ||
+        (st = rlx__onnx_scalar(c, RLX_DTYPE_I64, 1, &one)) != RLX_OK)
+        return st;
+    rlx_value lt[2] = { t, len }, l1[2] = { len, one };
+    if ((st = rlx__onnx_add(c, RLX_OP_LESS, 2, lt, NULL, 0, NULL, 0,
+                            &x[0])) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_SUB, 2, l1, NULL, 0, NULL, 0,
+                            &x[1])) != RLX_OK)
+        return st;
+    rlx_value rv[2] = { x[1], t };
+    if ((st = rlx__onnx_add(c, RLX_OP_SUB, 2, rv, NULL, 0, NULL, 0,
+                            &x[1])) != RLX_OK)
+        return st;
+    x[2] = t;
+    if ((st = rlx__onnx_add(c, RLX_OP_WHERE, 3, x, NULL, 0, NULL, 0,
+                            &idx)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_EXPAND, 1, &idx, in[0]->dims, rank,
+                            NULL, 0, &v[1])) != RLX_OK ||
+        (st = rlx__onnx_node_value(c, in[0], &v[0])) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_GATHER_ELEMENTS, 2, v, &ta, 1, NULL, 0,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
 const rlx__onnx_op rlx__onnx_ops_index[] = {
     { "GatherElements", 11, lower_gather_elements, 0 },
     { "GatherElements", 13, lower_gather_elements, 0 },
@@ -404,5 +476,6 @@ const rlx__onnx_op rlx__onnx_ops_index[] = {
     { "Trilu", 14, lower_trilu, 0 },
     { "NonZero", 9, lower_non_zero, 0 },
     { "NonZero", 13, lower_non_zero, 0 },
+    { "ReverseSequence", 10, lower_reverse_sequence, 0 },
     { NULL, 0, NULL, 0 }
 };

@@ -648,8 +648,8 @@ static rlx_status lower_tile(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, x, &out[0]);
 }
 
-/* Pad, constant mode: fills concatenated on each side; negative pads
- * slice. Pads and value as attributes before opset 11, inputs after. */
+/* Pad onto the pad primitive, every mode (negative pads crop). Pads and
+ * value as attributes before opset 11, inputs after; axes from 18. */
 static rlx_status lower_pad(rlx__onnx_ctx *c, rlx__onnx_val **in,
                             uint32_t n_in, rlx__onnx_val *out,
                             uint32_t n_out)
@@ -660,10 +660,17 @@ static rlx_status lower_pad(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return st;
     uint32_t rank = in[0]->rank;
     const char *mode = rlx__onnx_attr_string(c, "mode", "constant");
-    if (strcmp(mode, "constant") != 0)
-        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "mode '%s' is not lowered yet (constant is). "
-                              "Fix: use constant padding", mode);
+    int64_t pm = !strcmp(mode, "constant") ? RLX_PAD_CONSTANT
+                 : !strcmp(mode, "reflect") ? RLX_PAD_REFLECT
+                 : !strcmp(mode, "edge")    ? RLX_PAD_EDGE
+                 : !strcmp(mode, "wrap") && c->row->since >= 19
+                     ? RLX_PAD_WRAP
+                     : -1;
+    if (pm < 0)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "mode '%s' is unknown at opset %d. Fix: use "
+                              "constant, reflect, edge (or wrap from opset "
+                              "19)", mode, c->row->since);
     int64_t pads[2 * RLX_MAX_RANK], axes[RLX_MAX_RANK];
     int n, na = -1;
     double value = 0;
@@ -708,58 +715,21 @@ static rlx_status lower_pad(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                               "pads has %d entries for %u axes. Fix: give "
                               "begins then ends", n, n_axes);
-    rlx_value x;
-    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
-        return st;
-    int64_t d[RLX_MAX_RANK];
-    memcpy(d, in[0]->dims, rank * sizeof *d);
+    /* one pad node: mode, then rank begins and rank ends */
+    int64_t t[1 + 2 * RLX_MAX_RANK] = { pm };
     for (uint32_t i = 0; i < n_axes; i++) {
         int64_t a = na >= 0 ? axes[i] : i;
         if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
             return st;
-        int64_t pb = pads[i], pe = pads[n_axes + i];
-        if (pb < 0 || pe < 0) { /* negative: crop */
-            int64_t s0 = pb < 0 ? -pb : 0, e0 = d[a] - (pe < 0 ? -pe : 0);
-            if (e0 < s0)
-                e0 = s0;
-            int64_t t[3] = { a, s0, e0 };
-            if ((st = rlx__onnx_add(c, RLX_OP_SLICE, 1, &x, t, 3, NULL, 0,
-                                    &x)) != RLX_OK)
-                return st;
-            d[a] = e0 - s0;
-            pb = pb < 0 ? 0 : pb;
-            pe = pe < 0 ? 0 : pe;
-        }
-        if (!pb && !pe)
-            continue;
-        rlx_value parts[3];
-        uint32_t k = 0;
-        for (int side = 0; side < 2; side++) {
-            int64_t width = side ? pe : pb;
-            if (side)
-                parts[k++] = x;
-            if (!width)
-                continue;
-            int64_t f[1 + RLX_MAX_RANK] = { in[0]->dtype };
-            memcpy(f + 1, d, rank * sizeof *d);
-            f[1 + a] = width;
-            if ((st = rlx__onnx_add(c, RLX_OP_FILL, 0, NULL, f, 1 + rank,
-                                    &value, 1, &parts[k++])) != RLX_OK)
-                return st;
-        }
-        if ((st = rlx__onnx_add(c, RLX_OP_CONCAT, k, parts, &a, 1, NULL, 0,
-                                &x)) != RLX_OK)
-            return st;
-        d[a] += pb + pe;
+        t[1 + a] = pads[i];
+        t[1 + rank + a] = pads[n_axes + i];
     }
-    if (!c->lowered) {
-        const char *nm = out[0].name;
-        out[0] = *in[0];
-        out[0].name = nm;
-        out[0].owned = NULL;
-        return RLX_OK;
-    }
-    return rlx__onnx_set_out(c, x, &out[0]);
+    rlx_value x, r;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_PAD, 1, &x, t, 1 + 2 * rank, &value,
+                            1, &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
 }
 
 /* DepthToSpace (arg 0) and SpaceToDepth (arg 1): reshape, transpose,
