@@ -2,9 +2,10 @@
  * test-onnx-lower-index.c - ONNX indexing operators lowered onto rlx's
  * 1.4 primitives, run on cpu-ref against values worked out here:
  * GatherElements, GatherND, ScatterElements with a reduction, ScatterND,
- * CumSum, TopK's two outputs, Trilu, OneHot, Range, NonZero folded, a
- * Slice with step -1 and a Gather of negative indices fed at run time;
- * and NonZero of run-time data refused with a Fix.
+ * CumSum, TopK's two outputs, Trilu, OneHot, Range, NonZero folded,
+ * Pad in reflect mode, a Slice with step -1 and a Gather of negative
+ * indices fed at run time; and NonZero of run-time data refused with a
+ * Fix.
  */
 #include <math.h>
 #include <stdint.h>
@@ -108,6 +109,10 @@ TEST(indexing_ops_on_cpu_ref)
     ox_node(x, "OneHot", N("gi", "dep", "oh"), N("hot"));
     ox_node(x, "Range", N("r0", "r1", "r2"), N("rng"));
     ox_node(x, "NonZero", N("nz"), N("nzo"));
+    int64_t pads[4] = { 0, 1, 0, 1 }, d4_[1] = { 4 };
+    ox_init(x, "pads", OX_I64, 1, d4_, pads, sizeof pads);
+    ox_attr_string(x, ox_node(x, "Pad", N("x", "pads"), N("refl")), "mode",
+                   "reflect");
     ox_output(x, "gel", OX_F32, 2, d22);
     ox_output(x, "gnd", OX_F32, 1, two);
     ox_output(x, "sel", OX_F32, 2, d23);
@@ -121,6 +126,8 @@ TEST(indexing_ops_on_cpu_ref)
     ox_output(x, "hot", OX_F32, 2, d32 + 1 /* [2, 3] */);
     ox_output(x, "rng", OX_F32, 1, d4);
     ox_output(x, "nzo", OX_I64, 2, d22);
+    int64_t d25[2] = { 2, 5 };
+    ox_output(x, "refl", OX_F32, 2, d25);
     const char *path = ox_write(x, "index.onnx");
     ox_free(x);
     rlx_model *m;
@@ -162,6 +169,9 @@ TEST(indexing_ops_on_cpu_ref)
     expect_f(p, "rng", w_rng, 4);
     int64_t w_nz[4] = { 0, 1, 0, 1 };
     expect_i(p, "nzo", w_nz, 4);
+    float w_refl[10] = { X[1], X[0], X[1], X[2], X[1],
+                         X[4], X[3], X[4], X[5], X[4] };
+    expect_f(p, "refl", w_refl, 10);
     rlx_program_destroy(p);
     rlx_session_destroy(s);
     rlx_runtime_destroy(rt);
