@@ -186,6 +186,16 @@ void ox_attr_str_same(ox_model *x, Onnx__NodeProto *n)
     a->s.len = 10;
 }
 
+void ox_attr_string(ox_model *x, Onnx__NodeProto *n, const char *name,
+                    const char *v)
+{
+    Onnx__AttributeProto *a =
+        attr(x, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+    a->has_s = 1;
+    a->s.data = (uint8_t *)dup(x, v);
+    a->s.len = strlen(v);
+}
+
 void ox_attr_graph(ox_model *x, Onnx__NodeProto *n, const char *name,
                    Onnx__GraphProto *g)
 {

@@ -43,6 +43,8 @@ void ox_attr_float(ox_model *x, Onnx__NodeProto *n, const char *name,
                    float v);
 void ox_attr_ints(ox_model *x, Onnx__NodeProto *n, const char *name,
                   size_t count, const int64_t *v);
+void ox_attr_string(ox_model *x, Onnx__NodeProto *n, const char *name,
+                    const char *v);
 /* auto_pad = SAME_UPPER */
 void ox_attr_str_same(ox_model *x, Onnx__NodeProto *n);
 void ox_attr_graph(ox_model *x, Onnx__NodeProto *n, const char *name,

@@ -164,6 +164,8 @@ struct rlx__onnx_ctx {
 extern const rlx__onnx_op rlx__onnx_ops_elementwise[];
 extern const rlx__onnx_op rlx__onnx_ops_math[];
 extern const rlx__onnx_op rlx__onnx_ops_movement[];
+extern const rlx__onnx_op rlx__onnx_ops_index[];
+extern const rlx__onnx_op rlx__onnx_ops_pad[];
 extern const rlx__onnx_op rlx__onnx_ops_shape[];
 extern const rlx__onnx_op rlx__onnx_ops_vision[];
 

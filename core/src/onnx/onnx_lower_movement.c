@@ -2,7 +2,8 @@
  * onnx_lower_movement.c - ONNX data movement onto rlx's reshape,
  * transpose, concat, slice, gather and cast: Reshape (0 and -1,
  * allowzero), Squeeze/Unsqueeze/Flatten (all reshapes), Slice (attributes
- * before opset 10, inputs after), Split, Expand. Shape arguments must be
+ * before opset 10, inputs after; steps through strided_slice), Split,
+ * Expand, Gather (negative indices wrapped). Shape arguments must be
  * known when lowering: they are folded for the concrete input shapes.
  */
 #include <stdlib.h>
@@ -314,17 +315,36 @@ static rlx_status lower_slice(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "length (%d, %d, %d, %d) for rank %u. Fix: "
                               "give one entry per sliced axis", ns, ne, na,
                               nst, rank);
-    int64_t t[3 * RLX_MAX_RANK];
+    int64_t t[4 * RLX_MAX_RANK];
+    int strided = 0;
+    for (int i = 0; i < nst; i++) {
+        if (steps[i] == 0)
+            return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                                  "step %d is 0. Fix: give nonzero steps",
+                                  i);
+        strided |= steps[i] != 1;
+    }
+    if (strided) { /* strided_slice clamps as ONNX does */
+        for (int i = 0; i < ns; i++) {
+            int64_t a = na >= 0 ? axes[i] : i;
+            if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
+                return st;
+            t[4 * i] = a;
+            t[4 * i + 1] = starts[i];
+            t[4 * i + 2] = ends[i];
+            t[4 * i + 3] = steps[i];
+        }
+        rlx_value v, r;
+        if ((st = rlx__onnx_node_value(c, in[0], &v)) != RLX_OK ||
+            (st = rlx__onnx_add(c, RLX_OP_STRIDED_SLICE, 1, &v, t,
+                                4 * (uint32_t)ns, NULL, 0, &r)) != RLX_OK)
+            return st;
+        return rlx__onnx_set_out(c, r, &out[0]);
+    }
     for (int i = 0; i < ns; i++) {
         int64_t a = na >= 0 ? axes[i] : i;
         if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
             return st;
-        if (nst >= 0 && steps[i] != 1)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "step %lld on axis %lld is not lowered "
-                                  "yet (only step 1). Fix: use step 1, or "
-                                  "wait for strided slices",
-                                  (long long)steps[i], (long long)a);
         int64_t dim = in[0]->dims[a];
         int64_t s = clamp(starts[i], dim), e = clamp(ends[i], dim);
         t[3 * i] = a;
@@ -437,8 +457,23 @@ static rlx_status lower_gather(rlx__onnx_ctx *c, rlx__onnx_val **in,
                 : RLX_ERR_OUT_OF_MEMORY;
         free(nm);
         free(fix);
-    } else {
-        st = rlx__onnx_node_value(c, ix, &v[1]);
+    } else if ((st = rlx__onnx_node_value(c, ix, &v[1])) == RLX_OK &&
+               (ix->dtype == RLX_DTYPE_I64 || ix->dtype == RLX_DTYPE_I32)) {
+        /* indices fed at run time: wrap negative ones,
+         * where(i < 0, i + dim, i) */
+        rlx_value zero, dim, t[3];
+        if ((st = rlx__onnx_scalar(c, ix->dtype, 0, &zero)) != RLX_OK ||
+            (st = rlx__onnx_scalar(c, ix->dtype, (double)in[0]->dims[axis],
+                                   &dim)) != RLX_OK)
+            return st;
+        rlx_value lt[2] = { v[1], zero }, ad[2] = { v[1], dim };
+        if ((st = rlx__onnx_add(c, RLX_OP_LESS, 2, lt, NULL, 0, NULL, 0,
+                                &t[0])) != RLX_OK ||
+            (st = rlx__onnx_add(c, RLX_OP_ADD, 2, ad, NULL, 0, NULL, 0,
+                                &t[1])) != RLX_OK)
+            return st;
+        t[2] = v[1];
+        st = rlx__onnx_add(c, RLX_OP_WHERE, 3, t, NULL, 0, NULL, 0, &v[1]);
     }
     if (st != RLX_OK ||
         (st = rlx__onnx_add(c, RLX_OP_GATHER, 2, v, &axis, 1, NULL, 0,
@@ -613,120 +648,6 @@ static rlx_status lower_tile(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, x, &out[0]);
 }
 
-/* Pad, constant mode: fills concatenated on each side; negative pads
- * slice. Pads and value as attributes before opset 11, inputs after. */
-static rlx_status lower_pad(rlx__onnx_ctx *c, rlx__onnx_val **in,
-                            uint32_t n_in, rlx__onnx_val *out,
-                            uint32_t n_out)
-{
-    (void)n_out;
-    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK)
-        return st;
-    uint32_t rank = in[0]->rank;
-    const char *mode = rlx__onnx_attr_string(c, "mode", "constant");
-    if (strcmp(mode, "constant") != 0)
-        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "mode '%s' is not lowered yet (constant is). "
-                              "Fix: use constant padding", mode);
-    int64_t pads[2 * RLX_MAX_RANK], axes[RLX_MAX_RANK];
-    int n, na = -1;
-    double value = 0;
-    if (c->row->since < 11) {
-        n = rlx__onnx_attr_ints(c, c->row->since < 2 ? "paddings" : "pads",
-                                pads, 2 * RLX_MAX_RANK);
-        value = rlx__onnx_attr_float(c, "value", 0);
-    } else {
-        if ((st = rlx__onnx_need_inputs(c, in, n_in, 2)) != RLX_OK ||
-            (st = known_ints(c, in[1], "pads", pads, 2 * RLX_MAX_RANK,
-                             &n)) != RLX_OK)
-            return st;
-        if (n_in > 2 && in[2]) {
-            if (!in[2]->known ||
-                rlx__onnx_elements(in[2]->rank, in[2]->dims) != 1) {
-                c->needs_value = 1;
-                return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                      "its constant_value is not a known "
-                                      "scalar. Fix: make it a constant");
-            }
-            switch (in[2]->dtype) {
-            case RLX_DTYPE_F32: value = *(const float *)in[2]->data; break;
-            case RLX_DTYPE_F64: value = *(const double *)in[2]->data; break;
-            case RLX_DTYPE_I64:
-                value = (double)*(const int64_t *)in[2]->data;
-                break;
-            case RLX_DTYPE_I32: value = *(const int32_t *)in[2]->data; break;
-            default:
-                return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                      "a %s constant_value is not lowered "
-                                      "yet. Fix: pad float or int data",
-                                      rlx_dtype_name(in[2]->dtype));
-            }
-        }
-        if (n_in > 3 && in[3] &&
-            (st = known_ints(c, in[3], "axes", axes, RLX_MAX_RANK, &na)) !=
-                RLX_OK)
-            return st;
-    }
-    uint32_t n_axes = na >= 0 ? (uint32_t)na : rank;
-    if (n < 0 || n != (int)(2 * n_axes))
-        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
-                              "pads has %d entries for %u axes. Fix: give "
-                              "begins then ends", n, n_axes);
-    rlx_value x;
-    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK)
-        return st;
-    int64_t d[RLX_MAX_RANK];
-    memcpy(d, in[0]->dims, rank * sizeof *d);
-    for (uint32_t i = 0; i < n_axes; i++) {
-        int64_t a = na >= 0 ? axes[i] : i;
-        if ((st = rlx__onnx_axis(c, a, rank, &a)) != RLX_OK)
-            return st;
-        int64_t pb = pads[i], pe = pads[n_axes + i];
-        if (pb < 0 || pe < 0) { /* negative: crop */
-            int64_t s0 = pb < 0 ? -pb : 0, e0 = d[a] - (pe < 0 ? -pe : 0);
-            if (e0 < s0)
-                e0 = s0;
-            int64_t t[3] = { a, s0, e0 };
-            if ((st = rlx__onnx_add(c, RLX_OP_SLICE, 1, &x, t, 3, NULL, 0,
-                                    &x)) != RLX_OK)
-                return st;
-            d[a] = e0 - s0;
-            pb = pb < 0 ? 0 : pb;
-            pe = pe < 0 ? 0 : pe;
-        }
-        if (!pb && !pe)
-            continue;
-        rlx_value parts[3];
-        uint32_t k = 0;
-        for (int side = 0; side < 2; side++) {
-            int64_t width = side ? pe : pb;
-            if (side)
-                parts[k++] = x;
-            if (!width)
-                continue;
-            int64_t f[1 + RLX_MAX_RANK] = { in[0]->dtype };
-            memcpy(f + 1, d, rank * sizeof *d);
-            f[1 + a] = width;
-            if ((st = rlx__onnx_add(c, RLX_OP_FILL, 0, NULL, f, 1 + rank,
-                                    &value, 1, &parts[k++])) != RLX_OK)
-                return st;
-        }
-        if ((st = rlx__onnx_add(c, RLX_OP_CONCAT, k, parts, &a, 1, NULL, 0,
-                                &x)) != RLX_OK)
-            return st;
-        d[a] += pb + pe;
-    }
-    if (!c->lowered) {
-        const char *nm = out[0].name;
-        out[0] = *in[0];
-        out[0].name = nm;
-        out[0].owned = NULL;
-        return RLX_OK;
-    }
-    return rlx__onnx_set_out(c, x, &out[0]);
-}
-
 /* DepthToSpace (arg 0) and SpaceToDepth (arg 1): reshape, transpose,
  * reshape. */
 static rlx_status lower_depth_space(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -789,12 +710,6 @@ static rlx_status lower_depth_space(rlx__onnx_ctx *c, rlx__onnx_val **in,
 const rlx__onnx_op rlx__onnx_ops_movement[] = {
     { "Tile", 6, lower_tile, 0 },
     { "Tile", 13, lower_tile, 0 },
-    { "Pad", 2, lower_pad, 0 },
-    { "Pad", 11, lower_pad, 0 },
-    { "Pad", 13, lower_pad, 0 },
-    { "Pad", 18, lower_pad, 0 },
-    { "Pad", 19, lower_pad, 0 },
-    { "Pad", 21, lower_pad, 0 },
     { "DepthToSpace", 1, lower_depth_space, 0 },
     { "DepthToSpace", 11, lower_depth_space, 0 },
     { "DepthToSpace", 13, lower_depth_space, 0 },

@@ -2,7 +2,7 @@
  * onnx_lower_shape.c - operators whose results are known when lowering:
  * Shape and Size (from the concrete input shapes), Constant,
  * ConstantOfShape, and the ops rlx has no runtime kernel for yet but that
- * shape subgraphs use (Range, comparisons, Where, logic): those fold
+ * shape subgraphs use (comparisons, Where, logic): those fold
  * through onnx_eval.c when their inputs are known and otherwise fail
  * naming the op.
  */
@@ -202,6 +202,5 @@ const rlx__onnx_op rlx__onnx_ops_shape[] = {
     { "ConstantOfShape", 9, lower_constant_of_shape, 0 },
     { "ConstantOfShape", 20, lower_constant_of_shape, 0 },
     { "ConstantOfShape", 21, lower_constant_of_shape, 0 },
-    FOLD("Range", 11),
     { NULL, 0, NULL, 0 }
 };
