@@ -165,23 +165,6 @@ static rlx_status lower_constant_of_shape(rlx__onnx_ctx *c,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* Ops that only fold: reached when an input depends on data. */
-static rlx_status lower_fold_only(rlx__onnx_ctx *c, rlx__onnx_val **in,
-                                  uint32_t n_in, rlx__onnx_val *out,
-                                  uint32_t n_out)
-{
-    (void)in, (void)n_in, (void)out, (void)n_out;
-    return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                          "%s on data known only at run time is not in "
-                          "rlx's op set yet (it is folded when its inputs "
-                          "are constants or shapes). Fix: compute it from "
-                          "constants or input shapes, or wait for the "
-                          "comparison and select primitives",
-                          c->node->op_type);
-}
-
-#define FOLD(name, since) { name, since, lower_fold_only, 0 }
-
 const rlx__onnx_op rlx__onnx_ops_shape[] = {
     { "Shape", 1, lower_shape, 0 },
     { "Shape", 13, lower_shape, 0 },
