@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as _np
 
 from . import _rlx
-from ._rlx import Graph  # noqa: F401
+from ._rlx import Graph, Tensor  # noqa: F401
 from ._rlx import (  # noqa: F401  (the exception hierarchy)
     AbiMismatchError, BackendError, DeviceError, DtypeError, DuplicateError,
     Error, FormatError, InternalError, InvalidArgumentError, IOError,
@@ -25,7 +25,7 @@ from ._rlx import (  # noqa: F401  (the exception hierarchy)
 )
 
 __all__ = [
-    "version", "devices", "backends", "check", "Session", "TensorInfo", "Graph",
+    "version", "devices", "backends", "check", "Session", "TensorInfo", "Graph", "Tensor",
     "Error", "InvalidArgumentError", "OutOfMemoryError", "NotFoundError",
     "UnsupportedError", "UnavailableError", "AbiMismatchError", "PluginError",
     "DuplicateError", "ShapeError", "DtypeError", "BackendError",
@@ -41,6 +41,8 @@ def _coerce(value: Any, dtype: str) -> _np.ndarray:
     is refused, never cast), lists and scalars take the input's."""
     if isinstance(value, (list, tuple, int, float, bool)):
         arr = _np.asarray(value, dtype=dtype)
+    elif not hasattr(value, "__array__") and hasattr(value, "__dlpack__"):
+        arr = _np.from_dlpack(value)  # a host DLPack tensor: no copy here
     else:
         arr = _np.asarray(value)
     if not arr.dtype.isnative:
@@ -49,6 +51,20 @@ def _coerce(value: Any, dtype: str) -> _np.ndarray:
 
 
 _rlx._set_coerce(_coerce)
+
+
+def _host_copy(value: Any) -> _np.ndarray:
+    """A device tensor of another library (DLPack) as a host array, for a
+    program on another device: the one copy rlx makes then."""
+    for method in ("cpu", "get"):  # PyTorch, CuPy
+        fn = getattr(value, method, None)
+        if callable(fn):
+            value = fn()
+            break
+    return _np.ascontiguousarray(_np.asarray(value))
+
+
+_rlx._set_host_copy(_host_copy)
 
 
 def version() -> str:
