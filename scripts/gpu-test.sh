@@ -28,7 +28,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap \
 
 step "build"
 if [ ! -f "$BUILD/build.ninja" ]; then
-    meson setup "$BUILD" -Dwerror=true -Dcuda=enabled -Dbench=true \
+    # shellcheck disable=SC2086
+    meson setup "$BUILD" -Dwerror=true -Dcuda=enabled -Dbench=true $RLX_GPU_MESON_ARGS \
         >"$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
 fi
 ninja -C "$BUILD" >"$OUT/build.log" 2>&1 \

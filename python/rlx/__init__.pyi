@@ -116,7 +116,8 @@ class Session:
     def __init__(self, path: Union[PathLike, Graph], device: Optional[str] = ...,
                  fallback: Optional[str] = ..., precision: Optional[str] = ...,
                  options: Optional[Mapping[str, Any]] = ...,
-                 allow_custom_ops: Optional[Sequence[PathLike]] = ...) -> None: ...
+                 allow_custom_ops: Optional[Sequence[PathLike]] = ...,
+                 shapes: Optional[Mapping[str, Sequence[int]]] = ...) -> None: ...
     @property
     def inputs(self) -> List[TensorInfo]: ...
     @property
