@@ -3,7 +3,7 @@
 # .debs/), unpacked into a private prefix, the compiler, pkg-config and
 # the ONNX loader's generator pointed at it. Fetch them on Debian 12 with
 #   mkdir -p .debs && cd .debs && apt-get download libyaml-0-2 libyaml-dev \
-#     libffi-dev libprotobuf-c1 libprotobuf-c-dev protobuf-c-compiler \
+#     libffi-dev libffi8 libprotobuf-c1 libprotobuf-c-dev protobuf-c-compiler \
 #     libprotoc32 libprotobuf32 libonnx-dev
 # RLX_GPU_MESON_ARGS then names the carried onnx.proto for meson setup.
 RLX_GPU_MESON_ARGS=${RLX_GPU_MESON_ARGS:-}
