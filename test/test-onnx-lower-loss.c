@@ -3,8 +3,8 @@
  * SoftmaxCrossEntropyLoss lowered by composition, run on cpu-ref against
  * losses worked out here from their definitions: class weights,
  * ignore_index (out of the class range too), the none/sum/mean
- * reductions, [N, C, d] and [N, C] inputs and SCE's log_prob output; and
- * a float target refused with a Fix.
+ * reductions, [N, C, d] and [N, C] inputs, int32 targets and SCE's
+ * log_prob output; and a float target refused with a Fix.
  */
 #include <math.h>
 #include <string.h>
@@ -116,23 +116,26 @@ TEST(softmax_cross_entropy_and_log_prob)
     run_close(&r);
 }
 
-/* [N, C] scores, no weight, the default mean: the plain average. */
-TEST(nll_of_rank_2_without_weight)
+/* [N, C] scores, int32 targets, no weight, the default mean: the
+ * average over the targets not ignored. */
+TEST(nll_of_rank_2_with_int32_targets)
 {
     ox_model *x = ox_new(8, 12);
-    int64_t d23[2] = { 2, 3 }, d2[1] = { 2 };
-    ox_input(x, "x", OX_F32, 2, d23);
-    ox_input(x, "t", OX_I64, 1, d2);
-    ox_node(x, "NegativeLogLikelihoodLoss", N("x", "t"), N("y"));
+    int64_t d3[1] = { 3 }, d33[2] = { 3, 3 };
+    ox_input(x, "x", OX_F32, 2, d33);
+    ox_input(x, "t", ONNX__TENSOR_PROTO__DATA_TYPE__INT32, 1, d3);
+    Onnx__NodeProto *n = ox_node(x, "NegativeLogLikelihoodLoss",
+                                 N("x", "t"), N("y"));
+    ox_attr_int(x, n, "ignore_index", -1);
     ox_output(x, "y", OX_F32, 0, NULL);
     run r;
     run_open(&r, x, "nll2.onnx");
-    float xs[6] = { 1, 2, 3, 4, 5, 6 };
-    int64_t t[2] = { 1, 2 };
+    float xs[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    int32_t t[3] = { 1, -1, 2 };
     ASSERT_OK(rlx_program_set_input(r.p, "x", xs, sizeof xs));
     ASSERT_OK(rlx_program_set_input(r.p, "t", t, sizeof t));
     ASSERT_OK(rlx_program_run(r.p));
-    float want = -(2 + 6) / 2.0f;
+    float want = -(2 + 9) / 2.0f;
     expect(out(&r, "y", RLX_DTYPE_F32, 1), &want, 1);
     run_close(&r);
 }
@@ -152,5 +155,5 @@ TEST(float_target_is_refused)
 
 RLX_TEST_LIST(TEST_ENTRY(nll_weight_ignore_index_and_reductions),
               TEST_ENTRY(softmax_cross_entropy_and_log_prob),
-              TEST_ENTRY(nll_of_rank_2_without_weight),
+              TEST_ENTRY(nll_of_rank_2_with_int32_targets),
               TEST_ENTRY(float_target_is_refused))

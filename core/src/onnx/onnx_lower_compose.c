@@ -165,8 +165,8 @@ static rlx_status lower_shrink(rlx__onnx_ctx *c, rlx__onnx_val **in,
         /* for integer x: x < a is x < ceil(a), x > a is x > floor(a) */
         below = ceil(below);
         above = floor(above);
-        if (bias != floor(bias) || below < lo || below > hi || above < lo ||
-            above > hi)
+        if (!(bias == floor(bias) && bias >= lo && bias <= hi &&
+              below >= lo && below <= hi && above >= lo && above <= hi))
             return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                                   "on %s input, lambd %g and bias %g must "
                                   "be whole numbers in the type's range. "
@@ -267,10 +267,10 @@ static rlx_status lower_lrn(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "X is %u-D; LRN takes [N, C, ...]. Fix: give "
                               "the channels as axis 1", xv->rank);
     int64_t size = rlx__onnx_attr_int(c, "size", 0);
-    if (size < 1)
+    if (size < 1 || size > 4096)
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
-                              "size %lld is missing or not positive. Fix: "
-                              "give the window size (>= 1)",
+                              "size %lld is missing or not in [1, 4096]. "
+                              "Fix: give the window size across channels",
                               (long long)size);
     double alpha = rlx__onnx_attr_float(c, "alpha", 1e-4);
     double beta = rlx__onnx_attr_float(c, "beta", 0.75);

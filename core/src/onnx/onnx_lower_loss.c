@@ -104,11 +104,18 @@ static rlx_status nll(rlx__onnx_ctx *c, rlx_value x,
     if ((st = rlx__onnx_node_value(c, tv, &t)) != RLX_OK)
         return st;
     if (has_ii) {
-        /* ignored targets may be any value: read class 0 there instead */
+        /* ignored targets may be any value: read class 0 there instead;
+         * compared in i64, where every ignore_index is exact */
         rlx_value ii, z;
-        if ((st = rlx__onnx_scalar(c, tv->dtype, (double)ia->i, &ii)) !=
-                RLX_OK ||
-            (st = rlx__onnx_scalar(c, tv->dtype, 0, &z)) != RLX_OK ||
+        int64_t to = RLX_DTYPE_I64, zero64 = 0;
+        if (tv->dtype != RLX_DTYPE_I64 &&
+            (st = rlx__onnx_add(c, RLX_OP_CAST, 1, &t, &to, 1, NULL, 0,
+                                &t)) != RLX_OK)
+            return st;
+        if ((st = rlx__onnx_constant(c, RLX_DTYPE_I64, 0, NULL, &ia->i,
+                                     &ii)) != RLX_OK ||
+            (st = rlx__onnx_constant(c, RLX_DTYPE_I64, 0, NULL, &zero64,
+                                     &z)) != RLX_OK ||
             (st = add2(c, RLX_OP_EQUAL, t, ii, &mask)) != RLX_OK ||
             (st = add3(c, RLX_OP_WHERE, mask, z, t, &t)) != RLX_OK)
             return st;

@@ -171,9 +171,9 @@ static rlx_status lower_mel(rlx__onnx_ctx *c, rlx__onnx_val **in,
         (st = known_scalar(c, in[4], "upper_edge_hertz", &hi)) != RLX_OK ||
         (st = out_dtype(c, &dt)) != RLX_OK)
         return st;
-    if (mels < 1 || dft < 1 || rate <= 0 || mels > 65536 ||
-        dft > (double)TABLE_MAX || lo < 0 || hi < lo ||
-        (floor(dft) / 2 + 1) * floor(mels) > (double)TABLE_MAX)
+    if (!(mels >= 1 && mels <= 65536 && dft >= 1 &&
+          dft <= (double)TABLE_MAX && rate > 0 && lo >= 0 && hi >= lo &&
+          (floor(dft) / 2 + 1) * floor(mels) <= (double)TABLE_MAX))
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                               "num_mel_bins %g, dft_length %g, sample_rate "
                               "%g or the edges [%g, %g] Hz are out of "
@@ -192,7 +192,7 @@ static rlx_status lower_mel(rlx__onnx_ctx *c, rlx__onnx_val **in,
     for (int64_t i = 0; i < m + 2; i++) {
         double hz = 700.0 * (pow(10.0, (i * step + lmel) / 2595.0) - 1.0);
         double b = floor(((int64_t)dft + 1) * hz / rate);
-        bad |= b < 0 || b >= (double)nb;
+        bad |= !(b >= 0 && b < (double)nb);
         bin[i] = bad ? 0 : (int64_t)b;
     }
     for (int64_t i = 0; i < m && !bad; i++) {
@@ -358,6 +358,10 @@ static rlx_status lower_dft(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return st;
     if (!c->row->arg)
         a = (double)rlx__onnx_attr_int(c, "axis", 1);
+    if (!(a == floor(a) && a > -64 && a < 64))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "axis %g is not an axis of a rank-%u input. "
+                              "Fix: name a signal axis", a, rank);
     int64_t axis;
     if ((st = rlx__onnx_axis(c, (int64_t)a, rank, &axis)) != RLX_OK)
         return st;
@@ -369,6 +373,10 @@ static rlx_status lower_dft(rlx__onnx_ctx *c, rlx__onnx_val **in,
     if (n_in > 1 && in[1] && (st = known_scalar(c, in[1], "dft_length",
                                                 &n)) != RLX_OK)
         return st;
+    if (!(n >= 1 && n <= (double)TABLE_MAX))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "dft_length %g is not in [1, %lld]. Fix: give "
+                              "a positive length", n, (long long)TABLE_MAX);
     int inverse = rlx__onnx_attr_int(c, "inverse", 0) != 0;
     int onesided = rlx__onnx_attr_int(c, "onesided", 0) != 0;
     if (onesided && (inverse || xv->dims[rank - 1] == 2))
@@ -418,7 +426,7 @@ static rlx_status lower_stft(rlx__onnx_ctx *c, rlx__onnx_val **in,
     if (flen < 0)
         flen = wv ? (double)wv->dims[0] : -1;
     int64_t len = xv->dims[1];
-    if (flen < 1 || step < 1 || flen > (double)len)
+    if (!(flen >= 1 && step >= 1 && flen <= (double)len))
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                               "frame_length %g (from the window or the "
                               "input) must be in [1, %lld] and frame_step "
@@ -430,7 +438,9 @@ static rlx_status lower_stft(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                               "onesided applies to real signals only. Fix: "
                               "set onesided 0");
-    int64_t fl = (int64_t)flen, st_ = (int64_t)step;
+    /* a step past the signal still makes one frame */
+    int64_t fl = (int64_t)flen,
+            st_ = step > (double)len ? len : (int64_t)step;
     int64_t frames = 1 + (len - fl) / st_;
     if (frames * fl > TABLE_MAX)
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
