@@ -344,6 +344,14 @@ static rlx_status lower_einsum(rlx__onnx_ctx *c, rlx__onnx_val **in,
             int l = t[i].lab[j];
             int64_t d = in[i]->dims[j];
             count[l]++;
+            for (uint32_t p = 0; p < j; p++) /* a diagonal is square */
+                if (t[i].lab[p] == l && in[i]->dims[p] != d)
+                    return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                          "input %u repeats a label over "
+                                          "axes of sizes %lld and %lld. "
+                                          "Fix: check the equation", i,
+                                          (long long)in[i]->dims[p],
+                                          (long long)d);
             if (size[l] < 0 || size[l] == 1)
                 size[l] = d;
             else if (d != size[l] && d != 1)
