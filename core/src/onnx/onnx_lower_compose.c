@@ -48,7 +48,7 @@ static void pass(rlx__onnx_val *out, const rlx__onnx_val *in)
     out->owned = NULL;
 }
 
-/* ---- CastLike --------------------------------------------------------- */
+/* ---- CastLike ------------------------------------------------------------ */
 
 static rlx_status lower_cast_like(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                   uint32_t n_in, rlx__onnx_val *out,
@@ -69,7 +69,7 @@ static rlx_status lower_cast_like(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* ---- Hardmax ------------------------------------------------------------ */
+/* ---- Hardmax ------------------------------------------------------------- */
 
 /* A [2] constant (OFF, ON) of DTYPE, for one_hot's values. */
 static rlx_status off_on(rlx__onnx_ctx *c, rlx_dtype dt, rlx_value *out)
@@ -133,7 +133,7 @@ static rlx_status lower_hardmax(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* ---- Shrink ---------------------------------------------------------- */
+/* ---- Shrink -------------------------------------------------------------- */
 
 /* The integer range of DT, for Shrink's thresholds. */
 static int int_range(rlx_dtype dt, double *lo, double *hi)
@@ -198,7 +198,7 @@ static rlx_status lower_shrink(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* ---- EyeLike ---------------------------------------------------------- */
+/* ---- EyeLike ------------------------------------------------------------- */
 
 /* y[i, j] = (j == i + k), of the dtype attribute or the input's. */
 static rlx_status lower_eye_like(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -249,7 +249,7 @@ static rlx_status lower_eye_like(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* ---- LRN ------------------------------------------------------------------ */
+/* ---- LRN ----------------------------------------------------------------- */
 
 /* y = x / (bias + alpha / size * sum of x^2 over the channel window)^beta;
  * the window sum is an avg_pool (padding counted) over [N, 1, C, rest]. */
@@ -300,7 +300,7 @@ static rlx_status lower_lrn(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* ---- MeanVarianceNormalization --------------------------------------------- */
+/* ---- MeanVarianceNormalization ------------------------------------------- */
 
 /* y = (x - mean) / (sqrt(var) + 1e-9) over the axes (default 0, 2, 3). */
 static rlx_status lower_mvn(rlx__onnx_ctx *c, rlx__onnx_val **in,

@@ -104,7 +104,7 @@ static rlx_status table_out(rlx__onnx_ctx *c, rlx__onnx_val *out,
     return rlx__onnx_set_out(c, r, out);
 }
 
-/* ---- Hann, Hamming, Blackman windows ------------------------------------ */
+/* ---- Hann, Hamming, Blackman windows ------------------------------------- */
 
 enum { W_HANN, W_HAMMING, W_BLACKMAN };
 
@@ -145,7 +145,7 @@ static rlx_status lower_window(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return table_out(c, &out[0], dt, 1, &n, v);
 }
 
-/* ---- MelWeightMatrix ---------------------------------------------------- */
+/* ---- MelWeightMatrix ----------------------------------------------------- */
 
 static double hz_to_mel(double hz)
 {
@@ -217,7 +217,7 @@ static rlx_status lower_mel(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return table_out(c, &out[0], dt, 2, dims, v);
 }
 
-/* ---- DFT ------------------------------------------------------------------ */
+/* ---- DFT ----------------------------------------------------------------- */
 
 /* A constant [N, K] matrix of cos (SINE 0) or SIGN * sin of 2 pi j k / N,
  * times SCALE, of DT. */
@@ -391,7 +391,7 @@ static rlx_status lower_dft(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, r, &out[0]);
 }
 
-/* ---- STFT --------------------------------------------------------------- */
+/* ---- STFT ---------------------------------------------------------------- */
 
 /* signal [B, L, 1|2], frame_step, window [W]?, frame_length? ->
  * [B, frames, K, 2], frames = 1 + (L - W) / step. */
