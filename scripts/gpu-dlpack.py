@@ -8,12 +8,15 @@ reads torch's memory), keeps the output on the device, hands it to torch
 through DLPack and checks by pointer that torch sees rlx's memory and by
 value that the numbers are right. Exit status 0 when all holds.
 """
+import os
 import sys
 
 import numpy as np
 import torch
 
 import rlx
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU
 
 
 def main():
@@ -49,6 +52,25 @@ def main():
     (yc,) = c.run({"x": tx + 3})
     assert np.allclose(yc, 7.0)
     print("PASS: torch -> rlx -> torch on cuda:0 with the same pointers")
+    return jax_round_trip(s, tx)
+
+
+def jax_round_trip(s, tx):
+    """The same with JAX where its CUDA plugin is installed."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        gpus = jax.devices("gpu")
+    except Exception as e:  # no JAX, or JAX without a GPU here
+        print(f"jax: not checked ({type(e).__name__}: {e})")
+        return 0
+    jx = jnp.asarray(np.arange(4 * 256, dtype=np.float32).reshape(4, 256), device=gpus[0])
+    (ty,) = s.run({"x": jx}, keep_on_device=True)
+    back = jax.dlpack.from_dlpack(ty)
+    ptr = back.unsafe_buffer_pointer()
+    assert ptr == ty.data_ptr, (hex(ptr), hex(ty.data_ptr))
+    np.testing.assert_allclose(np.asarray(back), np.asarray(jx) * 2 + 1)
+    print("PASS: jax -> rlx -> jax on the GPU with the same pointers")
     return 0
 
 
