@@ -168,6 +168,7 @@ extern const rlx__onnx_op rlx__onnx_ops_index[];
 extern const rlx__onnx_op rlx__onnx_ops_pad[];
 extern const rlx__onnx_op rlx__onnx_ops_shape[];
 extern const rlx__onnx_op rlx__onnx_ops_vision[];
+extern const rlx__onnx_op rlx__onnx_ops_rnn[];
 
 /* The value as a graph node (known data becomes a constant or param). */
 rlx_status rlx__onnx_node_value(rlx__onnx_ctx *c, rlx__onnx_val *v,
