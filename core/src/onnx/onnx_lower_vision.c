@@ -285,7 +285,7 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
     double scales[RLX_MAX_RANK];
     int64_t sizes[RLX_MAX_RANK];
     int ns = -1, nz = -1;
-    rlx__onnx_val *sv = NULL, *zv = NULL;
+    rlx__onnx_val *sv = NULL, *zv = NULL, *roi = NULL;
     if (upsample && since < 9) {
         const Onnx__AttributeProto *a = rlx__onnx_attr(c, "scales");
         if (a) {
@@ -298,13 +298,23 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
     } else {
         sv = n_in > 2 ? in[2] : NULL;
         zv = n_in > 3 ? in[3] : NULL;
-        if (n_in > 1 && in[1] &&
-            rlx__onnx_elements(in[1]->rank, in[1]->dims) > 0 &&
-            strcmp(rlx__onnx_attr_string(c, "coordinate_transformation_mode",
+        if (strcmp(rlx__onnx_attr_string(c, "coordinate_transformation_mode",
                                          ""), "tf_crop_and_resize") == 0)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "tf_crop_and_resize is not lowered yet. "
-                                  "Fix: use another coordinate mode");
+            roi = n_in > 1 ? in[1] : NULL; /* only this mode reads it */
+    }
+    /* tf_crop_and_resize: the roi (r starts, then r ends, as fractions
+     * of each axis) travels as resize's float attributes */
+    double roi_v[2 * RLX_MAX_RANK];
+    if (roi && known_floats(roi, roi_v, 2 * RLX_MAX_RANK) != 2 * (int)r) {
+        c->needs_value = roi->known ? 0 : 1;
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "tf_crop_and_resize needs its roi as %u known "
+                              "floats (a start and an end per axis); '%s' "
+                              "is %s. Fix: make the roi a constant of %u "
+                              "floats", 2 * r, roi->name ? roi->name : "?",
+                              roi->known ? "of another size or type"
+                                         : "not known when lowering",
+                              2 * r);
     }
     if (sv && rlx__onnx_elements(sv->rank, sv->dims) > 0 &&
         (ns = known_floats(sv, scales, RLX_MAX_RANK)) < 0) {
@@ -334,7 +344,7 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "it needs scales or sizes for each of the %u "
                               "axes. Fix: check the model", r);
     int64_t a[4 + RLX_MAX_RANK];
-    double f[2 + RLX_MAX_RANK];
+    double f[2 + 3 * RLX_MAX_RANK];
     static const char *const modes[] = { "nearest", "linear", "cubic",
                                          NULL };
     static const char *const coords[] = {
@@ -351,6 +361,13 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
         c, "coordinate_transformation_mode",
         upsample || since < 11 ? "asymmetric" : "half_pixel");
     a[1] = name_index(coord, coords);
+    if (!strcmp(coord, "tf_half_pixel_for_nn"))
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "coordinate mode 'tf_half_pixel_for_nn' "
+                              "(Resize-11 only) is not lowered: rlx's resize "
+                              "has no such transform. Fix: export with "
+                              "another coordinate_transformation_mode "
+                              "(half_pixel or asymmetric)");
     const char *nm = rlx__onnx_attr_string(
         c, "nearest_mode",
         upsample || since < 11 ? "floor" : "round_prefer_floor");
@@ -360,6 +377,10 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "mode '%s', coordinate mode '%s' or nearest "
                               "mode '%s' is not one ONNX defines. Fix: "
                               "check the model", mode, coord, nm);
+    if (a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE && !roi)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "tf_crop_and_resize needs the roi input. Fix: "
+                              "give the roi (a start and an end per axis)");
     a[3] = rlx__onnx_attr_int(c, "exclude_outside", 0);
     f[0] = rlx__onnx_attr_float(c, "cubic_coeff_a", -0.75);
     f[1] = rlx__onnx_attr_float(c, "extrapolation_value", 0);
@@ -371,20 +392,29 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
         } else {
             /* a scale that is not a positive finite number, or an output
              * past any real tensor, would overflow the conversion */
-            double o = floor((double)d * scales[i]);
-            if (!(scales[i] > 0) || !(o <= (double)((int64_t)1 << 40)))
+            double span = a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE
+                              ? roi_v[r + i] - roi_v[i] : 1;
+            double o = floor((double)d * span * scales[i]);
+            if (!(scales[i] > 0) || !(o >= 0) ||
+                !(o <= (double)((int64_t)1 << 40)))
                 return rlx__onnx_fail(c, RLX_ERR_SHAPE,
                                       "scale %g of axis %u gives no usable "
                                       "output size for input size %lld. "
                                       "Fix: check the model's scales",
                                       scales[i], i, (long long)d);
             a[4 + i] = (int64_t)o;
-            f[2 + i] = scales[i];
+            /* tf_crop_and_resize maps through the output length */
+            f[2 + i] = span != 1 && d ? o / (double)d : scales[i];
         }
+    }
+    uint32_t n_f = 2 + r;
+    if (a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE) {
+        for (uint32_t i = 0; i < 2 * r; i++)
+            f[n_f++] = roi_v[i];
     }
     rlx_value x, y;
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
-        (st = rlx__onnx_add(c, RLX_OP_RESIZE, 1, &x, a, 4 + r, f, 2 + r,
+        (st = rlx__onnx_add(c, RLX_OP_RESIZE, 1, &x, a, 4 + r, f, n_f,
                             &y)) != RLX_OK)
         return st;
     return rlx__onnx_set_out(c, y, &out[0]);
