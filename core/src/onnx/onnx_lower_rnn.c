@@ -12,6 +12,7 @@
  * layout, and every optional input and output. The step equations are
  * in onnx_rnn_cell.c.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,6 +350,39 @@ static rlx_status initial(rlx__onnx_ctx *c, rlx_dtype dt, const shapes *s,
     return per_dir(c, *v, d, 2, hd, out);
 }
 
+/* What `rlx check` says the node became: the unrolled node count and
+ * the distinct ops, not every node of every step. */
+static void summarize(rlx__onnx_ctx *c, int64_t seq, int n_dir)
+{
+    if (!c->lowered)
+        return;
+    char ops[256] = "";
+    size_t used = 0, nodes = 0;
+    for (const char *t = c->lowered; *t;) {
+        size_t len = strcspn(t, ",");
+        nodes++;
+        int seen = 0;
+        for (const char *u = ops; *u && !seen;) {
+            size_t ul = strcspn(u, ",");
+            seen = ul == len && !strncmp(u, t, len);
+            u += ul + (u[ul] == ',' ? 2 : 0);
+        }
+        if (!seen && used + len + 3 < sizeof ops)
+            used += (size_t)snprintf(ops + used, sizeof ops - used,
+                                     "%s%.*s", used ? ", " : "", (int)len,
+                                     t);
+        t += len + (t[len] == ',' ? 2 : 0);
+    }
+    char *sum = rlx__printf_alloc("%zu nodes unrolled over %lld step(s) "
+                                  "and %d direction(s): %s", nodes,
+                                  (long long)seq, n_dir, ops);
+    if (!sum)
+        return; /* the report is best effort */
+    free(c->lowered);
+    c->lowered = sum;
+    c->lowered_len = strlen(sum);
+}
+
 static rlx_status lower_rnn(rlx__onnx_ctx *c, rlx__onnx_val **in,
                             uint32_t n_in, rlx__onnx_val *out,
                             uint32_t n_out)
@@ -501,6 +535,8 @@ static rlx_status lower_rnn(rlx__onnx_ctx *c, rlx__onnx_val **in,
     }
 done:
     free(mask);
+    if (st == RLX_OK)
+        summarize(c, seq, s.n_dir);
     return st;
 }
 
