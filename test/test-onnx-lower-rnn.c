@@ -5,7 +5,8 @@
  * at build time): every direction, layout, initial state, peepholes,
  * clip, input_forget, linear_before_reset, activations with alpha and
  * beta, sequence_lens fed at run time or known, weights as inputs or
- * initializers, each optional output. Then what the importer refuses.
+ * initializers, each optional output, f32 and f16. Then what the
+ * importer refuses.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +20,14 @@
 
 #define N(...) (const char *[]){ __VA_ARGS__, NULL }
 #define OX_I32 ONNX__TENSOR_PROTO__DATA_TYPE__INT32
+#define OX_F16 ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16
 
 typedef struct rnn_tensor {
     uint32_t rank;
     int64_t dims[4];
     const float *f;
     const int32_t *i;
+    const uint16_t *h;      /* f16 bits */
 } rnn_tensor;
 
 typedef struct rnn_case {
@@ -61,6 +64,27 @@ static size_t count(const rnn_tensor *t)
     for (uint32_t i = 0; i < t->rank; i++)
         n *= (size_t)t->dims[i];
     return n;
+}
+
+static const void *data_of(const rnn_tensor *t)
+{
+    return t->i ? (const void *)t->i
+           : t->h ? (const void *)t->h : (const void *)t->f;
+}
+
+static size_t bytes_of(const rnn_tensor *t)
+{
+    return count(t) * (t->h ? 2 : 4);
+}
+
+/* IEEE half bits as a float (normals, subnormals, zero; no inf/NaN in
+ * these cases). */
+static float half_to_float(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v = e ? ldexpf((float)(m | 0x400), e - 25)
+                : ldexpf((float)m, -24);
+    return h & 0x8000 ? -v : v;
 }
 
 static Onnx__AttributeProto *new_attr(ox_model *x, Onnx__NodeProto *n,
@@ -118,11 +142,10 @@ static ox_model *build(const rnn_case *k, Onnx__NodeProto **node)
         int is_init = (i == 4 && k->lens_known) ||
                       (k->weights_init && (i == 1 || i == 2 || i == 3 ||
                                            i == 7));
-        int32_t type = t->i ? OX_I32 : OX_F32;
+        int32_t type = t->i ? OX_I32 : t->h ? OX_F16 : OX_F32;
         if (is_init)
-            ox_init(x, in_names[i], type, t->rank, t->dims,
-                    t->i ? (const void *)t->i : (const void *)t->f,
-                    count(t) * 4);
+            ox_init(x, in_names[i], type, t->rank, t->dims, data_of(t),
+                    bytes_of(t));
         else
             ox_input(x, in_names[i], type, t->rank, t->dims);
     }
@@ -132,8 +155,8 @@ static ox_model *build(const rnn_case *k, Onnx__NodeProto **node)
     for (int i = 0; i < k->n_out; i++) {
         outs[i] = k->out[i].rank ? out_names[i] : "";
         if (k->out[i].rank)
-            ox_output(x, out_names[i], OX_F32, k->out[i].rank,
-                      k->out[i].dims);
+            ox_output(x, out_names[i], k->out[i].h ? OX_F16 : OX_F32,
+                      k->out[i].rank, k->out[i].dims);
     }
     Onnx__NodeProto *n = ox_node(x, k->op, ins, outs);
     ox_attr_int(x, n, "hidden_size", k->hidden);
@@ -181,10 +204,8 @@ static void run_case(int idx, const char *expect_name)
                       (k->weights_init && (i == 1 || i == 2 || i == 3 ||
                                            i == 7));
         if (t->rank && !is_init)
-            ASSERT_OK(rlx_program_set_input(
-                p, in_names[i], t->i ? (const void *)t->i
-                                     : (const void *)t->f,
-                count(t) * 4));
+            ASSERT_OK(rlx_program_set_input(p, in_names[i], data_of(t),
+                                            bytes_of(t)));
     }
     ASSERT_OK(rlx_program_run(p));
     int checked = 0;
@@ -202,13 +223,18 @@ static void run_case(int idx, const char *expect_name)
         if (slot == UINT32_MAX)
             FAIL("%s: no output %s", k->name, out_names[o]);
         size_t nb;
-        const float *got = rlx_program_output_data(p, slot, &nb);
-        ASSERT_EQ(nb, count(want) * sizeof(float));
-        for (size_t i = 0; i < count(want); i++)
-            if (!(fabsf(got[i] - want->f[i]) <=
-                  1e-5f + 1e-4f * fabsf(want->f[i])))
+        const void *got = rlx_program_output_data(p, slot, &nb);
+        ASSERT_EQ(nb, bytes_of(want));
+        /* f16: each op rounds its result to f16 */
+        float atol = want->h ? 2e-3f : 1e-5f, rtol = want->h ? 1e-2f : 1e-4f;
+        for (size_t i = 0; i < count(want); i++) {
+            float g = want->h ? half_to_float(((const uint16_t *)got)[i])
+                              : ((const float *)got)[i];
+            float w = want->h ? half_to_float(want->h[i]) : want->f[i];
+            if (!(fabsf(g - w) <= atol + rtol * fabsf(w)))
                 FAIL("%s: %s element %zu is %.7g, expected %.7g", k->name,
-                     out_names[o], i, got[i], want->f[i]);
+                     out_names[o], i, g, w);
+        }
         checked++;
     }
     ASSERT(checked > 0);
@@ -233,10 +259,12 @@ CASE(rnn_forward_defaults, 9, "rnn forward")
 CASE(rnn_bidirectional_layout1_known_lengths, 10, "rnn bidirectional")
 CASE(rnn_reverse_relu_clip_lengths, 11, "rnn reverse")
 CASE(rnn_opset7_one_step, 12, "rnn opset 7")
+CASE(lstm_f16_bidirectional, 13, "lstm f16")
+CASE(gru_f16_lbr_lengths, 14, "gru f16")
 
 TEST(every_case_has_a_test)
 {
-    ASSERT_EQ(sizeof rnn_cases / sizeof rnn_cases[0], (size_t)13);
+    ASSERT_EQ(sizeof rnn_cases / sizeof rnn_cases[0], (size_t)15);
 }
 
 /* A case's model with one change, which must fail the load naming
@@ -328,6 +356,8 @@ RLX_TEST_LIST(TEST_ENTRY(lstm_forward_defaults),
               TEST_ENTRY(rnn_bidirectional_layout1_known_lengths),
               TEST_ENTRY(rnn_reverse_relu_clip_lengths),
               TEST_ENTRY(rnn_opset7_one_step),
+              TEST_ENTRY(lstm_f16_bidirectional),
+              TEST_ENTRY(gru_f16_lbr_lengths),
               TEST_ENTRY(every_case_has_a_test),
               TEST_ENTRY(refusals_name_what_is_wrong),
               TEST_ENTRY(known_lengths_out_of_range))
