@@ -3,10 +3,12 @@
  * resize and norm primitives (ABI 1.4): Conv and ConvTranspose (explicit
  * or SAME/VALID padding, groups), MaxPool/AveragePool/LpPool (ceil mode,
  * count_include_pad, dilations), InstanceNormalization, and Resize and
- * Upsample by scales or sizes. ONNX's per-axis attributes become rlx's
- * per-axis blocks.
+ * Upsample by scales or sizes (tf_crop_and_resize's roi as attributes;
+ * Resize-11's nearest tf_half_pixel_for_nn, a transform resize lacks, as
+ * gathers). ONNX's per-axis attributes become rlx's per-axis blocks.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "onnx.h"
@@ -270,6 +272,60 @@ static int known_floats(const rlx__onnx_val *v, double *out, int max)
     return (int)n;
 }
 
+/* Nearest resize of X to SIZES with source coordinate (o + 0.5) / scale
+ * (tf_half_pixel_for_nn), rounded by nearest mode NM: the source indices
+ * are known, so each resized axis is a gather of constant indices. */
+static rlx_status nearest_by_gather(rlx__onnx_ctx *c, rlx__onnx_val *xv,
+                                    int64_t nm, const int64_t *sizes,
+                                    const double *scales,
+                                    rlx__onnx_val *out)
+{
+    rlx_value x;
+    rlx_status st = rlx__onnx_node_value(c, xv, &x);
+    if (st != RLX_OK)
+        return st;
+    for (uint32_t i = 0; i < xv->rank; i++) {
+        int64_t in = xv->dims[i], n = sizes[i];
+        if (n == in && scales[i] == 1.0)
+            continue;
+        if (in <= 0 || n > RLX__ONNX_FOLD_MAX)
+            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                  "axis %u resizes %lld to %lld; "
+                                  "tf_half_pixel_for_nn is lowered for a "
+                                  "non-empty input and at most %d outputs "
+                                  "per axis. Fix: use another "
+                                  "coordinate_transformation_mode", i,
+                                  (long long)in, (long long)n,
+                                  RLX__ONNX_FOLD_MAX);
+        int64_t *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+        if (!idx)
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int64_t o = 0; o < n; o++) {
+            double s = (o + 0.5) / scales[i], f = floor(s);
+            int64_t k = nm == RLX_RESIZE_FLOOR ? (int64_t)f
+                        : nm == RLX_RESIZE_CEIL ? (int64_t)ceil(s)
+                        : nm == RLX_RESIZE_ROUND_PREFER_CEIL
+                            ? (int64_t)(s - f >= 0.5 ? f + 1 : f)
+                            : (int64_t)(s - f > 0.5 ? f + 1 : f);
+            idx[o] = k < 0 ? 0 : k > in - 1 ? in - 1 : k;
+        }
+        char *name = rlx__printf_alloc("%s#index%u", out->name, i);
+        rlx_value iv;
+        st = name ? rlx_graph_constant(c->g, name, RLX_DTYPE_I64, 1, &n,
+                                       idx, &iv)
+                  : rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        free(name);
+        free(idx);
+        int64_t axis = i;
+        rlx_value v[2] = { x, iv };
+        if (st != RLX_OK ||
+            (st = rlx__onnx_add(c, RLX_OP_GATHER, 2, v, &axis, 1, NULL, 0,
+                                &x)) != RLX_OK)
+            return st;
+    }
+    return rlx__onnx_set_out(c, x, out);
+}
+
 /* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample
  * (7: scales attribute; 9: input). */
 static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -361,13 +417,18 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
         c, "coordinate_transformation_mode",
         upsample || since < 11 ? "asymmetric" : "half_pixel");
     a[1] = name_index(coord, coords);
-    if (!strcmp(coord, "tf_half_pixel_for_nn"))
+    /* Resize-11's tf_half_pixel_for_nn, x = (o + 0.5) / scale, is a
+     * transform rlx's resize lacks: nearest only, so a gather per axis */
+    int tf_nn = since == 11 && !upsample &&
+                !strcmp(coord, "tf_half_pixel_for_nn");
+    if (tf_nn && strcmp(mode, "nearest"))
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "coordinate mode 'tf_half_pixel_for_nn' "
-                              "(Resize-11 only) is not lowered: rlx's resize "
-                              "has no such transform. Fix: export with "
-                              "another coordinate_transformation_mode "
-                              "(half_pixel or asymmetric)");
+                              "coordinate mode 'tf_half_pixel_for_nn' is "
+                              "lowered with mode 'nearest' only (it is "
+                              "'%s'). Fix: use another "
+                              "coordinate_transformation_mode", mode);
+    if (tf_nn)
+        a[1] = RLX_RESIZE_HALF_PIXEL; /* checked below, then not used */
     const char *nm = rlx__onnx_attr_string(
         c, "nearest_mode",
         upsample || since < 11 ? "floor" : "round_prefer_floor");
@@ -407,6 +468,8 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
             f[2 + i] = span != 1 && d ? o / (double)d : scales[i];
         }
     }
+    if (tf_nn)
+        return nearest_by_gather(c, in[0], a[2], a + 4, f + 2, &out[0]);
     uint32_t n_f = 2 + r;
     if (a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE) {
         for (uint32_t i = 0; i < 2 * r; i++)
