@@ -343,6 +343,23 @@ TEST(known_lengths_out_of_range)
     ox_expect_fail(path, RLX_ERR_INVALID_ARGUMENT, "sequence_lens[0] is 3");
 }
 
+/* A sequence too long to unroll is refused, saying how to cut it. */
+TEST(too_many_steps)
+{
+    ox_model *x = ox_new(8, 14);
+    int64_t xd[3] = { 40000, 1, 1 }, wd[3] = { 2, 1, 1 }, hd[3] = { 2, 1, 1 };
+    float w[2] = { 1, 1 };
+    ox_input(x, "X", OX_F32, 3, xd);
+    ox_init(x, "W", OX_F32, 3, wd, w, sizeof w);
+    ox_init(x, "R", OX_F32, 3, wd, w, sizeof w);
+    ox_output(x, "Y_h", OX_F32, 3, hd);
+    Onnx__NodeProto *n = ox_node(x, "RNN", N("X", "W", "R"), N("", "Y_h"));
+    ox_attr_string(x, n, "direction", "bidirectional");
+    const char *path = ox_write(x, "long.onnx");
+    ox_free(x);
+    ox_expect_fail(path, RLX_ERR_UNSUPPORTED, "40000 steps");
+}
+
 RLX_TEST_LIST(TEST_ENTRY(lstm_forward_defaults),
               TEST_ENTRY(lstm_bidirectional_peepholes_lengths),
               TEST_ENTRY(lstm_reverse_layout1_clip_input_forget),
@@ -360,4 +377,5 @@ RLX_TEST_LIST(TEST_ENTRY(lstm_forward_defaults),
               TEST_ENTRY(gru_f16_lbr_lengths),
               TEST_ENTRY(every_case_has_a_test),
               TEST_ENTRY(refusals_name_what_is_wrong),
-              TEST_ENTRY(known_lengths_out_of_range))
+              TEST_ENTRY(known_lengths_out_of_range),
+              TEST_ENTRY(too_many_steps))

@@ -18,6 +18,10 @@
 
 #include "onnx_rnn.h"
 
+/* The most steps (times directions) one node unrolls into: each is a
+ * few dozen graph nodes. */
+#define RLX__RNN_MAX_STEPS 65536
+
 /* Gates per kind: RNN 1, GRU 3, LSTM 4; activations per direction. */
 static const int n_gates[] = { 1, 3, 4 };
 static const int n_acts[] = { 1, 2, 3 };
@@ -222,6 +226,14 @@ static rlx_status read_shapes(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "least one step and one batch entry",
                               (long long)x->dims[0], (long long)x->dims[1],
                               (long long)x->dims[2]);
+    if (s->seq * s->n_dir > RLX__RNN_MAX_STEPS)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "%lld steps in %d direction(s) would unroll "
+                              "into more than %d step graphs. Fix: run "
+                              "shorter sequences (split the sequence and "
+                              "carry initial_h/initial_c across)",
+                              (long long)s->seq, s->n_dir,
+                              RLX__RNN_MAX_STEPS);
     int64_t wd[3] = { s->n_dir, g * hs, s->in_size };
     int64_t rd[3] = { s->n_dir, g * hs, hs };
     int64_t bd[2] = { s->n_dir, 2 * g * hs };
@@ -454,7 +466,7 @@ static rlx_status lower_rnn(rlx__onnx_ctx *c, rlx__onnx_val **in,
     for (int d = 0; d < s.n_dir; d++) {
         int rev = s.reverse || d == 1;
         rlx__rnn_dir *dw = &dirs[d];
-        rlx_value xw, h, cell = { 0 };
+        rlx_value xw, h, cell = 0;
         if ((st = dir_weights(&n, &s, d, r, opt[0] ? &b : NULL,
                               opt[4] ? &p : NULL, dw)) != RLX_OK ||
             (st = input_product(&n, &s, d, x2, w, opt[0] ? &b : NULL,
