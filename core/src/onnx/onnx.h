@@ -172,6 +172,7 @@ extern const rlx__onnx_op rlx__onnx_ops_loss[];
 extern const rlx__onnx_op rlx__onnx_ops_compose[];
 extern const rlx__onnx_op rlx__onnx_ops_signal[];
 extern const rlx__onnx_op rlx__onnx_ops_einsum[];
+extern const rlx__onnx_op rlx__onnx_ops_rnn[];
 
 /* The value as a graph node (known data becomes a constant or param). */
 rlx_status rlx__onnx_node_value(rlx__onnx_ctx *c, rlx__onnx_val *v,
