@@ -132,6 +132,8 @@ typedef struct rlxg_step {
 struct rlx_executable {
     rlxg_backend *be;
     uint32_t device;
+    /* the compile's options (its settings), while it compiles only */
+    const rlx_compile_options *options;
     gpuStream_t stream;
     gpuStream_t queue;    /* its device's queue stream, from its first
                              queued run on (gpu_queue.c) */
