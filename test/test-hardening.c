@@ -368,8 +368,57 @@ TEST(only_env_c_reads_the_environment)
     ASSERT(atoi(out) >= 1);
 }
 
+/* The output of shell command CMD (up to SIZE - 1 bytes). */
+static size_t command_output(const char *cmd, char *out, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    ASSERT(p);
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    return n;
+}
+
+/* Plugins never read an RLX_ variable themselves: their settings come
+ * through the core (get_option, which honours AT_SECURE), so the
+ * README's promise holds for them too. What they may read is their
+ * vendor runtime's own variables (CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH,
+ * ...), by name; the kit's probe-key helper is the one plain getenv of
+ * a name passed in, and nobody passes it an RLX_ name. Tests are not
+ * plugins. */
+TEST(plugins_read_settings_through_the_core)
+{
+    char cmd[1536], out[4096];
+    const char *src = tool_env("RLX_TEST_SOURCE_DIR");
+    const char *sources = "--include='*.c' --include='*.h' --include='*.cu' "
+                          "--include='*.cuh' --include='*.cpp' "
+                          "plugins plugin-abi | grep -vE "
+                          "'^plugins/[^:]*(/test/|/test_[^/:]*:)'";
+    snprintf(cmd, sizeof cmd, "cd '%s' && grep -rnE "
+             "'getenv[[:space:]]*\\([[:space:]]*\"RLX_|"
+             "probe_key_add_env\\([^,]*,[[:space:]]*\"RLX_' %s",
+             src, sources);
+    if (command_output(cmd, out, sizeof out))
+        FAIL("a plugin reads an RLX_ variable itself; read the setting "
+             "with rlx_compile_get_option or rlx_host_get_option:\n%s",
+             out);
+    /* a getenv of anything but a literal name: only the kit's helper */
+    snprintf(cmd, sizeof cmd, "cd '%s' && grep -rnE "
+             "'(^|[^_a-z])getenv[[:space:]]*\\([[:space:]]*[^\"[:space:]]' "
+             "%s | grep -v '^plugin-abi/rlx/probe_key\\.h:'", src, sources);
+    if (command_output(cmd, out, sizeof out))
+        FAIL("a plugin reads a variable named at run time; read settings "
+             "through the core, vendor variables by name:\n%s", out);
+    /* the greps work: they find the kit's own call and a vendor read */
+    snprintf(cmd, sizeof cmd, "cd '%s' && grep -rnE "
+             "'getenv[[:space:]]*\\(' %s | wc -l", src, sources);
+    command_output(cmd, out, sizeof out);
+    ASSERT(atoi(out) >= 2);
+}
+
 RLX_TEST_LIST(
     TEST_ENTRY(only_env_c_reads_the_environment),
+    TEST_ENTRY(plugins_read_settings_through_the_core),
     TEST_ENTRY(file_capabilities_ignore_settings),
     TEST_ENTRY(file_capabilities_ignore_environment),
     TEST_ENTRY(registered_then_failed_destroyed_once),

@@ -303,6 +303,74 @@ TEST(indexing_ops_a_backend_lacks_run_on_the_cpu)
     rlx_runtime_destroy(rt);
 }
 
+/* A split program keeps nothing of the caller's graph: after the graph
+ * is gone it still runs, its outputs that are a constant, a param and an
+ * input come out right, and a param set again reaches every piece and
+ * the output that names it. Pieces are compiled from slices of the
+ * program's own view, so this is where a dangling pointer would show
+ * (under ASan). */
+TEST(split_program_outlives_its_graph)
+{
+    rlx_runtime *rt = npu_runtime();
+    rlx_graph *g;
+    rlx_value x, w, c, mm, idx, top, r;
+    const float cs[3] = { 4, -1, 0.5f };
+    ASSERT_OK(rlx_graph_create(&g));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ B, IN }, &x));
+    ASSERT_OK(rlx_graph_param(g, "w1", RLX_DTYPE_F32, 2,
+                              (int64_t[]){ IN, HID }, &w));
+    ASSERT_OK(rlx_graph_constant(g, "c", RLX_DTYPE_F32, 1, (int64_t[]){ 3 },
+                                 cs, &c));
+    ASSERT_OK(rlx_graph_add_node(g, "mm", RLX_OP_MATMUL, 2,
+                                 (rlx_value[]){ x, w }, NULL, &mm));
+    ASSERT_OK(rlx_graph_add_node(g, "topk", RLX_OP_TOPK, 1, &mm,
+                                 &(rlx_attrs){ 1, (int64_t[]){ 3 }, 0, NULL },
+                                 &idx));
+    ASSERT_OK(rlx_graph_add_node(g, "values", RLX_OP_GATHER_ELEMENTS, 2,
+                                 (rlx_value[]){ mm, idx },
+                                 &(rlx_attrs){ 1, (int64_t[]){ 1 }, 0, NULL },
+                                 &top));
+    ASSERT_OK(rlx_graph_add_node(g, "r", RLX_OP_RELU, 1, &top, NULL, &r));
+    ASSERT_OK(rlx_graph_output(g, "r", r));
+    ASSERT_OK(rlx_graph_output(g, "c", c));
+    ASSERT_OK(rlx_graph_output(g, "w", w));
+    ASSERT_OK(rlx_graph_output(g, "x", x));
+    rlx_program *p[2];
+    const char *devices[2] = { "npu", "cpu-ref" };
+    for (int k = 0; k < 2; k++) {
+        rlx_session *s;
+        ASSERT_OK(rlx_session_create(rt, devices[k], &s));
+        ASSERT_OK(rlx_session_compile(s, g, &p[k]));
+        rlx_session_destroy(s);
+    }
+    rlx_graph_destroy(g);
+    ASSERT(rlx_program_piece_count(p[0]) >= 3); /* npu, cpu, npu */
+    ASSERT_EQ(rlx_program_piece_count(p[1]), 1);
+    static float w2[IN * HID];
+    for (size_t i = 0; i < IN * HID; i++)
+        w2[i] = -W1[i];
+    for (int round = 0; round < 2; round++) {
+        const float *wv = round ? w2 : W1;
+        for (int k = 0; k < 2; k++) {
+            ASSERT_OK(rlx_program_set_param(p[k], "w1", wv, sizeof W1));
+            ASSERT_OK(rlx_program_set_input(p[k], "x", X, sizeof X));
+            ASSERT_OK(rlx_program_run(p[k]));
+        }
+        assert_same_outputs(p[0], p[1]);
+        size_t n;
+        const float *out = rlx_program_output_data(p[0], 1, &n);
+        ASSERT(out && n == sizeof cs && !memcmp(out, cs, sizeof cs));
+        out = rlx_program_output_data(p[0], 2, &n);
+        ASSERT(out && n == sizeof W1 && !memcmp(out, wv, sizeof W1));
+        out = rlx_program_output_data(p[0], 3, &n);
+        ASSERT(out && n == sizeof X && !memcmp(out, X, sizeof X));
+    }
+    rlx_program_destroy(p[0]);
+    rlx_program_destroy(p[1]);
+    rlx_runtime_destroy(rt);
+}
+
 /* An accelerator that lacks the ABI 1.4 ops (every one it was built
  * without) keeps its own nodes; comparisons and where run on the CPU. */
 TEST(new_ops_missing_on_a_device_run_on_the_cpu)
@@ -698,6 +766,7 @@ RLX_TEST_LIST(TEST_ENTRY(compute_only_backend_runs_whole_graphs),
               TEST_ENTRY(supports_node_declines_with_a_reason),
               TEST_ENTRY(mlp_splits_and_matches_cpu_ref),
               TEST_ENTRY(indexing_ops_a_backend_lacks_run_on_the_cpu),
+              TEST_ENTRY(split_program_outlives_its_graph),
               TEST_ENTRY(new_ops_missing_on_a_device_run_on_the_cpu),
               TEST_ENTRY(automatic_choice_splits_too),
               TEST_ENTRY(unset_param_is_refused_before_any_piece_runs),

@@ -1,11 +1,11 @@
 /*
  * test-sdk.c - what a backend author relies on: messages that embed a
  * backend's report keep it whole (reason and Fix) with one backend
- * prefix; plugin settings through the host's get_option (session, then
- * environment, then config file); rlx_backend_get_extension; and
+ * prefix; plugin settings through the compile options (session, then
+ * environment, then config file) and the host's get_option (no session); rlx_backend_get_extension; and
  * `rlx conformance` / `rlx run` behaviour a vendor hits first. The
  * testsdk plugin (test/plugins/sdk.c) reads its switches through
- * get_option only.
+ * get_option only (the host's or the compile options').
  */
 #include <pthread.h>
 
@@ -163,7 +163,7 @@ TEST(options_precedence)
 }
 
 /* Sessions compiling at once on several threads each see their own
- * options: the session a plugin's get_option answers for is per thread. */
+ * options: each compile's options carry its session. */
 typedef struct opt_thread {
     rlx_runtime *rt;
     int refuse;
@@ -206,6 +206,34 @@ TEST(options_per_session_across_threads)
         pthread_join(th[i], NULL);
     for (int i = 0; i < 4; i++)
         ASSERT_EQ(t[i].wrong, 0);
+    rlx_runtime_destroy(rt);
+}
+
+/* The session's settings reach a compile through its options, so a
+ * thread the backend starts while compiling reads them too; the host's
+ * get_option answers for no session (environment and config file only). */
+TEST(options_reach_compile_threads)
+{
+    rlx_runtime *rt = sdk_runtime();
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_graph *g = add_graph();
+    ASSERT_OK(rlx_session_create(rt, "test-sdk", &s));
+    ASSERT_OK(rlx_session_set_option(s, "test_sdk.refuse_thread", "1"));
+    ASSERT_STATUS(rlx_session_compile(s, g, &p), RLX_ERR_UNSUPPORTED);
+    ASSERT(p == NULL);
+    ASSERT_OK(rlx_session_set_option(s, "test_sdk.refuse_thread", NULL));
+    /* read through the host: a session's value is not the host's */
+    ASSERT_OK(rlx_session_set_option(s, "test_sdk.host_refuse", "1"));
+    ASSERT_OK(rlx_session_compile(s, g, &p));
+    rlx_program_destroy(p);
+    p = NULL;
+    setenv("RLX_TEST_SDK_HOST_REFUSE", "1", 1);
+    rlx_status st = rlx_session_compile(s, g, &p);
+    unsetenv("RLX_TEST_SDK_HOST_REFUSE");
+    ASSERT_EQ(st, RLX_ERR_UNSUPPORTED);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
     rlx_runtime_destroy(rt);
 }
 
@@ -417,6 +445,7 @@ RLX_TEST_LIST(TEST_ENTRY(probe_failure_message_kept_whole),
               TEST_ENTRY(options_precedence),
               TEST_ENTRY(options_config_errors),
               TEST_ENTRY(options_per_session_across_threads),
+              TEST_ENTRY(options_reach_compile_threads),
               TEST_ENTRY(get_extension),
               TEST_ENTRY(conformance_fails_a_backend_that_passes_nothing),
               TEST_ENTRY(conformance_json_when_the_backend_cannot_open),

@@ -539,7 +539,8 @@ int main(int argc, char **argv)
     }
     printf("planner picks:");
     for (int si = 0; si < ns; si++) {
-        int v = rlx__vk_sgemm_pick(c, sizes[si], sizes[si], sizes[si], 1);
+        int v = rlx__vk_sgemm_pick(c, NULL, sizes[si], sizes[si],
+                                   sizes[si], 1);
         printf(" %u %s;", (unsigned)sizes[si], vname(v < 0 ? GENERAL : v));
     }
     printf("\n");

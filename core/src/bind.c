@@ -1,12 +1,13 @@
 /*
  * bind.c - tensors bound to a program's inputs and outputs: the checks,
- * the argument arrays execute sees, and the copies around each run that
- * a backend without device I/O needs.
+ * the buffers a whole program's backend with device I/O gets, and the
+ * copies around each run for every other program.
  */
 #include <string.h>
 
 #include "internal.h"
 #include "model.h"
+#include "placement.h"
 #include "program.h"
 
 static const char *kind_word(rlx_slot_kind kind)
@@ -19,17 +20,13 @@ void rlx__program_unbind(rlx_program *p, rlx_slot_kind kind, uint32_t index)
     rlx__slot *slot = &p->slots[kind][index];
     if (!slot->tensor)
         return;
+    if (rlx__placement_direct(p))
+        rlx__placement_bind(p, kind, index, NULL);
     rlx__tensor_release(slot->tensor);
     slot->tensor = NULL;
     p->n_bound[kind]--;
-    if (kind == RLX_SLOT_INPUT) {
-        p->input_ptrs[index] = slot->host;
-        p->input_bufs[index] = NULL;
+    if (kind == RLX_SLOT_INPUT)
         slot->set = 0; /* its host copy is stale */
-    } else {
-        p->output_ptrs[index] = slot->host;
-        p->output_bufs[index] = NULL;
-    }
 }
 
 /* A run must not read and write one tensor, nor write it twice: T may
@@ -137,38 +134,42 @@ rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
     rlx__program_unbind(p, kind, index);
     slot->tensor = t;
     p->n_bound[kind]++;
-    /* Backends with device I/O get the buffer and a NULL host pointer;
-     * the others keep their host pointer (run copies). */
-    int device_io = rlx__backend_device_io(p->backend);
-    if (kind == RLX_SLOT_INPUT) {
+    /* A whole program's backend with device I/O gets the buffer and a
+     * NULL host pointer; the others keep their host pointer (run
+     * copies). */
+    if (kind == RLX_SLOT_INPUT)
         slot->set = 1;
-        if (device_io) {
-            p->input_ptrs[index] = NULL;
-            p->input_bufs[index] = t->buffer;
-        }
-    } else if (device_io) {
-        p->output_ptrs[index] = NULL;
-        p->output_bufs[index] = t->buffer;
+    if (rlx__placement_direct(p))
+        rlx__placement_bind(p, kind, index, t->buffer);
+    return RLX_OK;
+}
+
+rlx_status rlx__program_stage_inputs(rlx_program *p)
+{
+    if (!p->n_bound[RLX_SLOT_INPUT] || rlx__placement_direct(p))
+        return RLX_OK;
+    for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_INPUT]; i++) {
+        rlx__slot *slot = &p->slots[RLX_SLOT_INPUT][i];
+        rlx_status st;
+        if (slot->tensor &&
+            (st = rlx_tensor_read(slot->tensor, slot->host, slot->nbytes)) !=
+                RLX_OK)
+            return st;
     }
     return RLX_OK;
 }
 
-void rlx__program_stage_inputs(rlx_program *p)
+rlx_status rlx__program_collect_outputs(rlx_program *p)
 {
-    for (uint32_t i = 0; p->n_bound[RLX_SLOT_INPUT] &&
-                         i < p->n_slots[RLX_SLOT_INPUT]; i++) {
-        rlx__slot *slot = &p->slots[RLX_SLOT_INPUT][i];
-        if (slot->tensor && slot->nbytes)
-            memcpy(slot->host, slot->tensor->host, slot->nbytes);
-    }
-}
-
-void rlx__program_collect_outputs(rlx_program *p)
-{
-    for (uint32_t i = 0; p->n_bound[RLX_SLOT_OUTPUT] &&
-                         i < p->n_slots[RLX_SLOT_OUTPUT]; i++) {
+    if (!p->n_bound[RLX_SLOT_OUTPUT] || rlx__placement_direct(p))
+        return RLX_OK;
+    for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_OUTPUT]; i++) {
         rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][i];
-        if (slot->tensor && slot->nbytes)
-            memcpy(slot->tensor->host, slot->host, slot->nbytes);
+        rlx_status st;
+        if (slot->tensor &&
+            (st = rlx_tensor_write(slot->tensor, slot->host, slot->nbytes)) !=
+                RLX_OK)
+            return st;
     }
+    return RLX_OK;
 }

@@ -66,8 +66,10 @@ rlx__custom *rlx__custom_dup(const rlx__custom *c);
 typedef struct rlx__custom_call rlx__custom_call;
 
 /* Load the library, find the symbol, prepare the cif (compile time).
- * NODE is a custom node of G. */
+ * NODE is a custom node of G; S the session being compiled (what its
+ * application allowed), or NULL. */
 rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
+                               const rlx_session *s,
                                rlx__custom_call **out);
 /* Call the kernel: INPUTS are the node's inputs' host data, in order,
  * OUTPUT its output's host memory. A non-zero status fails, naming it. */

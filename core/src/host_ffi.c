@@ -12,10 +12,10 @@ static int ffi_claims(const rlx_graph_view *v, uint32_t node)
 }
 
 static rlx_status ffi_prepare(const rlx_graph *g, uint32_t gnode,
-                              void **state)
+                              const rlx_session *s, void **state)
 {
     rlx__custom_call *c = NULL;
-    rlx_status st = rlx__custom_prepare(g, gnode, &c);
+    rlx_status st = rlx__custom_prepare(g, gnode, s, &c);
     *state = c;
     return st;
 }

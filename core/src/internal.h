@@ -266,13 +266,10 @@ int rlx__options_config_set(rlx_runtime *rt, const char *name,
 int rlx__option_name_valid(const char *name);
 rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
                                 char *value, size_t value_size);
-/* Make S the session whose options calls on this thread see; returns the
- * previous one for rlx__options_leave. */
-const rlx_session *rlx__options_enter(const rlx_session *s);
-void rlx__options_leave(const rlx_session *old);
-/* The session whose compile runs on this thread, or NULL (custom ops ask
- * it what the application allowed). */
-const rlx_session *rlx__options_session(void);
+/* rlx_compile_options.get_option (ABI 1.4): CONTEXT is the session being
+ * compiled, whose own settings come before the host's sources. */
+rlx_status rlx__compile_get_option(const void *context, const char *name,
+                                   char *value, size_t value_size);
 /* ---- scan_cache.c: the per-user cache directory --------------------- */
 
 /* $XDG_CACHE_HOME/rlx (else ~/.cache/rlx), malloc'd; NULL when neither
@@ -586,8 +583,11 @@ typedef struct rlx__host_kind {
                       const void *const *inputs, void *output);
     /* Optional: once per program, when the piece is built (compile
      * time): node GNODE of the program's own graph G, which lives as long
-     * as the program. *STATE goes to every RUN and to RELEASE. */
-    rlx_status (*prepare)(const rlx_graph *g, uint32_t gnode, void **state);
+     * as the program, for session S (what it allows; NULL: nothing
+     * beyond the runtime's rules). *STATE goes to every RUN and to
+     * RELEASE. */
+    rlx_status (*prepare)(const rlx_graph *g, uint32_t gnode,
+                          const rlx_session *s, void **state);
     void (*release)(void *state);
 } rlx__host_kind;
 /* NULL-terminated. */

@@ -1,7 +1,8 @@
 /*
- * options.c - plugin settings (ABI 1.3's host get_option): looked up by
- * name ("cuda.matmul") in the options of the session being compiled,
- * then the environment (RLX_CUDA_MATMUL, read with rlx__env so a
+ * options.c - plugin settings: looked up by name ("cuda.matmul") in the
+ * options of the session being compiled (ABI 1.4's compile options
+ * carry the session, so any thread of a compile sees them), then the
+ * environment (RLX_CUDA_MATMUL, read with rlx__env so a
  * set-user-ID program ignores it), then the config file's `options:`
  * map. The names plugins ask for are remembered, so `rlx devices` can
  * show every setting in use with its value and where it came from.
@@ -25,26 +26,6 @@ struct rlx__options {
     char **asked;          /* names asked for, first-asked order */
     uint32_t n_asked;
 };
-
-/* The session whose compile is running on this thread, for its options. */
-static _Thread_local const rlx_session *current_session;
-
-const rlx_session *rlx__options_enter(const rlx_session *s)
-{
-    const rlx_session *old = current_session;
-    current_session = s;
-    return old;
-}
-
-void rlx__options_leave(const rlx_session *old)
-{
-    current_session = old;
-}
-
-const rlx_session *rlx__options_session(void)
-{
-    return current_session;
-}
 
 int rlx__option_name_valid(const char *name)
 {
@@ -249,8 +230,21 @@ rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
         return RLX_ERR_INVALID_ARGUMENT;
     if (rt->options)
         remember(rt->options, name);
-    const char *v = lookup(rt, current_session, name, &source, env,
-                           sizeof env);
+    const char *v = lookup(rt, NULL, name, &source, env, sizeof env);
+    return v ? copy_out(v, value, value_size) : RLX_ERR_NOT_FOUND;
+}
+
+rlx_status rlx__compile_get_option(const void *context, const char *name,
+                                   char *value, size_t value_size)
+{
+    const rlx_session *s = context;
+    char env[RLX_MAX_ID + 8];
+    const char *source;
+    if (!s || !rlx__option_name_valid(name))
+        return RLX_ERR_INVALID_ARGUMENT;
+    if (s->rt->options)
+        remember(s->rt->options, name);
+    const char *v = lookup(s->rt, s, name, &source, env, sizeof env);
     return v ? copy_out(v, value, value_size) : RLX_ERR_NOT_FOUND;
 }
 

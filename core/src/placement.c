@@ -89,57 +89,6 @@ static size_t node_bytes(const rlx_node_view *n)
            rlx_dtype_size(n->dtype);
 }
 
-/* ---- pieces ----------------------------------------------------------- */
-
-static rlx_status backend_piece_run(rlx__piece *pc)
-{
-    return rlx_program_run(pc->impl);
-}
-
-static rlx_status backend_piece_set_param(rlx__piece *pc, const char *name,
-                                          const void *data, size_t nbytes)
-{
-    uint32_t index;
-    rlx_program *sub = pc->impl;
-    if (!rlx__program_find_slot(sub, RLX_SLOT_PARAM, name, &index))
-        return RLX_OK;
-    return rlx_program_set_param(sub, name, data, nbytes);
-}
-
-static void backend_piece_destroy(rlx__piece *pc)
-{
-    rlx_program_destroy(pc->impl);
-}
-
-static const rlx__piece_ops backend_piece_ops = {
-    .kind = "backend",
-    .run = backend_piece_run,
-    .set_param = backend_piece_set_param,
-    .destroy = backend_piece_destroy,
-};
-
-static rlx_status host_piece_run(rlx__piece *pc)
-{
-    const rlx_graph_view *v = &pc->pl->view.view;
-    uint32_t node = pc->nodes[0];
-    return pc->host->run(pc->state, v, node, pc->args,
-                         pc->pl->value[node]);
-}
-
-static void host_piece_destroy(rlx__piece *pc)
-{
-    if (pc->host && pc->host->release)
-        pc->host->release(pc->state);
-    free(pc->args);
-}
-
-static const rlx__piece_ops host_piece_ops = {
-    .kind = "host",
-    .run = host_piece_run,
-    .set_param = NULL,
-    .destroy = host_piece_destroy,
-};
-
 const rlx__host_kind *rlx__host_kind_for(const rlx_graph_view *v,
                                          uint32_t node)
 {
@@ -162,13 +111,11 @@ void rlx__placement_free(rlx__placement *pl)
         free(pc->nodes);
     }
     free(pl->pieces);
-    for (uint32_t i = 0; pl->value && i < pl->view.view.n_nodes; i++)
+    for (uint32_t i = 0; pl->value && i < pl->n_values; i++)
         if (pl->owned[i])
             free(pl->value[i]);
     free(pl->value);
     free(pl->owned);
-    rlx__view_free(&pl->view);
-    rlx_graph_destroy(pl->graph);
     free(pl);
 }
 
@@ -176,13 +123,16 @@ void rlx__placement_free(rlx__placement *pl)
 
 /* PRIMARY first (unless skipped), then every allowed, available CPU
  * backend by rank; each is held until release_targets. */
-static uint32_t gather_targets(rlx_runtime *rt, const rlx_backend *primary,
-                               uint32_t device_index, int skip_primary,
-                               target *t)
+static uint32_t gather_targets(const rlx__place_options *o, target *t)
 {
+    rlx_runtime *rt = o->rt;
+    const rlx_backend *primary = o->primary;
     uint32_t n = 0;
-    if (!skip_primary && rlx__backend_acquire(primary))
-        t[n++] = (target){ primary, device_index };
+    if (!(o->flags & RLX__PLACE_SKIP_PRIMARY) &&
+        rlx__backend_acquire(primary))
+        t[n++] = (target){ primary, o->device_index };
+    if (o->flags & RLX__PLACE_WHOLE)
+        return n;
     const rlx_backend *ranked[MAX_TARGETS];
     uint32_t nr = rlx__registry_rank(rt, "cpu", ranked, MAX_TARGETS - 1);
     for (uint32_t i = 0; i < nr && n < MAX_TARGETS; i++) {
@@ -323,151 +273,6 @@ static uint32_t schedule(const rlx_graph_view *v, const unsigned char *where,
     return pieces;
 }
 
-/* ---- building the pieces ---------------------------------------------- */
-
-/* The sub-graph of piece PC: its imports as inputs (crossing values and
- * graph inputs), params and constants, its nodes, and as outputs the
- * values other pieces or the graph's outputs read. IN and OUT get the
- * view nodes behind the sub-graph's input and output slots. */
-static rlx_status piece_graph(const rlx__placement *pl, const rlx__piece *pc,
-                              const uint32_t *piece_of, uint32_t self,
-                              const unsigned char *exported, rlx_graph **out,
-                              uint32_t *in, uint32_t *n_in, uint32_t *outv,
-                              uint32_t *n_out)
-{
-    const rlx_graph_view *v = &pl->view.view;
-    uint32_t n = v->n_nodes;
-    uint32_t *map = malloc((n + 1) * sizeof *map);
-    rlx_graph *g = NULL;
-    rlx_status st = map ? rlx_graph_create(&g)
-                        : rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    if (st != RLX_OK) {
-        free(map);
-        return st;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        map[i] = RLX_VALUE_NONE;
-    *n_in = *n_out = 0;
-    /* imports, in node order so slots are deterministic */
-    unsigned char *need = calloc(n + 1, 1);
-    if (!need)
-        st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    for (uint32_t k = 0; st == RLX_OK && k < pc->n_nodes; k++) {
-        const rlx_node_view *node = v->nodes[pc->nodes[k]];
-        for (uint32_t j = 0; j < node->n_inputs; j++) {
-            uint32_t u = node->inputs[j];
-            if (rlx__op_is_source(v->nodes[u]->op) || piece_of[u] != self)
-                need[u] = 1;
-        }
-    }
-    for (uint32_t u = 0; st == RLX_OK && u < n; u++) {
-        if (!need[u])
-            continue;
-        const rlx_node_view *s = v->nodes[u];
-        if (s->op == RLX_OP_PARAM) {
-            st = rlx_graph_param(g, s->name, s->dtype, s->rank, s->shape,
-                                 &map[u]);
-        } else if (s->op == RLX_OP_CONSTANT) {
-            st = rlx_graph_constant(g, s->name, s->dtype, s->rank, s->shape,
-                                    s->data, &map[u]);
-        } else {
-            st = rlx_graph_input(g, s->name, s->dtype, s->rank, s->shape,
-                                 &map[u]);
-            in[(*n_in)++] = u;
-        }
-    }
-    for (uint32_t k = 0; st == RLX_OK && k < pc->n_nodes; k++) {
-        uint32_t i = pc->nodes[k];
-        const rlx_node_view *node = v->nodes[i];
-        rlx_value args[64], *argv = args;
-        if (node->n_inputs > 64 &&
-            !(argv = malloc(node->n_inputs * sizeof *argv))) {
-            st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-            break;
-        }
-        for (uint32_t j = 0; j < node->n_inputs; j++)
-            argv[j] = map[node->inputs[j]];
-        rlx_attrs attrs = {
-            .n_ints = node->n_int_attrs,
-            .ints = node->int_attrs,
-            .n_floats = node->n_float_attrs,
-            .floats = node->float_attrs,
-        };
-        st = rlx_graph_add_node(g, node->name, node->op, node->n_inputs,
-                                argv, &attrs, &map[i]);
-        if (argv != args)
-            free(argv);
-    }
-    for (uint32_t k = 0; st == RLX_OK && k < pc->n_nodes; k++) {
-        uint32_t i = pc->nodes[k];
-        if (!exported[i])
-            continue;
-        st = rlx_graph_output(g, v->nodes[i]->name, map[i]);
-        outv[(*n_out)++] = i;
-    }
-    free(need);
-    free(map);
-    if (st != RLX_OK) {
-        rlx_graph_destroy(g);
-        return st;
-    }
-    *out = g;
-    return RLX_OK;
-}
-
-static rlx_status build_backend_piece(rlx__placement *pl, rlx__piece *pc,
-                                      const uint32_t *piece_of, uint32_t self,
-                                      const unsigned char *exported,
-                                      rlx_precision precision)
-{
-    uint32_t n = pl->view.view.n_nodes;
-    uint32_t *in = malloc((n + 1) * sizeof *in);
-    uint32_t *outv = malloc((n + 1) * sizeof *outv);
-    uint32_t n_in = 0, n_out = 0;
-    rlx_graph *g = NULL;
-    rlx_status st = in && outv ? piece_graph(pl, pc, piece_of, self, exported,
-                                             &g, in, &n_in, outv, &n_out)
-                               : rlx__error(RLX_ERR_OUT_OF_MEMORY,
-                                            "out of memory");
-    rlx_program *sub = NULL;
-    if (st == RLX_OK)
-        st = rlx__program_compile(g, pc->backend, pc->device_index,
-                                  precision, &sub);
-    rlx_graph_destroy(g);
-    if (st == RLX_OK) {
-        /* the piece reads and writes the shared host buffers directly */
-        for (uint32_t k = 0; k < n_in; k++) {
-            sub->input_ptrs[k] = pl->value[in[k]];
-            sub->slots[RLX_SLOT_INPUT][k].set = 1;
-        }
-        for (uint32_t k = 0; k < n_out; k++)
-            sub->output_ptrs[k] = pl->value[outv[k]];
-        pc->impl = sub;
-        pc->ops = &backend_piece_ops;
-    }
-    free(in);
-    free(outv);
-    return st;
-}
-
-static rlx_status build_host_piece(rlx__placement *pl, rlx__piece *pc)
-{
-    const rlx_node_view *node = pl->view.view.nodes[pc->nodes[0]];
-    pc->args = calloc(node->n_inputs + 1, sizeof *pc->args);
-    if (!pc->args)
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    for (uint32_t j = 0; j < node->n_inputs; j++)
-        pc->args[j] = pl->value[node->inputs[j]];
-    pc->ops = &host_piece_ops;
-    if (!pc->host->prepare)
-        return RLX_OK;
-    uint32_t gnode = 0; /* the graph node behind the view node */
-    while (gnode < pl->graph->n_nodes &&
-           pl->view.remap[gnode] != pc->nodes[0])
-        gnode++;
-    return pc->host->prepare(pl->graph, gnode, &pc->state);
-}
-
 /* ---- compile ----------------------------------------------------------- */
 
 /* The first compute node's name, for messages. */
@@ -479,29 +284,113 @@ static const char *first_name(const rlx_graph_view *v)
     return "none";
 }
 
-static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
-                        uint32_t nt, const rlx_backend *primary,
-                        uint32_t device_index, rlx_precision precision,
-                        int need_primary, const rlx_backend **main_out,
-                        uint32_t *main_dev_out)
+/* Every compute node of V on target 0, in view order: one piece. */
+static uint32_t schedule_whole(const rlx_graph_view *v, unsigned char *where,
+                               uint32_t *order, uint32_t *start,
+                               uint32_t *piece_of)
 {
-    const rlx_graph_view *v = &pl->view.view;
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < v->n_nodes; i++)
+        if (!rlx__op_is_source(v->nodes[i]->op)) {
+            where[i] = 0;
+            piece_of[i] = 0;
+            order[done++] = i;
+        }
+    start[0] = 0;
+    start[1] = done;
+    return 1;
+}
+
+/* What crosses between pieces, and the host buffers it crosses in: a
+ * value read by another piece, or a graph output, is exported by its
+ * piece; host pieces read every input from a buffer. Graph inputs and
+ * outputs use the program's own host slots. Returns the transfers (one
+ * per value and reading piece) in *TRANSFERS. */
+static rlx_status exports(rlx_program *p, rlx__placement *pl,
+                          const uint32_t *piece_of, unsigned char *exported,
+                          uint32_t *stamp, uint32_t *transfers)
+{
+    const rlx_graph_view *v = &p->view.view;
     uint32_t n = v->n_nodes;
+    *transfers = 0;
+    for (uint32_t i = 0; i < n; i++)
+        stamp[i] = RLX_PIECE_NONE;
+    for (uint32_t k = 0; k < pl->n_pieces; k++) {
+        const rlx__piece *pc = &pl->pieces[k];
+        for (uint32_t m = 0; m < pc->n_nodes; m++) {
+            const rlx_node_view *node = v->nodes[pc->nodes[m]];
+            for (uint32_t j = 0; j < node->n_inputs; j++) {
+                uint32_t u = node->inputs[j];
+                int source = rlx__op_is_source(v->nodes[u]->op);
+                if (!source && piece_of[u] != k) {
+                    exported[u] = 1;
+                    if (stamp[u] != k)
+                        ++*transfers;
+                    stamp[u] = k;
+                }
+                if (source && !pc->backend)
+                    exported[u] = 1; /* a host piece reads it in place */
+            }
+        }
+    }
+    for (uint32_t o = 0; o < v->n_outputs; o++)
+        exported[v->outputs[o]] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const rlx_node_view *node = v->nodes[i];
+        if (node->op == RLX_OP_INPUT) {
+            pl->value[i] = p->slots[RLX_SLOT_INPUT][node->slot].host;
+            continue;
+        }
+        if (!exported[i])
+            continue;
+        for (uint32_t o = 0; o < v->n_outputs && !pl->value[i]; o++)
+            if (v->outputs[o] == i && node->op != RLX_OP_PARAM &&
+                node->op != RLX_OP_CONSTANT)
+                pl->value[i] = p->slots[RLX_SLOT_OUTPUT][o].host;
+        if (pl->value[i])
+            continue;
+        /* a constant is copied: the caller's graph may go before the
+         * program */
+        size_t nbytes = node_bytes(node);
+        if (!(pl->value[i] = calloc(1, nbytes + 1)))
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        pl->owned[i] = 1;
+        if (node->op == RLX_OP_CONSTANT && nbytes)
+            memcpy(pl->value[i], node->data, nbytes);
+    }
+    return RLX_OK;
+}
+
+static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
+                        uint32_t nt, const rlx__place_options *o,
+                        const rlx_backend **main_out, uint32_t *main_dev_out)
+{
+    const rlx_graph_view *v = &p->view.view;
+    const rlx_graph *g = p->view.graph;
+    const rlx_backend *primary = o->primary;
+    uint32_t n = v->n_nodes;
+    pl->whole = (o->flags & RLX__PLACE_WHOLE) != 0;
     unsigned char *where = calloc(n + 1, 1);
     unsigned char *exported = calloc(n + 1, 1);
     uint32_t *order = malloc((n + 1) * sizeof *order);
     uint32_t *start = malloc((n + 2) * sizeof *start);
     uint32_t *piece_of = malloc((n + 1) * sizeof *piece_of);
     uint32_t *stamp = malloc((n + 1) * sizeof *stamp);
-    pl->value = calloc(n + 1, sizeof *pl->value);
-    pl->owned = calloc(n + 1, 1);
+    if (!pl->whole) {
+        pl->n_values = n;
+        pl->value = calloc(n + 1, sizeof *pl->value);
+        pl->owned = calloc(n + 1, 1);
+    }
     rlx_status st = RLX_OK;
     if (!where || !exported || !order || !start || !piece_of || !stamp ||
-        !pl->value || !pl->owned)
+        (!pl->whole && (!pl->value || !pl->owned)))
         st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    if (st == RLX_OK)
+    for (uint32_t i = 0; st == RLX_OK && i < n; i++)
+        piece_of[i] = RLX_PIECE_NONE;
+    if (st == RLX_OK && !pl->whole)
         st = assign(v, t, nt, primary, where);
-    if (st == RLX_OK && need_primary) {
+    if (st == RLX_OK && !pl->whole && (o->flags & RLX__PLACE_NEED_PRIMARY) &&
+        !(o->flags & RLX__PLACE_SKIP_PRIMARY)) {
         int any = 0;
         for (uint32_t i = 0; i < n && !any; i++)
             any = !rlx__op_is_source(v->nodes[i]->op) && where[i] == 0 &&
@@ -516,86 +405,41 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
     }
     uint32_t n_pieces = 0;
     if (st == RLX_OK) {
-        for (uint32_t i = 0; i < n; i++)
-            piece_of[i] = RLX_PIECE_NONE;
-        n_pieces = schedule(v, where, order, start, piece_of);
+        n_pieces = pl->whole ? schedule_whole(v, where, order, start,
+                                              piece_of)
+                             : schedule(v, where, order, start, piece_of);
         pl->pieces = calloc(n_pieces + 1, sizeof *pl->pieces);
-        /* placement only runs for a node some backend lacks, so a graph
-         * here has compute nodes: no pieces means schedule ran out of
-         * memory */
-        if (!pl->pieces || n_pieces == 0)
+        /* a graph here has compute nodes (a view has outputs, and a
+         * source output alone compiles whole): no pieces means schedule
+         * ran out of memory */
+        if (!pl->pieces || (n_pieces == 0 && !pl->whole))
             st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (uint32_t k = 0; st == RLX_OK && k < n_pieces; k++) {
         rlx__piece *pc = &pl->pieces[k];
-        uint32_t first = order[start[k]];
-        pc->pl = pl;
         pc->n_nodes = start[k + 1] - start[k];
-        pc->nodes = malloc(pc->n_nodes * sizeof *pc->nodes);
+        pc->nodes = malloc((pc->n_nodes + 1) * sizeof *pc->nodes);
         if (!pc->nodes) {
             st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
             break;
         }
         memcpy(pc->nodes, order + start[k], pc->n_nodes * sizeof *pc->nodes);
-        if (where[first] == HOST_TARGET) {
-            pc->host = rlx__host_kind_for(v, first);
+        uint32_t w = pc->n_nodes ? where[pc->nodes[0]] : 0;
+        if (w == HOST_TARGET) {
+            pc->host = rlx__host_kind_for(v, pc->nodes[0]);
         } else {
-            pc->backend = t[where[first]].b;
-            pc->device_index = t[where[first]].device;
+            pc->backend = t[w].b;
+            pc->device_index = t[w].device;
         }
         pl->n_pieces = k + 1;
     }
-    /* What crosses: a value read by another piece, or a graph output,
-     * is exported by its piece; host pieces read every input from a
-     * buffer. One transfer per (value, reading piece). */
     uint32_t transfers = 0;
-    for (uint32_t i = 0; st == RLX_OK && i < n; i++)
-        stamp[i] = RLX_PIECE_NONE;
-    for (uint32_t k = 0; st == RLX_OK && k < pl->n_pieces; k++) {
-        const rlx__piece *pc = &pl->pieces[k];
-        for (uint32_t m = 0; m < pc->n_nodes; m++) {
-            const rlx_node_view *node = v->nodes[pc->nodes[m]];
-            for (uint32_t j = 0; j < node->n_inputs; j++) {
-                uint32_t u = node->inputs[j];
-                int source = rlx__op_is_source(v->nodes[u]->op);
-                if (!source && piece_of[u] != k) {
-                    exported[u] = 1;
-                    if (stamp[u] != k)
-                        transfers++;
-                    stamp[u] = k;
-                }
-                if (source && !pc->backend)
-                    exported[u] = 1; /* a host piece reads it in place */
-            }
-        }
-    }
-    for (uint32_t o = 0; st == RLX_OK && o < v->n_outputs; o++)
-        exported[v->outputs[o]] = 1;
-    /* host buffers: graph inputs and outputs are the program's own */
-    for (uint32_t i = 0; st == RLX_OK && i < n; i++) {
-        const rlx_node_view *node = v->nodes[i];
-        if (node->op == RLX_OP_INPUT) {
-            pl->value[i] = p->slots[RLX_SLOT_INPUT][node->slot].host;
-        } else if (node->op == RLX_OP_CONSTANT) {
-            pl->value[i] = (void *)node->data;
-        } else if (exported[i]) {
-            for (uint32_t o = 0; o < v->n_outputs && !pl->value[i]; o++)
-                if (v->outputs[o] == i && node->op != RLX_OP_PARAM)
-                    pl->value[i] = p->slots[RLX_SLOT_OUTPUT][o].host;
-            if (!pl->value[i]) {
-                pl->value[i] = calloc(1, node_bytes(node) + 1);
-                pl->owned[i] = 1;
-                if (!pl->value[i])
-                    st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-            }
-        }
-    }
+    if (st == RLX_OK && !pl->whole)
+        st = exports(p, pl, piece_of, exported, stamp, &transfers);
     for (uint32_t k = 0; st == RLX_OK && k < pl->n_pieces; k++) {
         rlx__piece *pc = &pl->pieces[k];
-        st = pc->backend ? build_backend_piece(pl, pc, piece_of, k, exported,
-                                               precision)
-                         : build_host_piece(pl, pc);
-        if (st != RLX_OK)
+        st = rlx__piece_build(p, pl, pc, o, piece_of, k, exported);
+        if (st != RLX_OK && !pl->whole)
             rlx__error(st, "placing piece %u of %u (%s on %s): %s", k + 1,
                        pl->n_pieces, pc->n_nodes == 1 ? "one node" : "nodes",
                        pc->backend ? pc->backend->id : "the host",
@@ -604,8 +448,9 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
     /* the program's own backend: PRIMARY, or when it was skipped, the
      * first backend piece's */
     const rlx_backend *main_b = primary;
-    uint32_t main_dev = device_index;
-    for (uint32_t k = 0; t[0].b != primary && k < pl->n_pieces; k++)
+    uint32_t main_dev = o->device_index;
+    for (uint32_t k = 0; (nt == 0 || t[0].b != primary) && k < pl->n_pieces;
+         k++)
         if (pl->pieces[k].backend) {
             main_b = pl->pieces[k].backend;
             main_dev = pl->pieces[k].device_index;
@@ -616,14 +461,14 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
     /* the report, by graph node */
     rlx__place_report *r = &p->report;
     if (st == RLX_OK)
-        st = rlx__place_report_alloc(r, pl->graph->n_nodes, pl->n_pieces);
+        st = rlx__place_report_alloc(r, g->n_nodes, pl->n_pieces);
     if (st == RLX_OK) {
         for (uint32_t k = 0; k < pl->n_pieces; k++) {
             r->piece_backend[k] = pl->pieces[k].backend;
             r->piece_device[k] = pl->pieces[k].device_index;
         }
-        for (uint32_t gi = 0; gi < pl->graph->n_nodes; gi++) {
-            uint32_t i = pl->view.remap[gi];
+        for (uint32_t gi = 0; gi < g->n_nodes; gi++) {
+            uint32_t i = p->view.remap[gi];
             if (i != UINT32_MAX && !rlx__op_is_source(v->nodes[i]->op)) {
                 const rlx__piece *pc = &pl->pieces[piece_of[i]];
                 r->node_piece[gi] = piece_of[i];
@@ -632,115 +477,36 @@ static rlx_status place(rlx_program *p, rlx__placement *pl, target *t,
             }
         }
         r->transfers = transfers;
-        rlx__place_report_summary(r, pl->graph, main_b, main_dev);
+        rlx__place_report_summary(r, g, main_b, main_dev);
     }
     free(where), free(exported), free(order), free(start), free(piece_of);
     free(stamp);
     return st;
 }
 
-rlx_status rlx__placement_compile(rlx_program *p, rlx_runtime *rt,
-                                  const rlx_graph *g,
-                                  const rlx_backend *primary,
-                                  uint32_t device_index,
-                                  rlx_precision precision, int skip_primary,
-                                  int need_primary)
+rlx_status rlx__placement_compile(rlx_program *p,
+                                  const rlx__place_options *o)
 {
     rlx__placement *pl = calloc(1, sizeof *pl);
     if (!pl)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    pl->outer = p;
-    rlx_status st = rlx__graph_clone(g, &pl->graph);
-    if (st == RLX_OK)
-        st = rlx__view_build(pl->graph, &pl->view);
-    if (st != RLX_OK) {
-        rlx__placement_free(pl);
-        return st;
-    }
     target t[MAX_TARGETS];
-    uint32_t nt = gather_targets(rt, primary, device_index, skip_primary, t);
-    const rlx_backend *main_b = primary;
-    uint32_t main_dev = device_index;
-    st = place(p, pl, t, nt, primary, device_index, precision,
-               need_primary && !skip_primary, &main_b, &main_dev);
+    uint32_t nt = gather_targets(o, t);
+    const rlx_backend *main_b = o->primary;
+    uint32_t main_dev = o->device_index;
+    p->place = pl; /* the pieces read it while they are built */
+    rlx_status st = place(p, pl, t, nt, o, &main_b, &main_dev);
     release_targets(t, nt);
     if (st != RLX_OK) {
+        p->place = NULL;
         rlx__place_report_free(&p->report);
         rlx__placement_free(pl);
         return st;
     }
-    /* the program holds its backend like a whole program does (the
-     * caller holds PRIMARY; a piece holds any other) */
+    /* the program holds its backend, as each backend piece holds its own
+     * (the caller holds PRIMARY, a piece any other) */
     rlx__backend_acquire(main_b);
     p->backend = main_b;
     p->device_index = main_dev;
-    p->place = pl;
-    return RLX_OK;
-}
-
-/* ---- run ---------------------------------------------------------------- */
-
-rlx_status rlx__placement_run(rlx_program *p)
-{
-    rlx__placement *pl = p->place;
-    const rlx_graph_view *v = &pl->view.view;
-    /* bound inputs: read once into the input's host buffer */
-    for (uint32_t i = 0; p->n_bound[RLX_SLOT_INPUT] &&
-                         i < p->n_slots[RLX_SLOT_INPUT]; i++) {
-        rlx__slot *slot = &p->slots[RLX_SLOT_INPUT][i];
-        rlx_status st;
-        if (slot->tensor &&
-            (st = rlx_tensor_read(slot->tensor, slot->host, slot->nbytes)) !=
-                RLX_OK)
-            return st;
-    }
-    for (uint32_t k = 0; k < pl->n_pieces; k++) {
-        rlx__piece *pc = &pl->pieces[k];
-        rlx_status st = pc->ops->run(pc);
-        if (st != RLX_OK)
-            return rlx__error(st, "piece %u of %u (on %s) failed: %s", k + 1,
-                              pl->n_pieces,
-                              pc->backend ? pc->backend->id : "the host",
-                              rlx_last_error());
-    }
-    /* outputs no piece wrote in place: sources, and a value that two
-     * outputs name */
-    for (uint32_t o = 0; o < v->n_outputs; o++) {
-        rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][o];
-        const void *src = pl->value[v->outputs[o]];
-        if (src && src != slot->host && slot->nbytes)
-            memcpy(slot->host, src, slot->nbytes);
-    }
-    for (uint32_t i = 0; p->n_bound[RLX_SLOT_OUTPUT] &&
-                         i < p->n_slots[RLX_SLOT_OUTPUT]; i++) {
-        rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][i];
-        rlx_status st;
-        if (slot->tensor &&
-            (st = rlx_tensor_write(slot->tensor, slot->host, slot->nbytes)) !=
-                RLX_OK)
-            return st;
-    }
-    return RLX_OK;
-}
-
-rlx_status rlx__placement_set_param(rlx_program *p, const char *name,
-                                    const void *data, size_t nbytes)
-{
-    rlx__placement *pl = p->place;
-    const rlx_graph_view *v = &pl->view.view;
-    for (uint32_t k = 0; k < pl->n_pieces; k++) {
-        rlx__piece *pc = &pl->pieces[k];
-        rlx_status st;
-        if (pc->ops->set_param &&
-            (st = pc->ops->set_param(pc, name, data, nbytes)) != RLX_OK)
-            return st;
-    }
-    /* the host copy host pieces and graph outputs read */
-    for (uint32_t i = 0; i < v->n_params; i++) {
-        uint32_t node = v->params[i];
-        if (pl->value[node] && pl->owned[node] &&
-            strcmp(v->nodes[node]->name, name) == 0 && nbytes)
-            memcpy(pl->value[node], data, nbytes);
-    }
     return RLX_OK;
 }

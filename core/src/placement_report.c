@@ -122,21 +122,3 @@ rlx_status rlx__place_report_alloc(rlx__place_report *r, uint32_t n_graph_nodes,
         r->node_piece[i] = RLX_PIECE_NONE;
     return RLX_OK;
 }
-
-rlx_status rlx__place_report_whole(rlx__place_report *r, const rlx__view *v,
-                                   const rlx_backend *b,
-                                   uint32_t device_index)
-{
-    const rlx_graph *g = v->graph;
-    rlx_status st = rlx__place_report_alloc(r, g->n_nodes, 1);
-    if (st != RLX_OK)
-        return st;
-    r->piece_backend[0] = b;
-    r->piece_device[0] = device_index;
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (v->remap[i] != UINT32_MAX && !rlx__op_is_source(g->nodes[i].op))
-            r->node_piece[i] = 0;
-    rlx__place_report_summary(r, g, b, device_index);
-    return RLX_OK;
-}
-

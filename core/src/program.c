@@ -48,15 +48,6 @@ static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
     for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++)
         if (!(p->slots[k] = calloc(p->n_slots[k] + 1, sizeof(rlx__slot))))
             return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    p->param_bufs = calloc(g->n_params + 1, sizeof *p->param_bufs);
-    p->input_ptrs = calloc(g->n_inputs + 1, sizeof *p->input_ptrs);
-    p->output_ptrs = calloc(g->n_outputs + 1, sizeof *p->output_ptrs);
-    p->input_bufs = calloc(g->n_inputs + 1, sizeof *p->input_bufs);
-    p->output_bufs = calloc(g->n_outputs + 1, sizeof *p->output_bufs);
-    if (!p->param_bufs || !p->input_ptrs || !p->output_ptrs ||
-        !p->input_bufs || !p->output_bufs)
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-
     rlx_status st = RLX_OK;
     for (uint32_t i = 0; i < g->n_nodes && st == RLX_OK; i++) {
         const rlx__node *n = &g->nodes[i];
@@ -68,10 +59,6 @@ static rlx_status program_alloc(rlx_program *p, const rlx_graph *g)
     for (uint32_t i = 0; i < g->n_outputs && st == RLX_OK; i++)
         st = slot_fill(&p->slots[RLX_SLOT_OUTPUT][i], g->outputs[i].name,
                        &g->nodes[g->outputs[i].node], 1);
-    for (uint32_t i = 0; i < g->n_inputs && st == RLX_OK; i++)
-        p->input_ptrs[i] = p->slots[RLX_SLOT_INPUT][i].host;
-    for (uint32_t i = 0; i < g->n_outputs && st == RLX_OK; i++)
-        p->output_ptrs[i] = p->slots[RLX_SLOT_OUTPUT][i].host;
     return st;
 }
 
@@ -90,66 +77,6 @@ static rlx_status unsupported(const rlx__view *v, const rlx_backend *b,
                       b->id, b->device_name, why, rlx_op_name(n->op));
 }
 
-/* Legalize against B, then compile. */
-static rlx_status compile_on(rlx_program *p, const rlx__view *v,
-                             const rlx_backend *b, uint32_t device_index,
-                             rlx_precision precision)
-{
-    char why[512];
-    uint32_t bad = rlx__view_first_unsupported(v, b, why, sizeof why);
-    if (bad != UINT32_MAX)
-        return unsupported(v, b, bad, why);
-    rlx_compile_options opts = {
-        .struct_size = sizeof opts,
-        .device_index = device_index,
-        .precision = precision,
-    };
-    rlx__report_clear();
-    rlx_executable *exe = NULL;
-    rlx_status st = b->vt.compile(b->backend, &v->view, &opts, &exe);
-    if (st != RLX_OK || !exe)
-        return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
-                                       "compile");
-    rlx_status rst = rlx__place_report_whole(&p->report, v, b, device_index);
-    if (rst != RLX_OK) {
-        b->vt.executable_destroy(b->backend, exe);
-        return rst;
-    }
-    /* the caller holds B, so this reference cannot fail */
-    rlx__backend_acquire(b);
-    p->exe = exe;
-    p->backend = b;
-    p->device_index = device_index;
-    return RLX_OK;
-}
-
-rlx_status rlx__program_compile(const rlx_graph *g, const rlx_backend *b,
-                                uint32_t device_index,
-                                rlx_precision precision, rlx_program **out)
-{
-    *out = NULL;
-    rlx__view v;
-    rlx_status st = rlx__view_build(g, &v);
-    if (st != RLX_OK)
-        return st;
-    rlx_program *p = calloc(1, sizeof *p);
-    if (!p) {
-        rlx__view_free(&v);
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    st = program_alloc(p, g);
-    p->n_nodes = v.view.n_nodes;
-    if (st == RLX_OK)
-        st = compile_on(p, &v, b, device_index, precision);
-    rlx__view_free(&v);
-    if (st != RLX_OK) {
-        rlx_program_destroy(p);
-        return st;
-    }
-    *out = p;
-    return RLX_OK;
-}
-
 /* 1 when every node of V that B cannot run is one the core runs itself. */
 static int only_host_nodes_left(const rlx__view *v, const rlx_backend *b)
 {
@@ -161,15 +88,30 @@ static int only_host_nodes_left(const rlx__view *v, const rlx_backend *b)
     return 1;
 }
 
+/* How session S places a compile on its candidate B. */
+static rlx__place_options place_options(const rlx_session *s,
+                                        const rlx_backend *b, unsigned flags)
+{
+    return (rlx__place_options){
+        .rt = s->rt,
+        .session = s,
+        .primary = b,
+        .device_index = s->device_index,
+        .precision = s->precision,
+        .flags = flags,
+    };
+}
+
 /* B (a session candidate at INDEX) lacks a node of V: what the session's
  * fallback policy makes of that. */
 static rlx_status compile_partial(rlx_program *p, rlx_session *s,
-                                  const rlx_graph *g, const rlx__view *v,
                                   const rlx_backend *b, uint32_t bad,
                                   const char *why, int more_candidates)
 {
+    const rlx__view *v = &p->view;
     if (s->fallback == RLX_FALLBACK_NONE)
         return unsupported(v, b, bad, why);
+    rlx__place_options o;
     if (s->fallback == RLX_FALLBACK_WHOLE) {
         if (more_candidates)
             return unsupported(v, b, bad, why);
@@ -180,14 +122,31 @@ static rlx_status compile_partial(rlx_program *p, rlx_session *s,
                           "the whole graph moves to the CPU (fallback "
                           "'whole')", b->id, n->name, rlx_op_name(n->op),
                           why);
-        return rlx__placement_compile(p, s->rt, g, b, s->device_index,
-                                      s->precision, 1, 0);
+        o = place_options(s, b, RLX__PLACE_SKIP_PRIMARY);
+        return rlx__placement_compile(p, &o);
     }
     /* split; a device that runs none of it fails (the next candidate,
      * or a runner's chain, takes over; RLX_FALLBACK=whole moves it) */
     (void)more_candidates;
-    return rlx__placement_compile(p, s->rt, g, b, s->device_index,
-                                  s->precision, 0, 1);
+    o = place_options(s, b, RLX__PLACE_NEED_PRIMARY);
+    return rlx__placement_compile(p, &o);
+}
+
+/* P's one view of G. When a host kind claims one of its nodes, the
+ * host piece reads that node at run time, after the caller may have
+ * destroyed G: the view is then of a private copy (p->graph). */
+static rlx_status program_view(rlx_program *p, const rlx_graph *g)
+{
+    rlx_status st = rlx__view_build(g, &p->view);
+    int host = 0;
+    for (uint32_t i = 0; st == RLX_OK && i < p->view.view.n_nodes && !host;
+         i++)
+        host = rlx__host_kind_for(&p->view.view, i) != NULL;
+    if (st != RLX_OK || !host)
+        return st;
+    rlx__view_free(&p->view);
+    st = rlx__graph_clone(g, &p->graph);
+    return st == RLX_OK ? rlx__view_build(p->graph, &p->view) : st;
 }
 
 rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
@@ -201,17 +160,14 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
     rlx_status st = rlx__ops_mask_check();
     if (st != RLX_OK)
         return st;
-    rlx__view v;
-    st = rlx__view_build(g, &v);
-    if (st != RLX_OK)
-        return st;
     rlx_program *p = calloc(1, sizeof *p);
-    if (!p) {
-        rlx__view_free(&v);
+    if (!p)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    st = program_alloc(p, g);
-    p->n_nodes = v.view.n_nodes;
+    st = program_view(p, g);
+    if (st == RLX_OK)
+        st = program_alloc(p, g);
+    const rlx__view *v = &p->view;
+    p->n_nodes = v->view.n_nodes;
 
     /* Start at the session's current backend; fall back along the
      * candidates, and stay on the one that worked. */
@@ -219,24 +175,20 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
     while (first < s->n_candidates && s->candidates[first] != s->backend)
         first++;
     char first_error[RLX_MSG_MAX] = "";
-    /* plugins read the session's settings (get_option) while compiling,
-     * whichever piece of a placement they compile */
-    const rlx_session *outer = rlx__options_enter(s);
     for (uint32_t i = first; st == RLX_OK && i < s->n_candidates; i++) {
         const rlx_backend *b = s->candidates[i];
         char why[512];
-        uint32_t bad = rlx__view_first_unsupported(&v, b, why, sizeof why);
+        uint32_t bad = rlx__view_first_unsupported(v, b, why, sizeof why);
         int more = i + 1 < s->n_candidates;
         /* nodes the core runs itself (custom ops) are placed on the
          * host whatever the fallback policy, when B takes the rest */
+        rlx__place_options o = place_options(
+            s, b, bad == UINT32_MAX ? RLX__PLACE_WHOLE : 0);
         rlx_status cst =
-            bad == UINT32_MAX
-                ? compile_on(p, &v, b, s->device_index, s->precision)
-            : only_host_nodes_left(&v, b)
-                ? rlx__placement_compile(p, s->rt, g, b, s->device_index,
-                                         s->precision, 0, 0)
-                : compile_partial(p, s, g, &v, b, bad, why, more);
-        if (cst == RLX_OK && p->place)
+            bad == UINT32_MAX || only_host_nodes_left(v, b)
+                ? rlx__placement_compile(p, &o)
+                : compile_partial(p, s, b, bad, why, more);
+        if (cst == RLX_OK && !p->place->whole)
             rlx__session_note(s, "placed over %u piece%s: %s",
                               p->report.n_pieces,
                               p->report.n_pieces == 1 ? "" : "s",
@@ -262,8 +214,6 @@ rlx_status rlx_session_compile(rlx_session *s, const rlx_graph *g,
                                               "failed: see the session's "
                                               "explanation)", first_error);
     }
-    rlx__options_leave(outer);
-    rlx__view_free(&v);
     if (st != RLX_OK) {
         rlx_program_destroy(p);
         return st;
@@ -282,35 +232,25 @@ void rlx_program_destroy(rlx_program *p)
         p->shapes = NULL;
         rlx__shapes_free(sh);
     }
-    const rlx_backend *b = p->backend;
-    /* The executable goes first: backends may hold on to the host input
-     * and output memory (pinned for DMA) until executable_destroy. Runs
-     * still queued finish before; their errors have nobody to go to. */
-    if (p->exe && b) {
-        rlx__queue_drain(b, p->device_index);
-        b->vt.executable_destroy(b->backend, p->exe);
-    }
-    rlx__placement_free(p->place); /* its pieces hold their own backends */
+    /* the pieces first: they hold their own backends, and backends may
+     * hold on to the host slots (pinned for DMA) until their executable
+     * goes */
+    rlx__placement_free(p->place);
     rlx__place_report_free(&p->report);
     for (int k = RLX_SLOT_INPUT; k <= RLX_SLOT_OUTPUT; k++) {
         for (uint32_t i = 0; p->slots[k] && i < p->n_slots[k]; i++) {
             rlx__slot *slot = &p->slots[k][i];
-            if (slot->buffer && b)
-                b->vt.buffer_destroy(b->backend, slot->buffer);
             rlx__tensor_release(slot->tensor); /* may free it */
             free(slot->name);
             free(slot->host);
         }
         free(p->slots[k]);
     }
+    rlx__view_free(&p->view);
+    rlx_graph_destroy(p->graph);
     /* last: this may close the plugin whose code ran just above */
-    if ((p->exe || p->place) && b)
-        rlx__backend_release(b);
-    free(p->param_bufs);
-    free(p->input_ptrs);
-    free(p->output_ptrs);
-    free(p->input_bufs);
-    free(p->output_bufs);
+    if (p->place && p->backend)
+        rlx__backend_release(p->backend);
     free(p);
 }
 
@@ -363,33 +303,9 @@ rlx_status rlx_program_set_param(rlx_program *p, const char *name,
                                  &slot, &index);
     if (st != RLX_OK)
         return st;
-    if (p->place) {
-        if ((st = rlx__placement_set_param(p, name, data, nbytes)) != RLX_OK)
-            return st;
-        slot->set = 1;
-        return RLX_OK;
-    }
-    const rlx_backend *b = p->backend;
-    /* queued runs may be reading the buffer replaced below */
-    if ((st = rlx__queue_drain(b, p->device_index)) != RLX_OK)
+    if ((st = rlx__placement_set_param(p, index, data, nbytes)) != RLX_OK)
         return st;
-    rlx_tensor_desc desc = {
-        .struct_size = sizeof desc,
-        .dtype = slot->dtype,
-        .rank = slot->rank,
-        .shape = slot->shape,
-    };
-    rlx_buffer *buf = NULL;
-    rlx__report_clear();
-    st = b->vt.buffer_create(b->backend, p->device_index, &desc, data, &buf);
-    if (st != RLX_OK || !buf)
-        return rlx__error_from_backend(st != RLX_OK ? st : RLX_ERR_BACKEND, b,
-                                       "uploading a param");
-    if (slot->buffer)
-        b->vt.buffer_destroy(b->backend, slot->buffer);
-    slot->buffer = buf;
     slot->set = 1;
-    p->param_bufs[index] = buf;
     return RLX_OK;
 }
 
@@ -466,26 +382,6 @@ rlx_status rlx__program_check_ready(const rlx_program *p, const char *call)
     return RLX_OK;
 }
 
-void rlx__program_exec_args(const rlx_program *p, rlx_execute_args *args)
-{
-    /* Only a backend with device I/O sees the bound buffers; for the
-     * others bound tensors are host memory, copied around execute. */
-    int device_io = rlx__backend_device_io(p->backend);
-    *args = (rlx_execute_args){
-        .struct_size = sizeof *args,
-        .n_params = p->n_slots[RLX_SLOT_PARAM],
-        .params = p->param_bufs,
-        .n_inputs = p->n_slots[RLX_SLOT_INPUT],
-        .inputs = p->input_ptrs,
-        .n_outputs = p->n_slots[RLX_SLOT_OUTPUT],
-        .outputs = p->output_ptrs,
-        .input_buffers = device_io && p->n_bound[RLX_SLOT_INPUT]
-                             ? p->input_bufs : NULL,
-        .output_buffers = device_io && p->n_bound[RLX_SLOT_OUTPUT]
-                              ? p->output_bufs : NULL,
-    };
-}
-
 void rlx__program_ran(rlx_program *p)
 {
     for (uint32_t i = 0; i < p->n_slots[RLX_SLOT_OUTPUT]; i++) {
@@ -503,27 +399,8 @@ rlx_status rlx_program_run(rlx_program *p)
     st = rlx__program_check_ready(p, "rlx_program_run");
     if (st != RLX_OK)
         return st;
-    if (p->place) {
-        st = rlx__placement_run(p);
-        if (st == RLX_OK)
-            rlx__program_ran(p);
+    if ((st = rlx__placement_run(p)) != RLX_OK)
         return st;
-    }
-    const rlx_backend *b = p->backend;
-    st = rlx__queue_drain(b, p->device_index);
-    if (st != RLX_OK)
-        return st;
-    int device_io = rlx__backend_device_io(b);
-    rlx_execute_args args;
-    rlx__program_exec_args(p, &args);
-    if (!device_io)
-        rlx__program_stage_inputs(p);
-    rlx__report_clear();
-    st = b->vt.execute(b->backend, p->exe, &args);
-    if (st != RLX_OK)
-        return rlx__error_from_backend(st, b, "run");
-    if (!device_io)
-        rlx__program_collect_outputs(p);
     rlx__program_ran(p);
     return RLX_OK;
 }

@@ -9,12 +9,13 @@
  * a tensor read or write, a param upload, destroying a buffer or an
  * executable. Everything else (compile, binding, submitting more) goes on
  * while runs are queued. Where a run cannot be queued (no extension, a
- * slot in host memory, a program split over several backends) submit runs
+ * slot in host memory, a program of several pieces) submit runs
  * it to completion instead, so applications need one code path.
  */
 #include <rlx/queue.h>
 
 #include "internal.h"
+#include "placement.h"
 #include "program.h"
 #include "model.h"
 
@@ -60,12 +61,12 @@ rlx_status rlx__queue_drain(const rlx_backend *b, uint32_t device)
                         : rlx__error_from_backend(st, b, "a queued run");
 }
 
-/* The queue P's next run can go to, or NULL: only with every input and
- * output bound to a buffer of P's own backend, nothing in host memory to
- * copy after. */
+/* The queue P's next run can go to, or NULL: only for one piece, with
+ * every input and output bound to a buffer of P's own backend, nothing in
+ * host memory to copy after. */
 static const rlx_ext_queue *queue_for(const rlx_program *p)
 {
-    if (p->place || !rlx__backend_device_io(p->backend) ||
+    if (!rlx__placement_direct(p) ||
         p->n_bound[RLX_SLOT_INPUT] != p->n_slots[RLX_SLOT_INPUT] ||
         p->n_bound[RLX_SLOT_OUTPUT] != p->n_slots[RLX_SLOT_OUTPUT])
         return NULL;
@@ -84,10 +85,11 @@ rlx_status rlx_program_submit(rlx_program *p)
     if (!ext)
         return rlx_program_run(p);
     const rlx_backend *b = p->backend;
+    const rlx__piece *pc = &p->place->pieces[0];
     rlx_execute_args args;
-    rlx__program_exec_args(p, &args);
+    rlx__piece_exec_args(p, pc, &args);
     rlx__report_clear();
-    st = ext->execute_queued(b->backend, p->exe, &args);
+    st = ext->execute_queued(b->backend, pc->exe, &args);
     if (st != RLX_OK) /* nothing was queued */
         return rlx__error_from_backend(st, b, "queuing a run");
     atomic_fetch_add_explicit(&b->queue->queued[p->device_index % 64], 1,
@@ -102,8 +104,7 @@ rlx_status rlx_program_wait(rlx_program *p)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_program_wait: NULL program. Fix: pass the "
                           "program given to rlx_program_submit");
-    if (p->place)
-        return RLX_OK; /* its runs were never queued */
+    /* a program's runs are queued only on its own backend and device */
     return rlx__queue_drain(p->backend, p->device_index);
 }
 

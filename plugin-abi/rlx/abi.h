@@ -24,7 +24,10 @@
  *   1.4  new ops appended to RLX_OP_MAP with their RLX_ATTR_* indices
  *        (values 80 and up: convolution, pooling, resize, channel norms,
  *        elementwise, comparisons, reductions, data movement and
- *        indexing; docs/ops.md). No struct or vtable changes.
+ *        indexing; docs/ops.md). rlx_compile_options.get_option and
+ *        option_context: the session's settings reach compile
+ *        explicitly; the host's get_option no longer answers for a
+ *        session.
  */
 #ifndef RLX_ABI_H
 #define RLX_ABI_H

@@ -52,6 +52,17 @@ typedef struct rlx_compile_options {
     /* --- since 1.0 --- */
     uint32_t device_index;    /* which of the backend's devices */
     rlx_precision precision;
+    /* --- since 1.4 --- */
+    /* The settings this compile runs with: get_option(option_context,
+     * NAME, VALUE, VALUE_SIZE) answers like rlx_host.get_option, but for
+     * the session being compiled (its rlx_session_set_option values come
+     * first). Both are the core's and valid only while compile runs, on
+     * any thread: a backend reads what it needs there and keeps the
+     * values. Plugins call rlx_compile_get_option (rlx/plugin.h), which
+     * falls back to the host for older cores. */
+    rlx_status (*get_option)(const void *option_context, const char *name,
+                             char *value, size_t value_size);
+    const void *option_context;
 } rlx_compile_options;
 
 typedef struct rlx_probe_result {

@@ -56,13 +56,15 @@ struct rlx_host {
     void *host_data; /* the core's; plugins leave it alone */
     /* --- since 1.3 --- */
     /* A setting for a plugin, looked up by NAME ("cuda.matmul") in the
-     * per-session options, then the RLX_ environment variable derived
+     * RLX_ environment variable derived
      * from it (RLX_CUDA_MATMUL; ignored in set-user-ID processes), then
      * the config file's options section. Copies the value with its NUL
      * into VALUE (VALUE_SIZE bytes) and returns RLX_OK; RLX_ERR_NOT_FOUND
      * when unset; RLX_ERR_INVALID_ARGUMENT when it does not fit. Plugins
      * read their settings here, never with getenv, so they show in
-     * `rlx devices`. May be called from any thread. */
+     * `rlx devices`. May be called from any thread. Since 1.4 it never
+     * answers for a session: a compile reads the session's settings from
+     * its options (rlx_compile_get_option). */
     rlx_status (*get_option)(const rlx_host *host, const char *name,
                              char *value, size_t value_size);
 };
@@ -129,6 +131,23 @@ static inline rlx_status rlx_host_get_option(const rlx_host *host,
         host->get_option)
         return host->get_option(host, name, value, value_size);
     return RLX_ERR_NOT_FOUND;
+}
+
+/* Read setting NAME for the compile given OPTIONS: the options' own
+ * settings (ABI 1.4: the session's, then the host's sources), else, from
+ * an older core, the host's (rlx_host_get_option). Call it from compile,
+ * where OPTIONS is valid. */
+static inline rlx_status rlx_compile_get_option(
+    const rlx_compile_options *options, const rlx_host *host,
+    const char *name, char *value, size_t value_size)
+{
+    if (options &&
+        RLX_HAS_FIELD(options->struct_size, rlx_compile_options,
+                      option_context) &&
+        options->get_option)
+        return options->get_option(options->option_context, name, value,
+                                   value_size);
+    return rlx_host_get_option(host, name, value, value_size);
 }
 
 #ifdef __cplusplus

@@ -246,6 +246,8 @@ typedef struct rlx__blas_exe {
     size_t stage_size;        /* all inputs' bytes */
     unsigned char *stage;     /* copies of misaligned inputs, made lazily */
     rlx__blas_prof *prof;     /* per-step times (profile.c), or NULL */
+    /* the compile's options (its settings), while it compiles only */
+    const rlx_compile_options *options;
 } rlx__blas_exe;
 
 rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *graph,
@@ -272,7 +274,8 @@ int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype);
 /* Returns RLX_OK and fills STEP's plan, or RLX_ERR_UNSUPPORTED when the
  * node has no fast kernel (the caller then falls back). */
 rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
-                             uint32_t i, rlx__blas_step *step);
+                             uint32_t i, rlx__blas_step *step,
+                             const rlx_compile_options *options);
 
 /* ---- fuse.c: compile-time fusion over the steps ---------------------- */
 
@@ -290,7 +293,8 @@ void rlx__blas_attn_free(rlx__blas_attn *p);
  * (1-d as 2-d of height 1), else RLX_ERR_UNSUPPORTED. */
 rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
                                   const rlx_graph_view *g, uint32_t i,
-                                  rlx__blas_conv *p);
+                                  rlx__blas_conv *p,
+                                  const rlx_compile_options *options);
 /* IN: the step's operands (x, w, then those p names). 0, or -1 when out
  * of memory for the packed weights (nothing written). */
 int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,

@@ -98,7 +98,7 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
         break;
     }
     s->where = RLX__BLAS_ARENA;
-    rlx_status st = rlx__blas_prepare(be, g, i, s);
+    rlx_status st = rlx__blas_prepare(be, g, i, s, x->options);
     if (st != RLX_ERR_UNSUPPORTED)
         return st;
     s->kind = RLX__BLAS_K_FALLBACK;
@@ -212,7 +212,8 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
                              rlx_executable **out)
 {
     rlx__blas_backend *be = backend;
-    (void)options; /* STRICT is what we do; TF32 does not apply on CPU */
+    /* precision: STRICT is what we do; TF32 does not apply on CPU. The
+     * settings are read from OPTIONS while compiling. */
     if (!g || !out || !RLX_HAS_FIELD(g->struct_size, rlx_graph_view, outputs))
         return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
                                "cpu-openblas compile: missing or truncated "
@@ -222,6 +223,7 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
     if (!x)
         return fail_oom(be->host, "(executable)");
     rlx_status st = RLX_OK;
+    x->options = options;
     x->n_steps = g->n_nodes;
     x->n_inputs = g->n_inputs;
     x->n_params = g->n_params;
@@ -259,6 +261,7 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
         rlx__blas_executable_destroy(be, (rlx_executable *)x);
         return st;
     }
+    x->options = NULL; /* the core's, valid during compile only */
     *out = (rlx_executable *)x;
     return RLX_OK;
 }

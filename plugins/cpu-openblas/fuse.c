@@ -523,11 +523,11 @@ void rlx__blas_attn_free(rlx__blas_attn *p)
  * without fusion, to compare or to rule it out; default on. Another
  * value fails the compile (a warning in the log went unseen): 1, 0, or
  * -1 when bad. */
-static int fusion_wanted(const rlx_host *host)
+static int fusion_wanted(const rlx_compile_options *o, const rlx_host *host)
 {
     char v[16];
-    rlx_status st = rlx_host_get_option(host, "cpu-openblas.fuse", v,
-                                        sizeof v);
+    rlx_status st = rlx_compile_get_option(o, host, "cpu-openblas.fuse", v,
+                                           sizeof v);
     if (st == RLX_ERR_NOT_FOUND)
         return 1;
     if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
@@ -544,7 +544,7 @@ static int fusion_wanted(const rlx_host *host)
 rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
                           rlx__blas_exe *x)
 {
-    int wanted = fusion_wanted(be->host);
+    int wanted = fusion_wanted(x->options, be->host);
     if (wanted < 0)
         return RLX_ERR_INVALID_ARGUMENT;
     if (!wanted)

@@ -51,11 +51,11 @@ void rlx__blas_conv_free(rlx__blas_conv *p)
 /* The setting cpu-openblas.conv (RLX_CPU_OPENBLAS_CONV): 0 sends convs
  * to cpu-ref as before they had a kernel here (to compare, or to rule
  * the kernel out); default on. 1, 0, or -1 when bad (reported). */
-static int conv_wanted(const rlx_host *host)
+static int conv_wanted(const rlx_compile_options *o, const rlx_host *host)
 {
     char v[16];
-    rlx_status st = rlx_host_get_option(host, "cpu-openblas.conv", v,
-                                        sizeof v);
+    rlx_status st = rlx_compile_get_option(o, host, "cpu-openblas.conv", v,
+                                           sizeof v);
     if (st == RLX_ERR_NOT_FOUND)
         return 1;
     if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
@@ -73,7 +73,8 @@ static int conv_wanted(const rlx_host *host)
 
 rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
                                   const rlx_graph_view *g, uint32_t i,
-                                  rlx__blas_conv *p)
+                                  rlx__blas_conv *p,
+                                  const rlx_compile_options *options)
 {
 #if RLX__SGEMM_NR
     const rlx_node_view *v = g->nodes[i];
@@ -81,7 +82,7 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
     if (v->op != RLX_OP_CONV || (v->rank != 4 && v->rank != 3) ||
         v->n_inputs < 2 || v->n_inputs > 3)
         return RLX_ERR_UNSUPPORTED;
-    int wanted = conv_wanted(be->host);
+    int wanted = conv_wanted(options, be->host);
     if (wanted < 0)
         return RLX_ERR_INVALID_ARGUMENT;
     if (!wanted)
@@ -149,6 +150,7 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
     (void)g;
     (void)i;
     (void)p;
+    (void)options;
     return RLX_ERR_UNSUPPORTED; /* the portable variant: cpu-ref */
 #endif
 }

@@ -232,7 +232,8 @@ static rlx_status prepare_transpose(const rlx_graph_view *g,
 /* ---- dispatch --------------------------------------------------------- */
 
 rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
-                             uint32_t i, rlx__blas_step *s)
+                             uint32_t i, rlx__blas_step *s,
+                             const rlx_compile_options *options)
 {
     const rlx_node_view *v = g->nodes[i];
     rlx__cpu_ref_attrs at = rlx__cpu_ref_attrs_of(v);
@@ -258,7 +259,7 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
         return prepare_matmul(be, g, v, &s->plan.gemm);
     case RLX_OP_CONV:
         s->kind = RLX__BLAS_K_CONV;
-        return rlx__blas_conv_prepare(be, g, i, &s->plan.conv);
+        return rlx__blas_conv_prepare(be, g, i, &s->plan.conv, options);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_BATCH_NORM:
         s->kind = RLX__BLAS_K_WINDOW;
         return rlx__blas_window_prepare(be, g, i, &s->plan.window);

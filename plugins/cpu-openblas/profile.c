@@ -30,10 +30,10 @@ double rlx__blas_prof_now(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static int profile_wanted(const rlx_host *host)
+static int profile_wanted(const rlx_compile_options *o, const rlx_host *host)
 {
     char v[16];
-    if (rlx_host_get_option(host, "cpu-openblas.profile", v, sizeof v) !=
+    if (rlx_compile_get_option(o, host, "cpu-openblas.profile", v, sizeof v) !=
         RLX_OK || !strcmp(v, "0"))
         return 0;
     if (!strcmp(v, "1"))
@@ -47,7 +47,7 @@ static int profile_wanted(const rlx_host *host)
 rlx_status rlx__blas_prof_create(rlx__blas_backend *be,
                                  const rlx_graph_view *g, rlx__blas_exe *x)
 {
-    if (!profile_wanted(be->host))
+    if (!profile_wanted(x->options, be->host))
         return RLX_OK;
     rlx__blas_prof *p = calloc(1, sizeof *p);
     if (p) {

@@ -177,7 +177,8 @@ void rlxg_chain_plan(rlx_executable *exe)
 {
     const rlx_host *host = exe->be->host;
     char v[8] = "";
-    if (rlx_host_get_option(host, "cuda.gemv_chain", v, sizeof v) != RLX_OK)
+    if (rlx_compile_get_option(exe->options, host, "cuda.gemv_chain", v,
+                               sizeof v) != RLX_OK)
         v[0] = 0;
     int always = strcmp(v, "1") == 0;
     if (!rlxg_dep_launch_ok() || /* clusters: the sm_90 code runs */

@@ -85,13 +85,14 @@ static int set_layout_batch(rlxg_backend *be, cublasLtMatrixLayout_t l,
                CUBLAS_STATUS_SUCCESS;
 }
 
-/* Setting cuda.matmul (RLX_CUDA_MATMUL), read through the host at
- * compile time: 1 when it is MODE. */
+/* Setting cuda.matmul (RLX_CUDA_MATMUL), read from the compile options
+ * (the host's sources outside compile): 1 when it is MODE. */
 static int matmul_mode(const rlx_executable *exe, const char *mode)
 {
     char v[32];
-    return rlx_host_get_option(exe->be->host, "cuda.matmul", v, sizeof v) ==
-               RLX_OK && strcmp(v, mode) == 0;
+    return rlx_compile_get_option(exe->options, exe->be->host, "cuda.matmul",
+                                  v, sizeof v) == RLX_OK &&
+           strcmp(v, mode) == 0;
 }
 
 /* cuda.matmul=heuristic: only cuBLASLt's own candidates, no split-K

@@ -331,59 +331,19 @@ static void rlxg_backend_destroy(void *backend)
     rlxg_backend_free(backend);
 }
 
-static const rlx_backend_vtable rlxg_vtable = {
-    .struct_size = sizeof(rlx_backend_vtable),
-    .probe = rlxg_probe,
-    .supports_op = rlxg_supports_op,
-    .compile = rlxg_compile,
-    .executable_destroy = rlxg_executable_destroy,
-    .buffer_create = rlxg_buffer_create,
-    .buffer_read = rlxg_buffer_read,
-    .buffer_write = rlxg_buffer_write,
-    .buffer_destroy = rlxg_buffer_destroy,
-    .execute = rlxg_execute,
-    .backend_destroy = rlxg_backend_destroy,
-    .device_describe = rlxg_device_describe,
-    .get_extension = rlxg_get_extension,
-};
-
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
-    if (!host || !host->register_backend)
-        return RLX_ERR_INVALID_ARGUMENT;
-    rlxg_backend *be = calloc(1, sizeof *be);
-    if (!be)
-        return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
-                               "cuda: out of memory while registering. "
-                               "Fix: free memory and retry");
-    be->host = host;
-    be->n_devices = -1;
-    if (pthread_mutex_init(&be->lock, NULL) != 0) {
-        free(be);
-        return rlx_host_report(host, RLX_ERR_INTERNAL,
-                               "cuda: cannot create a mutex. Fix: free "
-                               "system resources and retry");
-    }
+    static const rlxg_vendor_ops vendor = {
+        .device_kind = RLX_DEVICE_CUDA,
+        .probe = rlxg_probe,
+        .backend_destroy = rlxg_backend_destroy,
+        .device_describe = rlxg_device_describe,
+        .get_extension = rlxg_get_extension,
+    };
     char description[160];
     snprintf(description, sizeof description,
              "NVIDIA GPUs: CUDA %d.%d runtime (static), cuBLASLt %d matmul, "
              "CUDA graphs; f32/f16/bf16", CUDART_VERSION / 1000,
              CUDART_VERSION % 1000 / 10, CUBLAS_VER_MAJOR);
-    const rlx_backend_info info = {
-        .struct_size = sizeof(rlx_backend_info),
-        .id = "cuda",
-        .device_kind = RLX_DEVICE_CUDA,
-        .device_name = NULL,
-        .priority = RLX_PRIORITY_DEFAULT,
-        .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
-        .description = description,
-        .vtable = &rlxg_vtable,
-        .backend = be,
-    };
-    rlx_status st = rlx_register_backend(host, &info);
-    if (st != RLX_OK) {
-        pthread_mutex_destroy(&be->lock);
-        free(be);
-    }
-    return st;
+    return rlxg_register(host, &vendor, description);
 }

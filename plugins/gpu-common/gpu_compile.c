@@ -34,8 +34,9 @@ static rlx_status queue_mode(ctx *c)
     static uint64_t serials;
     exe->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
     char mode[16] = "auto";
-    if (rlx_host_get_option(c->host, RLXG_NAME ".queue_launch", mode,
-                            sizeof mode) != RLX_OK)
+    if (rlx_compile_get_option(exe->options, c->host,
+                               RLXG_NAME ".queue_launch", mode,
+                               sizeof mode) != RLX_OK)
         snprintf(mode, sizeof mode, "auto");
     const rlxg_step *first = exe->n_steps ? &exe->steps[0] : NULL;
     if (strcmp(mode, "auto") == 0)
@@ -108,12 +109,14 @@ static rlx_status allocate(ctx *c)
                               "the graph");
     rlxg_matmul_autotune(exe);
     char prof[16]; /* setting cuda.profile / rocm.profile */
-    exe->profile = rlx_host_get_option(c->host, RLXG_NAME ".profile", prof,
-                                       sizeof prof) == RLX_OK &&
+    exe->profile = rlx_compile_get_option(exe->options, c->host,
+                                          RLXG_NAME ".profile", prof,
+                                          sizeof prof) == RLX_OK &&
                    *prof && strcmp(prof, "0") != 0;
     char dot[480]; /* setting cuda.graph_dot / rocm.graph_dot */
-    if (rlx_host_get_option(c->host, RLXG_NAME ".graph_dot", dot,
-                            sizeof dot) == RLX_OK && *dot &&
+    if (rlx_compile_get_option(exe->options, c->host,
+                               RLXG_NAME ".graph_dot", dot,
+                               sizeof dot) == RLX_OK && *dot &&
         !(exe->graph_dot = strdup(dot)))
         return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
                                RLXG_NAME " compile: out of memory. Fix: "
@@ -168,11 +171,13 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
         consumer[i] = -1;
     exe->be = be;
     exe->device = device;
+    exe->options = options;
     exe->n_values = graph->n_nodes;
     char dep[8]; /* setting cuda.dep_launch (RLX_CUDA_DEP_LAUNCH) */
     exe->dep_launch = rlxg_dep_launch_ok() &&
-                      !(rlx_host_get_option(host, RLXG_NAME ".dep_launch", dep,
-                                            sizeof dep) == RLX_OK &&
+                      !(rlx_compile_get_option(options, host,
+                                               RLXG_NAME ".dep_launch", dep,
+                                               sizeof dep) == RLX_OK &&
                         strcmp(dep, "0") == 0);
     ctx c = { host, exe, graph, precision, consumer, consumer + nn,
               consumer + 2 * nn, NULL, 0 };
@@ -194,6 +199,7 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
         st = queue_mode(&c);
     free(consumer);
     free(c.attn_plans);
+    exe->options = NULL; /* the core's, valid during compile only */
     if (st != RLX_OK) {
         rlxg_executable_destroy(backend, exe);
         return st;

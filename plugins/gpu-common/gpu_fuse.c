@@ -57,11 +57,11 @@ void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act)
 /* ---- fusions decided before emission -------------------------------------- */
 
 /* RLX_CUDA_FUSE=0 (RLX_ROCM_FUSE=0) turns off the attention and norm fusions (A/B). */
-static int fusion_enabled(const rlx_host *host)
+static int fusion_enabled(const rlx_executable *exe, const rlx_host *host)
 {
-    char e[16]; /* setting cuda.fuse / rocm.fuse, read through the host */
-    return !(rlx_host_get_option(host, RLXG_NAME ".fuse", e, sizeof e) ==
-                 RLX_OK && e[0] == '0');
+    char e[16]; /* setting cuda.fuse / rocm.fuse, read from the compile */
+    return !(rlx_compile_get_option(exe->options, host, RLXG_NAME ".fuse", e,
+                                    sizeof e) == RLX_OK && e[0] == '0');
 }
 
 static int claimable(const ctx *c, int v)
@@ -406,7 +406,7 @@ static void plan_attention_at(ctx *c, uint32_t m2)
 
 void rlxg_fuse_plan(ctx *c)
 {
-    if (!fusion_enabled(c->host))
+    if (!fusion_enabled(c->exe, c->host))
         return;
     for (uint32_t i = 0; i < c->g->n_nodes; i++)
         if (c->g->nodes[i]->op == RLX_OP_MATMUL)

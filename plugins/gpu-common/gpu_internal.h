@@ -134,6 +134,8 @@ typedef struct rlxg_step {
 struct rlx_executable {
     rlxg_backend *be;
     uint32_t device;
+    /* the compile's options (its settings), while it compiles only */
+    const rlx_compile_options *options;
     gpuStream_t stream;
     gpuStream_t queue;    /* its device's queue stream, from its first
                              queued run on (gpu_queue.c) */
@@ -192,6 +194,22 @@ struct rlx_executable {
                              arena place, or NULL */
     unsigned char *out_direct; /* per output: written in place */
 };
+
+/* What is the vendor's in a GPU plugin's backend (gpu_register.c). */
+typedef struct rlxg_vendor_ops {
+    rlx_device_kind device_kind;
+    rlx_status (*probe)(void *backend, rlx_probe_result *out);
+    void (*backend_destroy)(void *backend);
+    rlx_status (*device_describe)(void *backend, uint32_t index,
+                                  rlx_device_info *out);
+    const void *(*get_extension)(void *backend, const char *name);
+} rlxg_vendor_ops;
+
+/* rlx_plugin_init of both GPU plugins: a backend named RLXG_NAME with the
+ * shared compiler, executor and buffers and V's slots, registered with
+ * HOST (DESCRIPTION is copied by the core). */
+rlx_status rlxg_register(const rlx_host *host, const rlxg_vendor_ops *v,
+                         const char *description);
 
 int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype);
 rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,

@@ -16,10 +16,20 @@
  * { num_replicas (4) = 1, num_partitions (5) = 1 }. */
 static const char compile_options[] = { 0x1a, 0x04, 0x20, 0x01, 0x28, 0x01 };
 
-static void dump(const rlxp_backend *be, const char *text)
+/* Setting pjrt.dump: from the compile's options (the session's value
+ * first, ABI 1.4), else as rlxp_setting reads it. */
+static void dump(const rlxp_backend *be, const rlx_compile_options *o,
+                 const char *text)
 {
     char dir[1024];
-    rlxp_setting(be, "pjrt.dump", "RLX_PJRT_DUMP", dir, sizeof dir);
+    if (o && RLX_HAS_FIELD(o->struct_size, rlx_compile_options,
+                           option_context) && o->get_option) {
+        if (o->get_option(o->option_context, "pjrt.dump", dir,
+                          sizeof dir) != RLX_OK)
+            dir[0] = '\0';
+    } else {
+        rlxp_setting(be, "pjrt.dump", "RLX_PJRT_DUMP", dir, sizeof dir);
+    }
     if (!dir[0])
         return;
     static unsigned counter; /* file names only; races are harmless */
@@ -100,7 +110,7 @@ rlx_status rlxp_compile(void *backend, const rlx_graph_view *graph,
         rlxp_emit_free(&e);
         return st;
     }
-    dump(be, e.buf);
+    dump(be, options, e.buf);
     rlx_executable *exe = calloc(1, sizeof *exe);
     if (exe) {
         exe->inputs = calloc(graph->n_inputs + 1, sizeof *exe->inputs);

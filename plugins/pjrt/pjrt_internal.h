@@ -94,8 +94,8 @@ void rlxp_log(const rlxp_backend *be, rlx_log_level level,
     ;
 
 /* pjrt_find.c: setting NAME ("pjrt.plugin") in VALUE, "" when unset.
- * A core with get_option (ABI 1.3) answers for the session, RLX_ and the
- * config file, and its answer is final: it ignores the environment where
+ * A core with get_option (ABI 1.3) answers for RLX_ and the config file
+ * (the plugin is loaded once for every session), and its answer is final: it ignores the environment where
  * it must (set-user-ID, AT_SECURE, uids that differ now). Only an older
  * core leaves it to variable ENV, read with secure_getenv (unset in a
  * process started with AT_SECURE). */

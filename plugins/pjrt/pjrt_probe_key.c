@@ -132,9 +132,11 @@ static rlx_status pjrt_probe_key(void *backend, char *key, size_t size)
     for (char *p = copy, *save = NULL, *tok; (tok = strtok_r(p, ":", &save));
          p = NULL)
         key_site(&k, tok, be->family);
-    static const char *const envs[2] = { "VIRTUAL_ENV", "CONDA_PREFIX" };
+    /* vendor variables are read by name (test-hardening checks) */
+    const char *const envs[2] = { getenv("VIRTUAL_ENV"),
+                                  getenv("CONDA_PREFIX") };
     for (int i = 0; i < 2; i++) {
-        const char *v = getenv(envs[i]);
+        const char *v = envs[i];
         if (v && v[0])
             key_prefix(&k, v, be->family);
     }

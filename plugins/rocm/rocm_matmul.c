@@ -18,8 +18,9 @@
 static int kernel_only(const rlx_executable *exe)
 {
     char v[32];
-    return rlx_host_get_option(exe->be->host, "rocm.matmul", v, sizeof v) ==
-               RLX_OK && strcmp(v, "kernel") == 0;
+    return rlx_compile_get_option(exe->options, exe->be->host, "rocm.matmul",
+                                  v, sizeof v) == RLX_OK &&
+           strcmp(v, "kernel") == 0;
 }
 
 /* Look for rocBLAS once per backend and make the device's handle once;

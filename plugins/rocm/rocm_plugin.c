@@ -221,59 +221,19 @@ static void rocm_backend_destroy(void *backend)
     free(be);
 }
 
-static const rlx_backend_vtable rocm_vtable = {
-    .struct_size = sizeof(rlx_backend_vtable),
-    .probe = rocm_probe,
-    .supports_op = rlxg_supports_op,
-    .compile = rlxg_compile,
-    .executable_destroy = rlxg_executable_destroy,
-    .buffer_create = rlxg_buffer_create,
-    .buffer_read = rlxg_buffer_read,
-    .buffer_write = rlxg_buffer_write,
-    .buffer_destroy = rlxg_buffer_destroy,
-    .execute = rlxg_execute,
-    .backend_destroy = rocm_backend_destroy,
-    .device_describe = rocm_device_describe,
-    .get_extension = rlxr_get_extension,
-};
-
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
-    if (!host || !host->register_backend)
-        return RLX_ERR_INVALID_ARGUMENT;
-    rlxg_backend *be = calloc(1, sizeof *be);
-    if (!be)
-        return rlx_host_report(host, RLX_ERR_OUT_OF_MEMORY,
-                               "rocm: out of memory while registering. "
-                               "Fix: free memory and retry");
-    be->host = host;
-    be->n_devices = -1;
-    if (pthread_mutex_init(&be->lock, NULL) != 0) {
-        free(be);
-        return rlx_host_report(host, RLX_ERR_INTERNAL,
-                               "rocm: cannot create a mutex. Fix: free "
-                               "system resources and retry");
-    }
+    static const rlxg_vendor_ops vendor = {
+        .device_kind = RLX_DEVICE_ROCM,
+        .probe = rocm_probe,
+        .backend_destroy = rocm_backend_destroy,
+        .device_describe = rocm_device_describe,
+        .get_extension = rlxr_get_extension,
+    };
     char description[160];
     snprintf(description, sizeof description,
              "AMD GPUs: HIP %d.%d (opened at probe), rocBLAS when found "
-             "(opened at compile), own GEMM and GEMV kernels, HIP graphs; f32/f16/bf16", HIP_VERSION_MAJOR,
-             HIP_VERSION_MINOR);
-    const rlx_backend_info info = {
-        .struct_size = sizeof(rlx_backend_info),
-        .id = "rocm",
-        .device_kind = RLX_DEVICE_ROCM,
-        .device_name = NULL,
-        .priority = RLX_PRIORITY_DEFAULT,
-        .flags = RLX_BACKEND_EXECUTES | RLX_BACKEND_DEVICE_IO,
-        .description = description,
-        .vtable = &rocm_vtable,
-        .backend = be,
-    };
-    rlx_status st = rlx_register_backend(host, &info);
-    if (st != RLX_OK) {
-        pthread_mutex_destroy(&be->lock);
-        free(be);
-    }
-    return st;
+             "(opened at compile), own GEMM and GEMV kernels, HIP graphs; "
+             "f32/f16/bf16", HIP_VERSION_MAJOR, HIP_VERSION_MINOR);
+    return rlxg_register(host, &vendor, description);
 }

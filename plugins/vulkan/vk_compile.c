@@ -350,7 +350,9 @@ rlx_status rlx__vk_compile(void *backend, const rlx_graph_view *graph,
     if (!exe)
         return oom(vk->host);
     exe->ctx = ctx;
+    exe->options = options;
     st = build(ctx, graph, exe);
+    exe->options = NULL; /* the core's, valid during compile only */
     if (st != RLX_OK) {
         rlx__vk_executable_destroy(backend, exe);
         return st;

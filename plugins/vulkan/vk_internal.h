@@ -60,9 +60,11 @@ int rlx__vk_sgemm_fits(const rlx__vk_sgemm_variant *v, uint64_t m,
                        uint64_t n, uint64_t k);
 /* The variant the planner takes for an m x n x k product of NBATCH
  * row-major batches on CTX's device, or -1 for the general shader.
- * RLX_VULKAN_SGEMM=<variant name> forces that variant wherever it fits,
+ * Setting vulkan.sgemm (OPTIONS, else the host) = <variant name> forces
+ * that variant wherever it fits,
  * =general the general shader, unset or =auto the measured choice. */
-int rlx__vk_sgemm_pick(const struct rlx__vk_ctx *ctx, uint64_t m,
+int rlx__vk_sgemm_pick(const struct rlx__vk_ctx *ctx,
+                       const rlx_compile_options *options, uint64_t m,
                        uint64_t n, uint64_t k, uint64_t nbatch);
 
 /* Round modes the float shaders apply to every result. */
@@ -211,6 +213,8 @@ typedef struct rlx__vk_io {
 
 struct rlx_executable {
     rlx__vk_ctx *ctx;
+    /* the compile's options (its settings), while it compiles only */
+    const rlx_compile_options *options;
     uint32_t n_nodes;
     rlx__vk_value *values;
     char **names;

@@ -70,15 +70,16 @@ static uint64_t shared_bytes(const rlx__vk_sgemm_variant *v)
     return 2ull * v->bk * (v->bm / 4 + 1) * 16 + 2ull * v->bk * v->bn * 4;
 }
 
-int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx, uint64_t m, uint64_t n,
-                       uint64_t k, uint64_t nbatch)
+int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx,
+                       const rlx_compile_options *options, uint64_t m,
+                       uint64_t n, uint64_t k, uint64_t nbatch)
 {
     const rlx__vk_sgemm_variant *v = rlx__vk_sgemm_variants;
     uint64_t shmem = ctx->info->props.limits.maxComputeSharedMemorySize;
-    /* setting vulkan.sgemm (RLX_VULKAN_SGEMM), read through the host */
+    /* setting vulkan.sgemm (RLX_VULKAN_SGEMM), read from the compile */
     char env[32];
-    if (rlx_host_get_option(ctx->vk->host, "vulkan.sgemm", env,
-                            sizeof env) == RLX_OK &&
+    if (rlx_compile_get_option(options, ctx->vk->host, "vulkan.sgemm", env,
+                               sizeof env) == RLX_OK &&
         *env && strcmp(env, "auto") != 0) {
         for (int i = 0; i < RLX_VK_SGEMM_VARIANTS; i++)
             if (strcmp(env, v[i].name) == 0)
@@ -157,7 +158,7 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
     if (a->rank >= 2 && b->rank >= 2 && sa.col == 1 && sb.col == 1 &&
         r <= 1 && (!r || (as[0] % 4 == 0 && bs[0] % 4 == 0 &&
                           cs[0] % 4 == 0)))
-        sv = rlx__vk_sgemm_pick(pc->ctx, m, n, k, nbatch);
+        sv = rlx__vk_sgemm_pick(pc->ctx, pc->exe->options, m, n, k, nbatch);
     rlx__vk_dispatch *d = rlx__vk_dispatch_add(
         pc->host, pc->exe,
         sv >= 0 ? (rlx__vk_pipe)(RLX_VK_PIPE_SGEMM0 + sv)

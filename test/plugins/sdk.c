@@ -1,14 +1,20 @@
 /*
  * sdk.c - the test backend of the SDK checks (test-sdk.c): it reads its
- * settings through the host's get_option (ABI 1.3), never getenv, and
- * exports one extension through get_extension. Settings:
+ * settings through the host's get_option (ABI 1.3) outside compile and
+ * through the compile options (ABI 1.4) in it, never getenv, and exports
+ * one extension through get_extension. Settings:
  *   test_sdk.off     probe fails (RLX_TEST_SDK_OFF)
  *   test_sdk.refuse  compile refuses every graph (RLX_TEST_SDK_REFUSE)
+ *   test_sdk.refuse_thread  the same, read on a thread compile starts:
+ *                    the session's settings reach every thread
+ *   test_sdk.host_refuse  the same, read through the host only, which
+ *                    answers for no session
  *   test_sdk.relu_nan_zero  relu(NaN) gives 0, against docs/ops.md
  *                    (RLX_TEST_SDK_RELU_NAN_ZERO)
  * Its reports start with its own id ("test-sdk: ..."), as many plugins'
  * do: the core must not name the backend twice.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +35,28 @@ static int option_set(const rlx_host *host, const char *name)
            strcmp(v, "0") != 0;
 }
 
+/* Setting NAME of the compile with options O. */
+static int compile_option_set(const rlx_compile_options *o,
+                              const rlx_host *host, const char *name)
+{
+    char v[64];
+    return rlx_compile_get_option(o, host, name, v, sizeof v) == RLX_OK &&
+           v[0] && strcmp(v, "0") != 0;
+}
+
+typedef struct option_read {
+    const rlx_compile_options *o;
+    const rlx_host *host;
+    int set;
+} option_read;
+
+static void *read_on_thread(void *arg)
+{
+    option_read *r = arg;
+    r->set = compile_option_set(r->o, r->host, "test_sdk.refuse_thread");
+    return NULL;
+}
+
 static rlx_status sdk_probe(void *bd, rlx_probe_result *out)
 {
     simple_backend *b = bd;
@@ -44,13 +72,21 @@ static rlx_status sdk_compile(void *bd, const rlx_graph_view *g,
                               rlx_executable **out)
 {
     simple_backend *b = bd;
-    if (option_set(b->host, "test_sdk.refuse"))
+    option_read r = { o, b->host, 0 };
+    pthread_t th;
+    if (pthread_create(&th, NULL, read_on_thread, &r) != 0)
+        return rlx_host_report(b->host, RLX_ERR_BACKEND,
+                               "test-sdk: cannot start a thread. Fix: "
+                               "raise the process's thread limit");
+    pthread_join(th, NULL);
+    if (compile_option_set(o, b->host, "test_sdk.refuse") || r.set ||
+        option_set(b->host, "test_sdk.host_refuse"))
         return rlx_host_report(b->host, RLX_ERR_UNSUPPORTED,
                                "test-sdk: refusing every graph on purpose. "
                                "Fix: unset RLX_TEST_SDK_REFUSE");
     /* written only when it changes: concurrent compiles (test-sdk's
      * threads) then only read it */
-    int nan_zero = option_set(b->host, "test_sdk.relu_nan_zero");
+    int nan_zero = compile_option_set(o, b->host, "test_sdk.relu_nan_zero");
     if (b->relu_nan_zero != nan_zero)
         b->relu_nan_zero = nan_zero;
     return simple_vtable.compile(bd, g, o, out);

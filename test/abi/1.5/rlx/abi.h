@@ -27,7 +27,7 @@
  *   1.4  ops for convolutional and vision models and beyond (values 80
  *        and up in rlx/ops.h: conv, conv_transpose, pools, resize,
  *        batch/instance/group norm, ...) and their RLX_ATTR_* indices.
- *        No struct or vtable changes.
+ *        rlx_compile_options.get_option and option_context.
  *   1.5  (hypothetical, tests only) rlx_backend_vtable.buffer_copy;
  *        rlx_backend_info.version.
  */

@@ -52,6 +52,10 @@ typedef struct rlx_compile_options {
     /* --- since 1.0 --- */
     uint32_t device_index;    /* which of the backend's devices */
     rlx_precision precision;
+    /* --- since 1.4 --- */
+    rlx_status (*get_option)(const void *option_context, const char *name,
+                             char *value, size_t value_size);
+    const void *option_context;
 } rlx_compile_options;
 
 typedef struct rlx_probe_result {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_nodriver.sh - with the loader pointed at a driver manifest that
+# test-nodriver.sh - with the loader pointed at a driver manifest that
 # does not exist, the Vulkan plugin still loads, `rlx devices` exits 0,
 # and the vulkan backend is listed as unavailable with a reason and a Fix.
 # TAP output.

@@ -1,12 +1,12 @@
 /*
- * test_vulkan_ops.c - checks the Vulkan backend through the public API
+ * test-vulkan-ops.c - checks the Vulkan backend through the public API
  * where `rlx conformance` does not reach: the tiled sgemm path (sizes of
  * multiples of 128, and every sgemm variant forced through
  * RLX_VULKAN_SGEMM, ragged sizes too) and a batched matmul against
  * cpu-ref, a gather index
  * out of range failing the run, params re-bound between runs (the
  * command buffer is recorded again), u8 and f64 data movement, and
- * RLX_VULKAN_DEVICE. TAP output; skipped when no Vulkan device exists.
+ * RLX_VULKAN_DEVICE. Each test is skipped when no Vulkan device exists.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,16 +15,13 @@
 
 #include <rlx/rlx.h>
 
-static int n_test;
-static int failed;
+#include "harness.h"
 
+/* COND, or the test fails naming WHAT and the last error. */
 static void ok(int cond, const char *what)
 {
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n_test, what);
-    if (!cond) {
-        failed = 1;
-        printf("# last error: %s\n", rlx_last_error());
-    }
+    if (!cond)
+        FAIL("%s (last error: %s)", what, rlx_last_error());
 }
 
 static float frand(unsigned *s)
@@ -68,7 +65,7 @@ done:
     return rc;
 }
 
-static void test_matmul2(rlx_runtime *rt, uint32_t rank, uint32_t rank_b,
+static void check_matmul2(rlx_runtime *rt, uint32_t rank, uint32_t rank_b,
                          const int64_t *da, const int64_t *db, size_t na,
                          size_t nb, size_t ny, const char *what)
 {
@@ -100,11 +97,11 @@ static void test_matmul2(rlx_runtime *rt, uint32_t rank, uint32_t rank_b,
     free(y1);
 }
 
-static void test_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
+static void check_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
                         const int64_t *db, size_t na, size_t nb, size_t ny,
                         const char *what)
 {
-    test_matmul2(rt, rank, rank, da, db, na, nb, ny, what);
+    check_matmul2(rt, rank, rank, da, db, na, nb, ny, what);
 }
 
 /* Every sgemm variant, forced through RLX_VULKAN_SGEMM: a product of
@@ -112,7 +109,7 @@ static void test_matmul(rlx_runtime *rt, uint32_t rank, const int64_t *da,
  * ragged sizes (n, k multiples of 4) for the checked ones. A variant
  * whose shared memory exceeds the device's limit (the 128x128x16 ones
  * on lavapipe's 32 KiB) falls back to the general shader. */
-static void test_sgemm_variants(rlx_runtime *rt)
+static void check_sgemm_variants(rlx_runtime *rt)
 {
     static const char *const names[] = {
         "sgemm_128x128x8", "sgemm_128x128x16", "sgemm_128x128x8_w2d",
@@ -125,14 +122,14 @@ static void test_sgemm_variants(rlx_runtime *rt)
         snprintf(what, sizeof what,
                  "%s: 2x128x48 @ 48x256 (B broadcast) matches cpu-ref",
                  names[i]);
-        test_matmul2(rt, 3, 2, (int64_t[]){ 2, 128, 48 },
+        check_matmul2(rt, 3, 2, (int64_t[]){ 2, 128, 48 },
                      (int64_t[]){ 48, 256 }, 2 * 128 * 48, 48 * 256,
                      2 * 128 * 256, what);
         if (strstr(names[i], "_check")) {
             snprintf(what, sizeof what,
                      "%s: ragged 3x67x132 @ 3x132x260 matches cpu-ref",
                      names[i]);
-            test_matmul(rt, 3, (int64_t[]){ 3, 67, 132 },
+            check_matmul(rt, 3, (int64_t[]){ 3, 67, 132 },
                         (int64_t[]){ 3, 132, 260 }, 3 * 67 * 132,
                         3 * 132 * 260, 3 * 67 * 260, what);
         }
@@ -140,7 +137,7 @@ static void test_sgemm_variants(rlx_runtime *rt)
     unsetenv("RLX_VULKAN_SGEMM");
 }
 
-static void test_gather_range(rlx_runtime *rt)
+static void check_gather_range(rlx_runtime *rt)
 {
     rlx_graph *g = NULL;
     rlx_session *s = NULL;
@@ -176,7 +173,7 @@ static void test_gather_range(rlx_runtime *rt)
 }
 
 /* x (u8/bool/f64) -> transpose -> y; and a param set twice. */
-static void test_movement(rlx_runtime *rt, rlx_dtype t, size_t esz,
+static void check_movement(rlx_runtime *rt, rlx_dtype t, size_t esz,
                           const char *what)
 {
     rlx_graph *g = NULL;
@@ -233,7 +230,7 @@ static int vulkan_available(rlx_runtime *rt, uint32_t *count)
     return b && rlx_backend_probe(b, count) == RLX_OK;
 }
 
-static void test_device_env(void)
+static void check_device_env(void)
 {
     rlx_runtime *rt = NULL;
     uint32_t n = 0;
@@ -251,33 +248,83 @@ static void test_device_env(void)
     unsetenv("RLX_VULKAN_DEVICE");
 }
 
-int main(void)
+/* A runtime with a usable Vulkan device; the test is skipped without. */
+static rlx_runtime *vulkan_runtime(void)
 {
     rlx_runtime *rt = NULL;
     uint32_t n = 0;
     unsetenv("RLX_VULKAN_DEVICE");
     unsetenv("RLX_VULKAN_SGEMM");
     if (rlx_runtime_create(&rt, 0) != RLX_OK || !vulkan_available(rt, &n)) {
-        printf("1..0 # SKIP no usable Vulkan device: %s\n",
-               rlx_last_error());
         rlx_runtime_destroy(rt);
-        return 0;
+        SKIP("no usable Vulkan device: %s", rlx_last_error());
     }
-    printf("1..20\n");
-    test_matmul(rt, 2, (int64_t[]){ 128, 64 }, (int64_t[]){ 64, 256 },
+    return rt;
+}
+
+TEST(matmul_tiled_sizes)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_matmul(rt, 2, (int64_t[]){ 128, 64 }, (int64_t[]){ 64, 256 },
                 128 * 64, 64 * 256, 128 * 256,
                 "matmul 128x64 @ 64x256 (tiled sgemm sizes) matches cpu-ref");
-    test_matmul(rt, 3, (int64_t[]){ 2, 128, 32 }, (int64_t[]){ 2, 32, 128 },
+    rlx_runtime_destroy(rt);
+}
+
+TEST(matmul_batched)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_matmul(rt, 3, (int64_t[]){ 2, 128, 32 }, (int64_t[]){ 2, 32, 128 },
                 2 * 128 * 32, 2 * 32 * 128, 2 * 128 * 128,
                 "batched matmul 2x128x32 @ 2x32x128 matches cpu-ref");
-    test_matmul(rt, 2, (int64_t[]){ 33, 70 }, (int64_t[]){ 70, 19 },
+    rlx_runtime_destroy(rt);
+}
+
+TEST(matmul_ragged)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_matmul(rt, 2, (int64_t[]){ 33, 70 }, (int64_t[]){ 70, 19 },
                 33 * 70, 70 * 19, 33 * 19,
                 "ragged matmul 33x70 @ 70x19 matches cpu-ref");
-    test_sgemm_variants(rt);
-    test_gather_range(rt);
-    test_movement(rt, RLX_DTYPE_U8, 1, "u8 transpose + concat, param reset");
-    test_movement(rt, RLX_DTYPE_F64, 8, "f64 transpose + concat, param reset");
     rlx_runtime_destroy(rt);
-    test_device_env();
-    return failed;
 }
+
+TEST(sgemm_variants)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_sgemm_variants(rt);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(gather_range)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_gather_range(rt);
+    rlx_runtime_destroy(rt);
+}
+
+TEST(movement_u8)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_movement(rt, RLX_DTYPE_U8, 1, "u8 transpose + concat, param reset");
+    rlx_runtime_destroy(rt);
+}
+
+TEST(movement_f64)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    check_movement(rt, RLX_DTYPE_F64, 8,
+                   "f64 transpose + concat, param reset");
+    rlx_runtime_destroy(rt);
+}
+
+TEST(device_setting)
+{
+    rlx_runtime_destroy(vulkan_runtime());
+    check_device_env();
+}
+
+RLX_TEST_LIST(TEST_ENTRY(matmul_tiled_sizes), TEST_ENTRY(matmul_batched),
+              TEST_ENTRY(matmul_ragged), TEST_ENTRY(sgemm_variants),
+              TEST_ENTRY(gather_range), TEST_ENTRY(movement_u8),
+              TEST_ENTRY(movement_f64), TEST_ENTRY(device_setting));

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_conformance.sh - `rlx conformance --backend vulkan` and the
+# test-conformance.sh - `rlx conformance --backend vulkan` and the
 # example models on the vulkan backend. Skipped when the tool has no
 # conformance command yet, or when no Vulkan device is present.
 rlx=${RLX_TEST_RLX_BIN:?}
