@@ -165,6 +165,9 @@ static rlx_status plan_node(rlx__vk_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
         return rlx__vk_plan_rows(&pc);
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_SUM_SQUARE:
         return rlx__vk_plan_reduce(&pc);
     case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT: case RLX_OP_SLICE:
     case RLX_OP_GATHER:
@@ -187,6 +190,10 @@ static rlx_status plan_node(rlx__vk_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_STRIDED_SLICE: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
     case RLX_OP_RANGE: case RLX_OP_TRILU:
         return rlx__vk_plan_index(&pc);
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM:
+    case RLX_OP_TOPK: case RLX_OP_ONE_HOT:
+        return rlx__vk_plan_gather(&pc);
     default:
         return rlx__vk_plan_elementwise(&pc);
     }

@@ -51,6 +51,11 @@ typedef enum rlx__vk_pipe {
     RLX_VK_PIPE_REMAP,         /* pad, expand, tile, strided_slice */
     RLX_VK_PIPE_ARG,           /* argmax, argmin */
     RLX_VK_PIPE_TRILU,
+    RLX_VK_PIPE_GATHER_EL,     /* gather_elements */
+    RLX_VK_PIPE_GATHER_ND,
+    RLX_VK_PIPE_SCATTER,       /* scatter_elements, scatter_nd */
+    RLX_VK_PIPE_SCAN,          /* cumsum, topk */
+    RLX_VK_PIPE_ONE_HOT,
     RLX_VK_PIPE_COUNT
 } rlx__vk_pipe;
 
@@ -290,6 +295,7 @@ rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc);
 rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc);
 rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc); /* compare, where */
 rlx_status rlx__vk_plan_index(rlx__vk_plan_ctx *pc); /* pad, tile... */
+rlx_status rlx__vk_plan_gather(rlx__vk_plan_ctx *pc); /* scatter, topk.. */
 
 /* Record EXE's command buffer for the param buffers in PARAMS. */
 rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params);

@@ -1,6 +1,6 @@
 /*
- * vk_plan_reduce.c - reduce_sum, reduce_mean and reduce_max over any set
- * of axes: the input's dims are split into kept and reduced ones (each
+ * vk_plan_reduce.c - the float reductions (sum, mean, max, min, prod,
+ * L1, L2, log-sum-exp, sum of squares) over any set of axes: the input's dims are split into kept and reduced ones (each
  * run of neighbours merged), one workgroup per output element walks its
  * reduced elements and combines them in shared memory.
  *

@@ -37,7 +37,9 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_ROUND: case RLX_OP_RECIPROCAL: case RLX_OP_ERF:
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: case RLX_OP_SELU:
     case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH:
-    case RLX_OP_MISH:
+    case RLX_OP_MISH: case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD:
+    case RLX_OP_REDUCE_L1: case RLX_OP_REDUCE_L2:
+    case RLX_OP_REDUCE_LOG_SUM_EXP: case RLX_OP_REDUCE_SUM_SQUARE:
         return fl;
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
@@ -49,8 +51,12 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
     case RLX_OP_BITWISE_NOT:
         return int32ish(dtype);
-    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
         return dtype == RLX_DTYPE_I64;
+    case RLX_OP_CUMSUM:
+        return fl || int32ish(dtype);
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_ONE_HOT:
     case RLX_OP_WHERE: case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_TRILU: case RLX_OP_RANGE:
         return 1;

@@ -89,6 +89,21 @@ static const uint32_t arg_spv[] =
 static const uint32_t trilu_spv[] =
 #include "trilu.spv.h"
     ;
+static const uint32_t gather_el_spv[] =
+#include "gather_el.spv.h"
+    ;
+static const uint32_t gather_nd_spv[] =
+#include "gather_nd.spv.h"
+    ;
+static const uint32_t scatter_spv[] =
+#include "scatter.spv.h"
+    ;
+static const uint32_t scan_spv[] =
+#include "scan.spv.h"
+    ;
+static const uint32_t one_hot_spv[] =
+#include "one_hot.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -123,4 +138,9 @@ const rlx__vk_shader rlx__vk_shaders[RLX_VK_PIPE_COUNT] = {
     [RLX_VK_PIPE_REMAP] = { S(remap), 0, { 0 } },
     [RLX_VK_PIPE_ARG] = { S(arg), 0, { 0 } },
     [RLX_VK_PIPE_TRILU] = { S(trilu), 0, { 0 } },
+    [RLX_VK_PIPE_GATHER_EL] = { S(gather_el), 0, { 0 } },
+    [RLX_VK_PIPE_GATHER_ND] = { S(gather_nd), 0, { 0 } },
+    [RLX_VK_PIPE_SCATTER] = { S(scatter), 0, { 0 } },
+    [RLX_VK_PIPE_SCAN] = { S(scan), 0, { 0 } },
+    [RLX_VK_PIPE_ONE_HOT] = { S(one_hot), 0, { 0 } },
 };

@@ -321,3 +321,16 @@ float rlx_fmod(float x, float y)
         r -= ay;
     return x < 0.0 ? -r : r;
 }
+
+// An index of 1 (i32) or 2 (i64) words into an axis of DIM elements,
+// negative counting from the end: its position, or -1 outside
+// [-dim, dim).
+int rlx_index(uint lo, uint hi, uint words, uint dim)
+{
+    int v = int(lo);
+    if (words == 2u && !(hi == 0u && v >= 0) && !(hi == 0xffffffffu && v < 0))
+        return -1;
+    if (v < 0)
+        v += int(dim);
+    return v >= 0 && uint(v) < dim ? v : -1;
+}

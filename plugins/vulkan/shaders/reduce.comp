@@ -1,8 +1,11 @@
 #version 450
-// reduce.comp - reduce_sum / reduce_mean / reduce_max: one workgroup per
-// output element walks its reduced elements (kept dims first in dims[],
-// then reduced ones) and combines them in shared memory. Empty: sum 0,
-// mean NaN, max -inf; a NaN wins max.
+// reduce.comp - the float reductions (sum, mean, max, and 1.4's min,
+// prod, L1, L2, log-sum-exp, sum of squares): one workgroup per output
+// element walks its reduced elements (kept dims first in dims[], then
+// reduced ones) and combines them in shared memory. Empty: sum 0, mean
+// NaN, max -inf, min +inf, prod 1, L1/L2/sum of squares 0, log-sum-exp
+// -inf; a NaN wins max and min. Log-sum-exp takes the maximum first,
+// then sums e^(x - max) in a second walk.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 64) in;
 #include "common.glsl"
@@ -16,11 +19,49 @@ layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
 
 shared float red[64];
 
-float combine(float a, float b)
+float combine(uint op, float a, float b)
 {
-    if (p.op == 66u)
+    if (op == 66u || op == 136u)
         return isnan(b) || b > a ? b : a;
+    if (op == 132u)
+        return isnan(b) || b < a ? b : a;
+    if (op == 133u)
+        return a * b;
     return a + b;
+}
+
+float elem(float v)
+{
+    if (p.op == 134u)
+        return abs(v);
+    if (p.op == 135u || p.op == 137u)
+        return v * v;
+    return v;
+}
+
+uint offset_of(uint base, uint r)
+{
+    uint rr = r, off = base;
+    for (uint d = p.nk + p.nr; d-- > p.nk;) {
+        off += (rr % p.dims[d]) * p.strides[d];
+        rr /= p.dims[d];
+    }
+    return off;
+}
+
+float tree(uint op, float acc)
+{
+    uint lid = gl_LocalInvocationID.x;
+    red[lid] = acc;
+    barrier();
+    for (uint s = 32u; s > 0u; s >>= 1u) {
+        if (lid < s)
+            red[lid] = combine(op, red[lid], red[lid + s]);
+        barrier();
+    }
+    float t = red[0];
+    barrier();
+    return t;
 }
 
 void main()
@@ -34,26 +75,22 @@ void main()
         base += (rest % p.dims[d]) * p.strides[d];
         rest /= p.dims[d];
     }
-    float acc = p.op == 66u ? -RLX_INF : 0.0;
-    for (uint r = lid; r < p.red_count; r += 64u) {
-        uint rr = r, off = base;
-        for (uint d = p.nk + p.nr; d-- > p.nk;) {
-            off += (rr % p.dims[d]) * p.strides[d];
-            rr /= p.dims[d];
-        }
-        acc = combine(acc, x[off]);
-    }
-    red[lid] = acc;
-    barrier();
-    for (uint s = 32u; s > 0u; s >>= 1u) {
-        if (lid < s)
-            red[lid] = combine(red[lid], red[lid + s]);
-        barrier();
+    float acc = p.op == 66u || p.op == 136u ? -RLX_INF
+              : p.op == 132u ? RLX_INF : (p.op == 133u ? 1.0 : 0.0);
+    for (uint r = lid; r < p.red_count; r += 64u)
+        acc = combine(p.op, acc, elem(x[offset_of(base, r)]));
+    float v = tree(p.op, acc);
+    if (p.op == 136u && !isinf(v) && !isnan(v)) {
+        float m = v, sum = 0.0;
+        for (uint r = lid; r < p.red_count; r += 64u)
+            sum += rlx_exp(x[offset_of(base, r)] - m);
+        v = m + rlx_log(tree(64u, sum));
     }
     if (lid == 0u) {
-        float v = red[0];
         if (p.op == 65u)
             v = p.red_count == 0u ? RLX_NAN : v / float(p.red_count);
+        if (p.op == 135u)
+            v = rlx_sqrt(v);
         y[o] = rlx_round(v, p.rnd);
     }
 }
