@@ -5,10 +5,13 @@
  * dtype).
  *
  * logic push words: count, op, kind, wrap, rank, dims[8], a strides[8],
- * b strides[8], two int attributes. where: count, words, rank, dims[7],
- * cond/a/b strides[7].
+ * b strides[8], two int attributes. logic64 (i64 operands, devices
+ * with shaderInt64): count, op, rank, 0, dims[8], a and b strides[8],
+ * clip's bounds (2 words each; mod's fmod in the first). where: count,
+ * words, rank, dims[7], cond/a/b strides[7].
  */
 #include <math.h>
+#include <string.h>
 
 #include "vk_plan.h"
 
@@ -116,6 +119,69 @@ static rlx_status plan_where(rlx__vk_plan_ctx *pc)
     return RLX_OK;
 }
 
+/* Float attribute K of V, or DFLT. */
+static double fattr(const rlx_node_view *v, uint32_t k, double dflt)
+{
+    return v->n_float_attrs > k && v->float_attrs ? v->float_attrs[k] : dflt;
+}
+
+/* i64 clip bound B rounded inward (UP: toward +inf) and saturated. */
+static int64_t int64_bound(double b, int up)
+{
+    double v = up ? ceil(b) : floor(b);
+    if (isnan(v))
+        return up ? INT64_MIN : INT64_MAX;
+    if (v <= -9223372036854775808.0)
+        return INT64_MIN;
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    return (int64_t)v;
+}
+
+static rlx_status plan_i64(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v;
+    int cmp = v->op >= RLX_OP_EQUAL && v->op <= RLX_OP_GREATER_EQUAL;
+    if (!pc->ctx->int64)
+        return rlx__vk_unsupported(pc, "i64 needs shaderInt64, which this "
+                                       "device lacks");
+    if (!cmp && (!rlx__vk_int_op(v->op) || v->dtype != RLX_DTYPE_I64))
+        return rlx__vk_unsupported(pc, "no i64 shader for this op");
+    int64_t dims[16], st[3][16];
+    int r = strides(pc, 2, RLX_VK_MAX_RANK, dims, st);
+    if (r < 0)
+        return RLX_ERR_UNSUPPORTED;
+    size_t count = pc->exe->values[pc->i].count;
+    if (!count)
+        return RLX_OK;
+    int64_t x0 = 0, x1 = 0;
+    if (v->op == RLX_OP_MOD) {
+        x0 = rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 0;
+    } else if (v->op == RLX_OP_CLIP) {
+        x0 = int64_bound(fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY), 1);
+        x1 = int64_bound(fattr(v, RLX_ATTR_CLIP_MAX, INFINITY), 0);
+    }
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_LOGIC64);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    d->push[1] = (uint32_t)v->op;
+    d->push[2] = (uint32_t)r;
+    for (int k = 0; k < r; k++) {
+        d->push[4 + k] = (uint32_t)dims[k];
+        d->push[12 + k] = (uint32_t)st[0][k];
+        d->push[20 + k] = v->n_inputs > 1 ? (uint32_t)st[1][k] : 0u;
+    }
+    memcpy(&d->push[28], &x0, 8);
+    memcpy(&d->push[30], &x1, 8);
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    d->bind[2] = v->inputs[v->n_inputs > 1 ? 1 : 0];
+    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    return RLX_OK;
+}
+
 rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
@@ -125,6 +191,8 @@ rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc)
     for (uint32_t j = 1; j < v->n_inputs; j++)
         if (rlx__vk_input(pc, j)->dtype != in_t)
             return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+    if (in_t == RLX_DTYPE_I64)
+        return plan_i64(pc);
     int kind = kind_of(in_t);
     if (kind < 0)
         return rlx__vk_unsupported(pc, "this dtype (i64, f64) has no "

@@ -15,12 +15,14 @@
  * those with shaders (the rest are declined, so placement runs them on
  * the CPU): the spatial ops, norms and activations on the float dtypes;
  * comparisons and logic (bool results); integer arithmetic on i32, i8
- * and u8; where, pad, expand, tile, strided_slice, trilu and range on
+ * and u8, and on i64 where the device has shaderInt64 (compile declines
+ * it elsewhere); where, pad, expand, tile, strided_slice, trilu and range on
  * any dtype; argmax/argmin (i64 results). A case a shader cannot take
  * (an i64 operand, more than 3 spatial axes) is declined at compile. */
 static int int32ish(rlx_dtype t)
 {
-    return t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8;
+    return t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 ||
+           t == RLX_DTYPE_I64; /* i64 on devices with shaderInt64 */
 }
 
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
@@ -54,7 +56,7 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
         return dtype == RLX_DTYPE_I64;
     case RLX_OP_CUMSUM:
-        return fl || int32ish(dtype);
+        return fl || (int32ish(dtype) && dtype != RLX_DTYPE_I64);
     case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_ONE_HOT:
     case RLX_OP_WHERE: case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
