@@ -2,8 +2,9 @@
  * vk_plan_gather.c - the 1.4 indexing ops that read indices or whole
  * lines: gather_elements and gather_nd (shaders/gather_el.comp,
  * gather_nd.comp), scatter_elements and scatter_nd (a copy of the data,
- * then shaders/scatter.comp), cumsum and topk (shaders/scan.comp) and
- * one_hot. Indices are i32 or i64; one out of range raises the run's
+ * then shaders/scatter.comp), cumsum and topk (shaders/scan.comp;
+ * cumsum on f64 and i64 in shaders/cumsum64.comp) and one_hot.
+ * Indices are i32 or i64; one out of range raises the run's
  * error flag, so the run fails as the reference's does.
  *
  * Push words: see each shader's header.
@@ -211,6 +212,13 @@ static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
     const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
     int topk = v->op == RLX_OP_TOPK;
     int kind = kind_of(x->dtype);
+    int wide = !topk && (x->dtype == RLX_DTYPE_F64 ||
+                         x->dtype == RLX_DTYPE_I64);
+    if (wide && pc->ctx->int64 && pc->ctx->float64 && v->dtype == x->dtype)
+        kind = 0;
+    else if (wide)
+        return rlx__vk_unsupported(pc, "cumsum on f64 and i64 needs "
+                                       "shaderFloat64 and shaderInt64");
     if (kind < 0 || x->dtype == RLX_DTYPE_BOOL ||
         (topk ? v->dtype != RLX_DTYPE_I64 : v->dtype != x->dtype))
         return rlx__vk_unsupported(pc, "this dtype has no shader here");
@@ -230,6 +238,19 @@ static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
     uint64_t threads = topk ? outer * len * inner : outer * inner;
     if (!pc->exe->values[pc->i].count || !threads)
         return RLX_OK;
+    if (wide) {
+        rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_CUMSUM64, threads);
+        if (!d)
+            return RLX_ERR_OUT_OF_MEMORY;
+        d->push[0] = (uint32_t)threads;
+        d->push[1] = (uint32_t)len;
+        d->push[2] = (uint32_t)inner;
+        d->push[3] = x->dtype == RLX_DTYPE_F64;
+        d->push[4] = rlx_kit_int_attr(v, RLX_ATTR_CUMSUM_EXCLUSIVE, 0) != 0;
+        d->push[5] = rlx_kit_int_attr(v, RLX_ATTR_CUMSUM_REVERSE, 0) != 0;
+        d->bind[1] = v->inputs[0];
+        return RLX_OK;
+    }
     rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_SCAN, threads);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;

@@ -55,8 +55,8 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
         return int32ish(dtype);
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
         return dtype == RLX_DTYPE_I64;
-    case RLX_OP_CUMSUM:
-        return fl || (int32ish(dtype) && dtype != RLX_DTYPE_I64);
+    case RLX_OP_CUMSUM: /* f64 and i64 where the device has both */
+        return fl || int32ish(dtype) || dtype == RLX_DTYPE_F64;
     case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_ONE_HOT:
     case RLX_OP_WHERE: case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:

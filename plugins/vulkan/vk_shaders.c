@@ -107,6 +107,9 @@ static const uint32_t one_hot_spv[] =
 static const uint32_t logic64_spv[] =
 #include "logic64.spv.h"
     ;
+static const uint32_t cumsum64_spv[] =
+#include "cumsum64.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -147,4 +150,5 @@ const rlx__vk_shader rlx__vk_shaders[RLX_VK_PIPE_COUNT] = {
     [RLX_VK_PIPE_SCAN] = { S(scan), 0, { 0 } },
     [RLX_VK_PIPE_ONE_HOT] = { S(one_hot), 0, { 0 } },
     [RLX_VK_PIPE_LOGIC64] = { S(logic64), 0, { 0 } },
+    [RLX_VK_PIPE_CUMSUM64] = { S(cumsum64), 0, { 0 } },
 };
