@@ -5,15 +5,19 @@
  *
  * push words: count, op, round, count_include_pad, p, then input
  * dims[3], output dims[3], kernel[3], strides[3], dilations[3],
- * pads_begin[3], pads_end[3] (leading axes padded).
+ * pads_begin[3], pads_end[3] (leading axes padded), integer kind (max_pool
+ * on i8, u8).
  */
 #include "vk_plan.h"
 
 rlx_status rlx__vk_plan_pool(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
-    if (!rlx_kit_dtype_is_float(v->dtype) || x->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "pools take f32, f16 or bf16");
+    int small_int = v->dtype == RLX_DTYPE_I8 || v->dtype == RLX_DTYPE_U8;
+    if ((!rlx_kit_dtype_is_float(v->dtype) &&
+         !(small_int && v->op == RLX_OP_MAX_POOL)) || x->dtype != v->dtype)
+        return rlx__vk_unsupported(pc, "pools take f32, f16 or bf16 (and "
+                                       "max_pool i8, u8)");
     rlx_kit_spatial sp;
     char err[256];
     if (rlx_kit_spatial_parse(v->op, x->rank, rlx_kit_n_int_attrs(v),
@@ -48,6 +52,7 @@ rlx_status rlx__vk_plan_pool(rlx__vk_plan_ctx *pc)
         d->push[20 + a] = real ? (uint32_t)sp.pad_begin[i] : 0;
         d->push[23 + a] = real ? (uint32_t)sp.pad_end[i] : 0;
     }
+    d->push[26] = (uint32_t)small_int;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     rlx__vk_grid(d, count, RLX_VK_LOCAL);

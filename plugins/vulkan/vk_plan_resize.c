@@ -6,7 +6,7 @@
  * products of one tap per axis for each output element.
  *
  * push words: count, rank, round, extrapolation value (f32 bits),
- * output dims[8], input dims[8]. Table: 9 words per (axis, output
+ * output dims[8], input dims[8], integer kind (nearest on i8, u8). Table: 9 words per (axis, output
  * index): tap count, 4 indices, 4 weights (f32 bits).
  */
 #include <math.h>
@@ -129,14 +129,18 @@ rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
     uint32_t r = x->rank;
-    if (!rlx_kit_dtype_is_float(v->dtype) || x->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "resize takes f32, f16 or bf16 here");
     if (r == 0 || r > 8 || v->rank != r ||
         rlx_kit_n_int_attrs(v) != RLX_ATTR_RESIZE_SHAPE + r)
         return rlx__vk_unsupported(pc, "rank or attributes out of range");
     int64_t mode[4];
     for (int k = 0; k < 4; k++)
         mode[k] = v->int_attrs[k];
+    int small_int = v->dtype == RLX_DTYPE_I8 || v->dtype == RLX_DTYPE_U8;
+    if ((!rlx_kit_dtype_is_float(v->dtype) &&
+         !(small_int && mode[0] == RLX_RESIZE_NEAREST)) ||
+        x->dtype != v->dtype)
+        return rlx__vk_unsupported(pc, "resize takes f32, f16 or bf16 (and "
+                                       "nearest i8, u8)");
     uint32_t nf = v->float_attrs ? v->n_float_attrs : 0;
     double cubic_a = nf > RLX_ATTR_RESIZE_CUBIC_A
                          ? v->float_attrs[RLX_ATTR_RESIZE_CUBIC_A] : -0.75;
@@ -188,6 +192,7 @@ rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc)
         d->push[4 + i] = (uint32_t)v->shape[i];
         d->push[12 + i] = (uint32_t)x->shape[i];
     }
+    d->push[20] = (uint32_t)small_int;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = tb;

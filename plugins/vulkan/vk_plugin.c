@@ -32,17 +32,22 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
         return 0;
     int fl = rlx_kit_dtype_is_float(dtype);
     switch (op) {
-    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_MAX_POOL:
-    case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL: case RLX_OP_RESIZE:
+    case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* resize: nearest only */
+        return fl || dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8;
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+    case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM: case RLX_OP_FLOOR: case RLX_OP_CEIL:
     case RLX_OP_ROUND: case RLX_OP_RECIPROCAL: case RLX_OP_ERF:
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: case RLX_OP_SELU:
     case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH:
-    case RLX_OP_MISH: case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD:
-    case RLX_OP_REDUCE_L1: case RLX_OP_REDUCE_L2:
-    case RLX_OP_REDUCE_LOG_SUM_EXP: case RLX_OP_REDUCE_SUM_SQUARE:
+    case RLX_OP_MISH: case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_MEAN:
         return fl;
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MAX: case RLX_OP_REDUCE_MIN:
+    case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        return fl || (int32ish(dtype) && dtype != RLX_DTYPE_I64);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:

@@ -13,9 +13,15 @@ layout(local_size_x = 256) in;
 layout(push_constant) uniform P {
     uint count, op, rnd, include_pad, lp;
     uint in_[3], out_[3], ks[3], stride[3], dil[3], pb[3], pe[3];
+    uint kind;
 } p;
-layout(std430, set = 0, binding = 0) writeonly buffer Y { float y[]; };
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 0) writeonly buffer Y { uint y[]; };
+layout(std430, set = 0, binding = 1) readonly buffer X { uint x[]; };
+
+float load(uint i)
+{
+    return p.kind != 0u ? float(int(x[i])) : uintBitsToFloat(x[i]);
+}
 
 void main()
 {
@@ -48,8 +54,8 @@ void main()
                 if (i0 < 0 || i1 < 0 || i2 < 0 || i0 >= int(p.in_[0]) ||
                     i1 >= int(p.in_[1]) || i2 >= int(p.in_[2]))
                     continue;
-                float v = x[nc * in_sp + (uint(i0) * p.in_[1] + uint(i1)) *
-                                             p.in_[2] + uint(i2)];
+                float v = load(nc * in_sp + (uint(i0) * p.in_[1] +
+                                             uint(i1)) * p.in_[2] + uint(i2));
                 inside_n++;
                 if (p.op == 82u) {
                     nan = nan || isnan(v);
@@ -70,5 +76,5 @@ void main()
     else
         r = p.lp == 1u ? sum : (p.lp == 2u ? rlx_sqrt(sum)
                                 : rlx_pow(sum, 1.0 / float(p.lp)));
-    y[e] = rlx_round(r, p.rnd);
+    y[e] = p.kind != 0u ? uint(int(r)) : floatBitsToUint(rlx_round(r, p.rnd));
 }

@@ -5,6 +5,8 @@
 // output index o, the 9 words at 9 * (outs of the axes before d + o)
 // are the tap count, four indices and four weights. A count of 0
 // (tf_crop_and_resize outside the roi) gives the extrapolation value.
+// Nearest resize also takes i8 and u8 (kind 1: integer words, one tap
+// of weight 1 per axis, exact in f32).
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
@@ -13,9 +15,15 @@ layout(push_constant) uniform P {
     uint count, rank, rnd;
     float extrapolation;
     uint out_[8], in_[8];
+    uint kind;
 } p;
-layout(std430, set = 0, binding = 0) writeonly buffer Y { float y[]; };
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 0) writeonly buffer Y { uint y[]; };
+layout(std430, set = 0, binding = 1) readonly buffer X { uint x[]; };
+
+void store(uint e, float v)
+{
+    y[e] = p.kind != 0u ? uint(int(v)) : floatBitsToUint(rlx_round(v, p.rnd));
+}
 layout(std430, set = 0, binding = 2) readonly buffer T { uint t[]; };
 
 void main()
@@ -37,7 +45,7 @@ void main()
         st[d] = stride;
         stride *= p.in_[d];
         if (n[d] == 0u) {
-            y[e] = rlx_round(p.extrapolation, p.rnd);
+            store(e, p.extrapolation);
             return;
         }
     }
@@ -52,7 +60,8 @@ void main()
             off += t[at[d] + 1u + k[d]] * st[d];
             wt *= uintBitsToFloat(t[at[d] + 5u + k[d]]);
         }
-        sum += wt * x[off];
+        sum += wt * (p.kind != 0u ? float(int(x[off]))
+                                  : uintBitsToFloat(x[off]));
         uint d = p.rank;
         while (d-- > 0u) {
             if (++k[d] < n[d])
@@ -62,5 +71,5 @@ void main()
         if (d == 0xffffffffu)
             break;
     }
-    y[e] = rlx_round(sum, p.rnd);
+    store(e, sum);
 }
