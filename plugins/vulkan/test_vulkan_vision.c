@@ -4,8 +4,8 @@
  * of the convolution planner (the implicit GEMM with ragged and
  * multi-tile sizes, groups, and the direct form for depthwise and
  * transposed convolutions, 1-d to 3-d) and 3-d pools against cpu-ref,
- * scatter duplicates resolved in order, and indices out of range failing
- * the run. TAP output; skipped when no Vulkan device exists.
+ * scatter duplicates resolved in order, indices out of range failing
+ * the run, and non_zero's columns. TAP output; skipped when no Vulkan device exists.
  */
 #include <math.h>
 #include <stdio.h>
@@ -218,6 +218,19 @@ static void test_scatter(rlx_runtime *rt)
     int64_t neg[6] = { -1, 0, -3, 2, 1, -2 };
     g.data[1] = neg;
     check(rt, &g, "gather_elements with negative indices");
+    /* non_zero with room for 2 columns: 2 nonzeros fit, 3 fail */
+    float nz[6] = { 0, 1, 0, 0, -2, 0 };
+    op_case z = { RLX_OP_NON_ZERO, 1, { 2 }, { { 2, 3 } }, { 0 }, { nz },
+                  { 1, (int64_t[]){ 2 }, 0, NULL } };
+    int64_t got[4] = { 0 };
+    st = run_case(rt, "vulkan", &z, (float *)got, &n);
+    ok(st == RLX_OK && n == 8 && got[0] == 0 && got[1] == 1 &&
+           got[2] == 1 && got[3] == 1,
+       "non_zero writes the coordinates in row-major order");
+    nz[5] = 3;
+    st = run_case(rt, "vulkan", &z, (float *)got, &n);
+    ok(st == RLX_ERR_INVALID_ARGUMENT,
+       "non_zero with more nonzeros than columns fails the run");
 }
 
 int main(void)
@@ -234,7 +247,7 @@ int main(void)
         rlx_runtime_destroy(rt);
         return 0;
     }
-    printf("1..13\n");
+    printf("1..15\n");
     test_conv(rt);
     test_pool(rt);
     test_scatter(rt);

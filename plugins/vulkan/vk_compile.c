@@ -188,7 +188,7 @@ static rlx_status plan_node(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         return rlx__vk_plan_logic(&pc);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
-    case RLX_OP_RANGE: case RLX_OP_TRILU:
+    case RLX_OP_RANGE: case RLX_OP_TRILU: case RLX_OP_NON_ZERO:
         return rlx__vk_plan_index(&pc);
     case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM:

@@ -58,6 +58,7 @@ typedef enum rlx__vk_pipe {
     RLX_VK_PIPE_ONE_HOT,
     RLX_VK_PIPE_LOGIC64,       /* i64 integer ops (shaderInt64) */
     RLX_VK_PIPE_CUMSUM64,      /* f64, i64 (shaderFloat64, shaderInt64) */
+    RLX_VK_PIPE_NONZERO,
     RLX_VK_PIPE_COUNT
 } rlx__vk_pipe;
 

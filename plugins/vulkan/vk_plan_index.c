@@ -4,7 +4,8 @@
  * each result coordinate to an input coordinate per axis through a table
  * worked out here with the plugin kit's rules (shaders/remap.comp);
  * argmax and argmin (shaders/arg.comp); trilu (shaders/trilu.comp);
- * range, which has no inputs, is computed here and copied in.
+ * range, which has no inputs, is computed here and copied in; non_zero
+ * (shaders/nonzero.comp).
  *
  * remap push words: count, words, rank, the pad constant's 2 words,
  * result dims[8], input strides[8]. arg: count, is_max, kind,
@@ -271,12 +272,43 @@ static rlx_status plan_range(rlx__vk_plan_ctx *pc)
     return RLX_OK;
 }
 
+/* non_zero: one invocation writes the columns in order (see
+ * shaders/nonzero.comp); too many nonzeros fail the run. */
+static rlx_status plan_non_zero(rlx__vk_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    if (v->dtype != RLX_DTYPE_I64 || v->rank != 2 || x->rank > 8 ||
+        v->shape[0] != (int64_t)x->rank || x->dtype == RLX_DTYPE_BOOL)
+        return rlx__vk_unsupported(pc, "the result is not i64 [rank, n]");
+    uint32_t kind = rlx_kit_dtype_is_float(x->dtype) ? 0
+                  : x->dtype == RLX_DTYPE_I64 ? 2
+                  : x->dtype == RLX_DTYPE_F64 ? 3 : 1;
+    if (!pc->exe->values[pc->i].count)
+        return RLX_OK;
+    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
+                                               RLX_VK_PIPE_NONZERO);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)pc->exe->values[v->inputs[0]].count;
+    d->push[1] = kind;
+    d->push[2] = x->rank;
+    d->push[3] = (uint32_t)v->shape[1];
+    for (uint32_t k = 0; k < x->rank; k++)
+        d->push[4 + k] = (uint32_t)x->shape[k];
+    d->bind[0] = pc->i;
+    d->bind[1] = v->inputs[0];
+    d->bind[4] = RLX_VK_BIND_ERR;
+    pc->exe->uses_err = 1;
+    return RLX_OK;
+}
+
 rlx_status rlx__vk_plan_index(rlx__vk_plan_ctx *pc)
 {
     switch (pc->v->op) {
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: return plan_arg(pc);
     case RLX_OP_TRILU: return plan_trilu(pc);
     case RLX_OP_RANGE: return plan_range(pc);
+    case RLX_OP_NON_ZERO: return plan_non_zero(pc);
     default: return plan_remap(pc);
     }
 }

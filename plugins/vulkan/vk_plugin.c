@@ -12,13 +12,14 @@
 
 /* Every op of ops.h up to 1.3's: float ops on f32, f16 and bf16; data
  * movement, sources, cast and fill on every dtype of types.h. Of 1.4's,
- * those with shaders (the rest are declined, so placement runs them on
- * the CPU): the spatial ops, norms and activations on the float dtypes;
- * comparisons and logic (bool results); integer arithmetic on i32, i8
- * and u8, and on i64 where the device has shaderInt64 (compile declines
- * it elsewhere); where, pad, expand, tile, strided_slice, trilu and range on
- * any dtype; argmax/argmin (i64 results). A case a shader cannot take
- * (an i64 operand, more than 3 spatial axes) is declined at compile. */
+ * each has a shader (docs/vulkan.md has the table): the spatial ops,
+ * norms and activations on the float dtypes (max_pool and nearest
+ * resize on i8/u8 too); comparisons and logic (bool results); integer
+ * arithmetic and reductions on i32, i8 and u8, and the arithmetic on i64
+ * where the device has shaderInt64; the data movement and indexing ops
+ * on any dtype. A case a shader cannot take (an i64 operand on a device
+ * without shaderInt64, integer mean, more than 3 spatial axes) is
+ * declined at compile, so placement runs it on the CPU. */
 static int int32ish(rlx_dtype t)
 {
     return t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 ||
@@ -59,14 +60,17 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_BITWISE_NOT:
         return int32ish(dtype);
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
+    case RLX_OP_NON_ZERO:
         return dtype == RLX_DTYPE_I64;
     case RLX_OP_CUMSUM: /* f64 and i64 where the device has both */
         return fl || int32ish(dtype) || dtype == RLX_DTYPE_F64;
     case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_ONE_HOT:
     case RLX_OP_WHERE: case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
-    case RLX_OP_STRIDED_SLICE: case RLX_OP_TRILU: case RLX_OP_RANGE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_TRILU:
         return 1;
+    case RLX_OP_RANGE:
+        return dtype != RLX_DTYPE_BOOL;
     default:
         break;
     }

@@ -110,6 +110,9 @@ static const uint32_t logic64_spv[] =
 static const uint32_t cumsum64_spv[] =
 #include "cumsum64.spv.h"
     ;
+static const uint32_t nonzero_spv[] =
+#include "nonzero.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -151,4 +154,5 @@ const rlx__vk_shader rlx__vk_shaders[RLX_VK_PIPE_COUNT] = {
     [RLX_VK_PIPE_ONE_HOT] = { S(one_hot), 0, { 0 } },
     [RLX_VK_PIPE_LOGIC64] = { S(logic64), 0, { 0 } },
     [RLX_VK_PIPE_CUMSUM64] = { S(cumsum64), 0, { 0 } },
+    [RLX_VK_PIPE_NONZERO] = { S(nonzero), 0, { 0 } },
 };
