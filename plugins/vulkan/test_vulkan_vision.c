@@ -5,7 +5,8 @@
  * multi-tile sizes, groups, and the direct form for depthwise and
  * transposed convolutions, 1-d to 3-d) and 3-d pools against cpu-ref,
  * scatter duplicates resolved in order, indices out of range failing
- * the run, and non_zero's columns. TAP output; skipped when no Vulkan device exists.
+ * the run, and non_zero's columns. TAP output; skipped when no Vulkan
+ * device exists.
  */
 #include <math.h>
 #include <stdio.h>

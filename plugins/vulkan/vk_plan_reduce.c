@@ -1,8 +1,10 @@
 /*
- * vk_plan_reduce.c - the float reductions (sum, mean, max, min, prod,
- * L1, L2, log-sum-exp, sum of squares) over any set of axes: the input's dims are split into kept and reduced ones (each
- * run of neighbours merged), one workgroup per output element walks its
- * reduced elements and combines them in shared memory.
+ * vk_plan_reduce.c - the reductions (sum, mean, max, min, prod, L1, L2,
+ * log-sum-exp, sum of squares; on floats, and but for mean, L2 and
+ * log-sum-exp on i32, i8, u8) over any set of axes: the input's dims are
+ * split into kept and reduced ones (each run of neighbours merged), one
+ * workgroup per output element walks its reduced elements and combines
+ * them in shared memory.
  *
  * push words: output count, reduced count, op, round, kept rank,
  * reduced rank, dims[8] (kept first, then reduced), strides[8], integer

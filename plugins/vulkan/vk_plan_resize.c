@@ -6,8 +6,9 @@
  * products of one tap per axis for each output element.
  *
  * push words: count, rank, round, extrapolation value (f32 bits),
- * output dims[8], input dims[8], integer kind (nearest on i8, u8). Table: 9 words per (axis, output
- * index): tap count, 4 indices, 4 weights (f32 bits).
+ * output dims[8], input dims[8], integer kind (nearest on i8, u8).
+ * Table: 9 words per (axis, output index): tap count, 4 indices, 4
+ * weights (f32 bits).
  */
 #include <math.h>
 #include <stdlib.h>

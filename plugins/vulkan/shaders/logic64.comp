@@ -63,7 +63,8 @@ void main()
     case 37u: o = -x; break;
     case 38u: o = x < 0l ? -x : x; break;
     case 110u: {
-        int64_t lo = int64_t(packUint2x32(p.x0)), hi = int64_t(packUint2x32(p.x1));
+        int64_t lo = int64_t(packUint2x32(p.x0));
+        int64_t hi = int64_t(packUint2x32(p.x1));
         o = x < lo ? lo : x;
         o = o > hi ? hi : o;
         break;

@@ -6,7 +6,10 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(push_constant) uniform P { uint count, words, rows, cols, upper; int k; } p;
+layout(push_constant) uniform P {
+    uint count, words, rows, cols, upper;
+    int k;
+} p;
 layout(std430, set = 0, binding = 0) writeonly buffer Y { uint y[]; };
 layout(std430, set = 0, binding = 1) readonly buffer X { uint x[]; };
 
