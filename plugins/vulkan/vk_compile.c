@@ -43,6 +43,34 @@ rlx__vk_dispatch *rlx__vk_dispatch_add(const rlx_host *host,
     return d;
 }
 
+rlx_status rlx__vk_aux_add(const rlx_host *host, rlx_executable *exe,
+                           const void *data, VkDeviceSize bytes,
+                           uint32_t *bind)
+{
+    if (exe->n_aux == exe->cap_aux) {
+        uint32_t cap = exe->cap_aux ? 2 * exe->cap_aux : 8;
+        rlx__vk_aux *a = realloc(exe->aux, cap * sizeof *a);
+        if (!a)
+            return oom(host);
+        exe->aux = a;
+        exe->cap_aux = cap;
+    }
+    VkDeviceSize size = bytes < 16 ? 16 : bytes;
+    rlx__vk_aux *a = &exe->aux[exe->n_aux];
+    a->data = NULL;
+    if (data) {
+        if (!(a->data = calloc(1, size)))
+            return oom(host);
+        memcpy(a->data, data, bytes);
+    }
+    bytes = size;
+    a->offset = (exe->arena_end + 255) & ~(VkDeviceSize)255;
+    a->bytes = bytes;
+    exe->arena_end = a->offset + bytes;
+    *bind = RLX_VK_BIND_AUX0 + exe->n_aux++;
+    return RLX_OK;
+}
+
 void rlx__vk_grid(rlx__vk_dispatch *d, uint64_t n, uint32_t local)
 {
     uint64_t g = (n + local - 1) / local;
@@ -137,10 +165,35 @@ static rlx_status plan_node(rlx__vk_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
         return rlx__vk_plan_rows(&pc);
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_SUM_SQUARE:
         return rlx__vk_plan_reduce(&pc);
     case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT: case RLX_OP_SLICE:
     case RLX_OP_GATHER:
         return rlx__vk_plan_movement(&pc);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        return rlx__vk_plan_conv(&pc);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        return rlx__vk_plan_pool(&pc);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
+        return rlx__vk_plan_chnorm(&pc);
+    case RLX_OP_RESIZE:
+        return rlx__vk_plan_resize(&pc);
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
+    case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
+    case RLX_OP_ISNAN: case RLX_OP_ISINF: case RLX_OP_WHERE:
+        return rlx__vk_plan_logic(&pc);
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
+    case RLX_OP_RANGE: case RLX_OP_TRILU: case RLX_OP_NON_ZERO:
+        return rlx__vk_plan_index(&pc);
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM:
+    case RLX_OP_TOPK: case RLX_OP_ONE_HOT:
+        return rlx__vk_plan_gather(&pc);
     default:
         return rlx__vk_plan_elementwise(&pc);
     }
@@ -237,6 +290,14 @@ static rlx_status upload_sources(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         if (st != RLX_OK)
             return st;
     }
+    for (uint32_t k = 0; k < exe->n_aux; k++) {
+        const rlx__vk_aux *a = &exe->aux[k];
+        rlx_status st = a->data ? rlx__vk_upload(ctx, exe->arena.buf,
+                                                 a->offset, a->data, a->bytes)
+                                : RLX_OK;
+        if (st != RLX_OK)
+            return st;
+    }
     return RLX_OK;
 }
 
@@ -269,11 +330,13 @@ static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         val->offset = off;
         off += val->bytes ? val->bytes : 16;
     }
+    exe->arena_end = off;
     for (uint32_t i = 0; i < exe->n_nodes; i++)
         if ((st = plan_node(ctx, g, i, exe)) != RLX_OK)
             return st;
 
-    if ((st = rlx__vk_mem_create(ctx, off, 0, &exe->arena)) != RLX_OK ||
+    if ((st = rlx__vk_mem_create(ctx, exe->arena_end, 0, &exe->arena)) !=
+            RLX_OK ||
         (st = rlx__vk_mem_create(ctx, staging, 1, &exe->staging)) != RLX_OK ||
         (st = upload_sources(ctx, g, exe)) != RLX_OK)
         return st;
@@ -380,6 +443,9 @@ void rlx__vk_executable_destroy(void *backend, rlx_executable *exe)
     free(exe->names);
     free(exe->values);
     free(exe->dispatch);
+    for (uint32_t k = 0; k < exe->n_aux; k++)
+        free(exe->aux[k].data);
+    free(exe->aux);
     free(exe->inputs);
     free(exe->outputs);
     free(exe->param_nodes);

@@ -40,6 +40,25 @@ typedef enum rlx__vk_pipe {
     RLX_VK_PIPE_SOFTMAX,
     RLX_VK_PIPE_NORM,
     RLX_VK_PIPE_REDUCE,
+    /* since ABI 1.4's ops */
+    RLX_VK_PIPE_CONV,          /* implicit GEMM */
+    RLX_VK_PIPE_CONVD,         /* direct: conv_transpose, depthwise */
+    RLX_VK_PIPE_POOL,
+    RLX_VK_PIPE_CHNORM,        /* instance, group and batch norm */
+    RLX_VK_PIPE_RESIZE,
+    RLX_VK_PIPE_LOGIC,         /* comparisons, logic, integer ops */
+    RLX_VK_PIPE_WHERE,
+    RLX_VK_PIPE_REMAP,         /* pad, expand, tile, strided_slice */
+    RLX_VK_PIPE_ARG,           /* argmax, argmin */
+    RLX_VK_PIPE_TRILU,
+    RLX_VK_PIPE_GATHER_EL,     /* gather_elements */
+    RLX_VK_PIPE_GATHER_ND,
+    RLX_VK_PIPE_SCATTER,       /* scatter_elements, scatter_nd */
+    RLX_VK_PIPE_SCAN,          /* cumsum, topk */
+    RLX_VK_PIPE_ONE_HOT,
+    RLX_VK_PIPE_LOGIC64,       /* i64 integer ops (shaderInt64) */
+    RLX_VK_PIPE_CUMSUM64,      /* f64, i64 (shaderFloat64, shaderInt64) */
+    RLX_VK_PIPE_NONZERO,
     RLX_VK_PIPE_COUNT
 } rlx__vk_pipe;
 
@@ -197,6 +216,17 @@ typedef struct rlx__vk_value {
 
 #define RLX_VK_BIND_NONE UINT32_MAX
 #define RLX_VK_BIND_ERR (UINT32_MAX - 1) /* the run's error flag */
+/* Binding of the plan's auxiliary buffer K (tables, scratch). */
+#define RLX_VK_BIND_AUX0 0x80000000u
+#define RLX_VK_BIND_IS_AUX(b) \
+    ((b) >= RLX_VK_BIND_AUX0 && (b) < RLX_VK_BIND_ERR)
+
+/* A planner's own region of the arena: a table uploaded at compile time
+ * (DATA non-NULL) or scratch written by an earlier dispatch. */
+typedef struct rlx__vk_aux {
+    VkDeviceSize offset, bytes;
+    void *data;
+} rlx__vk_aux;
 
 typedef struct rlx__vk_dispatch {
     rlx__vk_pipe pipe;
@@ -226,6 +256,9 @@ struct rlx_executable {
     rlx_buffer **bound;        /* params the command buffer was recorded with */
     int recorded;
     int uses_err;
+    VkDeviceSize arena_end;    /* bytes of the arena planned so far */
+    uint32_t n_aux, cap_aux;
+    rlx__vk_aux *aux;
     rlx__vk_mem arena;         /* device-local: err flag + every value */
     rlx__vk_mem staging;       /* host-visible: err flag + inputs + outputs */
     VkDescriptorPool dpool;
@@ -237,6 +270,11 @@ struct rlx_executable {
 /* Append a dispatch to EXE; NULL on out of memory (reported). */
 rlx__vk_dispatch *rlx__vk_dispatch_add(const rlx_host *host,
                                        rlx_executable *exe, rlx__vk_pipe p);
+/* Reserve BYTES of the arena for node planning (copying DATA, if not
+ * NULL, to upload at compile time); *BIND gets its binding id. */
+rlx_status rlx__vk_aux_add(const rlx_host *host, rlx_executable *exe,
+                           const void *data, VkDeviceSize bytes,
+                           uint32_t *bind);
 /* Workgroup counts for N threads of groups of LOCAL, spread over x and y
  * so neither passes 65535. */
 void rlx__vk_grid(rlx__vk_dispatch *d, uint64_t n, uint32_t local);
@@ -258,6 +296,13 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc);
 rlx_status rlx__vk_plan_rows(rlx__vk_plan_ctx *pc);     /* softmax, norms */
 rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc);
 rlx_status rlx__vk_plan_movement(rlx__vk_plan_ctx *pc); /* transpose... */
+rlx_status rlx__vk_plan_conv(rlx__vk_plan_ctx *pc);  /* conv, conv_t */
+rlx_status rlx__vk_plan_pool(rlx__vk_plan_ctx *pc);
+rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc);
+rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc);
+rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc); /* compare, where */
+rlx_status rlx__vk_plan_index(rlx__vk_plan_ctx *pc); /* pad, tile... */
+rlx_status rlx__vk_plan_gather(rlx__vk_plan_ctx *pc); /* scatter, topk.. */
 
 /* Record EXE's command buffer for the param buffers in PARAMS. */
 rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params);

@@ -16,4 +16,8 @@ const rlx_node_view *rlx__vk_input(const rlx__vk_plan_ctx *pc, uint32_t j);
 /* Report that node PC cannot run here (RLX_ERR_UNSUPPORTED). */
 rlx_status rlx__vk_unsupported(const rlx__vk_plan_ctx *pc, const char *why);
 
+/* Whether OP runs on the integer dtypes in shaders/logic.comp
+ * (arithmetic, mod, bitwise, neg, abs, relu, sign, clip). */
+int rlx__vk_int_op(rlx_op op);
+
 #endif /* RLX_VK_PLAN_H */

@@ -6,6 +6,7 @@
  * b strides[8]; unary: count, op, round, gelu approximation; cast:
  * count, source dtype, target dtype.
  */
+#include <math.h>
 #include <string.h>
 
 #include "vk_plan.h"
@@ -50,10 +51,42 @@ static rlx_status plan_binary(rlx__vk_plan_ctx *pc)
     return RLX_OK;
 }
 
+/* Float attribute K of V, or DFLT when absent. */
+static float fattr(const rlx_node_view *v, uint32_t k, double dflt)
+{
+    return (float)(v->n_float_attrs > k && v->float_attrs
+                       ? v->float_attrs[k] : dflt);
+}
+
 static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     int64_t approx = 0;
+    float fa = 0, fb = 0;
+    switch (v->op) {
+    case RLX_OP_CLIP:
+        fa = fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY);
+        fb = fattr(v, RLX_ATTR_CLIP_MAX, INFINITY);
+        break;
+    case RLX_OP_LEAKY_RELU:
+        fa = fattr(v, RLX_ATTR_LEAKY_RELU_ALPHA, RLX_LEAKY_RELU_ALPHA_DEFAULT);
+        break;
+    case RLX_OP_ELU:
+        fa = fattr(v, RLX_ATTR_ELU_ALPHA, RLX_ELU_ALPHA_DEFAULT);
+        break;
+    case RLX_OP_SELU:
+        fa = fattr(v, RLX_ATTR_SELU_ALPHA, RLX_SELU_ALPHA_DEFAULT);
+        fb = fattr(v, RLX_ATTR_SELU_GAMMA, RLX_SELU_GAMMA_DEFAULT);
+        break;
+    case RLX_OP_HARD_SIGMOID:
+        fa = fattr(v, RLX_ATTR_HARD_SIGMOID_ALPHA,
+                   RLX_HARD_SIGMOID_ALPHA_DEFAULT);
+        fb = fattr(v, RLX_ATTR_HARD_SIGMOID_BETA,
+                   RLX_HARD_SIGMOID_BETA_DEFAULT);
+        break;
+    default:
+        break;
+    }
     if (v->op == RLX_OP_GELU) {
         approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         if (approx != RLX_GELU_ERF && approx != RLX_GELU_TANH)
@@ -73,6 +106,8 @@ static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
     d->push[1] = (uint32_t)v->op;
     d->push[2] = pc->round;
     d->push[3] = (uint32_t)approx;
+    memcpy(&d->push[4], &fa, 4);
+    memcpy(&d->push[5], &fb, 4);
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     rlx__vk_grid(d, count, RLX_VK_LOCAL);
@@ -109,6 +144,10 @@ rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
     const rlx_node_view *v = pc->v;
     if (v->op == RLX_OP_CAST)
         return plan_cast(pc);
+    if (!rlx_kit_dtype_is_float(v->dtype) && rlx__vk_int_op(v->op))
+        return rlx__vk_plan_logic(pc);
+    if (v->op == RLX_OP_MOD && rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 1)
+        return rlx__vk_unsupported(pc, "float mod needs fmod 1");
     if (!rlx_kit_dtype_is_float(v->dtype))
         return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
     for (uint32_t j = 0; j < v->n_inputs; j++)
@@ -116,11 +155,16 @@ rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
             return rlx__vk_unsupported(pc, "operands of mixed dtypes");
     switch (v->op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
-    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW: case RLX_OP_PRELU:
+    case RLX_OP_MOD:
         return plan_binary(pc);
     default:
-        if (v->n_inputs != 1)
-            return rlx__vk_unsupported(pc, "unknown op");
+        /* shaders/unary.comp's ops: 1.0's and 1.4's float ones */
+        if (v->n_inputs != 1 ||
+            !((v->op >= RLX_OP_RELU && v->op <= RLX_OP_ATAN) ||
+              (v->op >= RLX_OP_CLIP && v->op <= RLX_OP_ERF) ||
+              (v->op >= RLX_OP_LEAKY_RELU && v->op <= RLX_OP_MISH)))
+            return rlx__vk_unsupported(pc, "no shader for this op");
         if (pc->exe->values[v->inputs[0]].count !=
             pc->exe->values[pc->i].count)
             return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,

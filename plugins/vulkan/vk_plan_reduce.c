@@ -1,20 +1,31 @@
 /*
- * vk_plan_reduce.c - reduce_sum, reduce_mean and reduce_max over any set
- * of axes: the input's dims are split into kept and reduced ones (each
- * run of neighbours merged), one workgroup per output element walks its
- * reduced elements and combines them in shared memory.
+ * vk_plan_reduce.c - the reductions (sum, mean, max, min, prod, L1, L2,
+ * log-sum-exp, sum of squares; on floats, and but for mean, L2 and
+ * log-sum-exp on i32, i8, u8) over any set of axes: the input's dims are
+ * split into kept and reduced ones (each run of neighbours merged), one
+ * workgroup per output element walks its reduced elements and combines
+ * them in shared memory.
  *
  * push words: output count, reduced count, op, round, kept rank,
- * reduced rank, dims[8] (kept first, then reduced), strides[8].
+ * reduced rank, dims[8] (kept first, then reduced), strides[8], integer
+ * kind (0 float), wrap, the empty reduction's integer value.
  */
 #include "vk_plan.h"
 
 rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
-    if (v->dtype != RLX_DTYPE_F32 && v->dtype != RLX_DTYPE_F16 &&
-        v->dtype != RLX_DTYPE_BF16)
-        return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
+    /* integers: i32, i8, u8, but not mean, L2 or log-sum-exp (in
+     * double in the reference) */
+    int kind = rlx_kit_dtype_is_float(v->dtype) ? 0
+             : v->dtype == RLX_DTYPE_I32 || v->dtype == RLX_DTYPE_I8 ? 1
+             : v->dtype == RLX_DTYPE_U8 ? 2 : -1;
+    if (kind < 0 || (kind > 0 && (v->op == RLX_OP_REDUCE_MEAN ||
+                                  v->op == RLX_OP_REDUCE_L2 ||
+                                  v->op == RLX_OP_REDUCE_LOG_SUM_EXP)))
+        return rlx__vk_unsupported(pc, "reductions take f32, f16, bf16, and "
+                                       "i32, i8, u8 but for mean, L2 and "
+                                       "log-sum-exp");
     if (in->dtype != v->dtype)
         return rlx__vk_unsupported(pc, "operands of mixed dtypes");
     uint32_t r = in->rank;
@@ -71,6 +82,17 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
         d->push[6 + nk + q] = (uint32_t)rd[q];
         d->push[14 + nk + q] = (uint32_t)rs[q];
     }
+    int32_t lo = v->dtype == RLX_DTYPE_I8 ? -128
+               : v->dtype == RLX_DTYPE_U8 ? 0 : INT32_MIN;
+    int32_t hi = v->dtype == RLX_DTYPE_I8 ? 127
+               : v->dtype == RLX_DTYPE_U8 ? 255 : INT32_MAX;
+    int32_t init = v->op == RLX_OP_REDUCE_MAX ? lo
+                 : v->op == RLX_OP_REDUCE_MIN ? hi
+                 : v->op == RLX_OP_REDUCE_PROD ? 1 : 0;
+    d->push[22] = (uint32_t)kind;
+    d->push[23] = v->dtype == RLX_DTYPE_I8 ? 1u
+                : v->dtype == RLX_DTYPE_U8 ? 2u : 0u;
+    d->push[24] = (uint32_t)init;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     rlx__vk_grid(d, out_count * 64, 64);

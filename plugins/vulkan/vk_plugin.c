@@ -8,22 +8,77 @@
 #include <rlx/plugin.h>
 
 #include "vk_internal.h"
+#include "vk_plan.h"
 
 /* Every op of ops.h up to 1.3's: float ops on f32, f16 and bf16; data
- * movement, sources, cast and fill on every dtype of types.h. The ops of
- * 1.4 on (values from RLX_OP_CONV) have no shaders yet: declining them
- * lets placement run those nodes on the CPU. */
+ * movement, sources, cast and fill on every dtype of types.h. Of 1.4's,
+ * each has a shader (docs/vulkan.md has the table): the spatial ops,
+ * norms and activations on the float dtypes (max_pool and nearest
+ * resize on i8/u8 too); comparisons and logic (bool results); integer
+ * arithmetic and reductions on i32, i8 and u8, and the arithmetic on i64
+ * where the device has shaderInt64; the data movement and indexing ops
+ * on any dtype. A case a shader cannot take (an i64 operand on a device
+ * without shaderInt64, integer mean, more than 3 spatial axes) is
+ * declined at compile, so placement runs it on the CPU. */
+static int int32ish(rlx_dtype t)
+{
+    return t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 ||
+           t == RLX_DTYPE_I64; /* i64 on devices with shaderInt64 */
+}
+
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
-    if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype) ||
-        op >= RLX_OP_CONV)
+    if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype))
         return 0;
-    /* The ops of 1.4 (values past fill) have no shaders yet: placement
-     * runs them on the CPU. */
+    int fl = rlx_kit_dtype_is_float(dtype);
+    switch (op) {
+    case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* resize: nearest only */
+        return fl || dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8;
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+    case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM: case RLX_OP_FLOOR: case RLX_OP_CEIL:
+    case RLX_OP_ROUND: case RLX_OP_RECIPROCAL: case RLX_OP_ERF:
+    case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: case RLX_OP_SELU:
+    case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH:
+    case RLX_OP_MISH: case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_MEAN:
+        return fl;
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MAX: case RLX_OP_REDUCE_MIN:
+    case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        return fl || (int32ish(dtype) && dtype != RLX_DTYPE_I64);
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
+    case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
+    case RLX_OP_ISNAN: case RLX_OP_ISINF:
+        return dtype == RLX_DTYPE_BOOL;
+    case RLX_OP_CLIP: case RLX_OP_SIGN: case RLX_OP_PRELU: case RLX_OP_MOD:
+        return fl || int32ish(dtype);
+    case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
+    case RLX_OP_BITWISE_NOT:
+        return int32ish(dtype);
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
+    case RLX_OP_NON_ZERO:
+        return dtype == RLX_DTYPE_I64;
+    case RLX_OP_CUMSUM: /* f64 and i64 where the device has both */
+        return fl || int32ish(dtype) || dtype == RLX_DTYPE_F64;
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_ONE_HOT:
+    case RLX_OP_WHERE: case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_TRILU:
+        return 1;
+    case RLX_OP_RANGE:
+        return dtype != RLX_DTYPE_BOOL;
+    default:
+        break;
+    }
     if (op > RLX_OP_FILL)
         return 0;
-    return !rlx_kit_op_is_float(op) || rlx_kit_dtype_is_float(dtype);
+    if (rlx__vk_int_op(op) && int32ish(dtype))
+        return 1;
+    return !rlx_kit_op_is_float(op) || fl;
 }
 
 static rlx_status vk_probe(void *backend, rlx_probe_result *out)

@@ -19,6 +19,13 @@ static void locate(const rlx_executable *exe, rlx_buffer *const *params,
         *range = 16;
         return;
     }
+    if (RLX_VK_BIND_IS_AUX(node)) {
+        const rlx__vk_aux *a = &exe->aux[node - RLX_VK_BIND_AUX0];
+        *buf = exe->arena.buf;
+        *off = a->offset;
+        *range = a->bytes;
+        return;
+    }
     const rlx__vk_value *v = &exe->values[exe->values[node].alias];
     if (v->param_slot >= 0) {
         *buf = params[v->param_slot]->m.buf;

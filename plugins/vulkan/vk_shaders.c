@@ -59,6 +59,60 @@ static const uint32_t norm_spv[] =
 static const uint32_t reduce_spv[] =
 #include "reduce.spv.h"
     ;
+static const uint32_t conv_spv[] =
+#include "conv.spv.h"
+    ;
+static const uint32_t convd_spv[] =
+#include "convd.spv.h"
+    ;
+static const uint32_t pool_spv[] =
+#include "pool.spv.h"
+    ;
+static const uint32_t chnorm_spv[] =
+#include "chnorm.spv.h"
+    ;
+static const uint32_t resize_spv[] =
+#include "resize.spv.h"
+    ;
+static const uint32_t logic_spv[] =
+#include "logic.spv.h"
+    ;
+static const uint32_t where_spv[] =
+#include "where.spv.h"
+    ;
+static const uint32_t remap_spv[] =
+#include "remap.spv.h"
+    ;
+static const uint32_t arg_spv[] =
+#include "arg.spv.h"
+    ;
+static const uint32_t trilu_spv[] =
+#include "trilu.spv.h"
+    ;
+static const uint32_t gather_el_spv[] =
+#include "gather_el.spv.h"
+    ;
+static const uint32_t gather_nd_spv[] =
+#include "gather_nd.spv.h"
+    ;
+static const uint32_t scatter_spv[] =
+#include "scatter.spv.h"
+    ;
+static const uint32_t scan_spv[] =
+#include "scan.spv.h"
+    ;
+static const uint32_t one_hot_spv[] =
+#include "one_hot.spv.h"
+    ;
+static const uint32_t logic64_spv[] =
+#include "logic64.spv.h"
+    ;
+static const uint32_t cumsum64_spv[] =
+#include "cumsum64.spv.h"
+    ;
+static const uint32_t nonzero_spv[] =
+#include "nonzero.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -83,4 +137,22 @@ const rlx__vk_shader rlx__vk_shaders[RLX_VK_PIPE_COUNT] = {
     [RLX_VK_PIPE_SOFTMAX] = { S(softmax), 0, { 0 } },
     [RLX_VK_PIPE_NORM] = { S(norm), 0, { 0 } },
     [RLX_VK_PIPE_REDUCE] = { S(reduce), 0, { 0 } },
+    [RLX_VK_PIPE_CONV] = { S(conv), 0, { 0 } },
+    [RLX_VK_PIPE_CONVD] = { S(convd), 0, { 0 } },
+    [RLX_VK_PIPE_POOL] = { S(pool), 0, { 0 } },
+    [RLX_VK_PIPE_CHNORM] = { S(chnorm), 0, { 0 } },
+    [RLX_VK_PIPE_RESIZE] = { S(resize), 0, { 0 } },
+    [RLX_VK_PIPE_LOGIC] = { S(logic), 0, { 0 } },
+    [RLX_VK_PIPE_WHERE] = { S(where), 0, { 0 } },
+    [RLX_VK_PIPE_REMAP] = { S(remap), 0, { 0 } },
+    [RLX_VK_PIPE_ARG] = { S(arg), 0, { 0 } },
+    [RLX_VK_PIPE_TRILU] = { S(trilu), 0, { 0 } },
+    [RLX_VK_PIPE_GATHER_EL] = { S(gather_el), 0, { 0 } },
+    [RLX_VK_PIPE_GATHER_ND] = { S(gather_nd), 0, { 0 } },
+    [RLX_VK_PIPE_SCATTER] = { S(scatter), 0, { 0 } },
+    [RLX_VK_PIPE_SCAN] = { S(scan), 0, { 0 } },
+    [RLX_VK_PIPE_ONE_HOT] = { S(one_hot), 0, { 0 } },
+    [RLX_VK_PIPE_LOGIC64] = { S(logic64), 0, { 0 } },
+    [RLX_VK_PIPE_CUMSUM64] = { S(cumsum64), 0, { 0 } },
+    [RLX_VK_PIPE_NONZERO] = { S(nonzero), 0, { 0 } },
 };

@@ -34,6 +34,8 @@ void main()
     case 14u: r = isnan(u) || isnan(v) ? u + v : (u > v ? u : v); break;
     case 15u: r = isnan(u) || isnan(v) ? u + v : (u < v ? u : v); break;
     case 16u: r = rlx_pow(u, v); break;
+    case 130u: r = u < 0.0 ? v * u : u; break;                    // prelu
+    case 131u: r = rlx_fmod(u, v); break;
     default: r = RLX_NAN; break;
     }
     y[i] = rlx_round(r, p.rnd);

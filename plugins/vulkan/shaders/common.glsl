@@ -254,3 +254,83 @@ float rlx_pow(float x, float y)
     }
     return x < 0.0 && yodd ? -r : r;
 }
+
+// log(1 + t), accurate for small t (the rounding of 1 + t is undone).
+float rlx_log1p(float t)
+{
+    float u = 1.0 + t;
+    if (u == 1.0)
+        return t;
+    if (isinf(u))
+        return u;
+    return rlx_log(u) * (t / (u - 1.0));
+}
+
+// e^x - 1, accurate near 0.
+float rlx_expm1(float x)
+{
+    if (abs(x) < 0.5) {
+        float p = 1.0 / 5040.0;
+        p = p * x + 1.0 / 720.0;
+        p = p * x + 1.0 / 120.0;
+        p = p * x + 1.0 / 24.0;
+        p = p * x + 1.0 / 6.0;
+        p = p * x + 0.5;
+        return x + x * x * p;
+    }
+    return rlx_exp(x) - 1.0;
+}
+
+float rlx_erf(float x)
+{
+    if (isnan(x))
+        return x;
+    if (abs(x) < 0.5) { // Maclaurin series, relative error below 1e-7
+        float z = x * x;
+        float p = -1.0 / 75600.0;
+        p = p * z + 1.0 / 9360.0;
+        p = p * z - 1.0 / 1320.0;
+        p = p * z + 1.0 / 216.0;
+        p = p * z - 1.0 / 42.0;
+        p = p * z + 0.1;
+        p = p * z - 1.0 / 3.0;
+        p = p * z + 1.0;
+        return 1.12837916709551257 * x * p;
+    }
+    return 1.0 - rlx_erfc(x);
+}
+
+float rlx_softplus(float x)
+{
+    return x > 0.0 ? x + rlx_log1p(rlx_exp(-x)) : rlx_log1p(rlx_exp(x));
+}
+
+// C fmod: the sign of x; exact while x / y stays below 2^24.
+float rlx_fmod(float x, float y)
+{
+    if (isnan(x) || isnan(y) || isinf(x) || y == 0.0)
+        return RLX_NAN;
+    if (isinf(y))
+        return x;
+    float ay = abs(y), ax = abs(x);
+    float q = trunc(ax / ay);
+    float r = fma(-q, ay, ax);
+    if (r < 0.0)
+        r += ay;
+    if (r >= ay)
+        r -= ay;
+    return x < 0.0 ? -r : r;
+}
+
+// An index of 1 (i32) or 2 (i64) words into an axis of DIM elements,
+// negative counting from the end: its position, or -1 outside
+// [-dim, dim).
+int rlx_index(uint lo, uint hi, uint words, uint dim)
+{
+    int v = int(lo);
+    if (words == 2u && !(hi == 0u && v >= 0) && !(hi == 0xffffffffu && v < 0))
+        return -1;
+    if (v < 0)
+        v += int(dim);
+    return v >= 0 && uint(v) < dim ? v : -1;
+}

@@ -4,7 +4,7 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(push_constant) uniform P { uint count, op, rnd, approx; } p;
+layout(push_constant) uniform P { uint count, op, rnd, approx; float a, b; } p;
 layout(std430, set = 0, binding = 0) writeonly buffer Y { float y[]; };
 layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
 
@@ -34,6 +34,31 @@ float apply(uint op, float v)
     case 42u: return v * rlx_sigmoid(v);                         // silu
     case 43u: { vec2 sc = rlx_sincos(v); return sc.x / sc.y; }   // tan
     case 44u: return rlx_atan(v);
+    case 110u: {                          // clip: min first, then max
+        float r = v < p.a ? p.a : v;
+        return r > p.b ? p.b : r;
+    }
+    case 111u: return floor(v);
+    case 112u: return ceil(v);
+    case 113u: return roundEven(v);
+    case 114u: return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : (v == 0.0 ? 0.0 : v));
+    case 115u: return 1.0 / v;
+    case 116u: return rlx_erf(v);
+    case 123u: return v < 0.0 ? p.a * v : v;                     // leaky
+    case 124u: return v < 0.0 ? p.a * rlx_expm1(v) : v;          // elu
+    case 125u: return v > 0.0 ? p.b * v : p.b * p.a * rlx_expm1(v);
+    case 126u: return rlx_softplus(v);
+    case 127u: {                                                 // hard_sigmoid
+        float h = p.a * v + p.b;
+        return h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
+    }
+    case 128u: {                                                 // hard_swish
+        float h = v / 6.0 + 0.5;
+        h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
+        return h == 0.0 ? 0.0 : v * h;
+    }
+    case 129u:                                                   // mish
+        return isinf(v) && v < 0.0 ? 0.0 : v * rlx_tanh(rlx_softplus(v));
     default: return RLX_NAN;
     }
 }

@@ -1,0 +1,120 @@
+#version 450
+// logic.comp - the broadcasting ops on 32-bit words that are not float
+// arithmetic: comparisons (any numeric dtype, bool result), the logical
+// ops, isnan and isinf, and integer arithmetic on i32, i8, u8 and bool
+// (computed in 32 bits, which wraps as the narrower dtypes do once the
+// result is truncated to them). One thread per output element.
+#extension GL_GOOGLE_include_directive : require
+layout(local_size_x = 256) in;
+#include "common.glsl"
+
+// kind: 0 float (f32, f16, bf16 held as f32), 1 signed, 2 unsigned.
+// wrap: the result's width: 0 32-bit, 1 i8, 2 u8 or bool.
+layout(push_constant) uniform P {
+    uint count, op, kind, wrap, rank;
+    uint dims[8], sa[8], sb[8];
+    int x0, x1;                 // isinf flags, clip bounds, mod's fmod
+} p;
+layout(std430, set = 0, binding = 0) writeonly buffer Y { uint y[]; };
+layout(std430, set = 0, binding = 1) readonly buffer A { uint a[]; };
+layout(std430, set = 0, binding = 2) readonly buffer B { uint b[]; };
+
+// -1, 0, 1 as u is less, equal, greater than v; 2 unordered (NaN).
+int order(uint u, uint v)
+{
+    if (p.kind == 0u) {
+        float x = uintBitsToFloat(u), z = uintBitsToFloat(v);
+        if (isnan(x) || isnan(z))
+            return 2;
+        return x < z ? -1 : (x > z ? 1 : 0);
+    }
+    if (p.kind == 1u)
+        return int(u) < int(v) ? -1 : (int(u) > int(v) ? 1 : 0);
+    return u < v ? -1 : (u > v ? 1 : 0);
+}
+
+int ipow(int x, int e)
+{
+    if (e < 0)
+        return x == 1 ? 1 : (x == -1 ? ((e & 1) != 0 ? -1 : 1) : 0);
+    int r = 1;
+    while (e != 0) {
+        if ((e & 1) != 0)
+            r *= x;
+        x *= x;
+        e >>= 1;
+    }
+    return r;
+}
+
+uint apply(uint u, uint v)
+{
+    int x = int(u), z = int(v);
+    int o;
+    switch (p.op) {
+    case 100u: return order(u, v) == 0 ? 1u : 0u;
+    case 101u: return order(u, v) == -1 ? 1u : 0u;
+    case 102u: { int c = order(u, v); return c == -1 || c == 0 ? 1u : 0u; }
+    case 103u: return order(u, v) == 1 ? 1u : 0u;
+    case 104u: { int c = order(u, v); return c == 1 || c == 0 ? 1u : 0u; }
+    case 105u: return u != 0u && v != 0u ? 1u : 0u;
+    case 106u: return u != 0u || v != 0u ? 1u : 0u;
+    case 107u: return (u != 0u) != (v != 0u) ? 1u : 0u;
+    case 108u: return u == 0u ? 1u : 0u;
+    case 117u: return isnan(uintBitsToFloat(u)) ? 1u : 0u;
+    case 118u: {
+        float f = uintBitsToFloat(u);
+        return isinf(f) && ((f > 0.0 && p.x0 != 0) || (f < 0.0 && p.x1 != 0))
+                   ? 1u : 0u;
+    }
+    case 10u: o = x + z; break;
+    case 11u: o = x - z; break;
+    case 12u: o = x * z; break;
+    case 13u: o = z == 0 ? 0 : (z == -1 ? -x : x / z); break;
+    case 14u: o = x > z ? x : z; break;
+    case 15u: o = x < z ? x : z; break;
+    case 16u: o = ipow(x, z); break;
+    case 30u: o = x > 0 ? x : 0; break;
+    case 37u: o = -x; break;
+    case 38u: o = x < 0 ? -x : x; break;
+    case 110u: o = x < p.x0 ? p.x0 : x; o = o > p.x1 ? p.x1 : o; break;
+    case 114u: o = x > 0 ? 1 : (x < 0 ? -1 : 0); break;
+    case 119u: o = x & z; break;
+    case 120u: o = x | z; break;
+    case 121u: o = x ^ z; break;
+    case 122u: o = ~x; break;
+    case 130u: o = x < 0 ? x * z : x; break;
+    case 131u:
+        if (z == 0 || z == -1) {
+            o = 0;
+        } else {
+            int q = x / z; // truncates toward zero, as C's
+
+            o = x - q * z;
+            if (p.x0 == 0 && o != 0 && ((o < 0) != (z < 0)))
+                o += z;
+        }
+        break;
+    default: o = 0; break;
+    }
+    if (p.wrap == 1u)
+        return uint(bitfieldExtract(o, 0, 8));
+    if (p.wrap == 2u)
+        return uint(o) & 0xffu;
+    return uint(o);
+}
+
+void main()
+{
+    uint i = rlx_gid();
+    if (i >= p.count)
+        return;
+    uint rest = i, ia = 0u, ib = 0u;
+    for (uint d = p.rank; d-- > 0u;) {
+        uint c = rest % p.dims[d];
+        rest /= p.dims[d];
+        ia += c * p.sa[d];
+        ib += c * p.sb[d];
+    }
+    y[i] = apply(a[ia], b[ib]);
+}
