@@ -282,6 +282,8 @@ void rlx_program_destroy(rlx_program *p)
         p->shapes = NULL;
         rlx__shapes_free(sh);
     }
+    if (p->staged_free)
+        p->staged_free(p->staged);
     const rlx_backend *b = p->backend;
     /* The executable goes first: backends may hold on to the host input
      * and output memory (pinned for DMA) until executable_destroy. Runs
@@ -498,6 +500,8 @@ void rlx__program_ran(rlx_program *p)
 rlx_status rlx_program_run(rlx_program *p)
 {
     rlx_status st;
+    if (p && p->staged_run) /* a model run in stages drives itself */
+        return p->staged_run(p);
     if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
         return st;
     st = rlx__program_check_ready(p, "rlx_program_run");
