@@ -6,7 +6,8 @@
  * drives the model in stages (onnx_walk.c): graph stages compiled on the
  * program's session by the usual path, host steps in between. Output
  * shapes may change from run to run; rlx_program_slot tells them after
- * each run.
+ * each run. Other input shapes go through the per-shape cache
+ * (model_shapes.c) like any program of rlx_model_compile.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,15 +39,21 @@ static rlx_status staged_run(rlx_program *p)
                           "rlx_program_set_input and read outputs with "
                           "rlx_program_output_data", x->m->path);
     uint32_t ni = p->n_slots[RLX_SLOT_INPUT], no = p->n_slots[RLX_SLOT_OUTPUT];
-    const void **in = calloc(ni ? ni : 1, sizeof *in);
+    rlx__onnx_host *in = calloc(ni ? ni : 1, sizeof *in);
     rlx__onnx_host *out = calloc(no ? no : 1, sizeof *out);
     if (!in || !out) {
         free(in);
         free(out);
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    for (uint32_t i = 0; i < ni; i++)
-        in[i] = p->slots[RLX_SLOT_INPUT][i].host;
+    for (uint32_t i = 0; i < ni; i++) { /* the dims it was compiled for */
+        const rlx__slot *slot = &p->slots[RLX_SLOT_INPUT][i];
+        in[i].dtype = slot->dtype;
+        in[i].rank = slot->rank;
+        memcpy(in[i].dims, slot->shape, sizeof in[i].dims);
+        in[i].data = slot->host;
+        in[i].nbytes = slot->nbytes;
+    }
     st = rlx__onnx_exec(x->m->onnx, x->s, in, out);
     if (st != RLX_OK)
         st = rlx__error(st, "%s: %s", x->m->path, rlx_last_error());

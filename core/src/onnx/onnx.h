@@ -275,10 +275,11 @@ typedef struct rlx__onnx_host {
 
 /* Run the model in stages (If on a run-time condition, Loop, Scan, ops
  * whose result size depends on data): graph stages compiled on S, host
- * steps in between. IN: the data of each input without a fixed value, in
- * model order, at the inputs' current dims. OUT: one per graph output. */
+ * steps in between. IN: each input without a fixed value, in model
+ * order (its dims may differ from the model's current ones). OUT: one
+ * per graph output. */
 rlx_status rlx__onnx_exec(rlx__onnx_model *m, rlx_session *s,
-                          const void *const *in, rlx__onnx_host *out);
+                          const rlx__onnx_host *in, rlx__onnx_host *out);
 
 /* ---- onnx_control.c, onnx_host.c: what the walker runs itself -------- */
 

@@ -540,7 +540,7 @@ void rlx__onnx_report_free(rlx__onnx_report *r)
  * lowering; run-time data IN at run time; fixed values known), nodes in
  * topological order. */
 static rlx_status top_init(rlx__onnx_walk *w, rlx__onnx_scope *s,
-                           const void *const *in)
+                           const rlx__onnx_host *in)
 {
     const rlx__onnx_model *m = w->m;
     memset(s, 0, sizeof *s);
@@ -581,7 +581,9 @@ static rlx_status top_init(rlx__onnx_walk *w, rlx__onnx_scope *s,
             v->data = mi->value;
         } else if (in) {
             v->rt = 1;
-            v->data = in[k++];
+            v->rank = in[k].rank;
+            memcpy(v->dims, in[k].dims, sizeof v->dims);
+            v->data = in[k++].data;
         } else if ((st = rlx_graph_input(w->c.g, mi->name, mi->dtype,
                                          mi->rank, mi->dims, &v->v)) !=
                    RLX_OK) {
@@ -676,7 +678,7 @@ rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
 }
 
 rlx_status rlx__onnx_exec(rlx__onnx_model *m, rlx_session *s,
-                          const void *const *in, rlx__onnx_host *out)
+                          const rlx__onnx_host *in, rlx__onnx_host *out)
 {
     rlx__onnx_walk w = { .m = m, .s = s };
     w.c.m = m;
