@@ -348,7 +348,9 @@ TEST(unique_of_run_time_data)
     run_open(&r, path);
     const float a[6] = { 2, 1, 2, 3, 1, 2 };
     ASSERT_OK(rlx_program_set_input(r.p, "x", a, sizeof a));
-    ASSERT_OK(rlx_program_run(r.p));
+    /* submit runs a staged program at once */
+    ASSERT_OK(rlx_program_submit(r.p));
+    ASSERT_OK(rlx_program_wait(r.p));
     const int64_t d3[1] = { 3 };
     const float wy[3] = { 1, 2, 3 };
     const int64_t wi[3] = { 1, 0, 3 }, wv[6] = { 1, 0, 1, 2, 0, 1 },

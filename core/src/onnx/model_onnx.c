@@ -91,6 +91,8 @@ static rlx_status relower(rlx_model *m, int loading)
         free(m->pending);
         m->pending = NULL;
         report_free(m);
+        m->n_report = rep.n;
+        m->report = rep.lowered;
         rlx__error_clear();
         return RLX_OK;
     }

@@ -4,7 +4,8 @@
  * result size depends on data). The application sees an ordinary
  * rlx_program: it sets inputs, runs, reads outputs. Behind it each run
  * drives the model in stages (onnx_walk.c): graph stages compiled on the
- * program's session by the usual path, host steps in between. Output
+ * program's session by the usual path and kept for the next runs
+ * (onnx_stages.c), host steps in between. Output
  * shapes may change from run to run; rlx_program_slot tells them after
  * each run. Other input shapes go through the per-shape cache
  * (model_shapes.c) like any program of rlx_model_compile.
@@ -19,10 +20,14 @@
 typedef struct staged {
     rlx_model *m;
     rlx_session *s;
+    rlx__onnx_stages *stages; /* compiled by earlier runs */
 } staged;
 
-static void staged_free(void *x)
+static void staged_free(void *p)
 {
+    staged *x = p;
+    if (x)
+        rlx__onnx_stages_free(x->stages);
     free(x);
 }
 
@@ -32,12 +37,6 @@ static rlx_status staged_run(rlx_program *p)
     rlx_status st = rlx__program_check_ready(p, "rlx_program_run");
     if (st != RLX_OK)
         return st;
-    if (p->n_bound[RLX_SLOT_INPUT] || p->n_bound[RLX_SLOT_OUTPUT])
-        return rlx__error(RLX_ERR_UNSUPPORTED,
-                          "%s: this model runs in stages, and its program "
-                          "takes host data only. Fix: set inputs with "
-                          "rlx_program_set_input and read outputs with "
-                          "rlx_program_output_data", x->m->path);
     uint32_t ni = p->n_slots[RLX_SLOT_INPUT], no = p->n_slots[RLX_SLOT_OUTPUT];
     rlx__onnx_host *in = calloc(ni ? ni : 1, sizeof *in);
     rlx__onnx_host *out = calloc(no ? no : 1, sizeof *out);
@@ -54,7 +53,7 @@ static rlx_status staged_run(rlx_program *p)
         in[i].data = slot->host;
         in[i].nbytes = slot->nbytes;
     }
-    st = rlx__onnx_exec(x->m->onnx, x->s, in, out);
+    st = rlx__onnx_exec(x->m->onnx, x->s, x->stages, in, out);
     if (st != RLX_OK)
         st = rlx__error(st, "%s: %s", x->m->path, rlx_last_error());
     for (uint32_t i = 0; i < no; i++) {
@@ -110,11 +109,20 @@ rlx_status rlx__model_onnx_compile_staged(rlx_model *m, rlx_session *s,
     }
     x->m = m;
     x->s = s;
+    if (rlx__onnx_stages_create(&x->stages) != RLX_OK) {
+        free(p);
+        free(x);
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    }
     p->staged = x;
     p->staged_run = staged_run;
     p->staged_free = staged_free;
     p->backend = rlx_session_backend(s);
     p->device_index = rlx_session_device_index(s);
+    p->report.summary = rlx__printf_alloc(
+        "in stages: graph stages compiled for %s:%u as runs reach them, "
+        "host steps between them", rlx_backend_device_name(p->backend),
+        (unsigned)p->device_index);
     uint32_t ni = 0;
     for (uint32_t i = 0; i < om->n_inputs; i++)
         ni += !om->inputs[i].value;

@@ -259,7 +259,9 @@ typedef struct rlx__onnx_report {
     char **lowered;         /* per node of m->nodes */
 } rlx__onnx_report;
 
-/* Build the graph for the inputs' current dims. */
+/* Build the graph for the inputs' current dims. On failure REP is
+ * emptied, unless the model needs run-time data (rep->needs_runtime):
+ * then it says what each node became up to there. */
 rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
                            rlx__onnx_report *rep);
 void rlx__onnx_report_free(rlx__onnx_report *r);
@@ -277,9 +279,22 @@ typedef struct rlx__onnx_host {
  * whose result size depends on data): graph stages compiled on S, host
  * steps in between. IN: each input without a fixed value, in model
  * order (its dims may differ from the model's current ones). OUT: one
- * per graph output. */
+ * per graph output. STAGES: the stages compiled by earlier runs. */
+typedef struct rlx__onnx_stages rlx__onnx_stages;
 rlx_status rlx__onnx_exec(rlx__onnx_model *m, rlx_session *s,
+                          rlx__onnx_stages *stages,
                           const rlx__onnx_host *in, rlx__onnx_host *out);
+
+/* ---- onnx_stages.c: compiled stages kept from run to run ------------ */
+
+rlx_status rlx__onnx_stages_create(rlx__onnx_stages **out);
+void rlx__onnx_stages_free(rlx__onnx_stages *c);
+/* The program for graph G: one compiled earlier from the same graph
+ * content, or compiled on S now (*FRESH 1: its params are to be set).
+ * The cache owns it. */
+rlx_status rlx__onnx_stages_get(rlx__onnx_stages *c, rlx_session *s,
+                                const rlx_graph *g, int *fresh,
+                                rlx_program **out);
 
 /* ---- onnx_control.c, onnx_host.c: what the walker runs itself -------- */
 

@@ -35,6 +35,7 @@ struct rlx__onnx_walk {
     rlx__onnx_ctx c;             /* c.g: the current stage's graph */
     rlx__onnx_folder f;
     rlx_session *s;              /* run time; NULL while lowering */
+    rlx__onnx_stages *stages;    /* run time: compiled stages */
     rlx__onnx_val **seg_in;      /* run-time values fed to the stage */
     uint32_t n_seg_in, cap_seg_in;
 };
@@ -266,8 +267,10 @@ static rlx_status stage_run(rlx__onnx_walk *w, rlx__onnx_scope *s,
         n_graph++;
     }
     if (n_graph) {
-        if ((st = rlx_session_compile(w->s, w->c.g, &p)) != RLX_OK ||
-            (st = stage_params(w, s, p)) != RLX_OK)
+        int fresh;
+        if ((st = rlx__onnx_stages_get(w->stages, w->s, w->c.g, &fresh,
+                                       &p)) != RLX_OK ||
+            (fresh && (st = stage_params(w, s, p)) != RLX_OK))
             goto done;
         static const char zero[8];
         for (uint32_t k = 0; k < w->n_seg_in; k++) {
@@ -309,8 +312,7 @@ static rlx_status stage_run(rlx__onnx_walk *w, rlx__onnx_scope *s,
         v->rt = 1;
     }
 done:
-    rlx_program_destroy(p);
-    free(from);
+    free(from); /* P stays in the stage cache */
     return st;
 }
 
@@ -668,7 +670,16 @@ rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
     }
     scope_free(&s);
     walk_free(&w);
-    if (st != RLX_OK && rep) {
+    if (st != RLX_OK && rep && rep->needs_runtime && rep->lowered) {
+        /* the nodes from the first that needs run-time data on are
+         * lowered at run time, stage by stage */
+        for (uint32_t i = s.pos; i < rep->n; i++) {
+            free(rep->lowered[i]);
+            rep->lowered[i] = rlx__strdup(
+                i == s.pos ? "a stage boundary (needs run-time data)"
+                           : "lowered at run time, in a later stage");
+        }
+    } else if (st != RLX_OK && rep) {
         int nv = rep->needs_value, nr = rep->needs_runtime;
         rlx__onnx_report_free(rep);
         rep->needs_value = nv;
@@ -678,9 +689,10 @@ rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
 }
 
 rlx_status rlx__onnx_exec(rlx__onnx_model *m, rlx_session *s,
+                          rlx__onnx_stages *stages,
                           const rlx__onnx_host *in, rlx__onnx_host *out)
 {
-    rlx__onnx_walk w = { .m = m, .s = s };
+    rlx__onnx_walk w = { .m = m, .s = s, .stages = stages };
     w.c.m = m;
     w.c.opset = m->opset;
     rlx__onnx_scope top;
