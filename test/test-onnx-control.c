@@ -190,6 +190,37 @@ TEST(if_on_a_run_time_condition_runs_in_stages)
     run_close(&r);
 }
 
+/* The branches read y, made by a node the file lists after the If: the
+ * loader orders the If after it. */
+TEST(a_subgraph_reading_a_later_listed_node_comes_after_it)
+{
+    ox_model *x = ox_new(8, 13);
+    ox_input(x, "c", OX_BOOL, 0, NULL);
+    ox_input(x, "x", OX_F32, 2, d23);
+    ox_model *t = branch("Neg", N("y"), "t", 2, d23);
+    ox_model *e = branch("Identity", N("y"), "e", 2, d23);
+    Onnx__NodeProto *n = ox_node(x, "If", N("c"), N("z"));
+    ox_attr_graph(x, n, "then_branch", &t->g);
+    ox_attr_graph(x, n, "else_branch", &e->g);
+    ox_node(x, "Mul", N("x", "x"), N("y"));
+    ox_output(x, "z", OX_F32, 2, d23);
+    const char *path = ox_write(x, "if-order.onnx");
+    ox_free(x);
+    ox_free(t);
+    ox_free(e);
+    run r;
+    run_open(&r, path);
+    uint8_t c = 1;
+    ASSERT_OK(rlx_program_set_input(r.p, "c", &c, 1));
+    ASSERT_OK(rlx_program_set_input(r.p, "x", x23, sizeof x23));
+    ASSERT_OK(rlx_program_run(r.p));
+    float w[6];
+    for (int i = 0; i < 6; i++)
+        w[i] = -x23[i] * x23[i];
+    expect_f(r.p, "z", 2, d23, w);
+    run_close(&r);
+}
+
 /* Loop: s += 1 each iteration; scan output s * iteration number. */
 static const char *loop_model(const char *file, int with_m)
 {
@@ -364,6 +395,7 @@ TEST(unique_of_run_time_data)
 
 RLX_TEST_LIST(TEST_ENTRY(if_with_a_constant_condition_is_inlined_at_load),
               TEST_ENTRY(if_on_a_run_time_condition_runs_in_stages),
+              TEST_ENTRY(a_subgraph_reading_a_later_listed_node_comes_after_it),
               TEST_ENTRY(loop_carries_values_and_stacks_scan_outputs),
               TEST_ENTRY(loop_that_could_never_end_is_refused),
               TEST_ENTRY(scan_in_reverse_runs_its_body_per_slice),

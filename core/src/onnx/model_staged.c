@@ -10,6 +10,7 @@
  * each run. Other input shapes go through the per-shape cache
  * (model_shapes.c) like any program of rlx_model_compile.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,8 +55,11 @@ static rlx_status staged_run(rlx_program *p)
         in[i].nbytes = slot->nbytes;
     }
     st = rlx__onnx_exec(x->m->onnx, x->s, x->stages, in, out);
-    if (st != RLX_OK)
-        st = rlx__error(st, "%s: %s", x->m->path, rlx_last_error());
+    if (st != RLX_OK) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rlx_last_error());
+        st = rlx__error(st, "%s: %s", x->m->path, msg);
+    }
     for (uint32_t i = 0; i < no; i++) {
         rlx__slot *slot = &p->slots[RLX_SLOT_OUTPUT][i];
         if (st != RLX_OK) {
