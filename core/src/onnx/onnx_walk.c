@@ -94,8 +94,24 @@ static rlx_status scope_init(rlx__onnx_walk *w, rlx__onnx_scope *s,
                               "flatten the model's control flow",
                               RLX__ONNX_MAX_DEPTH);
     size_t total = gp->n_input + gp->n_initializer;
-    for (size_t i = 0; i < gp->n_node; i++)
-        total += gp->node[i]->n_output;
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *n = gp->node[i];
+        /* what the loader checks of the top graph's nodes */
+        if (!n->op_type || !*n->op_type)
+            return rlx__onnx_fail(&w->c, RLX_ERR_FORMAT,
+                                  "node %zu of its subgraph '%s' has no "
+                                  "op_type. Fix: the model is damaged; "
+                                  "re-export it", i, gp->name ? gp->name
+                                                              : "");
+        if (n->domain && *n->domain && strcmp(n->domain, "ai.onnx") != 0)
+            return rlx__onnx_fail(&w->c, RLX_ERR_UNSUPPORTED,
+                                  "its subgraph's node %zu (%s) is in "
+                                  "domain '%s', which rlx does not "
+                                  "support. Fix: export the model with "
+                                  "standard ONNX operators only", i,
+                                  n->op_type, n->domain);
+        total += n->n_output;
+    }
     s->n_vals = total;
     rlx_status st = rlx__onnx_names_init(&s->names, total);
     if (st != RLX_OK)
