@@ -6,7 +6,9 @@
  * values, stacked scan outputs), Scan in reverse, and Compress and
  * Unique on run-time data run in stages, the stage after a host step
  * compiled for the size it made, a staged program following a new input
- * shape; a Loop that could never end refused with a Fix.
+ * shape; a subgraph reading a node listed after it; a Loop that could
+ * never end, a Loop body of the wrong arity and a Scan over two lengths
+ * refused with a Fix.
  */
 #include <math.h>
 #include <stdint.h>
@@ -285,6 +287,57 @@ TEST(loop_that_could_never_end_is_refused)
                    "never end");
 }
 
+/* A Loop body with an input too few (refused at load), and a Scan over
+ * inputs of two lengths (at run), naming the node. */
+TEST(malformed_loop_and_scan_are_refused)
+{
+    ox_model *x = ox_new(8, 13);
+    ox_input(x, "M", OX_I64, 0, NULL);
+    ox_input(x, "s0", OX_F32, 1, d2);
+    ox_model *b = ox_new(8, 13);
+    ox_input(b, "i", OX_I64, 0, NULL);
+    ox_input(b, "s", OX_F32, 1, d2);
+    ox_node(b, "Identity", N("s"), N("s2"));
+    ox_output(b, "s2", OX_F32, 1, d2);
+    Onnx__NodeProto *n = ox_node(x, "Loop", N("M", "", "s0"), N("sf"));
+    ox_attr_graph(x, n, "body", &b->g);
+    ox_output(x, "sf", OX_F32, 1, d2);
+    const char *path = ox_write(x, "loop-bad-body.onnx");
+    ox_free(x);
+    ox_free(b);
+    ox_expect_fail(path, RLX_ERR_INVALID_ARGUMENT, "its body has 2 inputs");
+    run r;
+    float s0[2] = { 1, 2 };
+
+    x = ox_new(8, 11);
+    const int64_t d32[2] = { 3, 2 }, d42[2] = { 4, 2 };
+    ox_input(x, "s0", OX_F32, 1, d2);
+    ox_input(x, "xa", OX_F32, 2, d32);
+    ox_input(x, "xb", OX_F32, 2, d42);
+    b = ox_new(8, 11);
+    ox_input(b, "s", OX_F32, 1, d2);
+    ox_input(b, "a", OX_F32, 1, d2);
+    ox_input(b, "bb", OX_F32, 1, d2);
+    ox_node(b, "Sum", N("s", "a", "bb"), N("s2"));
+    ox_output(b, "s2", OX_F32, 1, d2);
+    n = ox_node(x, "Scan", N("s0", "xa", "xb"), N("sf"));
+    ox_attr_graph(x, n, "body", &b->g);
+    ox_attr_int(x, n, "num_scan_inputs", 2);
+    ox_output(x, "sf", OX_F32, 1, d2);
+    path = ox_write(x, "scan-two-lengths.onnx");
+    ox_free(x);
+    ox_free(b);
+    run_open(&r, path);
+    float xa[6] = { 0 }, xb[8] = { 0 };
+    ASSERT_OK(rlx_program_set_input(r.p, "s0", s0, sizeof s0));
+    ASSERT_OK(rlx_program_set_input(r.p, "xa", xa, sizeof xa));
+    ASSERT_OK(rlx_program_set_input(r.p, "xb", xb, sizeof xb));
+    ASSERT_EQ(rlx_program_run(r.p), RLX_ERR_SHAPE);
+    ASSERT_CONTAINS(rlx_last_error(), "lengths 3 and 4");
+    ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+    run_close(&r);
+}
+
 TEST(scan_in_reverse_runs_its_body_per_slice)
 {
     ox_model *x = ox_new(8, 11);
@@ -398,6 +451,7 @@ RLX_TEST_LIST(TEST_ENTRY(if_with_a_constant_condition_is_inlined_at_load),
               TEST_ENTRY(a_subgraph_reading_a_later_listed_node_comes_after_it),
               TEST_ENTRY(loop_carries_values_and_stacks_scan_outputs),
               TEST_ENTRY(loop_that_could_never_end_is_refused),
+              TEST_ENTRY(malformed_loop_and_scan_are_refused),
               TEST_ENTRY(scan_in_reverse_runs_its_body_per_slice),
               TEST_ENTRY(compress_feeds_a_stage_compiled_for_its_size),
               TEST_ENTRY(unique_of_run_time_data))
