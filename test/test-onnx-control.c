@@ -6,7 +6,7 @@
  * values, stacked scan outputs), Scan in reverse, and Compress and
  * Unique on run-time data run in stages, the stage after a host step
  * compiled for the size it made, a staged program following a new input
- * shape; a subgraph reading a node listed after it; a Loop that could
+ * shape, a Range whose limit is computed from data; a subgraph reading a node listed after it; a Loop that could
  * never end, a Loop body of the wrong arity and a Scan over two lengths
  * refused with a Fix.
  */
@@ -416,6 +416,38 @@ TEST(compress_feeds_a_stage_compiled_for_its_size)
     run_close(&r);
 }
 
+/* Range up to n + 1, n fed at run time: Range needs its limit's value,
+ * so the stage computing it ends first. */
+TEST(a_shape_argument_computed_from_data_ends_a_stage)
+{
+    ox_model *x = ox_new(8, 13);
+    const int64_t dn[1] = { -1 };
+    ox_input(x, "n", OX_I64, 0, NULL);
+    int64_t zero = 0, one = 1;
+    ox_init(x, "zero", OX_I64, 0, NULL, &zero, sizeof zero);
+    ox_init(x, "one", OX_I64, 0, NULL, &one, sizeof one);
+    ox_node(x, "Add", N("n", "one"), N("limit"));
+    ox_node(x, "Range", N("zero", "limit", "one"), N("r"));
+    ox_node(x, "Mul", N("r", "r"), N("sq"));
+    ox_output(x, "sq", OX_I64, 1, dn);
+    const char *path = ox_write(x, "range-of-data.onnx");
+    ox_free(x);
+    run r;
+    run_open(&r, path);
+    ASSERT(rlx_model_graph(r.m) == NULL);
+    int64_t n = 3;
+    ASSERT_OK(rlx_program_set_input(r.p, "n", &n, sizeof n));
+    ASSERT_OK(rlx_program_run(r.p));
+    const int64_t d4[1] = { 4 }, w4[4] = { 0, 1, 4, 9 };
+    expect_i(r.p, "sq", 1, d4, w4);
+    n = 1;
+    ASSERT_OK(rlx_program_set_input(r.p, "n", &n, sizeof n));
+    ASSERT_OK(rlx_program_run(r.p));
+    const int64_t d2b[1] = { 2 }, w2[2] = { 0, 1 };
+    expect_i(r.p, "sq", 1, d2b, w2);
+    run_close(&r);
+}
+
 TEST(unique_of_run_time_data)
 {
     ox_model *x = ox_new(8, 13);
@@ -454,4 +486,5 @@ RLX_TEST_LIST(TEST_ENTRY(if_with_a_constant_condition_is_inlined_at_load),
               TEST_ENTRY(malformed_loop_and_scan_are_refused),
               TEST_ENTRY(scan_in_reverse_runs_its_body_per_slice),
               TEST_ENTRY(compress_feeds_a_stage_compiled_for_its_size),
+              TEST_ENTRY(a_shape_argument_computed_from_data_ends_a_stage),
               TEST_ENTRY(unique_of_run_time_data))

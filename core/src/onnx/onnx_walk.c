@@ -398,6 +398,63 @@ static rlx_status host_node(rlx__onnx_walk *w, rlx__onnx_scope *s,
     return RLX_OK;
 }
 
+/* An ONNX node lowered into the stage's graph. One that needs an
+ * input's value (a Reshape's shape, Range's limit computed from data)
+ * ends the stage at run time: its small inputs (rank 0 or 1, at most
+ * VALUE_MAX elements) become known host values, and it is lowered again
+ * into the next stage. While lowering at load that makes the model one
+ * that runs in stages. */
+#define VALUE_MAX 1024
+
+static rlx_status lower_plain(rlx__onnx_walk *w, rlx__onnx_scope *s,
+                              rlx__onnx_val **in, uint32_t n_in,
+                              rlx__onnx_val *out, uint32_t n_out, char **rep)
+{
+    rlx_status st = RLX_OK;
+    for (int attempt = 0;; attempt++) {
+        for (uint32_t i = 0; i < n_in && st == RLX_OK; i++)
+            if (in[i])
+                st = rt_input(w, in[i]);
+        w->c.needs_value = 0;
+        if (st == RLX_OK)
+            st = rlx__onnx_lower_node(&w->c, &w->f, in, n_in, out, n_out,
+                                      rep);
+        if (st == RLX_OK || !w->c.needs_value || attempt)
+            return st;
+        if (!w->s) {
+            w->c.needs_runtime = 1;
+            return st;
+        }
+        /* what the failed attempt made goes; the stage ends */
+        for (uint32_t i = 0; i < n_out; i++) {
+            const char *nm = out[i].name;
+            free(out[i].owned);
+            memset(&out[i], 0, sizeof out[i]);
+            out[i].name = nm;
+        }
+        w->c.needs_value = 0;
+        if ((st = rlx__onnx_walk_flush(w, s)) != RLX_OK)
+            return st;
+        int any = 0;
+        for (uint32_t i = 0; i < n_in; i++) {
+            rlx__onnx_val *v = in[i];
+            if (v && v->rt && v->rank <= 1 &&
+                rlx__onnx_elements(v->rank, v->dims) <= VALUE_MAX) {
+                v->rt = 0;
+                v->known = 1;
+                any = 1;
+            }
+        }
+        if (!any)
+            return rlx__onnx_fail(&w->c, RLX_ERR_UNSUPPORTED,
+                                  "it needs the value of an input that is "
+                                  "not a small shape argument (rank 0 or "
+                                  "1, at most %d elements). Fix: compute "
+                                  "that argument from shapes or constants "
+                                  "in the model", VALUE_MAX);
+    }
+}
+
 static rlx_status walk_node(rlx__onnx_walk *w, rlx__onnx_scope *s,
                             char **rep)
 {
@@ -435,12 +492,7 @@ static rlx_status walk_node(rlx__onnx_walk *w, rlx__onnx_scope *s,
     } else if (rlx__onnx_is_host_op(n->op_type)) {
         st = host_node(w, s, in, n_in, out, n_out, rep);
     } else {
-        for (uint32_t i = 0; i < n_in && st == RLX_OK; i++)
-            if (in[i])
-                st = rt_input(w, in[i]);
-        if (st == RLX_OK)
-            st = rlx__onnx_lower_node(&w->c, &w->f, in, n_in, out, n_out,
-                                      rep);
+        st = lower_plain(w, s, in, n_in, out, n_out, rep);
     }
     if (st != RLX_OK)
         goto done;
