@@ -11,7 +11,8 @@
 #   rlx-tools                     the rlx tool and its man page
 #   librlx-backend-<name>         one per backend that was built
 #                                 (cpu-openblas, vulkan, cuda, rocm, pjrt)
-# (The Python package is left out: -Dpython=disabled; docs/python.md.)
+#   python3-rlx                   the Python package (when python3-dev and
+#                                 python3-numpy are installed)
 # Every staged file must land in some package, or the script fails.
 # Needs dpkg-dev. Environment: RLX_DEB_WORK (scratch dir, default a new
 # one under /tmp), RLX_DEB_MAINTAINER, RLX_DEB_MESON_ARGS (extra options).
@@ -43,7 +44,9 @@ CFLAGS=$(dpkg-buildflags --get CFLAGS) CPPFLAGS=$(dpkg-buildflags --get CPPFLAGS
 LDFLAGS=$(dpkg-buildflags --get LDFLAGS) CUFLAGS=-O2 \
   meson setup "$build" ${reconf:+--reconfigure} \
     --prefix=/usr --libdir="lib/$ma" --buildtype=plain -Dtests=false \
-    -Ddocdir=share/doc/librlx-dev -Dpython=disabled \
+    -Ddocdir=share/doc/librlx-dev -Dpython=auto \
+    -Dpython.platlibdir=lib/python3/dist-packages \
+    -Dpython.purelibdir=lib/python3/dist-packages \
     ${RLX_DEB_MESON_ARGS:-} >"$work/setup.log" || { cat "$work/setup.log"; exit 1; }
 ninja -C "$build" >"$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
 DESTDIR=$stage meson install -C "$build" --no-rebuild --strip >"$work/install.log"
@@ -78,6 +81,14 @@ for fam in cpu-openblas vulkan cuda rocm pjrt; do
   ship "librlx-backend-$fam" $files
   backends+=("$fam")
 done
+# the Python package, where it was built
+pydir=usr/lib/python3/dist-packages/rlx
+have_py=""
+if [ -d "$stage/$pydir" ]; then
+  find "$stage/$pydir" -name __pycache__ -prune -exec rm -rf {} +
+  ship python3-rlx "$pydir"
+  have_py=1
+fi
 left=$(cd "$stage" && find . -type f -o -type l)
 [ -z "$left" ] || { echo "build-debs: files in no package:" $left >&2; exit 1; }
 
@@ -177,6 +188,15 @@ control librlx-dev libdevel "librlx1 (= $version)" "Multi-Arch: same" \
 control rlx-tools utils "" "" \
   "ML graph runtime with plugin backends - command-line tool" \
   "$about The rlx tool lists the backends and why each is or is not usable (rlx devices), runs YAML models (rlx run) and checks a backend's results against the reference (rlx conformance)."
+if [ -n "$have_py" ]; then
+  # the extension holds the core itself (python/meson.build) and finds
+  # the backend packages' plugins in /$plugindir as the library does
+  pyver=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  pynext=$(python3 -c 'import sys; print("%d.%d" % (sys.version_info[0], sys.version_info[1] + 1))')
+  control python3-rlx python "python3 (>= $pyver), python3 (<< $pynext), python3-numpy" "" \
+    "ML graph runtime with plugin backends - Python package" \
+    "$about This package holds the rlx module for Python 3: rlx.Session runs ONNX and rlx models with NumPy arrays, rlx.Tensor shares device memory with PyTorch, CuPy and JAX through DLPack, rlx.devices() lists what the machine can run on."
+fi
 for fam in "${backends[@]}"; do
   pkg=librlx-backend-$fam other="Multi-Arch: same" extra="librlx1 (>= $version)"
   case $fam in

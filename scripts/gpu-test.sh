@@ -28,7 +28,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap \
 
 step "build"
 if [ ! -f "$BUILD/build.ninja" ]; then
-    meson setup "$BUILD" -Dwerror=true -Dcuda=enabled -Dbench=true \
+    # shellcheck disable=SC2086
+    meson setup "$BUILD" -Dwerror=true -Dcuda=enabled -Dbench=true $RLX_GPU_MESON_ARGS \
         >"$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
 fi
 ninja -C "$BUILD" >"$OUT/build.log" 2>&1 \
@@ -49,6 +50,16 @@ step "rlx conformance --backend cuda"
 RLX_PLUGIN_PATH=$BUILD/plugins/cuda "$BUILD/tools/rlx" conformance \
     --backend cuda >"$OUT/conformance.txt" 2>&1 || status=1
 tail -3 "$OUT/conformance.txt"
+
+step "DLPack: torch -> rlx -> torch on the GPU (scripts/gpu-dlpack.py)"
+if [ -d "$BUILD/python/rlx" ] && python3 -c "import torch" 2>/dev/null; then
+    PYTHONPATH=$BUILD/python RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
+        python3 scripts/gpu-dlpack.py >"$OUT/dlpack.txt" 2>&1 || status=1
+    tail -5 "$OUT/dlpack.txt"
+else
+    echo "not run: the Python extension was not built (python3 with NumPy"
+    echo "and Python.h) or torch is missing"
+fi
 
 step "result: $([ $status = 0 ] && echo PASS || echo FAIL)"
 exit $status

@@ -40,7 +40,7 @@ finish() {
 trap finish EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "Bail out! test-packages.sh installs packages: run it as root"; exit 1; }
-pkgs=(librlx1 librlx-dev rlx-tools librlx-backend-cpu-openblas
+pkgs=(librlx1 librlx-dev rlx-tools python3-rlx librlx-backend-cpu-openblas
       librlx-backend-vulkan librlx-backend-cuda librlx-backend-rocm
       librlx-backend-pjrt)
 for p in "${pkgs[@]}"; do
@@ -120,6 +120,23 @@ if [ -n "$backend" ]; then
     sh -c "/usr/bin/rlx devices | tee /dev/stderr | grep -q 'plugin: $plugdir/librlx-backend-$id'"
 else
   ok "rlx devices lists an installed backend # SKIP no backend package was built"
+fi
+# the Python package imports from the system's Python and sees what
+# the tool sees
+if printf '%s\n' "${names[@]}" | grep -qx python3-rlx; then
+  py_devices() {
+    local py cli
+    py=$(cd / && /usr/bin/python3 -c 'import rlx
+assert rlx.__file__.startswith("/usr/lib/python3/dist-packages/rlx/"), rlx.__file__
+assert rlx.devices(), "no devices"
+print(sorted((b["id"], b["available"]) for b in rlx.backends()))') &&
+    cli=$(/usr/bin/rlx devices --json | /usr/bin/python3 -c 'import json, sys
+print(sorted((b["id"], b["available"]) for b in json.load(sys.stdin)["backends"]))') &&
+    echo "python: $py" && echo "rlx:    $cli" && [ "$py" = "$cli" ]
+  }
+  check "python3-rlx: import rlx from /usr/lib/python3/dist-packages sees the backends rlx devices sees" py_devices
+else
+  nok "python3-rlx was built # python3-dev and python3-numpy are in setup-debian.sh"
 fi
 # librlx finds its plugin scanner where librlx1 installed it
 check "the plugin scanner is installed and found" \

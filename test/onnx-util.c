@@ -3,6 +3,7 @@
  */
 #include "onnx-util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,4 +261,54 @@ void ox_expect_fail(const char *path, rlx_status st, const char *needle)
     ASSERT(m == NULL);
     ASSERT_CONTAINS(rlx_last_error(), needle);
     ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+}
+
+void run_open(run *r, ox_model *x, const char *file)
+{
+    memset(r, 0, sizeof *r);
+    const char *path = ox_write(x, file);
+    ox_free(x);
+    ASSERT_OK(rlx_model_load(path, &r->m));
+    ASSERT_OK(rlx_runtime_create(&r->rt, RLX_RUNTIME_NO_DISCOVERY));
+    ASSERT_OK(rlx_session_create(r->rt, "cpu-ref", &r->s));
+    ASSERT_OK(rlx_model_compile(r->m, r->s, &r->p));
+}
+
+void run_close(run *r)
+{
+    rlx_program_destroy(r->p);
+    rlx_session_destroy(r->s);
+    rlx_runtime_destroy(r->rt);
+    rlx_model_destroy(r->m);
+}
+
+const void *ox_out(rlx_program *p, const char *name, rlx_dtype dt,
+                   size_t count)
+{
+    for (uint32_t i = 0; i < rlx_program_output_count(p); i++) {
+        const char *nm;
+        rlx_dtype d;
+        rlx_program_slot(p, RLX_SLOT_OUTPUT, i, &nm, &d, NULL, NULL);
+        if (strcmp(nm, name) != 0)
+            continue;
+        size_t nb;
+        const void *data = rlx_program_output_data(p, i, &nb);
+        ASSERT_EQ(d, dt);
+        ASSERT_EQ(nb, count * rlx_dtype_size(dt));
+        return data;
+    }
+    FAIL("no output '%s'", name);
+}
+
+const void *out(run *r, const char *name, rlx_dtype dt, size_t count)
+{
+    return ox_out(r->p, name, dt, count);
+}
+
+void expect(const float *got, const float *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i] &&
+            !(fabsf(got[i] - want[i]) <= 1e-5f + 1e-5f * fabsf(want[i])))
+            FAIL("element %zu: %.7g, expected %.7g", i, got[i], want[i]);
 }

@@ -64,4 +64,23 @@ uint8_t *ox_pack(ox_model *x, size_t *len);
  * NEEDLE (and "Fix:"). */
 void ox_expect_fail(const char *path, rlx_status st, const char *needle);
 
+/* A model compiled on cpu-ref, as the lowering tests run them. */
+typedef struct run {
+    rlx_runtime *rt;
+    rlx_session *s;
+    rlx_model *m;
+    rlx_program *p;
+} run;
+
+/* Write X to the fixture FILE (freeing X), load it and compile it. */
+void run_open(run *r, ox_model *x, const char *file);
+void run_close(run *r);
+/* Output NAME of P's last run, which must hold COUNT elements of DT. */
+const void *ox_out(rlx_program *p, const char *name, rlx_dtype dt,
+                   size_t count);
+/* The same for the program of R. */
+const void *out(run *r, const char *name, rlx_dtype dt, size_t count);
+/* GOT[i] equals WANT[i], or lies within 1e-5 + 1e-5 * |WANT[i]|. */
+void expect(const float *got, const float *want, size_t n);
+
 #endif

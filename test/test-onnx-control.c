@@ -25,14 +25,14 @@ static const int64_t d23[2] = { 2, 3 };
 static const int64_t d2[1] = { 2 };
 static const float x23[6] = { -1.5f, 0.5f, 2, -0.25f, 3, -4 };
 
-typedef struct run {
+typedef struct stg_run {
     rlx_model *m;
     rlx_runtime *rt;
     rlx_session *s;
     rlx_program *p;
-} run;
+} stg_run;
 
-static void run_open(run *r, const char *path)
+static void stg_open(stg_run *r, const char *path)
 {
     memset(r, 0, sizeof *r);
     ASSERT_OK(rlx_model_load(path, &r->m));
@@ -41,7 +41,7 @@ static void run_open(run *r, const char *path)
     ASSERT_OK(rlx_model_compile(r->m, r->s, &r->p));
 }
 
-static void run_close(run *r)
+static void stg_close(stg_run *r)
 {
     rlx_program_destroy(r->p);
     rlx_session_destroy(r->s);
@@ -50,7 +50,7 @@ static void run_close(run *r)
 }
 
 /* Output NAME of P's last run: of DT and the dims in WANT_DIMS. */
-static const void *out(rlx_program *p, const char *name, rlx_dtype dt,
+static const void *stg_out(rlx_program *p, const char *name, rlx_dtype dt,
                        uint32_t rank, const int64_t *want_dims)
 {
     for (uint32_t i = 0; i < rlx_program_output_count(p); i++) {
@@ -78,10 +78,10 @@ static const void *out(rlx_program *p, const char *name, rlx_dtype dt,
     FAIL("no output '%s'", name);
 }
 
-static void expect_f(rlx_program *p, const char *name, uint32_t rank,
+static void stg_expect_f(rlx_program *p, const char *name, uint32_t rank,
                      const int64_t *dims, const float *want)
 {
-    const float *got = out(p, name, RLX_DTYPE_F32, rank, dims);
+    const float *got = stg_out(p, name, RLX_DTYPE_F32, rank, dims);
     size_t n = 1;
     for (uint32_t k = 0; k < rank; k++)
         n *= (size_t)dims[k];
@@ -90,10 +90,10 @@ static void expect_f(rlx_program *p, const char *name, uint32_t rank,
             FAIL("%s[%zu]: %.7g, expected %.7g", name, i, got[i], want[i]);
 }
 
-static void expect_i(rlx_program *p, const char *name, uint32_t rank,
+static void stg_expect_i(rlx_program *p, const char *name, uint32_t rank,
                      const int64_t *dims, const int64_t *want)
 {
-    const int64_t *got = out(p, name, RLX_DTYPE_I64, rank, dims);
+    const int64_t *got = stg_out(p, name, RLX_DTYPE_I64, rank, dims);
     size_t n = 1;
     for (uint32_t k = 0; k < rank; k++)
         n *= (size_t)dims[k];
@@ -145,8 +145,8 @@ TEST(if_with_a_constant_condition_is_inlined_at_load)
     ox_free(outer_else);
     ox_free(inner_then);
     ox_free(inner_else);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     /* resolved at load: one graph, no stages */
     ASSERT(rlx_model_graph(r.m) != NULL);
     ASSERT_OK(rlx_program_set_input(r.p, "x", x23, sizeof x23));
@@ -154,8 +154,8 @@ TEST(if_with_a_constant_condition_is_inlined_at_load)
     float w[6];
     for (int i = 0; i < 6; i++)
         w[i] = -x23[i];
-    expect_f(r.p, "y", 2, d23, w);
-    run_close(&r);
+    stg_expect_f(r.p, "y", 2, d23, w);
+    stg_close(&r);
 }
 
 TEST(if_on_a_run_time_condition_runs_in_stages)
@@ -176,8 +176,8 @@ TEST(if_on_a_run_time_condition_runs_in_stages)
     ox_free(x);
     ox_free(t);
     ox_free(e);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     ASSERT(rlx_model_graph(r.m) == NULL); /* no single graph */
     for (int pass = 0; pass < 2; pass++) {
         uint8_t c = pass == 0;
@@ -187,9 +187,9 @@ TEST(if_on_a_run_time_condition_runs_in_stages)
         float w[6];
         for (int i = 0; i < 6; i++)
             w[i] = -(x23[i] * x23[i] + (c ? x23[i] : -x23[i]));
-        expect_f(r.p, "out", 2, d23, w);
+        stg_expect_f(r.p, "out", 2, d23, w);
     }
-    run_close(&r);
+    stg_close(&r);
 }
 
 /* The branches read y, made by a node the file lists after the If: the
@@ -210,8 +210,8 @@ TEST(a_subgraph_reading_a_later_listed_node_comes_after_it)
     ox_free(x);
     ox_free(t);
     ox_free(e);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     uint8_t c = 1;
     ASSERT_OK(rlx_program_set_input(r.p, "c", &c, 1));
     ASSERT_OK(rlx_program_set_input(r.p, "x", x23, sizeof x23));
@@ -219,8 +219,8 @@ TEST(a_subgraph_reading_a_later_listed_node_comes_after_it)
     float w[6];
     for (int i = 0; i < 6; i++)
         w[i] = -x23[i] * x23[i];
-    expect_f(r.p, "z", 2, d23, w);
-    run_close(&r);
+    stg_expect_f(r.p, "z", 2, d23, w);
+    stg_close(&r);
 }
 
 /* Loop: s += 1 each iteration; scan output s * iteration number. */
@@ -258,26 +258,26 @@ static const char *loop_model(const char *file, int with_m)
 
 TEST(loop_carries_values_and_stacks_scan_outputs)
 {
-    run r;
-    run_open(&r, loop_model("loop.onnx", 1));
+    stg_run r;
+    stg_open(&r, loop_model("loop.onnx", 1));
     int64_t m = 3;
     float s0[2] = { 0, 10 };
     ASSERT_OK(rlx_program_set_input(r.p, "M", &m, sizeof m));
     ASSERT_OK(rlx_program_set_input(r.p, "s0", s0, sizeof s0));
     ASSERT_OK(rlx_program_run(r.p));
     const float wf[2] = { 3, 13 };
-    expect_f(r.p, "s_final", 1, d2, wf);
+    stg_expect_f(r.p, "s_final", 1, d2, wf);
     const int64_t d32[2] = { 3, 2 };
     const float ws[6] = { 0, 0, 2, 12, 6, 26 };
-    expect_f(r.p, "scans", 2, d32, ws);
+    stg_expect_f(r.p, "scans", 2, d32, ws);
     /* another trip count: the scan output's shape follows */
     m = 1;
     ASSERT_OK(rlx_program_set_input(r.p, "M", &m, sizeof m));
     ASSERT_OK(rlx_program_run(r.p));
     const int64_t d12[2] = { 1, 2 };
     const float w1[2] = { 0, 0 };
-    expect_f(r.p, "scans", 2, d12, w1);
-    run_close(&r);
+    stg_expect_f(r.p, "scans", 2, d12, w1);
+    stg_close(&r);
 }
 
 TEST(loop_that_could_never_end_is_refused)
@@ -306,7 +306,7 @@ TEST(malformed_loop_and_scan_are_refused)
     ox_free(x);
     ox_free(b);
     ox_expect_fail(path, RLX_ERR_INVALID_ARGUMENT, "its body has 2 inputs");
-    run r;
+    stg_run r;
     float s0[2] = { 1, 2 };
 
     x = ox_new(8, 11);
@@ -327,7 +327,7 @@ TEST(malformed_loop_and_scan_are_refused)
     path = ox_write(x, "scan-two-lengths.onnx");
     ox_free(x);
     ox_free(b);
-    run_open(&r, path);
+    stg_open(&r, path);
     float xa[6] = { 0 }, xb[8] = { 0 };
     ASSERT_OK(rlx_program_set_input(r.p, "s0", s0, sizeof s0));
     ASSERT_OK(rlx_program_set_input(r.p, "xa", xa, sizeof xa));
@@ -335,7 +335,7 @@ TEST(malformed_loop_and_scan_are_refused)
     ASSERT_EQ(rlx_program_run(r.p), RLX_ERR_SHAPE);
     ASSERT_CONTAINS(rlx_last_error(), "lengths 3 and 4");
     ASSERT_CONTAINS(rlx_last_error(), "Fix:");
-    run_close(&r);
+    stg_close(&r);
 }
 
 TEST(scan_in_reverse_runs_its_body_per_slice)
@@ -361,16 +361,16 @@ TEST(scan_in_reverse_runs_its_body_per_slice)
     const char *path = ox_write(x, "scan-reverse.onnx");
     ox_free(x);
     ox_free(b);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     const float s0[2] = { 0, 0 }, xs[6] = { 1, 2, 3, 4, 5, 6 };
     ASSERT_OK(rlx_program_set_input(r.p, "s0", s0, sizeof s0));
     ASSERT_OK(rlx_program_set_input(r.p, "xs", xs, sizeof xs));
     ASSERT_OK(rlx_program_run(r.p));
     const float wf[2] = { 9, 12 }, wy[6] = { 5, 6, 8, 10, 9, 12 };
-    expect_f(r.p, "sf", 1, d2, wf);
-    expect_f(r.p, "ys", 2, d32, wy);
-    run_close(&r);
+    stg_expect_f(r.p, "sf", 1, d2, wf);
+    stg_expect_f(r.p, "ys", 2, d32, wy);
+    stg_close(&r);
 }
 
 TEST(compress_feeds_a_stage_compiled_for_its_size)
@@ -389,8 +389,8 @@ TEST(compress_feeds_a_stage_compiled_for_its_size)
     ox_output(x, "y", OX_F32, 1, db);
     const char *path = ox_write(x, "compress.onnx");
     ox_free(x);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     const int64_t d6[1] = { 6 };
     ASSERT_OK(rlx_program_set_input_shape(r.p, "x", 1, d6));
     const float a[6] = { 1, -1, 2, -2, 3, -3 };
@@ -398,13 +398,13 @@ TEST(compress_feeds_a_stage_compiled_for_its_size)
     ASSERT_OK(rlx_program_run(r.p));
     const int64_t d3[1] = { 3 };
     const float wa[3] = { 2, 4, 6 };
-    expect_f(r.p, "y", 1, d3, wa);
+    stg_expect_f(r.p, "y", 1, d3, wa);
     const float b[6] = { 1, 1, 1, 1, -1, 1 };
     ASSERT_OK(rlx_program_set_input(r.p, "x", b, sizeof b));
     ASSERT_OK(rlx_program_run(r.p));
     const int64_t d5[1] = { 5 };
     const float wb[5] = { 2, 2, 2, 2, 2 };
-    expect_f(r.p, "y", 1, d5, wb);
+    stg_expect_f(r.p, "y", 1, d5, wb);
     /* a batch of 2: another program behind the same handle */
     ASSERT_OK(rlx_program_set_input_shape(r.p, "x", 1, d2));
     const float c[2] = { -5, 7 };
@@ -412,8 +412,8 @@ TEST(compress_feeds_a_stage_compiled_for_its_size)
     ASSERT_OK(rlx_program_run(r.p));
     const int64_t d1[1] = { 1 };
     const float wc[1] = { 14 };
-    expect_f(r.p, "y", 1, d1, wc);
-    run_close(&r);
+    stg_expect_f(r.p, "y", 1, d1, wc);
+    stg_close(&r);
 }
 
 /* Range up to n + 1, n fed at run time: Range needs its limit's value,
@@ -432,20 +432,20 @@ TEST(a_shape_argument_computed_from_data_ends_a_stage)
     ox_output(x, "sq", OX_I64, 1, dn);
     const char *path = ox_write(x, "range-of-data.onnx");
     ox_free(x);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     ASSERT(rlx_model_graph(r.m) == NULL);
     int64_t n = 3;
     ASSERT_OK(rlx_program_set_input(r.p, "n", &n, sizeof n));
     ASSERT_OK(rlx_program_run(r.p));
     const int64_t d4[1] = { 4 }, w4[4] = { 0, 1, 4, 9 };
-    expect_i(r.p, "sq", 1, d4, w4);
+    stg_expect_i(r.p, "sq", 1, d4, w4);
     n = 1;
     ASSERT_OK(rlx_program_set_input(r.p, "n", &n, sizeof n));
     ASSERT_OK(rlx_program_run(r.p));
     const int64_t d2b[1] = { 2 }, w2[2] = { 0, 1 };
-    expect_i(r.p, "sq", 1, d2b, w2);
-    run_close(&r);
+    stg_expect_i(r.p, "sq", 1, d2b, w2);
+    stg_close(&r);
 }
 
 TEST(unique_of_run_time_data)
@@ -460,8 +460,8 @@ TEST(unique_of_run_time_data)
     ox_output(x, "cnt", OX_I64, 1, dn);
     const char *path = ox_write(x, "unique.onnx");
     ox_free(x);
-    run r;
-    run_open(&r, path);
+    stg_run r;
+    stg_open(&r, path);
     const float a[6] = { 2, 1, 2, 3, 1, 2 };
     ASSERT_OK(rlx_program_set_input(r.p, "x", a, sizeof a));
     /* submit runs a staged program at once */
@@ -471,11 +471,11 @@ TEST(unique_of_run_time_data)
     const float wy[3] = { 1, 2, 3 };
     const int64_t wi[3] = { 1, 0, 3 }, wv[6] = { 1, 0, 1, 2, 0, 1 },
                   wc[3] = { 2, 3, 1 };
-    expect_f(r.p, "y", 1, d3, wy);
-    expect_i(r.p, "idx", 1, d3, wi);
-    expect_i(r.p, "inv", 1, d6, wv);
-    expect_i(r.p, "cnt", 1, d3, wc);
-    run_close(&r);
+    stg_expect_f(r.p, "y", 1, d3, wy);
+    stg_expect_i(r.p, "idx", 1, d3, wi);
+    stg_expect_i(r.p, "inv", 1, d6, wv);
+    stg_expect_i(r.p, "cnt", 1, d3, wc);
+    stg_close(&r);
 }
 
 RLX_TEST_LIST(TEST_ENTRY(if_with_a_constant_condition_is_inlined_at_load),

@@ -21,29 +21,10 @@
 static const int64_t d23[2] = { 2, 3 };
 static const float x23[6] = { -1.5f, 0.5f, 2, -0.25f, 3, -4 };
 
-/* Output NAME of P's last run: COUNT elements of DT. */
-static const void *out(rlx_program *p, const char *name, rlx_dtype dt,
-                       size_t count)
-{
-    for (uint32_t i = 0; i < rlx_program_output_count(p); i++) {
-        const char *nm;
-        rlx_dtype d;
-        rlx_program_slot(p, RLX_SLOT_OUTPUT, i, &nm, &d, NULL, NULL);
-        if (strcmp(nm, name) != 0)
-            continue;
-        size_t nb;
-        const void *data = rlx_program_output_data(p, i, &nb);
-        ASSERT_EQ(d, dt);
-        ASSERT_EQ(nb, count * rlx_dtype_size(dt));
-        return data;
-    }
-    FAIL("no output '%s'", name);
-}
-
 static void expect_f(rlx_program *p, const char *name, const float *want,
                      size_t n)
 {
-    const float *got = out(p, name, RLX_DTYPE_F32, n);
+    const float *got = ox_out(p, name, RLX_DTYPE_F32, n);
     for (size_t i = 0; i < n; i++)
         if (!(fabsf(got[i] - want[i]) <= 1e-5f))
             FAIL("%s[%zu]: %.7g, expected %.7g", name, i, got[i], want[i]);
@@ -52,7 +33,7 @@ static void expect_f(rlx_program *p, const char *name, const float *want,
 static void expect_i(rlx_program *p, const char *name, const int64_t *want,
                      size_t n)
 {
-    const int64_t *got = out(p, name, RLX_DTYPE_I64, n);
+    const int64_t *got = ox_out(p, name, RLX_DTYPE_I64, n);
     for (size_t i = 0; i < n; i++)
         if (got[i] != want[i])
             FAIL("%s[%zu]: %lld, expected %lld", name, i,
@@ -128,16 +109,9 @@ TEST(indexing_ops_on_cpu_ref)
     ox_output(x, "nzo", OX_I64, 2, d22);
     int64_t d25[2] = { 2, 5 };
     ox_output(x, "refl", OX_F32, 2, d25);
-    const char *path = ox_write(x, "index.onnx");
-    ox_free(x);
-    rlx_model *m;
-    rlx_runtime *rt;
-    rlx_session *s;
-    rlx_program *p;
-    ASSERT_OK(rlx_model_load(path, &m));
-    ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
-    ASSERT_OK(rlx_session_create(rt, "cpu-ref", &s));
-    ASSERT_OK(rlx_model_compile(m, s, &p));
+    run r;
+    run_open(&r, x, "index.onnx");
+    rlx_program *p = r.p;
     int64_t gi[2] = { -1, 0 };
     ASSERT_OK(rlx_program_set_input(p, "x", x23, sizeof x23));
     ASSERT_OK(rlx_program_set_input(p, "gi", gi, sizeof gi));
@@ -172,10 +146,7 @@ TEST(indexing_ops_on_cpu_ref)
     float w_refl[10] = { X[1], X[0], X[1], X[2], X[1],
                          X[4], X[3], X[4], X[5], X[4] };
     expect_f(p, "refl", w_refl, 10);
-    rlx_program_destroy(p);
-    rlx_session_destroy(s);
-    rlx_runtime_destroy(rt);
-    rlx_model_destroy(m);
+    run_close(&r);
 }
 
 /* ScatterElements' reduction attribute (opset 16 on): "add" sums the
@@ -193,25 +164,15 @@ TEST(scatter_elements_reduction_add)
     ox_attr_int(x, n, "axis", 1);
     ox_attr_string(x, n, "reduction", "add");
     ox_output(x, "y", OX_F32, 2, d23);
-    const char *path = ox_write(x, "scatter-add.onnx");
-    ox_free(x);
-    rlx_model *m;
-    rlx_runtime *rt;
-    rlx_session *s;
-    rlx_program *p;
-    ASSERT_OK(rlx_model_load(path, &m));
-    ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
-    ASSERT_OK(rlx_session_create(rt, "cpu-ref", &s));
-    ASSERT_OK(rlx_model_compile(m, s, &p));
+    run r;
+    run_open(&r, x, "scatter-add.onnx");
+    rlx_program *p = r.p;
     ASSERT_OK(rlx_program_set_input(p, "x", x23, sizeof x23));
     ASSERT_OK(rlx_program_run(p));
     float w[6] = { x23[0], x23[1] + 10, x23[2], x23[3], x23[4] + 20,
                    x23[5] };
     expect_f(p, "y", w, 6);
-    rlx_program_destroy(p);
-    rlx_session_destroy(s);
-    rlx_runtime_destroy(rt);
-    rlx_model_destroy(m);
+    run_close(&r);
 }
 
 /* NonZero of run-time data: the model runs in stages, the indices

@@ -3,7 +3,7 @@
  * when loaded, cannot be lowered (a pooling window wider than the side)
  * still loads: the failure waits for the real shape, and surfaces only
  * when that shape really cannot work. A failure no shape can cure is
- * still reported at load.
+ * still reported at load. An input nothing reads takes any shape.
  */
 #include <math.h>
 #include <string.h>
@@ -94,6 +94,52 @@ TEST(a_failure_no_shape_cures_is_still_reported_at_load)
                    "Indices");
 }
 
+/* An input nothing reads takes any shape (ONNX's expanded CastLike
+ * tests feed theirs at [1] against a declared [3, 4]); one that is read
+ * keeps its declared shape. */
+TEST(an_unread_input_takes_any_shape)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t dx[1] = { 2 }, dl[2] = { 3, 4 };
+    ox_input(x, "x", OX_F32, 1, dx);
+    ox_input(x, "like", OX_F32, 2, dl);
+    ox_input(x, "flag", OX_F32, 2, dl);
+    ox_node(x, "Neg", N("x"), N("y"));
+    ox_output(x, "y", OX_F32, 1, dx);
+    const char *path = ox_write(x, "unread.onnx");
+    ox_free(x);
+    rlx_model *m;
+    ASSERT_OK(rlx_model_load(path, &m));
+    int64_t one[1] = { 1 };
+    float v = 7;
+    ASSERT_OK(rlx_model_set_input_shape(m, "like", 1, one));
+    ASSERT_OK(rlx_model_set_input_value(m, "flag", RLX_DTYPE_F32, 1, one,
+                                        &v));
+    ASSERT(rlx_model_set_input_shape(m, "x", 1, (int64_t[]){ 3 }) != RLX_OK);
+    ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+    ASSERT(rlx_model_set_input_shape(m, "x", 2, (int64_t[]){ 1, 2 }) !=
+           RLX_OK);
+    rlx_runtime *rt;
+    rlx_session *s;
+    rlx_program *p;
+    ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
+    ASSERT_OK(rlx_session_create(rt, "cpu-ref", &s));
+    ASSERT_OK(rlx_model_compile(m, s, &p));
+    float xv[2] = { 1, -2 }, lv = 5;
+    ASSERT_OK(rlx_program_set_input(p, "x", xv, sizeof xv));
+    ASSERT_OK(rlx_program_set_input(p, "like", &lv, sizeof lv));
+    ASSERT_OK(rlx_program_run(p));
+    size_t nb;
+    const float *y = rlx_program_output_data(p, 0, &nb);
+    ASSERT_EQ(nb, sizeof xv);
+    ASSERT(y[0] == -1 && y[1] == 2);
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_runtime_destroy(rt);
+    rlx_model_destroy(m);
+}
+
 RLX_TEST_LIST(
     TEST_ENTRY(pool_wider_than_a_symbolic_side_of_1_waits_for_the_shape),
-    TEST_ENTRY(a_failure_no_shape_cures_is_still_reported_at_load))
+    TEST_ENTRY(a_failure_no_shape_cures_is_still_reported_at_load),
+    TEST_ENTRY(an_unread_input_takes_any_shape))

@@ -27,7 +27,9 @@ def one_node_model(path, size):
         [helper.make_node("Relu", ["x"], ["y"])], "one-node",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, size])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, size])])
-    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+    # IR 10: what ONNX Runtime 1.30 and rlx both take (newer onnx writes 14)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
+                                ir_version=10),
               path)
 
 

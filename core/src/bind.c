@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "model.h"
 #include "program.h"
 
 static const char *kind_word(rlx_slot_kind kind)
@@ -109,6 +110,12 @@ rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
                           "rlx_program_bind: kind %d is not a slot kind. "
                           "Fix: pass RLX_SLOT_INPUT or RLX_SLOT_OUTPUT",
                           (int)kind);
+    /* input shapes set since the last run take effect first, so the
+     * tensor is checked against the shapes its run will have */
+    rlx_status st;
+    if (t && p->shapes && !p->n_bound[RLX_SLOT_INPUT] &&
+        !p->n_bound[RLX_SLOT_OUTPUT] && (st = rlx__shapes_apply(p)) != RLX_OK)
+        return st;
     uint32_t index;
     rlx__slot *slot = rlx__program_find_slot(p, kind, name, &index);
     if (!slot)
@@ -126,7 +133,7 @@ rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
                           "model in stages and takes host data only. Fix: "
                           "use rlx_program_set_input and "
                           "rlx_program_output_data", name);
-    rlx_status st = check_tensor(p, kind, slot, t);
+    st = check_tensor(p, kind, slot, t);
     if (st == RLX_OK)
         st = check_alias(p, kind, index, t);
     if (st != RLX_OK)

@@ -514,6 +514,10 @@ struct rlx_tensor {
     size_t nbytes;
     rlx_buffer *buffer;          /* DEVICE_IO backends: the backend's */
     void *host;                  /* other backends: the core's memory */
+    int borrowed;                /* rlx_tensor_wrap: HOST or BUFFER's
+                                    memory is the application's, */
+    void (*release)(void *ctx);  /* given back through this */
+    void *release_ctx;
 };
 
 void rlx__tensor_acquire(rlx_tensor *t);

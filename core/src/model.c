@@ -243,6 +243,11 @@ rlx_status rlx_model_set_input_shape(rlx_model *m, const char *name,
                           "is NULL. Fix: pass all three");
 #ifdef RLX_HAVE_ONNX
     if (m->onnx) {
+        int done;
+        rlx_status ust = rlx__model_onnx_unread_shape(m, name, rank, dims,
+                                                      &done);
+        if (done || ust != RLX_OK)
+            return ust;
         uint32_t n = rlx__model_onnx_input_count(m);
         for (uint32_t i = 0; i < n; i++) {
             const char *nm;

@@ -255,6 +255,11 @@ rlx_status rlx__model_onnx_input(const rlx_model *m, uint32_t i,
                                  uint32_t *rank, const int64_t **decl,
                                  const char *const **sym, int64_t **cur);
 uint32_t rlx__model_onnx_input_count(const rlx_model *m);
+/* When input NAME is one that nothing in the model reads, give it
+ * RANK/DIMS whatever its declared shape (and relower): *DONE 1. */
+rlx_status rlx__model_onnx_unread_shape(rlx_model *m, const char *name,
+                                        uint32_t rank, const int64_t *dims,
+                                        int *done);
 rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
                                      rlx_dtype dtype, uint32_t rank,
                                      const int64_t *dims, const void *data);

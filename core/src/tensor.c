@@ -25,7 +25,10 @@ void rlx__tensor_release(rlx_tensor *t)
         rlx__queue_drain(b, t->device_index); /* a queued run may use it */
         b->vt.buffer_destroy(b->backend, t->buffer);
     }
-    free(t->host);
+    if (!t->borrowed)
+        free(t->host);
+    else if (t->release) /* wrapped: the memory goes back to its owner */
+        t->release(t->release_ctx);
     free(t);
     rlx__backend_release(b); /* last: may close the plugin */
 }

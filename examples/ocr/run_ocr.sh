@@ -1,12 +1,14 @@
 #!/bin/bash
-# run_ocr.sh RLX_OCR SRCDIR DEVICE MUST_READ - the OCR example end to end,
-# as TAP: fetch the PP-OCRv4 models (scripts/ocr-models.sh), read
+# run_ocr.sh RLX_OCR SRCDIR DEVICE MUST_READ [SCRIPT] - the OCR example end
+# to end, as TAP: fetch the PP-OCRv4 models (scripts/ocr-models.sh), read
 # SRCDIR/text.pgm on DEVICE, and compare what rlx-ocr prints with
-# SRCDIR/text.txt. rlx-ocr must never crash; while MUST_READ is "false"
+# SRCDIR/text.txt. With SCRIPT, RLX_OCR is an interpreter that runs it
+# (python3 ocr.py, the Python version). rlx-ocr must never crash; while MUST_READ is "false"
 # (the importer or the op set cannot run PP-OCRv4 yet) a clean refusal
 # naming what is missing is accepted and shown as a comment.
 set -uo pipefail
 ocr=$1 src=$2 device=$3 must=$4
+script=(); [ $# -ge 5 ] && script=("$5")
 if ! models=$(bash "$src/../../scripts/ocr-models.sh"); then
   echo "not ok 1 - the PP-OCRv4 models could not be fetched (above)"
   echo "1..1"
@@ -14,7 +16,7 @@ if ! models=$(bash "$src/../../scripts/ocr-models.sh"); then
 fi
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-got=$("$ocr" --device "$device" --models "$models" "$src/text.pgm" 2>"$err")
+got=$("$ocr" "${script[@]}" --device "$device" --models "$models" "$src/text.pgm" 2>"$err")
 rc=$?
 want=$(cat "$src/text.txt")
 if [ $rc -gt 1 ] || grep -q "Sanitizer\|runtime error:" "$err"; then

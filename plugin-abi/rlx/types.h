@@ -110,4 +110,14 @@ typedef struct rlx_device_info {
     uint32_t flags;           /* RLX_PROBE_* that hold for this device */
 } rlx_device_info;
 
+/* Memory a tensor lives in (since 1.4; rlx/memory.h, rlx_tensor_memory),
+ * numbered as DLPack numbers device types, so the values pass straight
+ * to and from PyTorch, CuPy and JAX. */
+enum {
+    RLX_MEMORY_CPU = 1,
+    RLX_MEMORY_CUDA = 2,
+    RLX_MEMORY_CUDA_HOST = 3,
+    RLX_MEMORY_ROCM = 10,
+};
+
 #endif /* RLX_TYPES_H */

@@ -76,6 +76,7 @@ static const rlx_backend_vtable cpu_ref_vtable = {
     .execute = rlx__cpu_ref_execute,
     .backend_destroy = rlx__cpu_ref_backend_free,
     .buffer_write = rlx__cpu_ref_buffer_write,
+    .get_extension = rlx__cpu_ref_get_extension,
 };
 
 rlx_status rlx__cpu_ref_init(const rlx_host *host)

@@ -3,8 +3,11 @@
  * copy of the data, so params set once are reused by every run, and
  * tensors bound to run inputs and outputs are read and written in place.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <rlx/memory.h>
 
 #include "cpu_ref_internal.h"
 
@@ -111,6 +114,76 @@ void rlx__cpu_ref_buffer_destroy(void *backend, rlx_buffer *buffer)
     (void)backend;
     if (!buffer)
         return;
-    free(buffer->bytes);
+    if (!buffer->borrowed)
+        free(buffer->bytes);
     free(buffer);
+}
+
+/* ---- rlx.memory.v1: the buffers are host memory ----------------------- */
+
+static rlx_status cpu_ref_device_memory(void *backend, uint32_t device_index,
+                                        int32_t *kind, int32_t *id)
+{
+    (void)backend;
+    if (device_index != 0 || !kind || !id)
+        return RLX_ERR_INVALID_ARGUMENT;
+    *kind = RLX_MEMORY_CPU;
+    *id = 0;
+    return RLX_OK;
+}
+
+static rlx_status cpu_ref_buffer_address(void *backend, rlx_buffer *buffer,
+                                         void **address)
+{
+    (void)backend;
+    if (!buffer || !address)
+        return RLX_ERR_INVALID_ARGUMENT;
+    *address = buffer->bytes;
+    return RLX_OK;
+}
+
+static rlx_status cpu_ref_buffer_wrap(void *backend, uint32_t device_index,
+                                      const rlx_tensor_desc *desc,
+                                      void *address, rlx_buffer **out)
+{
+    const rlx_host *host = ((rlx__cpu_ref *)backend)->host;
+    size_t elem = desc ? rlx_dtype_size(desc->dtype) : 0;
+    size_t count = 0;
+    if (!desc || !out || !address || device_index != 0 || elem == 0 ||
+        !RLX_HAS_FIELD(desc->struct_size, rlx_tensor_desc, shape) ||
+        rlx__cpu_ref_shape_count((rlx__cpu_ref_shape){ desc->rank,
+                                                       desc->shape },
+                                 elem, &count) != 1 ||
+        (uintptr_t)address % elem != 0)
+        return rlx_host_report(host, RLX_ERR_INVALID_ARGUMENT,
+                               "cpu-ref buffer_wrap: bad description, "
+                               "device or address (it must be aligned to "
+                               "the element size). Fix: wrap aligned host "
+                               "memory on device 0");
+    rlx_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf)
+        return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
+                            "cpu-ref buffer_wrap: out of memory. Fix: free "
+                            "memory");
+    buf->dtype = desc->dtype;
+    buf->nbytes = count * elem;
+    buf->bytes = address;
+    buf->borrowed = 1;
+    *out = buf;
+    return RLX_OK;
+}
+
+static const rlx_ext_memory cpu_ref_memory_ext = {
+    .struct_size = sizeof(rlx_ext_memory),
+    .device_memory = cpu_ref_device_memory,
+    .buffer_address = cpu_ref_buffer_address,
+    .buffer_wrap = cpu_ref_buffer_wrap,
+};
+
+const void *rlx__cpu_ref_get_extension(void *backend, const char *name)
+{
+    (void)backend;
+    if (name && strcmp(name, RLX_EXT_MEMORY) == 0)
+        return &cpu_ref_memory_ext;
+    return NULL;
 }

@@ -43,6 +43,8 @@ struct rlx_buffer {
     uint64_t id;          /* 0, or unique among the buffers of the process:
                              cpu-openblas numbers its own, to key caches
                              of packed weights (an address can be reused) */
+    int borrowed;         /* BYTES is the application's (rlx.memory.v1's
+                             buffer_wrap): never freed here */
 };
 
 rlx_status rlx__cpu_ref_buffer_create(void *backend, uint32_t device_index,
@@ -53,6 +55,8 @@ rlx_status rlx__cpu_ref_buffer_read(void *backend, rlx_buffer *buffer,
 rlx_status rlx__cpu_ref_buffer_write(void *backend, rlx_buffer *buffer,
                                      const void *src, size_t nbytes);
 void rlx__cpu_ref_buffer_destroy(void *backend, rlx_buffer *buffer);
+/* The rlx.memory.v1 table (rlx/memory.h): buffers are host memory. */
+const void *rlx__cpu_ref_get_extension(void *backend, const char *name);
 
 rlx_status rlx__cpu_ref_compile(void *backend, const rlx_graph_view *graph,
                                 const rlx_compile_options *options,

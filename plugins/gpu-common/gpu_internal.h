@@ -20,6 +20,7 @@
 
 #include <rlx/backend.h>
 #include <rlx/kit_error.h>
+#include <rlx/memory.h>
 #include <rlx/kit_plan.h>
 #include <rlx/plugin.h>
 
@@ -55,6 +56,7 @@ struct rlx_buffer {
     rlx_dtype dtype;
     size_t nbytes;
     void *ptr;                /* device memory; NULL when nbytes is 0 */
+    int borrowed;             /* PTR is the application's (buffer_wrap) */
 };
 
 rlx_status rlxg_buffer_create(void *backend, uint32_t device_index,
@@ -206,6 +208,8 @@ rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
 /* gpu_queue.c: the rlx.queue.v1 table (rlx/queue.h), for get_extension;
  * and the device's queue stream destroyed (backend destroy). */
 extern const struct rlx_ext_queue rlxg_queue_ext;
+/* gpu_buffer.c: the rlx.memory.v1 table (rlx/memory.h). */
+extern const struct rlx_ext_memory rlxg_memory_ext;
 void rlxg_queue_destroy(rlxg_backend *be, uint32_t device);
 /* Held while a run is launched on a queue and its queue_last set, so
  * the run knows which executable's run precedes it there. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/memory.h>
 #include <rlx/probe_key.h>
 #include <rlx/queue.h>
 
@@ -76,5 +77,7 @@ const void *rlxr_get_extension(void *backend, const char *name)
         return &rocm_probe_key_ext;
     if (name && strcmp(name, RLX_EXT_QUEUE) == 0)
         return &rlxg_queue_ext;
+    if (name && strcmp(name, RLX_EXT_MEMORY) == 0)
+        return &rlxg_memory_ext;
     return NULL;
 }

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as _np
 
 from . import _rlx
-from ._rlx import Graph  # noqa: F401
+from ._rlx import Graph, Tensor  # noqa: F401
 from ._rlx import (  # noqa: F401  (the exception hierarchy)
     AbiMismatchError, BackendError, DeviceError, DtypeError, DuplicateError,
     Error, FormatError, InternalError, InvalidArgumentError, IOError,
@@ -25,7 +25,7 @@ from ._rlx import (  # noqa: F401  (the exception hierarchy)
 )
 
 __all__ = [
-    "version", "devices", "backends", "check", "Session", "TensorInfo", "Graph",
+    "version", "devices", "backends", "check", "Session", "TensorInfo", "Graph", "Tensor",
     "Error", "InvalidArgumentError", "OutOfMemoryError", "NotFoundError",
     "UnsupportedError", "UnavailableError", "AbiMismatchError", "PluginError",
     "DuplicateError", "ShapeError", "DtypeError", "BackendError",
@@ -41,6 +41,8 @@ def _coerce(value: Any, dtype: str) -> _np.ndarray:
     is refused, never cast), lists and scalars take the input's."""
     if isinstance(value, (list, tuple, int, float, bool)):
         arr = _np.asarray(value, dtype=dtype)
+    elif not hasattr(value, "__array__") and hasattr(value, "__dlpack__"):
+        arr = _np.from_dlpack(value)  # a host DLPack tensor: no copy here
     else:
         arr = _np.asarray(value)
     if not arr.dtype.isnative:
@@ -49,6 +51,20 @@ def _coerce(value: Any, dtype: str) -> _np.ndarray:
 
 
 _rlx._set_coerce(_coerce)
+
+
+def _host_copy(value: Any) -> _np.ndarray:
+    """A device tensor of another library (DLPack) as a host array, for a
+    program on another device: the one copy rlx makes then."""
+    for method in ("cpu", "get"):  # PyTorch, CuPy
+        fn = getattr(value, method, None)
+        if callable(fn):
+            value = fn()
+            break
+    return _np.ascontiguousarray(_np.asarray(value))
+
+
+_rlx._set_host_copy(_host_copy)
 
 
 def version() -> str:
@@ -96,7 +112,7 @@ class Session(_rlx._Session):
     """A model (ONNX or rlx YAML, or an rlx.Graph) compiled on one device.
 
     Session(path_or_graph, device=None, fallback=None, precision=None, options=None,
-    allow_custom_ops=None)
+    allow_custom_ops=None, shapes=None)
 
     device: None for the best available, a device name ('cpu', 'cuda:1')
     or a backend id ('cpu-ref'). fallback: what to do with nodes the device
@@ -104,7 +120,10 @@ class Session(_rlx._Session):
     or 'none' (refuse). precision: 'strict' (default), 'tf32' or
     'reduced'. options: plugin settings for this session
     ({'cuda.matmul': 'cublas'}). allow_custom_ops: libraries or directories
-    the model's custom ops may load from (docs/security.md).
+    the model's custom ops may load from (docs/security.md). shapes: the
+    inputs' shapes to compile for first ({'x': (1, 3, 224, 224)}), for an
+    ONNX model whose symbolic dimensions cannot be 1; a run with other
+    shapes compiles again, as always.
 
     A Session may be shared by threads: runs take turns (one program runs
     one run at a time) and the GIL is released while a program runs. Use
@@ -114,11 +133,13 @@ class Session(_rlx._Session):
     def __init__(self, path: Union[str, os.PathLike, Graph], device: Optional[str] = None,
                  fallback: Optional[str] = None, precision: Optional[str] = None,
                  options: Optional[Mapping[str, Any]] = None,
-                 allow_custom_ops: Optional[Sequence[Union[str, os.PathLike]]] = None) -> None:
+                 allow_custom_ops: Optional[Sequence[Union[str, os.PathLike]]] = None,
+                 shapes: Optional[Mapping[str, Sequence[int]]] = None) -> None:
         super().__init__(path if isinstance(path, Graph) else os.fspath(path), device, fallback, precision,
                          dict(options) if isinstance(options, Mapping) else options,
                          None if allow_custom_ops is None
-                         else [os.fspath(p) for p in allow_custom_ops])
+                         else [os.fspath(p) for p in allow_custom_ops],
+                         None if shapes is None else dict(shapes))
 
     @property
     def inputs(self) -> List[TensorInfo]:

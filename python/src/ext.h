@@ -38,6 +38,9 @@ PyObject *rlxpy_shape(uint32_t rank, const int64_t *dims);
 PyObject *rlxpy_numpy(void);
 /* rlx._coerce, registered by rlx/__init__.py (borrowed; may be NULL). */
 extern PyObject *rlxpy_coerce;
+/* rlx._host_copy: a device tensor of another library as a host array,
+ * for programs on another device (borrowed; may be NULL). */
+extern PyObject *rlxpy_host_copy;
 
 extern PyTypeObject rlxpy_session_type;
 int rlxpy_session_ready(PyObject *module);
@@ -47,5 +50,25 @@ extern PyTypeObject rlxpy_graph_type;
 int rlxpy_graph_ready(PyObject *module);
 rlx_graph *rlxpy_graph_handle(PyObject *graph);
 PyObject *rlxpy_graph_params(PyObject *graph);
+
+/* rlx.Tensor (tensor.c). */
+extern PyTypeObject rlxpy_tensor_type;
+int rlxpy_tensor_ready(PyObject *module);
+/* The rlx_tensor of an rlx.Tensor (borrowed), or NULL for other objects. */
+rlx_tensor *rlxpy_tensor_handle(PyObject *obj);
+/* A new rlx.Tensor owning T (destroyed if that fails). */
+PyObject *rlxpy_tensor_new(rlx_tensor *t);
+/* Wrap OBJ's DLPack tensor (on device KIND) as a tensor of P with no
+ * copy. RLX_OK; an rlx error (device mismatch: RLX_ERR_UNSUPPORTED) with
+ * no Python exception, so the caller may copy instead; or another status
+ * with a Python exception set. */
+rlx_status rlxpy_tensor_import(rlx_program *p, PyObject *obj, int32_t kind,
+                               rlx_tensor **out);
+
+/* Does the buffer format FMT hold DT in native byte order (run.c)? */
+int rlxpy_format_matches(const char *fmt, Py_ssize_t itemsize,
+                         rlx_dtype dt);
+/* The rlx dtype a buffer holds, or RLX_DTYPE_INVALID. */
+rlx_dtype rlxpy_dtype_of_buffer(const Py_buffer *v);
 
 #endif

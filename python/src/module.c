@@ -13,6 +13,7 @@
 static rlx_runtime *g_runtime;
 static PyObject *g_numpy;
 PyObject *rlxpy_coerce;
+PyObject *rlxpy_host_copy;
 
 /* rlx.Error and one subclass per status, indexed by the status value. */
 #define N_STATUS 17
@@ -410,6 +411,17 @@ static PyObject *py_set_coerce(PyObject *self, PyObject *fn)
     Py_RETURN_NONE;
 }
 
+static PyObject *py_set_host_copy(PyObject *self, PyObject *fn)
+{
+    (void)self;
+    if (!PyCallable_Check(fn))
+        return PyErr_Format(PyExc_TypeError,
+                            "_set_host_copy wants a callable");
+    Py_INCREF(fn);
+    Py_XSETREF(rlxpy_host_copy, fn);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     { "version", py_version, METH_NOARGS,
       "version() -> str\n\nThe version of librlx, e.g. '0.1.0'." },
@@ -432,6 +444,7 @@ static PyMethodDef methods[] = {
       "op, why) tuples, the placement summary and why that backend was "
       "chosen (explain). Raises rlx.Error when the model does not load." },
     { "_set_coerce", py_set_coerce, METH_O, NULL },
+    { "_set_host_copy", py_set_host_copy, METH_O, NULL },
     { NULL, NULL, 0, NULL }
 };
 
@@ -488,7 +501,7 @@ PyMODINIT_FUNC PyInit__rlx(void)
     if (!mod)
         return NULL;
     if (add_errors(mod) || rlxpy_session_ready(mod) ||
-        rlxpy_graph_ready(mod)) {
+        rlxpy_graph_ready(mod) || rlxpy_tensor_ready(mod)) {
         Py_DECREF(mod);
         return NULL;
     }

@@ -9,7 +9,8 @@
 #include <string.h>
 
 /* Does buffer format FMT (struct syntax) hold DT in native byte order? */
-static int format_matches(const char *fmt, Py_ssize_t itemsize, rlx_dtype dt)
+int rlxpy_format_matches(const char *fmt, Py_ssize_t itemsize,
+                         rlx_dtype dt)
 {
     if (!fmt)
         fmt = "B";
@@ -39,11 +40,22 @@ static int format_matches(const char *fmt, Py_ssize_t itemsize, rlx_dtype dt)
     }
 }
 
+rlx_dtype rlxpy_dtype_of_buffer(const Py_buffer *v)
+{
+    for (int dt = 1; dt <= RLX_DTYPE_LAST; dt++)
+        if (dt != RLX_DTYPE_BF16 && /* NumPy has none: 'H' is uint16 */
+            rlxpy_format_matches(v->format, v->itemsize, (rlx_dtype)dt))
+            return (rlx_dtype)dt;
+    return RLX_DTYPE_INVALID;
+}
+
 typedef struct {
     uint32_t slot;
     Py_buffer view;
     int have_view;
-    PyObject *keep; /* the coerced array, when one was made */
+    PyObject *keep;     /* the coerced array, when one was made */
+    rlx_tensor *tensor; /* bound instead of copied: an rlx.Tensor's, or */
+    int owned;          /* ours, wrapping another library's DLPack tensor */
 } feed;
 
 static Py_ssize_t find_name(PyObject *names, PyObject *key)
@@ -92,7 +104,7 @@ static int feed_get(session_obj *self, feed *f, PyObject *name,
     if (PyObject_CheckBuffer(value) &&
         PyObject_GetBuffer(value, &f->view, PyBUF_C_CONTIGUOUS |
                                            PyBUF_FORMAT) == 0) {
-        if (format_matches(f->view.format, f->view.itemsize, dt)) {
+        if (rlxpy_format_matches(f->view.format, f->view.itemsize, dt)) {
             f->have_view = 1;
             return 0;
         }
@@ -113,7 +125,7 @@ static int feed_get(session_obj *self, feed *f, PyObject *name,
                                               PyBUF_FORMAT) != 0)
         return -1;
     f->have_view = 1;
-    if (format_matches(f->view.format, f->view.itemsize, dt))
+    if (rlxpy_format_matches(f->view.format, f->view.itemsize, dt))
         return 0;
     PyObject *got = PyObject_GetAttrString(f->keep, "dtype");
     PyObject *gs = got ? PyObject_Str(got) : NULL;
@@ -165,11 +177,122 @@ static PyObject *output_array(session_obj *self, uint32_t i)
     return arr;
 }
 
+/* Where feed F's data comes from: an rlx.Tensor to bind; a DLPack
+ * tensor on a device (CUDA) wrapped to bind, or copied to the host
+ * when the program is elsewhere; else a host buffer (feed_get). */
+static int feed_source(session_obj *self, feed *f, PyObject *name,
+                       PyObject *value, rlx_dtype dt)
+{
+    rlx_tensor *t = rlxpy_tensor_handle(value);
+    if (t) {
+        rlx_dtype have = RLX_DTYPE_INVALID;
+        rlx_tensor_shape(t, &have, NULL, NULL);
+        if (have != dt) {
+            rlxpy_raisef(RLX_ERR_DTYPE, "input '%s' is an rlx.Tensor of %s, "
+                         "but the model takes %s. Fix: make the tensor from "
+                         "an array of the input's dtype",
+                         PyUnicode_AsUTF8(name), rlx_dtype_name(have),
+                         rlx_dtype_name(dt));
+            return -1;
+        }
+        f->tensor = t;
+        return 0;
+    }
+    if (!PyObject_CheckBuffer(value) &&
+        PyObject_HasAttrString(value, "__dlpack_device__")) {
+        PyObject *dev = PyObject_CallMethod(value, "__dlpack_device__", "()");
+        int kind = 0, id = 0;
+        if (!dev || !PyArg_ParseTuple(dev, "ii", &kind, &id)) {
+            Py_XDECREF(dev);
+            return -1;
+        }
+        Py_DECREF(dev);
+        if (kind != RLX_MEMORY_CPU) {
+            rlx_status st = rlxpy_tensor_import(self->program, value, kind,
+                                                &f->tensor);
+            if (st == RLX_OK) {
+                f->owned = 1;
+                rlx_dtype have = RLX_DTYPE_INVALID;
+                rlx_tensor_shape(f->tensor, &have, NULL, NULL);
+                if (have == dt)
+                    return 0;
+                rlxpy_raisef(RLX_ERR_DTYPE, "input '%s' is a DLPack tensor "
+                             "of %s, but the model takes %s. Fix: convert "
+                             "it first", PyUnicode_AsUTF8(name),
+                             rlx_dtype_name(have), rlx_dtype_name(dt));
+                return -1;
+            }
+            if (PyErr_Occurred())
+                return -1;
+            /* another device: copied through the host (docs/python.md) */
+            if (!rlxpy_host_copy) {
+                rlxpy_raise(st, NULL);
+                return -1;
+            }
+            f->keep = PyObject_CallFunctionObjArgs(rlxpy_host_copy, value,
+                                                   NULL);
+            if (!f->keep)
+                return -1;
+            return feed_get(self, f, name, f->keep, dt);
+        }
+    }
+    return feed_get(self, f, name, value, dt);
+}
+
+/* keep_on_device: a new tensor bound to each output asked for. */
+static int bind_outputs(session_obj *self, const uint32_t *want,
+                        uint32_t n_want, rlx_tensor **outs)
+{
+    for (uint32_t i = 0; i < n_want; i++) {
+        int dup = 0;
+        for (uint32_t j = 0; j < i; j++)
+            dup |= want[j] == want[i];
+        if (dup)
+            continue;
+        const char *name = NULL;
+        rlx_dtype dt = RLX_DTYPE_INVALID;
+        uint32_t rank = 0;
+        const int64_t *dims = NULL;
+        rlx_status st = rlx_program_slot(self->program, RLX_SLOT_OUTPUT,
+                                         want[i], &name, &dt, &rank, &dims);
+        if (st == RLX_OK)
+            st = rlx_tensor_create(self->program, dt, rank, dims, NULL,
+                                   &outs[i]);
+        if (st == RLX_OK)
+            st = rlx_program_bind(self->program, RLX_SLOT_OUTPUT, name,
+                                  outs[i]);
+        if (st != RLX_OK) {
+            rlxpy_raise(st, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* After a run: the program lets go of every tensor bound for it, so the
+ * next run with arrays copies again and wrapped memory goes back. */
+static void unbind_all(session_obj *self, const feed *fs, Py_ssize_t nf,
+                       const uint32_t *want, uint32_t n_want, int keep)
+{
+    const char *name = NULL;
+    for (Py_ssize_t i = 0; i < nf; i++)
+        if (fs[i].tensor &&
+            rlx_program_slot(self->program, RLX_SLOT_INPUT, fs[i].slot,
+                             &name, NULL, NULL, NULL) == RLX_OK)
+            rlx_program_bind(self->program, RLX_SLOT_INPUT, name, NULL);
+    for (uint32_t i = 0; keep && i < n_want; i++)
+        if (rlx_program_slot(self->program, RLX_SLOT_OUTPUT, want[i], &name,
+                             NULL, NULL, NULL) == RLX_OK)
+            rlx_program_bind(self->program, RLX_SLOT_OUTPUT, name, NULL);
+}
+
 PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "feeds", "outputs", NULL };
+    static char *kwlist[] = { "feeds", "outputs", "keep_on_device", NULL };
     PyObject *feeds = NULL, *want = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &feeds, &want))
+    int keep = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|Op", kwlist, &feeds, &want,
+                                     &keep))
         return NULL;
     if (rlxpy_session_closed_error(self))
         return NULL;
@@ -224,7 +347,10 @@ PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
         return NULL;
     Py_ssize_t n_feeds = PyDict_Size(feeds);
     feed *fs = PyMem_Calloc(n_feeds ? (size_t)n_feeds : 1, sizeof *fs);
-    if (!fs) {
+    rlx_tensor **outs = PyMem_Calloc(n_want ? n_want : 1, sizeof *outs);
+    if (!fs || !outs) {
+        PyMem_Free(fs);
+        PyMem_Free(outs);
         Py_DECREF(feeds);
         return PyErr_NoMemory();
     }
@@ -271,25 +397,33 @@ PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
             rlxpy_raise(RLX_ERR_INTERNAL, NULL);
             goto out;
         }
-        if (feed_get(self, f, k, v, dt))
+        if (feed_source(self, f, k, v, dt))
             goto out;
         /* another shape: the program follows it, as in the C API */
-        int64_t dims[64];
-        uint32_t rank = (uint32_t)f->view.ndim;
+        uint32_t rank = 0;
+        const int64_t *dims = NULL;
+        int64_t vdims[64];
+        if (f->tensor) {
+            rlx_tensor_shape(f->tensor, NULL, &rank, &dims);
+        } else {
+            rank = (uint32_t)f->view.ndim;
+            if (rank > 64) {
+                rlxpy_raisef(RLX_ERR_SHAPE, "input '%s' has %u dimensions. "
+                             "Fix: pass at most 64", PyUnicode_AsUTF8(k),
+                             rank);
+                goto out;
+            }
+            for (uint32_t d = 0; d < rank; d++)
+                vdims[d] = f->view.shape ? (int64_t)f->view.shape[d] : 0;
+            dims = vdims;
+        }
         const int64_t *cur = NULL;
         uint32_t cur_rank = 0;
         rlx_program_slot(self->program, RLX_SLOT_INPUT, f->slot, NULL, NULL,
                          &cur_rank, &cur);
-        if (rank > 64) {
-            rlxpy_raisef(RLX_ERR_SHAPE, "input '%s' has %u dimensions. Fix: "
-                         "pass at most 64", PyUnicode_AsUTF8(k), rank);
-            goto out;
-        }
         int same = rank == cur_rank;
-        for (uint32_t d = 0; d < rank; d++) {
-            dims[d] = f->view.shape ? (int64_t)f->view.shape[d] : 0;
-            same = same && dims[d] == cur[d];
-        }
+        for (uint32_t d = 0; same && d < rank; d++)
+            same = dims[d] == cur[d];
         if (!same) {
             rlx_status st = rlx_program_set_input_shape(
                 self->program, PyUnicode_AsUTF8(k), rank, dims);
@@ -299,7 +433,10 @@ PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
             }
         }
     }
+    /* host arrays first (they switch to new shapes), then bindings */
     for (Py_ssize_t i = 0; i < nf; i++) {
+        if (fs[i].tensor)
+            continue;
         rlx_status st = rlx_program_set_input(
             self->program,
             PyUnicode_AsUTF8(PyTuple_GET_ITEM(self->in_names, fs[i].slot)),
@@ -309,6 +446,20 @@ PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
             goto out;
         }
     }
+    for (Py_ssize_t i = 0; i < nf; i++) {
+        if (!fs[i].tensor)
+            continue;
+        rlx_status st = rlx_program_bind(
+            self->program, RLX_SLOT_INPUT,
+            PyUnicode_AsUTF8(PyTuple_GET_ITEM(self->in_names, fs[i].slot)),
+            fs[i].tensor);
+        if (st != RLX_OK) {
+            rlxpy_raise(st, NULL);
+            goto out;
+        }
+    }
+    if (keep && bind_outputs(self, want_idx, n_want, outs))
+        goto out;
     rlx_status st;
     Py_BEGIN_ALLOW_THREADS
     st = rlx_program_run(self->program);
@@ -319,7 +470,21 @@ PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
     }
     result = PyList_New(n_want);
     for (uint32_t i = 0; result && i < n_want; i++) {
-        PyObject *a = output_array(self, want_idx[i]);
+        PyObject *a = NULL;
+        if (keep) {
+            uint32_t first = 0;
+            while (want_idx[first] != want_idx[i])
+                first++;
+            if (first < i) { /* asked twice: the same tensor */
+                a = PyList_GET_ITEM(result, first);
+                Py_INCREF(a);
+            } else {
+                a = rlxpy_tensor_new(outs[i]);
+                outs[i] = NULL;
+            }
+        } else {
+            a = output_array(self, want_idx[i]);
+        }
         if (!a) {
             Py_CLEAR(result);
             break;
@@ -327,13 +492,20 @@ PyObject *rlxpy_session_run(session_obj *self, PyObject *args, PyObject *kw)
         PyList_SET_ITEM(result, i, a);
     }
 out:
+    if (locked && self->program)
+        unbind_all(self, fs, nf, want_idx, n_want, keep);
     if (locked)
         PyThread_release_lock(self->lock);
     for (Py_ssize_t i = 0; i < n_feeds; i++) {
         if (fs[i].have_view)
             PyBuffer_Release(&fs[i].view);
         Py_XDECREF(fs[i].keep);
+        if (fs[i].owned)
+            rlx_tensor_destroy(fs[i].tensor);
     }
+    for (uint32_t i = 0; i < n_want; i++)
+        rlx_tensor_destroy(outs[i]);
+    PyMem_Free(outs);
     PyMem_Free(fs);
     Py_DECREF(feeds);
     return result;

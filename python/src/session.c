@@ -132,6 +132,56 @@ static int set_options(session_obj *self, PyObject *options)
     return 0;
 }
 
+/* shapes={'x': (1, 3, 48, 320)}: the inputs' real shapes before the
+ * first compile, for models whose symbolic dimensions cannot be 1. */
+static int set_shapes(session_obj *self, PyObject *shapes)
+{
+    if (!self->model || !PyDict_Check(shapes)) {
+        rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "shapes must be a dict of "
+                     "input name to shape, for a model file. Fix: pass e.g. "
+                     "{'x': (1, 3, 224, 224)}, or leave it out for an "
+                     "rlx.Graph");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(shapes, &pos, &k, &v)) {
+        const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+        PyObject *seq = name ? PySequence_Fast(v, "a shape is a sequence of "
+                                               "int")
+                             : NULL;
+        if (!seq) {
+            if (!name)
+                rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "shapes: keys must "
+                             "be input names. Fix: pass {'x': (1, 3)}");
+            return -1;
+        }
+        Py_ssize_t rank = PySequence_Fast_GET_SIZE(seq);
+        int64_t dims[64];
+        if (rank > 64) {
+            Py_DECREF(seq);
+            rlxpy_raisef(RLX_ERR_SHAPE, "shapes: '%s' has %zd dimensions. "
+                         "Fix: give at most 64", name, rank);
+            return -1;
+        }
+        for (Py_ssize_t d = 0; d < rank; d++) {
+            dims[d] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, d));
+            if (dims[d] == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+        rlx_status st = rlx_model_set_input_shape(self->model, name,
+                                                  (uint32_t)rank, dims);
+        if (st != RLX_OK) {
+            rlxpy_raise(st, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *slot_names(rlx_program *p, rlx_slot_kind kind, uint32_t n)
 {
     PyObject *t = PyTuple_New(n);
@@ -151,18 +201,19 @@ static PyObject *slot_names(rlx_program *p, rlx_slot_kind kind, uint32_t n)
 static int session_init(session_obj *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "path", "device", "fallback", "precision",
-                              "options", "allow_custom_ops", NULL };
+                              "options", "allow_custom_ops", "shapes",
+                              NULL };
     PyObject *path_obj = NULL, *fallback = Py_None, *precision = Py_None,
-             *options = Py_None, *allow = Py_None;
+             *options = Py_None, *allow = Py_None, *shapes = Py_None;
     const char *device = NULL;
     if (self->lock) {
         PyErr_SetString(PyExc_RuntimeError, "rlx.Session is initialised once");
         return -1;
     }
     PyObject *source = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zOOOO", kwlist, &source,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zOOOOO", kwlist, &source,
                                      &device, &fallback, &precision,
-                                     &options, &allow))
+                                     &options, &allow, &shapes))
         return -1;
     PyObject *graph = PyObject_TypeCheck(source, &rlxpy_graph_type) ? source
                                                                     : NULL;
@@ -225,6 +276,8 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
         }
         Py_DECREF(seq);
     }
+    if (shapes != Py_None && set_shapes(self, shapes))
+        goto out;
     if (graph) {
         Py_INCREF(graph);
         self->graph = graph;

@@ -38,7 +38,7 @@ def test_gil_released_while_running(big_matmul):
     with the GIL held for the whole run it could only stamp before the
     run and after it returns."""
     path, n = big_matmul
-    s = rlx.Session(path)
+    s = rlx.Session(path, device="cpu-ref")  # slow enough to watch
     x = np.ones((n, n), np.float32)
     s.run({"x": x})
     stamps = []

@@ -25,6 +25,13 @@ TOLERANCE = {
 }
 # bf16 outputs (uint16 bits in both files) are compared as floats to
 # (8e-3, 1e-2): see check_outputs.
+# Tests whose expected outputs ONNX's generator computed with pi spelled
+# 3.1415 (onnx/backend/test/case/node/{blackman,hamming,hann}window.py),
+# up to ~2e-4 relative from the exact window that their models (the
+# _expanded ones spell 2*pi as 6.2831855) and rlx compute: compared at
+# ONNX's own backend-test tolerance, 1e-3 relative, instead of 1e-4.
+ROUGH_PI = re.compile(r"^test_(blackman|hamming|hann)window(_symmetric)?"
+                      r"(_expanded)?$")
 
 
 def npy_name(name):
@@ -135,6 +142,8 @@ def check_outputs(model, data_set, out_dir):
     """None when every expected output of DATA_SET is in OUT_DIR and matches."""
     bf16 = {o.name for o in model.graph.output
             if o.type.tensor_type.elem_type == onnx.TensorProto.BFLOAT16}
+    test = os.path.basename(os.path.dirname(os.path.normpath(data_set)))
+    rough = (1e-3, 1e-5) if ROUGH_PI.match(test) else None
     for name, want in expected_outputs(model, data_set):
         path = os.path.join(out_dir, npy_name(name))
         if not os.path.exists(path):
@@ -148,7 +157,7 @@ def check_outputs(model, data_set, out_dir):
             got, want = bf16_to_f32(got), bf16_to_f32(want)
             why = compare(name, got, want, (8e-3, 1e-2))
         else:
-            why = compare(name, got, want)
+            why = compare(name, got, want, rough)
         if why:
             return why
     return None

@@ -62,6 +62,12 @@ check(np.array_equal(onnx_compare.bf16_to_f32(bits), np.array([1.0, 1.0078125], 
       "bf16 bits read as f32")
 check(onnx_compare.npy_name("out:0/x") == "out_0_x.npy",
       "output file names replace characters outside [A-Za-z0-9._-]")
+rough = onnx_compare.ROUGH_PI
+check(all(rough.match(t) for t in ("test_hannwindow", "test_hammingwindow_expanded",
+                                   "test_blackmanwindow_symmetric_expanded"))
+      and not any(rough.match(t) for t in ("test_stft_with_window", "test_hannwindow_x",
+                                           "test_add")),
+      "only the window tests whose expected data used pi = 3.1415 are compared loosely")
 
 
 def model(nodes, inputs, outputs, opsets=(("", 13),)):

@@ -629,6 +629,30 @@ RLX_API rlx_status rlx_tensor_read(const rlx_tensor *t, void *dst,
 RLX_API rlx_status rlx_tensor_shape(const rlx_tensor *t, rlx_dtype *dtype,
                                     uint32_t *rank, const int64_t **dims);
 
+/* Where T's data lives, for libraries that share tensors without
+ * copies (DLPack: PyTorch, CuPy, JAX): *ADDRESS its first byte, valid
+ * while T lives; *KIND one of RLX_MEMORY_* (rlx/types.h, DLPack's device
+ * type numbers: CPU 1, CUDA 2, ROCm 10) and *ID the device's number
+ * there (the CUDA ordinal). Queued runs of T's device are waited for
+ * first. RLX_ERR_UNSUPPORTED where T's backend keeps tensors in memory
+ * no other library addresses (Vulkan, PJRT): rlx_tensor_read copies. */
+RLX_API rlx_status rlx_tensor_memory(rlx_tensor *t, void **address,
+                                     int32_t *kind, int32_t *id);
+/* A tensor over memory the caller owns: ADDRESS on device (KIND, ID) as
+ * rlx_tensor_memory names it, row-major, aligned to the element size,
+ * DTYPE and DIMS; no copy. It must be memory P's device uses (host
+ * memory for a CPU backend, the same CUDA device for cuda), else
+ * RLX_ERR_UNSUPPORTED says which device would take it. Runs read and
+ * write that memory in place. RELEASE(CTX), when not NULL, is called
+ * once when the last reference to the tensor goes (after its last
+ * run), also when this call fails; the caller keeps the memory alive
+ * until then. */
+RLX_API rlx_status rlx_tensor_wrap(rlx_program *p, rlx_dtype dtype,
+                                   uint32_t rank, const int64_t *dims,
+                                   void *address, int32_t kind, int32_t id,
+                                   void (*release)(void *ctx), void *ctx,
+                                   rlx_tensor **out);
+
 /* Bind T as input or output NAME of P (KIND RLX_SLOT_INPUT or
  * RLX_SLOT_OUTPUT; params already stay on the device): later runs read or
  * write it there, with no host copy where the backend supports device I/O.

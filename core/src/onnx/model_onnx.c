@@ -254,6 +254,80 @@ rlx_status rlx__model_onnx_set_params(const rlx_model *m, rlx_program *p)
     return RLX_OK;
 }
 
+/* Does a node of G (or of a graph inside one) read NAME, or G output
+ * it? A graph nested deeper than the loader allows counts as reading. */
+static int graph_reads(const Onnx__GraphProto *g, const char *name,
+                       int depth)
+{
+    if (!g || depth > RLX__ONNX_MAX_DEPTH)
+        return 1;
+    for (size_t i = 0; i < g->n_output; i++)
+        if (g->output[i]->name && !strcmp(g->output[i]->name, name))
+            return 1;
+    for (size_t i = 0; i < g->n_node; i++) {
+        const Onnx__NodeProto *n = g->node[i];
+        for (size_t k = 0; k < n->n_input; k++)
+            if (n->input[k] && !strcmp(n->input[k], name))
+                return 1;
+        for (size_t k = 0; k < n->n_attribute; k++) {
+            const Onnx__AttributeProto *a = n->attribute[k];
+            if (a->g && graph_reads(a->g, name, depth + 1))
+                return 1;
+            for (size_t j = 0; j < a->n_graphs; j++)
+                if (graph_reads(a->graphs[j], name, depth + 1))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* An input that nothing reads cannot change a result, so the shape
+ * declared for it binds nothing: it takes the rank and dims it is given
+ * (ONNX's own test data feeds some, such as the expanded CastLike
+ * tests' `like`, at another shape than declared). */
+static int unread(const rlx_model *m, const char *name)
+{
+    return !graph_reads(m->onnx->proto->graph, name, 0);
+}
+
+/* Make input IN of model M take RANK/DIMS, every dim free; relower, or
+ * put it back. */
+static rlx_status take_shape(rlx_model *m, rlx__onnx_input *in,
+                             uint32_t rank, const int64_t *dims)
+{
+    rlx__onnx_input old = *in;
+    in->rank = rank;
+    for (uint32_t k = 0; k < rank; k++) {
+        in->decl[k] = -1;
+        in->sym[k] = NULL;
+        in->dims[k] = dims[k];
+    }
+    rlx_status st = rlx__model_onnx_relower(m);
+    if (st != RLX_OK)
+        *in = old;
+    return st;
+}
+
+rlx_status rlx__model_onnx_unread_shape(rlx_model *m, const char *name,
+                                        uint32_t rank, const int64_t *dims,
+                                        int *done)
+{
+    *done = 0;
+    rlx__onnx_model *om = m->onnx;
+    for (uint32_t i = 0; i < om->n_inputs; i++) {
+        rlx__onnx_input *in = &om->inputs[i];
+        if (strcmp(in->name, name) != 0 || !unread(m, name) ||
+            in->value || rank > RLX_MAX_RANK)
+            continue;
+        for (uint32_t k = 0; k < rank; k++)
+            if (dims[k] < 0)
+                return RLX_OK; /* refused by the usual checks */
+        *done = 1;
+        return take_shape(m, in, rank, dims);
+    }
+    return RLX_OK;
+}
+
 rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
                                      rlx_dtype dtype, uint32_t rank,
                                      const int64_t *dims, const void *data)
@@ -263,6 +337,16 @@ rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
         rlx__onnx_input *in = &om->inputs[i];
         if (strcmp(in->name, name) != 0)
             continue;
+        int free_shape = unread(m, name) && dtype == in->dtype;
+        if (free_shape && rank != in->rank) {
+            for (uint32_t k = 0; k < rank; k++)
+                if (dims[k] < 0)
+                    free_shape = 0;
+            rlx_status st = free_shape ? take_shape(m, in, rank, dims)
+                                       : RLX_OK;
+            if (st != RLX_OK)
+                return st;
+        }
         if (dtype != in->dtype || rank != in->rank)
             return rlx__error(RLX_ERR_SHAPE,
                               "%s: input '%s' is %s of rank %u; the value "
@@ -271,7 +355,8 @@ rlx_status rlx__model_onnx_set_value(rlx_model *m, const char *name,
                               rlx_dtype_name(in->dtype), in->rank,
                               rlx_dtype_name(dtype), rank);
         for (uint32_t k = 0; k < rank; k++)
-            if (dims[k] < 0 || (in->decl[k] >= 0 && in->decl[k] != dims[k]))
+            if (dims[k] < 0 || (in->decl[k] >= 0 && in->decl[k] != dims[k] &&
+                                !free_shape))
                 return rlx__error(RLX_ERR_SHAPE,
                                   "%s: input '%s' dimension %u cannot be "
                                   "%lld. Fix: match the declared shape",

@@ -178,6 +178,11 @@ extern const rlx__onnx_op rlx__onnx_ops_index[];
 extern const rlx__onnx_op rlx__onnx_ops_pad[];
 extern const rlx__onnx_op rlx__onnx_ops_shape[];
 extern const rlx__onnx_op rlx__onnx_ops_vision[];
+extern const rlx__onnx_op rlx__onnx_ops_loss[];
+extern const rlx__onnx_op rlx__onnx_ops_compose[];
+extern const rlx__onnx_op rlx__onnx_ops_signal[];
+extern const rlx__onnx_op rlx__onnx_ops_einsum[];
+extern const rlx__onnx_op rlx__onnx_ops_rnn[];
 
 /* The value as a graph node (known data becomes a constant or param). */
 rlx_status rlx__onnx_node_value(rlx__onnx_ctx *c, rlx__onnx_val *v,
@@ -198,6 +203,10 @@ void rlx__onnx_set_known(rlx__onnx_val *out, rlx_dtype dtype, uint32_t rank,
  * DTYPE. */
 rlx_status rlx__onnx_scalar(rlx__onnx_ctx *c, rlx_dtype dtype, double x,
                             rlx_value *out);
+/* A constant of host data (copied) with a name unique to the node. */
+rlx_status rlx__onnx_constant(rlx__onnx_ctx *c, rlx_dtype dtype,
+                              uint32_t rank, const int64_t *dims,
+                              const void *data, rlx_value *out);
 /* Errors naming the current node and ending in a Fix. */
 rlx_status rlx__onnx_fail(rlx__onnx_ctx *c, rlx_status st, const char *fmt,
                           ...) RLX__PRINTF(3, 4);

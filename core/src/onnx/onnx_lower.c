@@ -17,7 +17,8 @@
 static const rlx__onnx_op *const families[] = {
     rlx__onnx_ops_elementwise, rlx__onnx_ops_math, rlx__onnx_ops_movement,
     rlx__onnx_ops_index, rlx__onnx_ops_pad, rlx__onnx_ops_shape,
-    rlx__onnx_ops_vision };
+    rlx__onnx_ops_vision, rlx__onnx_ops_loss, rlx__onnx_ops_compose,
+    rlx__onnx_ops_signal, rlx__onnx_ops_einsum, rlx__onnx_ops_rnn };
 
 /* The row for OP at OPSET: the greatest SINCE <= OPSET. *SEEN tells
  * whether the op exists at some version. */
@@ -304,6 +305,19 @@ rlx_status rlx__onnx_scalar(rlx__onnx_ctx *c, rlx_dtype dtype, double x,
     if (!name)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     rlx_status st = rlx_graph_constant(c->g, name, dtype, 0, NULL, buf, out);
+    free(name);
+    return st;
+}
+
+rlx_status rlx__onnx_constant(rlx__onnx_ctx *c, rlx_dtype dtype,
+                              uint32_t rank, const int64_t *dims,
+                              const void *data, rlx_value *out)
+{
+    char *name = made_name(c);
+    if (!name)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+    rlx_status st = rlx_graph_constant(c->g, name, dtype, rank, dims, data,
+                                       out);
     free(name);
     return st;
 }

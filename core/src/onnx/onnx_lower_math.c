@@ -2,10 +2,11 @@
  * onnx_lower_math.c - ONNX's structured math onto rlx: MatMul and Gemm
  * (transposes as matmul attributes, alpha and beta as multiplies),
  * Softmax and LogSoftmax (the opset < 13 coerced-2-D form by reshapes),
- * LayerNormalization, inference BatchNormalization (folded to a
- * per-channel scale and shift), the Reduce* family onto the reduce
- * primitives (axes as an attribute or, from opset 13/18, an input),
- * ArgMax/ArgMin and the global pools.
+ * LayerNormalization, BatchNormalization (inference: folded to a
+ * per-channel scale and shift; training mode: the batch's own
+ * statistics), the Reduce* family onto the reduce primitives (axes as
+ * an attribute or, from opset 13/18, an input), ArgMax/ArgMin and the
+ * global pools.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -256,6 +257,73 @@ static rlx_status lower_layer_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
 
 /* ---- BatchNormalization (inference) --------------------------------------- */
 
+/* training_mode 1 (opset 14 on): X normalized by its own statistics per
+ * channel (over N and the spatial axes; the variance divides by the
+ * count), and, as outputs 1 and 2, the running statistics moved toward
+ * them: input_mean * momentum + mean * (1 - momentum), likewise var. */
+static rlx_status batch_norm_training(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                      rlx__onnx_val *out, uint32_t n_out,
+                                      double eps)
+{
+    uint32_t rank = in[0]->rank;
+    rlx_dtype dt = in[0]->dtype;
+    int64_t ch = in[0]->dims[1];
+    for (uint32_t i = 1; i < 5; i++)
+        if (in[i]->dtype != dt)
+            return rlx__onnx_fail(c, RLX_ERR_DTYPE,
+                                  "input %u ('%s') is %s but X is %s; "
+                                  "training mode is lowered for one type. "
+                                  "Fix: give every input X's type", i,
+                                  in[i]->name, rlx_dtype_name(in[i]->dtype),
+                                  rlx_dtype_name(dt));
+    double mom = rlx__onnx_attr_float(c, "momentum", 0.9);
+    int64_t axes[RLX_MAX_RANK], cd[RLX_MAX_RANK];
+    uint32_t n_axes = 0;
+    for (uint32_t i = 0; i < rank; i++) {
+        if (i != 1)
+            axes[n_axes++] = i;
+        cd[i] = i == 0 ? ch : 1; /* [C, 1, ...]: broadcasts from axis 1 */
+    }
+    rlx_value x, v[5], mean, d, var, inv, k, y;
+    rlx_status st;
+    for (uint32_t i = 0; i < 5; i++)
+        if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    x = v[0];
+    if ((st = reduce(c, RLX_OP_REDUCE_MEAN, x, 1, n_axes, axes, &mean)) !=
+            RLX_OK ||
+        (st = add2(c, RLX_OP_SUB, x, mean, &d)) != RLX_OK ||
+        (st = add2(c, RLX_OP_MUL, d, d, &var)) != RLX_OK ||
+        (st = reduce(c, RLX_OP_REDUCE_MEAN, var, 1, n_axes, axes, &var)) !=
+            RLX_OK ||
+        (st = rlx__onnx_scalar(c, dt, eps, &k)) != RLX_OK ||
+        (st = add2(c, RLX_OP_ADD, var, k, &inv)) != RLX_OK ||
+        (st = add1(c, RLX_OP_RSQRT, inv, &inv)) != RLX_OK ||
+        (st = add2(c, RLX_OP_MUL, d, inv, &y)) != RLX_OK ||
+        (st = reshape(c, v[1], rank - 1, cd, &v[1])) != RLX_OK ||
+        (st = reshape(c, v[2], rank - 1, cd, &v[2])) != RLX_OK ||
+        (st = add2(c, RLX_OP_MUL, y, v[1], &y)) != RLX_OK ||
+        (st = add2(c, RLX_OP_ADD, y, v[2], &y)) != RLX_OK ||
+        (st = rlx__onnx_set_out(c, y, &out[0])) != RLX_OK)
+        return st;
+    rlx_value stat[2] = { mean, var };
+    for (uint32_t o = 1; o < 3 && o < n_out; o++) {
+        if (!c->node->output[o] || !*c->node->output[o])
+            continue;
+        rlx_value s, km, kr, r;
+        if ((st = reshape(c, stat[o - 1], 1, &ch, &s)) != RLX_OK ||
+            (st = rlx__onnx_scalar(c, dt, mom, &km)) != RLX_OK ||
+            (st = rlx__onnx_scalar(c, dt, 1.0 - mom, &kr)) != RLX_OK ||
+            (st = reshape(c, v[2 + o], 1, &ch, &r)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, r, km, &r)) != RLX_OK ||
+            (st = add2(c, RLX_OP_MUL, s, kr, &s)) != RLX_OK ||
+            (st = add2(c, RLX_OP_ADD, r, s, &r)) != RLX_OK ||
+            (st = rlx__onnx_set_out(c, r, &out[o])) != RLX_OK)
+            return st;
+    }
+    return RLX_OK;
+}
+
 static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                    uint32_t n_in, rlx__onnx_val *out,
                                    uint32_t n_out)
@@ -267,13 +335,16 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                               "spatial 0 (statistics per element) is not "
                               "lowered. Fix: export with spatial 1");
-    if (rlx__onnx_attr_int(c, "training_mode", 0) != 0 ||
-        (n_out > 1 && c->node->output[1] && *c->node->output[1]))
-        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "training mode (running statistics as "
-                              "outputs) is not supported. Fix: export the "
-                              "model in eval mode");
     double eps = rlx__onnx_attr_float(c, "epsilon", 1e-5);
+    int training = rlx__onnx_attr_int(c, "training_mode", 0) != 0;
+    if (!(training && c->row->since >= 14) &&
+        (training || (n_out > 1 && c->node->output[1] &&
+                      *c->node->output[1])))
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "training mode before opset 14 (saved "
+                              "statistics as outputs) is not supported. "
+                              "Fix: export the model in eval mode, or at "
+                              "opset 14 or later");
     if (in[0]->rank < 2)
         return rlx__onnx_fail(c, RLX_ERR_SHAPE,
                               "X has rank %u; it needs [N, C, ...]. Fix: "
@@ -288,6 +359,8 @@ static rlx_status lower_batch_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                   in[i]->name, (long long)ch);
         stored = stored && in[i]->known && in[i]->dtype == RLX_DTYPE_F32;
     }
+    if (training)
+        return batch_norm_training(c, in, out, n_out, eps);
     if (!stored) { /* statistics fed at run time: the primitive */
         rlx_value v[5], r;
         for (uint32_t i = 0; i < 5; i++)

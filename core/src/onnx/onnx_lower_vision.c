@@ -3,10 +3,12 @@
  * resize and norm primitives (ABI 1.4): Conv and ConvTranspose (explicit
  * or SAME/VALID padding, groups), MaxPool/AveragePool/LpPool (ceil mode,
  * count_include_pad, dilations), InstanceNormalization, and Resize and
- * Upsample by scales or sizes. ONNX's per-axis attributes become rlx's
- * per-axis blocks.
+ * Upsample by scales or sizes (tf_crop_and_resize's roi as attributes;
+ * Resize-11's nearest tf_half_pixel_for_nn, a transform resize lacks, as
+ * gathers). ONNX's per-axis attributes become rlx's per-axis blocks.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "onnx.h"
@@ -270,6 +272,60 @@ static int known_floats(const rlx__onnx_val *v, double *out, int max)
     return (int)n;
 }
 
+/* Nearest resize of X to SIZES with source coordinate (o + 0.5) / scale
+ * (tf_half_pixel_for_nn), rounded by nearest mode NM: the source indices
+ * are known, so each resized axis is a gather of constant indices. */
+static rlx_status nearest_by_gather(rlx__onnx_ctx *c, rlx__onnx_val *xv,
+                                    int64_t nm, const int64_t *sizes,
+                                    const double *scales,
+                                    rlx__onnx_val *out)
+{
+    rlx_value x;
+    rlx_status st = rlx__onnx_node_value(c, xv, &x);
+    if (st != RLX_OK)
+        return st;
+    for (uint32_t i = 0; i < xv->rank; i++) {
+        int64_t in = xv->dims[i], n = sizes[i];
+        if (n == in && scales[i] == 1.0)
+            continue;
+        if (in <= 0 || n > RLX__ONNX_FOLD_MAX)
+            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                  "axis %u resizes %lld to %lld; "
+                                  "tf_half_pixel_for_nn is lowered for a "
+                                  "non-empty input and at most %d outputs "
+                                  "per axis. Fix: use another "
+                                  "coordinate_transformation_mode", i,
+                                  (long long)in, (long long)n,
+                                  RLX__ONNX_FOLD_MAX);
+        int64_t *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+        if (!idx)
+            return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int64_t o = 0; o < n; o++) {
+            double s = (o + 0.5) / scales[i], f = floor(s);
+            int64_t k = nm == RLX_RESIZE_FLOOR ? (int64_t)f
+                        : nm == RLX_RESIZE_CEIL ? (int64_t)ceil(s)
+                        : nm == RLX_RESIZE_ROUND_PREFER_CEIL
+                            ? (int64_t)(s - f >= 0.5 ? f + 1 : f)
+                            : (int64_t)(s - f > 0.5 ? f + 1 : f);
+            idx[o] = k < 0 ? 0 : k > in - 1 ? in - 1 : k;
+        }
+        char *name = rlx__printf_alloc("%s#index%u", out->name, i);
+        rlx_value iv;
+        st = name ? rlx_graph_constant(c->g, name, RLX_DTYPE_I64, 1, &n,
+                                       idx, &iv)
+                  : rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+        free(name);
+        free(idx);
+        int64_t axis = i;
+        rlx_value v[2] = { x, iv };
+        if (st != RLX_OK ||
+            (st = rlx__onnx_add(c, RLX_OP_GATHER, 2, v, &axis, 1, NULL, 0,
+                                &x)) != RLX_OK)
+            return st;
+    }
+    return rlx__onnx_set_out(c, x, out);
+}
+
 /* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample
  * (7: scales attribute; 9: input). */
 static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -285,7 +341,7 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
     double scales[RLX_MAX_RANK];
     int64_t sizes[RLX_MAX_RANK];
     int ns = -1, nz = -1;
-    rlx__onnx_val *sv = NULL, *zv = NULL;
+    rlx__onnx_val *sv = NULL, *zv = NULL, *roi = NULL;
     if (upsample && since < 9) {
         const Onnx__AttributeProto *a = rlx__onnx_attr(c, "scales");
         if (a) {
@@ -298,13 +354,23 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
     } else {
         sv = n_in > 2 ? in[2] : NULL;
         zv = n_in > 3 ? in[3] : NULL;
-        if (n_in > 1 && in[1] &&
-            rlx__onnx_elements(in[1]->rank, in[1]->dims) > 0 &&
-            strcmp(rlx__onnx_attr_string(c, "coordinate_transformation_mode",
+        if (strcmp(rlx__onnx_attr_string(c, "coordinate_transformation_mode",
                                          ""), "tf_crop_and_resize") == 0)
-            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                                  "tf_crop_and_resize is not lowered yet. "
-                                  "Fix: use another coordinate mode");
+            roi = n_in > 1 ? in[1] : NULL; /* only this mode reads it */
+    }
+    /* tf_crop_and_resize: the roi (r starts, then r ends, as fractions
+     * of each axis) travels as resize's float attributes */
+    double roi_v[2 * RLX_MAX_RANK];
+    if (roi && known_floats(roi, roi_v, 2 * RLX_MAX_RANK) != 2 * (int)r) {
+        c->needs_value = roi->known ? 0 : 1;
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "tf_crop_and_resize needs its roi as %u known "
+                              "floats (a start and an end per axis); '%s' "
+                              "is %s. Fix: make the roi a constant of %u "
+                              "floats", 2 * r, roi->name ? roi->name : "?",
+                              roi->known ? "of another size or type"
+                                         : "not known when lowering",
+                              2 * r);
     }
     if (sv && rlx__onnx_elements(sv->rank, sv->dims) > 0 &&
         (ns = known_floats(sv, scales, RLX_MAX_RANK)) < 0) {
@@ -334,7 +400,7 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "it needs scales or sizes for each of the %u "
                               "axes. Fix: check the model", r);
     int64_t a[4 + RLX_MAX_RANK];
-    double f[2 + RLX_MAX_RANK];
+    double f[2 + 3 * RLX_MAX_RANK];
     static const char *const modes[] = { "nearest", "linear", "cubic",
                                          NULL };
     static const char *const coords[] = {
@@ -351,6 +417,18 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
         c, "coordinate_transformation_mode",
         upsample || since < 11 ? "asymmetric" : "half_pixel");
     a[1] = name_index(coord, coords);
+    /* Resize-11's tf_half_pixel_for_nn, x = (o + 0.5) / scale, is a
+     * transform rlx's resize lacks: nearest only, so a gather per axis */
+    int tf_nn = since == 11 && !upsample &&
+                !strcmp(coord, "tf_half_pixel_for_nn");
+    if (tf_nn && strcmp(mode, "nearest"))
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "coordinate mode 'tf_half_pixel_for_nn' is "
+                              "lowered with mode 'nearest' only (it is "
+                              "'%s'). Fix: use another "
+                              "coordinate_transformation_mode", mode);
+    if (tf_nn)
+        a[1] = RLX_RESIZE_HALF_PIXEL; /* checked below, then not used */
     const char *nm = rlx__onnx_attr_string(
         c, "nearest_mode",
         upsample || since < 11 ? "floor" : "round_prefer_floor");
@@ -360,6 +438,10 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               "mode '%s', coordinate mode '%s' or nearest "
                               "mode '%s' is not one ONNX defines. Fix: "
                               "check the model", mode, coord, nm);
+    if (a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE && !roi)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "tf_crop_and_resize needs the roi input. Fix: "
+                              "give the roi (a start and an end per axis)");
     a[3] = rlx__onnx_attr_int(c, "exclude_outside", 0);
     f[0] = rlx__onnx_attr_float(c, "cubic_coeff_a", -0.75);
     f[1] = rlx__onnx_attr_float(c, "extrapolation_value", 0);
@@ -371,20 +453,31 @@ static rlx_status lower_resize(rlx__onnx_ctx *c, rlx__onnx_val **in,
         } else {
             /* a scale that is not a positive finite number, or an output
              * past any real tensor, would overflow the conversion */
-            double o = floor((double)d * scales[i]);
-            if (!(scales[i] > 0) || !(o <= (double)((int64_t)1 << 40)))
+            double span = a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE
+                              ? roi_v[r + i] - roi_v[i] : 1;
+            double o = floor((double)d * span * scales[i]);
+            if (!(scales[i] > 0) || !(o >= 0) ||
+                !(o <= (double)((int64_t)1 << 40)))
                 return rlx__onnx_fail(c, RLX_ERR_SHAPE,
                                       "scale %g of axis %u gives no usable "
                                       "output size for input size %lld. "
                                       "Fix: check the model's scales",
                                       scales[i], i, (long long)d);
             a[4 + i] = (int64_t)o;
-            f[2 + i] = scales[i];
+            /* tf_crop_and_resize maps through the output length */
+            f[2 + i] = span != 1 && d ? o / (double)d : scales[i];
         }
+    }
+    if (tf_nn)
+        return nearest_by_gather(c, in[0], a[2], a + 4, f + 2, &out[0]);
+    uint32_t n_f = 2 + r;
+    if (a[1] == RLX_RESIZE_TF_CROP_AND_RESIZE) {
+        for (uint32_t i = 0; i < 2 * r; i++)
+            f[n_f++] = roi_v[i];
     }
     rlx_value x, y;
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
-        (st = rlx__onnx_add(c, RLX_OP_RESIZE, 1, &x, a, 4 + r, f, 2 + r,
+        (st = rlx__onnx_add(c, RLX_OP_RESIZE, 1, &x, a, 4 + r, f, n_f,
                             &y)) != RLX_OK)
         return st;
     return rlx__onnx_set_out(c, y, &out[0]);
