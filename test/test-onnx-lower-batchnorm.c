@@ -34,7 +34,7 @@ static ox_model *model(int opset)
     return x;
 }
 
-static void expect(rlx_program *p, uint32_t slot, const float *want,
+static void expect_slot(rlx_program *p, uint32_t slot, const float *want,
                    size_t n)
 {
     size_t nb;
@@ -75,9 +75,9 @@ TEST(training_mode_uses_the_batch_statistics)
     const float y[8] = { -3 * r5, -1 * r5, 1, 1, r5, 3 * r5, 1 - 2 * r2,
                          1 + 2 * r2 };
     const float rm[2] = { 2, 6 }, rv[2] = { 3, 1.5f };
-    expect(p, 0, y, 8);
-    expect(p, 1, rm, 2);
-    expect(p, 2, rv, 2);
+    expect_slot(p, 0, y, 8);
+    expect_slot(p, 1, rm, 2);
+    expect_slot(p, 2, rv, 2);
     rlx_program_destroy(p);
     rlx_session_destroy(s);
     rlx_runtime_destroy(rt);
