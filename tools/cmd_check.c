@@ -135,6 +135,35 @@ static void report_print(const rlx_graph *g, const rlx_capability *c,
     }
 }
 
+/* A model with no single graph: rlx_model_compile runs it in stages
+ * (graph stages compiled for the session's device as each run reaches
+ * them), or says which input's value it waits for. */
+static int staged_print(rlx_model *m, rlx_session *s, const char *path)
+{
+    rlx_program *p = NULL;
+    if (rlx_model_compile(m, s, &p) != RLX_OK)
+        return cli_runtime_error("cannot build the model's graph");
+    rlx_program_destroy(p);
+    const rlx_backend *b = rlx_session_backend(s);
+    printf("Model:   %s (%s)\n", cli_model_name(m), cli_message(path));
+    printf("Backend: %s on %s:%u\n", rlx_backend_id(b),
+           rlx_backend_device_name(b),
+           (unsigned)rlx_session_device_index(s));
+    printf("Stages:  the model needs run-time data to go on (control flow "
+           "or data-dependent shapes): it runs as graph stages compiled "
+           "for this backend as each run reaches them, with host steps "
+           "between them\n");
+    uint32_t n = rlx_model_source_node_count(m);
+    printf("  %-24s %-18s %s\n", "ONNX NODE", "OP", "LOWERED TO");
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name, *op, *lowered;
+        rlx_model_source_node(m, i, &name, &op, NULL, &lowered);
+        printf("  %-24s %-18s %s\n", cli_text(name), cli_text(op),
+               lowered);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_check(int argc, char **argv)
 {
     check_options o;
@@ -151,10 +180,7 @@ int cli_cmd_check(int argc, char **argv)
     for (int i = 0; i < o.n_shapes; i++)
         if ((rc = cli_model_shape(m, o.shapes[i])) != CLI_EXIT_OK)
             goto done;
-    if (!rlx_model_graph(m)) {
-        rc = cli_runtime_error("cannot build the model's graph");
-        goto done;
-    }
+    int staged = !rlx_model_graph(m);
     if (rlx_runtime_create(&rt, 0) != RLX_OK) {
         rc = cli_runtime_error("cannot create the runtime");
         goto done;
@@ -168,6 +194,10 @@ int cli_cmd_check(int argc, char **argv)
     if (o.fallback >= 0 &&
         rlx_session_set_fallback(s, (rlx_fallback)o.fallback) != RLX_OK) {
         rc = cli_runtime_error("cannot set the fallback policy");
+        goto done;
+    }
+    if (staged) { /* runs in stages, or waits for an input's value */
+        rc = staged_print(m, s, o.model);
         goto done;
     }
     /* compile first: a session that chose its device may move on, and

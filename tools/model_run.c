@@ -72,11 +72,10 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
 {
     rlx_status st;
     memset(x, 0, sizeof *x);
-    if (!rlx_model_graph(m)) { /* an ONNX model waiting for a value */
-        x->status = RLX_ERR_STATE;
-        snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
-        return cli_runtime_error("cannot build the model's graph");
-    }
+    /* no graph: an ONNX model that runs in stages (rlx_model_compile
+     * drives it; it changes nothing in the model), or one waiting for a
+     * value (rlx_model_compile says which) */
+    int staged = !rlx_model_graph(m);
     if ((st = rlx_session_create(rt, device, &x->session)) != RLX_OK) {
         x->status = st;
         snprintf(x->error, sizeof x->error, "%s", rlx_last_error());
@@ -91,7 +90,18 @@ int cli_model_exec_create_ex(rlx_runtime *rt, const rlx_model *m,
         return rc;
     }
     double t0 = cli_now_ms();
-    if ((st = rlx_session_compile(x->session, rlx_model_graph(m),
+    if (staged) {
+        if ((st = rlx_model_compile((rlx_model *)m, x->session,
+                                    &x->program)) != RLX_OK) {
+            char msg[sizeof x->error];
+            snprintf(msg, sizeof msg, "%s", rlx_last_error());
+            int rc = cli_runtime_error("cannot build the model's graph");
+            cli_model_exec_destroy(x);
+            x->status = st;
+            memcpy(x->error, msg, sizeof x->error);
+            return rc;
+        }
+    } else if ((st = rlx_session_compile(x->session, rlx_model_graph(m),
                                   &x->program)) != RLX_OK ||
         (st = rlx_model_set_params(m, x->program)) != RLX_OK) {
         int rc = cli_runtime_error(x->program ? "cannot set the model's "

@@ -124,6 +124,12 @@ rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
         rlx__program_unbind(p, kind, index);
         return RLX_OK;
     }
+    if (p->staged_run) /* its stages' programs are its own */
+        return rlx__error(RLX_ERR_UNSUPPORTED,
+                          "rlx_program_bind: '%s': this program runs its "
+                          "model in stages and takes host data only. Fix: "
+                          "use rlx_program_set_input and "
+                          "rlx_program_output_data", name);
     st = check_tensor(p, kind, slot, t);
     if (st == RLX_OK)
         st = check_alias(p, kind, index, t);

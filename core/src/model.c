@@ -133,6 +133,12 @@ const rlx_graph *rlx_model_graph(const rlx_model *m)
 {
     if (m && !m->graph && m->pending) /* why, for rlx_last_error */
         rlx__error(m->pending_status, "%s", m->pending);
+    else if (m && !m->graph && m->staged)
+        rlx__error(RLX_ERR_UNSUPPORTED,
+                   "%s: the model has no single graph: it needs run-time "
+                   "data between stages (control flow or data-dependent "
+                   "shapes). Fix: compile it with rlx_model_compile",
+                   m->path);
     return m ? m->graph : NULL;
 }
 
@@ -404,12 +410,25 @@ rlx_status rlx_model_compile(rlx_model *m, rlx_session *s, rlx_program **out)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_model_compile: model, session or OUT is "
                           "NULL. Fix: pass all three");
+    rlx_program *p;
+    rlx_status st;
+#ifdef RLX_HAVE_ONNX
+    if (!m->graph && m->staged) {
+        if ((st = rlx__model_onnx_compile_staged(m, s, &p)) != RLX_OK)
+            return st;
+        if ((st = rlx__shapes_attach(p, m, s)) != RLX_OK) {
+            rlx_program_destroy(p);
+            return st;
+        }
+        *out = p;
+        return RLX_OK;
+    }
+#endif
     if (!m->graph)
         return rlx__error(m->pending ? m->pending_status : RLX_ERR_STATE,
                           "%s", m->pending ? m->pending : "the model has "
                           "no graph. Fix: load it again");
-    rlx_program *p;
-    rlx_status st = rlx_session_compile(s, m->graph, &p);
+    st = rlx_session_compile(s, m->graph, &p);
     if (st != RLX_OK)
         return st;
     if ((st = rlx_model_set_params(m, p)) != RLX_OK ||

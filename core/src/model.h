@@ -229,6 +229,10 @@ struct rlx_model {
      * rlx_model_set_input_value), or NULL */
     char *pending;
     rlx_status pending_status;
+    /* ONNX: the model needs run-time data to go on (an If on a run-time
+     * condition, Loop, Scan, NonZero...): no graph; rlx_model_compile
+     * makes a program that runs it in stages (onnx/model_staged.c) */
+    int staged;
 };
 
 /* Is the file at PATH an ONNX model (by its first bytes, or its name
@@ -240,6 +244,10 @@ rlx_status rlx__model_onnx_load(rlx_model *m);
  * graph. */
 rlx_status rlx__model_onnx_relower(rlx_model *m);
 rlx_status rlx__model_onnx_set_params(const rlx_model *m, rlx_program *p);
+/* A program running staged model M on session S (which must outlive
+ * it), for the inputs' current dims. */
+rlx_status rlx__model_onnx_compile_staged(rlx_model *m, rlx_session *s,
+                                          rlx_program **out);
 void rlx__model_onnx_free(rlx_model *m);
 /* Input I's declared and current dims (ONNX models). */
 rlx_status rlx__model_onnx_input(const rlx_model *m, uint32_t i,

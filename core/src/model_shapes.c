@@ -111,6 +111,14 @@ static rlx_status compile_for(struct rlx__shapes *c, const rlx_program *p,
     if (st != RLX_OK)
         return st;
     rlx_program *np;
+#ifdef RLX_HAVE_ONNX
+    if (!c->m->graph && c->m->staged) { /* runs in stages: no weights */
+        st = rlx__model_onnx_compile_staged(c->m, c->s, &np);
+        if (st == RLX_OK)
+            *out = np;
+        return st;
+    }
+#endif
     st = rlx_session_compile(c->s, rlx_model_graph(c->m), &np);
     if (st != RLX_OK)
         return st;

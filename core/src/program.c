@@ -232,6 +232,8 @@ void rlx_program_destroy(rlx_program *p)
         p->shapes = NULL;
         rlx__shapes_free(sh);
     }
+    if (p->staged_free)
+        p->staged_free(p->staged);
     /* the pieces first: they hold their own backends, and backends may
      * hold on to the host slots (pinned for DMA) until their executable
      * goes */
@@ -394,6 +396,8 @@ void rlx__program_ran(rlx_program *p)
 rlx_status rlx_program_run(rlx_program *p)
 {
     rlx_status st;
+    if (p && p->staged_run) /* a model run in stages drives itself */
+        return p->staged_run(p);
     if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
         return st;
     st = rlx__program_check_ready(p, "rlx_program_run");

@@ -36,6 +36,11 @@ struct rlx_program {
     /* programs from rlx_model_compile: the per-shape programs
      * (model_shapes.c), or NULL */
     struct rlx__shapes *shapes;
+    /* programs that run a model in stages (onnx/model_staged.c): their
+     * run and free, or NULL */
+    rlx_status (*staged_run)(rlx_program *p);
+    void (*staged_free)(void *staged);
+    void *staged;
 };
 
 /* Slot NAME of KIND and its index, or NULL. */

@@ -83,6 +83,19 @@ static rlx_status relower(rlx_model *m, int loading)
     rlx_graph *g;
     rlx__onnx_report rep = { 0 };
     rlx_status st = rlx__onnx_lower(m->onnx, &g, &rep);
+    if (st != RLX_OK && rep.needs_runtime) {
+        /* no single graph: rlx_model_compile runs it in stages */
+        rlx_graph_destroy(m->graph);
+        m->graph = NULL;
+        m->staged = 1;
+        free(m->pending);
+        m->pending = NULL;
+        report_free(m);
+        m->n_report = rep.n;
+        m->report = rep.lowered;
+        rlx__error_clear();
+        return RLX_OK;
+    }
     if (st != RLX_OK) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", rlx_last_error());
@@ -105,6 +118,7 @@ static rlx_status relower(rlx_model *m, int loading)
     }
     rlx_graph_destroy(m->graph);
     m->graph = g;
+    m->staged = 0;
     free(m->pending);
     m->pending = NULL;
     report_free(m);

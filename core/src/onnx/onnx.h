@@ -131,6 +131,9 @@ typedef struct rlx__onnx_val {
     const void *data;       /* known */
     void *owned;
     const char *param;      /* known initializer, lowered as a param */
+    int rt;                 /* run-time data on the host (DATA, OWNED):
+                             * not known while lowering, a graph input
+                             * of the next stage (onnx_walk.c) */
     int has_v;
     rlx_value v;
 } rlx__onnx_val;
@@ -159,7 +162,14 @@ struct rlx__onnx_ctx {
     size_t lowered_len;
     int folding;            /* lowering into a scratch graph to fold */
     int needs_value;        /* failed for want of an input's value */
+    int needs_runtime;      /* failed at a node that runs at run time */
 };
+
+/* The cpu-ref session folds run in, made on first use. */
+typedef struct rlx__onnx_folder {
+    rlx_runtime *rt;
+    rlx_session *s;
+} rlx__onnx_folder;
 
 extern const rlx__onnx_op rlx__onnx_ops_elementwise[];
 extern const rlx__onnx_op rlx__onnx_ops_math[];
@@ -235,18 +245,103 @@ rlx_status rlx__onnx_need_inputs(rlx__onnx_ctx *c, rlx__onnx_val **in,
 int rlx__onnx_eval(rlx__onnx_ctx *c, rlx__onnx_val **in, uint32_t n_in,
                    rlx__onnx_val *out, uint32_t n_out, rlx_status *st);
 
-/* ---- onnx_lower.c: the whole model ----------------------------------- */
+/* ---- onnx_lower.c: one node ------------------------------------------ */
+
+/* Lower c->node (its row looked up by op and opset) with inputs IN (NULL
+ * where left out; each known or a graph value) into c->g, folding when
+ * its inputs are known. OUT[i].name set by the caller; *REPORT gets what
+ * it became (malloc'd). */
+rlx_status rlx__onnx_lower_node(rlx__onnx_ctx *c, rlx__onnx_folder *f,
+                                rlx__onnx_val **in, uint32_t n_in,
+                                rlx__onnx_val *out, uint32_t n_out,
+                                char **report);
+void rlx__onnx_folder_free(rlx__onnx_folder *f);
+
+/* ---- onnx_walk.c: the whole model ------------------------------------ */
 
 /* What each ONNX node became, for `rlx check`. */
 typedef struct rlx__onnx_report {
     int needs_value;        /* the failure: an input must be fixed */
+    int needs_runtime;      /* the failure: a node runs at run time
+                             * (rlx__onnx_exec) */
     uint32_t n;
     char **lowered;         /* per node of m->nodes */
 } rlx__onnx_report;
 
-/* Build the graph for the inputs' current dims. */
+/* Build the graph for the inputs' current dims. On failure REP is
+ * emptied, unless the model needs run-time data (rep->needs_runtime):
+ * then it says what each node became up to there. */
 rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
                            rlx__onnx_report *rep);
 void rlx__onnx_report_free(rlx__onnx_report *r);
+
+/* A host tensor: a run's output. */
+typedef struct rlx__onnx_host {
+    rlx_dtype dtype;
+    uint32_t rank;
+    int64_t dims[RLX_MAX_RANK];
+    void *data;             /* malloc'd, product(dims) elements */
+    size_t nbytes;
+} rlx__onnx_host;
+
+/* Run the model in stages (If on a run-time condition, Loop, Scan, ops
+ * whose result size depends on data): graph stages compiled on S, host
+ * steps in between. IN: each input without a fixed value, in model
+ * order (its dims may differ from the model's current ones). OUT: one
+ * per graph output. STAGES: the stages compiled by earlier runs. */
+typedef struct rlx__onnx_stages rlx__onnx_stages;
+rlx_status rlx__onnx_exec(rlx__onnx_model *m, rlx_session *s,
+                          rlx__onnx_stages *stages,
+                          const rlx__onnx_host *in, rlx__onnx_host *out);
+
+/* ---- onnx_stages.c: compiled stages kept from run to run ------------ */
+
+rlx_status rlx__onnx_stages_create(rlx__onnx_stages **out);
+void rlx__onnx_stages_free(rlx__onnx_stages *c);
+/* The program for graph G: one compiled earlier from the same graph
+ * content, or compiled on S now (*FRESH 1: its params are to be set).
+ * The cache owns it. */
+rlx_status rlx__onnx_stages_get(rlx__onnx_stages *c, rlx_session *s,
+                                const rlx_graph *g, int *fresh,
+                                rlx_program **out);
+
+/* ---- onnx_control.c, onnx_host.c: what the walker runs itself -------- */
+
+typedef struct rlx__onnx_walk rlx__onnx_walk;
+typedef struct rlx__onnx_scope rlx__onnx_scope;
+
+/* Lower or run subgraph GP in a scope under PARENT (its outer names
+ * visible), its inputs bound to BIND (n_bind of them; may be 0) and
+ * sharing the walker's current graph; OUTS (gp->n_output) get its
+ * outputs, owning their data. TO_HOST (run time only): end the stage
+ * after it, so that every output is host data. */
+rlx_status rlx__onnx_walk_subgraph(rlx__onnx_walk *w, rlx__onnx_scope *parent,
+                                   const Onnx__GraphProto *gp,
+                                   rlx__onnx_val *const *bind,
+                                   uint32_t n_bind, rlx__onnx_val *outs,
+                                   int to_host);
+/* At run time: end the current stage so every value is host data. */
+rlx_status rlx__onnx_walk_flush(rlx__onnx_walk *w, rlx__onnx_scope *s);
+/* The run-time session, or NULL while lowering at load. */
+rlx_session *rlx__onnx_walk_session(const rlx__onnx_walk *w);
+/* The lowering context: the current node and graph. */
+rlx__onnx_ctx *rlx__onnx_walk_ctx(rlx__onnx_walk *w);
+
+/* If, Loop, Scan: handled by the walker (onnx_control.c). 1 when OP is
+ * one of them. */
+int rlx__onnx_is_control(const char *op);
+rlx_status rlx__onnx_control(rlx__onnx_walk *w, rlx__onnx_scope *s,
+                             rlx__onnx_val **in, uint32_t n_in,
+                             rlx__onnx_val *out, uint32_t n_out);
+/* Ops whose result size depends on data, computed on the host from known
+ * or run-time inputs (onnx_host.c). 1 when OP is one of them. */
+int rlx__onnx_is_host_op(const char *op);
+/* Compute c->node on the host; outputs known when KNOWN, else run-time
+ * data. */
+rlx_status rlx__onnx_host_op(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                             uint32_t n_in, rlx__onnx_val *out,
+                             uint32_t n_out, int known);
+/* Host tensor helpers shared by the control ops. */
+size_t rlx__onnx_val_bytes(const rlx__onnx_val *v);
 
 #endif /* RLX_ONNX_H */

@@ -237,8 +237,73 @@ static const char *node_name(const Onnx__NodeProto *n)
            : n->n_output && n->output[0] ? n->output[0] : "(unnamed)";
 }
 
+/* The top-level nodes that node SELF's subgraphs read (their outer
+ * names), each passed to EDGE: a Loop body reading a value must come
+ * after the node making it. Depth is bounded by check_depth. */
+static void outer_reads(const rlx__onnx_names *prod,
+                        const Onnx__GraphProto *g, uint32_t self,
+                        void (*edge)(void *, uint32_t, uint32_t), void *ctx)
+{
+    for (size_t i = 0; i < g->n_node; i++) {
+        const Onnx__NodeProto *n = g->node[i];
+        for (size_t k = 0; k < n->n_input; k++) {
+            int32_t p = n->input[k] && *n->input[k]
+                            ? rlx__onnx_names_get(prod, n->input[k]) : -1;
+            if (p >= 0 && (uint32_t)p != self)
+                edge(ctx, (uint32_t)p, self);
+        }
+        for (size_t a = 0; a < n->n_attribute; a++) {
+            const Onnx__AttributeProto *at = n->attribute[a];
+            if (at->g)
+                outer_reads(prod, at->g, self, edge, ctx);
+            for (size_t k = 0; k < at->n_graphs; k++)
+                outer_reads(prod, at->graphs[k], self, edge, ctx);
+        }
+    }
+    for (size_t i = 0; i < g->n_output; i++) {
+        const char *o = g->output[i]->name;
+        int32_t p = o && *o ? rlx__onnx_names_get(prod, o) : -1;
+        if (p >= 0 && (uint32_t)p != self)
+            edge(ctx, (uint32_t)p, self);
+    }
+}
+
+static void node_outer_reads(const rlx__onnx_names *prod,
+                             const Onnx__NodeProto *n, uint32_t self,
+                             void (*edge)(void *, uint32_t, uint32_t),
+                             void *ctx)
+{
+    for (size_t a = 0; a < n->n_attribute; a++) {
+        const Onnx__AttributeProto *at = n->attribute[a];
+        if (at->g)
+            outer_reads(prod, at->g, self, edge, ctx);
+        for (size_t k = 0; k < at->n_graphs; k++)
+            outer_reads(prod, at->graphs[k], self, edge, ctx);
+    }
+}
+
+typedef struct edge_set {
+    uint32_t *pending, *ucount, *ustart, *users;
+    size_t n;
+} edge_set;
+
+static void edge_count(void *ctx, uint32_t from, uint32_t to)
+{
+    edge_set *e = ctx;
+    e->pending[to]++;
+    e->ucount[from]++;
+    e->n++;
+}
+
+static void edge_fill(void *ctx, uint32_t from, uint32_t to)
+{
+    edge_set *e = ctx;
+    e->users[e->ustart[from] + e->ucount[from]++] = to;
+}
+
 /* Kahn's algorithm over the producer table: every input of a node must
- * be an input, an initializer or another node's output. */
+ * be an input, an initializer or another node's output; a node with
+ * subgraphs comes after the nodes making the outer names they read. */
 static rlx_status order_nodes(const char *what, rlx__onnx_model *m,
                               rlx__onnx_names *prod)
 {
@@ -274,6 +339,9 @@ static rlx_status order_nodes(const char *what, rlx__onnx_model *m,
                 edges++;
             }
         }
+        edge_set e = { pending, ucount, NULL, NULL, 0 };
+        node_outer_reads(prod, n, (uint32_t)i, edge_count, &e);
+        edges += e.n;
     }
     uint32_t *ustart = calloc(nn + 1, sizeof *ustart);
     uint32_t *users = calloc(edges ? edges : 1, sizeof *users);
@@ -293,6 +361,8 @@ static rlx_status order_nodes(const char *what, rlx__onnx_model *m,
             if (p >= 0)
                 users[ustart[p] + ucount[p]++] = (uint32_t)i;
         }
+        edge_set e = { pending, ucount, ustart, users, 0 };
+        node_outer_reads(prod, n, (uint32_t)i, edge_fill, &e);
     }
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < nn; i++)

@@ -324,10 +324,15 @@ rlx_status rlx__onnx_constant(rlx__onnx_ctx *c, rlx_dtype dtype,
 
 /* ---- folding ------------------------------------------------------------ */
 
-typedef struct folder {
-    rlx_runtime *rt;
-    rlx_session *s;
-} folder;
+typedef rlx__onnx_folder folder;
+
+void rlx__onnx_folder_free(rlx__onnx_folder *f)
+{
+    rlx_session_destroy(f->s);
+    rlx_runtime_destroy(f->rt);
+    f->s = NULL;
+    f->rt = NULL;
+}
 
 /* Lower the node into a scratch graph of constants, run it on cpu-ref,
  * and make its outputs known. RLX_OK with *done 0 when it cannot. */
@@ -433,21 +438,12 @@ static int foldable(rlx__onnx_val **in, uint32_t n_in)
     return 1;
 }
 
-/* ---- the whole graph ---------------------------------------------------- */
+/* ---- one node ------------------------------------------------------------ */
 
-void rlx__onnx_report_free(rlx__onnx_report *r)
-{
-    if (!r)
-        return;
-    for (uint32_t i = 0; i < r->n; i++)
-        free(r->lowered[i]);
-    free(r->lowered);
-    r->lowered = NULL;
-    r->n = 0;
-}
-
-static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
-                             const rlx__onnx_names *names, char **report)
+rlx_status rlx__onnx_lower_node(rlx__onnx_ctx *c, folder *f,
+                                rlx__onnx_val **in, uint32_t n_in,
+                                rlx__onnx_val *out, uint32_t n_out,
+                                char **report)
 {
     const Onnx__NodeProto *n = c->node;
     int seen;
@@ -469,19 +465,9 @@ static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
                               "export the model without it, or run it "
                               "with a runtime that has it", n->op_type);
     }
-    rlx__onnx_val *inb[16], *outb[8];
-    uint32_t n_in = (uint32_t)n->n_input, n_out = (uint32_t)n->n_output;
-    rlx__onnx_val **in = n_in <= 16 ? inb : calloc(n_in, sizeof *in);
-    rlx__onnx_val *out = calloc(n_out ? n_out : 1, sizeof *out);
-    (void)outb;
     rlx_status st = RLX_OK;
-    if (!in || !out) {
-        st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-        goto done;
-    }
     for (uint32_t i = 0; i < n_in; i++) {
         const char *nm = n->input[i];
-        in[i] = nm && *nm ? &vals[rlx__onnx_names_get(names, nm)] : NULL;
         if (in[i] && !in[i]->known && !in[i]->has_v) {
             st = rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                                 "its input '%s' is an optional output rlx "
@@ -490,8 +476,6 @@ static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
             goto done;
         }
     }
-    for (uint32_t i = 0; i < n_out; i++)
-        out[i].name = n->output[i];
     c->n_made = 0;
     c->lowered = NULL;
     c->lowered_len = 0;
@@ -516,151 +500,10 @@ static rlx_status lower_node(rlx__onnx_ctx *c, folder *f, rlx__onnx_val *vals,
                                           : "nothing (passes its input "
                                             "through)");
     }
-    for (uint32_t i = 0; i < n_out; i++) {
-        const char *nm = n->output[i];
-        if (!nm || !*nm)
-            continue;
-        vals[rlx__onnx_names_get(names, nm)] = out[i];
-        out[i].owned = NULL;
-    }
     *report = c->lowered;
     c->lowered = NULL;
 done:
-    if (out)
-        for (uint32_t i = 0; i < n_out; i++)
-            free(out[i].owned);
-    free(out);
-    if (in != inb)
-        free(in);
     free(c->lowered);
     c->lowered = NULL;
-    return st;
-}
-
-rlx_status rlx__onnx_lower(const rlx__onnx_model *m, rlx_graph **out,
-                           rlx__onnx_report *rep)
-{
-    *out = NULL;
-    const Onnx__GraphProto *gp = m->proto->graph;
-    size_t total = m->n_inputs + m->n_inits;
-    for (uint32_t i = 0; i < m->n_nodes; i++)
-        total += m->nodes[i]->n_output;
-    rlx__onnx_names names = { 0 };
-    rlx_status st = rlx__onnx_names_init(&names, total);
-    if (st != RLX_OK)
-        return st;
-    rlx__onnx_val *vals = calloc(total ? total : 1, sizeof *vals);
-    rlx_graph *g = NULL;
-    folder f = { 0 };
-    if (rep) {
-        rep->n = m->n_nodes;
-        rep->lowered = calloc(m->n_nodes ? m->n_nodes : 1,
-                              sizeof *rep->lowered);
-    }
-    if (!vals || (rep && !rep->lowered)) {
-        st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-        goto done;
-    }
-    if ((st = rlx_graph_create(&g)) != RLX_OK)
-        goto done;
-    uint32_t nv = 0;
-    for (uint32_t i = 0; i < m->n_inits; i++) {
-        const rlx__onnx_tensor *t = &m->inits[i];
-        rlx__onnx_val *v = &vals[nv];
-        v->name = t->name;
-        v->known = 1;
-        v->dtype = t->dtype;
-        v->rank = t->rank;
-        memcpy(v->dims, t->dims, sizeof v->dims);
-        v->data = t->data;
-        v->param = t->name;
-        rlx__onnx_names_put(&names, t->name, (int32_t)nv++);
-    }
-    for (uint32_t i = 0; i < m->n_inputs; i++) {
-        const rlx__onnx_input *in = &m->inputs[i];
-        rlx__onnx_val *v = &vals[nv];
-        v->name = in->name;
-        if (in->value) { /* fixed by the application: a constant */
-            v->known = 1;
-            v->data = in->value;
-        } else if ((st = rlx_graph_input(g, in->name, in->dtype, in->rank,
-                                         in->dims, &v->v)) != RLX_OK) {
-            goto done;
-        } else {
-            v->has_v = 1;
-        }
-        v->dtype = in->dtype;
-        v->rank = in->rank;
-        memcpy(v->dims, in->dims, sizeof v->dims);
-        rlx__onnx_names_put(&names, in->name, (int32_t)nv++);
-    }
-    for (uint32_t i = 0; i < m->n_nodes; i++)
-        for (size_t k = 0; k < m->nodes[i]->n_output; k++) {
-            const char *o = m->nodes[i]->output[k];
-            if (o && *o) {
-                vals[nv].name = o;
-                rlx__onnx_names_put(&names, o, (int32_t)nv++);
-            }
-        }
-    rlx__onnx_ctx c = { .m = m, .g = g, .opset = m->opset };
-    for (uint32_t i = 0; i < m->n_nodes; i++) {
-        c.node = m->nodes[i];
-        char *r = NULL;
-        if ((st = lower_node(&c, &f, vals, &names, &r)) != RLX_OK) {
-            if (rep)
-                rep->needs_value = c.needs_value;
-            goto done;
-        }
-        if (rep)
-            rep->lowered[i] = r;
-        else
-            free(r);
-    }
-    for (size_t i = 0; i < gp->n_output; i++) {
-        rlx__onnx_val *v = &vals[rlx__onnx_names_get(&names,
-                                                      gp->output[i]->name)];
-        rlx_value gv;
-        c.node = NULL;
-        if (!v->has_v && v->known) {
-            rlx_status s2 = v->param ? rlx_graph_param(g, v->name, v->dtype,
-                                                       v->rank, v->dims,
-                                                       &v->v)
-                                     : rlx_graph_constant(g, v->name,
-                                                          v->dtype, v->rank,
-                                                          v->dims, v->data,
-                                                          &v->v);
-            if (s2 != RLX_OK) {
-                st = s2;
-                goto done;
-            }
-            v->has_v = 1;
-        }
-        if (!v->has_v) {
-            st = rlx__error(RLX_ERR_UNSUPPORTED,
-                            "graph output '%s' is an optional output rlx "
-                            "does not compute. Fix: export the model "
-                            "without it", v->name);
-            goto done;
-        }
-        gv = v->v;
-        if ((st = rlx_graph_output(g, gp->output[i]->name, gv)) != RLX_OK)
-            goto done;
-    }
-    *out = g;
-    g = NULL;
-done:
-    if (vals)
-        for (size_t i = 0; i < total; i++)
-            free(vals[i].owned);
-    free(vals);
-    rlx__onnx_names_free(&names);
-    rlx_graph_destroy(g);
-    rlx_session_destroy(f.s);
-    rlx_runtime_destroy(f.rt);
-    if (st != RLX_OK && rep) {
-        int nv = rep->needs_value;
-        rlx__onnx_report_free(rep);
-        rep->needs_value = nv;
-    }
     return st;
 }
