@@ -238,24 +238,15 @@ static int pack_weights(rlx__blas_conv *p, const float *const *in)
     return 0;
 }
 
-static inline float act1(const rlx__blas_conv *p, float v)
-{
-    switch (p->act) {
-    case RLX_OP_RELU:
-        return v > 0.0f || v != v ? v : 0.0f;
-    case RLX_OP_GELU:
-        return p->approx == RLX_GELU_TANH ? rlx__blas_gelu_tanh(v)
-                                          : rlx__blas_gelu_erf(v);
-    default:
-        return v;
-    }
-}
-
 /* Bias, residual and activation on ROWS x COLS of Y (row step LD),
- * row r being output channel CH0 + r; RES at the same place or NULL. */
+ * row r being output channel CH0 + r; RES at the same place or NULL.
+ * The activation runs on chunks through a buffer on the stack, so the
+ * vectorised unary kernels (kernels_ew.c) do it. */
+#define EPI_CHUNK 256
 static void epilogue(const rlx__blas_conv *p, float *y, const float *res,
                      size_t ld, size_t ch0, size_t rows, size_t cols)
 {
+    float t[EPI_CHUNK];
     for (size_t r = 0; r < rows; r++) {
         float b = p->fbias[ch0 + r], *yr = y + r * ld;
         const float *rr = res ? res + r * ld : NULL;
@@ -264,15 +255,30 @@ static void epilogue(const rlx__blas_conv *p, float *y, const float *res,
                 float v = yr[j] + b;
                 yr[j] = v > 0.0f || v != v ? v : 0.0f;
             }
-        } else if (p->act == RLX_OP_INVALID && !rr) {
-            for (size_t j = 0; j < cols; j++)
-                yr[j] += b;
-        } else if (p->res_first) {
-            for (size_t j = 0; j < cols; j++)
-                yr[j] = act1(p, yr[j] + b + rr[j]);
-        } else {
-            for (size_t j = 0; j < cols; j++)
-                yr[j] = act1(p, yr[j] + b) + (rr ? rr[j] : 0.0f);
+            continue;
+        }
+        if (p->act == RLX_OP_INVALID) {
+            if (rr)
+                for (size_t j = 0; j < cols; j++)
+                    yr[j] = yr[j] + b + rr[j];
+            else
+                for (size_t j = 0; j < cols; j++)
+                    yr[j] += b;
+            continue;
+        }
+        for (size_t j0 = 0; j0 < cols; j0 += EPI_CHUNK) {
+            size_t n = cols - j0 < EPI_CHUNK ? cols - j0 : EPI_CHUNK;
+            float *yc = yr + j0;
+            if (rr && p->res_first)
+                for (size_t j = 0; j < n; j++)
+                    t[j] = yc[j] + b + rr[j0 + j];
+            else
+                for (size_t j = 0; j < n; j++)
+                    t[j] = yc[j] + b;
+            rlx__blas_unary_range(p->act, p->approx, t, yc, n);
+            if (rr && !p->res_first)
+                for (size_t j = 0; j < n; j++)
+                    yc[j] += rr[j0 + j];
         }
     }
 }
@@ -343,24 +349,51 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
     }
 }
 
+/* A free scratch slot: at most n_slots tasks run at once. */
+static unsigned take_slot(rlx__blas_conv *p)
+{
+    for (;;)
+        for (unsigned s = 0; s < p->n_slots; s++)
+            if (!atomic_flag_test_and_set_explicit(&p->busy[s],
+                                                   memory_order_acquire))
+                return s;
+}
+
+/* SLOTS blocks of FLOATS each, kept across runs while big enough; 0, or
+ * -1 when out of memory. */
+static int ensure_scratch(rlx__blas_conv *p, unsigned slots, size_t floats)
+{
+    if (p->scratch && p->slot_floats >= floats && p->n_slots >= slots)
+        return 0;
+    free(p->scratch);
+    free(p->busy);
+    p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
+                               (slots * floats * sizeof(float) +
+                                RLX__BLAS_ALIGN - 1) / RLX__BLAS_ALIGN *
+                                   RLX__BLAS_ALIGN);
+    p->busy = malloc(slots * sizeof *p->busy);
+    if (!p->scratch || !p->busy) {
+        free(p->scratch);
+        free(p->busy);
+        p->scratch = NULL;
+        p->busy = NULL;
+        p->n_slots = 0;
+        p->slot_floats = 0;
+        return -1;
+    }
+    for (unsigned s = 0; s < slots; s++)
+        atomic_flag_clear(&p->busy[s]);
+    p->n_slots = slots;
+    p->slot_floats = floats;
+    return 0;
+}
+
 static void gemm_jobs(void *arg, size_t begin, size_t end)
 {
     const conv_ctx *cx = arg;
     rlx__blas_conv *p = cx->p;
     size_t tiles = m_tiles(p);
-    /* a free slot: at most n_slots tasks run at once */
-    unsigned slot = 0;
-    for (;;) {
-        unsigned s;
-        for (s = 0; s < p->n_slots; s++)
-            if (!atomic_flag_test_and_set_explicit(&p->busy[s],
-                                                   memory_order_acquire))
-                break;
-        if (s < p->n_slots) {
-            slot = s;
-            break;
-        }
-    }
+    unsigned slot = take_slot(p);
     float *col = p->scratch + slot * p->slot_floats;
     for (size_t job = begin; job < end; job++) {
         size_t blk = job % cx->n_blocks, ng = job / cx->n_blocks;
@@ -474,6 +507,106 @@ static void dw_jobs(void *arg, size_t begin, size_t end)
     }
 }
 
+/* Depthwise convs with stride 1 or 2 (both axes alike) and no dilation
+ * run on a zero-padded copy of the plane, split by stride s into s * s
+ * phase planes (rows and columns of one remainder mod s): tap (a, b)
+ * then reads phase (a % s, b % s) shifted by (a / s, b / s), the same
+ * shift for every output, so over the flattened plane (row step WP, the
+ * phase width) each tap is one long multiply-add with no bounds checks,
+ * whatever the plane's size. The WP - ow columns past each row's end
+ * are computed and dropped. */
+static int dw_phased(const rlx__blas_conv *p)
+{
+    return p->sh == p->sw && (p->sh == 1 || p->sh == 2) && p->dh == 1 &&
+           p->dw == 1;
+}
+
+/* Phase plane rows and columns (HP x WP). */
+static void dw_phase_dims(const rlx__blas_conv *p, size_t *hp, size_t *wp)
+{
+    size_t s = p->sh;
+    *hp = p->oh + (p->kh - 1) / s;
+    *wp = p->ow + (p->kw - 1) / s;
+}
+
+/* Rows of the flattened accumulator done per pass over the taps, so it
+ * stays in L1 while every tap adds into it. */
+#define DW_CHUNK 1024
+
+static size_t dw_scratch_floats(const rlx__blas_conv *p)
+{
+    size_t hp, wp;
+    dw_phase_dims(p, &hp, &wp);
+    return p->sh * p->sh * hp * wp + p->oh * wp; /* phases, accumulator */
+}
+
+static void dw_phase_jobs(void *arg, size_t begin, size_t end)
+{
+    const conv_ctx *cx = arg;
+    rlx__blas_conv *p = cx->p;
+    size_t s = p->sh, hp, wp;
+    dw_phase_dims(p, &hp, &wp);
+    size_t plane_f = hp * wp, kk = p->kh * p->kw;
+    unsigned slot = take_slot(p);
+    float *ph = p->scratch + slot * p->slot_floats;
+    float *acc = ph + s * s * plane_f;
+    /* flattened outputs; the last tap's last read is the last element of
+     * its phase plane */
+    size_t len = (p->oh - 1) * wp + p->ow;
+    for (size_t plane = begin; plane < end; plane++) {
+        size_t ch = plane % p->m;
+        const float *xc = cx->x + plane * p->ih * p->iw;
+        const float *wc = p->packed + ch * kk;
+        /* phase (u, v), row r, column c: input (r s + u - ph, c s + v - pw) */
+        for (size_t u = 0; u < s; u++)
+            for (size_t v = 0; v < s; v++) {
+                float *dst = ph + (u * s + v) * plane_f;
+                for (size_t r = 0; r < hp; r++) {
+                    long iy = (long)(r * s + u) - (long)p->ph;
+                    float *d = dst + r * wp;
+                    if (iy < 0 || iy >= (long)p->ih) {
+                        memset(d, 0, wp * sizeof *d);
+                        continue;
+                    }
+                    const float *xr = xc + (size_t)iy * p->iw;
+                    long off = (long)v - (long)p->pw, lo, hi;
+                    tap_range(off, (long)s, (long)p->iw, (long)wp, &lo, &hi);
+                    for (long c = 0; c < lo; c++)
+                        d[c] = 0.0f;
+                    if (s == 1)
+                        memcpy(d + lo, xr + lo + off,
+                               (size_t)(hi - lo) * sizeof *d);
+                    else
+                        for (long c = lo; c < hi; c++)
+                            d[c] = xr[c * 2 + off];
+                    for (long c = hi; c < (long)wp; c++)
+                        d[c] = 0.0f;
+                }
+            }
+        for (size_t j0 = 0; j0 < len; j0 += DW_CHUNK) {
+            size_t n = len - j0 < DW_CHUNK ? len - j0 : DW_CHUNK;
+            float *restrict a = acc + j0;
+            for (size_t j = 0; j < n; j++)
+                a[j] = 0.0f;
+            for (size_t ta = 0; ta < p->kh; ta++)
+                for (size_t tb = 0; tb < p->kw; tb++) {
+                    const float *restrict src =
+                        ph + ((ta % s) * s + tb % s) * plane_f +
+                        (ta / s) * wp + tb / s + j0;
+                    float w = wc[ta * p->kw + tb];
+                    for (size_t j = 0; j < n; j++)
+                        a[j] += w * src[j];
+                }
+        }
+        float *yc = cx->y + plane * p->p;
+        for (size_t oy = 0; oy < p->oh; oy++)
+            memcpy(yc + oy * p->ow, acc + oy * wp, p->ow * sizeof *yc);
+        epilogue(p, yc, cx->res ? cx->res + plane * p->p : NULL, p->p, ch,
+                 1, p->p);
+    }
+    atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
+}
+
 int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
                        const float *const *in, float *y)
 {
@@ -488,10 +621,17 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
     int par = threads > 1 && macs >= PAR_MIN_MACS;
     if (p->depthwise) {
         size_t planes = p->n * p->m;
+        rlx__blas_task_fn fn = dw_jobs;
+        if (dw_phased(p)) {
+            if (ensure_scratch(p, par ? (unsigned)threads : 1,
+                               dw_scratch_floats(p)) != 0)
+                return -1;
+            fn = dw_phase_jobs;
+        }
         if (par && planes > 1)
-            rlx__blas_parallel_for(pool, planes, 1, dw_jobs, &cx);
+            rlx__blas_parallel_for(pool, planes, 1, fn, &cx);
         else
-            dw_jobs(&cx, 0, planes);
+            fn(&cx, 0, planes);
         return 0;
     }
     if (p->k == 0) { /* an empty sum: the epilogue on zeros */
@@ -517,27 +657,9 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
     }
     cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
     /* one column block per thread that may run a task at once */
-    size_t floats = cx.block * p->k * NR;
-    unsigned slots = par ? (unsigned)threads : 1;
-    if (!p->scratch || p->slot_floats < floats || p->n_slots < slots) {
-        free(p->scratch);
-        free(p->busy);
-        p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
-                                   slots * floats * sizeof(float));
-        p->busy = malloc(slots * sizeof *p->busy);
-        if (!p->scratch || !p->busy) {
-            free(p->scratch);
-            free(p->busy);
-            p->scratch = NULL;
-            p->busy = NULL;
-            p->n_slots = 0;
-            return -1;
-        }
-        for (unsigned s = 0; s < slots; s++)
-            atomic_flag_clear(&p->busy[s]);
-        p->n_slots = slots;
-        p->slot_floats = floats;
-    }
+    if (ensure_scratch(p, par ? (unsigned)threads : 1,
+                       cx.block * p->k * NR) != 0)
+        return -1;
     size_t jobs = outer * cx.n_blocks;
     if (par && jobs > 1)
         rlx__blas_parallel_for(pool, jobs, 1, gemm_jobs, &cx);

@@ -304,5 +304,14 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
         s->approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         return RLX_OK;
     }
+    /* the 1.4 activations of the mobile nets */
+    if (v->op == RLX_OP_HARD_SWISH || v->op == RLX_OP_HARD_SIGMOID) {
+        s->kind = RLX__BLAS_K_UNARY;
+        s->fattr[0] = (float)rlx_kit_float_attr(
+            v, RLX_ATTR_HARD_SIGMOID_ALPHA, RLX_HARD_SIGMOID_ALPHA_DEFAULT);
+        s->fattr[1] = (float)rlx_kit_float_attr(
+            v, RLX_ATTR_HARD_SIGMOID_BETA, RLX_HARD_SIGMOID_BETA_DEFAULT);
+        return RLX_OK;
+    }
     return RLX_ERR_UNSUPPORTED;
 }
