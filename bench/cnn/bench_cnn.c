@@ -10,7 +10,10 @@
  *   rlx-bench-cnn MODEL.onnx INPUT.npy LIBONNXRUNTIME [--threads N]
  *       [--repeat N] [--rounds N] [--device NAME] [--plugin-dir DIR]
  *
- * Prints one line: "rlx_ms ort_ms max_abs_diff max_abs_ref".
+ * Prints one line: "rlx_ms ort_ms max_abs_diff max_abs_ref rlx_cpu_ms
+ * ort_cpu_ms": wall-clock medians, then medians of the process's CPU time
+ * per run (at one thread the latency without the time other jobs took;
+ * at more, the work of every thread, ORT's spinning workers included).
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -31,6 +34,15 @@ static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* CPU time of the whole process: at one thread, the run's latency
+ * without the time other jobs of a shared machine took the CPU away. */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -318,29 +330,32 @@ int main(int argc, char **argv)
     ORT_FN(&o, ort_release_fn, ORT_SLOT_RELEASE_VALUE)(y_ort);
 
     size_t total = (size_t)repeat * (size_t)rounds;
-    double *tr = calloc(total, sizeof *tr), *to = calloc(total, sizeof *to);
+    double *tr = calloc(4 * total, sizeof *tr), *to = tr + total;
+    double *cr = to + total, *co = cr + total;
     for (int r = 0; r < rounds; r++) {
         for (int k = 0; k < repeat; k++) {
-            double t0 = now_ms();
+            double t0 = now_ms(), c0 = cpu_ms();
             rlx_program_set_input(p, in_name, x.data, x.count * sizeof(float));
             if (rlx_program_run(p) != RLX_OK) {
                 fprintf(stderr, "rlx: %s\n", rlx_last_error());
                 return 1;
             }
             tr[(size_t)r * (size_t)repeat + (size_t)k] = now_ms() - t0;
+            cr[(size_t)r * (size_t)repeat + (size_t)k] = cpu_ms() - c0;
         }
         for (int k = 0; k < repeat; k++) {
-            double t0 = now_ms();
+            double t0 = now_ms(), c0 = cpu_ms();
             if (!ort_run_once(&o, &y_ort))
                 return 1;
             to[(size_t)r * (size_t)repeat + (size_t)k] = now_ms() - t0;
+            co[(size_t)r * (size_t)repeat + (size_t)k] = cpu_ms() - c0;
             ORT_FN(&o, ort_release_fn, ORT_SLOT_RELEASE_VALUE)(y_ort);
         }
     }
-    printf("%.4f %.4f %.3g %.3g\n", median(tr, total), median(to, total),
-           diff, ref);
+    printf("%.4f %.4f %.3g %.3g %.4f %.4f\n", median(tr, total),
+           median(to, total), diff, ref, median(cr, total),
+           median(co, total));
     free(tr);
-    free(to);
     ort_close(&o);
     rlx_program_destroy(p);
     rlx_session_destroy(s);

@@ -13,7 +13,11 @@
 # CPUs for both sides (cpu-openblas sizes its pool from the affinity
 # mask, OpenBLAS gets OPENBLAS_NUM_THREADS, ORT intra-op threads): it
 # alternates ROUNDS blocks (default 3) of rlx runs and ORT runs and
-# prints the median of each side's runs. ORT/rlx above 1: rlx faster.
+# prints the median of each side's runs: wall-clock time, and the
+# process's CPU time per run, which at 1 thread is the latency without the
+# time other jobs of a shared machine took (at 2 threads it sums both
+# threads' work, ORT's spinning workers included). ORT/rlx above 1: rlx
+# faster.
 # The models are exported once (random weights, fixed seed; see
 # export_models.py) into ~/.cache/rlx; ONNX Runtime is the
 # libonnxruntime.so.1 of npm's onnxruntime-node (bench/ort/package.json,
@@ -65,8 +69,8 @@ wanted() {
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(uname -r); OpenBLAS $(dpkg-query -W -f='${Version}' libopenblas0-pthread 2>/dev/null || echo '?'); ONNX Runtime $ORTVER (C API); torchvision $tv"
 echo
-echo "| model | threads | rlx cpu-openblas ms | ONNX Runtime ms | ORT/rlx | max abs diff |"
-echo "|---|---|---|---|---|---|"
+echo "| model | threads | rlx cpu-openblas ms | ONNX Runtime ms | ORT/rlx | rlx CPU ms | ORT CPU ms | ORT/rlx CPU | max abs diff |"
+echo "|---|---|---|---|---|---|---|---|---|"
 bad=0
 for row in "${rows[@]}"; do
     read -r name file input <<<"$row"
@@ -80,11 +84,12 @@ for row in "${rows[@]}"; do
             bad=1
             continue
         fi
-        read -r r o diff ref <<<"$out"
+        read -r r o diff ref cr co <<<"$out"
         note=$("$PY" -c "print('' if float('$diff') <= 1e-3 * max(float('$ref'), 1.0) else ' (OUTPUTS DIFFER)')")
         [ -z "$note" ] || bad=1
-        printf '| %s | %s | %.2f | %.2f | %.2fx | %s%s |\n' "$name" "$t" "$r" "$o" \
-            "$("$PY" -c "print($o / $r)")" "$diff" "$note"
+        printf '| %s | %s | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx | %s%s |\n' \
+            "$name" "$t" "$r" "$o" "$("$PY" -c "print($o / $r)")" "$cr" "$co" \
+            "$("$PY" -c "print($co / $cr)")" "$diff" "$note"
     done
 done
 exit $bad

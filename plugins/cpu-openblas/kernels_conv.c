@@ -163,6 +163,13 @@ static size_t m_tiles(const rlx__blas_conv *p)
     return (p->mg + MR - 1) / MR;
 }
 
+/* The K slice: at most KC, the slices of one size. */
+static size_t conv_kc(size_t k)
+{
+    size_t n = (k + KC - 1) / KC;
+    return (k + n - 1) / n;
+}
+
 /* Per-channel scale of a folded batch norm (1 without one). */
 static float bn_scale(const rlx__blas_conv *p, const float *const *in,
                       size_t ch)
@@ -214,22 +221,28 @@ static int pack_weights(rlx__blas_conv *p, const float *const *in)
                 p->packed[ch * kk + q] = w[ch * kk + q] * s;
         }
     } else {
-        /* tile t of group g: K x MR, A(i, q) at [q * MR + i] */
-        size_t tiles = m_tiles(p);
+        /* group g, K slice [k0, k0 + kc) (conv_kc), tile t: kc x MR at
+         * g * tiles * K * MR + k0 * tiles * MR + t * kc * MR, A(i, q) at
+         * [(q - k0) * MR + i]: the tiles of one slice are one stream */
+        size_t tiles = m_tiles(p), kcs = conv_kc(p->k);
         for (size_t g = 0; g < p->groups; g++)
-            for (size_t t = 0; t < tiles; t++) {
-                float *dst = p->packed + (g * tiles + t) * p->k * MR;
-                for (size_t i = 0; i < MR; i++) {
-                    size_t row = t * MR + i, ch = g * p->mg + row;
-                    if (row >= p->mg) {
-                        for (size_t q = 0; q < p->k; q++)
-                            dst[q * MR + i] = 0.0f;
-                        continue;
+            for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                for (size_t t = 0; t < tiles; t++) {
+                    float *dst = p->packed + g * tiles * p->k * MR +
+                                 k0 * tiles * MR + t * kc * MR;
+                    for (size_t i = 0; i < MR; i++) {
+                        size_t row = t * MR + i, ch = g * p->mg + row;
+                        if (row >= p->mg) {
+                            for (size_t q = 0; q < kc; q++)
+                                dst[q * MR + i] = 0.0f;
+                            continue;
+                        }
+                        float s = bn_scale(p, in, ch);
+                        const float *src = w + ch * p->k + k0;
+                        for (size_t q = 0; q < kc; q++)
+                            dst[q * MR + i] = src[q] * s;
                     }
-                    float s = bn_scale(p, in, ch);
-                    const float *src = w + ch * p->k;
-                    for (size_t q = 0; q < p->k; q++)
-                        dst[q * MR + i] = src[q] * s;
                 }
             }
     }
@@ -290,62 +303,92 @@ typedef struct conv_ctx {
     size_t panels, block, n_blocks;
 } conv_ctx;
 
-/* Columns [j0, j0 + nr) of the column matrix of image-group XG as one
- * panel of K x NR (zero padded on the right and in the padding). The
- * columns are cut into runs inside one output row; for each kernel tap
- * a run is zeros, a strided copy of an input row, zeros, with the bounds
- * worked out once per run rather than per element. */
-static void im2col_panel(const rlx__blas_conv *p, const float *xg,
-                         size_t j0, size_t nr, float *dst)
+/* Of LEN outputs whose input columns are c0 + t * sw, those in [*lo,
+ * *hi) fall inside a row of IW. */
+static void tap_cols(long c0, long sw, long iw, long len, long *lo,
+                     long *hi)
 {
-    size_t seg_at[NR + 1], seg_oy[NR], seg_ox[NR], n_seg = 0;
+    *lo = c0 >= 0 ? 0 : (-c0 + sw - 1) / sw;
+    *hi = c0 < iw ? (iw - 1 - c0) / sw + 1 : 0;
+    if (*hi > len)
+        *hi = len;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+/* Rows [q0, q1) and columns [j0, j0 + nr) of the column matrix of
+ * image-group XG as one panel of (q1 - q0) x NR (zero padded on the
+ * right and in the padding). The columns are cut into runs inside one
+ * output row; for each kernel tap a run is zeros, a strided copy of an
+ * input row, zeros. The column bounds of a run depend only on the tap's
+ * column, so they are worked out once per call (no division per row:
+ * at 32 floats a row, divisions cost more than the copy). */
+#define IM2COL_KW 16 /* kernel widths whose bounds are kept on the stack */
+static void im2col_panel(const rlx__blas_conv *p, const float *xg,
+                         size_t j0, size_t nr, size_t q0, size_t q1,
+                         float *dst)
+{
+    size_t seg_at[NR + 1], seg_oy[NR], n_seg = 0;
+    long seg_c0[NR];
     for (size_t jj = 0; jj < nr;) {
         size_t j = j0 + jj, oy = j / p->ow, ox = j % p->ow;
         size_t len = p->ow - ox < nr - jj ? p->ow - ox : nr - jj;
         seg_at[n_seg] = jj;
         seg_oy[n_seg] = oy;
-        seg_ox[n_seg++] = ox;
+        seg_c0[n_seg++] = (long)(ox * p->sw) - (long)p->pw;
         jj += len;
     }
     seg_at[n_seg] = nr;
     long ih = (long)p->ih, iw = (long)p->iw, sw = (long)p->sw;
-    for (size_t ci = 0; ci < p->cg; ci++) {
+    /* run sg at tap column b: columns [lo, hi) of it read the input */
+    int kept = p->kw <= IM2COL_KW;
+    long lo_t[NR * IM2COL_KW], hi_t[NR * IM2COL_KW];
+    for (size_t sg = 0; kept && sg < n_seg; sg++)
+        for (size_t b = 0; b < p->kw; b++) {
+            long len = (long)(seg_at[sg + 1] - seg_at[sg]), lo, hi;
+            tap_cols(seg_c0[sg] + (long)(b * p->dw), sw, iw, len, &lo, &hi);
+            lo_t[sg * IM2COL_KW + b] = lo;
+            hi_t[sg * IM2COL_KW + b] = hi;
+        }
+    size_t taps = p->kh * p->kw;
+    size_t ci = q0 / taps, a = q0 % taps / p->kw, b = q0 % p->kw;
+    for (size_t q = q0; q < q1; q++, dst += NR) {
         const float *xc = xg + ci * p->ih * p->iw;
-        for (size_t a = 0; a < p->kh; a++)
-            for (size_t b = 0; b < p->kw; b++, dst += NR) {
-                for (size_t sg = 0; sg < n_seg; sg++) {
-                    float *d = dst + seg_at[sg];
-                    long len = (long)(seg_at[sg + 1] - seg_at[sg]);
-                    long r = (long)(seg_oy[sg] * p->sh + a * p->dh) -
-                             (long)p->ph;
-                    long c0 = (long)(seg_ox[sg] * p->sw + b * p->dw) -
-                              (long)p->pw;
-                    long lo = 0, hi = 0;
-                    if (r >= 0 && r < ih) {
-                        lo = c0 >= 0 ? 0 : (-c0 + sw - 1) / sw;
-                        hi = c0 < iw ? (iw - 1 - c0) / sw + 1 : 0;
-                        if (hi > len)
-                            hi = len;
-                        if (lo > hi)
-                            lo = hi;
-                    }
-                    for (long t = 0; t < lo; t++)
-                        d[t] = 0.0f;
-                    if (hi > lo) { /* row r, columns c0 + t * sw */
-                        const float *xs = xc + r * iw + c0 + lo * sw;
-                        if (sw == 1)
-                            for (long t = 0; t < hi - lo; t++)
-                                d[lo + t] = xs[t];
-                        else
-                            for (long t = 0; t < hi - lo; t++)
-                                d[lo + t] = xs[t * sw];
-                    }
-                    for (long t = hi; t < len; t++)
-                        d[t] = 0.0f;
+        for (size_t sg = 0; sg < n_seg; sg++) {
+            float *d = dst + seg_at[sg];
+            long len = (long)(seg_at[sg + 1] - seg_at[sg]);
+            long r = (long)(seg_oy[sg] * p->sh + a * p->dh) - (long)p->ph;
+            long c0 = seg_c0[sg] + (long)(b * p->dw), lo = 0, hi = 0;
+            if (r >= 0 && r < ih) {
+                if (kept) {
+                    lo = lo_t[sg * IM2COL_KW + b];
+                    hi = hi_t[sg * IM2COL_KW + b];
+                } else {
+                    tap_cols(c0, sw, iw, len, &lo, &hi);
                 }
-                for (size_t jj = nr; jj < NR; jj++)
-                    dst[jj] = 0.0f;
             }
+            for (long t = 0; t < lo; t++)
+                d[t] = 0.0f;
+            if (hi > lo) { /* row r, columns c0 + t * sw */
+                const float *xs = xc + r * iw + c0 + lo * sw;
+                if (sw == 1)
+                    memcpy(d + lo, xs, (size_t)(hi - lo) * sizeof *d);
+                else
+                    for (long t = 0; t < hi - lo; t++)
+                        d[lo + t] = xs[t * sw];
+            }
+            for (long t = hi; t < len; t++)
+                d[t] = 0.0f;
+        }
+        for (size_t jj = nr; jj < NR; jj++)
+            dst[jj] = 0.0f;
+        if (++b == p->kw) {
+            b = 0;
+            if (++a == p->kh) {
+                a = 0;
+                ci++;
+            }
+        }
     }
 }
 
@@ -405,27 +448,33 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         size_t yoff = (img * p->m + g * p->mg) * p->p;
         float *yg = cx->y + yoff;
         const float *rg = cx->res ? cx->res + yoff : NULL;
-        for (size_t pn = p0; pn < p1; pn++) {
-            size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
-            float *dst = col + (pn - p0) * p->k * NR;
-            if (p->pointwise)
-                rlx__sgemm_pack_b(xg + j0, p->p, 0, p->k, nr, dst);
-            else
-                im2col_panel(p, xg, j0, nr, dst);
-        }
         const float *wg = p->packed + g * tiles * p->k * MR;
-        for (size_t k0 = 0; k0 < p->k; k0 += KC) {
-            size_t kc = p->k - k0 < KC ? p->k - k0 : KC;
+        /* K slices of equal size: the columns of one slice for the whole
+         * block, then every weight tile over them, so each tile's slice
+         * of A is read once per block from L2 (a block spans as many
+         * panels as the slice lets fit there) */
+        size_t kcs = conv_kc(p->k);
+        for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+            size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
             int last = k0 + kc == p->k;
             for (size_t pn = p0; pn < p1; pn++) {
                 size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
-                const float *bp = col + (pn - p0) * p->k * NR + k0 * NR;
+                float *dst = col + (pn - p0) * kc * NR;
+                if (p->pointwise)
+                    rlx__sgemm_pack_b(xg + k0 * p->p + j0, p->p, 0, kc, nr,
+                                      dst);
+                else
+                    im2col_panel(p, xg, j0, nr, k0, k0 + kc, dst);
+            }
+            for (size_t pn = p0; pn < p1; pn++) {
+                size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
+                const float *bp = col + (pn - p0) * kc * NR;
                 for (size_t t = 0; t < tiles; t++) {
                     size_t i = t * MR, mr = p->mg - i < MR ? p->mg - i : MR;
                     float *c = yg + i * p->p + j0;
-                    rlx__sgemm_tile(mr, nr, kc, wg + t * p->k * MR + k0 * MR,
-                                    0, 1, bp, c, p->p, k0 > 0, NULL, NULL,
-                                    0);
+                    rlx__sgemm_tile(mr, nr, kc,
+                                    wg + k0 * tiles * MR + t * kc * MR, 0,
+                                    1, bp, c, p->p, k0 > 0, NULL, NULL, 0);
                     if (last)
                         epilogue(p, c, rg ? rg + i * p->p + j0 : NULL,
                                  p->p, g * p->mg + i, mr, nr);
@@ -644,7 +693,7 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
         return 0;
     }
     cx.panels = (p->p + NR - 1) / NR;
-    size_t most = COL_BLOCK_FLOATS / (p->k * NR);
+    size_t most = COL_BLOCK_FLOATS / (conv_kc(p->k) * NR);
     cx.block = most < 1 ? 1 : most > cx.panels ? cx.panels : most;
     /* enough jobs for every thread, twice over when there are few */
     size_t outer = p->n * p->groups;
@@ -658,7 +707,7 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
     cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
     /* one column block per thread that may run a task at once */
     if (ensure_scratch(p, par ? (unsigned)threads : 1,
-                       cx.block * p->k * NR) != 0)
+                       cx.block * conv_kc(p->k) * NR) != 0)
         return -1;
     size_t jobs = outer * cx.n_blocks;
     if (par && jobs > 1)
