@@ -28,6 +28,10 @@
 #include "sgemm.h"
 #include "vmath.h"
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 #define KC 256
 /* Floats of the column block of one job, at most (it stays in L2). */
 #define COL_BLOCK_FLOATS ((size_t)96 << 10)
@@ -354,6 +358,12 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
     size_t ci = q0 / taps, a = q0 % taps / p->kw, b = q0 % p->kw;
     for (size_t q = q0; q < q1; q++, dst += NR) {
         const float *xc = xg + ci * p->ih * p->iw;
+#if defined(__AVX512F__)
+        if (sw == 1) { /* the row zeroed, then each run's live part */
+            _mm512_storeu_ps(dst, _mm512_setzero_ps());
+            _mm512_storeu_ps(dst + 16, _mm512_setzero_ps());
+        }
+#endif
         for (size_t sg = 0; sg < n_seg; sg++) {
             float *d = dst + seg_at[sg];
             long len = (long)(seg_at[sg + 1] - seg_at[sg]);
@@ -367,6 +377,18 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
                     tap_cols(c0, sw, iw, len, &lo, &hi);
                 }
             }
+#if defined(__AVX512F__)
+            if (sw == 1) { /* masked copies: no call, no scalar edge */
+                const float *xs = xc + r * iw + c0 + lo;
+                for (long t = 0; t < hi - lo; t += 16) {
+                    long n = hi - lo - t < 16 ? hi - lo - t : 16;
+                    __mmask16 m = (__mmask16)((1u << n) - 1);
+                    _mm512_mask_storeu_ps(d + lo + t, m,
+                                          _mm512_maskz_loadu_ps(m, xs + t));
+                }
+                continue;
+            }
+#endif
             for (long t = 0; t < lo; t++)
                 d[t] = 0.0f;
             if (hi > lo) { /* row r, columns c0 + t * sw */
