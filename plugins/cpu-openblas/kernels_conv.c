@@ -359,7 +359,7 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
     for (size_t q = q0; q < q1; q++, dst += NR) {
         const float *xc = xg + ci * p->ih * p->iw;
 #if defined(__AVX512F__)
-        if (sw == 1) { /* the row zeroed, then each run's live part */
+        if (sw <= 2) { /* the row zeroed, then each run's live part */
             _mm512_storeu_ps(dst, _mm512_setzero_ps());
             _mm512_storeu_ps(dst + 16, _mm512_setzero_ps());
         }
@@ -385,6 +385,28 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
                     __mmask16 m = (__mmask16)((1u << n) - 1);
                     _mm512_mask_storeu_ps(d + lo + t, m,
                                           _mm512_maskz_loadu_ps(m, xs + t));
+                }
+                continue;
+            }
+            if (sw == 2) { /* 2n input columns, the even ones kept */
+                const float *xs = xc + r * iw + c0 + lo * 2;
+                const __m512i even = _mm512_set_epi32(
+                    30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+                for (long t = 0; t < hi - lo; t += 16) {
+                    long n = hi - lo - t < 16 ? hi - lo - t : 16;
+                    /* the last output reads column 2 (n - 1): 2n - 1
+                     * columns, no further */
+                    long span = 2 * n - 1;
+                    __mmask16 m0 = (__mmask16)(span >= 16
+                                                   ? 0xffffu
+                                                   : (1u << span) - 1);
+                    __mmask16 m1 = (__mmask16)(span <= 16 ? 0u
+                                                          : (1u << (span - 16)) - 1);
+                    __m512 a0 = _mm512_maskz_loadu_ps(m0, xs + 2 * t);
+                    __m512 a1 = _mm512_maskz_loadu_ps(m1, xs + 2 * t + 16);
+                    _mm512_mask_storeu_ps(
+                        d + lo + t, (__mmask16)((1u << n) - 1),
+                        _mm512_permutex2var_ps(a0, even, a1));
                 }
                 continue;
             }
