@@ -739,6 +739,49 @@ static void dw_phase_jobs(void *arg, size_t begin, size_t end)
     atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
 }
 
+/* A pointwise conv of one output pixel per image (squeeze-excite's
+ * fully connected layers): y[img] = W . x[img] on the packed weights,
+ * each weight tile's MR rows in one vector per K step (a panel of the
+ * gemm path would be 1 column of NR). */
+static void conv_vec(const rlx__blas_conv *p, const float *x, float *y,
+                     const float *res)
+{
+    size_t tiles = m_tiles(p), kcs = conv_kc(p->k);
+    for (size_t img = 0; img < p->n; img++) {
+        const float *xi = x + img * p->c;
+        float *yi = y + img * p->m;
+        for (size_t t = 0; t < tiles; t++) {
+            size_t rows = p->m - t * MR < MR ? p->m - t * MR : MR;
+            float acc[MR];
+#if defined(__AVX512F__)
+            const __mmask16 lanes = (__mmask16)((1u << MR) - 1);
+            __m512 v = _mm512_setzero_ps();
+            for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                const float *a = p->packed + k0 * tiles * MR + t * kc * MR;
+                for (size_t q = 0; q < kc; q++)
+                    v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(lanes,
+                                                              a + q * MR),
+                                        _mm512_set1_ps(xi[k0 + q]), v);
+            }
+            _mm512_mask_storeu_ps(acc, lanes, v);
+#else
+            for (size_t i = 0; i < MR; i++)
+                acc[i] = 0.0f;
+            for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                const float *a = p->packed + k0 * tiles * MR + t * kc * MR;
+                for (size_t q = 0; q < kc; q++)
+                    for (size_t i = 0; i < MR; i++)
+                        acc[i] += a[q * MR + i] * xi[k0 + q];
+            }
+#endif
+            memcpy(yi + t * MR, acc, rows * sizeof *acc);
+        }
+        epilogue(p, yi, res ? res + img * p->m : NULL, 1, 0, p->m, 1);
+    }
+}
+
 int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
                        const float *const *in, float *y)
 {
@@ -773,6 +816,10 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
             epilogue(p, yi, cx.res ? cx.res + img * p->m * p->p : NULL,
                      p->p, 0, p->m, p->p);
         }
+        return 0;
+    }
+    if (p->p == 1 && p->pointwise && p->groups == 1) { /* SE's 1x1s */
+        conv_vec(p, in[0], y, cx.res);
         return 0;
     }
     cx.panels = (p->p + NR - 1) / NR;

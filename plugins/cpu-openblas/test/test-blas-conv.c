@@ -411,6 +411,18 @@ TEST(fused_conv_silu)
                 .group = 12, .act = 1, .act_kind = 2), 1);
 }
 
+TEST(squeeze_excite_1x1_on_one_pixel)
+{
+    /* [n, c, 1, 1]: one output pixel, the dot-product path; m spans
+     * several weight tiles and a partial one */
+    check(CONV(.n = 3, .c = 40, .h = 1, .w = 1, .m = 29, .kh = 1, .kw = 1,
+                .bias = 1, .act = 1), 1);
+    check(CONV(.n = 1, .c = 300, .h = 1, .w = 1, .m = 7, .kh = 1, .kw = 1,
+                .bias = 1, .act = 1, .act_kind = 2), 1);
+    check(CONV(.n = 2, .c = 6, .h = 1, .w = 1, .m = 6, .kh = 1, .kw = 1,
+                .group = 3, .bias = 1), 0);
+}
+
 TEST(many_odd_shapes)
 {
     /* a sweep of small odd shapes through both kernels */
@@ -647,4 +659,5 @@ RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
               TEST_ENTRY(depthwise_phased_strides_pads),
               TEST_ENTRY(fused_depthwise_hard_swish_residual),
               TEST_ENTRY(fused_conv_silu),
+              TEST_ENTRY(squeeze_excite_1x1_on_one_pixel),
               TEST_ENTRY(many_odd_shapes))
