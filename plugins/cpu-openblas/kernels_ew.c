@@ -21,7 +21,7 @@ static size_t grain_of(rlx_op op)
     switch (op) {
     case RLX_OP_RELU: case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_ADD:
     case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_MAX: case RLX_OP_MIN:
-    case RLX_OP_HARD_SWISH: case RLX_OP_HARD_SIGMOID:
+    case RLX_OP_HARD_SWISH: case RLX_OP_HARD_SIGMOID: case RLX_OP_CLIP:
         return EW_GRAIN;
     default:
         return EW_GRAIN_HEAVY;
@@ -33,7 +33,7 @@ static size_t grain_of(rlx_op op)
 typedef struct unary_job {
     rlx_op op;
     int64_t approx;
-    float f0, f1;             /* hard_sigmoid's alpha and beta */
+    float f0, f1;             /* hard_sigmoid's alpha, beta; clip's bounds */
     const float *x;
     float *y;
 } unary_job;
@@ -46,6 +46,17 @@ static void hard_sigmoid_range(float alpha, float beta,
     for (size_t i = 0; i < n; i++) {
         float v = alpha * x[i] + beta;
         y[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+    }
+}
+
+/* x below LO is LO, then above HI is HI (cpu-ref's order: HI wins when
+ * LO > HI), NaN kept. */
+static void clip_range(float lo, float hi, const float *restrict x,
+                       float *restrict y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float v = x[i] < lo ? lo : x[i];
+        y[i] = v > hi ? hi : v;
     }
 }
 
@@ -137,6 +148,8 @@ static void unary_task(void *ctx, size_t b, size_t e)
     const unary_job *j = ctx;
     if (j->op == RLX_OP_HARD_SIGMOID)
         hard_sigmoid_range(j->f0, j->f1, j->x + b, j->y + b, e - b);
+    else if (j->op == RLX_OP_CLIP)
+        clip_range(j->f0, j->f1, j->x + b, j->y + b, e - b);
     else
         rlx__blas_unary_range(j->op, j->approx, j->x + b, j->y + b, e - b);
 }
