@@ -13,7 +13,8 @@
 # cuda (matmul vs cuBLAS, attention, the batch-1 GEMV chain, the 3xTF32
 # GEMM, memory bandwidth), cuda-models (MLP and encoder vs PyTorch; needs
 # PyTorch with CUDA), pjrt (the bridge vs native cuda vs JAX), ort
-# (cpu-openblas vs ONNX Runtime), startup (rlx run's start-up with every
+# (cpu-openblas vs ONNX Runtime), cnn (ResNet-18, MobileNetV3, EfficientNet
+# and the OCR models on cpu-openblas vs ONNX Runtime's C API), startup (rlx run's start-up with every
 # plugin installed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,8 +57,9 @@ for g in "${groups[@]}"; do
         RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/pjrt:$BUILD/plugins/cuda \
             run python3 bench/pjrt/bench_pjrt.py "$BUILD/examples" ;;
     ort) run bash bench/ort/run.sh "$BUILD" ;;
+    cnn) run bash bench/cnn/run.sh "$BUILD" ;;
     startup) run bash bench/startup/run.sh "$BUILD" ;;
-    *) echo "run.sh: unknown group '$g'. Fix: one of cpu scanner load placement vulkan cuda cuda-models pjrt ort startup" >&2; exit 2 ;;
+    *) echo "run.sh: unknown group '$g'. Fix: one of cpu scanner load placement vulkan cuda cuda-models pjrt ort cnn startup" >&2; exit 2 ;;
     esac
 done
 exit $status

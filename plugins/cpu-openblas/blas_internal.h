@@ -216,6 +216,8 @@ typedef struct rlx__blas_step {
                                  buffer's id (PARAM), RLX__BLAS_KEY_CONST,
                                  or 0 (changes between runs) */
     int64_t approx;           /* GELU form */
+    float fattr[2];           /* UNARY: hard_sigmoid's alpha, beta; clip's
+                                 bounds */
     union {
         rlx__blas_binary binary;
         rlx__blas_gemm gemm;
@@ -328,8 +330,15 @@ void rlx__blas_prof_run_done(rlx__blas_backend *be, rlx__blas_exe *x);
 
 /* ---- kernels -------------------------------------------------------- */
 
+/* FATTR: hard_sigmoid's alpha and beta, clip's bounds (ignored by the
+ * other ops). */
 void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
-                     const float *x, float *y, size_t count);
+                     const float *fattr, const float *x, float *y,
+                     size_t count);
+/* One thread's share: the unary ops but hard_sigmoid and clip (the
+ * conv epilogue's activations). */
+void rlx__blas_unary_range(rlx_op op, int64_t approx, const float *x,
+                           float *y, size_t n);
 void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
                           const rlx__blas_binary *p, const float *a,
                           const float *b, float *y);

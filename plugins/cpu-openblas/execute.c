@@ -79,7 +79,8 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
     case RLX__BLAS_K_SOURCE:
         return RLX_OK;
     case RLX__BLAS_K_UNARY:
-        rlx__blas_unary(pool, s->op, s->approx, F32(0), y, s->count);
+        rlx__blas_unary(pool, s->op, s->approx, s->fattr, F32(0), y,
+                        s->count);
         return RLX_OK;
     case RLX__BLAS_K_BINARY:
         rlx__blas_binary_run(pool, s->op, &s->plan.binary, F32(0), F32(1),

@@ -6,6 +6,10 @@
  *   last step becomes the matmul, with the bias and residual as extra
  *   inputs and rlx__blas_gemm.epi saying what to apply (the gemm applies
  *   it while a tile is hot). Each part is optional, in that order.
+ * - mul(x, sigmoid(x)): one silu step (EfficientNet's swish), which the
+ *   conv epilogue below can then take.
+ * - conv -> [batch_norm] -> [add] -> [relu/gelu/silu/hard_swish] -> [add]:
+ *   the conv's epilogue (kernels_conv.c).
  * - matmul(q, k, transpose_b) -> [mul/div by a one-element scale] ->
  *   softmax(last axis) -> matmul(., v) [-> transpose keeping the last
  *   axis]: one ATTENTION step reading q, k and v through the transposes
@@ -32,7 +36,7 @@ typedef struct fuse {
     rlx__blas_exe *x;
     uint32_t *uses;           /* consumers: step operands and outputs */
     uint32_t *user;           /* the last consuming step, NONE: output */
-    unsigned n_epi, n_attn, n_conv;
+    unsigned n_epi, n_attn, n_conv, n_silu;
 } fuse;
 
 static void count_uses(fuse *f)
@@ -194,13 +198,45 @@ static int is_f32_count(const fuse *f, uint32_t i, size_t count)
     return s->dtype == RLX_DTYPE_F32 && s->count == count;
 }
 
-/* Step C is relu/gelu of CUR, same shape. */
+/* Step C is an activation the conv epilogue applies (relu, gelu, silu,
+ * hard_swish) of CUR, same shape. */
 static int is_act(const fuse *f, uint32_t c, uint32_t cur)
 {
     const rlx__blas_step *s = c == NONE ? NULL : &f->x->steps[c];
     return s && s->kind == RLX__BLAS_K_UNARY &&
-           (s->op == RLX_OP_RELU || s->op == RLX_OP_GELU) &&
+           (s->op == RLX_OP_RELU || s->op == RLX_OP_GELU ||
+            s->op == RLX_OP_SILU || s->op == RLX_OP_HARD_SWISH) &&
            is_f32_arena(f, c) && same_shape(f, c, cur);
+}
+
+/* ---- silu ---------------------------------------------------------------- */
+
+/* mul(x, sigmoid(x)) (either order; the sigmoid read by the mul alone,
+ * same shapes): the mul becomes one silu step on x, which a conv
+ * epilogue can then take (EfficientNet's swish). */
+static void fuse_silu(fuse *f, uint32_t m)
+{
+    rlx__blas_step *ms = &f->x->steps[m];
+    if (ms->kind != RLX__BLAS_K_BINARY || ms->op != RLX_OP_MUL ||
+        ms->n_inputs != 2 || !is_f32_arena(f, m))
+        return;
+    for (int k = 0; k < 2; k++) {
+        uint32_t sg = ms->inputs[k], xv = ms->inputs[1 - k];
+        const rlx__blas_step *ss = &f->x->steps[sg];
+        if (ss->kind != RLX__BLAS_K_UNARY || ss->op != RLX_OP_SIGMOID ||
+            ss->inputs[0] != xv || sole_user(f, sg) != m ||
+            !is_f32_arena(f, sg) || !same_shape(f, sg, m) ||
+            !same_shape(f, xv, m))
+            continue;
+        retire(f, sg);
+        ms->kind = RLX__BLAS_K_UNARY;
+        ms->op = RLX_OP_SILU;
+        ms->inputs[0] = xv;
+        ms->n_inputs = 1;
+        memset(&ms->plan, 0, sizeof ms->plan);
+        f->n_silu++;
+        return;
+    }
 }
 
 /* conv -> [batch_norm] -> [add(residual)] -> [relu/gelu] -> [add(res)]
@@ -564,6 +600,10 @@ rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
         if (f.n_attn != before)
             count_uses(&f);
     }
+    for (uint32_t i = 0; i < x->n_steps; i++)
+        fuse_silu(&f, i);
+    if (f.n_silu)
+        count_uses(&f);
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
         st = fuse_epilogue(&f, i);
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
@@ -573,8 +613,9 @@ rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: fused %u matmul epilogues and %u "
                     "attentions", f.n_epi, f.n_attn);
-    if (st == RLX_OK && f.n_conv)
+    if (st == RLX_OK && (f.n_conv || f.n_silu))
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
-                    "cpu-openblas: fused %u conv epilogues", f.n_conv);
+                    "cpu-openblas: fused %u conv epilogues, %u silus",
+                    f.n_conv, f.n_silu);
     return st;
 }

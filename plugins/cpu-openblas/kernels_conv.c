@@ -15,7 +15,7 @@
  * last K slice while it is in L1.
  *
  * Depthwise convs (one input channel per group) run a direct kernel,
- * one channel plane per job, vectorised over output columns.
+ * one channel plane per job (kernels_dw.c).
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -25,8 +25,13 @@
 
 #include <rlx/kit_spatial.h>
 
+#include "conv_internal.h"
 #include "sgemm.h"
 #include "vmath.h"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #define KC 256
 /* Floats of the column block of one job, at most (it stays in L2). */
@@ -165,6 +170,13 @@ static size_t m_tiles(const rlx__blas_conv *p)
     return (p->mg + MR - 1) / MR;
 }
 
+/* The K slice: at most KC, the slices of one size. */
+static size_t conv_kc(size_t k)
+{
+    size_t n = (k + KC - 1) / KC;
+    return (k + n - 1) / n;
+}
+
 /* Per-channel scale of a folded batch norm (1 without one). */
 static float bn_scale(const rlx__blas_conv *p, const float *const *in,
                       size_t ch)
@@ -216,22 +228,28 @@ static int pack_weights(rlx__blas_conv *p, const float *const *in)
                 p->packed[ch * kk + q] = w[ch * kk + q] * s;
         }
     } else {
-        /* tile t of group g: K x MR, A(i, q) at [q * MR + i] */
-        size_t tiles = m_tiles(p);
+        /* group g, K slice [k0, k0 + kc) (conv_kc), tile t: kc x MR at
+         * g * tiles * K * MR + k0 * tiles * MR + t * kc * MR, A(i, q) at
+         * [(q - k0) * MR + i]: the tiles of one slice are one stream */
+        size_t tiles = m_tiles(p), kcs = conv_kc(p->k);
         for (size_t g = 0; g < p->groups; g++)
-            for (size_t t = 0; t < tiles; t++) {
-                float *dst = p->packed + (g * tiles + t) * p->k * MR;
-                for (size_t i = 0; i < MR; i++) {
-                    size_t row = t * MR + i, ch = g * p->mg + row;
-                    if (row >= p->mg) {
-                        for (size_t q = 0; q < p->k; q++)
-                            dst[q * MR + i] = 0.0f;
-                        continue;
+            for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                for (size_t t = 0; t < tiles; t++) {
+                    float *dst = p->packed + g * tiles * p->k * MR +
+                                 k0 * tiles * MR + t * kc * MR;
+                    for (size_t i = 0; i < MR; i++) {
+                        size_t row = t * MR + i, ch = g * p->mg + row;
+                        if (row >= p->mg) {
+                            for (size_t q = 0; q < kc; q++)
+                                dst[q * MR + i] = 0.0f;
+                            continue;
+                        }
+                        float s = bn_scale(p, in, ch);
+                        const float *src = w + ch * p->k + k0;
+                        for (size_t q = 0; q < kc; q++)
+                            dst[q * MR + i] = src[q] * s;
                     }
-                    float s = bn_scale(p, in, ch);
-                    const float *src = w + ch * p->k;
-                    for (size_t q = 0; q < p->k; q++)
-                        dst[q * MR + i] = src[q] * s;
                 }
             }
     }
@@ -240,24 +258,16 @@ static int pack_weights(rlx__blas_conv *p, const float *const *in)
     return 0;
 }
 
-static inline float act1(const rlx__blas_conv *p, float v)
-{
-    switch (p->act) {
-    case RLX_OP_RELU:
-        return v > 0.0f || v != v ? v : 0.0f;
-    case RLX_OP_GELU:
-        return p->approx == RLX_GELU_TANH ? rlx__blas_gelu_tanh(v)
-                                          : rlx__blas_gelu_erf(v);
-    default:
-        return v;
-    }
-}
-
 /* Bias, residual and activation on ROWS x COLS of Y (row step LD),
- * row r being output channel CH0 + r; RES at the same place or NULL. */
-static void epilogue(const rlx__blas_conv *p, float *y, const float *res,
-                     size_t ld, size_t ch0, size_t rows, size_t cols)
+ * row r being output channel CH0 + r; RES at the same place or NULL.
+ * The activation runs on chunks through a buffer on the stack, so the
+ * vectorised unary kernels (kernels_ew.c) do it. */
+#define EPI_CHUNK 256
+void rlx__blas_conv_epilogue(const rlx__blas_conv *p, float *y,
+                             const float *res, size_t ld, size_t ch0,
+                             size_t rows, size_t cols)
 {
+    float t[EPI_CHUNK];
     for (size_t r = 0; r < rows; r++) {
         float b = p->fbias[ch0 + r], *yr = y + r * ld;
         const float *rr = res ? res + r * ld : NULL;
@@ -266,103 +276,208 @@ static void epilogue(const rlx__blas_conv *p, float *y, const float *res,
                 float v = yr[j] + b;
                 yr[j] = v > 0.0f || v != v ? v : 0.0f;
             }
-        } else if (p->act == RLX_OP_INVALID && !rr) {
-            for (size_t j = 0; j < cols; j++)
-                yr[j] += b;
-        } else if (p->res_first) {
-            for (size_t j = 0; j < cols; j++)
-                yr[j] = act1(p, yr[j] + b + rr[j]);
-        } else {
-            for (size_t j = 0; j < cols; j++)
-                yr[j] = act1(p, yr[j] + b) + (rr ? rr[j] : 0.0f);
+            continue;
+        }
+        if (p->act == RLX_OP_INVALID) {
+            if (rr)
+                for (size_t j = 0; j < cols; j++)
+                    yr[j] = yr[j] + b + rr[j];
+            else
+                for (size_t j = 0; j < cols; j++)
+                    yr[j] += b;
+            continue;
+        }
+        for (size_t j0 = 0; j0 < cols; j0 += EPI_CHUNK) {
+            size_t n = cols - j0 < EPI_CHUNK ? cols - j0 : EPI_CHUNK;
+            float *yc = yr + j0;
+            if (rr && p->res_first)
+                for (size_t j = 0; j < n; j++)
+                    t[j] = yc[j] + b + rr[j0 + j];
+            else
+                for (size_t j = 0; j < n; j++)
+                    t[j] = yc[j] + b;
+            rlx__blas_unary_range(p->act, p->approx, t, yc, n);
+            if (rr && !p->res_first)
+                for (size_t j = 0; j < n; j++)
+                    yc[j] += rr[j0 + j];
         }
     }
 }
 
-typedef struct conv_ctx {
-    rlx__blas_conv *p;        /* its scratch slots are taken per task */
-    const float *x, *res;
-    float *y;
-    size_t panels, block, n_blocks;
-} conv_ctx;
-
-/* Columns [j0, j0 + nr) of the column matrix of image-group XG as one
- * panel of K x NR (zero padded on the right and in the padding). The
- * columns are cut into runs inside one output row; for each kernel tap
- * a run is zeros, a strided copy of an input row, zeros, with the bounds
- * worked out once per run rather than per element. */
-static void im2col_panel(const rlx__blas_conv *p, const float *xg,
-                         size_t j0, size_t nr, float *dst)
+/* Of LEN outputs whose input columns are c0 + t * sw, those in [*lo,
+ * *hi) fall inside a row of IW. */
+static void tap_cols(long c0, long sw, long iw, long len, long *lo,
+                     long *hi)
 {
-    size_t seg_at[NR + 1], seg_oy[NR], seg_ox[NR], n_seg = 0;
+    *lo = c0 >= 0 ? 0 : (-c0 + sw - 1) / sw;
+    *hi = c0 < iw ? (iw - 1 - c0) / sw + 1 : 0;
+    if (*hi > len)
+        *hi = len;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+/* Rows [q0, q1) and columns [j0, j0 + nr) of the column matrix of
+ * image-group XG as one panel of (q1 - q0) x NR (zero padded on the
+ * right and in the padding). The columns are cut into runs inside one
+ * output row; for each kernel tap a run is zeros, a strided copy of an
+ * input row, zeros. The column bounds of a run depend only on the tap's
+ * column, so they are worked out once per call (no division per row:
+ * at 32 floats a row, divisions cost more than the copy). */
+#define IM2COL_KW 16 /* kernel widths whose bounds are kept on the stack */
+static void im2col_panel(const rlx__blas_conv *p, const float *xg,
+                         size_t j0, size_t nr, size_t q0, size_t q1,
+                         float *dst)
+{
+    size_t seg_at[NR + 1], seg_oy[NR], n_seg = 0;
+    long seg_c0[NR];
     for (size_t jj = 0; jj < nr;) {
         size_t j = j0 + jj, oy = j / p->ow, ox = j % p->ow;
         size_t len = p->ow - ox < nr - jj ? p->ow - ox : nr - jj;
         seg_at[n_seg] = jj;
         seg_oy[n_seg] = oy;
-        seg_ox[n_seg++] = ox;
+        seg_c0[n_seg++] = (long)(ox * p->sw) - (long)p->pw;
         jj += len;
     }
     seg_at[n_seg] = nr;
     long ih = (long)p->ih, iw = (long)p->iw, sw = (long)p->sw;
-    for (size_t ci = 0; ci < p->cg; ci++) {
+    /* run sg at tap column b: columns [lo, hi) of it read the input */
+    int kept = p->kw <= IM2COL_KW;
+    long lo_t[NR * IM2COL_KW], hi_t[NR * IM2COL_KW];
+    for (size_t sg = 0; kept && sg < n_seg; sg++)
+        for (size_t b = 0; b < p->kw; b++) {
+            long len = (long)(seg_at[sg + 1] - seg_at[sg]), lo, hi;
+            tap_cols(seg_c0[sg] + (long)(b * p->dw), sw, iw, len, &lo, &hi);
+            lo_t[sg * IM2COL_KW + b] = lo;
+            hi_t[sg * IM2COL_KW + b] = hi;
+        }
+    size_t taps = p->kh * p->kw;
+    size_t ci = q0 / taps, a = q0 % taps / p->kw, b = q0 % p->kw;
+    for (size_t q = q0; q < q1; q++, dst += NR) {
         const float *xc = xg + ci * p->ih * p->iw;
-        for (size_t a = 0; a < p->kh; a++)
-            for (size_t b = 0; b < p->kw; b++, dst += NR) {
-                for (size_t sg = 0; sg < n_seg; sg++) {
-                    float *d = dst + seg_at[sg];
-                    long len = (long)(seg_at[sg + 1] - seg_at[sg]);
-                    long r = (long)(seg_oy[sg] * p->sh + a * p->dh) -
-                             (long)p->ph;
-                    long c0 = (long)(seg_ox[sg] * p->sw + b * p->dw) -
-                              (long)p->pw;
-                    long lo = 0, hi = 0;
-                    if (r >= 0 && r < ih) {
-                        lo = c0 >= 0 ? 0 : (-c0 + sw - 1) / sw;
-                        hi = c0 < iw ? (iw - 1 - c0) / sw + 1 : 0;
-                        if (hi > len)
-                            hi = len;
-                        if (lo > hi)
-                            lo = hi;
-                    }
-                    for (long t = 0; t < lo; t++)
-                        d[t] = 0.0f;
-                    if (hi > lo) { /* row r, columns c0 + t * sw */
-                        const float *xs = xc + r * iw + c0 + lo * sw;
-                        if (sw == 1)
-                            for (long t = 0; t < hi - lo; t++)
-                                d[lo + t] = xs[t];
-                        else
-                            for (long t = 0; t < hi - lo; t++)
-                                d[lo + t] = xs[t * sw];
-                    }
-                    for (long t = hi; t < len; t++)
-                        d[t] = 0.0f;
+#if defined(__AVX512F__)
+        if (sw <= 2) { /* the row zeroed, then each run's live part */
+            _mm512_storeu_ps(dst, _mm512_setzero_ps());
+            _mm512_storeu_ps(dst + 16, _mm512_setzero_ps());
+        }
+#endif
+        for (size_t sg = 0; sg < n_seg; sg++) {
+            float *d = dst + seg_at[sg];
+            long len = (long)(seg_at[sg + 1] - seg_at[sg]);
+            long r = (long)(seg_oy[sg] * p->sh + a * p->dh) - (long)p->ph;
+            long c0 = seg_c0[sg] + (long)(b * p->dw), lo = 0, hi = 0;
+            if (r >= 0 && r < ih) {
+                if (kept) {
+                    lo = lo_t[sg * IM2COL_KW + b];
+                    hi = hi_t[sg * IM2COL_KW + b];
+                } else {
+                    tap_cols(c0, sw, iw, len, &lo, &hi);
                 }
-                for (size_t jj = nr; jj < NR; jj++)
-                    dst[jj] = 0.0f;
             }
+#if defined(__AVX512F__)
+            if (sw == 1) { /* masked copies: no call, no scalar edge */
+                const float *xs = xc + r * iw + c0 + lo;
+                for (long t = 0; t < hi - lo; t += 16) {
+                    long n = hi - lo - t < 16 ? hi - lo - t : 16;
+                    __mmask16 m = (__mmask16)((1u << n) - 1);
+                    _mm512_mask_storeu_ps(d + lo + t, m,
+                                          _mm512_maskz_loadu_ps(m, xs + t));
+                }
+                continue;
+            }
+            if (sw == 2) { /* 2n input columns, the even ones kept */
+                const float *xs = xc + r * iw + c0 + lo * 2;
+                const __m512i even = _mm512_set_epi32(
+                    30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+                for (long t = 0; t < hi - lo; t += 16) {
+                    long n = hi - lo - t < 16 ? hi - lo - t : 16;
+                    /* the last output reads column 2 (n - 1): 2n - 1
+                     * columns, no further */
+                    long span = 2 * n - 1;
+                    __mmask16 m0 = (__mmask16)(span >= 16
+                                                   ? 0xffffu
+                                                   : (1u << span) - 1);
+                    __mmask16 m1 = (__mmask16)(
+                        span <= 16 ? 0u : (1u << (span - 16)) - 1);
+                    __m512 a0 = _mm512_maskz_loadu_ps(m0, xs + 2 * t);
+                    __m512 a1 = _mm512_maskz_loadu_ps(m1, xs + 2 * t + 16);
+                    _mm512_mask_storeu_ps(
+                        d + lo + t, (__mmask16)((1u << n) - 1),
+                        _mm512_permutex2var_ps(a0, even, a1));
+                }
+                continue;
+            }
+#endif
+            for (long t = 0; t < lo; t++)
+                d[t] = 0.0f;
+            if (hi > lo) { /* row r, columns c0 + t * sw */
+                const float *xs = xc + r * iw + c0 + lo * sw;
+                if (sw == 1)
+                    memcpy(d + lo, xs, (size_t)(hi - lo) * sizeof *d);
+                else
+                    for (long t = 0; t < hi - lo; t++)
+                        d[lo + t] = xs[t * sw];
+            }
+            for (long t = hi; t < len; t++)
+                d[t] = 0.0f;
+        }
+        for (size_t jj = nr; jj < NR; jj++)
+            dst[jj] = 0.0f;
+        if (++b == p->kw) {
+            b = 0;
+            if (++a == p->kh) {
+                a = 0;
+                ci++;
+            }
+        }
     }
+}
+
+/* A free scratch slot: at most n_slots tasks run at once. */
+unsigned rlx__blas_conv_take_slot(rlx__blas_conv *p)
+{
+    for (;;)
+        for (unsigned s = 0; s < p->n_slots; s++)
+            if (!atomic_flag_test_and_set_explicit(&p->busy[s],
+                                                   memory_order_acquire))
+                return s;
+}
+
+/* SLOTS blocks of FLOATS each, kept across runs while big enough; 0, or
+ * -1 when out of memory. */
+static int ensure_scratch(rlx__blas_conv *p, unsigned slots, size_t floats)
+{
+    if (p->scratch && p->slot_floats >= floats && p->n_slots >= slots)
+        return 0;
+    free(p->scratch);
+    free(p->busy);
+    p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
+                               (slots * floats * sizeof(float) +
+                                RLX__BLAS_ALIGN - 1) / RLX__BLAS_ALIGN *
+                                   RLX__BLAS_ALIGN);
+    p->busy = malloc(slots * sizeof *p->busy);
+    if (!p->scratch || !p->busy) {
+        free(p->scratch);
+        free(p->busy);
+        p->scratch = NULL;
+        p->busy = NULL;
+        p->n_slots = 0;
+        p->slot_floats = 0;
+        return -1;
+    }
+    for (unsigned s = 0; s < slots; s++)
+        atomic_flag_clear(&p->busy[s]);
+    p->n_slots = slots;
+    p->slot_floats = floats;
+    return 0;
 }
 
 static void gemm_jobs(void *arg, size_t begin, size_t end)
 {
-    const conv_ctx *cx = arg;
+    const rlx__blas_conv_ctx *cx = arg;
     rlx__blas_conv *p = cx->p;
     size_t tiles = m_tiles(p);
-    /* a free slot: at most n_slots tasks run at once */
-    unsigned slot = 0;
-    for (;;) {
-        unsigned s;
-        for (s = 0; s < p->n_slots; s++)
-            if (!atomic_flag_test_and_set_explicit(&p->busy[s],
-                                                   memory_order_acquire))
-                break;
-        if (s < p->n_slots) {
-            slot = s;
-            break;
-        }
-    }
+    unsigned slot = rlx__blas_conv_take_slot(p);
     float *col = p->scratch + slot * p->slot_floats;
     for (size_t job = begin; job < end; job++) {
         size_t blk = job % cx->n_blocks, ng = job / cx->n_blocks;
@@ -374,30 +489,37 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         size_t yoff = (img * p->m + g * p->mg) * p->p;
         float *yg = cx->y + yoff;
         const float *rg = cx->res ? cx->res + yoff : NULL;
-        for (size_t pn = p0; pn < p1; pn++) {
-            size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
-            float *dst = col + (pn - p0) * p->k * NR;
-            if (p->pointwise)
-                rlx__sgemm_pack_b(xg + j0, p->p, 0, p->k, nr, dst);
-            else
-                im2col_panel(p, xg, j0, nr, dst);
-        }
         const float *wg = p->packed + g * tiles * p->k * MR;
-        for (size_t k0 = 0; k0 < p->k; k0 += KC) {
-            size_t kc = p->k - k0 < KC ? p->k - k0 : KC;
+        /* K slices of equal size: the columns of one slice for the whole
+         * block, then every weight tile over them, so each tile's slice
+         * of A is read once per block from L2 (a block spans as many
+         * panels as the slice lets fit there) */
+        size_t kcs = conv_kc(p->k);
+        for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+            size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
             int last = k0 + kc == p->k;
             for (size_t pn = p0; pn < p1; pn++) {
                 size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
-                const float *bp = col + (pn - p0) * p->k * NR + k0 * NR;
+                float *dst = col + (pn - p0) * kc * NR;
+                if (p->pointwise)
+                    rlx__sgemm_pack_b(xg + k0 * p->p + j0, p->p, 0, kc, nr,
+                                      dst);
+                else
+                    im2col_panel(p, xg, j0, nr, k0, k0 + kc, dst);
+            }
+            for (size_t pn = p0; pn < p1; pn++) {
+                size_t j0 = pn * NR, nr = p->p - j0 < NR ? p->p - j0 : NR;
+                const float *bp = col + (pn - p0) * kc * NR;
                 for (size_t t = 0; t < tiles; t++) {
                     size_t i = t * MR, mr = p->mg - i < MR ? p->mg - i : MR;
                     float *c = yg + i * p->p + j0;
-                    rlx__sgemm_tile(mr, nr, kc, wg + t * p->k * MR + k0 * MR,
-                                    0, 1, bp, c, p->p, k0 > 0, NULL, NULL,
-                                    0);
+                    rlx__sgemm_tile(mr, nr, kc,
+                                    wg + k0 * tiles * MR + t * kc * MR, 0,
+                                    1, bp, c, p->p, k0 > 0, NULL, NULL, 0);
                     if (last)
-                        epilogue(p, c, rg ? rg + i * p->p + j0 : NULL,
-                                 p->p, g * p->mg + i, mr, nr);
+                        rlx__blas_conv_epilogue(
+                            p, c, rg ? rg + i * p->p + j0 : NULL, p->p,
+                            g * p->mg + i, mr, nr);
                 }
             }
         }
@@ -405,74 +527,47 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
     atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
 }
 
-/* Output columns [*lo, *hi) whose tap at input column ox * sw + off is
- * inside a row of IW. */
-static void tap_range(long off, long sw, long iw, long ow, long *lo,
-                      long *hi)
+/* A pointwise conv of one output pixel per image (squeeze-excite's
+ * fully connected layers): y[img] = W . x[img] on the packed weights,
+ * each weight tile's MR rows in one vector per K step (a panel of the
+ * gemm path would be 1 column of NR). */
+static void conv_vec(const rlx__blas_conv *p, const float *x, float *y,
+                     const float *res)
 {
-    *lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
-    *hi = iw - 1 - off < 0 ? 0 : (iw - 1 - off) / sw + 1;
-    if (*hi > ow)
-        *hi = ow;
-    if (*lo > *hi)
-        *lo = *hi;
-}
-
-#define DW_TAPS 32 /* kernel widths whose ranges are kept on the stack */
-
-/* Output planes (image-channel) [begin, end) of a depthwise conv. Each
- * tap's column range is worked out once per task, not per row (its two
- * divisions cost more than a short row's multiply-adds). */
-static void dw_jobs(void *arg, size_t begin, size_t end)
-{
-    const conv_ctx *cx = arg;
-    const rlx__blas_conv *p = cx->p;
-    size_t kk = p->kh * p->kw;
-    long sw = (long)p->sw;
-    long lo_b[DW_TAPS], hi_b[DW_TAPS];
-    for (size_t b = 0; b < p->kw && b < DW_TAPS; b++)
-        tap_range((long)(b * p->dw) - (long)p->pw, sw, (long)p->iw,
-                  (long)p->ow, &lo_b[b], &hi_b[b]);
-    for (size_t plane = begin; plane < end; plane++) {
-        size_t ch = plane % p->m;
-        const float *xc = cx->x + plane * p->ih * p->iw;
-        const float *wc = p->packed + ch * kk;
-        float *yc = cx->y + plane * p->p;
-        for (size_t oy = 0; oy < p->oh; oy++) {
-            float *row = yc + oy * p->ow;
-            memset(row, 0, p->ow * sizeof *row);
-            for (size_t a = 0; a < p->kh; a++) {
-                long r = (long)(oy * p->sh + a * p->dh) - (long)p->ph;
-                if (r < 0 || r >= (long)p->ih)
-                    continue;
-                const float *xr = xc + (size_t)r * p->iw;
-                for (size_t b = 0; b < p->kw; b++) {
-                    float wv = wc[a * p->kw + b];
-                    long off = (long)(b * p->dw) - (long)p->pw, lo, hi;
-                    if (b < DW_TAPS) {
-                        lo = lo_b[b];
-                        hi = hi_b[b];
-                    } else {
-                        tap_range(off, sw, (long)p->iw, (long)p->ow, &lo,
-                                  &hi);
-                    }
-                    if (hi <= lo)
-                        continue;
-                    /* input column of output lo, then every sw */
-                    const float *xs = xr + (lo * sw + off);
-                    float *yo = row + lo;
-                    long len = hi - lo;
-                    if (sw == 1)
-                        for (long t = 0; t < len; t++)
-                            yo[t] += wv * xs[t];
-                    else
-                        for (long t = 0; t < len; t++)
-                            yo[t] += wv * xs[t * sw];
-                }
+    size_t tiles = m_tiles(p), kcs = conv_kc(p->k);
+    for (size_t img = 0; img < p->n; img++) {
+        const float *xi = x + img * p->c;
+        float *yi = y + img * p->m;
+        for (size_t t = 0; t < tiles; t++) {
+            size_t rows = p->m - t * MR < MR ? p->m - t * MR : MR;
+            float acc[MR];
+#if defined(__AVX512F__)
+            const __mmask16 lanes = (__mmask16)((1u << MR) - 1);
+            __m512 v = _mm512_setzero_ps();
+            for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                const float *a = p->packed + k0 * tiles * MR + t * kc * MR;
+                for (size_t q = 0; q < kc; q++)
+                    v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(lanes,
+                                                              a + q * MR),
+                                        _mm512_set1_ps(xi[k0 + q]), v);
             }
+            _mm512_mask_storeu_ps(acc, lanes, v);
+#else
+            for (size_t i = 0; i < MR; i++)
+                acc[i] = 0.0f;
+            for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                const float *a = p->packed + k0 * tiles * MR + t * kc * MR;
+                for (size_t q = 0; q < kc; q++)
+                    for (size_t i = 0; i < MR; i++)
+                        acc[i] += a[q * MR + i] * xi[k0 + q];
+            }
+#endif
+            memcpy(yi + t * MR, acc, rows * sizeof *acc);
         }
-        epilogue(p, yc, cx->res ? cx->res + plane * p->p : NULL, p->p, ch,
-                 1, p->p);
+        rlx__blas_conv_epilogue(p, yi, res ? res + img * p->m : NULL, 1, 0,
+                                p->m, 1);
     }
 }
 
@@ -483,30 +578,42 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
         return 0;
     if (pack_weights(p, in) != 0)
         return -1;
-    conv_ctx cx = { .p = p, .x = in[0], .y = y,
+    rlx__blas_conv_ctx cx = { .p = p, .x = in[0], .y = y,
                     .res = p->res_in >= 0 ? in[p->res_in] : NULL };
     size_t threads = rlx__blas_pool_threads(pool);
     size_t macs = p->n * p->m * p->p * p->k;
     int par = threads > 1 && macs >= PAR_MIN_MACS;
     if (p->depthwise) {
         size_t planes = p->n * p->m;
+        rlx__blas_task_fn fn = rlx__blas_dw_jobs;
+        if (rlx__blas_dw_phased(p)) {
+            if (ensure_scratch(p, par ? (unsigned)threads : 1,
+                               rlx__blas_dw_scratch_floats(p)) != 0)
+                return -1;
+            fn = rlx__blas_dw_phase_jobs;
+        }
         if (par && planes > 1)
-            rlx__blas_parallel_for(pool, planes, 1, dw_jobs, &cx);
+            rlx__blas_parallel_for(pool, planes, 1, fn, &cx);
         else
-            dw_jobs(&cx, 0, planes);
+            fn(&cx, 0, planes);
         return 0;
     }
     if (p->k == 0) { /* an empty sum: the epilogue on zeros */
         for (size_t img = 0; img < p->n; img++) {
             float *yi = y + img * p->m * p->p;
             memset(yi, 0, p->m * p->p * sizeof *y);
-            epilogue(p, yi, cx.res ? cx.res + img * p->m * p->p : NULL,
-                     p->p, 0, p->m, p->p);
+            rlx__blas_conv_epilogue(
+                p, yi, cx.res ? cx.res + img * p->m * p->p : NULL, p->p, 0,
+                p->m, p->p);
         }
         return 0;
     }
+    if (p->p == 1 && p->pointwise && p->groups == 1) { /* SE's 1x1s */
+        conv_vec(p, in[0], y, cx.res);
+        return 0;
+    }
     cx.panels = (p->p + NR - 1) / NR;
-    size_t most = COL_BLOCK_FLOATS / (p->k * NR);
+    size_t most = COL_BLOCK_FLOATS / (conv_kc(p->k) * NR);
     cx.block = most < 1 ? 1 : most > cx.panels ? cx.panels : most;
     /* enough jobs for every thread, twice over when there are few */
     size_t outer = p->n * p->groups;
@@ -519,27 +626,9 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
     }
     cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
     /* one column block per thread that may run a task at once */
-    size_t floats = cx.block * p->k * NR;
-    unsigned slots = par ? (unsigned)threads : 1;
-    if (!p->scratch || p->slot_floats < floats || p->n_slots < slots) {
-        free(p->scratch);
-        free(p->busy);
-        p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
-                                   slots * floats * sizeof(float));
-        p->busy = malloc(slots * sizeof *p->busy);
-        if (!p->scratch || !p->busy) {
-            free(p->scratch);
-            free(p->busy);
-            p->scratch = NULL;
-            p->busy = NULL;
-            p->n_slots = 0;
-            return -1;
-        }
-        for (unsigned s = 0; s < slots; s++)
-            atomic_flag_clear(&p->busy[s]);
-        p->n_slots = slots;
-        p->slot_floats = floats;
-    }
+    if (ensure_scratch(p, par ? (unsigned)threads : 1,
+                       cx.block * conv_kc(p->k) * NR) != 0)
+        return -1;
     size_t jobs = outer * cx.n_blocks;
     if (par && jobs > 1)
         rlx__blas_parallel_for(pool, jobs, 1, gemm_jobs, &cx);

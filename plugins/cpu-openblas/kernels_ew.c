@@ -21,6 +21,7 @@ static size_t grain_of(rlx_op op)
     switch (op) {
     case RLX_OP_RELU: case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_ADD:
     case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_MAX: case RLX_OP_MIN:
+    case RLX_OP_HARD_SWISH: case RLX_OP_HARD_SIGMOID: case RLX_OP_CLIP:
         return EW_GRAIN;
     default:
         return EW_GRAIN_HEAVY;
@@ -32,12 +33,36 @@ static size_t grain_of(rlx_op op)
 typedef struct unary_job {
     rlx_op op;
     int64_t approx;
+    float f0, f1;             /* hard_sigmoid's alpha, beta; clip's bounds */
     const float *x;
     float *y;
 } unary_job;
 
-static void unary_range(rlx_op op, int64_t approx, const float *restrict x,
-                        float *restrict y, size_t n)
+/* max(0, min(1, alpha x + beta)), NaN kept (cpu-ref's select order). */
+static void hard_sigmoid_range(float alpha, float beta,
+                               const float *restrict x, float *restrict y,
+                               size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float v = alpha * x[i] + beta;
+        y[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+    }
+}
+
+/* x below LO is LO, then above HI is HI (cpu-ref's order: HI wins when
+ * LO > HI), NaN kept. */
+static void clip_range(float lo, float hi, const float *restrict x,
+                       float *restrict y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float v = x[i] < lo ? lo : x[i];
+        y[i] = v > hi ? hi : v;
+    }
+}
+
+void rlx__blas_unary_range(rlx_op op, int64_t approx,
+                           const float *restrict x, float *restrict y,
+                           size_t n)
 {
     switch (op) {
     case RLX_OP_RELU:
@@ -84,6 +109,14 @@ static void unary_range(rlx_op op, int64_t approx, const float *restrict x,
             for (size_t i = 0; i < n; i++)
                 y[i] = rlx__blas_gelu_erf(x[i]);
         return;
+    case RLX_OP_HARD_SWISH:
+        for (size_t i = 0; i < n; i++) {
+            float v = x[i] * (1.0f / 6.0f) + 0.5f;
+            float h = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+            /* -inf gives 0 (its limit), not -inf * 0; NaN stays */
+            y[i] = h == 0.0f ? 0.0f : x[i] * h;
+        }
+        return;
     /* libm's float functions: not vectorised, still threaded */
     case RLX_OP_LOG:
         for (size_t i = 0; i < n; i++)
@@ -113,13 +146,19 @@ static void unary_range(rlx_op op, int64_t approx, const float *restrict x,
 static void unary_task(void *ctx, size_t b, size_t e)
 {
     const unary_job *j = ctx;
-    unary_range(j->op, j->approx, j->x + b, j->y + b, e - b);
+    if (j->op == RLX_OP_HARD_SIGMOID)
+        hard_sigmoid_range(j->f0, j->f1, j->x + b, j->y + b, e - b);
+    else if (j->op == RLX_OP_CLIP)
+        clip_range(j->f0, j->f1, j->x + b, j->y + b, e - b);
+    else
+        rlx__blas_unary_range(j->op, j->approx, j->x + b, j->y + b, e - b);
 }
 
 void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
-                     const float *x, float *y, size_t count)
+                     const float *fattr, const float *x, float *y,
+                     size_t count)
 {
-    unary_job j = { op, approx, x, y };
+    unary_job j = { op, approx, fattr[0], fattr[1], x, y };
     rlx__blas_parallel_for(pool, count, grain_of(op), unary_task, &j);
 }
 

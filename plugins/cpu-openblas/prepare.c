@@ -8,6 +8,7 @@
  * on every shape rule.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,6 +304,23 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     if (v->op >= RLX_OP_RELU && v->op <= RLX_OP_ATAN) {
         s->kind = RLX__BLAS_K_UNARY;
         s->approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
+        return RLX_OK;
+    }
+    /* the 1.4 activations of the mobile nets */
+    if (v->op == RLX_OP_HARD_SWISH || v->op == RLX_OP_HARD_SIGMOID) {
+        s->kind = RLX__BLAS_K_UNARY;
+        s->fattr[0] = (float)rlx_kit_float_attr(
+            v, RLX_ATTR_HARD_SIGMOID_ALPHA, RLX_HARD_SIGMOID_ALPHA_DEFAULT);
+        s->fattr[1] = (float)rlx_kit_float_attr(
+            v, RLX_ATTR_HARD_SIGMOID_BETA, RLX_HARD_SIGMOID_BETA_DEFAULT);
+        return RLX_OK;
+    }
+    if (v->op == RLX_OP_CLIP && v->n_inputs == 1) { /* relu6 and kin */
+        s->kind = RLX__BLAS_K_UNARY;
+        s->fattr[0] = (float)rlx_kit_float_attr(v, RLX_ATTR_CLIP_MIN,
+                                                -INFINITY);
+        s->fattr[1] = (float)rlx_kit_float_attr(v, RLX_ATTR_CLIP_MAX,
+                                                INFINITY);
         return RLX_OK;
     }
     return RLX_ERR_UNSUPPORTED;

@@ -17,6 +17,7 @@ typedef struct conv_case {
     int bias;
     int w_input;     /* weights as a graph input, not a param */
     int bn, res, act; /* act: 0 none, 1 relu before res, 2 relu after */
+    int act_kind;     /* 0 relu, 1 hard_swish, 2 silu as x * sigmoid(x) */
 } conv_case;
 
 typedef struct graph {
@@ -52,6 +53,19 @@ static rlx_value source(rlx_graph *g, int param, const char *name,
     return v;
 }
 
+/* The activation KIND of conv_case on Y. */
+static rlx_value activation(rlx_graph *g, int kind, rlx_value y)
+{
+    if (kind == 1)
+        return node(g, RLX_OP_HARD_SWISH, 1, &y, 0, NULL, 0, NULL);
+    if (kind == 2) {
+        rlx_value s = node(g, RLX_OP_SIGMOID, 1, &y, 0, NULL, 0, NULL);
+        return node(g, RLX_OP_MUL, 2, (rlx_value[]){ y, s }, 0, NULL, 0,
+                    NULL);
+    }
+    return node(g, RLX_OP_RELU, 1, &y, 0, NULL, 0, NULL);
+}
+
 static graph build(const conv_case *k)
 {
     graph b = { 0 };
@@ -81,12 +95,12 @@ static graph build(const conv_case *k)
     if (k->res)
         r = source(b.g, 0, "r", 4, (int64_t[]){ k->n, k->m, b.oh, b.ow });
     if (k->act == 1)
-        y = node(b.g, RLX_OP_RELU, 1, &y, 0, NULL, 0, NULL);
+        y = activation(b.g, k->act_kind, y);
     if (k->res)
         y = node(b.g, RLX_OP_ADD, 2, (rlx_value[]){ r, y }, 0, NULL, 0,
                  NULL);
     if (k->act == 2)
-        y = node(b.g, RLX_OP_RELU, 1, &y, 0, NULL, 0, NULL);
+        y = activation(b.g, k->act_kind, y);
     ASSERT_OK(rlx_graph_output(b.g, "y", y));
     b.nx = (size_t)(k->n * k->c * k->h * k->w);
     b.nw = (size_t)(k->m * (k->c / k->group) * k->kh * k->kw);
@@ -363,6 +377,52 @@ TEST(fused_depthwise_bn_relu)
                 .act = 1), 1);
 }
 
+TEST(depthwise_phased_strides_pads)
+{
+    /* stride 1 and 2 without dilation: the phase-plane kernel, with
+     * odd sizes, asymmetric pads and a kernel wider than the pads */
+    for (int64_t s = 1; s <= 2; s++)
+        for (int64_t k = 3; k <= 5; k += 2) {
+            check(CONV(.n = 2, .c = 5, .h = 9 + s, .w = 12 - s, .m = 5,
+                        .kh = k, .kw = k, .sh = s, .sw = s, .pt = k / 2,
+                        .pl = k / 2 + 1 - s, .pb = 0, .pr = k / 2,
+                        .group = 5, .bias = 1), 0);
+            check(CONV(.c = 3, .h = 1, .w = 1, .m = 3, .kh = k, .kw = k,
+                        .sh = s, .sw = s, .pt = k / 2, .pl = k / 2,
+                        .pb = k / 2, .pr = k / 2, .group = 3), 0);
+        }
+}
+
+TEST(fused_depthwise_hard_swish_residual)
+{
+    check(CONV(.c = 16, .h = 14, .w = 14, .m = 16, .kh = 5, .kw = 5,
+                .pt = 2, .pl = 2, .pb = 2, .pr = 2, .group = 16, .bias = 1,
+                .res = 1, .act = 2, .act_kind = 1), 1);
+}
+
+TEST(fused_conv_silu)
+{
+    /* x * sigmoid(x) becomes silu, then the conv's epilogue */
+    check(CONV(.c = 8, .h = 9, .w = 9, .m = 20, .kh = 3, .kw = 3,
+                .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1,
+                .bias = 1, .bn = 1, .act = 1, .act_kind = 2), 1);
+    check(CONV(.c = 12, .h = 10, .w = 10, .m = 12, .kh = 3, .kw = 3,
+                .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1,
+                .group = 12, .act = 1, .act_kind = 2), 1);
+}
+
+TEST(squeeze_excite_1x1_on_one_pixel)
+{
+    /* [n, c, 1, 1]: one output pixel, the dot-product path; m spans
+     * several weight tiles and a partial one */
+    check(CONV(.n = 3, .c = 40, .h = 1, .w = 1, .m = 29, .kh = 1, .kw = 1,
+                .bias = 1, .act = 1), 1);
+    check(CONV(.n = 1, .c = 300, .h = 1, .w = 1, .m = 7, .kh = 1, .kw = 1,
+                .bias = 1, .act = 1, .act_kind = 2), 1);
+    check(CONV(.n = 2, .c = 6, .h = 1, .w = 1, .m = 6, .kh = 1, .kw = 1,
+                .group = 3, .bias = 1), 0);
+}
+
 TEST(many_odd_shapes)
 {
     /* a sweep of small odd shapes through both kernels */
@@ -596,4 +656,8 @@ RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
               TEST_ENTRY(fused_bn_relu), TEST_ENTRY(fused_bn_residual_relu),
               TEST_ENTRY(fused_relu_then_residual),
               TEST_ENTRY(fused_depthwise_bn_relu),
+              TEST_ENTRY(depthwise_phased_strides_pads),
+              TEST_ENTRY(fused_depthwise_hard_swish_residual),
+              TEST_ENTRY(fused_conv_silu),
+              TEST_ENTRY(squeeze_excite_1x1_on_one_pixel),
               TEST_ENTRY(many_odd_shapes))
