@@ -17,7 +17,7 @@
 static const rlx__onnx_op *const families[] = {
     rlx__onnx_ops_elementwise, rlx__onnx_ops_math, rlx__onnx_ops_movement,
     rlx__onnx_ops_index, rlx__onnx_ops_pad, rlx__onnx_ops_shape,
-    rlx__onnx_ops_vision };
+    rlx__onnx_ops_vision, rlx__onnx_ops_quant };
 
 /* The row for OP at OPSET: the greatest SINCE <= OPSET. *SEEN tells
  * whether the op exists at some version. */
