@@ -80,18 +80,65 @@ static rlx_status plan_scales(const rlx_host *host, const rlx_graph_view *g,
     return RLX_OK;
 }
 
+static int is_byte(rlx_dtype t)
+{
+    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8;
+}
+
+/* The dtypes the kernels read their inputs as (the core checked them;
+ * a foreign host may not have). */
+static int dtypes_ok(const rlx_graph_view *g, const rlx_node_view *v)
+{
+    rlx_dtype t[4];
+    for (uint32_t i = 0; i < v->n_inputs && i < 4; i++)
+        t[i] = g->nodes[v->inputs[i]]->dtype;
+    switch (v->op) {
+    case RLX_OP_QUANTIZE_LINEAR:
+        return rlx_kit_dtype_is_float(t[0]) && t[1] == t[0] &&
+               t[2] == v->dtype;
+    case RLX_OP_DEQUANTIZE_LINEAR:
+        return (is_byte(t[0]) || t[0] == RLX_DTYPE_I32) &&
+               t[1] == v->dtype && t[2] == t[0];
+    default: /* the integer matmul and conv */
+        return is_byte(t[0]) && is_byte(t[1]) && t[2] == t[0] &&
+               t[3] == t[1];
+    }
+}
+
+/* A zero point of COUNT elements fits a scalar or LEN entries. */
+static int zp_ok(const rlx_node_view *z, size_t len)
+{
+    size_t k = count_of(z);
+    return k == 1 || (z->rank == 1 && k == len);
+}
+
 rlx_status rlx__cpu_ref_quant_prepare(const rlx_host *host,
                                       const rlx_graph_view *g,
                                       const rlx_node_view *v,
                                       const rlx__cpu_ref_attrs *a,
                                       rlx__cpu_ref_node *n)
 {
+    if (!dtypes_ok(g, v))
+        return bad(host, v, "its inputs' dtypes do not fit the op");
     switch (v->op) {
-    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR: {
+        const rlx_node_view *x = g->nodes[v->inputs[0]];
+        const rlx_node_view *s = g->nodes[v->inputs[1]];
+        const rlx_node_view *z = g->nodes[v->inputs[2]];
+        if (count_of(s) != count_of(z) ||
+            !rlx__cpu_ref_shape_equal(rlx__cpu_ref_shape_of(x),
+                                      rlx__cpu_ref_shape_of(v)))
+            return bad(host, v, "scale, zero point and shapes disagree");
         return plan_scales(host, g, v, a, &n->plan.quant);
+    }
     case RLX_OP_MATMUL_INTEGER: {
         const rlx_node_view *x = g->nodes[v->inputs[0]];
         const rlx_node_view *w = g->nodes[v->inputs[1]];
+        size_t m = x->rank >= 2 ? (size_t)x->shape[x->rank - 2] : 1;
+        size_t nn = w->rank >= 2 ? (size_t)w->shape[w->rank - 1] : 1;
+        if (!zp_ok(g->nodes[v->inputs[2]], m) ||
+            !zp_ok(g->nodes[v->inputs[3]], nn))
+            return bad(host, v, "a zero point has the wrong size");
         return rlx__cpu_ref_matmul_prepare(
             host, n->name, rlx__cpu_ref_shape_of(x),
             rlx__cpu_ref_shape_of(w), rlx__cpu_ref_shape_of(v), 0, 0,
@@ -107,7 +154,20 @@ rlx_status rlx__cpu_ref_quant_prepare(const rlx_host *host,
             return rlx_kit_fail(host, RLX_ERR_OUT_OF_MEMORY,
                                 "cpu-ref compile: out of memory planning "
                                 "'%s'. Fix: free memory", n->name);
-        return rlx__cpu_ref_window_read(host, g, &as_conv, n->name, n->vis);
+        rlx_status st = rlx__cpu_ref_window_read(host, g, &as_conv, n->name,
+                                                 n->vis);
+        if (st != RLX_OK)
+            return st;
+        const rlx__cpu_ref_vision *p = n->vis;
+        const rlx_node_view *w = g->nodes[v->inputs[1]];
+        size_t group = (size_t)p->sp.group;
+        if (group == 0 || p->c % group || p->m % group ||
+            (size_t)w->shape[0] != p->m ||
+            (size_t)w->shape[1] * group != p->c ||
+            count_of(g->nodes[v->inputs[2]]) != 1 ||
+            !zp_ok(g->nodes[v->inputs[3]], p->m))
+            return bad(host, v, "weights or zero points do not fit x");
+        return RLX_OK;
     }
     default:
         return bad(host, v, "not a quantization op");
