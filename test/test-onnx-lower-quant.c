@@ -6,8 +6,9 @@
  * int8, int32 without a zero point), MatMulInteger, ConvInteger with
  * padding (which is the zero point), QLinearMatMul (ties and saturation
  * in the requantization), QLinearConv with a bias and per-channel
- * weight scales, DynamicQuantizeLinear's three outputs; and a float
- * operand refused with a Fix.
+ * weight scales, DynamicQuantizeLinear's three outputs; a float
+ * operand refused with a Fix, and the core's own checks of the
+ * primitives' shapes and dtypes.
  */
 #include <math.h>
 #include <stdint.h>
@@ -349,10 +350,64 @@ TEST(float_operand_of_matmul_integer_is_refused)
     ASSERT_CONTAINS(rlx_last_error(), "Fix:");
 }
 
+/* The core's checks of the primitives themselves: each bad node is
+ * refused when added, with the status and a Fix. */
+TEST(core_refuses_bad_quantization_nodes)
+{
+    rlx_graph *g;
+    ASSERT_OK(rlx_graph_create(&g));
+    int64_t d22[2] = { 2, 2 }, d3[1] = { 3 }, d2[1] = { 2 };
+    rlx_value x, s0, s3, z3, s2, z2f, xu, xi, zu, zi, y;
+    ASSERT_OK(rlx_graph_input(g, "s0", RLX_DTYPE_F32, 0, NULL, &s0));
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 2, d22, &x));
+    ASSERT_OK(rlx_graph_input(g, "s3", RLX_DTYPE_F32, 1, d3, &s3));
+    ASSERT_OK(rlx_graph_input(g, "z3", RLX_DTYPE_U8, 1, d3, &z3));
+    ASSERT_OK(rlx_graph_input(g, "s2", RLX_DTYPE_F32, 1, d2, &s2));
+    ASSERT_OK(rlx_graph_input(g, "z2f", RLX_DTYPE_F32, 1, d2, &z2f));
+    ASSERT_OK(rlx_graph_input(g, "xu", RLX_DTYPE_U8, 2, d22, &xu));
+    ASSERT_OK(rlx_graph_input(g, "xi", RLX_DTYPE_I8, 2, d22, &xi));
+    ASSERT_OK(rlx_graph_input(g, "zu", RLX_DTYPE_U8, 0, NULL, &zu));
+    ASSERT_OK(rlx_graph_input(g, "zi", RLX_DTYPE_I8, 0, NULL, &zi));
+    /* a per-axis scale of 3 for an axis of 2 */
+    rlx_value in[4] = { x, s3, z3 };
+    ASSERT_STATUS(rlx_graph_add_node(g, "q1", RLX_OP_QUANTIZE_LINEAR, 3, in,
+                                     NULL, &y), RLX_ERR_SHAPE);
+    ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+    /* a float zero point */
+    in[1] = s2;
+    in[2] = z2f;
+    ASSERT_STATUS(rlx_graph_add_node(g, "q2", RLX_OP_QUANTIZE_LINEAR, 3, in,
+                                     NULL, &y), RLX_ERR_DTYPE);
+    ASSERT_CONTAINS(rlx_last_error(), "i8 or u8");
+    /* a negative block size */
+    int64_t blk[2] = { 1, -2 };
+    rlx_attrs at = { 2, blk, 0, NULL };
+    in[1] = s0;
+    in[2] = zu;
+    ASSERT_STATUS(rlx_graph_add_node(g, "q3", RLX_OP_QUANTIZE_LINEAR, 3, in,
+                                     &at, &y), RLX_ERR_INVALID_ARGUMENT);
+    /* matmul_integer: a's zero point must have a's dtype */
+    rlx_value mm[4] = { xu, xi, zi, zi };
+    ASSERT_STATUS(rlx_graph_add_node(g, "m1", RLX_OP_MATMUL_INTEGER, 4, mm,
+                                     NULL, &y), RLX_ERR_DTYPE);
+    ASSERT_CONTAINS(rlx_last_error(), "Fix:");
+    mm[2] = zu;
+    ASSERT_OK(rlx_graph_add_node(g, "m2", RLX_OP_MATMUL_INTEGER, 4, mm,
+                                 NULL, &y));
+    rlx_dtype dt;
+    uint32_t rank;
+    const int64_t *dims;
+    ASSERT_OK(rlx_graph_value_shape(g, y, &dt, &rank, &dims));
+    ASSERT_EQ(dt, RLX_DTYPE_I32);
+    ASSERT_EQ(rank, 2u);
+    rlx_graph_destroy(g);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(quantize_linear_rounds_half_to_even_and_saturates),
               TEST_ENTRY(quantize_linear_per_axis_and_blocked),
               TEST_ENTRY(dequantize_linear_forms),
               TEST_ENTRY(matmul_integer_and_conv_integer),
               TEST_ENTRY(qlinear_requantization_is_exact),
               TEST_ENTRY(dynamic_quantize_linear_outputs),
-              TEST_ENTRY(float_operand_of_matmul_integer_is_refused))
+              TEST_ENTRY(float_operand_of_matmul_integer_is_refused),
+              TEST_ENTRY(core_refuses_bad_quantization_nodes))
