@@ -50,7 +50,8 @@ static rlx_status zeros(rlx__onnx_ctx *c, rlx_dtype dtype, uint32_t rank,
 {
     int64_t a[1 + RLX_MAX_RANK];
     a[0] = dtype;
-    memcpy(a + 1, dims, rank * sizeof *dims);
+    if (rank)
+        memcpy(a + 1, dims, rank * sizeof *dims);
     return rlx__onnx_add(c, RLX_OP_FILL, 0, NULL, a, 1 + rank, NULL, 0, out);
 }
 
