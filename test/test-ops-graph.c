@@ -41,7 +41,8 @@ static int is_float_op(rlx_op op)
 /* The result dtypes of the ops of values 100-149 and the arithmetic ops
  * that take integers since 1.4, as ops.h and docs/ops.md give them: 'n'
  * numeric (floats and the integers), 's' floats and signed integers, 'i'
- * integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats; 0 for the
+ * integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats, 'q' i8
+ * and u8 (quantize), 'w' i32 (the integer matmul and conv); 0 for the
  * other ops. */
 static char result_set(rlx_op op)
 {
@@ -65,6 +66,9 @@ static char result_set(rlx_op op)
         return 'b';
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: return 'l';
     case RLX_OP_WHERE: return 'a';
+    case RLX_OP_QUANTIZE_LINEAR: return 'q';
+    case RLX_OP_DEQUANTIZE_LINEAR: return 'f';
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER: return 'w';
     default: return (int)op >= 100 && (int)op < 150 ? 'f' : 0;
     }
 }
@@ -80,6 +84,8 @@ static int in_set(char set, rlx_dtype t)
     case 'i': return sgn || t == RLX_DTYPE_U8;
     case 'b': return t == RLX_DTYPE_BOOL;
     case 'l': return t == RLX_DTYPE_I64;
+    case 'q': return t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8;
+    case 'w': return t == RLX_DTYPE_I32;
     case 'a': return 1;
     default: return fl;
     }

@@ -68,6 +68,12 @@ CLI_CONF_MAKER(scatter_nd);
 CLI_CONF_MAKER(one_hot);
 CLI_CONF_MAKER(non_zero);
 
+/* conformance_quant.c: the quantization ops. */
+CLI_CONF_MAKER(quantize);
+CLI_CONF_MAKER(dequantize);
+CLI_CONF_MAKER(matmul_integer);
+CLI_CONF_MAKER(conv_integer);
+
 const conf_op *cli_conf_ops(size_t *count);
 
 /* conformance_vision.c: the makers of conv, conv_transpose, the pools,
@@ -89,6 +95,8 @@ int cli_conf_takes_bytes(rlx_op op);
 #define CONF_DT_INT 2u    /* i8, u8, i32, i64 */
 #define CONF_DT_SIGNED 4u /* i8, i32, i64 */
 #define CONF_DT_BOOL 8u
+#define CONF_DT_BYTE 16u  /* i8, u8 (quantized data) */
+#define CONF_DT_I32 32u   /* i32 */
 
 /* The ops of values 100-149 (conformance_ops14.c). */
 const conf_op *cli_conf_ops14(size_t *count);

@@ -429,11 +429,14 @@ static void edge_check(edge *e, const rlx_backend *test, rlx_session *ts,
 int cli_conf_edge_check(const rlx_backend *test, rlx_session *ts,
                         conf_report *r)
 {
-    for (int i = 0; i < N_EDGES + CONF_EDGE14_COUNT; i++) {
+    enum { QUANT = N_EDGES + CONF_EDGE14_COUNT };
+    for (int i = 0; i < QUANT + CONF_EDGE_QUANT_COUNT; i++) {
         edge e;
-        /* then the cases of the ABI 1.4 ops (conformance_edge14.c) */
+        /* then the cases of the ABI 1.4 ops (conformance_edge14.c) and
+         * of quantization (conformance_edge_quant.c) */
         int rc = i < N_EDGES ? edge_make(i, &e)
-                             : cli_conf_edge14_make(i - N_EDGES, &e);
+                 : i < QUANT ? cli_conf_edge14_make(i - N_EDGES, &e)
+                             : cli_conf_edge_quant_make(i - QUANT, &e);
         if (rc < 0) {
             cli_conf_case_free(&e.c);
             return -1;

@@ -553,6 +553,15 @@ static const conf_op conf_ops[] = {
     MOVE(SCATTER_ND, cli_conf_make_scatter_nd),
     MOVE(ONE_HOT, cli_conf_make_one_hot),
     { RLX_OP_NON_ZERO, 1, cli_conf_make_non_zero, 0, 0, RLX_DTYPE_I64, 0 },
+    /* quantization: integer results, compared exactly */
+    { RLX_OP_QUANTIZE_LINEAR, 0, cli_conf_make_quantize, 0, 0, RLX_DTYPE_U8,
+      CONF_DT_FLOAT },
+    { RLX_OP_DEQUANTIZE_LINEAR, 0, cli_conf_make_dequantize, 0, 0,
+      RLX_DTYPE_F32, CONF_DT_BYTE | CONF_DT_I32 },
+    { RLX_OP_MATMUL_INTEGER, 0, cli_conf_make_matmul_integer, 0, 0,
+      RLX_DTYPE_I32, CONF_DT_BYTE },
+    { RLX_OP_CONV_INTEGER, 0, cli_conf_make_conv_integer, 0, 0, RLX_DTYPE_I32,
+      CONF_DT_BYTE },
 };
 
 const conf_op *cli_conf_ops(size_t *count)

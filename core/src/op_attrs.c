@@ -136,6 +136,14 @@ static const rlx__attr_schema attr_table[] = {
     { RLX_OP_TRILU, "k", RLX__ATTR_INT, RLX_ATTR_TRILU_K, 0, 0 },
     { RLX_OP_NON_ZERO, "columns", RLX__ATTR_INT, RLX_ATTR_NON_ZERO_COLUMNS,
       -1, 0 },
+    { RLX_OP_QUANTIZE_LINEAR, "axis", RLX__ATTR_INT, RLX_ATTR_QUANT_AXIS, 1,
+      0 },
+    { RLX_OP_QUANTIZE_LINEAR, "block_size", RLX__ATTR_INT,
+      RLX_ATTR_QUANT_BLOCK_SIZE, 0, 0 },
+    { RLX_OP_DEQUANTIZE_LINEAR, "axis", RLX__ATTR_INT, RLX_ATTR_QUANT_AXIS, 1,
+      0 },
+    { RLX_OP_DEQUANTIZE_LINEAR, "block_size", RLX__ATTR_INT,
+      RLX_ATTR_QUANT_BLOCK_SIZE, 0, 0 },
 };
 
 #define N_ROWS (sizeof attr_table / sizeof *attr_table)

@@ -103,6 +103,12 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
     case RLX_OP_CUMSUM: *ints = 3; break;
     case RLX_OP_TOPK: *ints = 4; break;
     case RLX_OP_RANGE: *ints = 4; *floats = 2; break;
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+        *ints = 2;
+        break;
+    case RLX_OP_CONV_INTEGER:
+        *ints = RLX_ATTR_CONV_BLOCKS + 4 * (RLX_MAX_RANK - 2);
+        break;
     default: break;
     }
 }
@@ -122,6 +128,8 @@ static int is_float_op(rlx_op op)
     case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
     case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
     case RLX_OP_NON_ZERO:
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
         return 0;
     default:
         return 1;
@@ -369,6 +377,13 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     case RLX_OP_RANGE: return rlx__shape_range(c, out);
     case RLX_OP_ONE_HOT: return rlx__shape_one_hot(c, out);
     case RLX_OP_NON_ZERO: return rlx__shape_non_zero(c, out);
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+        return rlx__shape_quant(c, out);
+    case RLX_OP_MATMUL_INTEGER: {
+        rlx_status st = infer_matmul(c, a, rlx__shape_in(c, 1), out);
+        return st != RLX_OK ? st : rlx__shape_matmul_integer(c, out);
+    }
+    case RLX_OP_CONV_INTEGER: return rlx__shape_conv_integer(c, out);
     case RLX_OP_SOFTMAX: {
         rlx_status st = infer_softmax(c, a);
         if (st != RLX_OK)

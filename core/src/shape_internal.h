@@ -111,4 +111,11 @@ rlx_status rlx__shape_range(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_one_hot(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_non_zero(const rlx__shape_ctx *c, rlx__node *out);
 
+/* ---- shape_quant.c: quantize/dequantize_linear, the integer ops ------ */
+
+rlx_status rlx__shape_quant(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_matmul_integer(const rlx__shape_ctx *c,
+                                     rlx__node *out);
+rlx_status rlx__shape_conv_integer(const rlx__shape_ctx *c, rlx__node *out);
+
 #endif /* RLX_SHAPE_INTERNAL_H */

@@ -67,6 +67,9 @@ static inline int rlx_kit_op_is_float(rlx_op op)
     case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM: case RLX_OP_TOPK:
     case RLX_OP_RANGE: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
     case RLX_OP_NON_ZERO:
+    /* quantization: integer operands, dtypes checked per op */
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
         return 0;
     default:
         return rlx_kit_op_is_known(op);

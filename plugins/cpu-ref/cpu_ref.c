@@ -29,6 +29,13 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
         return 1;
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
+    /* quantization: the result's dtype */
+    if (op == RLX_OP_QUANTIZE_LINEAR)
+        return dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8;
+    if (op == RLX_OP_DEQUANTIZE_LINEAR)
+        return rlx_kit_dtype_is_float(dtype);
+    if (op == RLX_OP_MATMUL_INTEGER || op == RLX_OP_CONV_INTEGER)
+        return dtype == RLX_DTYPE_I32;
     /* since 1.4: the result's dtype; topk and non_zero give indices */
     if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
         return dtype == RLX_DTYPE_I64;

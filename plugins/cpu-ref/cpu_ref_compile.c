@@ -218,6 +218,10 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
 
     if (rlx__cpu_ref_is_ew(g, v))
         return ext_prepare(host, g, v, &a, n);
+    if (rlx__cpu_ref_is_quant_op(v->op)) {
+        n->ext = RLX__CPU_REF_EXT_QUANT;
+        return rlx__cpu_ref_quant_prepare(host, g, v, &a, n);
+    }
 
     switch (v->op) {
     case RLX_OP_INPUT:

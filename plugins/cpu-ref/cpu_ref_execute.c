@@ -129,6 +129,9 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
         rlx__cpu_ref_reduce_ext_run(exe, n);
         return RLX_OK;
     case RLX__CPU_REF_EXT_ARG: rlx__cpu_ref_arg_run(exe, n); return RLX_OK;
+    case RLX__CPU_REF_EXT_QUANT:
+        rlx__cpu_ref_quant_run(exe, n);
+        return RLX_OK;
     default: break;
     }
     switch (n->op) {

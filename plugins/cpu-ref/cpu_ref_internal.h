@@ -140,6 +140,16 @@ typedef struct rlx__cpu_ref_index {
     double f[2];         /* float_attrs, 0 when absent */
 } rlx__cpu_ref_index;
 
+/* quantize_linear / dequantize_linear: x seen as [outer, len, inner]
+ * around the axis; which scale element each x element uses. */
+enum { RLX__CPU_REF_QUANT_TENSOR, RLX__CPU_REF_QUANT_AXIS,
+       RLX__CPU_REF_QUANT_BLOCKED };
+typedef struct rlx__cpu_ref_quant {
+    int mode;            /* RLX__CPU_REF_QUANT_* */
+    size_t outer, len, inner;
+    size_t block, n_blocks; /* blocked: block_size, ceil(len / block) */
+} rlx__cpu_ref_quant;
+
 /* ---- executables ---------------------------------------------------- */
 
 /* Which kernels run a node: the float ones of cpu_ref_execute.c's switch,
@@ -149,7 +159,8 @@ enum {
     RLX__CPU_REF_EXT_NONE = 0,
     RLX__CPU_REF_EXT_EW,
     RLX__CPU_REF_EXT_REDUCE,
-    RLX__CPU_REF_EXT_ARG
+    RLX__CPU_REF_EXT_ARG,
+    RLX__CPU_REF_EXT_QUANT /* kernels_quant.c, values 200-219 */
 };
 
 typedef struct rlx__cpu_ref_node {
@@ -183,6 +194,7 @@ typedef struct rlx__cpu_ref_node {
         rlx__cpu_ref_ew ew;
         rlx__cpu_ref_arg arg;
         rlx__cpu_ref_index index;
+        rlx__cpu_ref_quant quant;
     } plan;
 } rlx__cpu_ref_node;
 
@@ -336,5 +348,15 @@ rlx_status rlx__cpu_ref_arg_prepare(const rlx_host *host,
                                     const rlx__cpu_ref_attrs *a,
                                     rlx__cpu_ref_node *n);
 void rlx__cpu_ref_arg_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
+
+/* kernels_quant.c: quantize_linear, dequantize_linear, matmul_integer,
+ * conv_integer. */
+int rlx__cpu_ref_is_quant_op(rlx_op op);
+rlx_status rlx__cpu_ref_quant_prepare(const rlx_host *host,
+                                      const rlx_graph_view *g,
+                                      const rlx_node_view *v,
+                                      const rlx__cpu_ref_attrs *a,
+                                      rlx__cpu_ref_node *n);
+void rlx__cpu_ref_quant_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
 
 #endif /* RLX_CPU_REF_INTERNAL_H */

@@ -2,8 +2,7 @@
 
 The conformance suites run every model of Debian's ONNX backend test data,
 but some of it tests what rlx does not mean to run (training, random
-numbers, strings, sequences and optionals, the ai.onnx.ml domain, quantized
-operators until their own work lands). Each is detected from the model's
+numbers, strings, sequences and optionals, the ai.onnx.ml domain). Each is detected from the model's
 op types, domains and value types, so a new test data release is sorted
 without a hand-kept list, and every skip comes with its reason.
 """
@@ -16,11 +15,6 @@ DEFAULT_DOMAINS = ("", "ai.onnx")
 # Ops whose output is drawn at random: no expected output can match.
 RANDOM_OPS = {"RandomNormal", "RandomNormalLike", "RandomUniform",
               "RandomUniformLike", "Multinomial", "Bernoulli"}
-
-# Quantized operators: refused by the importer until their issue lands.
-QUANTIZED_OPS = {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
-                 "QLinearConv", "QLinearMatMul", "ConvInteger",
-                 "MatMulInteger"}
 
 # Ops that make or take sequences or optionals even where the graph's own
 # inputs and outputs are plain tensors.
@@ -79,8 +73,6 @@ def _node_reason(node, opset_default):
     # it draws a random mask.
     if op == "Dropout" and len(node.input) > 2 and node.input[2]:
         return "random op (Dropout in training mode)"
-    if op in QUANTIZED_OPS:
-        return f"quantized op ({op}; its own issue)"
     if op in SEQUENCE_OPS:
         return f"sequence or optional op ({op})"
     if op in STRING_OPS:

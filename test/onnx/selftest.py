@@ -83,8 +83,8 @@ check(scope(model([helper.make_node("Relu", ["x"], ["y"])], [x], [y])) is None,
       "a plain Relu model is in scope")
 check("random" in (scope(model([helper.make_node("RandomUniformLike", ["x"], ["y"])],
                                [x], [y])) or ""), "a random op is out of scope")
-check("quantized" in (scope(model([helper.make_node("QuantizeLinear", ["x", "x"], ["y"])],
-                                  [x], [y])) or ""), "a quantized op is out of scope")
+check(scope(model([helper.make_node("QuantizeLinear", ["x", "x"], ["y"])],
+                 [x], [y])) is None, "a quantized op is in scope")
 s = helper.make_tensor_value_info("s", TensorProto.STRING, [2])
 check("string" in (scope(model([helper.make_node("Identity", ["s"], ["y"])],
                                [s], [y])) or ""), "a string input is out of scope")

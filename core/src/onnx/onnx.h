@@ -183,6 +183,7 @@ extern const rlx__onnx_op rlx__onnx_ops_compose[];
 extern const rlx__onnx_op rlx__onnx_ops_signal[];
 extern const rlx__onnx_op rlx__onnx_ops_einsum[];
 extern const rlx__onnx_op rlx__onnx_ops_rnn[];
+extern const rlx__onnx_op rlx__onnx_ops_quant[];
 
 /* The value as a graph node (known data becomes a constant or param). */
 rlx_status rlx__onnx_node_value(rlx__onnx_ctx *c, rlx__onnx_val *v,
@@ -229,6 +230,13 @@ int rlx__onnx_known_ints(const rlx__onnx_val *v, int64_t *out, int max);
  * the node. */
 rlx_status rlx__onnx_axis(rlx__onnx_ctx *c, int64_t axis, uint32_t rank,
                           int64_t *out);
+
+/* Conv's int_attrs (group, then strides, dilations, pads begin and end)
+ * from the current node's attributes for X and weights W, into A (room
+ * for 1 + 4 * (RLX_MAX_RANK - 2)); *NA gets the count. */
+rlx_status rlx__onnx_conv_attrs(rlx__onnx_ctx *c, const rlx__onnx_val *x,
+                                const rlx__onnx_val *w, int64_t *a,
+                                uint32_t *na);
 
 int rlx__onnx_is_float(rlx_dtype t);
 /* Input V must be f32, f16 or bf16. */

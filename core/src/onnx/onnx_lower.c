@@ -18,7 +18,8 @@ static const rlx__onnx_op *const families[] = {
     rlx__onnx_ops_elementwise, rlx__onnx_ops_math, rlx__onnx_ops_movement,
     rlx__onnx_ops_index, rlx__onnx_ops_pad, rlx__onnx_ops_shape,
     rlx__onnx_ops_vision, rlx__onnx_ops_loss, rlx__onnx_ops_compose,
-    rlx__onnx_ops_signal, rlx__onnx_ops_einsum, rlx__onnx_ops_rnn };
+    rlx__onnx_ops_signal, rlx__onnx_ops_einsum, rlx__onnx_ops_rnn,
+    rlx__onnx_ops_quant };
 
 /* The row for OP at OPSET: the greatest SINCE <= OPSET. *SEEN tells
  * whether the op exists at some version. */

@@ -511,3 +511,31 @@ const rlx__onnx_op rlx__onnx_ops_vision[] = {
     { "Upsample", 9, lower_resize, 1 },
     { NULL, 0, NULL, 0 }
 };
+
+rlx_status rlx__onnx_conv_attrs(rlx__onnx_ctx *c, const rlx__onnx_val *x,
+                                const rlx__onnx_val *w, int64_t *a,
+                                uint32_t *na)
+{
+    if (x->rank < 3 || x->rank > RLX_MAX_RANK || w->rank != x->rank)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "X has rank %u and W rank %u. Fix: both are "
+                              "[N or M, C, D1, ...] of one rank, 3 or more",
+                              x->rank, w->rank);
+    uint32_t s = x->rank - 2;
+    int64_t k[MAX_S], str[MAX_S], dil[MAX_S], pb[MAX_S], pe[MAX_S];
+    for (uint32_t i = 0; i < s; i++)
+        k[i] = w->dims[2 + i];
+    rlx_status st;
+    if ((st = block(c, "strides", s, 1, str)) != RLX_OK ||
+        (st = block(c, "dilations", s, 1, dil)) != RLX_OK ||
+        (st = padding(c, x, s, k, str, dil, pb, pe)) != RLX_OK)
+        return st;
+    uint32_t n = 0;
+    a[n++] = rlx__onnx_attr_int(c, "group", 1);
+    const int64_t *blocks[4] = { str, dil, pb, pe };
+    for (int b = 0; b < 4; b++)
+        for (uint32_t i = 0; i < s; i++)
+            a[n++] = blocks[b][i];
+    *na = n;
+    return RLX_OK;
+}

@@ -274,7 +274,32 @@
     /* in row-major order. int_attrs [0] n (default -1: numel(x)); fewer  */ \
     /* nonzeros than n pad with -1 columns, more fail the run. An exact   */ \
     /* ONNX NonZero is folded at compile time (docs/ops.md).              */ \
-    X(NON_ZERO, 163, "non_zero", 1)
+    X(NON_ZERO, 163, "non_zero", 1)                                          \
+    /* quantization (values 200-219). Every input is required; ONNX's   */  \
+    /* optional zero points are lowered as zero constants.               */  \
+    /* quantize_linear(x, scale, zero_point): y = saturate(round half to */  \
+    /* even(x / scale) + zero_point); NaN gives zero_point. x f32, f16   */  \
+    /* or bf16; scale x's dtype; zero_point i8 or u8, the result's dtype.*/  \
+    /* scale and zero_point share one shape: [] or [1] (per tensor),     */  \
+    /* [D] (per axis, D = x's axis dim) or, with block_size B > 0, x's   */  \
+    /* shape with the axis dim ceil(D / B) (blocked). int_attrs [0] axis */  \
+    /* (default 1), [1] block_size (default 0).                          */  \
+    X(QUANTIZE_LINEAR, 200, "quantize_linear", 3)                            \
+    /* dequantize_linear(x, scale, zero_point): y = (x - zero_point) *   */  \
+    /* scale, computed in f32 and rounded to scale's dtype (the          */  \
+    /* result's). x i8, u8 or i32; zero_point x's dtype; shapes and      */  \
+    /* int_attrs as quantize_linear.                                     */  \
+    X(DEQUANTIZE_LINEAR, 201, "dequantize_linear", 3)                        \
+    /* matmul_integer(a, b, a_zero_point, b_zero_point): i32 result of   */  \
+    /* (a - a_zp) x (b - b_zp), matmul's shape rules (no transposes); a  */  \
+    /* and b i8 or u8, each zero point its operand's dtype: a_zp [] or   */  \
+    /* [M] (per row), b_zp [] or [N] (per column). Sums wrap to i32.     */  \
+    X(MATMUL_INTEGER, 202, "matmul_integer", 4)                              \
+    /* conv_integer(x, w, x_zero_point, w_zero_point): i32 result of the */  \
+    /* conv of (x - x_zp) by (w - w_zp), padding with x_zp (0 after the  */  \
+    /* shift); x, w i8 or u8; x_zp [] (x's dtype); w_zp [] or [M] (w's). */  \
+    /* int_attrs exactly as conv's. Sums wrap to i32.                    */  \
+    X(CONV_INTEGER, 203, "conv_integer", 4)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -377,7 +402,9 @@ enum {
     RLX_ATTR_ONE_HOT_AXIS = 1,
     RLX_ATTR_TRILU_UPPER = 0,
     RLX_ATTR_TRILU_K = 1,
-    RLX_ATTR_NON_ZERO_COLUMNS = 0
+    RLX_ATTR_NON_ZERO_COLUMNS = 0,
+    RLX_ATTR_QUANT_AXIS = 0,       /* quantize_linear, dequantize_linear */
+    RLX_ATTR_QUANT_BLOCK_SIZE = 1
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
