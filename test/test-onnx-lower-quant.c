@@ -24,13 +24,6 @@
 #define OX_I8 ONNX__TENSOR_PROTO__DATA_TYPE__INT8
 #define OX_I32 ONNX__TENSOR_PROTO__DATA_TYPE__INT32
 
-typedef struct run {
-    rlx_model *m;
-    rlx_runtime *rt;
-    rlx_session *s;
-    rlx_program *p;
-} run;
-
 /* Load PATH, compile it on cpu-ref, feed x (COUNT f32) when given, run. */
 static void start(run *r, const char *path, const float *x, size_t count)
 {
@@ -52,8 +45,8 @@ static void finish(run *r)
 }
 
 /* Output NAME of the last run: COUNT elements of DT. */
-static const void *out(const run *r, const char *name, rlx_dtype dt,
-                       size_t count)
+static const void *qout(const run *r, const char *name, rlx_dtype dt,
+                        size_t count)
 {
     for (uint32_t i = 0; i < rlx_program_output_count(r->p); i++) {
         const char *nm;
@@ -74,7 +67,7 @@ static const void *out(const run *r, const char *name, rlx_dtype dt,
 static void expect_int(const run *r, const char *name, rlx_dtype dt,
                        const int64_t *want, size_t n)
 {
-    const void *got = out(r, name, dt, n);
+    const void *got = qout(r, name, dt, n);
     for (size_t i = 0; i < n; i++) {
         int64_t g = dt == RLX_DTYPE_U8   ? ((const uint8_t *)got)[i]
                     : dt == RLX_DTYPE_I8 ? ((const int8_t *)got)[i]
@@ -88,7 +81,7 @@ static void expect_int(const run *r, const char *name, rlx_dtype dt,
 static void expect_f(const run *r, const char *name, const float *want,
                      size_t n)
 {
-    const float *got = out(r, name, RLX_DTYPE_F32, n);
+    const float *got = qout(r, name, RLX_DTYPE_F32, n);
     for (size_t i = 0; i < n; i++)
         if (!(fabsf(got[i] - want[i]) <= 1e-6f * (1 + fabsf(want[i]))))
             FAIL("%s[%zu]: %.9g, expected %.9g", name, i, got[i], want[i]);
