@@ -1,9 +1,13 @@
 # gpu-deps.sh - sourced by scripts/gpu-test.sh and gpu-sanitize.sh:
 # the build dependencies a GPU machine lacks (Debian
-# libyaml and libffi .debs carried in .debs/), unpacked into a private
-# prefix, the compiler and pkg-config pointed at it.
+# libyaml, libffi and protobuf-c .debs carried in .debs/, protoc-c and
+# its libprotoc among them, for the ONNX importer), unpacked into a
+# private prefix, the compiler, pkg-config and PATH pointed at it.
 if ls .debs/*.deb >/dev/null 2>&1 &&
-   ! { pkg-config --exists yaml-0.1 && pkg-config --exists libffi; }; then
+   ! { pkg-config --exists yaml-0.1 && pkg-config --exists libffi &&
+       { ! ls .debs/*protobuf-c* >/dev/null 2>&1 ||
+         { pkg-config --exists libprotobuf-c && command -v protoc-c; }; }; } \
+       >/dev/null 2>&1; then
     D=/tmp/rlx-deps
     for f in .debs/*.deb; do dpkg -x "$f" "$D"; done
     # point the .pc files at the prefix itself (no PKG_CONFIG_SYSROOT_DIR:
@@ -15,5 +19,7 @@ if ls .debs/*.deb >/dev/null 2>&1 &&
     # its compiler searches by default; another distribution's does not
     export CPATH=$D/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
     export LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export PATH=$D/usr/bin:$PATH
+    export CPATH=$D/usr/include:$CPATH
 fi
 export PATH=/usr/local/cuda/bin:$PATH

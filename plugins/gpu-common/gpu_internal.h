@@ -24,6 +24,8 @@
 #include <rlx/plugin.h>
 
 #include "gpu_kernels.h"
+#include "gpu_kernels_more.h"
+#include "gpu_kernels_vision.h"
 #include "gpu_vendor.h"
 
 /* Matmul epilogues the compiler fuses (the vendor maps them). */
@@ -107,7 +109,23 @@ typedef enum rlxg_step_kind {
     RLXG_STEP_CAST,
     RLXG_STEP_FILL,
     RLXG_STEP_ZERO,
-    RLXG_STEP_ATTENTION   /* fused q k^T, scale, softmax, p v */
+    RLXG_STEP_ATTENTION,  /* fused q k^T, scale, softmax, p v */
+    RLXG_STEP_CONV,       /* in: x, w, bias, residual (gk_conv.cu) */
+    RLXG_STEP_CONV_TRANSPOSE,
+    RLXG_STEP_POOL,
+    RLXG_STEP_BATCH_NORM, /* in: x, scale, bias, mean; in5: var */
+    RLXG_STEP_GROUP_NORM, /* in: x, scale, bias (instance_norm too) */
+    /* gpu_execute_more.c's: the 1.4 elementwise, reduction and
+     * indexing ops (gk_ew_more.cu, gk_index.cu) */
+    RLXG_STEP_EW,
+    RLXG_STEP_REDUCE_MORE,
+    RLXG_STEP_ARG,        /* op, approx: select_last_index */
+    RLXG_STEP_LAYOUT,     /* pad, tile, trilu */
+    RLXG_STEP_GATHER_MORE,/* in: data (one_hot: values), indices */
+    RLXG_STEP_SCATTER,    /* in: indices, updates; out holds the data */
+    RLXG_STEP_CUMSUM,
+    RLXG_STEP_TOPK,
+    RLXG_STEP_RANGE
 } rlxg_step_kind;
 
 typedef struct rlxg_step {
@@ -126,6 +144,10 @@ typedef struct rlxg_step {
     rlxg_copy_plan copy;
     rlxg_reduce_plan reduce;
     rlxg_attn_plan attn;  /* ATTENTION: in[0..2] the q, k, v bases */
+    int in5;              /* a fifth value read (batch_norm's var), or -1 */
+    rlxg_win_plan win;    /* CONV, CONV_TRANSPOSE, POOL */
+    rlxg_ew_plan ew;      /* EW */
+    rlxg_index_plan ix;   /* LAYOUT .. RANGE */
     rlxg_matmul *mm;
 } rlxg_step;
 
@@ -219,6 +241,10 @@ void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);
 rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
                              void *const *params, gpuStream_t stream,
                              int dep);
+/* gpu_execute_more.c: the launch of a 1.4 elementwise, reduction or
+ * indexing step (the kinds rlxg_step_enqueue does not launch itself). */
+gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
+                                  void *const *params, gpuStream_t stream);
 /* Enqueue every step on STREAM. CHAINED: the first step's kernel may
  * start as the programmatic dependent of the kernel before it on STREAM
  * (that kernel wrote nothing it reads before waiting); later steps
