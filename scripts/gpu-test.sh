@@ -7,7 +7,8 @@
 # exported by this machine's torch, run whole on cuda by `rlx run` and
 # compared with torch's output). Logs go to $OUT (default
 # ./gpu-test-out); BUILD is the build directory (default
-# ./build-gpu-test); BENCH=false leaves the benchmarks unbuilt.
+# ./build-gpu-test); BENCH=false leaves the benchmarks unbuilt;
+# CONF_TIMEOUT bounds the conformance run (seconds, default 3600).
 # Benchmarks: bench/run.sh BUILD.
 #
 #   bash scripts/gpu-test.sh
@@ -56,7 +57,8 @@ if grep -q "# SKIP no NVIDIA GPU" "$BUILD/meson-logs/testlog.txt"; then
 fi
 
 step "rlx conformance --backend cuda"
-RLX_PLUGIN_PATH=$BUILD/plugins/cuda "$BUILD/tools/rlx" conformance \
+RLX_PLUGIN_PATH=$BUILD/plugins/cuda timeout "${CONF_TIMEOUT:-3600}" \
+    "$BUILD/tools/rlx" conformance \
     --backend cuda >"$OUT/conformance.txt" 2>&1 || status=1
 tail -3 "$OUT/conformance.txt"
 grep -E "FAIL|not ok" "$OUT/conformance.txt" | head -40

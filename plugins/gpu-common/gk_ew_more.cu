@@ -53,7 +53,9 @@ __device__ long long int_op(const rlxg_ew_plan &p, long long x, long long y)
     case RLX_OP_ABS: return x < 0 ? wneg(x) : x;
     case RLX_OP_RELU: return x > 0 ? x : 0;
     case RLX_OP_SIGN: return (x > 0) - (x < 0);
-    case RLX_OP_CLIP: return x < p.i0 ? p.i0 : x > p.i1 ? p.i1 : x;
+    case RLX_OP_CLIP: /* in turn, as cpu-ref: min above max gives max */
+        x = x < p.i0 ? p.i0 : x;
+        return x > p.i1 ? p.i1 : x;
     case RLX_OP_PRELU: return x < 0 ? wmul(x, y) : x;
     case RLX_OP_MOD: {
         if (y == 0 || y == -1)

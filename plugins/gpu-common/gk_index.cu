@@ -61,7 +61,8 @@ __global__ void layout_kernel(const void *x, void *y, rlxg_index_plan p)
         if (p.op == RLX_OP_TRILU) {
             int64_t cols = p.dims[p.rank - 1], rows = p.dims[p.rank - 2];
             int64_t j = k % cols, i = (k / cols) % rows;
-            bool keep = p.n0 ? j >= i + p.n1 : j <= i + p.n1;
+            /* j - i against k: i + k may overflow (k is any int64) */
+            bool keep = p.n0 ? j - i >= p.n1 : j - i <= p.n1;
             if (keep)
                 copy_elem(y, k, x, k, p.elem);
             else
