@@ -6,6 +6,8 @@
  *   GEMM: 32 output channels a group);
  * - depthwise conv (group = channels: the direct kernel);
  * - conv_transpose 2-d with stride 2, output padding and two groups;
+ *   each conv on our kernels (RLX_CUDA_CONV=kernel) and then through
+ *   cuDNN where one is installed (cuda_cudnn.c);
  * - max_pool with ceil mode and avg_pool with count_include_pad;
  * - group_norm.
  * `rlx conformance --backend cuda` checks every op against cpu-ref; this
@@ -285,14 +287,26 @@ int main(int argc, char **argv)
     uint64_t seed = 3;
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         x[i] = frand(&seed);
-    check_conv(rt, x, 0, 32, 3, 1, 2, 1, 2, 0,
-               "conv 3x3 stride 2 pad 1 dilation 2 with bias (implicit "
-               "GEMM) matches float64");
-    check_conv(rt, x, 0, C, 3, C, 1, 1, 1, 0,
-               "depthwise conv 3x3 pad 1 (direct kernel) matches float64");
-    check_conv(rt, x, 1, 6, 3, 2, 2, 1, 1, 1,
-               "conv_transpose 3x3 stride 2 pad 1 output_padding 1, 2 "
-               "groups, matches float64");
+    /* each conv on our kernels (RLX_CUDA_CONV=kernel), then as the plugin
+     * chooses: through cuDNN where a libcudnn is installed */
+    for (int mode = 0; mode < 2; mode++) {
+        const char *how = mode ? "as chosen (cuDNN where installed)"
+                               : "on our kernels";
+        char what[200];
+        if (mode)
+            unsetenv("RLX_CUDA_CONV");
+        else
+            setenv("RLX_CUDA_CONV", "kernel", 1);
+        snprintf(what, sizeof what, "conv 3x3 stride 2 pad 1 dilation 2 "
+                 "with bias, %s, matches float64", how);
+        check_conv(rt, x, 0, 32, 3, 1, 2, 1, 2, 0, what);
+        snprintf(what, sizeof what, "depthwise conv 3x3 pad 1, %s, "
+                 "matches float64", how);
+        check_conv(rt, x, 0, C, 3, C, 1, 1, 1, 0, what);
+        snprintf(what, sizeof what, "conv_transpose 3x3 stride 2 pad 1 "
+                 "output_padding 1, 2 groups, %s, matches float64", how);
+        check_conv(rt, x, 1, 6, 3, 2, 2, 1, 1, 1, what);
+    }
     check_pools(rt, x);
     check_group_norm(rt, x);
     rlx_runtime_destroy(rt);

@@ -103,10 +103,14 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
         err = rlxg_attention(st, y->dtype, in0, in1, in2, out, &s->attn, pdl);
         break;
     case RLXG_STEP_CONV:
-        err = rlxg_conv(st, y->dtype, in0, in1, in2, in3, out, &s->win);
+        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, out, st)
+                     : rlxg_conv(st, y->dtype, in0, in1, in2, in3, out,
+                                 &s->win);
         break;
     case RLXG_STEP_CONV_TRANSPOSE:
-        err = rlxg_conv_transpose(st, y->dtype, in0, in1, in2, out, &s->win);
+        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, out, st)
+                     : rlxg_conv_transpose(st, y->dtype, in0, in1, in2, out,
+                                           &s->win);
         break;
     case RLXG_STEP_POOL:
         err = rlxg_pool(st, y->dtype, in0, out, &s->win);
@@ -192,6 +196,8 @@ static const char *step_name(const rlxg_step *s)
         "reduce", "arg", "layout", "gather", "scatter", "cumsum", "topk",
         "range"
     };
+    if (s->dnn)
+        return "conv_dnn"; /* through the vendor's DNN library */
     return (unsigned)s->kind < sizeof names / sizeof names[0]
                ? names[s->kind] : "?";
 }

@@ -146,6 +146,8 @@ typedef struct rlxg_step {
     rlxg_attn_plan attn;  /* ATTENTION: in[0..2] the q, k, v bases */
     int in5;              /* a fifth value read (batch_norm's var), or -1 */
     rlxg_win_plan win;    /* CONV, CONV_TRANSPOSE, POOL */
+    void *dnn;            /* CONV, CONV_TRANSPOSE: the vendor DNN
+                             library's plan (cuDNN), or NULL: our kernel */
     rlxg_ew_plan ew;      /* EW */
     rlxg_index_plan ix;   /* LAYOUT .. RANGE */
     rlxg_matmul *mm;
@@ -177,6 +179,8 @@ struct rlx_executable {
     void *workspace;      /* the vendor BLAS's; NULL without one */
     size_t workspace_bytes;
     void *lt;             /* the vendor BLAS handle; NULL without one */
+    void *dnn;            /* the vendor DNN library's handle (cuDNN);
+                             NULL without one */
     gpuGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
     int profile;          /* RLX_CUDA_PROFILE (RLX_ROCM_PROFILE) set and not yet done */
@@ -266,6 +270,18 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                                void *const *params, gpuStream_t stream,
                                int dep);
 void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm);
+/* Conv through the vendor's DNN library (cuda_cudnn.c; rocm has none
+ * yet: rocm_dnn.c declines). plan: at compile, sets step->dnn where the
+ * library takes the step (else our kernel runs it); enqueue: runs it on
+ * STREAM (bias may be NULL); release: every plan of EXE and its
+ * handle. */
+rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *step,
+                              int precision);
+gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
+                                 const void *x, const void *w,
+                                 const void *bias, void *y,
+                                 gpuStream_t stream);
+void rlxg_dnn_release(rlx_executable *exe);
 /* After allocation: time the candidates of every large matmul on
  * scratch data and keep the fastest (compile time, once; cuBLASLt). */
 rlx_status rlxg_matmul_autotune(rlx_executable *exe);

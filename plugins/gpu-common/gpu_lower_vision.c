@@ -91,9 +91,14 @@ rlx_status rlxg_node_vision(ctx *c, uint32_t i)
         return RLX_ERR_OUT_OF_MEMORY;
     for (uint32_t j = 0; j < v->n_inputs && j < 4; j++)
         s->in[j] = (int)v->inputs[j];
-    if (kind == RLXG_STEP_CONV || kind == RLXG_STEP_CONV_TRANSPOSE ||
-        kind == RLXG_STEP_POOL)
+    if (kind == RLXG_STEP_POOL)
         return plan_window(c, i, &s->win);
+    if (kind == RLXG_STEP_CONV || kind == RLXG_STEP_CONV_TRANSPOSE) {
+        rlx_status st = plan_window(c, i, &s->win);
+        /* the vendor's DNN library where it takes the step (cuDNN) */
+        return st == RLX_OK ? rlxg_dnn_conv_plan(c->exe, s, c->precision)
+                            : st;
+    }
 
     /* the per-channel norms: x [n, c, inner] */
     if (y->rank < 2)
