@@ -126,6 +126,9 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
                               s->len, s->inner, s->n_idx, s->idx_is_i64,
                               s->eps);
         break;
+    case RLXG_STEP_RESIZE:
+        err = rlxg_resize(st, y->dtype, in0, out, &s->rs);
+        break;
     default:
         err = rlxg_step_enqueue_more(exe, s, params, st);
         break;
@@ -192,7 +195,7 @@ static const char *step_name(const rlxg_step *s)
     static const char *const names[] = {
         "?", "unary", "binary", "matmul", "softmax", "norm", "reduce",
         "copy", "gather", "cast", "fill", "zero", "attn", "conv",
-        "conv_transpose", "pool", "batch_norm", "group_norm", "ew",
+        "conv_transpose", "pool", "batch_norm", "group_norm", "resize", "ew",
         "reduce", "arg", "layout", "gather", "scatter", "cumsum", "topk",
         "range"
     };

@@ -115,6 +115,7 @@ typedef enum rlxg_step_kind {
     RLXG_STEP_POOL,
     RLXG_STEP_BATCH_NORM, /* in: x, scale, bias, mean; in5: var */
     RLXG_STEP_GROUP_NORM, /* in: x, scale, bias (instance_norm too) */
+    RLXG_STEP_RESIZE,
     /* gpu_execute_more.c's: the 1.4 elementwise, reduction and
      * indexing ops (gk_ew_more.cu, gk_index.cu) */
     RLXG_STEP_EW,
@@ -146,6 +147,7 @@ typedef struct rlxg_step {
     rlxg_attn_plan attn;  /* ATTENTION: in[0..2] the q, k, v bases */
     int in5;              /* a fifth value read (batch_norm's var), or -1 */
     rlxg_win_plan win;    /* CONV, CONV_TRANSPOSE, POOL */
+    rlxg_resize_plan rs;  /* RESIZE */
     void *dnn;            /* CONV, CONV_TRANSPOSE: the vendor DNN
                              library's plan (cuDNN), or NULL: our kernel */
     rlxg_ew_plan ew;      /* EW */

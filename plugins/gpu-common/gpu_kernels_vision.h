@@ -1,7 +1,7 @@
 /*
  * gpu_kernels_vision.h - the launchers of the vision ops' kernels (ABI
- * 1.4): conv and conv_transpose (gk_conv.cu), the pools (gk_pool.cu)
- * and the per-channel norms (gk_chnorm.cu). Kept apart from
+ * 1.4): conv and conv_transpose (gk_conv.cu), the pools (gk_pool.cu),
+ * the per-channel norms (gk_chnorm.cu) and resize (gk_resize.cu). Kept apart from
  * gpu_kernels.h so each op family's interface is read in one place.
  * Float kernels take f32, f16 or bf16 and compute in f32 (statistics in
  * f64), rounding once on store; max_pool also takes i8 and u8.
@@ -66,6 +66,21 @@ gpuError_t rlxg_group_norm(gpuStream_t s, int dtype, const void *x,
                            const void *scale, const void *bias, void *y,
                            int64_t n, int64_t c, int64_t inner,
                            int64_t groups, int per_group, float eps);
+
+/* resize over any rank (up to 8): mode[0..3] the interpolation mode,
+ * coordinate transform, nearest rounding and exclude_outside (rlx/ops.h
+ * RLX_RESIZE_*); per axis the input and output sizes, the scale and the
+ * roi (start, end). DTYPE f32, f16, bf16; i8 and u8 (nearest only). */
+typedef struct rlxg_resize_plan {
+    uint32_t rank;
+    int32_t mode[4];
+    int64_t count;
+    int64_t in[8], out[8];
+    double scale[8], start[8], end[8];
+    double cubic_a, extrapolation;
+} rlxg_resize_plan;
+gpuError_t rlxg_resize(gpuStream_t s, int dtype, const void *x, void *y,
+                       const rlxg_resize_plan *p);
 
 #ifdef __cplusplus
 }

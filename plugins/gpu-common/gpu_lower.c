@@ -320,7 +320,7 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
         return node_matmul(c, i);
     case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_MAX_POOL:
     case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM:
-    case RLX_OP_INSTANCE_NORM: case RLX_OP_GROUP_NORM:
+    case RLX_OP_INSTANCE_NORM: case RLX_OP_GROUP_NORM: case RLX_OP_RESIZE:
         return y->count ? rlxg_node_vision(c, i) : RLX_OK;
     case RLX_OP_TRANSPOSE: case RLX_OP_SLICE: case RLX_OP_CONCAT:
         return y->count ? node_copy_like(c, i) : RLX_OK;

@@ -3,7 +3,8 @@
  * conv_transpose and the pools become one window step each, planned
  * from the kit's attribute reader (rlx/kit_spatial.h) so their sizes
  * agree with the core's shape inference; batch_norm, instance_norm and
- * group_norm one norm step each.
+ * group_norm one norm step each; resize one step (its per-axis scales
+ * and roi from the attributes).
  */
 #include <rlx/kit_names.h>
 #include <rlx/kit_spatial.h>
@@ -72,6 +73,48 @@ static rlx_status plan_window(ctx *c, uint32_t i, rlxg_win_plan *p)
     return RLX_OK;
 }
 
+static rlx_status plan_resize(ctx *c, uint32_t i, rlxg_resize_plan *p)
+{
+    const rlx_node_view *v = c->g->nodes[i];
+    const rlxg_value *x = &c->exe->values[v->inputs[0]];
+    const rlxg_value *y = &c->exe->values[i];
+    uint32_t r = x->rank, ni = rlx_kit_n_int_attrs(v);
+    uint32_t nf = rlx_kit_n_float_attrs(v);
+    if (r == 0 || r > 8 || y->rank != r || ni != RLX_ATTR_RESIZE_SHAPE + r)
+        return bad(c, v, "a rank or integer attributes resize never has");
+    memset(p, 0, sizeof *p);
+    p->rank = r;
+    p->count = y->count;
+    for (int k = 0; k < 4; k++)
+        p->mode[k] = (int32_t)v->int_attrs[k];
+    if (p->mode[0] < RLX_RESIZE_NEAREST || p->mode[0] > RLX_RESIZE_CUBIC ||
+        p->mode[1] < RLX_RESIZE_HALF_PIXEL ||
+        p->mode[1] > RLX_RESIZE_TF_CROP_AND_RESIZE)
+        return bad(c, v, "an unknown mode");
+    if (!rlx_kit_dtype_is_float(y->dtype) &&
+        p->mode[0] != RLX_RESIZE_NEAREST)
+        return bad(c, v, "integers with a mode other than nearest");
+    p->cubic_a = rlx_kit_float_attr(v, RLX_ATTR_RESIZE_CUBIC_A, -0.75);
+    p->extrapolation = rlx_kit_float_attr(v, RLX_ATTR_RESIZE_EXTRAPOLATION,
+                                          0.0);
+    int has_scales = nf >= RLX_ATTR_RESIZE_SCALES + r;
+    int has_roi = nf >= RLX_ATTR_RESIZE_SCALES + 3 * r;
+    for (uint32_t d = 0; d < r; d++) {
+        p->in[d] = x->dims[d];
+        p->out[d] = y->dims[d];
+        if (y->dims[d] != v->int_attrs[RLX_ATTR_RESIZE_SHAPE + d])
+            return bad(c, v, "a result size unlike its attribute");
+        p->scale[d] = has_scales ? v->float_attrs[RLX_ATTR_RESIZE_SCALES + d]
+                      : x->dims[d] ? (double)y->dims[d] / (double)x->dims[d]
+                                   : 1;
+        p->start[d] = has_roi ? v->float_attrs[RLX_ATTR_RESIZE_SCALES + r + d]
+                              : 0;
+        p->end[d] = has_roi ? v->float_attrs[RLX_ATTR_RESIZE_SCALES + 2 * r + d]
+                            : 1;
+    }
+    return RLX_OK;
+}
+
 rlx_status rlxg_node_vision(ctx *c, uint32_t i)
 {
     const rlx_node_view *v = c->g->nodes[i];
@@ -82,6 +125,7 @@ rlx_status rlxg_node_vision(ctx *c, uint32_t i)
     case RLX_OP_CONV: kind = RLXG_STEP_CONV; break;
     case RLX_OP_CONV_TRANSPOSE: kind = RLXG_STEP_CONV_TRANSPOSE; break;
     case RLX_OP_BATCH_NORM: kind = RLXG_STEP_BATCH_NORM; break;
+    case RLX_OP_RESIZE: kind = RLXG_STEP_RESIZE; break;
     case RLX_OP_INSTANCE_NORM: case RLX_OP_GROUP_NORM:
         kind = RLXG_STEP_GROUP_NORM;
         break;
@@ -93,6 +137,10 @@ rlx_status rlxg_node_vision(ctx *c, uint32_t i)
         s->in[j] = (int)v->inputs[j];
     if (kind == RLXG_STEP_POOL)
         return plan_window(c, i, &s->win);
+    if (kind == RLXG_STEP_RESIZE) {
+        s->in[1] = s->in[2] = s->in[3] = -1; /* scales/sizes: attributes */
+        return plan_resize(c, i, &s->rs);
+    }
     if (kind == RLXG_STEP_CONV || kind == RLXG_STEP_CONV_TRANSPOSE) {
         rlx_status st = plan_window(c, i, &s->win);
         /* the vendor's DNN library where it takes the step (cuDNN) */

@@ -77,7 +77,7 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
     case RLX_OP_REDUCE_LOG_SUM_EXP:
         return rlx_kit_dtype_is_float(dtype);
-    case RLX_OP_MAX_POOL:
+    case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* bytes: nearest only */
         return rlx_kit_dtype_is_float(dtype) || dtype == RLX_DTYPE_I8 ||
                dtype == RLX_DTYPE_U8;
     default:
