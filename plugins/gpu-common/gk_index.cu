@@ -2,7 +2,7 @@
  * gk_index.cu - the ABI 1.4 indexing and movement ops that a strided
  * copy cannot express: pad (and tile, a wrap-around pad), trilu,
  * gather_elements, gather_nd, one_hot, scatter_elements, scatter_nd,
- * cumsum, topk and range. Each walks the result and works out which
+ * cumsum, topk, range and non_zero. Each walks the result and works out which
  * input element lands there, as cpu-ref does (kernels_layout.c,
  * kernels_index.c, kernels_scan.c); the scatters run their updates in
  * order, so duplicates resolve as cpu-ref's do.
@@ -338,6 +338,57 @@ __global__ void topk_kernel(int dtype, const void *x, int64_t *y,
     }
 }
 
+/* non_zero in one block, 256 elements at a time: each thread flags its
+ * element, thread 0 numbers the flagged ones in order, then each writes
+ * its coordinates into its column; columns past the last stay -1. */
+__global__ void non_zero_kernel(int dtype, const void *x, int64_t *y,
+                                rlxg_index_plan p, int *err)
+{
+    __shared__ int64_t col[256];
+    const bool fl = dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F16 ||
+                    dtype == RLX_DTYPE_BF16 || dtype == RLX_DTYPE_F64;
+    int64_t cols = p.n0;
+    for (int64_t k = threadIdx.x; k < p.in_rank * cols; k += blockDim.x)
+        y[k] = -1;
+    int64_t base = 0;
+    for (int64_t c0 = 0; c0 < p.count; c0 += blockDim.x) {
+        int64_t i = c0 + threadIdx.x;
+        bool nz = false;
+        if (i < p.count)
+            nz = fl ? load_f(dtype, x, i) != 0.0 /* NaN counts, -0 not */
+                    : load_i(dtype, x, i) != 0;
+        col[threadIdx.x] = nz;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            int64_t at = base;
+            for (unsigned t = 0; t < blockDim.x; t++) {
+                int64_t f = col[t];
+                col[t] = f ? at : -1;
+                at += f;
+            }
+            base = at;
+        }
+        __syncthreads();
+        int64_t c = col[threadIdx.x];
+        if (c >= cols) {
+            *err = 1;
+        } else if (c >= 0) {
+            int64_t rest = i;
+            for (int d = (int)p.in_rank - 1; d >= 0; d--) {
+                int64_t q = rest / p.in_dims[d];
+                y[d * cols + c] = rest - q * p.in_dims[d];
+                rest = q;
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            col[0] = base; /* thread 0's count, for every thread */
+        __syncthreads();
+        base = col[0];
+        __syncthreads();
+    }
+}
+
 __global__ void range_kernel(int dtype, void *y, int64_t n, double fs,
                              double fd, long long is, long long id)
 {
@@ -403,6 +454,16 @@ extern "C" gpuError_t rlxg_topk(gpuStream_t s, int dtype, const void *x,
     if (n == 0 || p->n0 == 0)
         return gpuSuccess;
     topk_kernel<<<grid_for(n), kThreads, 0, s>>>(dtype, x, y, *p);
+    return gpuGetLastError();
+}
+
+extern "C" gpuError_t rlxg_non_zero(gpuStream_t s, int dtype, const void *x,
+                                    int64_t *y, const rlxg_index_plan *p,
+                                    int *err)
+{
+    if (p->count == 0 && p->in_rank * p->n0 == 0)
+        return gpuSuccess;
+    non_zero_kernel<<<1, 256, 0, s>>>(dtype, x, y, *p, err);
     return gpuGetLastError();
 }
 

@@ -197,7 +197,7 @@ static const char *step_name(const rlxg_step *s)
         "copy", "gather", "cast", "fill", "zero", "attn", "conv",
         "conv_transpose", "pool", "batch_norm", "group_norm", "resize", "ew",
         "reduce", "arg", "layout", "gather", "scatter", "cumsum", "topk",
-        "range"
+        "range", "non_zero"
     };
     if (s->dnn)
         return "conv_dnn"; /* through the vendor's DNN library */
@@ -552,8 +552,11 @@ rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
             return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
                                    RLXG_NAME " execute: an index (gather, "
                                    "gather_elements, gather_nd or a "
-                                   "scatter) is outside its axis. Fix: "
-                                   "check the index input's values");
+                                   "scatter) is outside its axis, or "
+                                   "non_zero found more nonzeros than its "
+                                   "result has columns. Fix: check the "
+                                   "index input's values, or give "
+                                   "non_zero n = -1");
     }
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         size_t n = exe->values[exe->output_values[i]].nbytes;

@@ -37,6 +37,9 @@ gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
     case RLXG_STEP_RANGE:
         return rlxg_range(st, y->dtype, out, y->count, s->ix.f0, s->ix.f1,
                           s->ix.n0, s->ix.n1);
+    case RLXG_STEP_NON_ZERO:
+        return rlxg_non_zero(st, x_dtype, in0, (int64_t *)out, &s->ix,
+                             exe->dev_flag);
     default:
         return gpuErrorInvalidValue; /* a step kind no lowering makes */
     }

@@ -126,7 +126,8 @@ typedef enum rlxg_step_kind {
     RLXG_STEP_SCATTER,    /* in: indices, updates; out holds the data */
     RLXG_STEP_CUMSUM,
     RLXG_STEP_TOPK,
-    RLXG_STEP_RANGE
+    RLXG_STEP_RANGE,
+    RLXG_STEP_NON_ZERO
 } rlxg_step_kind;
 
 typedef struct rlxg_step {

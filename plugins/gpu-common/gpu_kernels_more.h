@@ -82,6 +82,11 @@ gpuError_t rlxg_cumsum(gpuStream_t s, int dtype, const void *x, void *y,
  * largest; ties by lower index, NaN above every number. */
 gpuError_t rlxg_topk(gpuStream_t s, int dtype, const void *x, int64_t *y,
                      const rlxg_index_plan *p);
+/* non_zero: the coordinates of x's nonzero elements (count of them,
+ * in_rank and in_dims its shape) into y [in_rank, n0] in row-major
+ * order, -1 past the last; more than n0 sets *ERR to 1. One block. */
+gpuError_t rlxg_non_zero(gpuStream_t s, int dtype, const void *x, int64_t *y,
+                         const rlxg_index_plan *p, int *err);
 /* range: y[i] = start + i * delta (floats from f, integers from i). */
 gpuError_t rlxg_range(gpuStream_t s, int dtype, void *y, int64_t n,
                       double f_start, double f_delta, int64_t i_start,

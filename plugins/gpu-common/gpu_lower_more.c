@@ -257,6 +257,7 @@ static rlx_status plan_index(ctx *c, uint32_t i)
     case RLX_OP_CUMSUM: kind = RLXG_STEP_CUMSUM; break;
     case RLX_OP_TOPK: kind = RLXG_STEP_TOPK; break;
     case RLX_OP_RANGE: kind = RLXG_STEP_RANGE; break;
+    case RLX_OP_NON_ZERO: kind = RLXG_STEP_NON_ZERO; break;
     default:
         return rlx_kit_fail(c->host, RLX_ERR_UNSUPPORTED,
                             RLXG_NAME " compile: %s '%s' has no " RLXG_NAME
@@ -339,6 +340,12 @@ static rlx_status plan_index(ctx *c, uint32_t i)
         }
         return RLX_OK;
     }
+    case RLX_OP_NON_ZERO:
+        if (y->rank != 2 || y->dims[0] != (int64_t)x->rank)
+            return bad(c, v, "a result other than [rank, n]");
+        p->count = x->count;
+        p->n0 = y->dims[1];
+        return need_flag(c);
     case RLX_OP_RANGE:
         p->f0 = rlx_kit_float_attr(v, RLX_ATTR_RANGE_START, 0.0);
         p->f1 = rlx_kit_float_attr(v, RLX_ATTR_RANGE_DELTA, 1.0);

@@ -41,6 +41,7 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_CUMSUM: case RLX_OP_RANGE:
         return dtype != RLX_DTYPE_BOOL && dtype != RLX_DTYPE_F64;
     case RLX_OP_TOPK: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
+    case RLX_OP_NON_ZERO:
         return dtype == RLX_DTYPE_I64; /* the result: indices */
     /* the 1.0 arithmetic ops and reductions, integers too since 1.4 */
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
