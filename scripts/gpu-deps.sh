@@ -23,6 +23,7 @@ if ls .debs/*.deb >/dev/null 2>&1 &&
     export CPATH=$D/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
     export LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
     export PATH=$D/usr/bin:$PATH  # protoc-c
+    export CPATH=$D/usr/include:$CPATH
     if [ -f "$D/usr/include/onnx/onnx.proto" ]; then
         RLX_GPU_MESON_ARGS="$RLX_GPU_MESON_ARGS -Donnx_proto=$D/usr/include/onnx/onnx.proto"
     fi

@@ -39,6 +39,8 @@ static int chain_fits(const rlx_executable *exe, uint32_t i)
         for (int j = 0; j < 4; j++)
             if (t != i + 1 && s->in[j] == s1->out)
                 return 0;
+        if (s->in5 == s1->out)
+            return 0;
         if (s->mm && s->mm->bias_value == s1->out)
             return 0;
     }

@@ -225,6 +225,7 @@ void rlxg_executable_destroy(void *backend, rlx_executable *exe)
         gpuFree(exe->consts);
         gpuFree(exe->workspace);
         gpuFree(exe->dev_flag);
+        rlxg_dnn_release(exe);
         if (exe->stage)
             gpuFreeHost(exe->stage);
         for (uint32_t j = 0; exe->io_reg && j < exe->n_inputs + exe->n_outputs;

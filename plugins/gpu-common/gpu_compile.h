@@ -51,8 +51,19 @@ rlx_status rlxg_values_locate(ctx *c);
  * and the add (bias) and activation a matmul node I can absorb. */
 void rlxg_fuse_plan(ctx *c);
 void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act);
-/* gpu_lower.c: node I's steps. */
+/* gpu_lower.c: node I's steps; a new step of KIND writing value OUT
+ * (NULL, reported, when out of memory). */
 rlx_status rlxg_node_emit(ctx *c, uint32_t i);
+rlxg_step *rlxg_step_push(ctx *c, rlxg_step_kind kind, int out);
+/* gpu_lower_vision.c: conv, conv_transpose, the pools and the
+ * per-channel norms. */
+rlx_status rlxg_node_vision(ctx *c, uint32_t i);
+/* gpu_lower_more.c: whether node I is a 1.4 elementwise, reduction or
+ * indexing op, or a 1.0 arithmetic op on integers; and its steps. */
+int rlxg_node_is_more(ctx *c, uint32_t i);
+rlx_status rlxg_node_more(ctx *c, uint32_t i);
+/* gpu_lower.c: a reduction node's plan (its axes) into S. */
+rlx_status rlxg_node_reduce_plan(ctx *c, uint32_t i, rlxg_step *s);
 /* gpu_plan.c: each storage's live interval of steps. */
 void rlxg_liveness(ctx *c);
 

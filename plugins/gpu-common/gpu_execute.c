@@ -102,6 +102,36 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
     case RLXG_STEP_ATTENTION:
         err = rlxg_attention(st, y->dtype, in0, in1, in2, out, &s->attn, pdl);
         break;
+    case RLXG_STEP_CONV:
+        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, out, st)
+                     : rlxg_conv(st, y->dtype, in0, in1, in2, in3, out,
+                                 &s->win);
+        break;
+    case RLXG_STEP_CONV_TRANSPOSE:
+        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, out, st)
+                     : rlxg_conv_transpose(st, y->dtype, in0, in1, in2, out,
+                                           &s->win);
+        break;
+    case RLXG_STEP_POOL:
+        err = rlxg_pool(st, y->dtype, in0, out, &s->win);
+        break;
+    case RLXG_STEP_BATCH_NORM:
+        err = rlxg_batch_norm(st, y->dtype, in0, in1, in2, in3,
+                              rlxg_value_ptr(exe, s->in5, params), out,
+                              s->outer, s->len, s->inner, s->eps);
+        break;
+    case RLXG_STEP_GROUP_NORM:
+        /* n_idx: the groups; idx_is_i64: scale and bias per group */
+        err = rlxg_group_norm(st, y->dtype, in0, in1, in2, out, s->outer,
+                              s->len, s->inner, s->n_idx, s->idx_is_i64,
+                              s->eps);
+        break;
+    case RLXG_STEP_RESIZE:
+        err = rlxg_resize(st, y->dtype, in0, out, &s->rs);
+        break;
+    default:
+        err = rlxg_step_enqueue_more(exe, s, params, st);
+        break;
     }
     if (err != gpuSuccess)
         return rlxg_gpu_fail(exe->be->host, err, "cannot launch a kernel");
@@ -164,8 +194,13 @@ static const char *step_name(const rlxg_step *s)
 {
     static const char *const names[] = {
         "?", "unary", "binary", "matmul", "softmax", "norm", "reduce",
-        "copy", "gather", "cast", "fill", "zero", "attn"
+        "copy", "gather", "cast", "fill", "zero", "attn", "conv",
+        "conv_transpose", "pool", "batch_norm", "group_norm", "resize", "ew",
+        "reduce", "arg", "layout", "gather", "scatter", "cumsum", "topk",
+        "range", "non_zero"
     };
+    if (s->dnn)
+        return "conv_dnn"; /* through the vendor's DNN library */
     return (unsigned)s->kind < sizeof names / sizeof names[0]
                ? names[s->kind] : "?";
 }
@@ -515,9 +550,13 @@ rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
         memcpy(&flag, exe->stage + exe->flag_stage, sizeof flag);
         if (flag)
             return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
-                                   RLXG_NAME " execute: a gather index is outside "
-                                   "[0, dim) of its axis. Fix: check the "
-                                   "index input's values");
+                                   RLXG_NAME " execute: an index (gather, "
+                                   "gather_elements, gather_nd or a "
+                                   "scatter) is outside its axis, or "
+                                   "non_zero found more nonzeros than its "
+                                   "result has columns. Fix: check the "
+                                   "index input's values, or give "
+                                   "non_zero n = -1");
     }
     for (uint32_t i = 0; i < exe->n_outputs; i++) {
         size_t n = exe->values[exe->output_values[i]].nbytes;

@@ -25,6 +25,8 @@
 #include <rlx/plugin.h>
 
 #include "gpu_kernels.h"
+#include "gpu_kernels_more.h"
+#include "gpu_kernels_vision.h"
 #include "gpu_vendor.h"
 
 /* Matmul epilogues the compiler fuses (the vendor maps them). */
@@ -109,7 +111,25 @@ typedef enum rlxg_step_kind {
     RLXG_STEP_CAST,
     RLXG_STEP_FILL,
     RLXG_STEP_ZERO,
-    RLXG_STEP_ATTENTION   /* fused q k^T, scale, softmax, p v */
+    RLXG_STEP_ATTENTION,  /* fused q k^T, scale, softmax, p v */
+    RLXG_STEP_CONV,       /* in: x, w, bias, residual (gk_conv.cu) */
+    RLXG_STEP_CONV_TRANSPOSE,
+    RLXG_STEP_POOL,
+    RLXG_STEP_BATCH_NORM, /* in: x, scale, bias, mean; in5: var */
+    RLXG_STEP_GROUP_NORM, /* in: x, scale, bias (instance_norm too) */
+    RLXG_STEP_RESIZE,
+    /* gpu_execute_more.c's: the 1.4 elementwise, reduction and
+     * indexing ops (gk_ew_more.cu, gk_index.cu) */
+    RLXG_STEP_EW,
+    RLXG_STEP_REDUCE_MORE,
+    RLXG_STEP_ARG,        /* op, approx: select_last_index */
+    RLXG_STEP_LAYOUT,     /* pad, tile, trilu */
+    RLXG_STEP_GATHER_MORE,/* in: data (one_hot: values), indices */
+    RLXG_STEP_SCATTER,    /* in: indices, updates; out holds the data */
+    RLXG_STEP_CUMSUM,
+    RLXG_STEP_TOPK,
+    RLXG_STEP_RANGE,
+    RLXG_STEP_NON_ZERO
 } rlxg_step_kind;
 
 typedef struct rlxg_step {
@@ -128,6 +148,13 @@ typedef struct rlxg_step {
     rlxg_copy_plan copy;
     rlxg_reduce_plan reduce;
     rlxg_attn_plan attn;  /* ATTENTION: in[0..2] the q, k, v bases */
+    int in5;              /* a fifth value read (batch_norm's var), or -1 */
+    rlxg_win_plan win;    /* CONV, CONV_TRANSPOSE, POOL */
+    rlxg_resize_plan rs;  /* RESIZE */
+    void *dnn;            /* CONV, CONV_TRANSPOSE: the vendor DNN
+                             library's plan (cuDNN), or NULL: our kernel */
+    rlxg_ew_plan ew;      /* EW */
+    rlxg_index_plan ix;   /* LAYOUT .. RANGE */
     rlxg_matmul *mm;
 } rlxg_step;
 
@@ -159,6 +186,8 @@ struct rlx_executable {
     void *workspace;      /* the vendor BLAS's; NULL without one */
     size_t workspace_bytes;
     void *lt;             /* the vendor BLAS handle; NULL without one */
+    void *dnn;            /* the vendor DNN library's handle (cuDNN);
+                             NULL without one */
     gpuGraphExec_t graph;
     void **graph_params;  /* param pointers the graph was captured with */
     int profile;          /* RLX_CUDA_PROFILE (RLX_ROCM_PROFILE) set and not yet done */
@@ -241,6 +270,10 @@ void *rlxg_value_ptr(const rlx_executable *exe, int v, void *const *params);
 rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
                              void *const *params, gpuStream_t stream,
                              int dep);
+/* gpu_execute_more.c: the launch of a 1.4 elementwise, reduction or
+ * indexing step (the kinds rlxg_step_enqueue does not launch itself). */
+gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
+                                  void *const *params, gpuStream_t stream);
 /* Enqueue every step on STREAM. CHAINED: the first step's kernel may
  * start as the programmatic dependent of the kernel before it on STREAM
  * (that kernel wrote nothing it reads before waiting); later steps
@@ -262,6 +295,18 @@ rlx_status rlxg_matmul_enqueue(rlx_executable *exe, const rlxg_step *step,
                                void *const *params, gpuStream_t stream,
                                int dep);
 void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm);
+/* Conv through the vendor's DNN library (cuda_cudnn.c; rocm has none
+ * yet: rocm_dnn.c declines). plan: at compile, sets step->dnn where the
+ * library takes the step (else our kernel runs it); enqueue: runs it on
+ * STREAM (bias may be NULL); release: every plan of EXE and its
+ * handle. */
+rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *step,
+                              int precision);
+gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
+                                 const void *x, const void *w,
+                                 const void *bias, void *y,
+                                 gpuStream_t stream);
+void rlxg_dnn_release(rlx_executable *exe);
 /* After allocation: time the candidates of every large matmul on
  * scratch data and keep the fastest (compile time, once; cuBLASLt). */
 rlx_status rlxg_matmul_autotune(rlx_executable *exe);

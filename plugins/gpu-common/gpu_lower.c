@@ -27,7 +27,13 @@ static rlxg_step *push_step(const rlx_host *host, rlx_executable *exe,
     s->kind = kind;
     s->out = out;
     s->in[0] = s->in[1] = s->in[2] = s->in[3] = -1;
+    s->in5 = -1;
     return s;
+}
+
+rlxg_step *rlxg_step_push(ctx *c, rlxg_step_kind kind, int out)
+{
+    return push_step(c->host, c->exe, kind, out);
 }
 
 /* ---- plans ------------------------------------------------------------- */
@@ -205,6 +211,11 @@ static rlx_status node_reduce(ctx *c, uint32_t i, rlxg_step *s)
     return RLX_OK;
 }
 
+rlx_status rlxg_node_reduce_plan(ctx *c, uint32_t i, rlxg_step *s)
+{
+    return node_reduce(c, i, s);
+}
+
 static rlx_status node_copy_like(ctx *c, uint32_t i)
 {
     rlx_executable *exe = c->exe;
@@ -307,6 +318,10 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
         return RLX_OK;
     case RLX_OP_MATMUL:
         return node_matmul(c, i);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_MAX_POOL:
+    case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM:
+    case RLX_OP_INSTANCE_NORM: case RLX_OP_GROUP_NORM: case RLX_OP_RESIZE:
+        return y->count ? rlxg_node_vision(c, i) : RLX_OK;
     case RLX_OP_TRANSPOSE: case RLX_OP_SLICE: case RLX_OP_CONCAT:
         return y->count ? node_copy_like(c, i) : RLX_OK;
     default:
@@ -314,6 +329,8 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
     }
     if (y->count == 0)
         return RLX_OK;
+    if (rlxg_node_is_more(c, i))
+        return rlxg_node_more(c, i);
     switch (v->op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:

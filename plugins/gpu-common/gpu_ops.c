@@ -1,6 +1,7 @@
 /*
  * gpu_ops.c - the ops and dtypes the shared GPU compiler lowers (the
- * same for every vendor: the kernels are shared).
+ * same for every vendor: the kernels are shared). The dtype is the
+ * result's, as supports_op asks it.
  */
 #include <rlx/kit_names.h>
 
@@ -8,6 +9,17 @@
 
 /* The list stays explicit (not rlx_kit_op_is_float): an op a newer
  * ops.h adds is not lowered here until a kernel exists. */
+
+static int is_signed(rlx_dtype t)
+{
+    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
+}
+
+/* floats, signed integers and u8: the dtypes arithmetic takes */
+static int is_number(rlx_dtype t)
+{
+    return rlx_kit_dtype_is_float(t) || is_signed(t) || t == RLX_DTYPE_U8;
+}
 
 int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
@@ -19,19 +31,57 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
     case RLX_OP_FILL:
+    /* since 1.4: data movement by element bytes, any dtype */
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_SCATTER_ELEMENTS:
+    case RLX_OP_SCATTER_ND: case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+    case RLX_OP_WHERE:
         return 1;
+    case RLX_OP_CUMSUM: case RLX_OP_RANGE:
+        return dtype != RLX_DTYPE_BOOL && dtype != RLX_DTYPE_F64;
+    case RLX_OP_TOPK: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
+    case RLX_OP_NON_ZERO:
+        return dtype == RLX_DTYPE_I64; /* the result: indices */
+    /* the 1.0 arithmetic ops and reductions, integers too since 1.4 */
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
-    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-    case RLX_OP_RELU: case RLX_OP_GELU: case RLX_OP_SIGMOID:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW: case RLX_OP_ABS:
+    case RLX_OP_RELU: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
+    case RLX_OP_REDUCE_MAX: case RLX_OP_CLIP: case RLX_OP_SIGN:
+    case RLX_OP_PRELU: case RLX_OP_MOD: case RLX_OP_REDUCE_MIN:
+    case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1: case RLX_OP_REDUCE_L2:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        return is_number(dtype);
+    case RLX_OP_NEG:
+        return rlx_kit_dtype_is_float(dtype) || is_signed(dtype);
+    /* bool results; the inputs are checked at compile */
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
+    case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
+    case RLX_OP_ISNAN: case RLX_OP_ISINF:
+        return dtype == RLX_DTYPE_BOOL;
+    case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
+    case RLX_OP_BITWISE_NOT:
+        return is_signed(dtype) || dtype == RLX_DTYPE_U8;
+    case RLX_OP_GELU: case RLX_OP_SIGMOID:
     case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
-    case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT:
+    case RLX_OP_LOG: case RLX_OP_SQRT:
     case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
     case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
-    case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
-    case RLX_OP_REDUCE_MAX:
+    case RLX_OP_RMS_NORM:
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_AVG_POOL:
+    case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
+    case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND:
+    case RLX_OP_RECIPROCAL: case RLX_OP_ERF: case RLX_OP_LEAKY_RELU:
+    case RLX_OP_ELU: case RLX_OP_SELU: case RLX_OP_SOFTPLUS:
+    case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
+    case RLX_OP_REDUCE_LOG_SUM_EXP:
         return rlx_kit_dtype_is_float(dtype);
+    case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* bytes: nearest only */
+        return rlx_kit_dtype_is_float(dtype) || dtype == RLX_DTYPE_I8 ||
+               dtype == RLX_DTYPE_U8;
     default:
         return 0;
     }
 }
-

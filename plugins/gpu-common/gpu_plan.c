@@ -29,6 +29,7 @@ void rlxg_liveness(ctx *c)
         touch(exe, st->out, (int)s);
         for (int j = 0; j < 4; j++)
             touch(exe, st->in[j], (int)s);
+        touch(exe, st->in5, (int)s);
     }
     for (uint32_t o = 0; o < g->n_outputs; o++)
         touch(exe, (int)g->outputs[o], (int)exe->n_steps);

@@ -19,6 +19,7 @@ TAP: one `ok` per model and backend that matches; a failure is a comment
 """
 
 import argparse
+import inspect
 import json
 import os
 import signal
@@ -74,6 +75,11 @@ def export(cache):
         pass
     os.makedirs(cache, exist_ok=True)
     torch.set_num_threads(max(1, os.cpu_count() or 1))
+    # newer torch exports through dynamo by default: keep the TorchScript
+    # exporter that Debian's torch 1.13 has (the same graphs everywhere)
+    kw = {}
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        kw["dynamo"] = False
     for name in MODELS:
         torch.manual_seed(SEED)
         model = getattr(torchvision.models, name)(weights=None)
@@ -84,7 +90,8 @@ def export(cache):
             y = model(x)
         torch.onnx.export(model, x, os.path.join(cache, f"{name}.onnx"),
                           opset_version=OPSET, input_names=["input"],
-                          output_names=["logits"], do_constant_folding=True)
+                          output_names=["logits"], do_constant_folding=True,
+                          **kw)
         np.save(os.path.join(cache, f"{name}.input.npy"), x.numpy(),
                 allow_pickle=False)
         np.save(os.path.join(cache, f"{name}.expected.npy"), y.numpy(),

@@ -1,0 +1,351 @@
+/*
+ * cuda_cudnn.c - conv and conv_transpose through cuDNN when a libcudnn
+ * is installed: opened with dlopen at the first conv (as cuBLASLt is),
+ * so the plugin loads and runs without it, on our own kernels
+ * (gk_conv.cu). The few declarations below are ours, written from
+ * cuDNN's published API reference (the legacy convolution API: tensor,
+ * filter and convolution descriptors, the v7 algorithm heuristics,
+ * cudnnConvolutionForward and cudnnConvolutionBackwardData for the
+ * transpose). Each conv step gets its descriptors, algorithm and
+ * workspace at compile time; a run only sets the stream and calls.
+ *
+ * Precision follows matmul's policy: f32 under strict precision runs
+ * only FMA algorithms (no TF32), f32 otherwise cuDNN's default math,
+ * f16 and bf16 on tensor cores. What cuDNN cannot express (more than 3
+ * spatial axes, asymmetric padding that changes the result size, a
+ * failed heuristic) stays on our kernel, as does everything under
+ * RLX_CUDA_CONV=kernel.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rlx/kit_error.h>
+
+#include "gpu_internal.h"
+
+/* cudnnDataType_t, cudnnTensorFormat_t, cudnnConvolutionMode_t and
+ * cudnnMathType_t values we use */
+enum {
+    DNN_FLOAT = 0, DNN_HALF = 2, DNN_BFLOAT16 = 9,
+    DNN_NCHW = 0,
+    DNN_CROSS_CORRELATION = 1,
+    DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3
+};
+
+/* cudnnConvolutionFwdAlgoPerf_t and cudnnConvolutionBwdDataAlgoPerf_t
+ * share this layout */
+typedef struct dnn_perf {
+    int algo;
+    int status;
+    float time;
+    size_t memory;
+    int determinism;
+    int math_type;
+    int reserved[3];
+} dnn_perf;
+
+typedef void *dnn_desc;
+
+static struct {
+    void *lib;
+    int (*create)(dnn_desc *);
+    int (*destroy)(dnn_desc);
+    int (*set_stream)(dnn_desc, cudaStream_t);
+    int (*tensor_create)(dnn_desc *);
+    int (*tensor_set)(dnn_desc, int, int, const int *, const int *);
+    int (*tensor_destroy)(dnn_desc);
+    int (*filter_create)(dnn_desc *);
+    int (*filter_set)(dnn_desc, int, int, int, const int *);
+    int (*filter_destroy)(dnn_desc);
+    int (*conv_create)(dnn_desc *);
+    int (*conv_set)(dnn_desc, int, const int *, const int *, const int *,
+                    int, int);
+    int (*conv_group)(dnn_desc, int);
+    int (*conv_math)(dnn_desc, int);
+    int (*conv_destroy)(dnn_desc);
+    int (*fwd_algos)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
+                     int *, dnn_perf *);
+    int (*fwd_ws)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
+                  size_t *);
+    int (*fwd)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
+               const void *, dnn_desc, int, void *, size_t, const void *,
+               dnn_desc, void *);
+    int (*bwd_algos)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
+                     int *, dnn_perf *);
+    int (*bwd_ws)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
+                  size_t *);
+    int (*bwd)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
+               const void *, dnn_desc, int, void *, size_t, const void *,
+               dnn_desc, void *);
+    int (*add)(dnn_desc, const void *, dnn_desc, const void *, const void *,
+               dnn_desc, void *);
+} api;
+
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+
+static void api_load(void)
+{
+    static const char *const names[] = { "libcudnn.so.9", "libcudnn.so.8",
+                                         "libcudnn.so" };
+    void *lib = NULL;
+    for (size_t i = 0; !lib && i < sizeof names / sizeof names[0]; i++)
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return;
+    int ok = 1;
+#define SYM(field, name)                                                     \
+    do {                                                                     \
+        *(void **)(&api.field) = dlsym(lib, name);                           \
+        ok = ok && api.field != NULL;                                        \
+    } while (0)
+    SYM(create, "cudnnCreate");
+    SYM(destroy, "cudnnDestroy");
+    SYM(set_stream, "cudnnSetStream");
+    SYM(tensor_create, "cudnnCreateTensorDescriptor");
+    SYM(tensor_set, "cudnnSetTensorNdDescriptor");
+    SYM(tensor_destroy, "cudnnDestroyTensorDescriptor");
+    SYM(filter_create, "cudnnCreateFilterDescriptor");
+    SYM(filter_set, "cudnnSetFilterNdDescriptor");
+    SYM(filter_destroy, "cudnnDestroyFilterDescriptor");
+    SYM(conv_create, "cudnnCreateConvolutionDescriptor");
+    SYM(conv_set, "cudnnSetConvolutionNdDescriptor");
+    SYM(conv_group, "cudnnSetConvolutionGroupCount");
+    SYM(conv_math, "cudnnSetConvolutionMathType");
+    SYM(conv_destroy, "cudnnDestroyConvolutionDescriptor");
+    SYM(fwd_algos, "cudnnGetConvolutionForwardAlgorithm_v7");
+    SYM(fwd_ws, "cudnnGetConvolutionForwardWorkspaceSize");
+    SYM(fwd, "cudnnConvolutionForward");
+    SYM(bwd_algos, "cudnnGetConvolutionBackwardDataAlgorithm_v7");
+    SYM(bwd_ws, "cudnnGetConvolutionBackwardDataWorkspaceSize");
+    SYM(bwd, "cudnnConvolutionBackwardData");
+    SYM(add, "cudnnAddTensor");
+#undef SYM
+    if (ok)
+        api.lib = lib;
+    else
+        dlclose(lib);
+}
+
+/* One conv step's cuDNN plan. */
+typedef struct rlxg_dnn_conv {
+    dnn_desc x, y, w, conv, bias;
+    int algo;
+    void *workspace;
+    size_t ws_bytes;
+} rlxg_dnn_conv;
+
+static void plan_free(rlxg_dnn_conv *d)
+{
+    if (!d)
+        return;
+    if (d->x)
+        api.tensor_destroy(d->x);
+    if (d->y)
+        api.tensor_destroy(d->y);
+    if (d->bias)
+        api.tensor_destroy(d->bias);
+    if (d->w)
+        api.filter_destroy(d->w);
+    if (d->conv)
+        api.conv_destroy(d->conv);
+    if (d->workspace)
+        cudaFree(d->workspace);
+    free(d);
+}
+
+static int fits(int64_t v)
+{
+    return v >= 0 && v <= INT_MAX;
+}
+
+/* Contiguous NCHW strides of DIMS (RANK). */
+static int strides_of(int rank, const int *dims, int *st)
+{
+    int64_t s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        if (!fits(s))
+            return 0;
+        st[d] = (int)s;
+        s *= dims[d];
+    }
+    return fits(s);
+}
+
+/* The descriptors of step S (window plan P); 0 when cuDNN cannot take
+ * its shape. A 1-d conv becomes a 2-d one of height 1. */
+static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
+                    int transpose, int precision, int has_bias)
+{
+    int dt = dtype == RLX_DTYPE_F32 ? DNN_FLOAT
+             : dtype == RLX_DTYPE_F16 ? DNN_HALF : DNN_BFLOAT16;
+    int s = p->s, lead = s == 1 ? 1 : 0, sp = s + lead, rank = sp + 2;
+    int xd[5], yd[5], wd[5], bd[5], xs[5], ys[5], bs[5];
+    int pad[3], stride[3], dil[3];
+    if (s > 3)
+        return 0;
+    /* w is [m, c/group, k...] for conv, [c, m/group, k...] for the
+     * transpose (cuDNN's filter of the forward conv it inverts) */
+    int64_t wo = transpose ? p->c : p->m;
+    int64_t wi = transpose ? p->m / p->group : p->c / p->group;
+    if (!fits(p->n) || !fits(p->c) || !fits(p->m) || !fits(p->group))
+        return 0;
+    xd[0] = yd[0] = (int)p->n;
+    xd[1] = (int)p->c;
+    yd[1] = (int)p->m;
+    wd[0] = (int)wo;
+    wd[1] = (int)wi;
+    bd[0] = 1;
+    bd[1] = (int)p->m;
+    for (int i = 0; i < sp; i++) {
+        int a = i - lead; /* the plan's axis, or -1 for the added one */
+        int64_t in = a < 0 ? 1 : p->in[a], out = a < 0 ? 1 : p->out[a];
+        int64_t k = a < 0 ? 1 : p->k[a], st = a < 0 ? 1 : p->stride[a];
+        int64_t dl = a < 0 ? 1 : p->dil[a], pb = a < 0 ? 0 : p->pad[a];
+        int64_t pe = a < 0 ? 0 : p->pad_end[a];
+        if (!fits(in) || !fits(out) || !fits(k) || !fits(st) || !fits(dl) ||
+            !fits(pb) || !fits(pe))
+            return 0;
+        int64_t ext = (k - 1) * dl + 1;
+        if (transpose) {
+            /* symmetric pads only; the output padding must keep the
+             * forward conv of y giving x */
+            if (pb != pe || (out + 2 * pb - ext) / st + 1 != in)
+                return 0;
+        } else if ((in + 2 * pb - ext) < 0 ||
+                   (in + 2 * pb - ext) / st + 1 != out) {
+            return 0; /* asymmetric pads that change the size */
+        }
+        xd[2 + i] = (int)in;
+        yd[2 + i] = (int)out;
+        wd[2 + i] = (int)k;
+        bd[2 + i] = 1;
+        pad[i] = (int)pb;
+        stride[i] = (int)st;
+        dil[i] = (int)dl;
+    }
+    if (!strides_of(rank, xd, xs) || !strides_of(rank, yd, ys) ||
+        !strides_of(rank, bd, bs))
+        return 0;
+    int math = dtype != RLX_DTYPE_F32 ? DNN_TENSOR_OP_MATH
+               : precision == RLX_PRECISION_STRICT ? DNN_FMA_MATH
+                                                   : DNN_DEFAULT_MATH;
+    if (api.tensor_create(&d->x) || api.tensor_create(&d->y) ||
+        api.filter_create(&d->w) || api.conv_create(&d->conv) ||
+        (has_bias && api.tensor_create(&d->bias)))
+        return 0;
+    if (api.tensor_set(d->x, dt, rank, xd, xs) ||
+        api.tensor_set(d->y, dt, rank, yd, ys) ||
+        api.filter_set(d->w, dt, DNN_NCHW, rank, wd) ||
+        api.conv_set(d->conv, sp, pad, stride, dil, DNN_CROSS_CORRELATION,
+                     DNN_FLOAT) ||
+        api.conv_group(d->conv, (int)p->group) ||
+        api.conv_math(d->conv, math) ||
+        (has_bias && api.tensor_set(d->bias, dt, rank, bd, bs)))
+        return 0;
+    return math;
+}
+
+/* The first algorithm the heuristics rank that runs with this math
+ * (strict f32: FMA only) and a workspace up to 256 MiB. */
+static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
+                  size_t *ws)
+{
+    enum { WANT = 16 };
+    dnn_perf perf[WANT];
+    int got = 0;
+    int st = transpose
+                 ? api.bwd_algos(handle, d->w, d->x, d->conv, d->y, WANT,
+                                 &got, perf)
+                 : api.fwd_algos(handle, d->x, d->w, d->conv, d->y, WANT,
+                                 &got, perf);
+    if (st)
+        return 0;
+    for (int i = 0; i < got && i < WANT; i++) {
+        if (perf[i].status != 0 || perf[i].memory > ((size_t)256 << 20))
+            continue;
+        if (math == DNN_FMA_MATH && perf[i].math_type != DNN_FMA_MATH)
+            continue;
+        if (api.conv_math(d->conv, perf[i].math_type))
+            continue;
+        size_t need = 0;
+        st = transpose ? api.bwd_ws(handle, d->w, d->x, d->conv, d->y,
+                                    perf[i].algo, &need)
+                       : api.fwd_ws(handle, d->x, d->w, d->conv, d->y,
+                                    perf[i].algo, &need);
+        if (st)
+            continue;
+        d->algo = perf[i].algo;
+        *ws = need;
+        return 1;
+    }
+    return 0;
+}
+
+rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
+                              int precision)
+{
+    const char *force = getenv("RLX_CUDA_CONV");
+    if (force && !strcmp(force, "kernel"))
+        return RLX_OK;
+    pthread_once(&api_once, api_load);
+    if (!api.lib)
+        return RLX_OK; /* no cuDNN: our kernel */
+    if (!exe->dnn && api.create(&exe->dnn) != 0) {
+        exe->dnn = NULL;
+        return RLX_OK;
+    }
+    int transpose = s->kind == RLXG_STEP_CONV_TRANSPOSE;
+    const rlxg_win_plan *p = &s->win;
+    rlxg_dnn_conv *d = calloc(1, sizeof *d);
+    if (!d)
+        return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
+                               "cuda compile: out of memory. Fix: free "
+                               "memory");
+    int math = describe(d, p, exe->values[s->out].dtype, transpose,
+                        precision, s->in[2] >= 0);
+    size_t ws = 0;
+    if (!math || !choose(d, exe->dnn, transpose, math, &ws) ||
+        (ws && cudaMalloc(&d->workspace, ws) != cudaSuccess)) {
+        cudaGetLastError();
+        plan_free(d); /* our kernel runs it */
+        return RLX_OK;
+    }
+    d->ws_bytes = ws;
+    s->dnn = d;
+    rlx_kit_log(exe->be->host, RLX_LOG_DEBUG, "cuda: %s through cuDNN, "
+                "algorithm %d, %zu bytes of workspace",
+                transpose ? "conv_transpose" : "conv", d->algo, ws);
+    return RLX_OK;
+}
+
+gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
+                                 const void *x, const void *w,
+                                 const void *bias, void *y, gpuStream_t st)
+{
+    const rlxg_dnn_conv *d = s->dnn;
+    const float one = 1.f, zero = 0.f;
+    int rc = api.set_stream(exe->dnn, st);
+    if (!rc && s->kind == RLXG_STEP_CONV_TRANSPOSE)
+        rc = api.bwd(exe->dnn, &one, d->w, w, d->x, x, d->conv, d->algo,
+                     d->workspace, d->ws_bytes, &zero, d->y, y);
+    else if (!rc)
+        rc = api.fwd(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
+                     d->workspace, d->ws_bytes, &zero, d->y, y);
+    if (!rc && bias && d->bias)
+        rc = api.add(exe->dnn, &one, d->bias, bias, &one, d->y, y);
+    return rc ? gpuErrorInvalidValue : gpuSuccess;
+}
+
+void rlxg_dnn_release(rlx_executable *exe)
+{
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        plan_free(exe->steps[i].dnn);
+        exe->steps[i].dnn = NULL;
+    }
+    if (exe->dnn)
+        api.destroy(exe->dnn);
+    exe->dnn = NULL;
+}

@@ -1,0 +1,46 @@
+/*
+ * gpu_execute_more.c - enqueueing the steps of the ABI 1.4 elementwise,
+ * reduction and indexing ops (gpu_lower_more.c plans them), apart from
+ * gpu_execute.c's steps so each file keeps one concern.
+ */
+#include "gpu_internal.h"
+
+gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
+                                  void *const *params, gpuStream_t st)
+{
+    const rlxg_value *y = &exe->values[s->out];
+    void *out = rlxg_value_ptr(exe, s->out, params);
+    const void *in0 = rlxg_value_ptr(exe, s->in[0], params);
+    const void *in1 = rlxg_value_ptr(exe, s->in[1], params);
+    const void *in2 = rlxg_value_ptr(exe, s->in[2], params);
+    int x_dtype = s->in[0] >= 0 ? (int)exe->values[s->in[0]].dtype : 0;
+    switch (s->kind) {
+    case RLXG_STEP_EW:
+        return rlxg_ew(st, in0, in1, in2, out, &s->ew);
+    case RLXG_STEP_REDUCE_MORE:
+        return rlxg_reduce_more(st, y->dtype, s->op, in0, out, &s->reduce);
+    case RLXG_STEP_ARG:
+        return rlxg_arg(st, x_dtype, s->op == RLX_OP_ARGMAX, s->approx, in0,
+                        (int64_t *)out, s->outer, s->len, s->inner);
+    case RLXG_STEP_LAYOUT:
+        return rlxg_layout(st, in0, out, &s->ix);
+    case RLXG_STEP_GATHER_MORE:
+        return rlxg_gather_more(st, in0, in1, s->idx_is_i64, out, &s->ix,
+                                exe->dev_flag);
+    case RLXG_STEP_SCATTER:
+        return rlxg_scatter(st, y->dtype, in0, s->idx_is_i64, in1, out,
+                            &s->ix, exe->dev_flag);
+    case RLXG_STEP_CUMSUM:
+        return rlxg_cumsum(st, y->dtype, in0, out, &s->ix);
+    case RLXG_STEP_TOPK:
+        return rlxg_topk(st, x_dtype, in0, (int64_t *)out, &s->ix);
+    case RLXG_STEP_RANGE:
+        return rlxg_range(st, y->dtype, out, y->count, s->ix.f0, s->ix.f1,
+                          s->ix.n0, s->ix.n1);
+    case RLXG_STEP_NON_ZERO:
+        return rlxg_non_zero(st, x_dtype, in0, (int64_t *)out, &s->ix,
+                             exe->dev_flag);
+    default:
+        return gpuErrorInvalidValue; /* a step kind no lowering makes */
+    }
+}
