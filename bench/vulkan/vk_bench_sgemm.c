@@ -55,25 +55,25 @@ static float frand(void)
     return (float)((rng >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
 }
 
-#define NV RLX_VK_SGEMM_VARIANTS
+#define NV RLXV_SGEMM_VARIANTS
 #define GENERAL NV /* index of the general shader in the tables below */
 
 static const char *vname(int v)
 {
-    return v == GENERAL ? "general" : rlx__vk_sgemm_variants[v].name;
+    return v == GENERAL ? "general" : rlxv_sgemm_variants[v].name;
 }
 
-static rlx__vk_pipe vpipe(int v)
+static rlxv_pipe vpipe(int v)
 {
-    return v == GENERAL ? RLX_VK_PIPE_MATMUL
-                        : (rlx__vk_pipe)(RLX_VK_PIPE_SGEMM0 + v);
+    return v == GENERAL ? RLXV_PIPE_MATMUL
+                        : (rlxv_pipe)(RLXV_PIPE_SGEMM0 + v);
 }
 
 /* Push words and groups for C[batch] = A[batch] B[batch], row-major. */
 static void setup(int v, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
                   uint32_t *push, uint32_t *groups)
 {
-    memset(push, 0, RLX_VK_PUSH_WORDS * 4);
+    memset(push, 0, RLXV_PUSH_WORDS * 4);
     push[0] = m;
     push[1] = n;
     push[2] = k;
@@ -90,7 +90,7 @@ static void setup(int v, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
         groups[0] = (n + 15) / 16;
         groups[1] = (m + 15) / 16;
     } else {
-        const rlx__vk_sgemm_variant *s = &rlx__vk_sgemm_variants[v];
+        const rlxv_sgemm_variant *s = &rlxv_sgemm_variants[v];
         push[3] = m * k;
         push[4] = k * n;
         push[5] = m * n;
@@ -101,14 +101,14 @@ static void setup(int v, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
 
 /* Record REPS dispatches of variant V, submit 6 times (the first a
  * warm-up); returns ms per dispatch (median of 5), or -1. */
-static double run(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n, uint32_t k,
-                  uint32_t batch, rlx__vk_mem *mc, rlx__vk_mem *ma,
-                  rlx__vk_mem *mb, int reps, int submits)
+static double run(rlxv_ctx *c, int v, uint32_t m, uint32_t n, uint32_t k,
+                  uint32_t batch, rlxv_mem *mc, rlxv_mem *ma,
+                  rlxv_mem *mb, int reps, int submits)
 {
     VkPipeline pl;
-    if (rlx__vk_pipeline(c, vpipe(v), &pl) != RLX_OK)
+    if (rlxv_pipeline(c, vpipe(v), &pl) != RLX_OK)
         return -1;
-    uint32_t push[RLX_VK_PUSH_WORDS], groups[3];
+    uint32_t push[RLXV_PUSH_WORDS], groups[3];
     setup(v, m, n, k, batch, push, groups);
     VkDescriptorPool dp;
     VkDescriptorSet set;
@@ -122,7 +122,7 @@ static double run(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n, uint32_t k,
         .descriptorPool = dp, .descriptorSetCount = 1,
         .pSetLayouts = &c->set_layout };
     c->fn.vkAllocateDescriptorSets(c->dev, &ai, &set);
-    rlx__vk_mem *bufs[5] = { mc, ma, mb, mc, mc };
+    rlxv_mem *bufs[5] = { mc, ma, mb, mc, mc };
     VkDescriptorBufferInfo bi[5];
     VkWriteDescriptorSet w[5];
     for (int i = 0; i < 5; i++) {
@@ -175,7 +175,7 @@ static double run(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n, uint32_t k,
     if (submits > 6)
         submits = 6;
     for (int t = 0; t < submits && ok; t++) {
-        if (rlx__vk_submit_wait(c, cb, fence) != RLX_OK) {
+        if (rlxv_submit_wait(c, cb, fence) != RLX_OK) {
             ok = 0;
             break;
         }
@@ -201,7 +201,7 @@ static double run(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n, uint32_t k,
 /* Full check of variant V on a batched m x n x k product against a
  * double-precision reference, with the output poisoned (NaN) first.
  * Returns max |err| / max |ref| or -1 if unwritten/failed. */
-static double check(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n,
+static double check(rlxv_ctx *c, int v, uint32_t m, uint32_t n,
                     uint32_t k, uint32_t batch)
 {
     size_t na = (size_t)batch * m * k, nb = (size_t)batch * k * n,
@@ -213,17 +213,17 @@ static double check(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n,
         b[i] = frand();
     for (size_t i = 0; i < nc; i++)
         y[i] = NAN;
-    rlx__vk_mem ma, mb, mc;
+    rlxv_mem ma, mb, mc;
     double worst = -1;
-    if (rlx__vk_mem_create(c, na * 4, 0, &ma) ||
-        rlx__vk_mem_create(c, nb * 4, 0, &mb) ||
-        rlx__vk_mem_create(c, nc * 4, 0, &mc) ||
-        rlx__vk_upload(c, ma.buf, 0, a, na * 4) ||
-        rlx__vk_upload(c, mb.buf, 0, b, nb * 4) ||
-        rlx__vk_upload(c, mc.buf, 0, y, nc * 4))
+    if (rlxv_mem_create(c, na * 4, 0, &ma) ||
+        rlxv_mem_create(c, nb * 4, 0, &mb) ||
+        rlxv_mem_create(c, nc * 4, 0, &mc) ||
+        rlxv_upload(c, ma.buf, 0, a, na * 4) ||
+        rlxv_upload(c, mb.buf, 0, b, nb * 4) ||
+        rlxv_upload(c, mc.buf, 0, y, nc * 4))
         goto done;
     if (run(c, v, m, n, k, batch, &mc, &ma, &mb, 1, 1) < 0 ||
-        rlx__vk_download(c, mc.buf, 0, y, nc * 4))
+        rlxv_download(c, mc.buf, 0, y, nc * 4))
         goto done;
     double err = 0, mag = 0;
     for (uint32_t z = 0; z < batch; z++)
@@ -242,9 +242,9 @@ static double check(rlx__vk_ctx *c, int v, uint32_t m, uint32_t n,
             }
     worst = isnan(err) ? -1 : err / (mag > 0 ? mag : 1);
 done:
-    rlx__vk_mem_destroy(c, &ma);
-    rlx__vk_mem_destroy(c, &mb);
-    rlx__vk_mem_destroy(c, &mc);
+    rlxv_mem_destroy(c, &ma);
+    rlxv_mem_destroy(c, &mb);
+    rlxv_mem_destroy(c, &mc);
     free(a);
     free(b);
     free(y);
@@ -253,9 +253,9 @@ done:
 
 /* ---- compiler statistics (VK_KHR_pipeline_executable_properties) ---- */
 
-static void pipeline_stats(rlx__vk *vk, rlx__vk_ctx *c, const int *sel)
+static void pipeline_stats(rlx__vk *vk, rlxv_ctx *c, const int *sel)
 {
-    const rlx__vk_device_info *d = c->info;
+    const rlxv_device_info *d = c->info;
     uint32_t ne = 0;
     vk->fn.vkEnumerateDeviceExtensionProperties(d->phys, NULL, &ne, NULL);
     VkExtensionProperties *ep = calloc(ne ? ne : 1, sizeof *ep);
@@ -318,7 +318,7 @@ static void pipeline_stats(rlx__vk *vk, rlx__vk_ctx *c, const int *sel)
     VkDescriptorSetLayout sl;
     vkCreateDescriptorSetLayout(dev, &sci, NULL, &sl);
     VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                RLX_VK_PUSH_WORDS * 4 };
+                                RLXV_PUSH_WORDS * 4 };
     VkPipelineLayoutCreateInfo lci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
         .setLayoutCount = 1, .pSetLayouts = &sl,
@@ -328,7 +328,7 @@ static void pipeline_stats(rlx__vk *vk, rlx__vk_ctx *c, const int *sel)
     for (int v = 0; v <= NV; v++) {
         if (!sel[v])
             continue;
-        const rlx__vk_shader *s = &rlx__vk_shaders[vpipe(v)];
+        const rlxv_shader *s = &rlxv_shaders[vpipe(v)];
         VkShaderModuleCreateInfo mci = {
             .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
             .codeSize = s->size, .pCode = s->code };
@@ -398,8 +398,8 @@ int main(int argc, char **argv)
     rlx__vk *vk = calloc(1, sizeof *vk);
     vk->host = &host;
     pthread_mutex_init(&vk->lock, NULL);
-    rlx__vk_ctx *c;
-    if (rlx__vk_context(vk, 0, &c) != RLX_OK)
+    rlxv_ctx *c;
+    if (rlxv_context(vk, 0, &c) != RLX_OK)
         return 1;
     printf("device: %s (%s)\n", c->info->props.deviceName, c->info->driver);
     uint32_t sizes[8] = { 1024, 2048, 4096 };
@@ -431,7 +431,7 @@ int main(int argc, char **argv)
     for (int v = 0; v < NV; v++) {
         if (!sel[v])
             continue;
-        const rlx__vk_sgemm_variant *s = &rlx__vk_sgemm_variants[v];
+        const rlxv_sgemm_variant *s = &rlxv_sgemm_variants[v];
         uint32_t m = 2 * s->bm, n = 3 * s->bn, k = 5 * s->bk, batch = 2;
         double e = check(c, v, m, n, k, batch);
         int good = e >= 0 && e < 1e-5;
@@ -474,16 +474,16 @@ int main(int argc, char **argv)
             a[i] = frand();
             b[i] = frand();
         }
-        rlx__vk_mem ma, mb, mc;
-        if (rlx__vk_mem_create(c, bytes, 0, &ma) ||
-            rlx__vk_mem_create(c, bytes, 0, &mb) ||
-            rlx__vk_mem_create(c, bytes, 0, &mc) ||
-            rlx__vk_upload(c, ma.buf, 0, a, bytes) ||
-            rlx__vk_upload(c, mb.buf, 0, b, bytes))
+        rlxv_mem ma, mb, mc;
+        if (rlxv_mem_create(c, bytes, 0, &ma) ||
+            rlxv_mem_create(c, bytes, 0, &mb) ||
+            rlxv_mem_create(c, bytes, 0, &mc) ||
+            rlxv_upload(c, ma.buf, 0, a, bytes) ||
+            rlxv_upload(c, mb.buf, 0, b, bytes))
             return 1;
         for (int v = 0; v <= NV; v++) {
             if (!sel[v] ||
-                (v < NV && !rlx__vk_sgemm_fits(&rlx__vk_sgemm_variants[v],
+                (v < NV && !rlxv_sgemm_fits(&rlxv_sgemm_variants[v],
                                                n, n, n)))
                 continue;
             int reps = n >= 4096 ? 10 : n >= 2048 ? 20 : 50;
@@ -494,7 +494,7 @@ int main(int argc, char **argv)
                 status = 1;
                 continue;
             }
-            rlx__vk_download(c, mc.buf, 0, out, bytes);
+            rlxv_download(c, mc.buf, 0, out, bytes);
             double worst = 0;
             for (int s = 0; s < 256; s++) {
                 size_t i = (size_t)((s * 7919u) % n);
@@ -515,9 +515,9 @@ int main(int argc, char **argv)
                    vname(v), ms, gf[si][v], worst);
             fflush(stdout);
         }
-        rlx__vk_mem_destroy(c, &ma);
-        rlx__vk_mem_destroy(c, &mb);
-        rlx__vk_mem_destroy(c, &mc);
+        rlxv_mem_destroy(c, &ma);
+        rlxv_mem_destroy(c, &mb);
+        rlxv_mem_destroy(c, &mc);
         free(a);
         free(b);
         free(out);
@@ -539,12 +539,12 @@ int main(int argc, char **argv)
     }
     printf("planner picks:");
     for (int si = 0; si < ns; si++) {
-        int v = rlx__vk_sgemm_pick(c, NULL, sizes[si], sizes[si],
+        int v = rlxv_sgemm_pick(c, NULL, sizes[si], sizes[si],
                                    sizes[si], 1);
         printf(" %u %s;", (unsigned)sizes[si], vname(v < 0 ? GENERAL : v));
     }
     printf("\n");
-    rlx__vk_teardown(vk);
+    rlxv_teardown(vk);
     free(vk);
     return status;
 }

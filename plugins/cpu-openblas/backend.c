@@ -19,11 +19,11 @@
 #include "blas_internal.h"
 #include "cpu_ref_reuse.h"
 
-#ifndef RLX_BLAS_VARIANT_NAME
-#define RLX_BLAS_VARIANT_NAME "portable"
+#ifndef RLXB_VARIANT_NAME
+#define RLXB_VARIANT_NAME "portable"
 #endif
 
-int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype)
+int rlxb_ref_supports(rlx_op op, rlx_dtype dtype)
 {
     return rlx__cpu_ref_supports(op, dtype);
 }
@@ -71,7 +71,7 @@ static unsigned pool_threads(const rlx_host *host)
 }
 
 /* The pool, started on first use. */
-static rlx_status ensure_pool(rlx__blas_backend *be)
+static rlx_status ensure_pool(rlxb_backend *be)
 {
     rlx_status st = RLX_OK;
     pthread_mutex_lock(&be->pool_mu);
@@ -79,7 +79,7 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
     if (!be->pool && !threads) {
         st = RLX_ERR_INVALID_ARGUMENT; /* reported by pool_threads */
     } else if (!be->pool) {
-        be->pool = rlx__blas_pool_create(threads);
+        be->pool = rlxb_pool_create(threads);
         if (!be->pool)
             st = rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                               "cpu-openblas: cannot start the worker "
@@ -88,8 +88,8 @@ static rlx_status ensure_pool(rlx__blas_backend *be)
         else
             rlx_kit_log(be->host, RLX_LOG_DEBUG,
                         "cpu-openblas (%s): %u pool threads; OpenBLAS "
-                        "%s with %d threads", RLX_BLAS_VARIANT_NAME,
-                        rlx__blas_pool_threads(be->pool),
+                        "%s with %d threads", RLXB_VARIANT_NAME,
+                        rlxb_pool_threads(be->pool),
                         openblas_get_config(),
                         openblas_get_num_threads());
     }
@@ -101,9 +101,9 @@ static rlx_status blas_compile(void *backend, const rlx_graph_view *graph,
                                const rlx_compile_options *options,
                                rlx_executable **out)
 {
-    rlx__blas_backend *be = backend;
+    rlxb_backend *be = backend;
     rlx_status st = ensure_pool(be);
-    return st == RLX_OK ? rlx__blas_compile(backend, graph, options, out)
+    return st == RLX_OK ? rlxb_compile(backend, graph, options, out)
                         : st;
 }
 
@@ -111,11 +111,11 @@ static rlx_status blas_buffer_create(void *backend, uint32_t device_index,
                                      const rlx_tensor_desc *desc,
                                      const void *data, rlx_buffer **out)
 {
-    rlx__blas_backend *be = backend;
+    rlxb_backend *be = backend;
     /* Each buffer gets an id never reused in this process, so a packed
      * copy of a weight is never mistaken for that of a new buffer made
-     * at a freed one's address (ids start above RLX__BLAS_KEY_CONST). */
-    static atomic_uint_least64_t next_id = RLX__BLAS_KEY_CONST + 1;
+     * at a freed one's address (ids start above RLXB_KEY_CONST). */
+    static atomic_uint_least64_t next_id = RLXB_KEY_CONST + 1;
     rlx_status st =
         rlx__cpu_ref_buffer_create(be->ref, device_index, desc, data, out);
     if (st == RLX_OK)
@@ -126,20 +126,20 @@ static rlx_status blas_buffer_create(void *backend, uint32_t device_index,
 static rlx_status blas_buffer_read(void *backend, rlx_buffer *buffer,
                                    void *dst, size_t nbytes)
 {
-    rlx__blas_backend *be = backend;
+    rlxb_backend *be = backend;
     return rlx__cpu_ref_buffer_read(be->ref, buffer, dst, nbytes);
 }
 
 static void blas_buffer_destroy(void *backend, rlx_buffer *buffer)
 {
-    rlx__blas_backend *be = backend;
+    rlxb_backend *be = backend;
     rlx__cpu_ref_buffer_destroy(be->ref, buffer);
 }
 
 static void blas_backend_destroy(void *backend)
 {
-    rlx__blas_backend *be = backend;
-    rlx__blas_pool_destroy(be->pool);
+    rlxb_backend *be = backend;
+    rlxb_pool_destroy(be->pool);
     pthread_mutex_destroy(&be->pool_mu);
     rlx__cpu_ref_backend_free(be->ref);
     free(be);
@@ -150,11 +150,11 @@ static const rlx_backend_vtable blas_vtable = {
     .probe = NULL, /* a CPU backend is always available */
     .supports_op = blas_supports_op,
     .compile = blas_compile,
-    .executable_destroy = rlx__blas_executable_destroy,
+    .executable_destroy = rlxb_executable_destroy,
     .buffer_create = blas_buffer_create,
     .buffer_read = blas_buffer_read,
     .buffer_destroy = blas_buffer_destroy,
-    .execute = rlx__blas_execute,
+    .execute = rlxb_execute,
     .backend_destroy = blas_backend_destroy,
 };
 
@@ -162,7 +162,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
     if (!host || !host->register_backend)
         return RLX_ERR_INVALID_ARGUMENT;
-    rlx__blas_backend *be = calloc(1, sizeof *be);
+    rlxb_backend *be = calloc(1, sizeof *be);
     void *ref = rlx__cpu_ref_backend_new(host);
     if (!be || !ref) {
         free(be);
@@ -182,7 +182,7 @@ RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
         .flags = RLX_BACKEND_EXECUTES,
         .description = "packed AVX2/AVX-512 sgemm (OpenBLAS when "
                        "portable) and vectorised threaded kernels ("
-                       RLX_BLAS_VARIANT_NAME " variant); cpu-ref for the "
+                       RLXB_VARIANT_NAME " variant); cpu-ref for the "
                        "rest",
         .vtable = &blas_vtable,
         .backend = be,

@@ -9,8 +9,8 @@
  * storage (reshape is an alias). Ops and dtypes without a fast kernel run
  * through cpu-ref's own compile/execute on a one-node graph (fallback.c).
  */
-#ifndef RLX_BLAS_INTERNAL_H
-#define RLX_BLAS_INTERNAL_H
+#ifndef RLXB_INTERNAL_H
+#define RLXB_INTERNAL_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,120 +21,120 @@
 #include <rlx/kit.h>
 #include <rlx/plugin.h>
 
-/* A step key (rlx__blas_step.key) for constants; buffer ids start
+/* A step key (rlxb_step.key) for constants; buffer ids start
  * above it. */
-#define RLX__BLAS_KEY_CONST 1u
+#define RLXB_KEY_CONST 1u
 
 /* Arena offsets and row starts are aligned to a cache line. */
-#define RLX__BLAS_ALIGN 64u
+#define RLXB_ALIGN 64u
 
 /* ---- pool.c: the backend's worker threads --------------------------- */
 
-typedef struct rlx__blas_pool rlx__blas_pool;
+typedef struct rlxb_pool rlxb_pool;
 /* One task of a parallel loop: handle items [begin, end). */
-typedef void (*rlx__blas_task_fn)(void *ctx, size_t begin, size_t end);
+typedef void (*rlxb_task_fn)(void *ctx, size_t begin, size_t end);
 
 /* N_THREADS counts the caller: N_THREADS - 1 workers are started. */
-rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads);
-void rlx__blas_pool_destroy(rlx__blas_pool *pool);
-unsigned rlx__blas_pool_threads(const rlx__blas_pool *pool);
+rlxb_pool *rlxb_pool_create(unsigned n_threads);
+void rlxb_pool_destroy(rlxb_pool *pool);
+unsigned rlxb_pool_threads(const rlxb_pool *pool);
 /* Run FN over [0, N) in chunks of at least GRAIN items. When the pool is
  * busy with another executable's loop, the caller runs it alone. */
-void rlx__blas_parallel_for(rlx__blas_pool *pool, size_t n, size_t grain,
-                            rlx__blas_task_fn fn, void *ctx);
+void rlxb_parallel_for(rlxb_pool *pool, size_t n, size_t grain,
+                            rlxb_task_fn fn, void *ctx);
 
 /* ---- backend object -------------------------------------------------- */
 
-typedef struct rlx__blas_backend {
+typedef struct rlxb_backend {
     const rlx_host *host;
     void *ref;                /* cpu-ref's backend object, for fallback */
     pthread_mutex_t pool_mu;
-    rlx__blas_pool *pool;     /* created at the first compile */
-} rlx__blas_backend;
+    rlxb_pool *pool;     /* created at the first compile */
+} rlxb_backend;
 
 /* ---- steps and executables ------------------------------------------- */
 
-typedef enum rlx__blas_where {
-    RLX__BLAS_ARENA,          /* exe->arena + value offset */
-    RLX__BLAS_INPUT,          /* args->inputs[slot] */
-    RLX__BLAS_PARAM,          /* args->params[slot]->bytes */
-    RLX__BLAS_CONST,          /* step->owned */
-    RLX__BLAS_ALIAS,          /* same storage as step alias_of */
-    RLX__BLAS_FUSED           /* folded into a later step (fuse.c): no
+typedef enum rlxb_where {
+    RLXB_ARENA,          /* exe->arena + value offset */
+    RLXB_INPUT,          /* args->inputs[slot] */
+    RLXB_PARAM,          /* args->params[slot]->bytes */
+    RLXB_CONST,          /* step->owned */
+    RLXB_ALIAS,          /* same storage as step alias_of */
+    RLXB_FUSED           /* folded into a later step (fuse.c): no
                                  storage, no kernel, no inputs */
-} rlx__blas_where;
+} rlxb_where;
 
-typedef enum rlx__blas_kind {
-    RLX__BLAS_K_SOURCE,       /* input, param, constant, reshape: no work */
-    RLX__BLAS_K_UNARY,
-    RLX__BLAS_K_BINARY,
-    RLX__BLAS_K_MATMUL,
-    RLX__BLAS_K_SOFTMAX,
-    RLX__BLAS_K_NORM,
-    RLX__BLAS_K_REDUCE,
-    RLX__BLAS_K_TRANSPOSE,
-    RLX__BLAS_K_ATTENTION,    /* fused softmax(q k^T * scale) v (fuse.c) */
-    RLX__BLAS_K_CONV,         /* 2-d f32 convolution (kernels_conv.c) */
-    RLX__BLAS_K_WINDOW,       /* 2-d pools, batch norm (kernels_window.c) */
-    RLX__BLAS_K_FALLBACK      /* a one-node cpu-ref executable */
-} rlx__blas_kind;
+typedef enum rlxb_kind {
+    RLXB_K_SOURCE,       /* input, param, constant, reshape: no work */
+    RLXB_K_UNARY,
+    RLXB_K_BINARY,
+    RLXB_K_MATMUL,
+    RLXB_K_SOFTMAX,
+    RLXB_K_NORM,
+    RLXB_K_REDUCE,
+    RLXB_K_TRANSPOSE,
+    RLXB_K_ATTENTION,    /* fused softmax(q k^T * scale) v (fuse.c) */
+    RLXB_K_CONV,         /* 2-d f32 convolution (kernels_conv.c) */
+    RLXB_K_WINDOW,       /* 2-d pools, batch norm (kernels_window.c) */
+    RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
+} rlxb_kind;
 
 /* Binary op after merging dims: ROWS rows of LEN, each input stepping
  * by a 0/1 stride inside a row and by per-dim strides between rows. */
-#define RLX__BLAS_MAX_RANK 8
-typedef struct rlx__blas_binary {
+#define RLXB_MAX_RANK 8
+typedef struct rlxb_binary {
     size_t len;               /* inner run */
     int a_inner, b_inner;     /* 1: contiguous, 0: broadcast */
     uint32_t rank;            /* outer dims (rows) */
-    size_t dims[RLX__BLAS_MAX_RANK];
-    size_t a_stride[RLX__BLAS_MAX_RANK], b_stride[RLX__BLAS_MAX_RANK];
+    size_t dims[RLXB_MAX_RANK];
+    size_t a_stride[RLXB_MAX_RANK], b_stride[RLXB_MAX_RANK];
     size_t rows;
-} rlx__blas_binary;
+} rlxb_binary;
 
 /* Work fused into a matmul's result at compile time (compile.c finds
  * the pattern, the gemm applies it while a tile is hot):
  * y = act(a . b + bias) + residual. Each part is optional. */
-typedef struct rlx__blas_epilogue {
+typedef struct rlxb_epilogue {
     int32_t bias_in;          /* step input index of a [n] bias, or -1 */
     int32_t res_in;           /* step input index of a residual shaped
                                  like the result, or -1 */
     rlx_op act;               /* RLX_OP_RELU, RLX_OP_GELU or
                                  RLX_OP_INVALID (none) */
     int64_t approx;           /* GELU form */
-} rlx__blas_epilogue;
+} rlxb_epilogue;
 
-typedef struct rlx__blas_gemm {
+typedef struct rlxb_gemm {
     size_t m, k, n;
     int trans_a, trans_b;
     size_t lda, ldb;
     size_t n_batch;           /* sgemm calls */
     size_t *a_off, *b_off;    /* element offset of each batch, owned */
-    rlx__blas_epilogue epi;
+    rlxb_epilogue epi;
     /* B packed for the AVX2/AVX-512 kernels (sgemm.h), kept across runs
      * while B's key stays the same: execute sets b_key before each run
      * (0: B changes between runs, pack per run). Owned. */
     uint64_t b_key, packed_key;
     float *packed;
-} rlx__blas_gemm;
+} rlxb_gemm;
 
 /* [outer, len, inner] around one axis (softmax, reductions). */
-typedef struct rlx__blas_axis {
+typedef struct rlxb_axis {
     size_t outer, len, inner;
     int causal;
     size_t rows;              /* causal: rows of each matrix */
-} rlx__blas_axis;
+} rlxb_axis;
 
-typedef struct rlx__blas_norm {
+typedef struct rlxb_norm {
     size_t rows, cols;
     float eps;
-} rlx__blas_norm;
+} rlxb_norm;
 
-typedef struct rlx__blas_transpose {
+typedef struct rlxb_transpose {
     uint32_t rank;            /* of the output */
-    size_t dims[RLX__BLAS_MAX_RANK];
-    size_t stride[RLX__BLAS_MAX_RANK]; /* input stride per output dim */
+    size_t dims[RLXB_MAX_RANK];
+    size_t stride[RLXB_MAX_RANK]; /* input stride per output dim */
     size_t rows;              /* product of all but the last dim */
-} rlx__blas_transpose;
+} rlxb_transpose;
 
 /* Attention fused from matmul(q, k^T) -> [mul/div by a scalar] ->
  * softmax(last axis, causal or not) -> matmul(., v) [-> transpose], read
@@ -142,7 +142,7 @@ typedef struct rlx__blas_transpose {
  * never materialised. Pair t (a batch-and-head index) of q starts at
  * q + q_off[t], its rows Q_ROW elements apart, the last axis contiguous;
  * likewise k, v and the output. Inputs: q, k, v, then the scale. */
-typedef struct rlx__blas_attn {
+typedef struct rlxb_attn {
     size_t n_pairs, sq, sk, dh, dv;
     size_t q_row, k_row, v_row, o_row;
     size_t *off;              /* q_off, k_off, v_off, o_off: 4 * n_pairs,
@@ -154,14 +154,14 @@ typedef struct rlx__blas_attn {
     size_t slot_floats;
     float *scratch;           /* n_slots * slot_floats, owned */
     atomic_flag *busy;        /* n_slots, owned */
-} rlx__blas_attn;
+} rlxb_attn;
 
 /* A 2-d f32 convolution, x [n, c, ih, iw] -> y [n, m, oh, ow], as
  * y = act(conv(x, w) + bias [+ res]) [+ res] per output channel. The
  * weights are packed once per bound buffer (keys of every operand the
  * packing reads), with a following batch norm folded in (fuse.c). */
-#define RLX__BLAS_CONV_KEYS 6
-typedef struct rlx__blas_conv {
+#define RLXB_CONV_KEYS 6
+typedef struct rlxb_conv {
     size_t n, c, m, groups, cg, mg; /* cg, mg: channels per group */
     size_t ih, iw, oh, ow, kh, kw;
     size_t sh, sw, dh, dw, ph, pw;  /* strides, dilations, pads_begin */
@@ -176,7 +176,7 @@ typedef struct rlx__blas_conv {
     rlx_op act;               /* RLX_OP_RELU, RLX_OP_GELU or INVALID */
     int64_t approx;
     /* per run: keys of w, bias, bn (0: changes every run) */
-    uint64_t keys[RLX__BLAS_CONV_KEYS], packed_keys[RLX__BLAS_CONV_KEYS];
+    uint64_t keys[RLXB_CONV_KEYS], packed_keys[RLXB_CONV_KEYS];
     int packed_ok;
     float *packed;            /* weights, packed (owned) */
     float *fbias;             /* [m] bias after folding (owned) */
@@ -186,58 +186,58 @@ typedef struct rlx__blas_conv {
     size_t slot_floats;
     float *scratch;
     atomic_flag *busy;
-} rlx__blas_conv;
+} rlxb_conv;
 
 /* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm
  * (planes of ih * iw, iw = 1). */
-typedef struct rlx__blas_window {
+typedef struct rlxb_window {
     size_t n, c, ih, iw, oh, ow, kh, kw;
     size_t sh, sw, dh, dw, ph, pw, peh, pew; /* pads begin, then end */
     int include_pad;
     double eps;               /* batch norm */
     float *cnt_x;             /* avg: window columns counted per ox,
                                  owned */
-} rlx__blas_window;
+} rlxb_window;
 
-typedef struct rlx__blas_step {
+typedef struct rlxb_step {
     rlx_op op;
-    rlx__blas_kind kind;
+    rlxb_kind kind;
     rlx_dtype dtype;
     size_t nbytes;            /* of the result */
     size_t count;
     uint32_t n_inputs;
     uint32_t *inputs;         /* step indices */
-    rlx__blas_where where;
+    rlxb_where where;
     uint32_t slot;            /* INPUT/PARAM slot; ARENA: value index */
     uint32_t alias_of;        /* ALIAS: the step whose storage it shares */
     void *owned;              /* CONST data */
     uint64_t key;             /* per run: what the bytes are, for caches
                                  of derived data (packed weights): the
-                                 buffer's id (PARAM), RLX__BLAS_KEY_CONST,
+                                 buffer's id (PARAM), RLXB_KEY_CONST,
                                  or 0 (changes between runs) */
     int64_t approx;           /* GELU form */
     float fattr[2];           /* UNARY: hard_sigmoid's alpha, beta; clip's
                                  bounds */
     union {
-        rlx__blas_binary binary;
-        rlx__blas_gemm gemm;
-        rlx__blas_axis axis;
-        rlx__blas_norm norm;
-        rlx__blas_transpose transpose;
-        rlx__blas_attn attn;
-        rlx__blas_conv conv;
-        rlx__blas_window window;
+        rlxb_binary binary;
+        rlxb_gemm gemm;
+        rlxb_axis axis;
+        rlxb_norm norm;
+        rlxb_transpose transpose;
+        rlxb_attn attn;
+        rlxb_conv conv;
+        rlxb_window window;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
     unsigned char *ptr;       /* resolved at execute */
-} rlx__blas_step;
+} rlxb_step;
 
-typedef struct rlx__blas_prof rlx__blas_prof;
+typedef struct rlxb_prof rlxb_prof;
 
-typedef struct rlx__blas_exe {
+typedef struct rlxb_exe {
     uint32_t n_steps;
-    rlx__blas_step *steps;
+    rlxb_step *steps;
     uint32_t n_inputs, n_params, n_outputs;
     uint32_t *input_steps, *param_steps, *output_steps;
     rlx_kit_live *values;     /* arena values (the kit's planner) */
@@ -247,36 +247,36 @@ typedef struct rlx__blas_exe {
     size_t *stage_off;        /* per input slot: offset in stage */
     size_t stage_size;        /* all inputs' bytes */
     unsigned char *stage;     /* copies of misaligned inputs, made lazily */
-    rlx__blas_prof *prof;     /* per-step times (profile.c), or NULL */
+    rlxb_prof *prof;     /* per-step times (profile.c), or NULL */
     /* the compile's options (its settings), while it compiles only */
     const rlx_compile_options *options;
-} rlx__blas_exe;
+} rlxb_exe;
 
-rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *graph,
+rlx_status rlxb_compile(void *backend, const rlx_graph_view *graph,
                              const rlx_compile_options *options,
                              rlx_executable **out);
-void rlx__blas_executable_destroy(void *backend, rlx_executable *exe);
-rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
+void rlxb_executable_destroy(void *backend, rlx_executable *exe);
+rlx_status rlxb_execute(void *backend, rlx_executable *exe,
                              const rlx_execute_args *args);
 
 /* ---- fallback.c: cpu-ref on one node -------------------------------- */
 
-rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
+rlx_status rlxb_fallback_compile(rlxb_backend *be,
                                       const rlx_graph_view *g, uint32_t i,
                                       void **out);
-rlx_status rlx__blas_fallback_run(rlx__blas_backend *be, void *fb,
+rlx_status rlxb_fallback_run(rlxb_backend *be, void *fb,
                                   const void *const *inputs,
                                   uint32_t n_inputs, void *output);
-void rlx__blas_fallback_destroy(rlx__blas_backend *be, void *fb);
+void rlxb_fallback_destroy(rlxb_backend *be, void *fb);
 /* cpu-ref's op table, reused (supports_op answers exactly as cpu-ref). */
-int rlx__blas_ref_supports(rlx_op op, rlx_dtype dtype);
+int rlxb_ref_supports(rlx_op op, rlx_dtype dtype);
 
 /* ---- prepare.c: compile-time plans of the fast kernels --------------- */
 
 /* Returns RLX_OK and fills STEP's plan, or RLX_ERR_UNSUPPORTED when the
  * node has no fast kernel (the caller then falls back). */
-rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
-                             uint32_t i, rlx__blas_step *step,
+rlx_status rlxb_prepare(rlxb_backend *be, const rlx_graph_view *g,
+                             uint32_t i, rlxb_step *step,
                              const rlx_compile_options *options);
 
 /* ---- fuse.c: compile-time fusion over the steps ---------------------- */
@@ -285,81 +285,81 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
  * matmul's epilogue and attention chains into one ATTENTION step; the
  * steps folded away become FUSED. Runs after every step is prepared and
  * before the arena is planned. */
-rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
-                          rlx__blas_exe *x);
-void rlx__blas_attn_free(rlx__blas_attn *p);
+rlx_status rlxb_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                          rlxb_exe *x);
+void rlxb_attn_free(rlxb_attn *p);
 
 /* ---- kernels_conv.c: 2-d convolution --------------------------------- */
 
 /* Plans node I when it is a 1-d or 2-d f32 conv this variant runs fast
  * (1-d as 2-d of height 1), else RLX_ERR_UNSUPPORTED. */
-rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
+rlx_status rlxb_conv_prepare(rlxb_backend *be,
                                   const rlx_graph_view *g, uint32_t i,
-                                  rlx__blas_conv *p,
+                                  rlxb_conv *p,
                                   const rlx_compile_options *options);
 /* IN: the step's operands (x, w, then those p names). 0, or -1 when out
  * of memory for the packed weights (nothing written). */
-int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
+int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                        const float *const *in, float *y);
-void rlx__blas_conv_free(rlx__blas_conv *p);
+void rlxb_conv_free(rlxb_conv *p);
 
 /* ---- kernels_window.c: pools and batch norm ------------------------- */
 
 /* Plans max_pool/avg_pool (rank 4) or batch_norm node I, else
  * RLX_ERR_UNSUPPORTED. */
-rlx_status rlx__blas_window_prepare(rlx__blas_backend *be,
+rlx_status rlxb_window_prepare(rlxb_backend *be,
                                     const rlx_graph_view *g, uint32_t i,
-                                    rlx__blas_window *p);
+                                    rlxb_window *p);
 /* IN: x, then batch norm's scale, bias, mean, var. */
-void rlx__blas_window_run(rlx__blas_pool *pool, rlx_op op,
-                          const rlx__blas_window *p, const float *const *in,
+void rlxb_window_run(rlxb_pool *pool, rlx_op op,
+                          const rlxb_window *p, const float *const *in,
                           float *y);
-void rlx__blas_window_free(rlx__blas_window *p);
+void rlxb_window_free(rlxb_window *p);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 
 /* Sets x->prof when the setting asks for it. */
-rlx_status rlx__blas_prof_create(rlx__blas_backend *be,
-                                 const rlx_graph_view *g, rlx__blas_exe *x);
-void rlx__blas_prof_destroy(rlx__blas_prof *p);
-double rlx__blas_prof_now(void);
-/* Step I ran from T0 (rlx__blas_prof_now) until now. */
-void rlx__blas_prof_step(rlx__blas_prof *p, uint32_t i, double t0);
+rlx_status rlxb_prof_create(rlxb_backend *be,
+                                 const rlx_graph_view *g, rlxb_exe *x);
+void rlxb_prof_destroy(rlxb_prof *p);
+double rlxb_prof_now(void);
+/* Step I ran from T0 (rlxb_prof_now) until now. */
+void rlxb_prof_step(rlxb_prof *p, uint32_t i, double t0);
 /* A run succeeded; logs the table after the last timed run. */
-void rlx__blas_prof_run_done(rlx__blas_backend *be, rlx__blas_exe *x);
+void rlxb_prof_run_done(rlxb_backend *be, rlxb_exe *x);
 
 /* ---- kernels -------------------------------------------------------- */
 
 /* FATTR: hard_sigmoid's alpha and beta, clip's bounds (ignored by the
  * other ops). */
-void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
+void rlxb_unary(rlxb_pool *pool, rlx_op op, int64_t approx,
                      const float *fattr, const float *x, float *y,
                      size_t count);
 /* One thread's share: the unary ops but hard_sigmoid and clip (the
  * conv epilogue's activations). */
-void rlx__blas_unary_range(rlx_op op, int64_t approx, const float *x,
+void rlxb_unary_range(rlx_op op, int64_t approx, const float *x,
                            float *y, size_t n);
-void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
-                          const rlx__blas_binary *p, const float *a,
+void rlxb_binary_run(rlxb_pool *pool, rlx_op op,
+                          const rlxb_binary *p, const float *a,
                           const float *b, float *y);
 /* Y = epilogue(A . B) for every batch. IN: the step's operands (in[0]
  * A, in[1] B, then the epilogue's, indexed by p->epi). */
-void rlx__blas_gemm_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
+void rlxb_gemm_run(rlxb_pool *pool, rlxb_gemm *p,
                         const float *const *in, float *y);
 /* Frees what the plan owns (offsets, packed B). */
-void rlx__blas_gemm_free(rlx__blas_gemm *p);
-void rlx__blas_softmax_run(rlx__blas_pool *pool, const rlx__blas_axis *p,
+void rlxb_gemm_free(rlxb_gemm *p);
+void rlxb_softmax_run(rlxb_pool *pool, const rlxb_axis *p,
                            const float *x, float *y);
-void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,
-                        const rlx__blas_norm *p, const float *x,
+void rlxb_norm_run(rlxb_pool *pool, rlx_op op,
+                        const rlxb_norm *p, const float *x,
                         const float *gamma, const float *beta, float *y);
-void rlx__blas_reduce_run(rlx__blas_pool *pool, rlx_op op,
-                          const rlx__blas_axis *p, const float *x, float *y);
+void rlxb_reduce_run(rlxb_pool *pool, rlx_op op,
+                          const rlxb_axis *p, const float *x, float *y);
 /* IN: q, k, v, then the scale (when p->scale_in >= 0). */
-void rlx__blas_attn_run(rlx__blas_pool *pool, rlx__blas_attn *p,
+void rlxb_attn_run(rlxb_pool *pool, rlxb_attn *p,
                         const float *const *in, float *y);
-void rlx__blas_transpose_run(rlx__blas_pool *pool,
-                             const rlx__blas_transpose *p, const uint32_t *x,
+void rlxb_transpose_run(rlxb_pool *pool,
+                             const rlxb_transpose *p, const uint32_t *x,
                              uint32_t *y);
 
-#endif /* RLX_BLAS_INTERNAL_H */
+#endif /* RLXB_INTERNAL_H */

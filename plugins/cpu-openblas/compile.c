@@ -13,14 +13,14 @@
 
 static size_t round_up(size_t n)
 {
-    return (n + RLX__BLAS_ALIGN - 1) / RLX__BLAS_ALIGN * RLX__BLAS_ALIGN;
+    return (n + RLXB_ALIGN - 1) / RLXB_ALIGN * RLXB_ALIGN;
 }
 
 /* The step whose storage step I uses (reshape chains end at a source or
  * an arena value). */
-static uint32_t root_of(const rlx__blas_exe *x, uint32_t i)
+static uint32_t root_of(const rlxb_exe *x, uint32_t i)
 {
-    while (x->steps[i].where == RLX__BLAS_ALIAS)
+    while (x->steps[i].where == RLXB_ALIAS)
         i = x->steps[i].alias_of;
     return i;
 }
@@ -33,11 +33,11 @@ static rlx_status fail_oom(const rlx_host *host, const char *name)
                         "graph", name);
 }
 
-static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
-                            uint32_t i, rlx__blas_exe *x)
+static rlx_status step_init(rlxb_backend *be, const rlx_graph_view *g,
+                            uint32_t i, rlxb_exe *x)
 {
     const rlx_node_view *v = g->nodes[i];
-    rlx__blas_step *s = &x->steps[i];
+    rlxb_step *s = &x->steps[i];
     size_t elem = rlx_dtype_size(v->dtype), count = 1;
     for (uint32_t d = 0; d < v->rank; d++) {
         size_t n = (size_t)v->shape[d];
@@ -73,14 +73,14 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
 
     switch (v->op) {
     case RLX_OP_INPUT: case RLX_OP_PARAM:
-        s->kind = RLX__BLAS_K_SOURCE;
-        s->where = v->op == RLX_OP_INPUT ? RLX__BLAS_INPUT : RLX__BLAS_PARAM;
+        s->kind = RLXB_K_SOURCE;
+        s->where = v->op == RLX_OP_INPUT ? RLXB_INPUT : RLXB_PARAM;
         s->slot = v->slot;
         return RLX_OK;
     case RLX_OP_CONSTANT:
-        s->kind = RLX__BLAS_K_SOURCE;
-        s->where = RLX__BLAS_CONST;
-        if (!(s->owned = aligned_alloc(RLX__BLAS_ALIGN,
+        s->kind = RLXB_K_SOURCE;
+        s->where = RLXB_CONST;
+        if (!(s->owned = aligned_alloc(RLXB_ALIGN,
                                        round_up(s->nbytes ? s->nbytes : 1))))
             return fail_oom(be->host, v->name);
         if (s->nbytes && v->data)
@@ -88,8 +88,8 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
         return RLX_OK;
     case RLX_OP_RESHAPE:
         if (v->n_inputs == 1) { /* same bytes, another shape: an alias */
-            s->kind = RLX__BLAS_K_SOURCE;
-            s->where = RLX__BLAS_ALIAS;
+            s->kind = RLXB_K_SOURCE;
+            s->where = RLXB_ALIAS;
             s->alias_of = root_of(x, v->inputs[0]);
             return RLX_OK;
         }
@@ -97,25 +97,25 @@ static rlx_status step_init(rlx__blas_backend *be, const rlx_graph_view *g,
     default:
         break;
     }
-    s->where = RLX__BLAS_ARENA;
-    rlx_status st = rlx__blas_prepare(be, g, i, s, x->options);
+    s->where = RLXB_ARENA;
+    rlx_status st = rlxb_prepare(be, g, i, s, x->options);
     if (st != RLX_ERR_UNSUPPORTED)
         return st;
-    s->kind = RLX__BLAS_K_FALLBACK;
+    s->kind = RLXB_K_FALLBACK;
     s->fb_inputs = calloc(v->n_inputs ? v->n_inputs : 1,
                           sizeof *s->fb_inputs);
     if (!s->fb_inputs)
         return fail_oom(be->host, v->name);
-    return rlx__blas_fallback_compile(be, g, i, &s->fallback);
+    return rlxb_fallback_compile(be, g, i, &s->fallback);
 }
 
 /* Lifetimes of the arena values, the plan, the arena. */
-static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
-                             rlx__blas_exe *x)
+static rlx_status plan_arena(rlxb_backend *be, const rlx_graph_view *g,
+                             rlxb_exe *x)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < x->n_steps; i++)
-        if (x->steps[i].where == RLX__BLAS_ARENA)
+        if (x->steps[i].where == RLXB_ARENA)
             n++;
     x->values = calloc(n ? n : 1, sizeof *x->values);
     if (!x->values)
@@ -123,28 +123,28 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
     x->n_values = n;
     n = 0;
     for (uint32_t i = 0; i < x->n_steps; i++) {
-        rlx__blas_step *s = &x->steps[i];
-        if (s->where != RLX__BLAS_ARENA)
+        rlxb_step *s = &x->steps[i];
+        if (s->where != RLXB_ARENA)
             continue;
         s->slot = n;
         x->values[n++] = (rlx_kit_live){ .nbytes = s->nbytes,
                                             .first = i, .last = i };
     }
     for (uint32_t i = 0; i < x->n_steps; i++) {
-        const rlx__blas_step *s = &x->steps[i];
+        const rlxb_step *s = &x->steps[i];
         for (uint32_t j = 0; j < s->n_inputs; j++) {
-            const rlx__blas_step *r = &x->steps[root_of(x, s->inputs[j])];
-            if (r->where == RLX__BLAS_ARENA && x->values[r->slot].last < i)
+            const rlxb_step *r = &x->steps[root_of(x, s->inputs[j])];
+            if (r->where == RLXB_ARENA && x->values[r->slot].last < i)
                 x->values[r->slot].last = i;
         }
     }
     for (uint32_t o = 0; o < x->n_outputs; o++) {
-        const rlx__blas_step *r = &x->steps[root_of(x, x->output_steps[o])];
-        if (r->where == RLX__BLAS_ARENA)
+        const rlxb_step *r = &x->steps[root_of(x, x->output_steps[o])];
+        if (r->where == RLXB_ARENA)
             x->values[r->slot].last = x->n_steps; /* read after the walk */
     }
     x->arena_size = rlx_kit_plan_memory(x->values, x->n_values,
-                                        RLX__BLAS_ALIGN);
+                                        RLXB_ALIGN);
 
     /* For the log: the largest set of values alive at one step (a lower
      * bound of any plan) and the total without reuse. */
@@ -169,9 +169,9 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
     free(born);
     uint32_t fast = 0, ref = 0;
     for (uint32_t i = 0; i < x->n_steps; i++) {
-        fast += x->steps[i].kind != RLX__BLAS_K_FALLBACK &&
-                x->steps[i].kind != RLX__BLAS_K_SOURCE;
-        ref += x->steps[i].kind == RLX__BLAS_K_FALLBACK;
+        fast += x->steps[i].kind != RLXB_K_FALLBACK &&
+                x->steps[i].kind != RLXB_K_SOURCE;
+        ref += x->steps[i].kind == RLXB_K_FALLBACK;
     }
     rlx_kit_log(be->host, RLX_LOG_DEBUG,
                 "cpu-openblas: memory plan of %u nodes: peak %zu bytes, "
@@ -180,7 +180,7 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
                 (unsigned)g->n_nodes, x->arena_size, live_max, total,
                 (unsigned)x->n_values, (unsigned)fast, (unsigned)ref);
 
-    x->arena = aligned_alloc(RLX__BLAS_ALIGN, round_up(x->arena_size + 1));
+    x->arena = aligned_alloc(RLXB_ALIGN, round_up(x->arena_size + 1));
     if (!x->arena)
         return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                             "cpu-openblas compile: cannot allocate the "
@@ -189,7 +189,7 @@ static rlx_status plan_arena(rlx__blas_backend *be, const rlx_graph_view *g,
     return RLX_OK;
 }
 
-static rlx_status copy_slots(rlx__blas_backend *be, const uint32_t *src,
+static rlx_status copy_slots(rlxb_backend *be, const uint32_t *src,
                              uint32_t n, uint32_t n_nodes, uint32_t **dst)
 {
     *dst = calloc(n ? n : 1, sizeof **dst);
@@ -207,11 +207,11 @@ static rlx_status copy_slots(rlx__blas_backend *be, const uint32_t *src,
     return RLX_OK;
 }
 
-rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
+rlx_status rlxb_compile(void *backend, const rlx_graph_view *g,
                              const rlx_compile_options *options,
                              rlx_executable **out)
 {
-    rlx__blas_backend *be = backend;
+    rlxb_backend *be = backend;
     /* precision: STRICT is what we do; TF32 does not apply on CPU. The
      * settings are read from OPTIONS while compiling. */
     if (!g || !out || !RLX_HAS_FIELD(g->struct_size, rlx_graph_view, outputs))
@@ -219,7 +219,7 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
                                "cpu-openblas compile: missing or truncated "
                                "graph view. Fix: report this as a bug in "
                                "the rlx core");
-    rlx__blas_exe *x = calloc(1, sizeof *x);
+    rlxb_exe *x = calloc(1, sizeof *x);
     if (!x)
         return fail_oom(be->host, "(executable)");
     rlx_status st = RLX_OK;
@@ -242,9 +242,9 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
     for (uint32_t i = 0; st == RLX_OK && i < g->n_nodes; i++)
         st = step_init(be, g, i, x);
     if (st == RLX_OK)
-        st = rlx__blas_fuse(be, g, x);
+        st = rlxb_fuse(be, g, x);
     if (st == RLX_OK)
-        st = rlx__blas_prof_create(be, g, x);
+        st = rlxb_prof_create(be, g, x);
     if (st == RLX_OK)
         st = plan_arena(be, g, x);
     if (st == RLX_OK) {
@@ -258,7 +258,7 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
         }
     }
     if (st != RLX_OK) {
-        rlx__blas_executable_destroy(be, (rlx_executable *)x);
+        rlxb_executable_destroy(be, (rlx_executable *)x);
         return st;
     }
     x->options = NULL; /* the core's, valid during compile only */
@@ -266,26 +266,26 @@ rlx_status rlx__blas_compile(void *backend, const rlx_graph_view *g,
     return RLX_OK;
 }
 
-void rlx__blas_executable_destroy(void *backend, rlx_executable *exe)
+void rlxb_executable_destroy(void *backend, rlx_executable *exe)
 {
-    rlx__blas_backend *be = backend;
-    rlx__blas_exe *x = (rlx__blas_exe *)exe;
+    rlxb_backend *be = backend;
+    rlxb_exe *x = (rlxb_exe *)exe;
     if (!x)
         return;
     for (uint32_t i = 0; x->steps && i < x->n_steps; i++) {
-        rlx__blas_step *s = &x->steps[i];
+        rlxb_step *s = &x->steps[i];
         free(s->inputs);
         free(s->owned);
         free(s->fb_inputs);
-        rlx__blas_fallback_destroy(be, s->fallback);
-        if (s->kind == RLX__BLAS_K_MATMUL)
-            rlx__blas_gemm_free(&s->plan.gemm);
-        if (s->kind == RLX__BLAS_K_ATTENTION)
-            rlx__blas_attn_free(&s->plan.attn);
-        if (s->kind == RLX__BLAS_K_CONV)
-            rlx__blas_conv_free(&s->plan.conv);
-        if (s->kind == RLX__BLAS_K_WINDOW)
-            rlx__blas_window_free(&s->plan.window);
+        rlxb_fallback_destroy(be, s->fallback);
+        if (s->kind == RLXB_K_MATMUL)
+            rlxb_gemm_free(&s->plan.gemm);
+        if (s->kind == RLXB_K_ATTENTION)
+            rlxb_attn_free(&s->plan.attn);
+        if (s->kind == RLXB_K_CONV)
+            rlxb_conv_free(&s->plan.conv);
+        if (s->kind == RLXB_K_WINDOW)
+            rlxb_window_free(&s->plan.window);
     }
     free(x->steps);
     free(x->input_steps);
@@ -295,6 +295,6 @@ void rlx__blas_executable_destroy(void *backend, rlx_executable *exe)
     free(x->arena);
     free(x->stage_off);
     free(x->stage);
-    rlx__blas_prof_destroy(x->prof);
+    rlxb_prof_destroy(x->prof);
     free(x);
 }

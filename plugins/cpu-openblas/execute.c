@@ -12,7 +12,7 @@
 #include "blas_internal.h"
 #include "cpu_ref_reuse.h"
 
-static rlx_status check_args(const rlx_host *host, const rlx__blas_exe *x,
+static rlx_status check_args(const rlx_host *host, const rlxb_exe *x,
                              const rlx_execute_args *a)
 {
     rlx_status st = rlx_kit_check_execute_args(host, "cpu-openblas execute",
@@ -21,7 +21,7 @@ static rlx_status check_args(const rlx_host *host, const rlx__blas_exe *x,
     if (st != RLX_OK)
         return st;
     for (uint32_t k = 0; k < x->n_params; k++) {
-        const rlx__blas_step *s = &x->steps[x->param_steps[k]];
+        const rlxb_step *s = &x->steps[x->param_steps[k]];
         const rlx_buffer *b = a->params[k];
         if (!b || b->dtype != s->dtype || b->nbytes != s->nbytes)
             return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
@@ -49,8 +49,8 @@ static rlx_status check_args(const rlx_host *host, const rlx__blas_exe *x,
 
 /* An input as the kernels can read it: in place when aligned for its
  * element type, else copied into the stage (allocated on first need). */
-static rlx_status input_ptr(rlx__blas_backend *be, rlx__blas_exe *x,
-                            rlx__blas_step *s, const void *p)
+static rlx_status input_ptr(rlxb_backend *be, rlxb_exe *x,
+                            rlxb_step *s, const void *p)
 {
     size_t align = rlx_dtype_size(s->dtype);
     if (!p || (uintptr_t)p % align == 0) {
@@ -58,7 +58,7 @@ static rlx_status input_ptr(rlx__blas_backend *be, rlx__blas_exe *x,
         return RLX_OK;
     }
     if (!x->stage && !(x->stage = aligned_alloc(
-                           RLX__BLAS_ALIGN, x->stage_size + RLX__BLAS_ALIGN)))
+                           RLXB_ALIGN, x->stage_size + RLXB_ALIGN)))
         return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                             "cpu-openblas execute: cannot copy a "
                             "misaligned input. Fix: pass inputs aligned "
@@ -70,34 +70,34 @@ static rlx_status input_ptr(rlx__blas_backend *be, rlx__blas_exe *x,
 
 #define F32(i) ((const float *)x->steps[s->inputs[i]].ptr)
 
-static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
-                           rlx__blas_step *s)
+static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
+                           rlxb_step *s)
 {
-    rlx__blas_pool *pool = be->pool;
+    rlxb_pool *pool = be->pool;
     float *y = (float *)s->ptr;
     switch (s->kind) {
-    case RLX__BLAS_K_SOURCE:
+    case RLXB_K_SOURCE:
         return RLX_OK;
-    case RLX__BLAS_K_UNARY:
-        rlx__blas_unary(pool, s->op, s->approx, s->fattr, F32(0), y,
+    case RLXB_K_UNARY:
+        rlxb_unary(pool, s->op, s->approx, s->fattr, F32(0), y,
                         s->count);
         return RLX_OK;
-    case RLX__BLAS_K_BINARY:
-        rlx__blas_binary_run(pool, s->op, &s->plan.binary, F32(0), F32(1),
+    case RLXB_K_BINARY:
+        rlxb_binary_run(pool, s->op, &s->plan.binary, F32(0), F32(1),
                              y);
         return RLX_OK;
-    case RLX__BLAS_K_MATMUL: {
+    case RLXB_K_MATMUL: {
         const float *in[4] = { 0 };
         for (uint32_t j = 0; j < s->n_inputs && j < 4; j++)
             in[j] = F32(j);
         s->plan.gemm.b_key = x->steps[s->inputs[1]].key;
-        rlx__blas_gemm_run(pool, &s->plan.gemm, in, y);
+        rlxb_gemm_run(pool, &s->plan.gemm, in, y);
         return RLX_OK;
     }
-    case RLX__BLAS_K_CONV: {
-        rlx__blas_conv *c = &s->plan.conv;
-        const float *in[RLX__BLAS_CONV_KEYS + 2] = { 0 };
-        for (uint32_t j = 0; j < s->n_inputs && j < RLX__BLAS_CONV_KEYS + 2;
+    case RLXB_K_CONV: {
+        rlxb_conv *c = &s->plan.conv;
+        const float *in[RLXB_CONV_KEYS + 2] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < RLXB_CONV_KEYS + 2;
              j++)
             in[j] = F32(j);
         memset(c->keys, 0, sizeof c->keys);
@@ -106,96 +106,96 @@ static rlx_status step_run(rlx__blas_backend *be, rlx__blas_exe *x,
             c->keys[1] = x->steps[s->inputs[c->bias_in]].key;
         for (int k = 0; c->bn_in >= 0 && k < 4; k++)
             c->keys[2 + k] = x->steps[s->inputs[c->bn_in + k]].key;
-        if (rlx__blas_conv_run(pool, c, in, y) != 0)
+        if (rlxb_conv_run(pool, c, in, y) != 0)
             return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
                                 "cpu-openblas execute: out of memory for "
                                 "the packed weights or columns of a conv. "
                                 "Fix: free memory, or use a smaller batch");
         return RLX_OK;
     }
-    case RLX__BLAS_K_WINDOW: {
+    case RLXB_K_WINDOW: {
         const float *in[5] = { 0 };
         for (uint32_t j = 0; j < s->n_inputs && j < 5; j++)
             in[j] = F32(j);
-        rlx__blas_window_run(pool, s->op, &s->plan.window, in, y);
+        rlxb_window_run(pool, s->op, &s->plan.window, in, y);
         return RLX_OK;
     }
-    case RLX__BLAS_K_ATTENTION: {
+    case RLXB_K_ATTENTION: {
         const float *in[4] = { F32(0), F32(1), F32(2),
                                s->n_inputs > 3 ? F32(3) : NULL };
-        rlx__blas_attn_run(pool, &s->plan.attn, in, y);
+        rlxb_attn_run(pool, &s->plan.attn, in, y);
         return RLX_OK;
     }
-    case RLX__BLAS_K_SOFTMAX:
-        rlx__blas_softmax_run(pool, &s->plan.axis, F32(0), y);
+    case RLXB_K_SOFTMAX:
+        rlxb_softmax_run(pool, &s->plan.axis, F32(0), y);
         return RLX_OK;
-    case RLX__BLAS_K_NORM:
-        rlx__blas_norm_run(pool, s->op, &s->plan.norm, F32(0), F32(1),
+    case RLXB_K_NORM:
+        rlxb_norm_run(pool, s->op, &s->plan.norm, F32(0), F32(1),
                            s->n_inputs > 2 ? F32(2) : NULL, y);
         return RLX_OK;
-    case RLX__BLAS_K_REDUCE:
-        rlx__blas_reduce_run(pool, s->op, &s->plan.axis, F32(0), y);
+    case RLXB_K_REDUCE:
+        rlxb_reduce_run(pool, s->op, &s->plan.axis, F32(0), y);
         return RLX_OK;
-    case RLX__BLAS_K_TRANSPOSE:
-        rlx__blas_transpose_run(pool, &s->plan.transpose,
+    case RLXB_K_TRANSPOSE:
+        rlxb_transpose_run(pool, &s->plan.transpose,
                                 (const uint32_t *)x->steps[s->inputs[0]].ptr,
                                 (uint32_t *)s->ptr);
         return RLX_OK;
-    case RLX__BLAS_K_FALLBACK:
+    case RLXB_K_FALLBACK:
         for (uint32_t j = 0; j < s->n_inputs; j++)
             s->fb_inputs[j] = x->steps[s->inputs[j]].ptr;
-        return rlx__blas_fallback_run(be, s->fallback, s->fb_inputs,
+        return rlxb_fallback_run(be, s->fallback, s->fb_inputs,
                                       s->n_inputs, s->ptr);
     }
     return RLX_OK;
 }
 
-rlx_status rlx__blas_execute(void *backend, rlx_executable *exe,
+rlx_status rlxb_execute(void *backend, rlx_executable *exe,
                              const rlx_execute_args *args)
 {
-    rlx__blas_backend *be = backend;
-    rlx__blas_exe *x = (rlx__blas_exe *)exe;
+    rlxb_backend *be = backend;
+    rlxb_exe *x = (rlxb_exe *)exe;
     if (!x)
         return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
                                "cpu-openblas execute: NULL executable. Fix: "
                                "pass an executable made by this backend");
     rlx_status st = check_args(be->host, x, args);
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++) {
-        rlx__blas_step *s = &x->steps[i];
+        rlxb_step *s = &x->steps[i];
         s->key = 0;
         switch (s->where) {
-        case RLX__BLAS_ARENA:
+        case RLXB_ARENA:
             s->ptr = x->arena + x->values[s->slot].offset;
             break;
-        case RLX__BLAS_INPUT:
+        case RLXB_INPUT:
             st = input_ptr(be, x, s, args->inputs[s->slot]);
             break;
-        case RLX__BLAS_PARAM:
+        case RLXB_PARAM:
             s->ptr = args->params[s->slot]->bytes;
             s->key = args->params[s->slot]->id;
             break;
-        case RLX__BLAS_CONST:
+        case RLXB_CONST:
             s->ptr = s->owned;
-            s->key = RLX__BLAS_KEY_CONST;
+            s->key = RLXB_KEY_CONST;
             break;
-        case RLX__BLAS_ALIAS:
+        case RLXB_ALIAS:
             s->ptr = x->steps[s->alias_of].ptr;
             s->key = x->steps[s->alias_of].key;
             break;
-        case RLX__BLAS_FUSED: /* folded into a later step */
+        case RLXB_FUSED: /* folded into a later step */
             s->ptr = NULL;
             continue;
         }
-        double t0 = x->prof ? rlx__blas_prof_now() : 0.0;
+        double t0 = x->prof ? rlxb_prof_now() : 0.0;
         if (st == RLX_OK)
             st = step_run(be, x, s);
         if (x->prof)
-            rlx__blas_prof_step(x->prof, i, t0);
+            rlxb_prof_step(x->prof, i, t0);
     }
     if (x->prof && st == RLX_OK)
-        rlx__blas_prof_run_done(be, x);
+        rlxb_prof_run_done(be, x);
     for (uint32_t k = 0; st == RLX_OK && k < x->n_outputs; k++) {
-        const rlx__blas_step *s = &x->steps[x->output_steps[k]];
+        const rlxb_step *s = &x->steps[x->output_steps[k]];
         if (s->nbytes)
             memcpy(args->outputs[k], s->ptr, s->nbytes);
     }

@@ -12,7 +12,7 @@
 #include "blas_internal.h"
 #include "cpu_ref_reuse.h"
 
-rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
+rlx_status rlxb_fallback_compile(rlxb_backend *be,
                                       const rlx_graph_view *g, uint32_t i,
                                       void **out)
 {
@@ -71,7 +71,7 @@ rlx_status rlx__blas_fallback_compile(rlx__blas_backend *be,
     return st;
 }
 
-rlx_status rlx__blas_fallback_run(rlx__blas_backend *be, void *fb,
+rlx_status rlxb_fallback_run(rlxb_backend *be, void *fb,
                                   const void *const *inputs,
                                   uint32_t n_inputs, void *output)
 {
@@ -88,7 +88,7 @@ rlx_status rlx__blas_fallback_run(rlx__blas_backend *be, void *fb,
     return rlx__cpu_ref_execute(be->ref, fb, &args);
 }
 
-void rlx__blas_fallback_destroy(rlx__blas_backend *be, void *fb)
+void rlxb_fallback_destroy(rlxb_backend *be, void *fb)
 {
     if (fb)
         rlx__cpu_ref_executable_destroy(be->ref, fb);

@@ -4,7 +4,7 @@
  *
  * - matmul -> add(bias [n]) -> relu/gelu -> add(residual): the chain's
  *   last step becomes the matmul, with the bias and residual as extra
- *   inputs and rlx__blas_gemm.epi saying what to apply (the gemm applies
+ *   inputs and rlxb_gemm.epi saying what to apply (the gemm applies
  *   it while a tile is hot). Each part is optional, in that order.
  * - mul(x, sigmoid(x)): one silu step (EfficientNet's swish), which the
  *   conv epilogue below can then take.
@@ -31,9 +31,9 @@
 #define NONE UINT32_MAX
 
 typedef struct fuse {
-    rlx__blas_backend *be;
+    rlxb_backend *be;
     const rlx_graph_view *g;
-    rlx__blas_exe *x;
+    rlxb_exe *x;
     uint32_t *uses;           /* consumers: step operands and outputs */
     uint32_t *user;           /* the last consuming step, NONE: output */
     unsigned n_epi, n_attn, n_conv, n_silu;
@@ -41,7 +41,7 @@ typedef struct fuse {
 
 static void count_uses(fuse *f)
 {
-    const rlx__blas_exe *x = f->x;
+    const rlxb_exe *x = f->x;
     memset(f->uses, 0, x->n_steps * sizeof *f->uses);
     for (uint32_t j = 0; j < x->n_steps; j++)
         for (uint32_t k = 0; k < x->steps[j].n_inputs; k++) {
@@ -74,31 +74,31 @@ static int same_shape(const fuse *f, uint32_t a, uint32_t b)
 
 static int is_f32_arena(const fuse *f, uint32_t i)
 {
-    const rlx__blas_step *s = &f->x->steps[i];
-    return s->dtype == RLX_DTYPE_F32 && s->where == RLX__BLAS_ARENA;
+    const rlxb_step *s = &f->x->steps[i];
+    return s->dtype == RLX_DTYPE_F32 && s->where == RLXB_ARENA;
 }
 
 /* The step folded away: no kernel, no storage, reads nothing. */
 static void retire(fuse *f, uint32_t i)
 {
-    rlx__blas_step *s = &f->x->steps[i];
-    if (s->kind == RLX__BLAS_K_MATMUL)
-        rlx__blas_gemm_free(&s->plan.gemm);
-    if (s->kind == RLX__BLAS_K_CONV)
-        rlx__blas_conv_free(&s->plan.conv);
-    if (s->kind == RLX__BLAS_K_WINDOW)
-        rlx__blas_window_free(&s->plan.window);
+    rlxb_step *s = &f->x->steps[i];
+    if (s->kind == RLXB_K_MATMUL)
+        rlxb_gemm_free(&s->plan.gemm);
+    if (s->kind == RLXB_K_CONV)
+        rlxb_conv_free(&s->plan.conv);
+    if (s->kind == RLXB_K_WINDOW)
+        rlxb_window_free(&s->plan.window);
     memset(&s->plan, 0, sizeof s->plan);
-    s->kind = RLX__BLAS_K_SOURCE;
-    s->where = RLX__BLAS_FUSED;
+    s->kind = RLXB_K_SOURCE;
+    s->where = RLXB_FUSED;
     s->n_inputs = 0;
 }
 
 /* Step C is add(cur, other) or add(other, cur): OTHER, else NONE. */
 static uint32_t add_other(const fuse *f, uint32_t c, uint32_t cur)
 {
-    const rlx__blas_step *s = &f->x->steps[c];
-    if (c == NONE || s->kind != RLX__BLAS_K_BINARY || s->op != RLX_OP_ADD ||
+    const rlxb_step *s = &f->x->steps[c];
+    if (c == NONE || s->kind != RLXB_K_BINARY || s->op != RLX_OP_ADD ||
         s->n_inputs != 2 || s->inputs[0] == s->inputs[1] ||
         !is_f32_arena(f, c) || !same_shape(f, c, cur))
         return NONE;
@@ -122,9 +122,9 @@ static int is_bias(const fuse *f, uint32_t b, uint32_t result, size_t n)
 
 static rlx_status fuse_epilogue(fuse *f, uint32_t m)
 {
-    rlx__blas_exe *x = f->x;
-    rlx__blas_step *ms = &x->steps[m];
-    if (ms->kind != RLX__BLAS_K_MATMUL || !is_f32_arena(f, m) ||
+    rlxb_exe *x = f->x;
+    rlxb_step *ms = &x->steps[m];
+    if (ms->kind != RLXB_K_MATMUL || !is_f32_arena(f, m) ||
         ms->n_inputs != 2)
         return RLX_OK;
     uint32_t chain[3], n_chain = 0, cur = m, bias = NONE, res = NONE;
@@ -136,7 +136,7 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
         chain[n_chain++] = cur = c;
         c = sole_user(f, cur);
     }
-    if (c != NONE && x->steps[c].kind == RLX__BLAS_K_UNARY &&
+    if (c != NONE && x->steps[c].kind == RLXB_K_UNARY &&
         (x->steps[c].op == RLX_OP_RELU || x->steps[c].op == RLX_OP_GELU) &&
         is_f32_arena(f, c) && same_shape(f, c, cur)) {
         act = x->steps[c].op;
@@ -154,7 +154,7 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
         return RLX_OK;
 
     /* the chain's last step becomes the matmul */
-    rlx__blas_step *t = &x->steps[cur];
+    rlxb_step *t = &x->steps[cur];
     uint32_t *in = calloc(4, sizeof *in);
     if (!in)
         return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
@@ -163,7 +163,7 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
     uint32_t n_in = 0;
     in[n_in++] = ms->inputs[0];
     in[n_in++] = ms->inputs[1];
-    rlx__blas_gemm plan = ms->plan.gemm;
+    rlxb_gemm plan = ms->plan.gemm;
     plan.epi.bias_in = plan.epi.res_in = -1;
     plan.epi.act = act;
     plan.epi.approx = approx;
@@ -175,7 +175,7 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
         plan.epi.res_in = (int32_t)n_in;
         in[n_in++] = res;
     }
-    ms->kind = RLX__BLAS_K_SOURCE; /* the plan moves, not freed */
+    ms->kind = RLXB_K_SOURCE; /* the plan moves, not freed */
     retire(f, m);
     for (uint32_t k = 0; k + 1 < n_chain; k++)
         retire(f, chain[k]);
@@ -183,7 +183,7 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
     t->inputs = in;
     t->n_inputs = n_in;
     t->op = RLX_OP_MATMUL;
-    t->kind = RLX__BLAS_K_MATMUL;
+    t->kind = RLXB_K_MATMUL;
     t->plan.gemm = plan;
     f->n_epi++;
     return RLX_OK;
@@ -194,7 +194,7 @@ static rlx_status fuse_epilogue(fuse *f, uint32_t m)
 /* Step I is an f32 value of COUNT elements. */
 static int is_f32_count(const fuse *f, uint32_t i, size_t count)
 {
-    const rlx__blas_step *s = &f->x->steps[i];
+    const rlxb_step *s = &f->x->steps[i];
     return s->dtype == RLX_DTYPE_F32 && s->count == count;
 }
 
@@ -202,8 +202,8 @@ static int is_f32_count(const fuse *f, uint32_t i, size_t count)
  * hard_swish) of CUR, same shape. */
 static int is_act(const fuse *f, uint32_t c, uint32_t cur)
 {
-    const rlx__blas_step *s = c == NONE ? NULL : &f->x->steps[c];
-    return s && s->kind == RLX__BLAS_K_UNARY &&
+    const rlxb_step *s = c == NONE ? NULL : &f->x->steps[c];
+    return s && s->kind == RLXB_K_UNARY &&
            (s->op == RLX_OP_RELU || s->op == RLX_OP_GELU ||
             s->op == RLX_OP_SILU || s->op == RLX_OP_HARD_SWISH) &&
            is_f32_arena(f, c) && same_shape(f, c, cur);
@@ -216,20 +216,20 @@ static int is_act(const fuse *f, uint32_t c, uint32_t cur)
  * epilogue can then take (EfficientNet's swish). */
 static void fuse_silu(fuse *f, uint32_t m)
 {
-    rlx__blas_step *ms = &f->x->steps[m];
-    if (ms->kind != RLX__BLAS_K_BINARY || ms->op != RLX_OP_MUL ||
+    rlxb_step *ms = &f->x->steps[m];
+    if (ms->kind != RLXB_K_BINARY || ms->op != RLX_OP_MUL ||
         ms->n_inputs != 2 || !is_f32_arena(f, m))
         return;
     for (int k = 0; k < 2; k++) {
         uint32_t sg = ms->inputs[k], xv = ms->inputs[1 - k];
-        const rlx__blas_step *ss = &f->x->steps[sg];
-        if (ss->kind != RLX__BLAS_K_UNARY || ss->op != RLX_OP_SIGMOID ||
+        const rlxb_step *ss = &f->x->steps[sg];
+        if (ss->kind != RLXB_K_UNARY || ss->op != RLX_OP_SIGMOID ||
             ss->inputs[0] != xv || sole_user(f, sg) != m ||
             !is_f32_arena(f, sg) || !same_shape(f, sg, m) ||
             !same_shape(f, xv, m))
             continue;
         retire(f, sg);
-        ms->kind = RLX__BLAS_K_UNARY;
+        ms->kind = RLXB_K_UNARY;
         ms->op = RLX_OP_SILU;
         ms->inputs[0] = xv;
         ms->n_inputs = 1;
@@ -243,16 +243,16 @@ static void fuse_silu(fuse *f, uint32_t m)
  * (one residual at most): the chain's last step becomes the conv. */
 static rlx_status fuse_conv(fuse *f, uint32_t cv)
 {
-    rlx__blas_exe *x = f->x;
-    rlx__blas_step *cs = &x->steps[cv];
-    if (cs->kind != RLX__BLAS_K_CONV || !is_f32_arena(f, cv) ||
+    rlxb_exe *x = f->x;
+    rlxb_step *cs = &x->steps[cv];
+    if (cs->kind != RLXB_K_CONV || !is_f32_arena(f, cv) ||
         cs->plan.conv.bn_in >= 0 || cs->plan.conv.res_in >= 0 ||
         cs->plan.conv.act != RLX_OP_INVALID)
         return RLX_OK;
-    rlx__blas_conv plan = cs->plan.conv;
+    rlxb_conv plan = cs->plan.conv;
     uint32_t chain[4], n_chain = 0, cur = cv, bn = NONE, res = NONE;
     uint32_t c = sole_user(f, cur);
-    const rlx__blas_step *bs = c == NONE ? NULL : &x->steps[c];
+    const rlxb_step *bs = c == NONE ? NULL : &x->steps[c];
     if (bs && bs->op == RLX_OP_BATCH_NORM && bs->n_inputs == 5 &&
         bs->inputs[0] == cur && is_f32_arena(f, c) && same_shape(f, c, cur)) {
         int ok = 1;
@@ -292,7 +292,7 @@ static rlx_status fuse_conv(fuse *f, uint32_t cv)
     if (n_chain == 0)
         return RLX_OK;
 
-    rlx__blas_step *t = &x->steps[cur];
+    rlxb_step *t = &x->steps[cur];
     uint32_t *in = calloc(9, sizeof *in);
     if (!in)
         return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
@@ -309,7 +309,7 @@ static rlx_status fuse_conv(fuse *f, uint32_t cv)
         plan.res_in = (int32_t)n_in;
         in[n_in++] = res;
     }
-    cs->kind = RLX__BLAS_K_SOURCE; /* the plan moves, not freed */
+    cs->kind = RLXB_K_SOURCE; /* the plan moves, not freed */
     retire(f, cv);
     for (uint32_t k = 0; k + 1 < n_chain; k++)
         retire(f, chain[k]);
@@ -317,7 +317,7 @@ static rlx_status fuse_conv(fuse *f, uint32_t cv)
     t->inputs = in;
     t->n_inputs = n_in;
     t->op = RLX_OP_CONV;
-    t->kind = RLX__BLAS_K_CONV;
+    t->kind = RLXB_K_CONV;
     t->plan.conv = plan;
     f->n_conv++;
     return RLX_OK;
@@ -332,13 +332,13 @@ static rlx_status fuse_conv(fuse *f, uint32_t cv)
 static int operand_layout(const fuse *f, uint32_t i, uint32_t by,
                           uint32_t *src, int64_t *stride, uint32_t *fold)
 {
-    const rlx__blas_step *s = &f->x->steps[i];
+    const rlxb_step *s = &f->x->steps[i];
     const rlx_node_view *v = node(f, i);
     uint32_t r = v->rank;
     *fold = NONE;
     if (s->dtype != RLX_DTYPE_F32)
         return 0;
-    if (s->kind == RLX__BLAS_K_TRANSPOSE && s->where == RLX__BLAS_ARENA &&
+    if (s->kind == RLXB_K_TRANSPOSE && s->where == RLXB_ARENA &&
         sole_user(f, i) == by && s->plan.transpose.rank == r &&
         s->plan.transpose.stride[r - 1] == 1) {
         *src = s->inputs[0];
@@ -376,23 +376,23 @@ static void batch_offsets(const rlx_node_view *v, const int64_t *stride,
 
 static rlx_status fuse_attention(fuse *f, uint32_t pv)
 {
-    rlx__blas_exe *x = f->x;
-    rlx__blas_step *ps = &x->steps[pv];
+    rlxb_exe *x = f->x;
+    rlxb_step *ps = &x->steps[pv];
     const rlx_node_view *pvn = node(f, pv);
-    if (ps->kind != RLX__BLAS_K_MATMUL || !is_f32_arena(f, pv) ||
+    if (ps->kind != RLXB_K_MATMUL || !is_f32_arena(f, pv) ||
         ps->n_inputs != 2 || pvn->rank < 2 || pvn->rank > 64 ||
         rlx_kit_int_attr(pvn, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) ||
         rlx_kit_int_attr(pvn, RLX_ATTR_MATMUL_TRANSPOSE_B, 0))
         return RLX_OK;
     uint32_t p = ps->inputs[0], vi = ps->inputs[1];
-    const rlx__blas_step *sm = &x->steps[p];
-    if (sm->kind != RLX__BLAS_K_SOFTMAX || sole_user(f, p) != pv ||
+    const rlxb_step *sm = &x->steps[p];
+    if (sm->kind != RLXB_K_SOFTMAX || sole_user(f, p) != pv ||
         !is_f32_arena(f, p))
         return RLX_OK;
     uint32_t s = sm->inputs[0], scale = NONE, scaled = NONE;
     int scale_div = 0;
-    const rlx__blas_step *ss = &x->steps[s];
-    if (ss->kind == RLX__BLAS_K_BINARY &&
+    const rlxb_step *ss = &x->steps[s];
+    if (ss->kind == RLXB_K_BINARY &&
         (ss->op == RLX_OP_MUL || ss->op == RLX_OP_DIV) &&
         sole_user(f, s) == p && is_f32_arena(f, s) && same_shape(f, s, p)) {
         uint32_t a = ss->inputs[0], b = ss->inputs[1];
@@ -413,9 +413,9 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
             return RLX_OK;
         }
     }
-    const rlx__blas_step *qk = &x->steps[s];
+    const rlxb_step *qk = &x->steps[s];
     const rlx_node_view *sn = node(f, s);
-    if (qk->kind != RLX__BLAS_K_MATMUL || !is_f32_arena(f, s) ||
+    if (qk->kind != RLXB_K_MATMUL || !is_f32_arena(f, s) ||
         qk->n_inputs != 2 || sole_user(f, s) != (scaled != NONE ? scaled : p) ||
         rlx_kit_int_attr(sn, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) ||
         !rlx_kit_int_attr(sn, RLX_ATTR_MATMUL_TRANSPOSE_B, 0))
@@ -452,7 +452,7 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
     /* the output: through a transpose keeping the last axis, or as is */
     uint32_t out = pv, t2 = sole_user(f, pv);
     rlx_kit_contiguous_strides(r, pvn->shape, st_o);
-    if (t2 != NONE && x->steps[t2].kind == RLX__BLAS_K_TRANSPOSE &&
+    if (t2 != NONE && x->steps[t2].kind == RLXB_K_TRANSPOSE &&
         is_f32_arena(f, t2) && node(f, t2)->rank == r) {
         const rlx_node_view *tn = node(f, t2);
         int64_t os[64], perm[64];
@@ -473,7 +473,7 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
         }
     }
 
-    rlx__blas_attn a;
+    rlxb_attn a;
     memset(&a, 0, sizeof a);
     a.n_pairs = 1;
     for (uint32_t d = 0; d + 2 < r; d++)
@@ -491,15 +491,15 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
     a.causal = sm->plan.axis.causal;
     a.scale_in = scale != NONE ? 3 : -1;
     a.scale_div = scale_div;
-    a.n_slots = rlx__blas_pool_threads(f->be->pool);
+    a.n_slots = rlxb_pool_threads(f->be->pool);
     a.slot_floats = slot;
     a.off = calloc(4 * a.n_pairs, sizeof *a.off);
-    a.scratch = aligned_alloc(RLX__BLAS_ALIGN,
+    a.scratch = aligned_alloc(RLXB_ALIGN,
                               a.n_slots * slot * sizeof(float));
     a.busy = calloc(a.n_slots, sizeof *a.busy);
     uint32_t *in = calloc(4, sizeof *in);
     if (!a.off || !a.scratch || !a.busy || !in) {
-        rlx__blas_attn_free(&a);
+        rlxb_attn_free(&a);
         free(in);
         return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
                             "cpu-openblas compile: out of memory fusing "
@@ -532,20 +532,20 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
         gone[n_gone++] = fold_v;
     for (uint32_t k = 0; k < n_gone; k++)
         retire(f, gone[k]);
-    rlx__blas_step *t = &x->steps[out];
-    if (t->kind == RLX__BLAS_K_MATMUL) /* out == pv */
-        rlx__blas_gemm_free(&t->plan.gemm);
+    rlxb_step *t = &x->steps[out];
+    if (t->kind == RLXB_K_MATMUL) /* out == pv */
+        rlxb_gemm_free(&t->plan.gemm);
     free(t->inputs);
     t->inputs = in;
     t->n_inputs = scale != NONE ? 4 : 3;
     t->op = RLX_OP_MATMUL;
-    t->kind = RLX__BLAS_K_ATTENTION;
+    t->kind = RLXB_K_ATTENTION;
     t->plan.attn = a;
     f->n_attn++;
     return RLX_OK;
 }
 
-void rlx__blas_attn_free(rlx__blas_attn *p)
+void rlxb_attn_free(rlxb_attn *p)
 {
     free(p->off);
     free(p->scratch);
@@ -577,8 +577,8 @@ static int fusion_wanted(const rlx_compile_options *o, const rlx_host *host)
     return -1;
 }
 
-rlx_status rlx__blas_fuse(rlx__blas_backend *be, const rlx_graph_view *g,
-                          rlx__blas_exe *x)
+rlx_status rlxb_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                          rlxb_exe *x)
 {
     int wanted = fusion_wanted(x->options, be->host);
     if (wanted < 0)

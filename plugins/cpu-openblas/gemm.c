@@ -20,10 +20,10 @@
 #include "vmath.h"
 
 /* The epilogue on ROWS rows of N, after the product. */
-static void epilogue_rows(const rlx__blas_gemm *p, const float *const *in,
+static void epilogue_rows(const rlxb_gemm *p, const float *const *in,
                           float *y, size_t row0, size_t rows)
 {
-    const rlx__blas_epilogue *e = &p->epi;
+    const rlxb_epilogue *e = &p->epi;
     size_t n = p->n;
     for (size_t r = row0; r < row0 + rows; r++) {
         float *yr = y + r * n;
@@ -37,10 +37,10 @@ static void epilogue_rows(const rlx__blas_gemm *p, const float *const *in,
                 yr[j] = yr[j] > 0.0f || yr[j] != yr[j] ? yr[j] : 0.0f;
         else if (e->act == RLX_OP_GELU && e->approx == RLX_GELU_TANH)
             for (size_t j = 0; j < n; j++)
-                yr[j] = rlx__blas_gelu_tanh(yr[j]);
+                yr[j] = rlxb_gelu_tanh(yr[j]);
         else if (e->act == RLX_OP_GELU)
             for (size_t j = 0; j < n; j++)
-                yr[j] = rlx__blas_gelu_erf(yr[j]);
+                yr[j] = rlxb_gelu_erf(yr[j]);
         if (e->res_in >= 0) {
             const float *res = in[e->res_in] + r * n;
             for (size_t j = 0; j < n; j++)
@@ -50,7 +50,7 @@ static void epilogue_rows(const rlx__blas_gemm *p, const float *const *in,
 }
 
 /* Batch T through OpenBLAS, epilogue after. */
-static void blas_batch(const rlx__blas_gemm *p, const float *const *in,
+static void blas_batch(const rlxb_gemm *p, const float *const *in,
                        float *y, size_t t)
 {
     size_t mn = p->m * p->n;
@@ -62,7 +62,7 @@ static void blas_batch(const rlx__blas_gemm *p, const float *const *in,
     epilogue_rows(p, in, y, t * p->m, p->m);
 }
 
-void rlx__blas_gemm_free(rlx__blas_gemm *p)
+void rlxb_gemm_free(rlxb_gemm *p)
 {
     free(p->a_off);
     free(p->b_off);
@@ -78,11 +78,11 @@ void rlx__blas_gemm_free(rlx__blas_gemm *p)
 
 static float *alloc_floats(size_t n)
 {
-    size_t bytes = (n * sizeof(float) + RLX__BLAS_ALIGN - 1) /
-                   RLX__BLAS_ALIGN * RLX__BLAS_ALIGN;
+    size_t bytes = (n * sizeof(float) + RLXB_ALIGN - 1) /
+                   RLXB_ALIGN * RLXB_ALIGN;
     if (bytes < 2 * HUGE_PAGE)
-        return aligned_alloc(RLX__BLAS_ALIGN,
-                             bytes ? bytes : RLX__BLAS_ALIGN);
+        return aligned_alloc(RLXB_ALIGN,
+                             bytes ? bytes : RLXB_ALIGN);
     /* big packed weights are streamed front to back every run: on huge
      * pages the stream does not miss the TLB every 4 KiB */
     bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
@@ -95,19 +95,19 @@ static float *alloc_floats(size_t n)
 }
 
 typedef struct gemm_ctx {
-    const rlx__blas_gemm *p;
+    const rlxb_gemm *p;
     const float *const *in;
     float *y;
     const float *packed;      /* B packed for every batch, or NULL */
-    rlx__blas_pool *pool;     /* for a single batch */
+    rlxb_pool *pool;     /* for a single batch */
 } gemm_ctx;
 
 /* Batches [begin, end) on this thread (the pool's, when one batch). */
 static void run_batches(void *arg, size_t begin, size_t end)
 {
     const gemm_ctx *x = arg;
-    const rlx__blas_gemm *p = x->p;
-    const rlx__blas_epilogue *pe = &p->epi;
+    const rlxb_gemm *p = x->p;
+    const rlxb_epilogue *pe = &p->epi;
     size_t mn = p->m * p->n;
     float *bp = NULL, *at = NULL;
     if ((!x->packed &&
@@ -146,7 +146,7 @@ static void run_batches(void *arg, size_t begin, size_t end)
 
 /* B packed once for every batch and run, when B is the same bytes every
  * run (a param's buffer, a constant) and every batch shares it. */
-static const float *cached_b(rlx__blas_gemm *p, const float *b)
+static const float *cached_b(rlxb_gemm *p, const float *b)
 {
     if (p->packed && p->packed_key == p->b_key)
         return p->packed;
@@ -161,7 +161,7 @@ static const float *cached_b(rlx__blas_gemm *p, const float *b)
     return p->packed;
 }
 
-static void own_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
+static void own_run(rlxb_pool *pool, rlxb_gemm *p,
                     const float *const *in, float *y)
 {
     gemm_ctx x = { .p = p, .in = in, .y = y };
@@ -179,8 +179,8 @@ static void own_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
     }
     size_t macs = p->m * p->n * p->k;
     if (p->n_batch > 1 && macs * p->n_batch >= ((size_t)1 << 17) &&
-        rlx__blas_pool_threads(pool) > 1)
-        rlx__blas_parallel_for(pool, p->n_batch, 1, run_batches, &x);
+        rlxb_pool_threads(pool) > 1)
+        rlxb_parallel_for(pool, p->n_batch, 1, run_batches, &x);
     else {
         x.pool = pool;
         run_batches(&x, 0, p->n_batch);
@@ -190,7 +190,7 @@ static void own_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
 
 #endif /* RLX__SGEMM_NR */
 
-void rlx__blas_gemm_run(rlx__blas_pool *pool, rlx__blas_gemm *p,
+void rlxb_gemm_run(rlxb_pool *pool, rlxb_gemm *p,
                         const float *const *in, float *y)
 {
     size_t mn = p->m * p->n;

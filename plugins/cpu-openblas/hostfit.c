@@ -19,8 +19,8 @@
 #define HAVE_CPUID 0
 #endif
 
-#ifndef RLX_BLAS_LEVEL
-#define RLX_BLAS_LEVEL RLX__BLAS_LEVEL_PORTABLE
+#ifndef RLXB_LEVEL
+#define RLXB_LEVEL RLXB_LEVEL_PORTABLE
 #endif
 
 #define ECX1_FMA (1u << 12)
@@ -39,10 +39,10 @@ static int has_all(uint64_t have, uint64_t want)
     return (have & want) == want;
 }
 
-int32_t rlx__blas_host_fit_decide(int level, const rlx__blas_cpu_bits *b)
+int32_t rlxb_host_fit_decide(int level, const rlxb_cpu_bits *b)
 {
-    if (level == RLX__BLAS_LEVEL_PORTABLE)
-        return RLX__BLAS_SCORE_PORTABLE;
+    if (level == RLXB_LEVEL_PORTABLE)
+        return RLXB_SCORE_PORTABLE;
     if (!b || !b->is_x86 || b->max_leaf < 7)
         return 0;
     /* OSXSAVE first: without it XCR0 was never read and means nothing */
@@ -51,22 +51,22 @@ int32_t rlx__blas_host_fit_decide(int level, const rlx__blas_cpu_bits *b)
     if (!has_all(b->leaf1_ecx, ECX1_AVX | ECX1_FMA) ||
         !has_all(b->leaf7_ebx, EBX7_AVX2) || !has_all(b->xcr0, XCR0_SSE_AVX))
         return 0;
-    if (level == RLX__BLAS_LEVEL_AVX2)
-        return RLX__BLAS_SCORE_AVX2;
-    if (level == RLX__BLAS_LEVEL_AVX512) {
+    if (level == RLXB_LEVEL_AVX2)
+        return RLXB_SCORE_AVX2;
+    if (level == RLXB_LEVEL_AVX512) {
         uint32_t want = EBX7_AVX512F | EBX7_AVX512DQ | EBX7_AVX512BW |
                         EBX7_AVX512VL;
         if (!has_all(b->leaf7_ebx, want) ||
             !has_all(b->xcr0, XCR0_SSE_AVX | XCR0_AVX512))
             return 0;
-        return RLX__BLAS_SCORE_AVX512;
+        return RLXB_SCORE_AVX512;
     }
     return 0; /* a level this file does not know */
 }
 
-void rlx__blas_cpu_bits_read(rlx__blas_cpu_bits *b)
+void rlxb_cpu_bits_read(rlxb_cpu_bits *b)
 {
-    *b = (rlx__blas_cpu_bits){ 0 };
+    *b = (rlxb_cpu_bits){ 0 };
 #if HAVE_CPUID
     unsigned a, bx, c, d;
     b->is_x86 = 1;
@@ -87,9 +87,9 @@ void rlx__blas_cpu_bits_read(rlx__blas_cpu_bits *b)
 
 RLX_PLUGIN_EXPORT int32_t rlx_plugin_host_fit(const char **family)
 {
-    rlx__blas_cpu_bits bits;
+    rlxb_cpu_bits bits;
     if (family)
         *family = "cpu-openblas";
-    rlx__blas_cpu_bits_read(&bits);
-    return rlx__blas_host_fit_decide(RLX_BLAS_LEVEL, &bits);
+    rlxb_cpu_bits_read(&bits);
+    return rlxb_host_fit_decide(RLXB_LEVEL, &bits);
 }

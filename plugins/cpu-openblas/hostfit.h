@@ -4,32 +4,32 @@
  * machine that does not exist (AVX2 in CPUID but AVX state off in XCR0,
  * as in VMs that hide it).
  */
-#ifndef RLX_BLAS_HOSTFIT_H
-#define RLX_BLAS_HOSTFIT_H
+#ifndef RLXB_HOSTFIT_H
+#define RLXB_HOSTFIT_H
 
 #include <stdint.h>
 
 /* Variant levels, one per built .so. */
-#define RLX__BLAS_LEVEL_PORTABLE 0
-#define RLX__BLAS_LEVEL_AVX2 1   /* AVX2 + FMA */
-#define RLX__BLAS_LEVEL_AVX512 2 /* AVX-512 F, DQ, BW, VL (+ AVX2, FMA) */
+#define RLXB_LEVEL_PORTABLE 0
+#define RLXB_LEVEL_AVX2 1   /* AVX2 + FMA */
+#define RLXB_LEVEL_AVX512 2 /* AVX-512 F, DQ, BW, VL (+ AVX2, FMA) */
 
 /* Scores: higher wins; 0 means "cannot run here". */
-#define RLX__BLAS_SCORE_PORTABLE 10
-#define RLX__BLAS_SCORE_AVX2 20
-#define RLX__BLAS_SCORE_AVX512 30
+#define RLXB_SCORE_PORTABLE 10
+#define RLXB_SCORE_AVX2 20
+#define RLXB_SCORE_AVX512 30
 
-typedef struct rlx__blas_cpu_bits {
+typedef struct rlxb_cpu_bits {
     int is_x86;          /* 0: no CPUID; only the portable variant runs */
     uint32_t max_leaf;   /* CPUID.0:EAX */
     uint32_t leaf1_ecx;  /* CPUID.1:ECX (FMA, OSXSAVE, AVX) */
     uint32_t leaf7_ebx;  /* CPUID.(7,0):EBX (AVX2, AVX-512 F/DQ/BW/VL) */
     uint64_t xcr0;       /* XGETBV(0); meaningful only with OSXSAVE */
-} rlx__blas_cpu_bits;
+} rlxb_cpu_bits;
 
 /* The score of variant LEVEL on a host with BITS. */
-int32_t rlx__blas_host_fit_decide(int level, const rlx__blas_cpu_bits *bits);
+int32_t rlxb_host_fit_decide(int level, const rlxb_cpu_bits *bits);
 /* Read this host's bits (XGETBV only when CPUID says OSXSAVE). */
-void rlx__blas_cpu_bits_read(rlx__blas_cpu_bits *bits);
+void rlxb_cpu_bits_read(rlxb_cpu_bits *bits);
 
 #endif

@@ -46,7 +46,7 @@ static inline void st16(float *p, v16 v)
 }
 
 /* Keys row I of SQ may see (softmax's causal rule), of SK. */
-static inline size_t keep_of(const rlx__blas_attn *p, size_t i)
+static inline size_t keep_of(const rlxb_attn *p, size_t i)
 {
     if (!p->causal)
         return p->sk;
@@ -108,7 +108,7 @@ static void softmax_keep(float *restrict s, size_t keep, size_t kpad,
     for (int l = 0; l < 16; l++)
         m = lane[l] > m ? lane[l] : m;
     for (j = 0; j < keep; j++)
-        s[j] = rlx__blas_exp(s[j] - m);
+        s[j] = rlxb_exp(s[j] - m);
     for (int l = 0; l < 16; l++)
         lane[l] = 0.0f;
     for (j = 0; j + 16 <= keep; j += 16)
@@ -161,13 +161,13 @@ static inline __attribute__((always_inline)) void pv_block(const float *restrict
 }
 
 typedef struct attn_job {
-    rlx__blas_attn *p;
+    rlxb_attn *p;
     const float *q, *k, *v;
     float scale;
     float *y;
 } attn_job;
 
-static float *slot_take(rlx__blas_attn *p, unsigned *slot)
+static float *slot_take(rlxb_attn *p, unsigned *slot)
 {
     for (;;)
         for (unsigned s = 0; s < p->n_slots; s++)
@@ -181,7 +181,7 @@ static float *slot_take(rlx__blas_attn *p, unsigned *slot)
 static void attn_task(void *ctx, size_t begin, size_t end)
 {
     const attn_job *jb = ctx;
-    rlx__blas_attn *p = jb->p;
+    rlxb_attn *p = jb->p;
     unsigned slot;
     float *kt = slot_take(p, &slot);
     size_t skp = (p->sk + CT - 1) / CT * CT;
@@ -233,7 +233,7 @@ static void attn_task(void *ctx, size_t begin, size_t end)
     atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
 }
 
-void rlx__blas_attn_run(rlx__blas_pool *pool, rlx__blas_attn *p,
+void rlxb_attn_run(rlxb_pool *pool, rlxb_attn *p,
                         const float *const *in, float *y)
 {
     attn_job j = { p, in[0], in[1], in[2],
@@ -242,5 +242,5 @@ void rlx__blas_attn_run(rlx__blas_pool *pool, rlx__blas_attn *p,
      * tiny */
     size_t work = p->sq * p->sk * (p->dh + p->dv);
     size_t grain = work >= 65536 ? 1 : 65536 / (work ? work : 1);
-    rlx__blas_parallel_for(pool, p->n_pairs, grain, attn_task, &j);
+    rlxb_parallel_for(pool, p->n_pairs, grain, attn_task, &j);
 }

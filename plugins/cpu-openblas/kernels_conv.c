@@ -39,7 +39,7 @@
 /* Fewer multiply-adds than this run on the calling thread. */
 #define PAR_MIN_MACS ((size_t)1 << 18)
 
-void rlx__blas_conv_free(rlx__blas_conv *p)
+void rlxb_conv_free(rlxb_conv *p)
 {
     free(p->packed);
     free(p->fbias);
@@ -76,9 +76,9 @@ static int conv_wanted(const rlx_compile_options *o, const rlx_host *host)
 }
 #endif
 
-rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
+rlx_status rlxb_conv_prepare(rlxb_backend *be,
                                   const rlx_graph_view *g, uint32_t i,
-                                  rlx__blas_conv *p,
+                                  rlxb_conv *p,
                                   const rlx_compile_options *options)
 {
 #if RLX__SGEMM_NR
@@ -165,7 +165,7 @@ rlx_status rlx__blas_conv_prepare(rlx__blas_backend *be,
 #define NR RLX__SGEMM_NR
 #define MR RLX__SGEMM_MR
 
-static size_t m_tiles(const rlx__blas_conv *p)
+static size_t m_tiles(const rlxb_conv *p)
 {
     return (p->mg + MR - 1) / MR;
 }
@@ -178,7 +178,7 @@ static size_t conv_kc(size_t k)
 }
 
 /* Per-channel scale of a folded batch norm (1 without one). */
-static float bn_scale(const rlx__blas_conv *p, const float *const *in,
+static float bn_scale(const rlxb_conv *p, const float *const *in,
                       size_t ch)
 {
     if (p->bn_in < 0)
@@ -190,12 +190,12 @@ static float bn_scale(const rlx__blas_conv *p, const float *const *in,
 
 /* The packed weights and folded bias for this run's operands: kept
  * while every key matches (params and constants), else redone. */
-static int pack_weights(rlx__blas_conv *p, const float *const *in)
+static int pack_weights(rlxb_conv *p, const float *const *in)
 {
     int same = p->packed_ok;
-    for (int k = 0; same && k < RLX__BLAS_CONV_KEYS; k++)
+    for (int k = 0; same && k < RLXB_CONV_KEYS; k++)
         same = p->keys[k] == p->packed_keys[k];
-    for (int k = 0; same && k < RLX__BLAS_CONV_KEYS; k++)
+    for (int k = 0; same && k < RLXB_CONV_KEYS; k++)
         same = p->keys[k] != 0 || (k > 1 && p->bn_in < 0) ||
                (k == 1 && p->bias_in < 0);
     if (same)
@@ -203,12 +203,12 @@ static int pack_weights(rlx__blas_conv *p, const float *const *in)
     size_t floats = p->depthwise ? p->m * p->kh * p->kw
                                  : p->groups * m_tiles(p) * p->k * MR;
     if (!p->packed) {
-        p->packed = aligned_alloc(RLX__BLAS_ALIGN,
-                                  (floats * sizeof(float) + RLX__BLAS_ALIGN -
-                                   1) / RLX__BLAS_ALIGN * RLX__BLAS_ALIGN);
+        p->packed = aligned_alloc(RLXB_ALIGN,
+                                  (floats * sizeof(float) + RLXB_ALIGN -
+                                   1) / RLXB_ALIGN * RLXB_ALIGN);
         p->fbias = malloc((p->m ? p->m : 1) * sizeof *p->fbias);
         if (!p->packed || !p->fbias) {
-            rlx__blas_conv_free(p);
+            rlxb_conv_free(p);
             return -1;
         }
     }
@@ -263,7 +263,7 @@ static int pack_weights(rlx__blas_conv *p, const float *const *in)
  * The activation runs on chunks through a buffer on the stack, so the
  * vectorised unary kernels (kernels_ew.c) do it. */
 #define EPI_CHUNK 256
-void rlx__blas_conv_epilogue(const rlx__blas_conv *p, float *y,
+void rlxb_conv_epilogue(const rlxb_conv *p, float *y,
                              const float *res, size_t ld, size_t ch0,
                              size_t rows, size_t cols)
 {
@@ -296,7 +296,7 @@ void rlx__blas_conv_epilogue(const rlx__blas_conv *p, float *y,
             else
                 for (size_t j = 0; j < n; j++)
                     t[j] = yc[j] + b;
-            rlx__blas_unary_range(p->act, p->approx, t, yc, n);
+            rlxb_unary_range(p->act, p->approx, t, yc, n);
             if (rr && !p->res_first)
                 for (size_t j = 0; j < n; j++)
                     yc[j] += rr[j0 + j];
@@ -325,7 +325,7 @@ static void tap_cols(long c0, long sw, long iw, long len, long *lo,
  * column, so they are worked out once per call (no division per row:
  * at 32 floats a row, divisions cost more than the copy). */
 #define IM2COL_KW 16 /* kernel widths whose bounds are kept on the stack */
-static void im2col_panel(const rlx__blas_conv *p, const float *xg,
+static void im2col_panel(const rlxb_conv *p, const float *xg,
                          size_t j0, size_t nr, size_t q0, size_t q1,
                          float *dst)
 {
@@ -434,7 +434,7 @@ static void im2col_panel(const rlx__blas_conv *p, const float *xg,
 }
 
 /* A free scratch slot: at most n_slots tasks run at once. */
-unsigned rlx__blas_conv_take_slot(rlx__blas_conv *p)
+unsigned rlxb_conv_take_slot(rlxb_conv *p)
 {
     for (;;)
         for (unsigned s = 0; s < p->n_slots; s++)
@@ -445,16 +445,16 @@ unsigned rlx__blas_conv_take_slot(rlx__blas_conv *p)
 
 /* SLOTS blocks of FLOATS each, kept across runs while big enough; 0, or
  * -1 when out of memory. */
-static int ensure_scratch(rlx__blas_conv *p, unsigned slots, size_t floats)
+static int ensure_scratch(rlxb_conv *p, unsigned slots, size_t floats)
 {
     if (p->scratch && p->slot_floats >= floats && p->n_slots >= slots)
         return 0;
     free(p->scratch);
     free(p->busy);
-    p->scratch = aligned_alloc(RLX__BLAS_ALIGN,
+    p->scratch = aligned_alloc(RLXB_ALIGN,
                                (slots * floats * sizeof(float) +
-                                RLX__BLAS_ALIGN - 1) / RLX__BLAS_ALIGN *
-                                   RLX__BLAS_ALIGN);
+                                RLXB_ALIGN - 1) / RLXB_ALIGN *
+                                   RLXB_ALIGN);
     p->busy = malloc(slots * sizeof *p->busy);
     if (!p->scratch || !p->busy) {
         free(p->scratch);
@@ -474,10 +474,10 @@ static int ensure_scratch(rlx__blas_conv *p, unsigned slots, size_t floats)
 
 static void gemm_jobs(void *arg, size_t begin, size_t end)
 {
-    const rlx__blas_conv_ctx *cx = arg;
-    rlx__blas_conv *p = cx->p;
+    const rlxb_conv_ctx *cx = arg;
+    rlxb_conv *p = cx->p;
     size_t tiles = m_tiles(p);
-    unsigned slot = rlx__blas_conv_take_slot(p);
+    unsigned slot = rlxb_conv_take_slot(p);
     float *col = p->scratch + slot * p->slot_floats;
     for (size_t job = begin; job < end; job++) {
         size_t blk = job % cx->n_blocks, ng = job / cx->n_blocks;
@@ -517,7 +517,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
                                     wg + k0 * tiles * MR + t * kc * MR, 0,
                                     1, bp, c, p->p, k0 > 0, NULL, NULL, 0);
                     if (last)
-                        rlx__blas_conv_epilogue(
+                        rlxb_conv_epilogue(
                             p, c, rg ? rg + i * p->p + j0 : NULL, p->p,
                             g * p->mg + i, mr, nr);
                 }
@@ -531,7 +531,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
  * fully connected layers): y[img] = W . x[img] on the packed weights,
  * each weight tile's MR rows in one vector per K step (a panel of the
  * gemm path would be 1 column of NR). */
-static void conv_vec(const rlx__blas_conv *p, const float *x, float *y,
+static void conv_vec(const rlxb_conv *p, const float *x, float *y,
                      const float *res)
 {
     size_t tiles = m_tiles(p), kcs = conv_kc(p->k);
@@ -566,34 +566,34 @@ static void conv_vec(const rlx__blas_conv *p, const float *x, float *y,
 #endif
             memcpy(yi + t * MR, acc, rows * sizeof *acc);
         }
-        rlx__blas_conv_epilogue(p, yi, res ? res + img * p->m : NULL, 1, 0,
+        rlxb_conv_epilogue(p, yi, res ? res + img * p->m : NULL, 1, 0,
                                 p->m, 1);
     }
 }
 
-int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
+int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                        const float *const *in, float *y)
 {
     if (p->n == 0 || p->m == 0 || p->p == 0)
         return 0;
     if (pack_weights(p, in) != 0)
         return -1;
-    rlx__blas_conv_ctx cx = { .p = p, .x = in[0], .y = y,
+    rlxb_conv_ctx cx = { .p = p, .x = in[0], .y = y,
                     .res = p->res_in >= 0 ? in[p->res_in] : NULL };
-    size_t threads = rlx__blas_pool_threads(pool);
+    size_t threads = rlxb_pool_threads(pool);
     size_t macs = p->n * p->m * p->p * p->k;
     int par = threads > 1 && macs >= PAR_MIN_MACS;
     if (p->depthwise) {
         size_t planes = p->n * p->m;
-        rlx__blas_task_fn fn = rlx__blas_dw_jobs;
-        if (rlx__blas_dw_phased(p)) {
+        rlxb_task_fn fn = rlxb_dw_jobs;
+        if (rlxb_dw_phased(p)) {
             if (ensure_scratch(p, par ? (unsigned)threads : 1,
-                               rlx__blas_dw_scratch_floats(p)) != 0)
+                               rlxb_dw_scratch_floats(p)) != 0)
                 return -1;
-            fn = rlx__blas_dw_phase_jobs;
+            fn = rlxb_dw_phase_jobs;
         }
         if (par && planes > 1)
-            rlx__blas_parallel_for(pool, planes, 1, fn, &cx);
+            rlxb_parallel_for(pool, planes, 1, fn, &cx);
         else
             fn(&cx, 0, planes);
         return 0;
@@ -602,7 +602,7 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
         for (size_t img = 0; img < p->n; img++) {
             float *yi = y + img * p->m * p->p;
             memset(yi, 0, p->m * p->p * sizeof *y);
-            rlx__blas_conv_epilogue(
+            rlxb_conv_epilogue(
                 p, yi, cx.res ? cx.res + img * p->m * p->p : NULL, p->p, 0,
                 p->m, p->p);
         }
@@ -631,7 +631,7 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
         return -1;
     size_t jobs = outer * cx.n_blocks;
     if (par && jobs > 1)
-        rlx__blas_parallel_for(pool, jobs, 1, gemm_jobs, &cx);
+        rlxb_parallel_for(pool, jobs, 1, gemm_jobs, &cx);
     else
         gemm_jobs(&cx, 0, jobs);
     return 0;
@@ -639,7 +639,7 @@ int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
 
 #else /* no kernels in the portable variant: prepare sends conv away */
 
-int rlx__blas_conv_run(rlx__blas_pool *pool, rlx__blas_conv *p,
+int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                        const float *const *in, float *y)
 {
     (void)pool;

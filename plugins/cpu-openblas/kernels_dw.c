@@ -30,10 +30,10 @@ static void tap_range(long off, long sw, long iw, long ow, long *lo,
 /* Output planes (image-channel) [begin, end) of a depthwise conv. Each
  * tap's column range is worked out once per task, not per row (its two
  * divisions cost more than a short row's multiply-adds). */
-void rlx__blas_dw_jobs(void *arg, size_t begin, size_t end)
+void rlxb_dw_jobs(void *arg, size_t begin, size_t end)
 {
-    const rlx__blas_conv_ctx *cx = arg;
-    const rlx__blas_conv *p = cx->p;
+    const rlxb_conv_ctx *cx = arg;
+    const rlxb_conv *p = cx->p;
     size_t kk = p->kh * p->kw;
     long sw = (long)p->sw;
     long lo_b[DW_TAPS], hi_b[DW_TAPS];
@@ -78,7 +78,7 @@ void rlx__blas_dw_jobs(void *arg, size_t begin, size_t end)
                 }
             }
         }
-        rlx__blas_conv_epilogue(p, yc,
+        rlxb_conv_epilogue(p, yc,
                                 cx->res ? cx->res + plane * p->p : NULL,
                                 p->p, ch, 1, p->p);
     }
@@ -99,21 +99,21 @@ void rlx__blas_dw_jobs(void *arg, size_t begin, size_t end)
 typedef float dw_vec __attribute__((vector_size(DW_VEC * sizeof(float))));
 
 #define DW_MAX_TAPS 64 /* kernels up to 8 x 8 */
-int rlx__blas_dw_phased(const rlx__blas_conv *p)
+int rlxb_dw_phased(const rlxb_conv *p)
 {
     return p->sh == p->sw && (p->sh == 1 || p->sh == 2) && p->dh == 1 &&
            p->dw == 1 && p->kh * p->kw <= DW_MAX_TAPS;
 }
 
 /* Phase plane rows and columns (HP x WP). */
-static void dw_phase_dims(const rlx__blas_conv *p, size_t *hp, size_t *wp)
+static void dw_phase_dims(const rlxb_conv *p, size_t *hp, size_t *wp)
 {
     size_t s = p->sh;
     *hp = p->oh + (p->kh - 1) / s;
     *wp = p->ow + (p->kw - 1) / s;
 }
 
-size_t rlx__blas_dw_scratch_floats(const rlx__blas_conv *p)
+size_t rlxb_dw_scratch_floats(const rlxb_conv *p)
 {
     size_t hp, wp;
     dw_phase_dims(p, &hp, &wp);
@@ -142,14 +142,14 @@ static void dw_phase_row(float *d, size_t wp, const float *s, long ns,
 }
 
 
-void rlx__blas_dw_phase_jobs(void *arg, size_t begin, size_t end)
+void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end)
 {
-    const rlx__blas_conv_ctx *cx = arg;
-    rlx__blas_conv *p = cx->p;
+    const rlxb_conv_ctx *cx = arg;
+    rlxb_conv *p = cx->p;
     size_t s = p->sh, hp, wp;
     dw_phase_dims(p, &hp, &wp);
     size_t plane_f = hp * wp, kk = p->kh * p->kw;
-    unsigned slot = rlx__blas_conv_take_slot(p);
+    unsigned slot = rlxb_conv_take_slot(p);
     float *ph = p->scratch + slot * p->slot_floats;
     float *acc = ph + s * s * plane_f + DW_VEC;
     float *even = acc + p->oh * wp + DW_VEC, *odd = even + (p->iw + 1) / 2;
@@ -217,7 +217,7 @@ void rlx__blas_dw_phase_jobs(void *arg, size_t begin, size_t end)
         float *yc = cx->y + plane * p->p;
         for (size_t oy = 0; oy < p->oh; oy++)
             memcpy(yc + oy * p->ow, acc + oy * wp, p->ow * sizeof *yc);
-        rlx__blas_conv_epilogue(p, yc,
+        rlxb_conv_epilogue(p, yc,
                                 cx->res ? cx->res + plane * p->p : NULL,
                                 p->p, ch, 1, p->p);
     }

@@ -60,7 +60,7 @@ static void clip_range(float lo, float hi, const float *restrict x,
     }
 }
 
-void rlx__blas_unary_range(rlx_op op, int64_t approx,
+void rlxb_unary_range(rlx_op op, int64_t approx,
                            const float *restrict x, float *restrict y,
                            size_t n)
 {
@@ -87,27 +87,27 @@ void rlx__blas_unary_range(rlx_op op, int64_t approx,
         return;
     case RLX_OP_EXP:
         for (size_t i = 0; i < n; i++)
-            y[i] = rlx__blas_exp(x[i]);
+            y[i] = rlxb_exp(x[i]);
         return;
     case RLX_OP_SIGMOID:
         for (size_t i = 0; i < n; i++)
-            y[i] = rlx__blas_sigmoid(x[i]);
+            y[i] = rlxb_sigmoid(x[i]);
         return;
     case RLX_OP_SILU:
         for (size_t i = 0; i < n; i++)
-            y[i] = x[i] * rlx__blas_sigmoid(x[i]);
+            y[i] = x[i] * rlxb_sigmoid(x[i]);
         return;
     case RLX_OP_TANH:
         for (size_t i = 0; i < n; i++)
-            y[i] = rlx__blas_tanh(x[i]);
+            y[i] = rlxb_tanh(x[i]);
         return;
     case RLX_OP_GELU:
         if (approx == RLX_GELU_TANH)
             for (size_t i = 0; i < n; i++)
-                y[i] = rlx__blas_gelu_tanh(x[i]);
+                y[i] = rlxb_gelu_tanh(x[i]);
         else
             for (size_t i = 0; i < n; i++)
-                y[i] = rlx__blas_gelu_erf(x[i]);
+                y[i] = rlxb_gelu_erf(x[i]);
         return;
     case RLX_OP_HARD_SWISH:
         for (size_t i = 0; i < n; i++) {
@@ -151,15 +151,15 @@ static void unary_task(void *ctx, size_t b, size_t e)
     else if (j->op == RLX_OP_CLIP)
         clip_range(j->f0, j->f1, j->x + b, j->y + b, e - b);
     else
-        rlx__blas_unary_range(j->op, j->approx, j->x + b, j->y + b, e - b);
+        rlxb_unary_range(j->op, j->approx, j->x + b, j->y + b, e - b);
 }
 
-void rlx__blas_unary(rlx__blas_pool *pool, rlx_op op, int64_t approx,
+void rlxb_unary(rlxb_pool *pool, rlx_op op, int64_t approx,
                      const float *fattr, const float *x, float *y,
                      size_t count)
 {
     unary_job j = { op, approx, fattr[0], fattr[1], x, y };
-    rlx__blas_parallel_for(pool, count, grain_of(op), unary_task, &j);
+    rlxb_parallel_for(pool, count, grain_of(op), unary_task, &j);
 }
 
 /* ---- binary ---------------------------------------------------------- */
@@ -220,7 +220,7 @@ typedef void (*bin_fn)(const float *, const float *, float *, size_t, int,
 
 typedef struct binary_job {
     bin_fn fn;
-    const rlx__blas_binary *p;
+    const rlxb_binary *p;
     const float *a, *b;
     float *y;
     size_t pieces;   /* per row */
@@ -229,7 +229,7 @@ typedef struct binary_job {
 static void binary_task(void *ctx, size_t begin, size_t end)
 {
     const binary_job *j = ctx;
-    const rlx__blas_binary *p = j->p;
+    const rlxb_binary *p = j->p;
     for (size_t u = begin; u < end; u++) {
         size_t row = u / j->pieces, piece = u % j->pieces;
         size_t ia = 0, ib = 0, rest = row;
@@ -247,8 +247,8 @@ static void binary_task(void *ctx, size_t begin, size_t end)
     }
 }
 
-void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
-                          const rlx__blas_binary *p, const float *a,
+void rlxb_binary_run(rlxb_pool *pool, rlx_op op,
+                          const rlxb_binary *p, const float *a,
                           const float *b, float *y)
 {
     bin_fn fn;
@@ -268,5 +268,5 @@ void rlx__blas_binary_run(rlx__blas_pool *pool, rlx_op op,
     size_t units = p->rows * j.pieces;
     size_t per_unit = p->len < ROW_CHUNK ? p->len : ROW_CHUNK;
     size_t grain = (grain_of(op) + per_unit - 1) / per_unit;
-    rlx__blas_parallel_for(pool, units, grain, binary_task, &j);
+    rlxb_parallel_for(pool, units, grain, binary_task, &j);
 }

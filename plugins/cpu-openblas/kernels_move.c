@@ -6,7 +6,7 @@
 #include "blas_internal.h"
 
 typedef struct move_job {
-    const rlx__blas_transpose *p;
+    const rlxb_transpose *p;
     const uint32_t *x;
     uint32_t *y;
 } move_job;
@@ -14,7 +14,7 @@ typedef struct move_job {
 static void transpose_task(void *ctx, size_t begin, size_t end)
 {
     const move_job *j = ctx;
-    const rlx__blas_transpose *p = j->p;
+    const rlxb_transpose *p = j->p;
     uint32_t last = p->rank - 1;
     size_t len = p->dims[last], step = p->stride[last];
     for (size_t row = begin; row < end; row++) {
@@ -34,8 +34,8 @@ static void transpose_task(void *ctx, size_t begin, size_t end)
     }
 }
 
-void rlx__blas_transpose_run(rlx__blas_pool *pool,
-                             const rlx__blas_transpose *p, const uint32_t *x,
+void rlxb_transpose_run(rlxb_pool *pool,
+                             const rlxb_transpose *p, const uint32_t *x,
                              uint32_t *y)
 {
     size_t len = p->dims[p->rank - 1];
@@ -43,5 +43,5 @@ void rlx__blas_transpose_run(rlx__blas_pool *pool,
         return;
     move_job j = { p, x, y };
     size_t grain = len >= 16384 ? 1 : 16384 / len;
-    rlx__blas_parallel_for(pool, p->rows, grain, transpose_task, &j);
+    rlxb_parallel_for(pool, p->rows, grain, transpose_task, &j);
 }

@@ -92,7 +92,7 @@ static void softmax_row(const float *restrict x, float *restrict y,
 {
     float m = max16(x, keep);
     for (size_t j = 0; j < keep; j++)
-        y[j] = rlx__blas_exp(x[j] - m);
+        y[j] = rlxb_exp(x[j] - m);
     float inv = 1.0f / sum16(y, keep);
     for (size_t j = 0; j < keep; j++)
         y[j] *= inv;
@@ -103,7 +103,7 @@ static void softmax_row(const float *restrict x, float *restrict y,
 static void softmax_task(void *ctx, size_t begin, size_t end)
 {
     const row_job *j = ctx;
-    const rlx__blas_axis *p = j->plan;
+    const rlxb_axis *p = j->plan;
     for (size_t o = begin; o < end; o++) {
         size_t keep = p->len;
         if (p->causal) { /* row i keeps columns j < i + len + 1 - rows */
@@ -116,11 +116,11 @@ static void softmax_task(void *ctx, size_t begin, size_t end)
     }
 }
 
-void rlx__blas_softmax_run(rlx__blas_pool *pool, const rlx__blas_axis *p,
+void rlxb_softmax_run(rlxb_pool *pool, const rlxb_axis *p,
                            const float *x, float *y)
 {
     row_job j = { .plan = p, .x = x, .y = y };
-    rlx__blas_parallel_for(pool, p->outer, grain_rows(p->len), softmax_task,
+    rlxb_parallel_for(pool, p->outer, grain_rows(p->len), softmax_task,
                            &j);
 }
 
@@ -129,7 +129,7 @@ void rlx__blas_softmax_run(rlx__blas_pool *pool, const rlx__blas_axis *p,
 static void norm_task(void *ctx, size_t begin, size_t end)
 {
     const row_job *j = ctx;
-    const rlx__blas_norm *p = j->plan;
+    const rlxb_norm *p = j->plan;
     size_t n = p->cols;
     const float *restrict g = j->g, *restrict be = j->b;
     for (size_t r = begin; r < end; r++) {
@@ -148,13 +148,13 @@ static void norm_task(void *ctx, size_t begin, size_t end)
     }
 }
 
-void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,
-                        const rlx__blas_norm *p, const float *x,
+void rlxb_norm_run(rlxb_pool *pool, rlx_op op,
+                        const rlxb_norm *p, const float *x,
                         const float *gamma, const float *beta, float *y)
 {
     row_job j = { .plan = p, .op = op, .x = x, .g = gamma, .b = beta,
                   .y = y };
-    rlx__blas_parallel_for(pool, p->rows, grain_rows(p->cols), norm_task,
+    rlxb_parallel_for(pool, p->rows, grain_rows(p->cols), norm_task,
                            &j);
 }
 
@@ -163,7 +163,7 @@ void rlx__blas_norm_run(rlx__blas_pool *pool, rlx_op op,
 static void reduce_task(void *ctx, size_t begin, size_t end)
 {
     const row_job *j = ctx;
-    const rlx__blas_axis *p = j->plan;
+    const rlxb_axis *p = j->plan;
     int is_max = j->op == RLX_OP_REDUCE_MAX;
     float scale = j->op == RLX_OP_REDUCE_MEAN ? 1.0f / (float)p->len : 1.0f;
     for (size_t o = begin; o < end; o++) {
@@ -192,11 +192,11 @@ static void reduce_task(void *ctx, size_t begin, size_t end)
     }
 }
 
-void rlx__blas_reduce_run(rlx__blas_pool *pool, rlx_op op,
-                          const rlx__blas_axis *p, const float *x, float *y)
+void rlxb_reduce_run(rlxb_pool *pool, rlx_op op,
+                          const rlxb_axis *p, const float *x, float *y)
 {
     row_job j = { .plan = p, .op = op, .x = x, .y = y };
-    rlx__blas_parallel_for(pool, p->outer,
+    rlxb_parallel_for(pool, p->outer,
                            grain_rows(p->len * (p->inner ? p->inner : 1)),
                            reduce_task, &j);
 }

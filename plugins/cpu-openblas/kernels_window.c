@@ -22,7 +22,7 @@
 /* Fewer output elements than this run on the calling thread. */
 #define PAR_MIN_ELEMS ((size_t)1 << 15)
 
-void rlx__blas_window_free(rlx__blas_window *p)
+void rlxb_window_free(rlxb_window *p)
 {
     free(p->cnt_x);
     p->cnt_x = NULL;
@@ -41,9 +41,9 @@ static void axis_counts(size_t o, size_t k, size_t s, size_t d, size_t pb,
     }
 }
 
-rlx_status rlx__blas_window_prepare(rlx__blas_backend *be,
+rlx_status rlxb_window_prepare(rlxb_backend *be,
                                     const rlx_graph_view *g, uint32_t i,
-                                    rlx__blas_window *p)
+                                    rlxb_window *p)
 {
     const rlx_node_view *v = g->nodes[i];
     const rlx_node_view *x = g->nodes[v->inputs[0]];
@@ -111,14 +111,14 @@ rlx_status rlx__blas_window_prepare(rlx__blas_backend *be,
 
 typedef struct window_ctx {
     rlx_op op;
-    const rlx__blas_window *p;
+    const rlxb_window *p;
     const float *const *in;
     float *y;
 } window_ctx;
 
 /* Output columns [*lo, *hi) whose tap at column offset OFF (input
  * column ox * sw + off) is inside the row. */
-static void col_range(const rlx__blas_window *p, long off, long *lo,
+static void col_range(const rlxb_window *p, long off, long *lo,
                       long *hi)
 {
     long sw = (long)p->sw, iw = (long)p->iw;
@@ -131,7 +131,7 @@ static void col_range(const rlx__blas_window *p, long off, long *lo,
 static void pool_planes(void *arg, size_t begin, size_t end)
 {
     const window_ctx *cx = arg;
-    const rlx__blas_window *p = cx->p;
+    const rlxb_window *p = cx->p;
     int is_max = cx->op == RLX_OP_MAX_POOL;
     for (size_t plane = begin; plane < end; plane++) {
         const float *xc = cx->in[0] + plane * p->ih * p->iw;
@@ -183,7 +183,7 @@ static void pool_planes(void *arg, size_t begin, size_t end)
 static void bn_planes(void *arg, size_t begin, size_t end)
 {
     const window_ctx *cx = arg;
-    const rlx__blas_window *p = cx->p;
+    const rlxb_window *p = cx->p;
     const float *const *in = cx->in;
     size_t inner = p->ih * p->iw;
     for (size_t plane = begin; plane < end; plane++) {
@@ -197,17 +197,17 @@ static void bn_planes(void *arg, size_t begin, size_t end)
     }
 }
 
-void rlx__blas_window_run(rlx__blas_pool *pool, rlx_op op,
-                          const rlx__blas_window *p, const float *const *in,
+void rlxb_window_run(rlxb_pool *pool, rlx_op op,
+                          const rlxb_window *p, const float *const *in,
                           float *y)
 {
     window_ctx cx = { .op = op, .p = p, .in = in, .y = y };
     size_t planes = p->n * p->c;
     size_t elems = planes * p->oh * p->ow;
-    rlx__blas_task_fn fn = op == RLX_OP_BATCH_NORM ? bn_planes : pool_planes;
+    rlxb_task_fn fn = op == RLX_OP_BATCH_NORM ? bn_planes : pool_planes;
     if (planes > 1 && elems >= PAR_MIN_ELEMS &&
-        rlx__blas_pool_threads(pool) > 1)
-        rlx__blas_parallel_for(pool, planes, 1, fn, &cx);
+        rlxb_pool_threads(pool) > 1)
+        rlxb_parallel_for(pool, planes, 1, fn, &cx);
     else
         fn(&cx, 0, planes);
 }

@@ -33,7 +33,7 @@
 #define SPIN_NS 0
 #endif
 
-struct rlx__blas_pool {
+struct rlxb_pool {
     pthread_mutex_t busy;     /* held by the loop in progress */
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
@@ -46,13 +46,13 @@ struct rlx__blas_pool {
     unsigned sleeping;        /* workers in cond_wait (mu) */
     int stop;                 /* (mu) */
     /* the loop in progress (written under mu before open) */
-    rlx__blas_task_fn fn;
+    rlxb_task_fn fn;
     void *ctx;
     size_t n, chunk;
     atomic_size_t next;
 };
 
-static void drain(rlx__blas_pool *p)
+static void drain(rlxb_pool *p)
 {
     for (;;) {
         size_t b = atomic_fetch_add(&p->next, p->chunk);
@@ -79,7 +79,7 @@ static uint64_t now_ns(void)
 
 static void *worker_main(void *arg)
 {
-    rlx__blas_pool *p = arg;
+    rlxb_pool *p = arg;
     uint64_t seen = 0;
     for (;;) {
         /* spin a little: the next loop (layer) usually follows soon */
@@ -121,9 +121,9 @@ static void *worker_main(void *arg)
     }
 }
 
-rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads)
+rlxb_pool *rlxb_pool_create(unsigned n_threads)
 {
-    rlx__blas_pool *p = calloc(1, sizeof *p);
+    rlxb_pool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     pthread_mutex_init(&p->busy, NULL);
@@ -136,7 +136,7 @@ rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads)
     unsigned want = n_threads > 1 ? n_threads - 1 : 0;
     p->workers = calloc(want ? want : 1, sizeof *p->workers);
     if (!p->workers) {
-        rlx__blas_pool_destroy(p);
+        rlxb_pool_destroy(p);
         return NULL;
     }
     for (unsigned i = 0; i < want; i++) {
@@ -147,7 +147,7 @@ rlx__blas_pool *rlx__blas_pool_create(unsigned n_threads)
     return p;
 }
 
-void rlx__blas_pool_destroy(rlx__blas_pool *p)
+void rlxb_pool_destroy(rlxb_pool *p)
 {
     if (!p)
         return;
@@ -166,13 +166,13 @@ void rlx__blas_pool_destroy(rlx__blas_pool *p)
     free(p);
 }
 
-unsigned rlx__blas_pool_threads(const rlx__blas_pool *p)
+unsigned rlxb_pool_threads(const rlxb_pool *p)
 {
     return p ? p->n_workers + 1 : 1;
 }
 
-void rlx__blas_parallel_for(rlx__blas_pool *p, size_t n, size_t grain,
-                            rlx__blas_task_fn fn, void *ctx)
+void rlxb_parallel_for(rlxb_pool *p, size_t n, size_t grain,
+                            rlxb_task_fn fn, void *ctx)
 {
     if (n == 0)
         return;

@@ -18,7 +18,7 @@
 /* ---- binary ---------------------------------------------------------- */
 
 static rlx_status prepare_binary(const rlx_graph_view *g,
-                                 const rlx_node_view *v, rlx__blas_binary *p)
+                                 const rlx_node_view *v, rlxb_binary *p)
 {
     const rlx_node_view *in[2] = { g->nodes[v->inputs[0]],
                                    g->nodes[v->inputs[1]] };
@@ -38,7 +38,7 @@ static rlx_status prepare_binary(const rlx_graph_view *g,
         sa[0] = sb[0] = 0;
         n = 1;
     }
-    if (n - 1 > RLX__BLAS_MAX_RANK || sa[n - 1] > 1 || sb[n - 1] > 1)
+    if (n - 1 > RLXB_MAX_RANK || sa[n - 1] > 1 || sb[n - 1] > 1)
         return RLX_ERR_UNSUPPORTED;
     memset(p, 0, sizeof *p);
     p->len = (size_t)dims[n - 1];
@@ -57,10 +57,10 @@ static rlx_status prepare_binary(const rlx_graph_view *g,
 
 /* ---- matmul ---------------------------------------------------------- */
 
-static rlx_status prepare_matmul(rlx__blas_backend *be,
+static rlx_status prepare_matmul(rlxb_backend *be,
                                  const rlx_graph_view *g,
                                  const rlx_node_view *v,
-                                 rlx__blas_gemm *p)
+                                 rlxb_gemm *p)
 {
     rlx__cpu_ref_matmul m;
     size_t *scratch = NULL;
@@ -154,7 +154,7 @@ static rlx_status prepare_matmul(rlx__blas_backend *be,
 static rlx_status prepare_reduce(const rlx_graph_view *g,
                                  const rlx_node_view *v,
                                  const rlx__cpu_ref_attrs *at,
-                                 rlx__blas_axis *p)
+                                 rlxb_axis *p)
 {
     const rlx_node_view *in = g->nodes[v->inputs[0]];
     uint32_t r = in->rank;
@@ -205,12 +205,12 @@ static rlx_status prepare_reduce(const rlx_graph_view *g,
 static rlx_status prepare_transpose(const rlx_graph_view *g,
                                     const rlx_node_view *v,
                                     const rlx__cpu_ref_attrs *at,
-                                    rlx__blas_transpose *p)
+                                    rlxb_transpose *p)
 {
     const rlx_node_view *in = g->nodes[v->inputs[0]];
     uint32_t r = in->rank;
-    int64_t in_stride[RLX__BLAS_MAX_RANK];
-    if (r == 0 || r > RLX__BLAS_MAX_RANK || v->rank != r ||
+    int64_t in_stride[RLXB_MAX_RANK];
+    if (r == 0 || r > RLXB_MAX_RANK || v->rank != r ||
         rlx_dtype_size(v->dtype) != 4)
         return RLX_ERR_UNSUPPORTED;
     rlx_kit_contiguous_strides(r, in->shape, in_stride);
@@ -232,8 +232,8 @@ static rlx_status prepare_transpose(const rlx_graph_view *g,
 
 /* ---- dispatch --------------------------------------------------------- */
 
-rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
-                             uint32_t i, rlx__blas_step *s,
+rlx_status rlxb_prepare(rlxb_backend *be, const rlx_graph_view *g,
+                             uint32_t i, rlxb_step *s,
                              const rlx_compile_options *options)
 {
     const rlx_node_view *v = g->nodes[i];
@@ -241,7 +241,7 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     rlx_status st;
 
     if (v->op == RLX_OP_TRANSPOSE) {
-        s->kind = RLX__BLAS_K_TRANSPOSE;
+        s->kind = RLXB_K_TRANSPOSE;
         return prepare_transpose(g, v, &at, &s->plan.transpose);
     }
     if (v->dtype != RLX_DTYPE_F32 || !rlx_kit_op_is_float(v->op))
@@ -253,17 +253,17 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
     switch (v->op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-        s->kind = RLX__BLAS_K_BINARY;
+        s->kind = RLXB_K_BINARY;
         return prepare_binary(g, v, &s->plan.binary);
     case RLX_OP_MATMUL:
-        s->kind = RLX__BLAS_K_MATMUL;
+        s->kind = RLXB_K_MATMUL;
         return prepare_matmul(be, g, v, &s->plan.gemm);
     case RLX_OP_CONV:
-        s->kind = RLX__BLAS_K_CONV;
-        return rlx__blas_conv_prepare(be, g, i, &s->plan.conv, options);
+        s->kind = RLXB_K_CONV;
+        return rlxb_conv_prepare(be, g, i, &s->plan.conv, options);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_BATCH_NORM:
-        s->kind = RLX__BLAS_K_WINDOW;
-        return rlx__blas_window_prepare(be, g, i, &s->plan.window);
+        s->kind = RLXB_K_WINDOW;
+        return rlxb_window_prepare(be, g, i, &s->plan.window);
     case RLX_OP_SOFTMAX: {
         rlx__cpu_ref_softmax sp;
         st = rlx__cpu_ref_softmax_prepare(
@@ -275,8 +275,8 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
             return st;
         if (sp.inner > 1)
             return RLX_ERR_UNSUPPORTED; /* not the last axis */
-        s->kind = RLX__BLAS_K_SOFTMAX;
-        s->plan.axis = (rlx__blas_axis){ .outer = sp.outer, .len = sp.len,
+        s->kind = RLXB_K_SOFTMAX;
+        s->plan.axis = (rlxb_axis){ .outer = sp.outer, .len = sp.len,
                                          .inner = sp.inner,
                                          .causal = sp.causal,
                                          .rows = sp.rows };
@@ -287,13 +287,13 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
         st = rlx__cpu_ref_norm_prepare(be->host, g, v, &at, &np);
         if (st != RLX_OK)
             return st;
-        s->kind = RLX__BLAS_K_NORM;
-        s->plan.norm = (rlx__blas_norm){ .rows = np.rows, .cols = np.cols,
+        s->kind = RLXB_K_NORM;
+        s->plan.norm = (rlxb_norm){ .rows = np.rows, .cols = np.cols,
                                          .eps = (float)np.eps };
         return RLX_OK;
     }
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
-        s->kind = RLX__BLAS_K_REDUCE;
+        s->kind = RLXB_K_REDUCE;
         return prepare_reduce(g, v, &at, &s->plan.axis);
     default:
         break;
@@ -302,13 +302,13 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
      * resize, ...) change the shape or need attributes, and run through
      * cpu-ref until they get kernels here */
     if (v->op >= RLX_OP_RELU && v->op <= RLX_OP_ATAN) {
-        s->kind = RLX__BLAS_K_UNARY;
+        s->kind = RLXB_K_UNARY;
         s->approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX, RLX_GELU_ERF);
         return RLX_OK;
     }
     /* the 1.4 activations of the mobile nets */
     if (v->op == RLX_OP_HARD_SWISH || v->op == RLX_OP_HARD_SIGMOID) {
-        s->kind = RLX__BLAS_K_UNARY;
+        s->kind = RLXB_K_UNARY;
         s->fattr[0] = (float)rlx_kit_float_attr(
             v, RLX_ATTR_HARD_SIGMOID_ALPHA, RLX_HARD_SIGMOID_ALPHA_DEFAULT);
         s->fattr[1] = (float)rlx_kit_float_attr(
@@ -316,7 +316,7 @@ rlx_status rlx__blas_prepare(rlx__blas_backend *be, const rlx_graph_view *g,
         return RLX_OK;
     }
     if (v->op == RLX_OP_CLIP && v->n_inputs == 1) { /* relu6 and kin */
-        s->kind = RLX__BLAS_K_UNARY;
+        s->kind = RLXB_K_UNARY;
         s->fattr[0] = (float)rlx_kit_float_attr(v, RLX_ATTR_CLIP_MIN,
                                                 -INFINITY);
         s->fattr[1] = (float)rlx_kit_float_attr(v, RLX_ATTR_CLIP_MAX,

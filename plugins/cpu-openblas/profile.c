@@ -2,7 +2,7 @@
  * profile.c - per-step wall times of a cpu-openblas program, for tuning:
  * with the setting cpu-openblas.profile = 1 (RLX_CPU_OPENBLAS_PROFILE),
  * read at compile time, every run times each step, and after
- * RLX__BLAS_PROF_RUNS runs the averages of all but the first run (page
+ * RLXB_PROF_RUNS runs the averages of all but the first run (page
  * faults, cold caches) are logged at info level, slowest step first,
  * with the node's name and its kernel. Off (the default), execute pays
  * one pointer test per step.
@@ -13,17 +13,17 @@
 
 #include "blas_internal.h"
 
-#define RLX__BLAS_PROF_RUNS 10
+#define RLXB_PROF_RUNS 10
 #define SHOWN 24 /* slowest steps logged */
 
-struct rlx__blas_prof {
+struct rlxb_prof {
     uint32_t n_steps;
     char **names;            /* node names, copied at compile */
     double *ms;              /* summed over runs 2.. */
     unsigned runs;
 };
 
-double rlx__blas_prof_now(void)
+double rlxb_prof_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -44,12 +44,12 @@ static int profile_wanted(const rlx_compile_options *o, const rlx_host *host)
     return 0;
 }
 
-rlx_status rlx__blas_prof_create(rlx__blas_backend *be,
-                                 const rlx_graph_view *g, rlx__blas_exe *x)
+rlx_status rlxb_prof_create(rlxb_backend *be,
+                                 const rlx_graph_view *g, rlxb_exe *x)
 {
     if (!profile_wanted(x->options, be->host))
         return RLX_OK;
-    rlx__blas_prof *p = calloc(1, sizeof *p);
+    rlxb_prof *p = calloc(1, sizeof *p);
     if (p) {
         p->n_steps = g->n_nodes;
         p->names = calloc(g->n_nodes ? g->n_nodes : 1, sizeof *p->names);
@@ -67,7 +67,7 @@ rlx_status rlx__blas_prof_create(rlx__blas_backend *be,
     return RLX_OK;
 }
 
-void rlx__blas_prof_destroy(rlx__blas_prof *p)
+void rlxb_prof_destroy(rlxb_prof *p)
 {
     if (!p)
         return;
@@ -78,47 +78,47 @@ void rlx__blas_prof_destroy(rlx__blas_prof *p)
     free(p);
 }
 
-void rlx__blas_prof_step(rlx__blas_prof *p, uint32_t i, double t0)
+void rlxb_prof_step(rlxb_prof *p, uint32_t i, double t0)
 {
-    if (p->runs > 0 && p->runs < RLX__BLAS_PROF_RUNS)
-        p->ms[i] += rlx__blas_prof_now() - t0;
+    if (p->runs > 0 && p->runs < RLXB_PROF_RUNS)
+        p->ms[i] += rlxb_prof_now() - t0;
 }
 
-static const char *kind_name(rlx__blas_kind k)
+static const char *kind_name(rlxb_kind k)
 {
     static const char *const names[] = {
-        [RLX__BLAS_K_SOURCE] = "none", [RLX__BLAS_K_UNARY] = "unary",
-        [RLX__BLAS_K_BINARY] = "binary", [RLX__BLAS_K_MATMUL] = "matmul",
-        [RLX__BLAS_K_SOFTMAX] = "softmax", [RLX__BLAS_K_NORM] = "norm",
-        [RLX__BLAS_K_REDUCE] = "reduce", [RLX__BLAS_K_TRANSPOSE] = "transpose",
-        [RLX__BLAS_K_ATTENTION] = "attention", [RLX__BLAS_K_CONV] = "conv",
-        [RLX__BLAS_K_WINDOW] = "pool/batch norm",
-        [RLX__BLAS_K_FALLBACK] = "cpu-ref",
+        [RLXB_K_SOURCE] = "none", [RLXB_K_UNARY] = "unary",
+        [RLXB_K_BINARY] = "binary", [RLXB_K_MATMUL] = "matmul",
+        [RLXB_K_SOFTMAX] = "softmax", [RLXB_K_NORM] = "norm",
+        [RLXB_K_REDUCE] = "reduce", [RLXB_K_TRANSPOSE] = "transpose",
+        [RLXB_K_ATTENTION] = "attention", [RLXB_K_CONV] = "conv",
+        [RLXB_K_WINDOW] = "pool/batch norm",
+        [RLXB_K_FALLBACK] = "cpu-ref",
     };
     return (size_t)k < sizeof names / sizeof *names && names[k] ? names[k]
                                                                : "?";
 }
 
-static int fused_epilogue(const rlx__blas_step *s)
+static int fused_epilogue(const rlxb_step *s)
 {
-    return s->kind == RLX__BLAS_K_MATMUL &&
+    return s->kind == RLXB_K_MATMUL &&
            (s->plan.gemm.epi.bias_in >= 0 || s->plan.gemm.epi.res_in >= 0 ||
             s->plan.gemm.epi.act != RLX_OP_INVALID);
 }
 
-void rlx__blas_prof_run_done(rlx__blas_backend *be, rlx__blas_exe *x)
+void rlxb_prof_run_done(rlxb_backend *be, rlxb_exe *x)
 {
-    rlx__blas_prof *p = x->prof;
-    if (++p->runs != RLX__BLAS_PROF_RUNS)
+    rlxb_prof *p = x->prof;
+    if (++p->runs != RLXB_PROF_RUNS)
         return;
-    const unsigned n = RLX__BLAS_PROF_RUNS - 1;
+    const unsigned n = RLXB_PROF_RUNS - 1;
     double total = 0;
     for (uint32_t i = 0; i < p->n_steps; i++)
         total += p->ms[i];
     rlx_kit_log(be->host, RLX_LOG_INFO,
                 "cpu-openblas profile: %.3f ms a run of %u nodes (mean of "
                 "runs 2 to %u), slowest first:", total / n,
-                (unsigned)p->n_steps, RLX__BLAS_PROF_RUNS);
+                (unsigned)p->n_steps, RLXB_PROF_RUNS);
     /* the slowest SHOWN steps, by repeated selection (no allocation) */
     double floor = -1.0;
     uint32_t last = UINT32_MAX;
@@ -127,7 +127,7 @@ void rlx__blas_prof_run_done(rlx__blas_backend *be, rlx__blas_exe *x)
         for (uint32_t i = 0; i < p->n_steps; i++) {
             int below = p->ms[i] < floor || (p->ms[i] == floor && i > last) ||
                         floor < 0;
-            if (below && x->steps[i].kind != RLX__BLAS_K_SOURCE &&
+            if (below && x->steps[i].kind != RLXB_K_SOURCE &&
                 (best == UINT32_MAX || p->ms[i] > p->ms[best]))
                 best = i;
         }

@@ -74,10 +74,10 @@ static void tile_epilogue(const rlx__sgemm_epi *e, float *c, size_t ldc,
         case RLX_OP_GELU:
             if (e->approx == RLX_GELU_TANH)
                 for (size_t j = 0; j < cols; j++)
-                    y[j] = rlx__blas_gelu_tanh(y[j]);
+                    y[j] = rlxb_gelu_tanh(y[j]);
             else
                 for (size_t j = 0; j < cols; j++)
-                    y[j] = rlx__blas_gelu_erf(y[j]);
+                    y[j] = rlxb_gelu_erf(y[j]);
             break;
         default:
             break;
@@ -228,7 +228,7 @@ static void run_jobs(void *ctx, size_t begin, size_t end)
     free(ap);
 }
 
-void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
+void rlx__sgemm_run(rlxb_pool *pool, size_t m, size_t n, size_t k,
                     const float *a, size_t lda, const float *packed_b,
                     float *c, size_t ldc, const rlx__sgemm_epi *epi)
 {
@@ -240,7 +240,7 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
         .epi = epi, .panels = (n + NR - 1) / NR,
         .b_far = (n + NR - 1) / NR * NR * k * sizeof(float) > B_FAR_BYTES,
     };
-    size_t threads = rlx__blas_pool_threads(pool);
+    size_t threads = rlxb_pool_threads(pool);
     int par = threads > 1 &&
               m * n * k >= (x.b_far ? PAR_MIN_MACS : PAR_MIN_MACS_NEAR);
     size_t m_blocks = (m + MC - 1) / MC;
@@ -288,7 +288,7 @@ void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
     x.n_groups = (x.panels + x.group - 1) / x.group;
     size_t jobs = m_blocks * x.n_groups;
     if (jobs > 1 && par)
-        rlx__blas_parallel_for(pool, jobs, 1, run_jobs, &x);
+        rlxb_parallel_for(pool, jobs, 1, run_jobs, &x);
     else
         run_jobs(&x, 0, jobs);
 }

@@ -8,8 +8,8 @@
  * The portable variant has no kernel (RLX__SGEMM_NR is 0) and keeps
  * OpenBLAS for everything (gemm.c).
  */
-#ifndef RLX_BLAS_SGEMM_H
-#define RLX_BLAS_SGEMM_H
+#ifndef RLXB_SGEMM_H
+#define RLXB_SGEMM_H
 
 #include <stddef.h>
 
@@ -48,7 +48,7 @@ void rlx__sgemm_pack_b(const float *b, size_t ldb, int trans_b, size_t k,
 /* C[m x n] (row step ldc) = epilogue(A . B): A row-major with row step
  * lda, B packed by rlx__sgemm_pack_b. Threads from POOL when the product
  * is big enough to pay for waking them (POOL may be NULL). */
-void rlx__sgemm_run(rlx__blas_pool *pool, size_t m, size_t n, size_t k,
+void rlx__sgemm_run(rlxb_pool *pool, size_t m, size_t n, size_t k,
                     const float *a, size_t lda, const float *packed_b,
                     float *c, size_t ldc, const rlx__sgemm_epi *epi);
 
@@ -66,4 +66,4 @@ void rlx__sgemm_tile(size_t mr, size_t nr, size_t kc, const float *a,
 
 #endif /* RLX__SGEMM_NR */
 
-#endif /* RLX_BLAS_SGEMM_H */
+#endif /* RLXB_SGEMM_H */

@@ -10,9 +10,9 @@
 #ifndef RLX_CPU_REF_INTERNAL_H
 #define RLX_CPU_REF_INTERNAL_H
 
-/* cpu-openblas (built with RLX_BLAS_VARIANT_NAME) reuses cpu-ref only
+/* cpu-openblas (built with RLXB_VARIANT_NAME) reuses cpu-ref only
  * through cpu_ref_reuse.h; its build fails if it reaches in here. */
-#ifdef RLX_BLAS_VARIANT_NAME
+#ifdef RLXB_VARIANT_NAME
 #error "cpu-openblas must include cpu_ref_reuse.h, not cpu_ref_internal.h"
 #endif
 

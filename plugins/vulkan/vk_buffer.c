@@ -24,7 +24,7 @@ static int count_of(const rlx_tensor_desc *d, size_t *count)
     return 0;
 }
 
-rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
+rlx_status rlxv_buffer_create(void *backend, uint32_t device_index,
                                  const rlx_tensor_desc *desc,
                                  const void *data, rlx_buffer **out)
 {
@@ -37,7 +37,7 @@ rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
                                "vulkan buffer_create: missing, truncated or "
                                "malformed tensor description. Fix: report "
                                "this as a bug in the rlx core");
-    uint32_t words = rlx__vk_dtype_words(desc->dtype);
+    uint32_t words = rlxv_dtype_words(desc->dtype);
     if (!words)
         return rlx_kit_fail(vk->host, RLX_ERR_UNSUPPORTED,
                             "vulkan buffer_create: dtype %d is unknown. "
@@ -47,8 +47,8 @@ rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
         return rlx_host_report(vk->host, RLX_ERR_INVALID_ARGUMENT,
                                "vulkan buffer_create: no data. Fix: pass "
                                "the param's elements");
-    rlx__vk_ctx *ctx;
-    rlx_status st = rlx__vk_context(vk, device_index, &ctx);
+    rlxv_ctx *ctx;
+    rlx_status st = rlxv_context(vk, device_index, &ctx);
     if (st != RLX_OK)
         return st;
     rlx_buffer *b = calloc(1, sizeof *b);
@@ -64,13 +64,13 @@ rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
     b->ctx = ctx;
     b->dtype = desc->dtype;
     b->count = count;
-    rlx__vk_widen(desc->dtype, data, wide, count);
-    st = rlx__vk_mem_create(ctx, bytes, 0, &b->m);
+    rlxv_widen(desc->dtype, data, wide, count);
+    st = rlxv_mem_create(ctx, bytes, 0, &b->m);
     if (st == RLX_OK)
-        st = rlx__vk_upload(ctx, b->m.buf, 0, wide, bytes);
+        st = rlxv_upload(ctx, b->m.buf, 0, wide, bytes);
     free(wide);
     if (st != RLX_OK) {
-        rlx__vk_mem_destroy(ctx, &b->m);
+        rlxv_mem_destroy(ctx, &b->m);
         free(b);
         return st;
     }
@@ -78,7 +78,7 @@ rlx_status rlx__vk_buffer_create(void *backend, uint32_t device_index,
     return RLX_OK;
 }
 
-rlx_status rlx__vk_buffer_read(void *backend, rlx_buffer *b, void *dst,
+rlx_status rlxv_buffer_read(void *backend, rlx_buffer *b, void *dst,
                                size_t nbytes)
 {
     rlx__vk *vk = backend;
@@ -89,24 +89,24 @@ rlx_status rlx__vk_buffer_read(void *backend, rlx_buffer *b, void *dst,
                             "buffer of %zu. Fix: read the whole buffer",
                             nbytes,
                             b ? b->count * rlx_dtype_size(b->dtype) : 0);
-    size_t bytes = b->count * rlx__vk_dtype_words(b->dtype) * 4;
+    size_t bytes = b->count * rlxv_dtype_words(b->dtype) * 4;
     uint32_t *wide = malloc(bytes ? bytes : 4);
     if (!wide)
         return rlx_host_report(vk->host, RLX_ERR_OUT_OF_MEMORY,
                                "vulkan buffer_read: out of host memory. "
                                "Fix: free memory");
-    rlx_status st = rlx__vk_download(b->ctx, b->m.buf, 0, wide, bytes);
+    rlx_status st = rlxv_download(b->ctx, b->m.buf, 0, wide, bytes);
     if (st == RLX_OK)
-        rlx__vk_narrow(b->dtype, wide, dst, b->count);
+        rlxv_narrow(b->dtype, wide, dst, b->count);
     free(wide);
     return st;
 }
 
-void rlx__vk_buffer_destroy(void *backend, rlx_buffer *b)
+void rlxv_buffer_destroy(void *backend, rlx_buffer *b)
 {
     (void)backend;
     if (!b)
         return;
-    rlx__vk_mem_destroy(b->ctx, &b->m);
+    rlxv_mem_destroy(b->ctx, &b->m);
     free(b);
 }

@@ -21,12 +21,12 @@ static rlx_status oom(const rlx_host *host)
                            "memory, or compile a smaller graph");
 }
 
-rlx__vk_dispatch *rlx__vk_dispatch_add(const rlx_host *host,
-                                       rlx_executable *exe, rlx__vk_pipe p)
+rlxv_dispatch *rlxv_dispatch_add(const rlx_host *host,
+                                       rlx_executable *exe, rlxv_pipe p)
 {
     if (exe->n_dispatch == exe->cap_dispatch) {
         uint32_t cap = exe->cap_dispatch ? 2 * exe->cap_dispatch : 16;
-        rlx__vk_dispatch *d = realloc(exe->dispatch, cap * sizeof *d);
+        rlxv_dispatch *d = realloc(exe->dispatch, cap * sizeof *d);
         if (!d) {
             oom(host);
             return NULL;
@@ -34,29 +34,29 @@ rlx__vk_dispatch *rlx__vk_dispatch_add(const rlx_host *host,
         exe->dispatch = d;
         exe->cap_dispatch = cap;
     }
-    rlx__vk_dispatch *d = &exe->dispatch[exe->n_dispatch++];
+    rlxv_dispatch *d = &exe->dispatch[exe->n_dispatch++];
     memset(d, 0, sizeof *d);
     d->pipe = p;
     for (int i = 0; i < 5; i++)
-        d->bind[i] = RLX_VK_BIND_NONE;
+        d->bind[i] = RLXV_BIND_NONE;
     d->groups[0] = d->groups[1] = d->groups[2] = 1;
     return d;
 }
 
-rlx_status rlx__vk_aux_add(const rlx_host *host, rlx_executable *exe,
+rlx_status rlxv_aux_add(const rlx_host *host, rlx_executable *exe,
                            const void *data, VkDeviceSize bytes,
                            uint32_t *bind)
 {
     if (exe->n_aux == exe->cap_aux) {
         uint32_t cap = exe->cap_aux ? 2 * exe->cap_aux : 8;
-        rlx__vk_aux *a = realloc(exe->aux, cap * sizeof *a);
+        rlxv_aux *a = realloc(exe->aux, cap * sizeof *a);
         if (!a)
             return oom(host);
         exe->aux = a;
         exe->cap_aux = cap;
     }
     VkDeviceSize size = bytes < 16 ? 16 : bytes;
-    rlx__vk_aux *a = &exe->aux[exe->n_aux];
+    rlxv_aux *a = &exe->aux[exe->n_aux];
     a->data = NULL;
     if (data) {
         if (!(a->data = calloc(1, size)))
@@ -67,11 +67,11 @@ rlx_status rlx__vk_aux_add(const rlx_host *host, rlx_executable *exe,
     a->offset = (exe->arena_end + 255) & ~(VkDeviceSize)255;
     a->bytes = bytes;
     exe->arena_end = a->offset + bytes;
-    *bind = RLX_VK_BIND_AUX0 + exe->n_aux++;
+    *bind = RLXV_BIND_AUX0 + exe->n_aux++;
     return RLX_OK;
 }
 
-void rlx__vk_grid(rlx__vk_dispatch *d, uint64_t n, uint32_t local)
+void rlxv_grid(rlxv_dispatch *d, uint64_t n, uint32_t local)
 {
     uint64_t g = (n + local - 1) / local;
     if (g == 0)
@@ -83,8 +83,8 @@ void rlx__vk_grid(rlx__vk_dispatch *d, uint64_t n, uint32_t local)
 
 static uint32_t round_of(rlx_dtype t)
 {
-    return t == RLX_DTYPE_F16 ? RLX_VK_ROUND_F16
-         : t == RLX_DTYPE_BF16 ? RLX_VK_ROUND_BF16 : RLX_VK_ROUND_NONE;
+    return t == RLX_DTYPE_F16 ? RLXV_ROUND_F16
+         : t == RLX_DTYPE_BF16 ? RLXV_ROUND_BF16 : RLXV_ROUND_NONE;
 }
 
 /* Fill VALUE for node I; checks what the planners rely on. */
@@ -92,7 +92,7 @@ static rlx_status value_init(const rlx_host *host, const rlx_graph_view *g,
                              uint32_t i, rlx_executable *exe)
 {
     const rlx_node_view *v = g->nodes[i];
-    rlx__vk_value *val = &exe->values[i];
+    rlxv_value *val = &exe->values[i];
     if (!v || v->struct_size < RLX_STRUCT_SIZE_TO(rlx_node_view, slot))
         return rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan compile: node %u is missing or "
@@ -104,7 +104,7 @@ static rlx_status value_init(const rlx_host *host, const rlx_graph_view *g,
     memcpy(exe->names[i], name, len);
     val->op = v->op;
     val->dtype = v->dtype;
-    val->words = rlx__vk_dtype_words(v->dtype);
+    val->words = rlxv_dtype_words(v->dtype);
     val->alias = i;
     val->param_slot = -1;
     if (!val->words)
@@ -149,10 +149,10 @@ static rlx_status value_init(const rlx_host *host, const rlx_graph_view *g,
     return RLX_OK;
 }
 
-static rlx_status plan_node(rlx__vk_ctx *ctx, const rlx_graph_view *g,
+static rlx_status plan_node(rlxv_ctx *ctx, const rlx_graph_view *g,
                             uint32_t i, rlx_executable *exe)
 {
-    rlx__vk_plan_ctx pc = {
+    rlxv_plan_ctx pc = {
         .host = ctx->vk->host, .ctx = ctx, .g = g, .exe = exe, .i = i,
         .v = g->nodes[i], .round = round_of(g->nodes[i]->dtype),
         .name = exe->names[i] };
@@ -161,41 +161,41 @@ static rlx_status plan_node(rlx__vk_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_FILL: case RLX_OP_RESHAPE:
         return RLX_OK;
     case RLX_OP_MATMUL:
-        return rlx__vk_plan_matmul(&pc);
+        return rlxv_plan_matmul(&pc);
     case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
-        return rlx__vk_plan_rows(&pc);
+        return rlxv_plan_rows(&pc);
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
     case RLX_OP_REDUCE_SUM_SQUARE:
-        return rlx__vk_plan_reduce(&pc);
+        return rlxv_plan_reduce(&pc);
     case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT: case RLX_OP_SLICE:
     case RLX_OP_GATHER:
-        return rlx__vk_plan_movement(&pc);
+        return rlxv_plan_movement(&pc);
     case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
-        return rlx__vk_plan_conv(&pc);
+        return rlxv_plan_conv(&pc);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
-        return rlx__vk_plan_pool(&pc);
+        return rlxv_plan_pool(&pc);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
-        return rlx__vk_plan_chnorm(&pc);
+        return rlxv_plan_chnorm(&pc);
     case RLX_OP_RESIZE:
-        return rlx__vk_plan_resize(&pc);
+        return rlxv_plan_resize(&pc);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
     case RLX_OP_ISNAN: case RLX_OP_ISINF: case RLX_OP_WHERE:
-        return rlx__vk_plan_logic(&pc);
+        return rlxv_plan_logic(&pc);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
     case RLX_OP_RANGE: case RLX_OP_TRILU: case RLX_OP_NON_ZERO:
-        return rlx__vk_plan_index(&pc);
+        return rlxv_plan_index(&pc);
     case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND: case RLX_OP_CUMSUM:
     case RLX_OP_TOPK: case RLX_OP_ONE_HOT:
-        return rlx__vk_plan_gather(&pc);
+        return rlxv_plan_gather(&pc);
     default:
-        return rlx__vk_plan_elementwise(&pc);
+        return rlxv_plan_elementwise(&pc);
     }
 }
 
@@ -255,13 +255,13 @@ static rlx_status bind_slots(const rlx_host *host, const rlx_graph_view *g,
 }
 
 /* Constants and fills: widen on the host and upload once. */
-static rlx_status upload_sources(rlx__vk_ctx *ctx, const rlx_graph_view *g,
+static rlx_status upload_sources(rlxv_ctx *ctx, const rlx_graph_view *g,
                                  rlx_executable *exe)
 {
     const rlx_host *host = ctx->vk->host;
     for (uint32_t i = 0; i < exe->n_nodes; i++) {
         const rlx_node_view *v = g->nodes[i];
-        rlx__vk_value *val = &exe->values[i];
+        rlxv_value *val = &exe->values[i];
         if ((v->op != RLX_OP_CONSTANT && v->op != RLX_OP_FILL) || !val->count)
             continue;
         uint32_t *w = malloc(val->bytes);
@@ -274,25 +274,25 @@ static rlx_status upload_sources(rlx__vk_ctx *ctx, const rlx_graph_view *g,
                                     "vulkan compile: constant '%s' has no "
                                     "data." FIX_REPORT, exe->names[i]);
             }
-            rlx__vk_widen(v->dtype, v->data, w, val->count);
+            rlxv_widen(v->dtype, v->data, w, val->count);
         } else {
             double value = v->n_float_attrs && v->float_attrs
                                ? v->float_attrs[RLX_ATTR_FILL_VALUE] : 0.0;
             uint32_t s[2];
-            rlx__vk_scalar_words(v->dtype, value, s);
+            rlxv_scalar_words(v->dtype, value, s);
             for (size_t e = 0; e < val->count; e++)
                 for (uint32_t k = 0; k < val->words; k++)
                     w[e * val->words + k] = s[k];
         }
-        rlx_status st = rlx__vk_upload(ctx, exe->arena.buf, val->offset, w,
+        rlx_status st = rlxv_upload(ctx, exe->arena.buf, val->offset, w,
                                        val->bytes);
         free(w);
         if (st != RLX_OK)
             return st;
     }
     for (uint32_t k = 0; k < exe->n_aux; k++) {
-        const rlx__vk_aux *a = &exe->aux[k];
-        rlx_status st = a->data ? rlx__vk_upload(ctx, exe->arena.buf,
+        const rlxv_aux *a = &exe->aux[k];
+        rlx_status st = a->data ? rlxv_upload(ctx, exe->arena.buf,
                                                  a->offset, a->data, a->bytes)
                                 : RLX_OK;
         if (st != RLX_OK)
@@ -301,7 +301,7 @@ static rlx_status upload_sources(rlx__vk_ctx *ctx, const rlx_graph_view *g,
     return RLX_OK;
 }
 
-static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
+static rlx_status build(rlxv_ctx *ctx, const rlx_graph_view *g,
                         rlx_executable *exe)
 {
     const rlx_host *host = ctx->vk->host;
@@ -323,7 +323,7 @@ static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         align = 256;
     VkDeviceSize off = ERR_BYTES;
     for (uint32_t i = 0; i < exe->n_nodes; i++) {
-        rlx__vk_value *val = &exe->values[i];
+        rlxv_value *val = &exe->values[i];
         if (val->alias != i || val->param_slot >= 0)
             continue;
         off = (off + align - 1) / align * align;
@@ -335,9 +335,9 @@ static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         if ((st = plan_node(ctx, g, i, exe)) != RLX_OK)
             return st;
 
-    if ((st = rlx__vk_mem_create(ctx, exe->arena_end, 0, &exe->arena)) !=
+    if ((st = rlxv_mem_create(ctx, exe->arena_end, 0, &exe->arena)) !=
             RLX_OK ||
-        (st = rlx__vk_mem_create(ctx, staging, 1, &exe->staging)) != RLX_OK ||
+        (st = rlxv_mem_create(ctx, staging, 1, &exe->staging)) != RLX_OK ||
         (st = upload_sources(ctx, g, exe)) != RLX_OK)
         return st;
 
@@ -352,7 +352,7 @@ static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
                                                 &exe->dpool);
     if (r != VK_SUCCESS) {
         exe->dpool = VK_NULL_HANDLE;
-        return rlx__vk_fail_vk(ctx, r, "vkCreateDescriptorPool");
+        return rlxv_fail_vk(ctx, r, "vkCreateDescriptorPool");
     }
     for (uint32_t k = 0; k < exe->n_dispatch; k++) {
         const VkDescriptorSetAllocateInfo ai = {
@@ -361,9 +361,9 @@ static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
             .pSetLayouts = &ctx->set_layout };
         if ((r = ctx->fn.vkAllocateDescriptorSets(ctx->dev, &ai,
                                                   &exe->dispatch[k].set)))
-            return rlx__vk_fail_vk(ctx, r, "vkAllocateDescriptorSets");
+            return rlxv_fail_vk(ctx, r, "vkAllocateDescriptorSets");
         VkPipeline p;
-        if ((st = rlx__vk_pipeline(ctx, exe->dispatch[k].pipe, &p)) != RLX_OK)
+        if ((st = rlxv_pipeline(ctx, exe->dispatch[k].pipe, &p)) != RLX_OK)
             return st;
     }
     const VkCommandPoolCreateInfo pci = {
@@ -372,24 +372,24 @@ static rlx_status build(rlx__vk_ctx *ctx, const rlx_graph_view *g,
         .queueFamilyIndex = ctx->info->queue_family };
     if ((r = ctx->fn.vkCreateCommandPool(ctx->dev, &pci, NULL, &exe->pool))) {
         exe->pool = VK_NULL_HANDLE;
-        return rlx__vk_fail_vk(ctx, r, "vkCreateCommandPool");
+        return rlxv_fail_vk(ctx, r, "vkCreateCommandPool");
     }
     const VkCommandBufferAllocateInfo cai = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
         .commandPool = exe->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
         .commandBufferCount = 1 };
     if ((r = ctx->fn.vkAllocateCommandBuffers(ctx->dev, &cai, &exe->cb)))
-        return rlx__vk_fail_vk(ctx, r, "vkAllocateCommandBuffers");
+        return rlxv_fail_vk(ctx, r, "vkAllocateCommandBuffers");
     const VkFenceCreateInfo fci = { .sType =
                                         VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
     if ((r = ctx->fn.vkCreateFence(ctx->dev, &fci, NULL, &exe->fence))) {
         exe->fence = VK_NULL_HANDLE;
-        return rlx__vk_fail_vk(ctx, r, "vkCreateFence");
+        return rlxv_fail_vk(ctx, r, "vkCreateFence");
     }
     return RLX_OK;
 }
 
-rlx_status rlx__vk_compile(void *backend, const rlx_graph_view *graph,
+rlx_status rlxv_compile(void *backend, const rlx_graph_view *graph,
                            const rlx_compile_options *options,
                            rlx_executable **out)
 {
@@ -405,8 +405,8 @@ rlx_status rlx__vk_compile(void *backend, const rlx_graph_view *graph,
                                  device_index))
         index = options->device_index;
     /* Precision: f32 stays strict; the shaders use no reduced modes. */
-    rlx__vk_ctx *ctx;
-    rlx_status st = rlx__vk_context(vk, index, &ctx);
+    rlxv_ctx *ctx;
+    rlx_status st = rlxv_context(vk, index, &ctx);
     if (st != RLX_OK)
         return st;
     rlx_executable *exe = calloc(1, sizeof *exe);
@@ -417,27 +417,27 @@ rlx_status rlx__vk_compile(void *backend, const rlx_graph_view *graph,
     st = build(ctx, graph, exe);
     exe->options = NULL; /* the core's, valid during compile only */
     if (st != RLX_OK) {
-        rlx__vk_executable_destroy(backend, exe);
+        rlxv_executable_destroy(backend, exe);
         return st;
     }
     *out = exe;
     return RLX_OK;
 }
 
-void rlx__vk_executable_destroy(void *backend, rlx_executable *exe)
+void rlxv_executable_destroy(void *backend, rlx_executable *exe)
 {
     (void)backend;
     if (!exe)
         return;
-    rlx__vk_ctx *c = exe->ctx;
+    rlxv_ctx *c = exe->ctx;
     if (exe->fence)
         c->fn.vkDestroyFence(c->dev, exe->fence, NULL);
     if (exe->pool)
         c->fn.vkDestroyCommandPool(c->dev, exe->pool, NULL);
     if (exe->dpool)
         c->fn.vkDestroyDescriptorPool(c->dev, exe->dpool, NULL);
-    rlx__vk_mem_destroy(c, &exe->arena);
-    rlx__vk_mem_destroy(c, &exe->staging);
+    rlxv_mem_destroy(c, &exe->arena);
+    rlxv_mem_destroy(c, &exe->staging);
     for (uint32_t i = 0; exe->names && i < exe->n_nodes; i++)
         free(exe->names[i]);
     free(exe->names);

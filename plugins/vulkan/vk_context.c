@@ -10,10 +10,10 @@
 #include "vk_internal.h"
 #include "vk_shaders.h"
 
-static void ctx_free(rlx__vk_ctx *c)
+static void ctx_free(rlxv_ctx *c)
 {
     if (c->dev) {
-        for (int p = 0; p < RLX_VK_PIPE_COUNT; p++)
+        for (int p = 0; p < RLXV_PIPE_COUNT; p++)
             if (c->pipes[p])
                 c->fn.vkDestroyPipeline(c->dev, c->pipes[p], NULL);
         if (c->cache)
@@ -30,17 +30,17 @@ static void ctx_free(rlx__vk_ctx *c)
     free(c);
 }
 
-void rlx__vk_context_destroy(rlx__vk_ctx *ctx)
+void rlxv_context_destroy(rlxv_ctx *ctx)
 {
     if (ctx->dev)
         ctx->fn.vkDeviceWaitIdle(ctx->dev);
     ctx_free(ctx);
 }
 
-static rlx_status ctx_init(rlx__vk_ctx *c)
+static rlx_status ctx_init(rlxv_ctx *c)
 {
     rlx__vk *vk = c->vk;
-    const rlx__vk_device_info *d = c->info;
+    const rlxv_device_info *d = c->info;
     const float prio = 1.0f;
     const VkDeviceQueueCreateInfo qci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -56,10 +56,10 @@ static rlx_status ctx_init(rlx__vk_ctx *c)
     VkResult r = vk->fn.vkCreateDevice(d->phys, &dci, NULL, &c->dev);
     if (r != VK_SUCCESS) {
         c->dev = VK_NULL_HANDLE;
-        return rlx__vk_fail_vk(c, r, "vkCreateDevice");
+        return rlxv_fail_vk(c, r, "vkCreateDevice");
     }
     const char *missing = NULL;
-    if (rlx__vk_device_fns_load(&vk->fn, c->dev, &c->fn, &missing) != 0)
+    if (rlxv_device_fns_load(&vk->fn, c->dev, &c->fn, &missing) != 0)
         return rlx_kit_fail(vk->host, RLX_ERR_UNAVAILABLE,
                             "vulkan:%u: the driver lacks %s. Fix: update "
                             "the Vulkan driver", (unsigned)c->index, missing);
@@ -73,7 +73,7 @@ static rlx_status ctx_init(rlx__vk_ctx *c)
                  VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
         .queueFamilyIndex = d->queue_family };
     if ((r = c->fn.vkCreateCommandPool(c->dev, &pci, NULL, &c->pool)))
-        return rlx__vk_fail_vk(c, r, "vkCreateCommandPool");
+        return rlxv_fail_vk(c, r, "vkCreateCommandPool");
 
     VkDescriptorSetLayoutBinding b[5];
     for (uint32_t i = 0; i < 5; i++)
@@ -85,26 +85,26 @@ static rlx_status ctx_init(rlx__vk_ctx *c)
         .bindingCount = 5, .pBindings = b };
     if ((r = c->fn.vkCreateDescriptorSetLayout(c->dev, &sci, NULL,
                                                &c->set_layout)))
-        return rlx__vk_fail_vk(c, r, "vkCreateDescriptorSetLayout");
+        return rlxv_fail_vk(c, r, "vkCreateDescriptorSetLayout");
     const VkPushConstantRange pcr = {
         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0,
-        .size = RLX_VK_PUSH_WORDS * 4 };
+        .size = RLXV_PUSH_WORDS * 4 };
     const VkPipelineLayoutCreateInfo lci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
         .setLayoutCount = 1, .pSetLayouts = &c->set_layout,
         .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr };
     if ((r = c->fn.vkCreatePipelineLayout(c->dev, &lci, NULL, &c->layout)))
-        return rlx__vk_fail_vk(c, r, "vkCreatePipelineLayout");
+        return rlxv_fail_vk(c, r, "vkCreatePipelineLayout");
     const VkPipelineCacheCreateInfo cci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
     if ((r = c->fn.vkCreatePipelineCache(c->dev, &cci, NULL, &c->cache)))
-        return rlx__vk_fail_vk(c, r, "vkCreatePipelineCache");
+        return rlxv_fail_vk(c, r, "vkCreatePipelineCache");
     return RLX_OK;
 }
 
-rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out)
+rlx_status rlxv_context(rlx__vk *vk, uint32_t index, rlxv_ctx **out)
 {
-    rlx_status st = rlx__vk_discover(vk);
+    rlx_status st = rlxv_discover(vk);
     if (st != RLX_OK)
         return st;
     if (index >= vk->n_devices)
@@ -118,7 +118,7 @@ rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out)
                             (unsigned)vk->n_devices);
     pthread_mutex_lock(&vk->lock);
     if (!vk->ctx[index]) {
-        rlx__vk_ctx *c = calloc(1, sizeof *c);
+        rlxv_ctx *c = calloc(1, sizeof *c);
         if (!c) {
             pthread_mutex_unlock(&vk->lock);
             return rlx_kit_fail(vk->host, RLX_ERR_OUT_OF_MEMORY,
@@ -141,7 +141,7 @@ rlx_status rlx__vk_context(rlx__vk *vk, uint32_t index, rlx__vk_ctx **out)
     return RLX_OK;
 }
 
-rlx_status rlx__vk_pipeline(rlx__vk_ctx *c, rlx__vk_pipe pipe,
+rlx_status rlxv_pipeline(rlxv_ctx *c, rlxv_pipe pipe,
                             VkPipeline *out)
 {
     pthread_mutex_lock(&c->lock);
@@ -150,7 +150,7 @@ rlx_status rlx__vk_pipeline(rlx__vk_ctx *c, rlx__vk_pipe pipe,
         pthread_mutex_unlock(&c->lock);
         return RLX_OK;
     }
-    const rlx__vk_shader *s = &rlx__vk_shaders[pipe];
+    const rlxv_shader *s = &rlxv_shaders[pipe];
     rlx_status st = RLX_OK;
     const VkShaderModuleCreateInfo mci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -159,7 +159,7 @@ rlx_status rlx__vk_pipeline(rlx__vk_ctx *c, rlx__vk_pipe pipe,
     VkResult r = c->fn.vkCreateShaderModule(c->dev, &mci, NULL, &mod);
     if (r != VK_SUCCESS) {
         pthread_mutex_unlock(&c->lock);
-        return rlx__vk_fail_vk(c, r, "vkCreateShaderModule");
+        return rlxv_fail_vk(c, r, "vkCreateShaderModule");
     }
     VkSpecializationMapEntry me[4];
     for (uint32_t i = 0; i < s->n_spec; i++)
@@ -180,7 +180,7 @@ rlx_status rlx__vk_pipeline(rlx__vk_ctx *c, rlx__vk_pipe pipe,
     c->fn.vkDestroyShaderModule(c->dev, mod, NULL);
     if (r != VK_SUCCESS) {
         c->pipes[pipe] = VK_NULL_HANDLE;
-        st = rlx__vk_fail_vk(c, r, "vkCreateComputePipelines");
+        st = rlxv_fail_vk(c, r, "vkCreateComputePipelines");
     } else {
         *out = c->pipes[pipe];
     }

@@ -46,7 +46,7 @@ static const char *type_name(VkPhysicalDeviceType t)
 }
 
 static void fill_info(rlx__vk *vk, VkPhysicalDevice pd, uint32_t api,
-                      rlx__vk_device_info *d)
+                      rlxv_device_info *d)
 {
     memset(d, 0, sizeof *d);
     d->phys = pd;
@@ -141,7 +141,7 @@ static int apply_choice(rlx__vk *vk)
                      "or a part of a name, or unset it");
         return -1;
     }
-    rlx__vk_device_info chosen = vk->devices[pick];
+    rlxv_device_info chosen = vk->devices[pick];
     memmove(vk->devices + 1, vk->devices, pick * sizeof *vk->devices);
     vk->devices[0] = chosen;
     return 0;
@@ -150,7 +150,7 @@ static int apply_choice(rlx__vk *vk)
 static void log_devices(rlx__vk *vk)
 {
     for (uint32_t i = 0; i < vk->n_devices; i++) {
-        const rlx__vk_device_info *d = &vk->devices[i];
+        const rlxv_device_info *d = &vk->devices[i];
         char line[512];
         snprintf(line, sizeof line,
                  "vulkan:%u: %s (%s), %.1f GiB device-local memory, %s, "
@@ -167,7 +167,7 @@ static rlx_status discover_locked(rlx__vk *vk)
 {
     char *msg = vk->probe_msg;
     size_t msz = sizeof vk->probe_msg;
-    if (rlx__vk_loader_open(&vk->lib, &vk->fn, msg, msz) != 0)
+    if (rlxv_loader_open(&vk->lib, &vk->fn, msg, msz) != 0)
         return RLX_ERR_UNAVAILABLE;
 
     uint32_t api = VK_API_VERSION_1_0;
@@ -189,14 +189,14 @@ static rlx_status discover_locked(rlx__vk *vk)
         if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
             snprintf(msg, msz, "no Vulkan driver (ICD) was found: "
                      "vkCreateInstance returned %s. " FIX_DRIVER,
-                     rlx__vk_result_name(r));
+                     rlxv_result_name(r));
         else
             snprintf(msg, msz, "vkCreateInstance failed with %s. "
-                     FIX_DRIVER, rlx__vk_result_name(r));
+                     FIX_DRIVER, rlxv_result_name(r));
         return RLX_ERR_UNAVAILABLE;
     }
     const char *missing = NULL;
-    if (rlx__vk_instance_fns_load(vk->instance, &vk->fn, &missing) != 0) {
+    if (rlxv_instance_fns_load(vk->instance, &vk->fn, &missing) != 0) {
         snprintf(msg, msz, "the Vulkan loader lacks %s. Fix: install a "
                  "newer libvulkan1", missing);
         return RLX_ERR_UNAVAILABLE;
@@ -220,7 +220,7 @@ static rlx_status discover_locked(rlx__vk *vk)
         free(pd);
         if (r != VK_SUCCESS)
             snprintf(msg, msz, "vkEnumeratePhysicalDevices failed with %s. "
-                     FIX_DRIVER, rlx__vk_result_name(r));
+                     FIX_DRIVER, rlxv_result_name(r));
         else
             snprintf(msg, msz, "the Vulkan loader found no device. "
                      FIX_DRIVER);
@@ -236,7 +236,7 @@ static rlx_status discover_locked(rlx__vk *vk)
     /* Keep devices with a compute queue, stable-sorted by type. */
     for (int rank = 0; rank <= 4; rank++) {
         for (uint32_t i = 0; i < n; i++) {
-            rlx__vk_device_info d;
+            rlxv_device_info d;
             fill_info(vk, pd[i], api, &d);
             if (type_rank(d.props.deviceType) == rank &&
                 d.queue_family != UINT32_MAX)
@@ -260,7 +260,7 @@ static rlx_status discover_locked(rlx__vk *vk)
     return RLX_OK;
 }
 
-rlx_status rlx__vk_discover(rlx__vk *vk)
+rlx_status rlxv_discover(rlx__vk *vk)
 {
     pthread_mutex_lock(&vk->lock);
     if (!vk->probed) {
@@ -274,11 +274,11 @@ rlx_status rlx__vk_discover(rlx__vk *vk)
     return RLX_OK;
 }
 
-void rlx__vk_teardown(rlx__vk *vk)
+void rlxv_teardown(rlx__vk *vk)
 {
     for (uint32_t i = 0; vk->ctx && i < vk->n_devices; i++)
         if (vk->ctx[i])
-            rlx__vk_context_destroy(vk->ctx[i]);
+            rlxv_context_destroy(vk->ctx[i]);
     free(vk->ctx);
     free(vk->devices);
     if (vk->instance && vk->fn.vkDestroyInstance)
@@ -288,11 +288,11 @@ void rlx__vk_teardown(rlx__vk *vk)
     vk->lib = NULL;
 }
 
-rlx_status rlx__vk_device_describe(void *backend, uint32_t index,
+rlx_status rlxv_device_describe(void *backend, uint32_t index,
                                    rlx_device_info *out)
 {
     rlx__vk *vk = backend;
-    rlx_status st = rlx__vk_discover(vk);
+    rlx_status st = rlxv_discover(vk);
     if (st != RLX_OK)
         return st;
     if (index >= vk->n_devices)
@@ -300,7 +300,7 @@ rlx_status rlx__vk_device_describe(void *backend, uint32_t index,
                                "vulkan: no such device. Fix: use an index "
                                "below the device count `rlx devices` "
                                "shows");
-    const rlx__vk_device_info *d = &vk->devices[index];
+    const rlxv_device_info *d = &vk->devices[index];
     snprintf(out->name, sizeof out->name, "%.127s", d->props.deviceName);
     snprintf(out->type, sizeof out->type, "%s",
              type_name(d->props.deviceType));

@@ -8,7 +8,7 @@
 
 #include "vk_internal.h"
 
-uint32_t rlx__vk_dtype_words(rlx_dtype t)
+uint32_t rlxv_dtype_words(rlx_dtype t)
 {
     switch (t) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
@@ -22,7 +22,7 @@ uint32_t rlx__vk_dtype_words(rlx_dtype t)
     }
 }
 
-void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
+void rlxv_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
 {
     const unsigned char *s = src;
     for (size_t i = 0; i < n; i++) {
@@ -43,13 +43,13 @@ void rlx__vk_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
         case RLX_DTYPE_BOOL: dst[i] = s[i] != 0; break;
         case RLX_DTYPE_I8: dst[i] = (uint32_t)(int32_t)(int8_t)s[i]; break;
         default: /* 4- and 8-byte types are copied whole */
-            memcpy(dst, src, n * 4 * rlx__vk_dtype_words(t));
+            memcpy(dst, src, n * 4 * rlxv_dtype_words(t));
             return;
         }
     }
 }
 
-void rlx__vk_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n)
+void rlxv_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n)
 {
     unsigned char *d = dst;
     for (size_t i = 0; i < n; i++) {
@@ -68,7 +68,7 @@ void rlx__vk_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n)
             d[i] = (unsigned char)(src[i] & 0xffu);
             break;
         default:
-            memcpy(dst, src, n * 4 * rlx__vk_dtype_words(t));
+            memcpy(dst, src, n * 4 * rlxv_dtype_words(t));
             return;
         }
     }
@@ -87,7 +87,7 @@ static int64_t to_int(double v, double lo, double hi)
     return (int64_t)v;
 }
 
-void rlx__vk_scalar_words(rlx_dtype t, double v, uint32_t out[2])
+void rlxv_scalar_words(rlx_dtype t, double v, uint32_t out[2])
 {
     out[0] = out[1] = 0;
     switch (t) {

@@ -5,7 +5,7 @@
  */
 #include "vk_internal.h"
 
-rlx_status rlx__vk_fail_vk(const rlx__vk_ctx *ctx, VkResult r,
+rlx_status rlxv_fail_vk(const rlxv_ctx *ctx, VkResult r,
                            const char *what)
 {
     const char *dev = ctx->info->props.deviceName;
@@ -35,6 +35,6 @@ rlx_status rlx__vk_fail_vk(const rlx__vk_ctx *ctx, VkResult r,
                             "vulkan:%u (%s): %s failed with %s (%d). Fix: "
                             "update the Vulkan driver; if it persists, "
                             "report it with `rlx devices` output", idx, dev,
-                            what, rlx__vk_result_name(r), (int)r);
+                            what, rlxv_result_name(r), (int)r);
     }
 }

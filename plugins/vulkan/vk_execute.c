@@ -16,7 +16,7 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     if (st != RLX_OK)
         return st;
     for (uint32_t s = 0; s < exe->n_params; s++) {
-        const rlx__vk_value *v = &exe->values[exe->param_nodes[s]];
+        const rlxv_value *v = &exe->values[exe->param_nodes[s]];
         const rlx_buffer *b = a->params[s];
         if (!b || b->ctx != exe->ctx || b->dtype != v->dtype ||
             b->count != v->count)
@@ -45,7 +45,7 @@ static rlx_status check_args(const rlx_host *host, const rlx_executable *exe,
     return RLX_OK;
 }
 
-rlx_status rlx__vk_execute(void *backend, rlx_executable *exe,
+rlx_status rlxv_execute(void *backend, rlx_executable *exe,
                            const rlx_execute_args *args)
 {
     rlx__vk *vk = backend;
@@ -59,19 +59,19 @@ rlx_status rlx__vk_execute(void *backend, rlx_executable *exe,
     int stale = !exe->recorded;
     for (uint32_t s = 0; s < exe->n_params && !stale; s++)
         stale = exe->bound[s] != args->params[s];
-    if (stale && (st = rlx__vk_record(exe, args->params)) != RLX_OK) {
+    if (stale && (st = rlxv_record(exe, args->params)) != RLX_OK) {
         exe->recorded = 0;
         return st;
     }
     unsigned char *map = exe->staging.map;
     for (uint32_t s = 0; s < exe->n_inputs; s++) {
-        const rlx__vk_value *v = &exe->values[exe->inputs[s].node];
+        const rlxv_value *v = &exe->values[exe->inputs[s].node];
         if (v->count)
-            rlx__vk_widen(v->dtype, args->inputs[s],
+            rlxv_widen(v->dtype, args->inputs[s],
                           (uint32_t *)(void *)(map + exe->inputs[s].staging),
                           v->count);
     }
-    if ((st = rlx__vk_submit_wait(exe->ctx, exe->cb, exe->fence)) != RLX_OK)
+    if ((st = rlxv_submit_wait(exe->ctx, exe->cb, exe->fence)) != RLX_OK)
         return st;
     if (exe->uses_err) {
         uint32_t flag;
@@ -84,9 +84,9 @@ rlx_status rlx__vk_execute(void *backend, rlx_executable *exe,
                                    "axis");
     }
     for (uint32_t s = 0; s < exe->n_outputs; s++) {
-        const rlx__vk_value *v = &exe->values[exe->outputs[s].node];
+        const rlxv_value *v = &exe->values[exe->outputs[s].node];
         if (v->count)
-            rlx__vk_narrow(v->dtype,
+            rlxv_narrow(v->dtype,
                            (const uint32_t *)(const void *)(
                                map + exe->outputs[s].staging),
                            args->outputs[s], v->count);

@@ -6,18 +6,18 @@
  * The plugin never links libvulkan and compiles with VK_NO_PROTOTYPES, so
  * it loads (and says why Vulkan is unusable) on hosts without a loader.
  */
-#ifndef RLX_VK_FNS_H
-#define RLX_VK_FNS_H
+#ifndef RLXV_FNS_H
+#define RLXV_FNS_H
 
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
 
 /* X(name, required) */
-#define RLX_VK_GLOBAL_FNS(X)                                                 \
+#define RLXV_GLOBAL_FNS(X)                                                 \
     X(vkCreateInstance, 1)                                                   \
     X(vkEnumerateInstanceVersion, 0)
 
-#define RLX_VK_INSTANCE_FNS(X)                                               \
+#define RLXV_INSTANCE_FNS(X)                                               \
     X(vkDestroyInstance, 1)                                                  \
     X(vkEnumeratePhysicalDevices, 1)                                         \
     X(vkGetPhysicalDeviceProperties, 1)                                      \
@@ -30,7 +30,7 @@
     X(vkCreateDevice, 1)                                                     \
     X(vkGetDeviceProcAddr, 1)
 
-#define RLX_VK_DEVICE_FNS(X)                                                 \
+#define RLXV_DEVICE_FNS(X)                                                 \
     X(vkDestroyDevice, 1)                                                    \
     X(vkGetDeviceQueue, 1)                                                   \
     X(vkCreateBuffer, 1)                                                     \
@@ -83,31 +83,31 @@
     X(vkQueueSubmit, 1)                                                      \
     X(vkDeviceWaitIdle, 1)
 
-#define RLX__VK_FN_MEMBER(name, required) PFN_##name name;
+#define RLXV_FN_MEMBER(name, required) PFN_##name name;
 
-typedef struct rlx__vk_instance_fns {
+typedef struct rlxv_instance_fns {
     PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
-    RLX_VK_GLOBAL_FNS(RLX__VK_FN_MEMBER)
-    RLX_VK_INSTANCE_FNS(RLX__VK_FN_MEMBER)
-} rlx__vk_instance_fns;
+    RLXV_GLOBAL_FNS(RLXV_FN_MEMBER)
+    RLXV_INSTANCE_FNS(RLXV_FN_MEMBER)
+} rlxv_instance_fns;
 
-typedef struct rlx__vk_device_fns {
-    RLX_VK_DEVICE_FNS(RLX__VK_FN_MEMBER)
-} rlx__vk_device_fns;
+typedef struct rlxv_device_fns {
+    RLXV_DEVICE_FNS(RLXV_FN_MEMBER)
+} rlxv_device_fns;
 
 /* Open libvulkan.so.1 and fill the global entry points. Returns 0 on success, else
  * writes why into WHY (a message with a Fix). *HANDLE receives the
  * dlopen handle. */
-int rlx__vk_loader_open(void **handle, rlx__vk_instance_fns *fns, char *why,
+int rlxv_loader_open(void **handle, rlxv_instance_fns *fns, char *why,
                         size_t why_size);
 /* Fill the instance-level entry points; 0 on success, else the name of
  * the first missing required one in *MISSING. */
-int rlx__vk_instance_fns_load(VkInstance instance, rlx__vk_instance_fns *fns,
+int rlxv_instance_fns_load(VkInstance instance, rlxv_instance_fns *fns,
                               const char **missing);
-int rlx__vk_device_fns_load(const rlx__vk_instance_fns *ifns, VkDevice dev,
-                            rlx__vk_device_fns *fns, const char **missing);
+int rlxv_device_fns_load(const rlxv_instance_fns *ifns, VkDevice dev,
+                            rlxv_device_fns *fns, const char **missing);
 
 /* "VK_ERROR_DEVICE_LOST" for a VkResult; "VK_RESULT(-n)" when unknown. */
-const char *rlx__vk_result_name(VkResult r);
+const char *rlxv_result_name(VkResult r);
 
-#endif /* RLX_VK_FNS_H */
+#endif /* RLXV_FNS_H */

@@ -11,7 +11,7 @@
 
 #include "vk_fns.h"
 
-int rlx__vk_loader_open(void **handle, rlx__vk_instance_fns *fns, char *why,
+int rlxv_loader_open(void **handle, rlxv_instance_fns *fns, char *why,
                         size_t why_size)
 {
     memset(fns, 0, sizeof *fns);
@@ -42,13 +42,13 @@ int rlx__vk_loader_open(void **handle, rlx__vk_instance_fns *fns, char *why,
                  "newer libvulkan1", #name);                                 \
         return -1;                                                           \
     }
-    RLX_VK_GLOBAL_FNS(LOAD_GLOBAL)
+    RLXV_GLOBAL_FNS(LOAD_GLOBAL)
 #undef LOAD_GLOBAL
     *handle = h;
     return 0;
 }
 
-int rlx__vk_instance_fns_load(VkInstance instance, rlx__vk_instance_fns *fns,
+int rlxv_instance_fns_load(VkInstance instance, rlxv_instance_fns *fns,
                               const char **missing)
 {
 #define LOAD_INSTANCE(name, required)                                        \
@@ -57,13 +57,13 @@ int rlx__vk_instance_fns_load(VkInstance instance, rlx__vk_instance_fns *fns,
         *missing = #name;                                                    \
         return -1;                                                           \
     }
-    RLX_VK_INSTANCE_FNS(LOAD_INSTANCE)
+    RLXV_INSTANCE_FNS(LOAD_INSTANCE)
 #undef LOAD_INSTANCE
     return 0;
 }
 
-int rlx__vk_device_fns_load(const rlx__vk_instance_fns *ifns, VkDevice dev,
-                            rlx__vk_device_fns *fns, const char **missing)
+int rlxv_device_fns_load(const rlxv_instance_fns *ifns, VkDevice dev,
+                            rlxv_device_fns *fns, const char **missing)
 {
 #define LOAD_DEVICE(name, required)                                          \
     fns->name = (PFN_##name)ifns->vkGetDeviceProcAddr(dev, #name);           \
@@ -71,12 +71,12 @@ int rlx__vk_device_fns_load(const rlx__vk_instance_fns *ifns, VkDevice dev,
         *missing = #name;                                                    \
         return -1;                                                           \
     }
-    RLX_VK_DEVICE_FNS(LOAD_DEVICE)
+    RLXV_DEVICE_FNS(LOAD_DEVICE)
 #undef LOAD_DEVICE
     return 0;
 }
 
-const char *rlx__vk_result_name(VkResult r)
+const char *rlxv_result_name(VkResult r)
 {
     switch (r) {
 #define N(x) case x: return #x;

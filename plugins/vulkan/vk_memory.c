@@ -8,7 +8,7 @@
 
 #include "vk_internal.h"
 
-static int pick_type(const rlx__vk_ctx *c, uint32_t bits, int host)
+static int pick_type(const rlxv_ctx *c, uint32_t bits, int host)
 {
     const VkPhysicalDeviceMemoryProperties *mp = &c->info->mem;
     const VkMemoryPropertyFlags need =
@@ -36,8 +36,8 @@ static int pick_type(const rlx__vk_ctx *c, uint32_t bits, int host)
     return fallback;
 }
 
-rlx_status rlx__vk_mem_create(rlx__vk_ctx *c, VkDeviceSize size,
-                              int host_visible, rlx__vk_mem *out)
+rlx_status rlxv_mem_create(rlxv_ctx *c, VkDeviceSize size,
+                              int host_visible, rlxv_mem *out)
 {
     memset(out, 0, sizeof *out);
     if (size < 16)
@@ -53,13 +53,13 @@ rlx_status rlx__vk_mem_create(rlx__vk_ctx *c, VkDeviceSize size,
     VkResult r = c->fn.vkCreateBuffer(c->dev, &bci, NULL, &out->buf);
     if (r != VK_SUCCESS) {
         out->buf = VK_NULL_HANDLE;
-        return rlx__vk_fail_vk(c, r, "vkCreateBuffer");
+        return rlxv_fail_vk(c, r, "vkCreateBuffer");
     }
     VkMemoryRequirements req;
     c->fn.vkGetBufferMemoryRequirements(c->dev, out->buf, &req);
     int type = pick_type(c, req.memoryTypeBits, host_visible);
     if (type < 0) {
-        rlx__vk_mem_destroy(c, out);
+        rlxv_mem_destroy(c, out);
         return rlx_kit_fail(c->vk->host, RLX_ERR_UNSUPPORTED,
                             "vulkan:%u has no %s memory type for buffers. "
                             "Fix: use another device", (unsigned)c->index,
@@ -71,23 +71,23 @@ rlx_status rlx__vk_mem_create(rlx__vk_ctx *c, VkDeviceSize size,
     r = c->fn.vkAllocateMemory(c->dev, &mai, NULL, &out->mem);
     if (r != VK_SUCCESS) {
         out->mem = VK_NULL_HANDLE;
-        rlx__vk_mem_destroy(c, out);
-        return rlx__vk_fail_vk(c, r, "vkAllocateMemory");
+        rlxv_mem_destroy(c, out);
+        return rlxv_fail_vk(c, r, "vkAllocateMemory");
     }
     if ((r = c->fn.vkBindBufferMemory(c->dev, out->buf, out->mem, 0)) ||
         (host_visible &&
          (r = c->fn.vkMapMemory(c->dev, out->mem, 0, VK_WHOLE_SIZE, 0,
                                 &out->map)))) {
         out->map = NULL;
-        rlx__vk_mem_destroy(c, out);
-        return rlx__vk_fail_vk(c, r, host_visible ? "vkMapMemory"
+        rlxv_mem_destroy(c, out);
+        return rlxv_fail_vk(c, r, host_visible ? "vkMapMemory"
                                                   : "vkBindBufferMemory");
     }
     out->size = size;
     return RLX_OK;
 }
 
-void rlx__vk_mem_destroy(rlx__vk_ctx *c, rlx__vk_mem *m)
+void rlxv_mem_destroy(rlxv_ctx *c, rlxv_mem *m)
 {
     if (m->buf)
         c->fn.vkDestroyBuffer(c->dev, m->buf, NULL);
@@ -96,7 +96,7 @@ void rlx__vk_mem_destroy(rlx__vk_ctx *c, rlx__vk_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-rlx_status rlx__vk_submit_wait(rlx__vk_ctx *c, VkCommandBuffer cb,
+rlx_status rlxv_submit_wait(rlxv_ctx *c, VkCommandBuffer cb,
                                VkFence fence)
 {
     const VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -109,15 +109,15 @@ rlx_status rlx__vk_submit_wait(rlx__vk_ctx *c, VkCommandBuffer cb,
         pthread_mutex_unlock(&c->lock);
     }
     if (r != VK_SUCCESS)
-        return rlx__vk_fail_vk(c, r, "vkQueueSubmit");
+        return rlxv_fail_vk(c, r, "vkQueueSubmit");
     r = c->fn.vkWaitForFences(c->dev, 1, &fence, VK_TRUE, UINT64_MAX);
     if (r != VK_SUCCESS)
-        return rlx__vk_fail_vk(c, r, "vkWaitForFences");
+        return rlxv_fail_vk(c, r, "vkWaitForFences");
     return RLX_OK;
 }
 
 /* One blocking copy between the staging buffer S and BUF. */
-static rlx_status one_shot_copy(rlx__vk_ctx *c, VkBuffer src, VkDeviceSize so,
+static rlx_status one_shot_copy(rlxv_ctx *c, VkBuffer src, VkDeviceSize so,
                                 VkBuffer dst, VkDeviceSize dof, size_t n)
 {
     VkCommandBuffer cb = VK_NULL_HANDLE;
@@ -134,10 +134,10 @@ static rlx_status one_shot_copy(rlx__vk_ctx *c, VkBuffer src, VkDeviceSize so,
     r = c->fn.vkAllocateCommandBuffers(c->dev, &ai, &cb);
     pthread_mutex_unlock(&c->lock);
     if (r != VK_SUCCESS)
-        return rlx__vk_fail_vk(c, r, "vkAllocateCommandBuffers");
+        return rlxv_fail_vk(c, r, "vkAllocateCommandBuffers");
     if ((r = c->fn.vkCreateFence(c->dev, &fci, NULL, &fence))) {
         fence = VK_NULL_HANDLE;
-        st = rlx__vk_fail_vk(c, r, "vkCreateFence");
+        st = rlxv_fail_vk(c, r, "vkCreateFence");
         goto done;
     }
     const VkCommandBufferBeginInfo bi = {
@@ -167,10 +167,10 @@ static rlx_status one_shot_copy(rlx__vk_ctx *c, VkBuffer src, VkDeviceSize so,
                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                0, 1, &after, 0, NULL, 0, NULL);
     if ((r = c->fn.vkEndCommandBuffer(cb))) {
-        st = rlx__vk_fail_vk(c, r, "vkEndCommandBuffer");
+        st = rlxv_fail_vk(c, r, "vkEndCommandBuffer");
         goto done;
     }
-    st = rlx__vk_submit_wait(c, cb, fence);
+    st = rlxv_submit_wait(c, cb, fence);
 done:
     if (fence)
         c->fn.vkDestroyFence(c->dev, fence, NULL);
@@ -180,30 +180,30 @@ done:
     return st;
 }
 
-rlx_status rlx__vk_upload(rlx__vk_ctx *c, VkBuffer dst, VkDeviceSize off,
+rlx_status rlxv_upload(rlxv_ctx *c, VkBuffer dst, VkDeviceSize off,
                           const void *src, size_t n)
 {
-    rlx__vk_mem s;
-    rlx_status st = rlx__vk_mem_create(c, n, 1, &s);
+    rlxv_mem s;
+    rlx_status st = rlxv_mem_create(c, n, 1, &s);
     if (st != RLX_OK)
         return st;
     if (n)
         memcpy(s.map, src, n);
     st = one_shot_copy(c, s.buf, 0, dst, off, n);
-    rlx__vk_mem_destroy(c, &s);
+    rlxv_mem_destroy(c, &s);
     return st;
 }
 
-rlx_status rlx__vk_download(rlx__vk_ctx *c, VkBuffer src, VkDeviceSize off,
+rlx_status rlxv_download(rlxv_ctx *c, VkBuffer src, VkDeviceSize off,
                             void *dst, size_t n)
 {
-    rlx__vk_mem s;
-    rlx_status st = rlx__vk_mem_create(c, n, 1, &s);
+    rlxv_mem s;
+    rlx_status st = rlxv_mem_create(c, n, 1, &s);
     if (st != RLX_OK)
         return st;
     st = one_shot_copy(c, src, off, s.buf, 0, n);
     if (st == RLX_OK && n)
         memcpy(dst, s.map, n);
-    rlx__vk_mem_destroy(c, &s);
+    rlxv_mem_destroy(c, &s);
     return st;
 }

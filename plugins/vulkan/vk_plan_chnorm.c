@@ -12,16 +12,16 @@
 
 #include "vk_plan.h"
 
-rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_chnorm(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     if (!rlx_kit_dtype_is_float(v->dtype))
-        return rlx__vk_unsupported(pc, "norms take f32, f16 or bf16");
+        return rlxv_unsupported(pc, "norms take f32, f16 or bf16");
     for (uint32_t j = 0; j < v->n_inputs; j++)
-        if (rlx__vk_input(pc, j)->dtype != v->dtype)
-            return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        if (rlxv_input(pc, j)->dtype != v->dtype)
+            return rlxv_unsupported(pc, "operands of mixed dtypes");
     if (v->rank < 2)
-        return rlx__vk_unsupported(pc, "rank below 2");
+        return rlxv_unsupported(pc, "rank below 2");
     uint64_t n = (uint64_t)v->shape[0], c = (uint64_t)v->shape[1], inner = 1;
     for (uint32_t d = 2; d < v->rank; d++)
         inner *= (uint64_t)v->shape[d];
@@ -34,22 +34,22 @@ rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc)
         if (gr < 1 || c % (uint64_t)gr)
             return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
                                 "vulkan compile: group_norm '%s' has %lld "
-                                "groups for %llu channels." RLX_VK_FIX_REPORT,
+                                "groups for %llu channels." RLXV_FIX_REPORT,
                                 pc->name, (long long)gr,
                                 (unsigned long long)c);
         groups = (uint64_t)gr;
-        per_group = rlx__vk_input(pc, 1)->shape[0] != (int64_t)c;
+        per_group = rlxv_input(pc, 1)->shape[0] != (int64_t)c;
     }
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
     if (v->op == RLX_OP_BATCH_NORM) {
         uint32_t f;
-        rlx_status st = rlx__vk_aux_add(pc->host, pc->exe, NULL, 8 * c, &f);
+        rlx_status st = rlxv_aux_add(pc->host, pc->exe, NULL, 8 * c, &f);
         if (st != RLX_OK)
             return st;
-        rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                                   RLX_VK_PIPE_CHNORM);
+        rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                                   RLXV_PIPE_CHNORM);
         if (!d)
             return RLX_ERR_OUT_OF_MEMORY;
         d->push[0] = 1;
@@ -58,8 +58,8 @@ rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc)
         d->bind[0] = f;
         for (uint32_t j = 1; j < 5; j++)
             d->bind[j] = v->inputs[j];
-        rlx__vk_grid(d, c, RLX_VK_LOCAL);
-        if (!(d = rlx__vk_dispatch_add(pc->host, pc->exe, RLX_VK_PIPE_CHNORM)))
+        rlxv_grid(d, c, RLXV_LOCAL);
+        if (!(d = rlxv_dispatch_add(pc->host, pc->exe, RLXV_PIPE_CHNORM)))
             return RLX_ERR_OUT_OF_MEMORY;
         d->push[0] = 2;
         d->push[1] = (uint32_t)count;
@@ -69,11 +69,11 @@ rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc)
         d->bind[0] = pc->i;
         d->bind[1] = v->inputs[0];
         d->bind[2] = f;
-        rlx__vk_grid(d, count, RLX_VK_LOCAL);
+        rlxv_grid(d, count, RLXV_LOCAL);
         return RLX_OK;
     }
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_CHNORM);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_CHNORM);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = 0;
@@ -88,6 +88,6 @@ rlx_status rlx__vk_plan_chnorm(rlx__vk_plan_ctx *pc)
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
     d->bind[3] = v->inputs[2];
-    rlx__vk_grid(d, n * groups * 256, 256);
+    rlxv_grid(d, n * groups * 256, 256);
     return RLX_OK;
 }

@@ -16,17 +16,17 @@
 
 #define GEMM_MIN_ROWS 16 /* output channels per group for the GEMM */
 
-rlx_status rlx__vk_plan_conv(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0),
-                        *w = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0),
+                        *w = rlxv_input(pc, 1);
     if (!rlx_kit_dtype_is_float(v->dtype))
-        return rlx__vk_unsupported(pc, "conv takes f32, f16 or bf16");
+        return rlxv_unsupported(pc, "conv takes f32, f16 or bf16");
     for (uint32_t j = 0; j < v->n_inputs; j++)
-        if (rlx__vk_input(pc, j)->dtype != v->dtype)
-            return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        if (rlxv_input(pc, j)->dtype != v->dtype)
+            return rlxv_unsupported(pc, "operands of mixed dtypes");
     if (v->n_inputs < 2 || v->n_inputs > 3)
-        return rlx__vk_unsupported(pc, "conv takes 2 or 3 inputs");
+        return rlxv_unsupported(pc, "conv takes 2 or 3 inputs");
     rlx_kit_spatial sp;
     char err[256];
     if (rlx_kit_spatial_parse(v->op, x->rank, rlx_kit_n_int_attrs(v),
@@ -35,13 +35,13 @@ rlx_status rlx__vk_plan_conv(rlx__vk_plan_ctx *pc)
                             "vulkan compile: %s '%s': %s",
                             rlx_kit_op_name(v->op), pc->name, err);
     if (sp.s > 3)
-        return rlx__vk_unsupported(pc, "more than 3 spatial axes");
+        return rlxv_unsupported(pc, "more than 3 spatial axes");
     if (w->rank != x->rank || v->rank != x->rank)
-        return rlx__vk_unsupported(pc, "weights or result of another rank");
+        return rlxv_unsupported(pc, "weights or result of another rank");
     uint64_t n = (uint64_t)x->shape[0], c = (uint64_t)x->shape[1];
     uint64_t m = (uint64_t)v->shape[1], grp = (uint64_t)sp.group;
     if (c % grp || m % grp)
-        return rlx__vk_unsupported(pc, "channels not divisible by group");
+        return rlxv_unsupported(pc, "channels not divisible by group");
     uint32_t in[3] = { 1, 1, 1 }, out[3] = { 1, 1, 1 }, k[3] = { 1, 1, 1 };
     uint32_t st[3] = { 1, 1, 1 }, dil[3] = { 1, 1, 1 }, pb[3] = { 0 };
     uint64_t in_sp = 1, out_sp = 1, k_sp = 1;
@@ -64,8 +64,8 @@ rlx_status rlx__vk_plan_conv(rlx__vk_plan_ctx *pc)
     uint64_t gx = (out_sp + 63) / 64, gy = (mg + 63) / 64;
     int gemm = v->op == RLX_OP_CONV && mg >= GEMM_MIN_ROWS &&
                gx <= 65535 && gy <= 65535 && n * grp <= 65535;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(
-        pc->host, pc->exe, gemm ? RLX_VK_PIPE_CONV : RLX_VK_PIPE_CONVD);
+    rlxv_dispatch *d = rlxv_dispatch_add(
+        pc->host, pc->exe, gemm ? RLXV_PIPE_CONV : RLXV_PIPE_CONVD);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     const uint32_t head[11] = {
@@ -93,7 +93,7 @@ rlx_status rlx__vk_plan_conv(rlx__vk_plan_ctx *pc)
         d->groups[1] = (uint32_t)gy;
         d->groups[2] = (uint32_t)(n * grp);
     } else {
-        rlx__vk_grid(d, count, RLX_VK_LOCAL);
+        rlxv_grid(d, count, RLXV_LOCAL);
     }
     return RLX_OK;
 }

@@ -11,12 +11,12 @@
 
 #include "vk_plan.h"
 
-static rlx_status plan_binary(rlx__vk_plan_ctx *pc)
+static rlx_status plan_binary(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *a = rlx__vk_input(pc, 0),
-                        *b = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *a = rlxv_input(pc, 0),
+                        *b = rlxv_input(pc, 1);
     if (v->rank > 16 || a->rank > v->rank || b->rank > v->rank)
-        return rlx__vk_unsupported(pc, "operand ranks do not broadcast");
+        return rlxv_unsupported(pc, "operand ranks do not broadcast");
     int64_t dims[16], sa[16], sb[16], so[16];
     for (uint32_t d = 0; d < v->rank; d++)
         dims[d] = v->shape[d];
@@ -25,14 +25,14 @@ static rlx_status plan_binary(rlx__vk_plan_ctx *pc)
     rlx_kit_contiguous_strides(v->rank, v->shape, so);
     int64_t *const strides[] = { sa, sb, so };
     uint32_t r = rlx_kit_collapse(v->rank, dims, strides, 3);
-    if (r > RLX_VK_MAX_RANK)
-        return rlx__vk_unsupported(pc, "more than 8 broadcast dims remain "
+    if (r > RLXV_MAX_RANK)
+        return rlxv_unsupported(pc, "more than 8 broadcast dims remain "
                                        "after merging");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_BINARY);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_BINARY);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -47,7 +47,7 @@ static rlx_status plan_binary(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
@@ -58,7 +58,7 @@ static float fattr(const rlx_node_view *v, uint32_t k, double dflt)
                        ? v->float_attrs[k] : dflt);
 }
 
-static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
+static rlx_status plan_unary(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     int64_t approx = 0;
@@ -98,8 +98,8 @@ static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_UNARY);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_UNARY);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -110,24 +110,24 @@ static rlx_status plan_unary(rlx__vk_plan_ctx *pc)
     memcpy(&d->push[5], &fb, 4);
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-static rlx_status plan_cast(rlx__vk_plan_ctx *pc)
+static rlx_status plan_cast(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
-    if (!rlx__vk_dtype_words(in->dtype))
-        return rlx__vk_unsupported(pc, "the source dtype is unknown");
+    const rlx_node_view *v = pc->v, *in = rlxv_input(pc, 0);
+    if (!rlxv_dtype_words(in->dtype))
+        return rlxv_unsupported(pc, "the source dtype is unknown");
     if (!pc->ctx->int64 || !pc->ctx->float64)
-        return rlx__vk_unsupported(pc, "cast needs shaderInt64 and "
+        return rlxv_unsupported(pc, "cast needs shaderInt64 and "
                                        "shaderFloat64, which this device "
                                        "lacks");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_CAST);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_CAST);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -135,24 +135,24 @@ static rlx_status plan_cast(rlx__vk_plan_ctx *pc)
     d->push[2] = (uint32_t)v->dtype;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_elementwise(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     if (v->op == RLX_OP_CAST)
         return plan_cast(pc);
-    if (!rlx_kit_dtype_is_float(v->dtype) && rlx__vk_int_op(v->op))
-        return rlx__vk_plan_logic(pc);
+    if (!rlx_kit_dtype_is_float(v->dtype) && rlxv_int_op(v->op))
+        return rlxv_plan_logic(pc);
     if (v->op == RLX_OP_MOD && rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 1)
-        return rlx__vk_unsupported(pc, "float mod needs fmod 1");
+        return rlxv_unsupported(pc, "float mod needs fmod 1");
     if (!rlx_kit_dtype_is_float(v->dtype))
-        return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
+        return rlxv_unsupported(pc, "float ops take f32, f16 or bf16");
     for (uint32_t j = 0; j < v->n_inputs; j++)
-        if (rlx__vk_input(pc, j)->dtype != v->dtype)
-            return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        if (rlxv_input(pc, j)->dtype != v->dtype)
+            return rlxv_unsupported(pc, "operands of mixed dtypes");
     switch (v->op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW: case RLX_OP_PRELU:
@@ -164,12 +164,12 @@ rlx_status rlx__vk_plan_elementwise(rlx__vk_plan_ctx *pc)
             !((v->op >= RLX_OP_RELU && v->op <= RLX_OP_ATAN) ||
               (v->op >= RLX_OP_CLIP && v->op <= RLX_OP_ERF) ||
               (v->op >= RLX_OP_LEAKY_RELU && v->op <= RLX_OP_MISH)))
-            return rlx__vk_unsupported(pc, "no shader for this op");
+            return rlxv_unsupported(pc, "no shader for this op");
         if (pc->exe->values[v->inputs[0]].count !=
             pc->exe->values[pc->i].count)
             return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                                 "vulkan compile: %s '%s' changes the element "
-                                "count." RLX_VK_FIX_REPORT,
+                                "count." RLXV_FIX_REPORT,
                                 rlx_kit_op_name(v->op), pc->name);
         return plan_unary(pc);
     }

@@ -36,38 +36,38 @@ static int index_dtype(const rlx_node_view *v)
     return v->dtype == RLX_DTYPE_I32 || v->dtype == RLX_DTYPE_I64;
 }
 
-static rlx__vk_dispatch *add(rlx__vk_plan_ctx *pc, rlx__vk_pipe pipe,
+static rlxv_dispatch *add(rlxv_plan_ctx *pc, rlxv_pipe pipe,
                              uint64_t threads)
 {
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe, pipe);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe, pipe);
     if (d) {
         d->bind[0] = pc->i;
-        rlx__vk_grid(d, threads, RLX_VK_LOCAL);
+        rlxv_grid(d, threads, RLXV_LOCAL);
     }
     return d;
 }
 
-static rlx_status plan_gather_elements(rlx__vk_plan_ctx *pc)
+static rlx_status plan_gather_elements(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0),
-                        *ix = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0),
+                        *ix = rlxv_input(pc, 1);
     uint32_t r = x->rank;
     int64_t axis = rlx_kit_norm_axis(
         rlx_kit_int_attr(v, RLX_ATTR_GATHER_ELEMENTS_AXIS, 0), r);
     if (axis < 0 || ix->rank != r || v->rank != r || r > 8 ||
         !index_dtype(ix) || x->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "bad axis, rank or index dtype");
+        return rlxv_unsupported(pc, "bad axis, rank or index dtype");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
     int64_t ds[16];
     rlx_kit_contiguous_strides(r, x->shape, ds);
-    rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_GATHER_EL, count);
+    rlxv_dispatch *d = add(pc, RLXV_PIPE_GATHER_EL, count);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
     d->push[1] = pc->exe->values[pc->i].words;
-    d->push[2] = rlx__vk_dtype_words(ix->dtype);
+    d->push[2] = rlxv_dtype_words(ix->dtype);
     d->push[3] = r;
     d->push[4] = (uint32_t)axis;
     d->push[5] = (uint32_t)x->shape[axis];
@@ -77,22 +77,22 @@ static rlx_status plan_gather_elements(rlx__vk_plan_ctx *pc)
     }
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
-    d->bind[4] = RLX_VK_BIND_ERR;
+    d->bind[4] = RLXV_BIND_ERR;
     pc->exe->uses_err = 1;
     return RLX_OK;
 }
 
-static rlx_status plan_gather_nd(rlx__vk_plan_ctx *pc)
+static rlx_status plan_gather_nd(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0),
-                        *ix = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0),
+                        *ix = rlxv_input(pc, 1);
     int64_t b = rlx_kit_int_attr(v, RLX_ATTR_GATHER_ND_BATCH_DIMS, 0);
     if (!index_dtype(ix) || ix->rank < 1 || x->dtype != v->dtype || b < 0 ||
         (uint64_t)b >= ix->rank)
-        return rlx__vk_unsupported(pc, "bad batch_dims or index dtype");
+        return rlxv_unsupported(pc, "bad batch_dims or index dtype");
     int64_t last = ix->shape[ix->rank - 1];
     if (last < 0 || last > 8 || (uint64_t)(b + last) > x->rank)
-        return rlx__vk_unsupported(pc, "index rows longer than 8");
+        return rlxv_unsupported(pc, "index rows longer than 8");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
@@ -103,12 +103,12 @@ static rlx_status plan_gather_nd(rlx__vk_plan_ctx *pc)
         rn *= (uint64_t)x->shape[d];
     for (uint32_t d = (uint32_t)b; d < x->rank; d++)
         block *= (uint64_t)x->shape[d];
-    rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_GATHER_ND, count);
+    rlxv_dispatch *d = add(pc, RLXV_PIPE_GATHER_ND, count);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
     d->push[1] = pc->exe->values[pc->i].words;
-    d->push[2] = rlx__vk_dtype_words(ix->dtype);
+    d->push[2] = rlxv_dtype_words(ix->dtype);
     d->push[3] = (uint32_t)last;
     d->push[4] = (uint32_t)rn;
     d->push[5] = (uint32_t)qn;
@@ -121,15 +121,15 @@ static rlx_status plan_gather_nd(rlx__vk_plan_ctx *pc)
     }
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
-    d->bind[4] = RLX_VK_BIND_ERR;
+    d->bind[4] = RLXV_BIND_ERR;
     pc->exe->uses_err = 1;
     return RLX_OK;
 }
 
-static rlx_status plan_scatter(rlx__vk_plan_ctx *pc)
+static rlx_status plan_scatter(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0),
-                        *ix = rlx__vk_input(pc, 1), *u = rlx__vk_input(pc, 2);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0),
+                        *ix = rlxv_input(pc, 1), *u = rlxv_input(pc, 2);
     int nd = v->op == RLX_OP_SCATTER_ND;
     int64_t red = rlx_kit_int_attr(v, nd ? RLX_ATTR_SCATTER_ND_REDUCTION
                                          : RLX_ATTR_SCATTER_ELEMENTS_REDUCTION,
@@ -140,13 +140,13 @@ static rlx_status plan_scatter(rlx__vk_plan_ctx *pc)
         red < RLX_REDUCTION_NONE || red > RLX_REDUCTION_MIN ||
         (red != RLX_REDUCTION_NONE && (kind < 0 || words != 1)) ||
         x->rank > 8)
-        return rlx__vk_unsupported(pc, "index dtype, reduction or dtype "
+        return rlxv_unsupported(pc, "index dtype, reduction or dtype "
                                        "not handled");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
     /* the data first, as is */
-    rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_COPY, count);
+    rlxv_dispatch *d = add(pc, RLXV_PIPE_COPY, count);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -159,13 +159,13 @@ static rlx_status plan_scatter(rlx__vk_plan_ctx *pc)
     size_t n_idx = pc->exe->values[v->inputs[1]].count;
     if (!n_idx)
         return RLX_OK;
-    if (!(d = rlx__vk_dispatch_add(pc->host, pc->exe, RLX_VK_PIPE_SCATTER)))
+    if (!(d = rlxv_dispatch_add(pc->host, pc->exe, RLXV_PIPE_SCATTER)))
         return RLX_ERR_OUT_OF_MEMORY;
     int64_t ds[16];
     rlx_kit_contiguous_strides(x->rank, x->shape, ds);
     d->push[0] = (uint32_t)nd;
     d->push[2] = words;
-    d->push[3] = rlx__vk_dtype_words(ix->dtype);
+    d->push[3] = rlxv_dtype_words(ix->dtype);
     d->push[4] = (uint32_t)red;
     d->push[5] = kind < 0 ? 0u : (uint32_t)kind;
     d->push[6] = wrap_of(v->dtype);
@@ -174,7 +174,7 @@ static rlx_status plan_scatter(rlx__vk_plan_ctx *pc)
         int64_t axis = rlx_kit_norm_axis(
             rlx_kit_int_attr(v, RLX_ATTR_SCATTER_ELEMENTS_AXIS, 0), x->rank);
         if (axis < 0 || ix->rank != x->rank || u->rank != x->rank)
-            return rlx__vk_unsupported(pc, "bad axis or rank");
+            return rlxv_unsupported(pc, "bad axis or rank");
         d->push[1] = (uint32_t)n_idx;
         d->push[8] = x->rank;
         d->push[9] = (uint32_t)axis;
@@ -186,7 +186,7 @@ static rlx_status plan_scatter(rlx__vk_plan_ctx *pc)
     } else {
         int64_t last = ix->rank ? ix->shape[ix->rank - 1] : 0;
         if (ix->rank < 1 || last < 1 || (uint64_t)last > x->rank)
-            return rlx__vk_unsupported(pc, "index rows of another length");
+            return rlxv_unsupported(pc, "index rows of another length");
         uint64_t rn = 1;
         for (uint32_t k = (uint32_t)last; k < x->rank; k++)
             rn *= (uint64_t)x->shape[k];
@@ -201,15 +201,15 @@ static rlx_status plan_scatter(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[2] = v->inputs[1];
     d->bind[3] = v->inputs[2];
-    d->bind[4] = RLX_VK_BIND_ERR;
+    d->bind[4] = RLXV_BIND_ERR;
     pc->exe->uses_err = 1;
     return RLX_OK;
 }
 
 /* cumsum and topk: the line view [outer, len, inner] around the axis. */
-static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
+static rlx_status plan_scan(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     int topk = v->op == RLX_OP_TOPK;
     int kind = kind_of(x->dtype);
     int wide = !topk && (x->dtype == RLX_DTYPE_F64 ||
@@ -217,16 +217,16 @@ static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
     if (wide && pc->ctx->int64 && pc->ctx->float64 && v->dtype == x->dtype)
         kind = 0;
     else if (wide)
-        return rlx__vk_unsupported(pc, "cumsum on f64 and i64 needs "
+        return rlxv_unsupported(pc, "cumsum on f64 and i64 needs "
                                        "shaderFloat64 and shaderInt64");
     if (kind < 0 || x->dtype == RLX_DTYPE_BOOL ||
         (topk ? v->dtype != RLX_DTYPE_I64 : v->dtype != x->dtype))
-        return rlx__vk_unsupported(pc, "this dtype has no shader here");
+        return rlxv_unsupported(pc, "this dtype has no shader here");
     int64_t axis = rlx_kit_norm_axis(
         topk ? rlx_kit_int_attr(v, RLX_ATTR_TOPK_AXIS, -1)
              : rlx_kit_int_attr(v, RLX_ATTR_CUMSUM_AXIS, 0), x->rank);
     if (axis < 0)
-        return rlx__vk_unsupported(pc, "axis out of range");
+        return rlxv_unsupported(pc, "axis out of range");
     uint64_t outer = 1, inner = 1, len = (uint64_t)x->shape[axis];
     for (uint32_t d = 0; d < (uint32_t)axis; d++)
         outer *= (uint64_t)x->shape[d];
@@ -234,12 +234,12 @@ static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
         inner *= (uint64_t)x->shape[d];
     int64_t k = topk ? rlx_kit_int_attr(v, RLX_ATTR_TOPK_K, 0) : 0;
     if (topk && (k < 0 || (uint64_t)k > len))
-        return rlx__vk_unsupported(pc, "k out of range");
+        return rlxv_unsupported(pc, "k out of range");
     uint64_t threads = topk ? outer * len * inner : outer * inner;
     if (!pc->exe->values[pc->i].count || !threads)
         return RLX_OK;
     if (wide) {
-        rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_CUMSUM64, threads);
+        rlxv_dispatch *d = add(pc, RLXV_PIPE_CUMSUM64, threads);
         if (!d)
             return RLX_ERR_OUT_OF_MEMORY;
         d->push[0] = (uint32_t)threads;
@@ -251,7 +251,7 @@ static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
         d->bind[1] = v->inputs[0];
         return RLX_OK;
     }
-    rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_SCAN, threads);
+    rlxv_dispatch *d = add(pc, RLXV_PIPE_SCAN, threads);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)topk;
@@ -271,29 +271,29 @@ static rlx_status plan_scan(rlx__vk_plan_ctx *pc)
     return RLX_OK;
 }
 
-static rlx_status plan_one_hot(rlx__vk_plan_ctx *pc)
+static rlx_status plan_one_hot(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *ix = rlx__vk_input(pc, 0),
-                        *val = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *ix = rlxv_input(pc, 0),
+                        *val = rlxv_input(pc, 1);
     int64_t depth = rlx_kit_int_attr(v, RLX_ATTR_ONE_HOT_DEPTH, 0);
     int64_t axis = rlx_kit_norm_axis(
         rlx_kit_int_attr(v, RLX_ATTR_ONE_HOT_AXIS, -1), v->rank);
     if (!index_dtype(ix) || val->dtype != v->dtype || axis < 0 ||
         depth < 1 || v->shape[axis] != depth ||
         pc->exe->values[v->inputs[1]].count != 2)
-        return rlx__vk_unsupported(pc, "bad depth, axis or dtypes");
+        return rlxv_unsupported(pc, "bad depth, axis or dtypes");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
     uint64_t inner = 1;
     for (uint32_t d = (uint32_t)axis + 1; d < v->rank; d++)
         inner *= (uint64_t)v->shape[d];
-    rlx__vk_dispatch *d = add(pc, RLX_VK_PIPE_ONE_HOT, count);
+    rlxv_dispatch *d = add(pc, RLXV_PIPE_ONE_HOT, count);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
     d->push[1] = pc->exe->values[pc->i].words;
-    d->push[2] = rlx__vk_dtype_words(ix->dtype);
+    d->push[2] = rlxv_dtype_words(ix->dtype);
     d->push[3] = (uint32_t)depth;
     d->push[4] = (uint32_t)inner;
     d->bind[1] = v->inputs[0];
@@ -301,7 +301,7 @@ static rlx_status plan_one_hot(rlx__vk_plan_ctx *pc)
     return RLX_OK;
 }
 
-rlx_status rlx__vk_plan_gather(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_gather(rlxv_plan_ctx *pc)
 {
     switch (pc->v->op) {
     case RLX_OP_GATHER_ELEMENTS: return plan_gather_elements(pc);

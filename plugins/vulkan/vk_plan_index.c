@@ -19,7 +19,7 @@
 
 #include "vk_plan.h"
 
-static rlx_status oom(rlx__vk_plan_ctx *pc)
+static rlx_status oom(rlxv_plan_ctx *pc)
 {
     return rlx_kit_fail(pc->host, RLX_ERR_OUT_OF_MEMORY,
                         "vulkan compile: out of memory planning %s '%s'. "
@@ -57,14 +57,14 @@ static int64_t pad_source(int64_t mode, int64_t c, int64_t dim, int64_t b,
     }
 }
 
-static rlx_status plan_remap(rlx__vk_plan_ctx *pc)
+static rlx_status plan_remap(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     uint32_t r = v->rank, xr = x->rank, off = r - xr;
-    if (r > RLX_VK_MAX_RANK || xr > r)
-        return rlx__vk_unsupported(pc, "rank above 8");
+    if (r > RLXV_MAX_RANK || xr > r)
+        return rlxv_unsupported(pc, "rank above 8");
     if (x->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "operands of another dtype");
+        return rlxv_unsupported(pc, "operands of another dtype");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
@@ -80,7 +80,7 @@ static rlx_status plan_remap(rlx__vk_plan_ctx *pc)
             int64_t axis, cnt;
             if (!rlx_kit_index_wrap(v->int_attrs[t], (int64_t)xr, &axis) ||
                 v->int_attrs[t + 3] == 0)
-                return rlx__vk_unsupported(pc, "bad slice axis or step");
+                return rlxv_unsupported(pc, "bad slice axis or step");
             rlx_kit_slice_bounds(x->shape[axis], v->int_attrs[t + 1],
                                  v->int_attrs[t + 2], v->int_attrs[t + 3],
                                  &first[axis], &cnt);
@@ -116,18 +116,18 @@ static rlx_status plan_remap(rlx__vk_plan_ctx *pc)
         }
     }
     uint32_t tb;
-    rlx_status st = rlx__vk_aux_add(pc->host, pc->exe, table,
+    rlx_status st = rlxv_aux_add(pc->host, pc->exe, table,
                                     entries * sizeof *table, &tb);
     free(table);
     if (st != RLX_OK)
         return st;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_REMAP);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_REMAP);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     uint32_t value[2] = { 0, 0 };
     if (v->op == RLX_OP_PAD)
-        rlx__vk_scalar_words(v->dtype,
+        rlxv_scalar_words(v->dtype,
                              v->n_float_attrs && v->float_attrs
                                  ? v->float_attrs[RLX_ATTR_PAD_VALUE] : 0.0,
                              value);
@@ -143,31 +143,31 @@ static rlx_status plan_remap(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = tb;
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-static rlx_status plan_arg(rlx__vk_plan_ctx *pc)
+static rlx_status plan_arg(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     int kind = rlx_kit_dtype_is_float(x->dtype) ? 0
              : x->dtype == RLX_DTYPE_I32 || x->dtype == RLX_DTYPE_I8 ? 1
              : x->dtype == RLX_DTYPE_U8 ? 2 : -1;
     if (kind < 0 || v->dtype != RLX_DTYPE_I64)
-        return rlx__vk_unsupported(pc, "argmax/argmin take f32, f16, bf16, "
+        return rlxv_unsupported(pc, "argmax/argmin take f32, f16, bf16, "
                                        "i32, i8 or u8 here");
     int64_t axis = rlx_kit_norm_axis(
         rlx_kit_int_attr(v, RLX_ATTR_ARG_AXIS, 0), x->rank);
     if (axis < 0 || x->shape[axis] == 0)
-        return rlx__vk_unsupported(pc, "axis out of range or empty");
+        return rlxv_unsupported(pc, "axis out of range or empty");
     uint64_t inner = 1;
     for (uint32_t d = (uint32_t)axis + 1; d < x->rank; d++)
         inner *= (uint64_t)x->shape[d];
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_ARG);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_ARG);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -178,15 +178,15 @@ static rlx_status plan_arg(rlx__vk_plan_ctx *pc)
     d->push[5] = (uint32_t)inner;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-static rlx_status plan_trilu(rlx__vk_plan_ctx *pc)
+static rlx_status plan_trilu(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
-    if (v->rank < 2 || rlx__vk_input(pc, 0)->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "trilu needs rank 2 or more");
+    if (v->rank < 2 || rlxv_input(pc, 0)->dtype != v->dtype)
+        return rlxv_unsupported(pc, "trilu needs rank 2 or more");
     int64_t k = rlx_kit_int_attr(v, RLX_ATTR_TRILU_K, 0);
     if (k > (1 << 30))
         k = 1 << 30;
@@ -195,8 +195,8 @@ static rlx_status plan_trilu(rlx__vk_plan_ctx *pc)
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_TRILU);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_TRILU);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -207,13 +207,13 @@ static rlx_status plan_trilu(rlx__vk_plan_ctx *pc)
     d->push[5] = (uint32_t)(int32_t)k;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
 /* range: y[i] = start + i * delta, worked out here (integers wrap as
  * int64, then truncate to the dtype), then copied into place. */
-static rlx_status plan_range(rlx__vk_plan_ctx *pc)
+static rlx_status plan_range(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     size_t count = pc->exe->values[pc->i].count;
@@ -235,7 +235,7 @@ static rlx_status plan_range(rlx__vk_plan_ctx *pc)
     for (size_t i = 0; i < count; i++) {
         uint32_t s[2];
         if (is_float) {
-            rlx__vk_scalar_words(v->dtype, fs + (double)i * fd, s);
+            rlxv_scalar_words(v->dtype, fs + (double)i * fd, s);
         } else {
             uint64_t u = is + (uint64_t)i * id;
             int64_t x = (int64_t)u;
@@ -251,13 +251,13 @@ static rlx_status plan_range(rlx__vk_plan_ctx *pc)
             w[i * words + k] = s[k];
     }
     uint32_t tb;
-    rlx_status st = rlx__vk_aux_add(pc->host, pc->exe, w,
+    rlx_status st = rlxv_aux_add(pc->host, pc->exe, w,
                                     count * words * 4, &tb);
     free(w);
     if (st != RLX_OK)
         return st;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_COPY);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_COPY);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -268,25 +268,25 @@ static rlx_status plan_range(rlx__vk_plan_ctx *pc)
     d->push[21] = 1;
     d->bind[0] = pc->i;
     d->bind[1] = tb;
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
 /* non_zero: one invocation writes the columns in order (see
  * shaders/nonzero.comp); too many nonzeros fail the run. */
-static rlx_status plan_non_zero(rlx__vk_plan_ctx *pc)
+static rlx_status plan_non_zero(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     if (v->dtype != RLX_DTYPE_I64 || v->rank != 2 || x->rank > 8 ||
         v->shape[0] != (int64_t)x->rank || x->dtype == RLX_DTYPE_BOOL)
-        return rlx__vk_unsupported(pc, "the result is not i64 [rank, n]");
+        return rlxv_unsupported(pc, "the result is not i64 [rank, n]");
     uint32_t kind = rlx_kit_dtype_is_float(x->dtype) ? 0
                   : x->dtype == RLX_DTYPE_I64 ? 2
                   : x->dtype == RLX_DTYPE_F64 ? 3 : 1;
     if (!pc->exe->values[pc->i].count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_NONZERO);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_NONZERO);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)pc->exe->values[v->inputs[0]].count;
@@ -297,12 +297,12 @@ static rlx_status plan_non_zero(rlx__vk_plan_ctx *pc)
         d->push[4 + k] = (uint32_t)x->shape[k];
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    d->bind[4] = RLX_VK_BIND_ERR;
+    d->bind[4] = RLXV_BIND_ERR;
     pc->exe->uses_err = 1;
     return RLX_OK;
 }
 
-rlx_status rlx__vk_plan_index(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_index(rlxv_plan_ctx *pc)
 {
     switch (pc->v->op) {
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: return plan_arg(pc);

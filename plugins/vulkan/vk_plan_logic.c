@@ -15,7 +15,7 @@
 
 #include "vk_plan.h"
 
-int rlx__vk_int_op(rlx_op op)
+int rlxv_int_op(rlx_op op)
 {
     switch (op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
@@ -55,7 +55,7 @@ static int32_t int_bound(double b, int up, int32_t lo, int32_t hi)
 
 /* Broadcast strides of the N inputs of PC against its output, merged;
  * the merged rank, or -1 (reported) past MAX. */
-static int strides(rlx__vk_plan_ctx *pc, uint32_t n, uint32_t max,
+static int strides(rlxv_plan_ctx *pc, uint32_t n, uint32_t max,
                    int64_t dims[16], int64_t st[3][16])
 {
     const rlx_node_view *v = pc->v;
@@ -63,9 +63,9 @@ static int strides(rlx__vk_plan_ctx *pc, uint32_t n, uint32_t max,
     for (uint32_t d = 0; d < v->rank; d++)
         dims[d] = v->shape[d];
     for (uint32_t j = 0; j < n; j++) {
-        const rlx_node_view *in = rlx__vk_input(pc, j < v->n_inputs ? j : 0);
+        const rlx_node_view *in = rlxv_input(pc, j < v->n_inputs ? j : 0);
         if (in->rank > v->rank) {
-            rlx__vk_unsupported(pc, "operand ranks do not broadcast");
+            rlxv_unsupported(pc, "operand ranks do not broadcast");
             return -1;
         }
         rlx_kit_broadcast_strides(v->rank, in->rank, in->shape, st[j]);
@@ -78,20 +78,20 @@ static int strides(rlx__vk_plan_ctx *pc, uint32_t n, uint32_t max,
     sel[n] = so;
     uint32_t r = rlx_kit_collapse(v->rank, dims, sel, n + 1);
     if (r > max) {
-        rlx__vk_unsupported(pc, "too many broadcast dims remain after "
+        rlxv_unsupported(pc, "too many broadcast dims remain after "
                                 "merging");
         return -1;
     }
     return (int)r;
 }
 
-static rlx_status plan_where(rlx__vk_plan_ctx *pc)
+static rlx_status plan_where(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
-    if (rlx__vk_input(pc, 0)->dtype != RLX_DTYPE_BOOL ||
-        rlx__vk_input(pc, 1)->dtype != v->dtype ||
-        rlx__vk_input(pc, 2)->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "where takes a bool condition and "
+    if (rlxv_input(pc, 0)->dtype != RLX_DTYPE_BOOL ||
+        rlxv_input(pc, 1)->dtype != v->dtype ||
+        rlxv_input(pc, 2)->dtype != v->dtype)
+        return rlxv_unsupported(pc, "where takes a bool condition and "
                                        "two values of its dtype");
     int64_t dims[16], st[3][16];
     int r = strides(pc, 3, 7, dims, st);
@@ -100,8 +100,8 @@ static rlx_status plan_where(rlx__vk_plan_ctx *pc)
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_WHERE);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_WHERE);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -115,7 +115,7 @@ static rlx_status plan_where(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     for (int j = 0; j < 3; j++)
         d->bind[1 + j] = v->inputs[j];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
@@ -138,17 +138,17 @@ static int64_t int64_bound(double b, int up)
     return (int64_t)v;
 }
 
-static rlx_status plan_i64(rlx__vk_plan_ctx *pc)
+static rlx_status plan_i64(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     int cmp = v->op >= RLX_OP_EQUAL && v->op <= RLX_OP_GREATER_EQUAL;
     if (!pc->ctx->int64)
-        return rlx__vk_unsupported(pc, "i64 needs shaderInt64, which this "
+        return rlxv_unsupported(pc, "i64 needs shaderInt64, which this "
                                        "device lacks");
-    if (!cmp && (!rlx__vk_int_op(v->op) || v->dtype != RLX_DTYPE_I64))
-        return rlx__vk_unsupported(pc, "no i64 shader for this op");
+    if (!cmp && (!rlxv_int_op(v->op) || v->dtype != RLX_DTYPE_I64))
+        return rlxv_unsupported(pc, "no i64 shader for this op");
     int64_t dims[16], st[3][16];
-    int r = strides(pc, 2, RLX_VK_MAX_RANK, dims, st);
+    int r = strides(pc, 2, RLXV_MAX_RANK, dims, st);
     if (r < 0)
         return RLX_ERR_UNSUPPORTED;
     size_t count = pc->exe->values[pc->i].count;
@@ -161,8 +161,8 @@ static rlx_status plan_i64(rlx__vk_plan_ctx *pc)
         x0 = int64_bound(fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY), 1);
         x1 = int64_bound(fattr(v, RLX_ATTR_CLIP_MAX, INFINITY), 0);
     }
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_LOGIC64);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_LOGIC64);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -178,48 +178,48 @@ static rlx_status plan_i64(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[v->n_inputs > 1 ? 1 : 0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     if (v->op == RLX_OP_WHERE)
         return plan_where(pc);
-    rlx_dtype in_t = rlx__vk_input(pc, 0)->dtype;
+    rlx_dtype in_t = rlxv_input(pc, 0)->dtype;
     for (uint32_t j = 1; j < v->n_inputs; j++)
-        if (rlx__vk_input(pc, j)->dtype != in_t)
-            return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        if (rlxv_input(pc, j)->dtype != in_t)
+            return rlxv_unsupported(pc, "operands of mixed dtypes");
     if (in_t == RLX_DTYPE_I64)
         return plan_i64(pc);
     int kind = kind_of(in_t);
     if (kind < 0)
-        return rlx__vk_unsupported(pc, "this dtype (i64, f64) has no "
+        return rlxv_unsupported(pc, "this dtype (i64, f64) has no "
                                        "shader for this op");
     switch (v->op) {
     case RLX_OP_LOGICAL_AND: case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR:
     case RLX_OP_LOGICAL_NOT:
         if (in_t != RLX_DTYPE_BOOL)
-            return rlx__vk_unsupported(pc, "logical ops take bool");
+            return rlxv_unsupported(pc, "logical ops take bool");
         break;
     case RLX_OP_ISNAN: case RLX_OP_ISINF:
         if (kind != 0)
-            return rlx__vk_unsupported(pc, "isnan and isinf take floats");
+            return rlxv_unsupported(pc, "isnan and isinf take floats");
         break;
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
         if (in_t == RLX_DTYPE_BOOL && v->op != RLX_OP_EQUAL)
-            return rlx__vk_unsupported(pc, "bool compares only for equal");
+            return rlxv_unsupported(pc, "bool compares only for equal");
         break;
     default:
-        if (!rlx__vk_int_op(v->op) || kind == 0 ||
+        if (!rlxv_int_op(v->op) || kind == 0 ||
             (in_t == RLX_DTYPE_BOOL) || in_t != v->dtype)
-            return rlx__vk_unsupported(pc, "integer ops take i32, i8 or u8");
+            return rlxv_unsupported(pc, "integer ops take i32, i8 or u8");
         break;
     }
     int64_t dims[16], st[3][16];
-    int r = strides(pc, 2, RLX_VK_MAX_RANK, dims, st);
+    int r = strides(pc, 2, RLXV_MAX_RANK, dims, st);
     if (r < 0)
         return RLX_ERR_UNSUPPORTED;
     size_t count = pc->exe->values[pc->i].count;
@@ -243,8 +243,8 @@ rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc)
         x0 = int_bound(f0, 1, lo, hi);
         x1 = int_bound(f1, 0, lo, hi);
     }
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_LOGIC);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_LOGIC);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -264,6 +264,6 @@ rlx_status rlx__vk_plan_logic(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[v->n_inputs > 1 ? 1 : 0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }

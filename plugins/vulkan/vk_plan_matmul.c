@@ -18,9 +18,9 @@
 
 #define MAX_BATCH 6
 
-/* Indexed like the pipes from RLX_VK_PIPE_SGEMM0; names and shapes must
+/* Indexed like the pipes from RLXV_PIPE_SGEMM0; names and shapes must
  * match meson.build. */
-const rlx__vk_sgemm_variant rlx__vk_sgemm_variants[RLX_VK_SGEMM_VARIANTS] = {
+const rlxv_sgemm_variant rlxv_sgemm_variants[RLXV_SGEMM_VARIANTS] = {
     { "sgemm_128x128x8", 128, 128, 8, 0 },
     { "sgemm_128x128x16", 128, 128, 16, 0 },
     { "sgemm_128x128x8_w2d", 128, 128, 8, 0 },
@@ -47,7 +47,7 @@ const rlx__vk_sgemm_variant rlx__vk_sgemm_variants[RLX_VK_SGEMM_VARIANTS] = {
 #define SGEMM_SMALL_CHECK 8 /* sgemm_64x64x16_check */
 #define SGEMM_MIN_TILES 96  /* of a GPU; any count on CPU devices */
 
-int rlx__vk_sgemm_fits(const rlx__vk_sgemm_variant *v, uint64_t m,
+int rlxv_sgemm_fits(const rlxv_sgemm_variant *v, uint64_t m,
                        uint64_t n, uint64_t k)
 {
     if (n % 4 || k % 4 || m == 0 || n == 0 || k == 0)
@@ -57,7 +57,7 @@ int rlx__vk_sgemm_fits(const rlx__vk_sgemm_variant *v, uint64_t m,
     return m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0;
 }
 
-static uint64_t tiles(const rlx__vk_sgemm_variant *v, uint64_t m, uint64_t n,
+static uint64_t tiles(const rlxv_sgemm_variant *v, uint64_t m, uint64_t n,
                       uint64_t nbatch)
 {
     return (m + v->bm - 1) / v->bm * ((n + v->bn - 1) / v->bn) * nbatch;
@@ -65,25 +65,25 @@ static uint64_t tiles(const rlx__vk_sgemm_variant *v, uint64_t m, uint64_t n,
 
 /* Shared memory of a variant: two stages of the A tile (k-major, one
  * vec4 of padding per k row) and of the B tile. */
-static uint64_t shared_bytes(const rlx__vk_sgemm_variant *v)
+static uint64_t shared_bytes(const rlxv_sgemm_variant *v)
 {
     return 2ull * v->bk * (v->bm / 4 + 1) * 16 + 2ull * v->bk * v->bn * 4;
 }
 
-int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx,
+int rlxv_sgemm_pick(const rlxv_ctx *ctx,
                        const rlx_compile_options *options, uint64_t m,
                        uint64_t n, uint64_t k, uint64_t nbatch)
 {
-    const rlx__vk_sgemm_variant *v = rlx__vk_sgemm_variants;
+    const rlxv_sgemm_variant *v = rlxv_sgemm_variants;
     uint64_t shmem = ctx->info->props.limits.maxComputeSharedMemorySize;
     /* setting vulkan.sgemm (RLX_VULKAN_SGEMM), read from the compile */
     char env[32];
     if (rlx_compile_get_option(options, ctx->vk->host, "vulkan.sgemm", env,
                                sizeof env) == RLX_OK &&
         *env && strcmp(env, "auto") != 0) {
-        for (int i = 0; i < RLX_VK_SGEMM_VARIANTS; i++)
+        for (int i = 0; i < RLXV_SGEMM_VARIANTS; i++)
             if (strcmp(env, v[i].name) == 0)
-                return rlx__vk_sgemm_fits(&v[i], m, n, k) &&
+                return rlxv_sgemm_fits(&v[i], m, n, k) &&
                                shared_bytes(&v[i]) <= shmem
                            ? i
                            : -1;
@@ -96,22 +96,22 @@ int rlx__vk_sgemm_pick(const rlx__vk_ctx *ctx,
     static const int order[] = { SGEMM_BIG, SGEMM_BIG_CHECK, SGEMM_SMALL,
                                  SGEMM_SMALL_CHECK };
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
-        if (rlx__vk_sgemm_fits(&v[order[i]], m, n, k) &&
+        if (rlxv_sgemm_fits(&v[order[i]], m, n, k) &&
             shared_bytes(&v[order[i]]) <= shmem &&
             tiles(&v[order[i]], m, n, nbatch) >= need)
             return order[i];
     return -1;
 }
 
-rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *a = rlx__vk_input(pc, 0),
-                        *b = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *a = rlxv_input(pc, 0),
+                        *b = rlxv_input(pc, 1);
     if (v->dtype != RLX_DTYPE_F32 && v->dtype != RLX_DTYPE_F16 &&
         v->dtype != RLX_DTYPE_BF16)
-        return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
+        return rlxv_unsupported(pc, "float ops take f32, f16 or bf16");
     if (a->dtype != v->dtype || b->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        return rlxv_unsupported(pc, "operands of mixed dtypes");
     int64_t ta = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0);
     int64_t tb = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0);
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
@@ -120,18 +120,18 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
                             "flags %lld, %lld. Fix: use 0 or 1", pc->name,
                             (long long)ta, (long long)tb);
     if (a->rank == 0 || b->rank == 0)
-        return rlx__vk_unsupported(pc, "a scalar operand");
+        return rlxv_unsupported(pc, "a scalar operand");
     rlx_kit_matmul_operand sa, sb;
     rlx_kit_matmul_operand_init(a->rank, a->shape, ta != 0, 0, &sa);
     rlx_kit_matmul_operand_init(b->rank, b->shape, tb != 0, 1, &sb);
     if (sa.cols != sb.rows)
         return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                             "vulkan compile: matmul '%s' inner dims differ."
-                            RLX_VK_FIX_REPORT, pc->name);
+                            RLXV_FIX_REPORT, pc->name);
     uint32_t br = sa.batch_rank > sb.batch_rank ? sa.batch_rank
                                                 : sb.batch_rank;
     if (br > 14 || v->rank < br)
-        return rlx__vk_unsupported(pc, "too many batch dims");
+        return rlxv_unsupported(pc, "too many batch dims");
     int64_t dims[16], as[16], bs[16], cs[16];
     uint64_t m = (uint64_t)sa.rows, n = (uint64_t)sb.cols,
              k = (uint64_t)sa.cols, nbatch = 1;
@@ -151,25 +151,25 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
     if (pc->exe->values[pc->i].count == 0)
         return RLX_OK;
     if (nbatch > 65535 || r > MAX_BATCH)
-        return rlx__vk_unsupported(pc, "more than 65535 batches or 6 "
+        return rlxv_unsupported(pc, "more than 65535 batches or 6 "
                                        "batch dims after merging");
 
     int sv = -1;
     if (a->rank >= 2 && b->rank >= 2 && sa.col == 1 && sb.col == 1 &&
         r <= 1 && (!r || (as[0] % 4 == 0 && bs[0] % 4 == 0 &&
                           cs[0] % 4 == 0)))
-        sv = rlx__vk_sgemm_pick(pc->ctx, pc->exe->options, m, n, k, nbatch);
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(
+        sv = rlxv_sgemm_pick(pc->ctx, pc->exe->options, m, n, k, nbatch);
+    rlxv_dispatch *d = rlxv_dispatch_add(
         pc->host, pc->exe,
-        sv >= 0 ? (rlx__vk_pipe)(RLX_VK_PIPE_SGEMM0 + sv)
-                : RLX_VK_PIPE_MATMUL);
+        sv >= 0 ? (rlxv_pipe)(RLXV_PIPE_SGEMM0 + sv)
+                : RLXV_PIPE_MATMUL);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
     if (sv >= 0) {
-        const rlx__vk_sgemm_variant *sg = &rlx__vk_sgemm_variants[sv];
+        const rlxv_sgemm_variant *sg = &rlxv_sgemm_variants[sv];
         d->push[0] = (uint32_t)m;
         d->push[1] = (uint32_t)n;
         d->push[2] = (uint32_t)k;
@@ -181,7 +181,7 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
         d->groups[1] = (uint32_t)((m + sg->bm - 1) / sg->bm);
         d->groups[2] = (uint32_t)nbatch;
         if (d->groups[0] > 65535 || d->groups[1] > 65535)
-            return rlx__vk_unsupported(pc, "a matrix side above 4194240");
+            return rlxv_unsupported(pc, "a matrix side above 4194240");
         return RLX_OK;
     }
     d->push[0] = (uint32_t)m;
@@ -202,6 +202,6 @@ rlx_status rlx__vk_plan_matmul(rlx__vk_plan_ctx *pc)
     d->groups[1] = (uint32_t)((m + 15) / 16);
     d->groups[2] = (uint32_t)nbatch;
     if (d->groups[0] > 65535 || d->groups[1] > 65535)
-        return rlx__vk_unsupported(pc, "a matrix side above 1048560");
+        return rlxv_unsupported(pc, "a matrix side above 1048560");
     return RLX_OK;
 }

@@ -11,7 +11,7 @@
  */
 #include "vk_plan.h"
 
-static rlx_status add_copy(rlx__vk_plan_ctx *pc, uint32_t src, uint32_t rank,
+static rlx_status add_copy(rlxv_plan_ctx *pc, uint32_t src, uint32_t rank,
                            int64_t *dims, int64_t *ss, int64_t *ds,
                            uint64_t src_off, uint64_t dst_off)
 {
@@ -21,11 +21,11 @@ static rlx_status add_copy(rlx__vk_plan_ctx *pc, uint32_t src, uint32_t rank,
     if (!count)
         return RLX_OK;
     uint32_t r = rlx_kit_collapse(rank, dims, (int64_t *const[]){ ss, ds }, 2);
-    if (r > RLX_VK_MAX_RANK)
-        return rlx__vk_unsupported(pc, "more than 8 dims remain after "
+    if (r > RLXV_MAX_RANK)
+        return rlxv_unsupported(pc, "more than 8 dims remain after "
                                        "merging contiguous ones");
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_COPY);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_COPY);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -40,17 +40,17 @@ static rlx_status add_copy(rlx__vk_plan_ctx *pc, uint32_t src, uint32_t rank,
     }
     d->bind[0] = pc->i;
     d->bind[1] = src;
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-static rlx_status plan_transpose(rlx__vk_plan_ctx *pc)
+static rlx_status plan_transpose(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *in = rlxv_input(pc, 0);
     uint32_t r = in->rank;
     int64_t is[16], dims[16], ss[16], ds[16];
     if (r != v->rank)
-        return rlx__vk_unsupported(pc, "rank changes");
+        return rlxv_unsupported(pc, "rank changes");
     rlx_kit_contiguous_strides(r, in->shape, is);
     rlx_kit_contiguous_strides(r, v->shape, ds);
     int have = rlx_kit_n_int_attrs(v) == r;
@@ -58,20 +58,20 @@ static rlx_status plan_transpose(rlx__vk_plan_ctx *pc)
         int64_t p = have ? rlx_kit_norm_axis(v->int_attrs[d], r)
                          : (int64_t)(r - 1 - d);
         if (p < 0)
-            return rlx__vk_unsupported(pc, "permutation out of range");
+            return rlxv_unsupported(pc, "permutation out of range");
         dims[d] = v->shape[d];
         ss[d] = is[p];
     }
     return add_copy(pc, v->inputs[0], r, dims, ss, ds, 0, 0);
 }
 
-static rlx_status plan_slice(rlx__vk_plan_ctx *pc)
+static rlx_status plan_slice(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *in = rlxv_input(pc, 0);
     uint32_t r = in->rank;
     int64_t is[16], dims[16], ds[16], start[16] = { 0 };
     if (r != v->rank)
-        return rlx__vk_unsupported(pc, "rank changes");
+        return rlxv_unsupported(pc, "rank changes");
     rlx_kit_contiguous_strides(r, in->shape, is);
     rlx_kit_contiguous_strides(r, v->shape, ds);
     uint32_t n = rlx_kit_n_int_attrs(v);
@@ -79,7 +79,7 @@ static rlx_status plan_slice(rlx__vk_plan_ctx *pc)
         int64_t axis = rlx_kit_norm_axis(v->int_attrs[t], r);
         int64_t s = v->int_attrs[t + 1], dim;
         if (axis < 0)
-            return rlx__vk_unsupported(pc, "slice axis out of range");
+            return rlxv_unsupported(pc, "slice axis out of range");
         dim = in->shape[axis];
         if (s < 0)
             s += dim;
@@ -97,21 +97,21 @@ static rlx_status plan_slice(rlx__vk_plan_ctx *pc)
     return add_copy(pc, v->inputs[0], r, dims, is, ds, off, 0);
 }
 
-static rlx_status plan_concat(rlx__vk_plan_ctx *pc)
+static rlx_status plan_concat(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     uint32_t r = v->rank;
     int64_t axis = rlx_kit_norm_axis(
         rlx_kit_int_attr(v, RLX_ATTR_CONCAT_AXIS, 0), r);
     if (axis < 0)
-        return rlx__vk_unsupported(pc, "concat axis out of range");
+        return rlxv_unsupported(pc, "concat axis out of range");
     int64_t os[16];
     rlx_kit_contiguous_strides(r, v->shape, os);
     uint64_t at = 0;
     for (uint32_t j = 0; j < v->n_inputs; j++) {
-        const rlx_node_view *in = rlx__vk_input(pc, j);
+        const rlx_node_view *in = rlxv_input(pc, j);
         if (in->rank != r)
-            return rlx__vk_unsupported(pc, "inputs of another rank");
+            return rlxv_unsupported(pc, "inputs of another rank");
         int64_t dims[16], ss[16], ds[16];
         rlx_kit_contiguous_strides(r, in->shape, ss);
         for (uint32_t d = 0; d < r; d++) {
@@ -127,24 +127,24 @@ static rlx_status plan_concat(rlx__vk_plan_ctx *pc)
     return RLX_OK;
 }
 
-static rlx_status plan_gather(rlx__vk_plan_ctx *pc)
+static rlx_status plan_gather(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *data = rlx__vk_input(pc, 0),
-                        *idx = rlx__vk_input(pc, 1);
+    const rlx_node_view *v = pc->v, *data = rlxv_input(pc, 0),
+                        *idx = rlxv_input(pc, 1);
     if (idx->dtype != RLX_DTYPE_I32 && idx->dtype != RLX_DTYPE_I64)
-        return rlx__vk_unsupported(pc, "indices must be i32 or i64");
+        return rlxv_unsupported(pc, "indices must be i32 or i64");
     int64_t axis = rlx_kit_norm_axis(
         rlx_kit_int_attr(v, RLX_ATTR_GATHER_AXIS, 0), data->rank);
     if (axis < 0)
-        return rlx__vk_unsupported(pc, "gather axis out of range");
+        return rlxv_unsupported(pc, "gather axis out of range");
     uint64_t inner = 1;
     for (uint32_t d = (uint32_t)axis + 1; d < data->rank; d++)
         inner *= (uint64_t)data->shape[d];
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_GATHER);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_GATHER);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -152,22 +152,22 @@ static rlx_status plan_gather(rlx__vk_plan_ctx *pc)
     d->push[2] = (uint32_t)data->shape[axis];
     d->push[3] = (uint32_t)inner;
     d->push[4] = (uint32_t)pc->exe->values[v->inputs[1]].count;
-    d->push[5] = rlx__vk_dtype_words(idx->dtype);
+    d->push[5] = rlxv_dtype_words(idx->dtype);
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
-    d->bind[4] = RLX_VK_BIND_ERR;
+    d->bind[4] = RLXV_BIND_ERR;
     pc->exe->uses_err = 1;
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }
 
-rlx_status rlx__vk_plan_movement(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_movement(rlxv_plan_ctx *pc)
 {
     for (uint32_t j = 0; j < pc->v->n_inputs; j++)
         if (pc->v->op != RLX_OP_GATHER || j == 0)
-            if (rlx__vk_input(pc, j)->dtype != pc->v->dtype)
-                return rlx__vk_unsupported(pc, "operands of another dtype");
+            if (rlxv_input(pc, j)->dtype != pc->v->dtype)
+                return rlxv_unsupported(pc, "operands of another dtype");
     switch (pc->v->op) {
     case RLX_OP_TRANSPOSE: return plan_transpose(pc);
     case RLX_OP_SLICE: return plan_slice(pc);

@@ -10,13 +10,13 @@
  */
 #include "vk_plan.h"
 
-rlx_status rlx__vk_plan_pool(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_pool(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     int small_int = v->dtype == RLX_DTYPE_I8 || v->dtype == RLX_DTYPE_U8;
     if ((!rlx_kit_dtype_is_float(v->dtype) &&
          !(small_int && v->op == RLX_OP_MAX_POOL)) || x->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "pools take f32, f16 or bf16 (and "
+        return rlxv_unsupported(pc, "pools take f32, f16 or bf16 (and "
                                        "max_pool i8, u8)");
     rlx_kit_spatial sp;
     char err[256];
@@ -26,14 +26,14 @@ rlx_status rlx__vk_plan_pool(rlx__vk_plan_ctx *pc)
                             "vulkan compile: %s '%s': %s",
                             rlx_kit_op_name(v->op), pc->name, err);
     if (sp.s > 3)
-        return rlx__vk_unsupported(pc, "more than 3 spatial axes");
+        return rlxv_unsupported(pc, "more than 3 spatial axes");
     if (v->rank != x->rank)
-        return rlx__vk_unsupported(pc, "result of another rank");
+        return rlxv_unsupported(pc, "result of another rank");
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_POOL);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_POOL);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -55,6 +55,6 @@ rlx_status rlx__vk_plan_pool(rlx__vk_plan_ctx *pc)
     d->push[26] = (uint32_t)small_int;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }

@@ -12,9 +12,9 @@
  */
 #include "vk_plan.h"
 
-rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *in = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *in = rlxv_input(pc, 0);
     /* integers: i32, i8, u8, but not mean, L2 or log-sum-exp (in
      * double in the reference) */
     int kind = rlx_kit_dtype_is_float(v->dtype) ? 0
@@ -23,11 +23,11 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
     if (kind < 0 || (kind > 0 && (v->op == RLX_OP_REDUCE_MEAN ||
                                   v->op == RLX_OP_REDUCE_L2 ||
                                   v->op == RLX_OP_REDUCE_LOG_SUM_EXP)))
-        return rlx__vk_unsupported(pc, "reductions take f32, f16, bf16, and "
+        return rlxv_unsupported(pc, "reductions take f32, f16, bf16, and "
                                        "i32, i8, u8 but for mean, L2 and "
                                        "log-sum-exp");
     if (in->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        return rlxv_unsupported(pc, "operands of mixed dtypes");
     uint32_t r = in->rank;
     int red[16] = { 0 };
     uint32_t n_axes = 0;
@@ -35,7 +35,7 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
     for (uint32_t k = RLX_ATTR_REDUCE_AXES; k < n; k++) {
         int64_t ax = rlx_kit_norm_axis(v->int_attrs[k], r);
         if (ax < 0)
-            return rlx__vk_unsupported(pc, "reduce axis out of range");
+            return rlxv_unsupported(pc, "reduce axis out of range");
         red[ax] = 1;
         n_axes++;
     }
@@ -60,12 +60,12 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
     }
     nk = rlx_kit_collapse(nk, kd, (int64_t *const[]){ ks }, 1);
     nr = rlx_kit_collapse(nr, rd, (int64_t *const[]){ rs }, 1);
-    if (nk + nr > RLX_VK_MAX_RANK)
-        return rlx__vk_unsupported(pc, "more than 8 dims after merging");
+    if (nk + nr > RLXV_MAX_RANK)
+        return rlxv_unsupported(pc, "more than 8 dims after merging");
     if (out_count == 0)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_REDUCE);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_REDUCE);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)out_count;
@@ -95,6 +95,6 @@ rlx_status rlx__vk_plan_reduce(rlx__vk_plan_ctx *pc)
     d->push[24] = (uint32_t)init;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, out_count * 64, 64);
+    rlxv_grid(d, out_count * 64, 64);
     return RLX_OK;
 }

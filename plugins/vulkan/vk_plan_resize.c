@@ -126,13 +126,13 @@ static void axis_taps(uint32_t *t, const int64_t *mode, double o, double in,
     t[0] = (uint32_t)n;
 }
 
-rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_resize(rlxv_plan_ctx *pc)
 {
-    const rlx_node_view *v = pc->v, *x = rlx__vk_input(pc, 0);
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     uint32_t r = x->rank;
     if (r == 0 || r > 8 || v->rank != r ||
         rlx_kit_n_int_attrs(v) != RLX_ATTR_RESIZE_SHAPE + r)
-        return rlx__vk_unsupported(pc, "rank or attributes out of range");
+        return rlxv_unsupported(pc, "rank or attributes out of range");
     int64_t mode[4];
     for (int k = 0; k < 4; k++)
         mode[k] = v->int_attrs[k];
@@ -140,7 +140,7 @@ rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc)
     if ((!rlx_kit_dtype_is_float(v->dtype) &&
          !(small_int && mode[0] == RLX_RESIZE_NEAREST)) ||
         x->dtype != v->dtype)
-        return rlx__vk_unsupported(pc, "resize takes f32, f16 or bf16 (and "
+        return rlxv_unsupported(pc, "resize takes f32, f16 or bf16 (and "
                                        "nearest i8, u8)");
     uint32_t nf = v->float_attrs ? v->n_float_attrs : 0;
     double cubic_a = nf > RLX_ATTR_RESIZE_CUBIC_A
@@ -176,13 +176,13 @@ rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc)
                       cubic_a);
     }
     uint32_t tb;
-    rlx_status st = rlx__vk_aux_add(pc->host, pc->exe, table,
+    rlx_status st = rlxv_aux_add(pc->host, pc->exe, table,
                                     entries * TAP_WORDS * 4, &tb);
     free(table);
     if (st != RLX_OK)
         return st;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_RESIZE);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_RESIZE);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -197,6 +197,6 @@ rlx_status rlx__vk_plan_resize(rlx__vk_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = tb;
-    rlx__vk_grid(d, count, RLX_VK_LOCAL);
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }

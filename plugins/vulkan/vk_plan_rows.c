@@ -9,7 +9,7 @@
  */
 #include "vk_plan.h"
 
-static rlx_status plan_softmax(rlx__vk_plan_ctx *pc)
+static rlx_status plan_softmax(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     int64_t rank = v->rank ? (int64_t)v->rank : 1;
@@ -37,8 +37,8 @@ static rlx_status plan_softmax(rlx__vk_plan_ctx *pc)
     uint64_t rows = use_causal ? (uint64_t)v->shape[v->rank - 2] : 1;
     if (outer * inner * len == 0)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_SOFTMAX);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_SOFTMAX);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)outer;
@@ -50,30 +50,30 @@ static rlx_status plan_softmax(rlx__vk_plan_ctx *pc)
     d->push[6] = pc->round;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlx__vk_grid(d, outer * inner * RLX_VK_LOCAL, RLX_VK_LOCAL);
+    rlxv_grid(d, outer * inner * RLXV_LOCAL, RLXV_LOCAL);
     return RLX_OK;
 }
 
-static rlx_status plan_norm(rlx__vk_plan_ctx *pc)
+static rlx_status plan_norm(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     int layer = v->op == RLX_OP_LAYER_NORM;
     if (v->rank == 0)
-        return rlx__vk_unsupported(pc, "a scalar has no last axis");
+        return rlxv_unsupported(pc, "a scalar has no last axis");
     uint64_t len = (uint64_t)v->shape[v->rank - 1];
     uint64_t rows = len ? pc->exe->values[pc->i].count / len : 0;
     for (uint32_t j = 1; j < v->n_inputs; j++)
         if (pc->exe->values[v->inputs[j]].count != len)
             return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                                 "vulkan compile: %s '%s' needs gamma/beta of "
-                                "the last dim's size." RLX_VK_FIX_REPORT,
+                                "the last dim's size." RLXV_FIX_REPORT,
                                 rlx_kit_op_name(v->op), pc->name);
     double eps = rlx_kit_float_attr(v, RLX_ATTR_NORM_EPSILON,
                                     layer ? 1e-5 : 1e-6);
     if (rows == 0)
         return RLX_OK;
-    rlx__vk_dispatch *d = rlx__vk_dispatch_add(pc->host, pc->exe,
-                                               RLX_VK_PIPE_NORM);
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
+                                               RLXV_PIPE_NORM);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)rows;
@@ -84,23 +84,23 @@ static rlx_status plan_norm(rlx__vk_plan_ctx *pc)
     for (uint32_t j = 0; j < v->n_inputs && j < 3; j++)
         d->bind[1 + j] = v->inputs[j];
     d->bind[0] = pc->i;
-    rlx__vk_grid(d, rows * RLX_VK_LOCAL, RLX_VK_LOCAL);
+    rlxv_grid(d, rows * RLXV_LOCAL, RLXV_LOCAL);
     return RLX_OK;
 }
 
-rlx_status rlx__vk_plan_rows(rlx__vk_plan_ctx *pc)
+rlx_status rlxv_plan_rows(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     if (v->dtype != RLX_DTYPE_F32 && v->dtype != RLX_DTYPE_F16 &&
         v->dtype != RLX_DTYPE_BF16)
-        return rlx__vk_unsupported(pc, "float ops take f32, f16 or bf16");
+        return rlxv_unsupported(pc, "float ops take f32, f16 or bf16");
     for (uint32_t j = 0; j < v->n_inputs; j++)
-        if (rlx__vk_input(pc, j)->dtype != v->dtype)
-            return rlx__vk_unsupported(pc, "operands of mixed dtypes");
+        if (rlxv_input(pc, j)->dtype != v->dtype)
+            return rlxv_unsupported(pc, "operands of mixed dtypes");
     if (pc->exe->values[v->inputs[0]].count != pc->exe->values[pc->i].count)
         return rlx_kit_fail(pc->host, RLX_ERR_SHAPE,
                             "vulkan compile: %s '%s' changes the element "
-                            "count." RLX_VK_FIX_REPORT,
+                            "count." RLXV_FIX_REPORT,
                             rlx_kit_op_name(v->op), pc->name);
     return v->op == RLX_OP_SOFTMAX ? plan_softmax(pc) : plan_norm(pc);
 }

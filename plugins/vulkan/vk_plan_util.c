@@ -1,12 +1,12 @@
 /* vk_plan_util.c - see vk_plan.h. */
 #include "vk_plan.h"
 
-const rlx_node_view *rlx__vk_input(const rlx__vk_plan_ctx *pc, uint32_t j)
+const rlx_node_view *rlxv_input(const rlxv_plan_ctx *pc, uint32_t j)
 {
     return pc->g->nodes[pc->v->inputs[j]];
 }
 
-rlx_status rlx__vk_unsupported(const rlx__vk_plan_ctx *pc, const char *why)
+rlx_status rlxv_unsupported(const rlxv_plan_ctx *pc, const char *why)
 {
     return rlx_kit_fail(pc->host, RLX_ERR_UNSUPPORTED,
                         "vulkan compile: %s '%s' (%s): %s. Fix: run this "

@@ -29,7 +29,7 @@ static int int32ish(rlx_dtype t)
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
-    if (!rlx_kit_op_is_known(op) || !rlx__vk_dtype_words(dtype))
+    if (!rlx_kit_op_is_known(op) || !rlxv_dtype_words(dtype))
         return 0;
     int fl = rlx_kit_dtype_is_float(dtype);
     switch (op) {
@@ -76,7 +76,7 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     }
     if (op > RLX_OP_FILL)
         return 0;
-    if (rlx__vk_int_op(op) && int32ish(dtype))
+    if (rlxv_int_op(op) && int32ish(dtype))
         return 1;
     return !rlx_kit_op_is_float(op) || fl;
 }
@@ -84,7 +84,7 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 static rlx_status vk_probe(void *backend, rlx_probe_result *out)
 {
     rlx__vk *vk = backend;
-    rlx_status st = rlx__vk_discover(vk);
+    rlx_status st = rlxv_discover(vk);
     if (st != RLX_OK || !out)
         return st;
     if (RLX_HAS_FIELD(out->struct_size, rlx_probe_result, device_count))
@@ -101,7 +101,7 @@ static rlx_status vk_probe(void *backend, rlx_probe_result *out)
 static void vk_backend_destroy(void *backend)
 {
     rlx__vk *vk = backend;
-    rlx__vk_teardown(vk);
+    rlxv_teardown(vk);
     pthread_mutex_destroy(&vk->lock);
     free(vk);
 }
@@ -110,15 +110,15 @@ static const rlx_backend_vtable vk_vtable = {
     .struct_size = sizeof(rlx_backend_vtable),
     .probe = vk_probe,
     .supports_op = vk_supports_op,
-    .compile = rlx__vk_compile,
-    .executable_destroy = rlx__vk_executable_destroy,
-    .buffer_create = rlx__vk_buffer_create,
-    .buffer_read = rlx__vk_buffer_read,
-    .buffer_destroy = rlx__vk_buffer_destroy,
-    .execute = rlx__vk_execute,
+    .compile = rlxv_compile,
+    .executable_destroy = rlxv_executable_destroy,
+    .buffer_create = rlxv_buffer_create,
+    .buffer_read = rlxv_buffer_read,
+    .buffer_destroy = rlxv_buffer_destroy,
+    .execute = rlxv_execute,
     .backend_destroy = vk_backend_destroy,
-    .device_describe = rlx__vk_device_describe,
-    .get_extension = rlx__vk_get_extension,
+    .device_describe = rlxv_device_describe,
+    .get_extension = rlxv_get_extension,
 };
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)

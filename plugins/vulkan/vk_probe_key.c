@@ -70,7 +70,7 @@ static const rlx_ext_probe_key vk_probe_key_ext = {
     .probe_key = vk_probe_key,
 };
 
-const void *rlx__vk_get_extension(void *backend, const char *name)
+const void *rlxv_get_extension(void *backend, const char *name)
 {
     (void)backend;
     if (name && strcmp(name, RLX_EXT_PROBE_KEY) == 0)

@@ -13,20 +13,20 @@ static void locate(const rlx_executable *exe, rlx_buffer *const *params,
                    uint32_t node, VkBuffer *buf, VkDeviceSize *off,
                    VkDeviceSize *range)
 {
-    if (node == RLX_VK_BIND_NONE || node == RLX_VK_BIND_ERR) {
+    if (node == RLXV_BIND_NONE || node == RLXV_BIND_ERR) {
         *buf = exe->arena.buf;
         *off = 0;
         *range = 16;
         return;
     }
-    if (RLX_VK_BIND_IS_AUX(node)) {
-        const rlx__vk_aux *a = &exe->aux[node - RLX_VK_BIND_AUX0];
+    if (RLXV_BIND_IS_AUX(node)) {
+        const rlxv_aux *a = &exe->aux[node - RLXV_BIND_AUX0];
         *buf = exe->arena.buf;
         *off = a->offset;
         *range = a->bytes;
         return;
     }
-    const rlx__vk_value *v = &exe->values[exe->values[node].alias];
+    const rlxv_value *v = &exe->values[exe->values[node].alias];
     if (v->param_slot >= 0) {
         *buf = params[v->param_slot]->m.buf;
         *off = 0;
@@ -37,7 +37,7 @@ static void locate(const rlx_executable *exe, rlx_buffer *const *params,
     *range = exe->values[node].bytes ? exe->values[node].bytes : 16;
 }
 
-static void barrier(const rlx__vk_ctx *c, VkCommandBuffer cb,
+static void barrier(const rlxv_ctx *c, VkCommandBuffer cb,
                     VkPipelineStageFlags src, VkAccessFlags src_access,
                     VkPipelineStageFlags dst, VkAccessFlags dst_access)
 {
@@ -47,11 +47,11 @@ static void barrier(const rlx__vk_ctx *c, VkCommandBuffer cb,
     c->fn.vkCmdPipelineBarrier(cb, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params)
+rlx_status rlxv_record(rlx_executable *exe, rlx_buffer *const *params)
 {
-    rlx__vk_ctx *c = exe->ctx;
+    rlxv_ctx *c = exe->ctx;
     for (uint32_t k = 0; k < exe->n_dispatch; k++) {
-        rlx__vk_dispatch *d = &exe->dispatch[k];
+        rlxv_dispatch *d = &exe->dispatch[k];
         VkDescriptorBufferInfo bi[5];
         VkWriteDescriptorSet w[5];
         for (uint32_t b = 0; b < 5; b++) {
@@ -73,7 +73,7 @@ rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params)
     if (r == VK_SUCCESS)
         r = c->fn.vkBeginCommandBuffer(cb, &bi);
     if (r != VK_SUCCESS)
-        return rlx__vk_fail_vk(c, r, "vkBeginCommandBuffer");
+        return rlxv_fail_vk(c, r, "vkBeginCommandBuffer");
 
     const VkPipelineStageFlags xfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
     const VkPipelineStageFlags comp = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -82,7 +82,7 @@ rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params)
     if (exe->uses_err)
         c->fn.vkCmdFillBuffer(cb, exe->arena.buf, 0, 16, 0);
     for (uint32_t s = 0; s < exe->n_inputs; s++) {
-        const rlx__vk_value *v = &exe->values[exe->inputs[s].node];
+        const rlxv_value *v = &exe->values[exe->inputs[s].node];
         if (!v->bytes)
             continue;
         const VkBufferCopy reg = { .srcOffset = exe->inputs[s].staging,
@@ -94,13 +94,13 @@ rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params)
 
     VkPipelineStageFlags last = xfer;
     for (uint32_t k = 0; k < exe->n_dispatch; k++) {
-        const rlx__vk_dispatch *d = &exe->dispatch[k];
+        const rlxv_dispatch *d = &exe->dispatch[k];
         c->fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
                                 c->pipes[d->pipe]);
         c->fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
                                       c->layout, 0, 1, &d->set, 0, NULL);
         c->fn.vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT,
-                                 0, RLX_VK_PUSH_WORDS * 4, d->push);
+                                 0, RLXV_PUSH_WORDS * 4, d->push);
         c->fn.vkCmdDispatch(cb, d->groups[0], d->groups[1], d->groups[2]);
         barrier(c, cb, comp, VK_ACCESS_SHADER_WRITE_BIT, comp | xfer,
                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
@@ -129,7 +129,7 @@ rlx_status rlx__vk_record(rlx_executable *exe, rlx_buffer *const *params)
     barrier(c, cb, xfer, VK_ACCESS_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     if ((r = c->fn.vkEndCommandBuffer(cb)) != VK_SUCCESS)
-        return rlx__vk_fail_vk(c, r, "vkEndCommandBuffer");
+        return rlxv_fail_vk(c, r, "vkEndCommandBuffer");
     for (uint32_t s = 0; s < exe->n_params; s++)
         exe->bound[s] = params[s];
     exe->recorded = 1;

@@ -3,21 +3,21 @@
  * glslc at build time and embedded in the plugin, with the
  * specialization constants of each variant.
  */
-#ifndef RLX_VK_SHADERS_H
-#define RLX_VK_SHADERS_H
+#ifndef RLXV_SHADERS_H
+#define RLXV_SHADERS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct rlx__vk_shader {
+typedef struct rlxv_shader {
     const char *name;
     const uint32_t *code;
     size_t size;               /* bytes */
     uint32_t n_spec;           /* constant_id 0.. */
     uint32_t spec[4];
-} rlx__vk_shader;
+} rlxv_shader;
 
-/* Indexed by rlx__vk_pipe. */
-extern const rlx__vk_shader rlx__vk_shaders[];
+/* Indexed by rlxv_pipe. */
+extern const rlxv_shader rlxv_shaders[];
 
-#endif /* RLX_VK_SHADERS_H */
+#endif /* RLXV_SHADERS_H */

@@ -1,7 +1,7 @@
 /* blas-test-util.h - what the cpu-openblas tests share: where the built
  * variants are, which one this host should get, small graph helpers. */
-#ifndef RLX_BLAS_TEST_UTIL_H
-#define RLX_BLAS_TEST_UTIL_H
+#ifndef RLXB_TEST_UTIL_H
+#define RLXB_TEST_UTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,72 +14,72 @@
 #define AVX2 (1u << 5)
 #define AVX512 ((1u << 16) | (1u << 17) | (1u << 30) | (1u << 31))
 
-static rlx__blas_cpu_bits avx2_host(void)
+static rlxb_cpu_bits avx2_host(void)
 {
-    return (rlx__blas_cpu_bits){ .is_x86 = 1, .max_leaf = 13,
+    return (rlxb_cpu_bits){ .is_x86 = 1, .max_leaf = 13,
                                  .leaf1_ecx = FMA | OSXSAVE | AVX,
                                  .leaf7_ebx = AVX2, .xcr0 = 0x7 };
 }
 
 TEST(portable_always_runs)
 {
-    rlx__blas_cpu_bits none = { 0 };
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_PORTABLE, &none),
-              RLX__BLAS_SCORE_PORTABLE);
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &none), 0);
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX512, &none), 0);
+    rlxb_cpu_bits none = { 0 };
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_PORTABLE, &none),
+              RLXB_SCORE_PORTABLE);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &none), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX512, &none), 0);
 }
 
 TEST(avx2_needs_cpuid_and_os_state)
 {
-    rlx__blas_cpu_bits b = avx2_host();
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b),
-              RLX__BLAS_SCORE_AVX2);
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX512, &b), 0);
+    rlxb_cpu_bits b = avx2_host();
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b),
+              RLXB_SCORE_AVX2);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX512, &b), 0);
     /* a VM that lists AVX2 but keeps the YMM state off */
     b.xcr0 = 0x3;
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
     b.xcr0 = 0x5; /* x87 + YMM without XMM */
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
     /* no OSXSAVE: XCR0 is not to be trusted (XGETBV would fault) */
     b = avx2_host();
     b.leaf1_ecx &= ~OSXSAVE;
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
     /* each feature bit matters */
     b = avx2_host();
     b.leaf1_ecx &= ~FMA;
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
     b = avx2_host();
     b.leaf1_ecx &= ~AVX;
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
     b = avx2_host();
     b.leaf7_ebx = 0;
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
     b = avx2_host();
     b.max_leaf = 6; /* leaf 7 not there: its bits are garbage */
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b), 0);
 }
 
 TEST(avx512_needs_zmm_state)
 {
-    rlx__blas_cpu_bits b = avx2_host();
+    rlxb_cpu_bits b = avx2_host();
     b.leaf7_ebx |= AVX512;
     b.xcr0 = 0x7; /* AVX-512 in CPUID, opmask/ZMM state off */
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX512, &b), 0);
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b),
-              RLX__BLAS_SCORE_AVX2);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX512, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b),
+              RLXB_SCORE_AVX2);
     b.xcr0 = 0xe7;
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX512, &b),
-              RLX__BLAS_SCORE_AVX512);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX512, &b),
+              RLXB_SCORE_AVX512);
     b.leaf7_ebx &= ~(1u << 30); /* no AVX512BW */
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX512, &b), 0);
-    ASSERT_EQ(rlx__blas_host_fit_decide(99, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX512, &b), 0);
+    ASSERT_EQ(rlxb_host_fit_decide(99, &b), 0);
 }
 
 TEST(this_host_agrees_with_the_compiler)
 {
-    rlx__blas_cpu_bits b;
-    rlx__blas_cpu_bits_read(&b);
+    rlxb_cpu_bits b;
+    rlxb_cpu_bits_read(&b);
     __builtin_cpu_init();
     int avx2 = __builtin_cpu_supports("avx2") &&
                __builtin_cpu_supports("fma");
@@ -87,8 +87,8 @@ TEST(this_host_agrees_with_the_compiler)
                  __builtin_cpu_supports("avx512dq") &&
                  __builtin_cpu_supports("avx512bw") &&
                  __builtin_cpu_supports("avx512vl");
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX2, &b) > 0, avx2);
-    ASSERT_EQ(rlx__blas_host_fit_decide(RLX__BLAS_LEVEL_AVX512, &b) > 0,
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX2, &b) > 0, avx2);
+    ASSERT_EQ(rlxb_host_fit_decide(RLXB_LEVEL_AVX512, &b) > 0,
               avx512);
     printf("# this host: avx2+fma %d, avx512 %d, xcr0 0x%llx\n", avx2,
            avx512, (unsigned long long)b.xcr0);

@@ -21,9 +21,9 @@
 
 static void need_variant(void)
 {
-    rlx__blas_cpu_bits bits;
-    rlx__blas_cpu_bits_read(&bits);
-    if (rlx__blas_host_fit_decide(RLX_TEST_BLAS_LEVEL, &bits) == 0)
+    rlxb_cpu_bits bits;
+    rlxb_cpu_bits_read(&bits);
+    if (rlxb_host_fit_decide(RLX_TEST_BLAS_LEVEL, &bits) == 0)
         SKIP("this CPU cannot run variant level %d", RLX_TEST_BLAS_LEVEL);
 }
 
@@ -56,9 +56,9 @@ static double gelu_ref(double x, int64_t approx)
     return 0.5 * x * erfc(-x / sqrt(2.0));
 }
 
-/* Runs S through rlx__blas_gemm_run on POOL (three times: B packed, B
+/* Runs S through rlxb_gemm_run on POOL (three times: B packed, B
  * from the cache, B packed per run) and compares with the reference. */
-static void check(rlx__blas_pool *pool, const shape *s)
+static void check(rlxb_pool *pool, const shape *s)
 {
     size_t lda = (s->ta ? s->m : s->k) + s->pad_a;
     size_t ldb = (s->tb ? s->k : s->n) + s->pad_b;
@@ -112,7 +112,7 @@ static void check(rlx__blas_pool *pool, const shape *s)
             }
     }
 
-    rlx__blas_gemm p = { 0 };
+    rlxb_gemm p = { 0 };
     p.m = s->m;
     p.k = s->k;
     p.n = s->n;
@@ -148,7 +148,7 @@ static void check(rlx__blas_pool *pool, const shape *s)
         p.b_key = round < 2 ? 7 : 0;
         for (size_t i = 0; i < mn * s->batch; i++)
             y[i] = NAN;
-        rlx__blas_gemm_run(pool, &p, in, y);
+        rlxb_gemm_run(pool, &p, in, y);
         for (size_t o = 0; o < mn * s->batch; o++) {
             double tol = 2e-6 * (mag[o] + 1.0) + 1e-6 * fabs(want[o]);
             if (!(fabs((double)y[o] - want[o]) <= tol))
@@ -157,11 +157,11 @@ static void check(rlx__blas_pool *pool, const shape *s)
                      "%.8g, want %.8g",
                      s->m, s->k, s->n, s->batch, s->ta, s->tb, s->pad_a,
                      s->pad_b, s->bias, s->res, (int)s->act,
-                     rlx__blas_pool_threads(pool), round, o, (double)y[o],
+                     rlxb_pool_threads(pool), round, o, (double)y[o],
                      want[o]);
         }
     }
-    rlx__blas_gemm_free(&p);
+    rlxb_gemm_free(&p);
     free(a);
     free(b);
     free(bias);
@@ -174,7 +174,7 @@ static void check(rlx__blas_pool *pool, const shape *s)
 static void sweep(unsigned threads)
 {
     need_variant();
-    rlx__blas_pool *pool = rlx__blas_pool_create(threads);
+    rlxb_pool *pool = rlxb_pool_create(threads);
     ASSERT(pool);
     static const size_t dims[] = { 1, 2, 5, 6, 7, 11, 12, 13, 16, 17,
                                    31, 32, 33, 47, 64, 97 };
@@ -202,7 +202,7 @@ static void sweep(unsigned threads)
                         .act = RLX_OP_INVALID };
             check(pool, &s);
         }
-    rlx__blas_pool_destroy(pool);
+    rlxb_pool_destroy(pool);
 }
 
 TEST(shapes_one_thread) { sweep(1); }
@@ -211,7 +211,7 @@ TEST(shapes_two_threads) { sweep(2); }
 TEST(empty_sum_and_transposed_a)
 {
     need_variant();
-    rlx__blas_pool *pool = rlx__blas_pool_create(2);
+    rlxb_pool *pool = rlxb_pool_create(2);
     ASSERT(pool);
     shape z = { .m = 5, .k = 0, .n = 9, .batch = 2, .bias = 1, .res = 1,
                 .act = RLX_OP_GELU };
@@ -224,13 +224,13 @@ TEST(empty_sum_and_transposed_a)
         s.m = 1;
         check(pool, &s);
     }
-    rlx__blas_pool_destroy(pool);
+    rlxb_pool_destroy(pool);
 }
 
 TEST(epilogues)
 {
     need_variant();
-    rlx__blas_pool *pool = rlx__blas_pool_create(2);
+    rlxb_pool *pool = rlxb_pool_create(2);
     ASSERT(pool);
     static const rlx_op acts[] = { RLX_OP_INVALID, RLX_OP_RELU,
                                    RLX_OP_GELU, RLX_OP_GELU };
@@ -245,14 +245,14 @@ TEST(epilogues)
                         .tb = (int)(z & 1) };
             check(pool, &s);
         }
-    rlx__blas_pool_destroy(pool);
+    rlxb_pool_destroy(pool);
 }
 
 TEST(batches)
 {
     need_variant();
     for (unsigned threads = 1; threads <= 2; threads++) {
-        rlx__blas_pool *pool = rlx__blas_pool_create(threads);
+        rlxb_pool *pool = rlxb_pool_create(threads);
         ASSERT(pool);
         for (int tb = 0; tb < 2; tb++)
             for (int shared = 0; shared < 2; shared++) {
@@ -264,7 +264,7 @@ TEST(batches)
                 s.k = 300;
                 check(pool, &s);
             }
-        rlx__blas_pool_destroy(pool);
+        rlxb_pool_destroy(pool);
     }
 }
 
@@ -273,7 +273,7 @@ TEST(batches)
 TEST(packed_b_follows_the_key)
 {
     need_variant();
-    rlx__blas_pool *pool = rlx__blas_pool_create(1);
+    rlxb_pool *pool = rlxb_pool_create(1);
     ASSERT(pool);
     enum { M = 3, K = 20, N = 40 };
     float a[M * K], b[K * N], y[M * N];
@@ -282,7 +282,7 @@ TEST(packed_b_follows_the_key)
     for (size_t i = 0; i < K * N; i++)
         b[i] = 1.0f;
     size_t off = 0;
-    rlx__blas_gemm p = { .m = M, .k = K, .n = N, .lda = K, .ldb = N,
+    rlxb_gemm p = { .m = M, .k = K, .n = N, .lda = K, .ldb = N,
                          .n_batch = 1, .a_off = &off, .b_off = &off };
     p.epi.bias_in = p.epi.res_in = -1;
     p.epi.act = RLX_OP_INVALID;
@@ -291,21 +291,21 @@ TEST(packed_b_follows_the_key)
     for (size_t q = 0; q < K; q++)
         row0 += a[q];
     p.b_key = 11;
-    rlx__blas_gemm_run(pool, &p, in, y);
+    rlxb_gemm_run(pool, &p, in, y);
     ASSERT(fabsf(y[0] - row0) < 1e-4f);
     for (size_t i = 0; i < K * N; i++) /* new bytes, new buffer id */
         b[i] = 2.0f;
     p.b_key = 12;
-    rlx__blas_gemm_run(pool, &p, in, y);
+    rlxb_gemm_run(pool, &p, in, y);
     ASSERT(fabsf(y[0] - 2 * row0) < 1e-4f);
     p.b_key = 0; /* not cacheable: packed this run */
     for (size_t i = 0; i < K * N; i++)
         b[i] = 3.0f;
-    rlx__blas_gemm_run(pool, &p, in, y);
+    rlxb_gemm_run(pool, &p, in, y);
     ASSERT(fabsf(y[0] - 3 * row0) < 1e-4f);
     p.a_off = p.b_off = NULL; /* on the stack */
-    rlx__blas_gemm_free(&p);
-    rlx__blas_pool_destroy(pool);
+    rlxb_gemm_free(&p);
+    rlxb_pool_destroy(pool);
 }
 
 /* The pool (pool.c): every item exactly once, loop after loop, with
@@ -319,7 +319,7 @@ static void count_items(void *ctx, size_t begin, size_t end)
 
 TEST(pool_runs_every_item_once)
 {
-    rlx__blas_pool *pool = rlx__blas_pool_create(3);
+    rlxb_pool *pool = rlxb_pool_create(3);
     ASSERT(pool);
     enum { N = 1000 };
     static atomic_uint hits[N];
@@ -327,14 +327,14 @@ TEST(pool_runs_every_item_once)
         size_t n = (size_t)(loop * 37 % N) + 1;
         for (size_t i = 0; i < n; i++)
             atomic_store(&hits[i], 0);
-        rlx__blas_parallel_for(pool, n, (size_t)(loop % 5), count_items,
+        rlxb_parallel_for(pool, n, (size_t)(loop % 5), count_items,
                                hits);
         for (size_t i = 0; i < n; i++)
             ASSERT_EQ(atomic_load(&hits[i]), 1);
         if (loop % 50 == 49) /* let the workers fall asleep */
             nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
     }
-    rlx__blas_pool_destroy(pool);
+    rlxb_pool_destroy(pool);
 }
 
 RLX_TEST_LIST(TEST_ENTRY(pool_runs_every_item_once),
