@@ -41,7 +41,7 @@ static int is_float_op(rlx_op op)
 /* The result dtypes of the ops of values 100-149 and the arithmetic ops
  * that take integers since 1.4, as ops.h and docs/ops.md give them: 'n'
  * numeric (floats and the integers), 's' floats and signed integers, 'i'
- * integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats; 0 for the
+ * integers, 'u' unsigned integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats; 0 for the
  * other ops. */
 static char result_set(rlx_op op)
 {
@@ -65,6 +65,7 @@ static char result_set(rlx_op op)
         return 'b';
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: return 'l';
     case RLX_OP_WHERE: return 'a';
+    case RLX_OP_BIT_SHIFT: return 'u';
     default: return (int)op >= 100 && (int)op < 150 ? 'f' : 0;
     }
 }
@@ -80,6 +81,7 @@ static int in_set(char set, rlx_dtype t)
     case 'i': return sgn || t == RLX_DTYPE_U8;
     case 'b': return t == RLX_DTYPE_BOOL;
     case 'l': return t == RLX_DTYPE_I64;
+    case 'u': return t == RLX_DTYPE_U8;
     case 'a': return 1;
     default: return fl;
     }

@@ -186,7 +186,8 @@ static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
             out[n++] = float_dtypes[k];
     for (size_t k = 0; k < 4; k++)
         if ((o->dtypes & CONF_DT_INT) ||
-            ((o->dtypes & CONF_DT_SIGNED) && ints[k] != RLX_DTYPE_U8))
+            ((o->dtypes & CONF_DT_SIGNED) && ints[k] != RLX_DTYPE_U8) ||
+            ((o->dtypes & CONF_DT_UNSIGNED) && ints[k] == RLX_DTYPE_U8))
             out[n++] = ints[k];
     if (o->dtypes & CONF_DT_BOOL)
         out[n++] = RLX_DTYPE_BOOL;

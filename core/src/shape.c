@@ -82,7 +82,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         break;
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: *floats = 1; break;
     case RLX_OP_ISINF: *ints = 2; break;
-    case RLX_OP_MOD: *ints = 1; break;
+    case RLX_OP_MOD: case RLX_OP_BIT_SHIFT: *ints = 1; break;
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
     case RLX_OP_REDUCE_SUM_SQUARE:

@@ -15,6 +15,7 @@ enum {
     B = 1 << 2,  /* bool */
     S = 1 << 3,  /* signed integers only (i8, i32, i64): with I unset */
     A = 1 << 4,  /* any dtype of types.h */
+    U = 1 << 5,  /* unsigned integers only (u8) */
     TO_BOOL = 1, /* result bool */
     TO_I64 = 2   /* result i64 */
 };
@@ -48,6 +49,7 @@ static const dtype_row rows[] = {
     { RLX_OP_REDUCE_MIN, F | I, 0 }, { RLX_OP_REDUCE_PROD, F | I, 0 },
     { RLX_OP_REDUCE_L1, F | I, 0 }, { RLX_OP_REDUCE_L2, F | I, 0 },
     { RLX_OP_REDUCE_SUM_SQUARE, F | I, 0 },
+    { RLX_OP_BIT_SHIFT, U, 0 },
     { RLX_OP_ARGMAX, F | I, TO_I64 }, { RLX_OP_ARGMIN, F | I, TO_I64 },
 };
 
@@ -71,7 +73,7 @@ static int allows(unsigned set, rlx_dtype t)
         return (set & (F | A)) != 0;
     case RLX_DTYPE_I8: case RLX_DTYPE_I32: case RLX_DTYPE_I64:
         return (set & (I | S | A)) != 0;
-    case RLX_DTYPE_U8: return (set & (I | A)) != 0;
+    case RLX_DTYPE_U8: return (set & (I | U | A)) != 0;
     case RLX_DTYPE_BOOL: return (set & (B | A)) != 0;
     case RLX_DTYPE_F64: return (set & A) != 0;
     default: return 0;
@@ -90,6 +92,7 @@ static const char *set_names(unsigned set)
     case F: return "f32, f16 or bf16";
     case I: return "i8, u8, i32 or i64";
     case B: return "bool";
+    case U: return "an unsigned integer dtype (u8)";
     default: return "another dtype";
     }
 }

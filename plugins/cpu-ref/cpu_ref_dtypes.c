@@ -28,6 +28,11 @@ static int is_signed(rlx_dtype t)
     return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
 }
 
+static int is_unsigned(rlx_dtype t)
+{
+    return t == RLX_DTYPE_U8;
+}
+
 static int is_number(rlx_dtype t)
 {
     return rlx_kit_dtype_is_float(t) || is_signed(t) || t == RLX_DTYPE_U8;
@@ -59,8 +64,11 @@ int rlx__cpu_ref_supports_14(rlx_op op, rlx_dtype t)
     case RLX_OP_RECIPROCAL: case RLX_OP_ERF: case RLX_OP_LEAKY_RELU:
     case RLX_OP_ELU: case RLX_OP_SELU: case RLX_OP_SOFTPLUS:
     case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
-    case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_LOG_SUM_EXP: case RLX_OP_ASIN: case RLX_OP_ACOS:
+    case RLX_OP_SINH: case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH:
+    case RLX_OP_ATANH:
         return rlx_kit_dtype_is_float(t);
+    case RLX_OP_BIT_SHIFT: return is_unsigned(t);
     default:
         return 0;
     }
