@@ -73,7 +73,9 @@ static char result_set(rlx_op op)
 /* Whether result dtype T belongs to SET (result_set's letters). */
 static int in_set(char set, rlx_dtype t)
 {
-    int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
+    /* f64 with the float dtypes: every op here also computes on it */
+    int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+             t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;
     int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
     switch (set) {
     case 'n': return fl || sgn || t == RLX_DTYPE_U8;
@@ -104,7 +106,10 @@ static int want_dtype(rlx_op op, rlx_dtype t)
         return in_set(result_set(op), t);
     if (is_float_op(op))
         return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
-               t == RLX_DTYPE_BF16;
+               t == RLX_DTYPE_BF16 ||
+               /* the unary ops of 1.0 also on f64 */
+               (t == RLX_DTYPE_F64 && op >= RLX_OP_RELU &&
+                op <= RLX_OP_ATAN);
     if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
         return t == RLX_DTYPE_I64;
     if (op == RLX_OP_CUMSUM || op == RLX_OP_RANGE)

@@ -90,6 +90,7 @@ int cli_conf_takes_bytes(rlx_op op);
 #define CONF_DT_SIGNED 4u /* i8, i32, i64 */
 #define CONF_DT_BOOL 8u
 #define CONF_DT_UNSIGNED 16u /* u8 */
+#define CONF_DT_F64 32u
 
 /* The ops of values 100-149 (conformance_ops14.c). */
 const conf_op *cli_conf_ops14(size_t *count);

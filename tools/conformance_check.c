@@ -184,6 +184,8 @@ static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
     if (o->dtypes & CONF_DT_FLOAT)
         for (size_t k = 0; k < 3; k++)
             out[n++] = float_dtypes[k];
+    if (o->dtypes & CONF_DT_F64)
+        out[n++] = RLX_DTYPE_F64;
     for (size_t k = 0; k < 4; k++)
         if ((o->dtypes & CONF_DT_INT) ||
             ((o->dtypes & CONF_DT_SIGNED) && ints[k] != RLX_DTYPE_U8) ||
@@ -204,7 +206,7 @@ int cli_conf_ops_check(rlx_runtime *rt, const rlx_backend *test,
         const conf_op *ops = table ? cli_conf_ops14(&n_ops)
                                    : cli_conf_ops(&n_ops);
         for (size_t i = 0; i < n_ops; i++) {
-            rlx_dtype dts[8];
+            rlx_dtype dts[12];
             size_t n = op_dtypes(&ops[i], dts);
             for (size_t k = 0; k < n; k++)
                 if (op_dtype_check(&ops[i], dts[k], test, ts, rs, seed,

@@ -24,7 +24,8 @@ static int64_t rnd(uint64_t *rng, int64_t lo, int64_t hi)
 
 static int is_float(rlx_dtype d)
 {
-    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16;
+    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16 ||
+           d == RLX_DTYPE_F64;
 }
 
 /* Appends an input of DTYPE and shape, values uniform in [lo, hi). */
@@ -504,10 +505,13 @@ static int make_fill(const conf_op *o, rlx_dtype dt, int which,
 /* ---- the table -------------------------------------------------------- */
 
 #define BIN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, 0 }
-#define UN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_unary, lo, hi, 0, 0 }
+/* the unary ops: the float dtypes and f64 */
+#define UN(op, lo, hi) \
+    { RLX_OP_##op, 0, cli_conf_make_unary, lo, hi, 0, \
+      CONF_DT_FLOAT | CONF_DT_F64 }
 #define MOVE(op, fn) { RLX_OP_##op, 1, fn, 0, 0, 0, 0 }
 /* since 1.4 also on integers */
-#define INTS (CONF_DT_FLOAT | CONF_DT_INT)
+#define INTS (CONF_DT_FLOAT | CONF_DT_F64 | CONF_DT_INT)
 #define BINI(op, lo, hi) \
     { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, INTS }
 #define UNI(op, lo, hi, set) \
@@ -519,7 +523,7 @@ static const conf_op conf_ops[] = {
     BINI(MAX, -2, 2), BINI(MIN, -2, 2), BINI(POW, 0.1, 2),
     UNI(RELU, -2, 2, INTS), UN(GELU, -4, 4), UN(SIGMOID, -6, 6),
     UN(TANH, -3, 3), UN(EXP, -3, 3), UN(SIN, -4, 4), UN(COS, -4, 4),
-    UNI(NEG, -2, 2, CONF_DT_FLOAT | CONF_DT_SIGNED), UNI(ABS, -2, 2, INTS),
+    UNI(NEG, -2, 2, CONF_DT_FLOAT | CONF_DT_F64 | CONF_DT_SIGNED), UNI(ABS, -2, 2, INTS),
     UN(LOG, 0.05, 4), UN(SQRT, 0, 4), UN(RSQRT, 0.05, 4),
     UN(SILU, -6, 6), UN(TAN, -1.3, 1.3), UN(ATAN, -4, 4),
     { RLX_OP_MATMUL, 0, make_matmul, -1, 1, 0, 0 },

@@ -21,7 +21,8 @@ static int64_t rnd(uint64_t *rng, int64_t lo, int64_t hi)
 
 static int is_float(rlx_dtype d)
 {
-    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16;
+    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16 ||
+           d == RLX_DTYPE_F64;
 }
 
 void cli_conf_range(const conf_op *o, rlx_dtype dt, double *lo, double *hi)
@@ -256,7 +257,7 @@ static int make_bit_shift(const conf_op *o, rlx_dtype dt, int which,
     return 0;
 }
 
-#define F CONF_DT_FLOAT
+#define F (CONF_DT_FLOAT | CONF_DT_F64)
 #define I CONF_DT_INT
 #define U CONF_DT_UNSIGNED
 #define B CONF_DT_BOOL

@@ -107,7 +107,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
     }
 }
 
-/* Ops computed in floating point: f32, f16 or bf16 only. */
+/* Ops computed in floating point: f32, f16 or bf16 (some also f64). */
 static int is_float_op(rlx_op op)
 {
     switch (op) {
@@ -304,10 +304,26 @@ static int takes_bytes(rlx_op op, rlx_dtype t)
 }
 
 /* Dtype rules shared by the float ops. */
+/* The float ops that also compute on f64: the unary ops of 1.0 and the
+ * float elementwise ops of values 100-149 (the arithmetic, comparisons
+ * and reductions have rows in shape_dtype.c). The others (matmul,
+ * softmax, norms, convolution, ...) stay f32, f16 and bf16. */
+static int takes_f64(rlx_op op)
+{
+    return (op >= RLX_OP_RELU && op <= RLX_OP_ATAN) ||
+           (op >= 100 && op < 150);
+}
+
 static rlx_status check_float_dtypes(const rlx__shape_ctx *c)
 {
     const rlx__node *a = rlx__shape_in(c, 0);
-    if (!is_float_dtype(a->dtype) && !takes_bytes(c->op, a->dtype))
+    if (a->dtype == RLX_DTYPE_F64 && !takes_f64(c->op))
+        return rlx__shape_error(c, RLX_ERR_DTYPE,
+                                "'%s' is f64, but %s computes on f32, f16 "
+                                "and bf16 only. Fix: cast it to f32 first",
+                                a->name, rlx_op_name(c->op));
+    if (!is_float_dtype(a->dtype) && !takes_bytes(c->op, a->dtype) &&
+        !(a->dtype == RLX_DTYPE_F64 && takes_f64(c->op)))
         return rlx__shape_error(c, RLX_ERR_DTYPE,
                                 "'%s' is %s, but %s computes in floating "
                                 "point. Fix: cast it to f32, f16 or bf16 "

@@ -10,7 +10,7 @@
 #include "shape_internal.h"
 
 enum {
-    F = 1 << 0,  /* f32, f16, bf16 */
+    F = 1 << 0,  /* f32, f16, bf16, f64 */
     I = 1 << 1,  /* i8, u8, i32, i64 */
     B = 1 << 2,  /* bool */
     S = 1 << 3,  /* signed integers only (i8, i32, i64): with I unset */
@@ -70,12 +70,12 @@ static int allows(unsigned set, rlx_dtype t)
 {
     switch (t) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
+    case RLX_DTYPE_F64:
         return (set & (F | A)) != 0;
     case RLX_DTYPE_I8: case RLX_DTYPE_I32: case RLX_DTYPE_I64:
         return (set & (I | S | A)) != 0;
     case RLX_DTYPE_U8: return (set & (I | U | A)) != 0;
     case RLX_DTYPE_BOOL: return (set & (B | A)) != 0;
-    case RLX_DTYPE_F64: return (set & A) != 0;
     default: return 0;
     }
 }
@@ -86,10 +86,10 @@ static const char *set_names(unsigned set)
     if (set & A)
         return "any dtype";
     switch (set) {
-    case F | I | B: return "f32, f16, bf16, i8, u8, i32, i64 or bool";
-    case F | I: return "f32, f16, bf16, i8, u8, i32 or i64";
-    case F | S: return "f32, f16, bf16, i8, i32 or i64";
-    case F: return "f32, f16 or bf16";
+    case F | I | B: return "f32, f16, bf16, f64, i8, u8, i32, i64 or bool";
+    case F | I: return "f32, f16, bf16, f64, i8, u8, i32 or i64";
+    case F | S: return "f32, f16, bf16, f64, i8, i32 or i64";
+    case F: return "f32, f16, bf16 or f64";
     case I: return "i8, u8, i32 or i64";
     case B: return "bool";
     case U: return "an unsigned integer dtype (u8)";

@@ -56,7 +56,7 @@ static rlx_status infer_mod(const rlx__shape_ctx *c, rlx__node *out)
         return st;
     rlx_dtype t = rlx__shape_in(c, 0)->dtype;
     int is_float = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
-                   t == RLX_DTYPE_BF16;
+                   t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;
     if (is_float && rlx__shape_int(c, RLX_ATTR_MOD_FMOD, 0) == 0)
         return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
                                 "fmod is 0 (integer mod) but the operands "

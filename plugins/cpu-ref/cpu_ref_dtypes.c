@@ -1,7 +1,8 @@
 /*
  * cpu_ref_dtypes.c - which result dtypes cpu-ref runs the ops on that
  * take more than the float dtypes: the ops of values 100-149 (ABI 1.4)
- * and the older arithmetic ops, which also run on integers since 1.4.
+ * and the older arithmetic ops, which also run on integers since 1.4,
+ * and the elementwise ops and reductions on f64.
  * The float/data-movement split of cpu_ref.c does not describe them.
  */
 #include "cpu_ref_internal.h"
@@ -38,8 +39,26 @@ static int is_number(rlx_dtype t)
     return rlx_kit_dtype_is_float(t) || is_signed(t) || t == RLX_DTYPE_U8;
 }
 
+int rlx__cpu_ref_takes_f64(rlx_op op)
+{
+    switch (op) {
+    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+        return 1;
+    default:
+        /* the unary ops of 1.0 and the 1.4 ops of values 100-149 that
+         * compute on floats */
+        return (op >= RLX_OP_RELU && op <= RLX_OP_ATAN) ||
+               (op >= 100 && op < 150 && rlx__cpu_ref_supports_14(
+                                             op, RLX_DTYPE_F32));
+    }
+}
+
 int rlx__cpu_ref_supports_14(rlx_op op, rlx_dtype t)
 {
+    if (t == RLX_DTYPE_F64 && op != RLX_OP_WHERE)
+        return rlx__cpu_ref_takes_f64(op);
     switch (op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW: case RLX_OP_ABS:
@@ -83,5 +102,6 @@ int rlx__cpu_ref_is_ew(const rlx_graph_view *g, const rlx_node_view *v)
     if (!rlx__cpu_ref_supports_14(v->op, v->dtype) || v->n_inputs == 0)
         return 0;
     const rlx_node_view *in = g->nodes[v->inputs[0]];
-    return in && rlx__cpu_ref_is_int(in->dtype);
+    return in && (rlx__cpu_ref_is_int(in->dtype) ||
+                  in->dtype == RLX_DTYPE_F64);
 }

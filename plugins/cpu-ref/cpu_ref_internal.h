@@ -202,6 +202,8 @@ struct rlx_executable {
 /* Unary: Y[i] = f(X[i]). APPROX only matters for GELU. */
 void rlx__cpu_ref_unary(rlx_op op, int64_t approx, const float *x, float *y,
                         size_t count);
+/* One element of a unary op of ABI 1.0 (relu to atan), in double. */
+double rlx__cpu_ref_unary_apply(rlx_op op, int64_t approx, double x);
 
 /* Prepare a broadcast plan; SCRATCH receives the allocation the plan's
  * arrays live in. Reports and returns an error on bad shapes. */
@@ -310,6 +312,12 @@ void rlx__cpu_ref_ew_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
  * double (any dtype; float ones through their f32 view). */
 int64_t rlx__cpu_ref_load_int(const rlx__cpu_ref_node *n, size_t i);
 double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i);
+/* Store V into element I of a float node N: rounded once to f32 (then
+ * to f16/bf16 by node_narrow), or as it is for f64. */
+void rlx__cpu_ref_store_double(rlx__cpu_ref_node *n, size_t i, double v);
+/* Nonzero for the ops cpu-ref also runs on f64: the elementwise ops and
+ * reductions (kernels_ew.c, kernels_reduce_ext.c, kernels_arg.c). */
+int rlx__cpu_ref_takes_f64(rlx_op op);
 /* Store V into element I of N, wrapping to the width of N's integer
  * dtype (bool: nonzero is 1). */
 void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v);

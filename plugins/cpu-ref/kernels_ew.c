@@ -2,8 +2,8 @@
  * kernels_ew.c - elementwise ops of one to three inputs with NumPy
  * broadcasting, on any dtype the op allows: the ABI 1.4 comparisons,
  * logical, bitwise, select, rounding and activation ops, and the older
- * arithmetic ops on integers. Floats compute in double from the inputs'
- * f32 views; integers in int64 with two's-complement wrap-around, stored
+ * arithmetic ops on integers, and every elementwise op on f64. Floats
+ * compute in double from the inputs' f32 views (f64: their values); integers in int64 with two's-complement wrap-around, stored
  * back at the result's width.
  */
 #include <math.h>
@@ -34,6 +34,14 @@ double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i)
         return v;
     }
     return (double)rlx__cpu_ref_load_int(n, i);
+}
+
+void rlx__cpu_ref_store_double(rlx__cpu_ref_node *n, size_t i, double v)
+{
+    if (n->f32)
+        n->f32[i] = rlx__cpu_ref_to_f32(v);
+    else if (n->dtype == RLX_DTYPE_F64)
+        memcpy(n->data + i * 8, &v, 8);
 }
 
 void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v)
@@ -101,7 +109,7 @@ static int inputs_ok(const rlx_graph_view *g, const rlx_node_view *v,
     for (uint32_t j = first + 1; j < v->n_inputs; j++)
         if (g->nodes[v->inputs[j]]->dtype != t)
             return 0;
-    int is_float = rlx_kit_dtype_is_float(t);
+    int is_float = rlx_kit_dtype_is_float(t) || t == RLX_DTYPE_F64;
     switch (v->op) {
     case RLX_OP_WHERE: return t == v->dtype;
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
@@ -240,13 +248,14 @@ static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
         n->data[k] = (unsigned char)holds(
             n->op, ints ? order_int(rlx__cpu_ref_load_int(x, at[0]),
                                     rlx__cpu_ref_load_int(y, at[1]))
-                        : order_float(x->f32[at[0]], y->f32[at[1]]));
+                        : order_float(rlx__cpu_ref_load_double(x, at[0]),
+                                      rlx__cpu_ref_load_double(y, at[1])));
         return;
     case RLX_OP_ISNAN:
-        n->data[k] = isnan(x->f32[at[0]]) != 0;
+        n->data[k] = isnan(rlx__cpu_ref_load_double(x, at[0])) != 0;
         return;
     case RLX_OP_ISINF: {
-        double v = x->f32[at[0]];
+        double v = rlx__cpu_ref_load_double(x, at[0]);
         n->data[k] = isinf(v) && (v > 0 ? p->iattr[0] : p->iattr[1]);
         return;
     }
@@ -258,8 +267,11 @@ static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
             rlx__cpu_ref_int_op(n->op, p, rlx__cpu_ref_load_int(x, at[0]),
                                 rlx__cpu_ref_load_int(y, at[1])));
     else
-        n->f32[k] = rlx__cpu_ref_to_f32(rlx__cpu_ref_float_op(
-            n->op, p, x->f32[at[0]], y->f32[at[1]]));
+        rlx__cpu_ref_store_double(
+            n, k,
+            rlx__cpu_ref_float_op(n->op, p,
+                                  rlx__cpu_ref_load_double(x, at[0]),
+                                  rlx__cpu_ref_load_double(y, at[1])));
 }
 
 void rlx__cpu_ref_ew_run(const rlx_executable *exe, rlx__cpu_ref_node *n)

@@ -66,6 +66,19 @@ double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
     case RLX_OP_ASINH: return asinh(x);
     case RLX_OP_ACOSH: return acosh(x);
     case RLX_OP_ATANH: return atanh(x);
-    default: return NAN; /* compile admits no other op here */
+    /* the ABI 1.0 arithmetic, here for f64 (f32 and the 16-bit floats
+     * run on kernels_binary.c and kernels_unary.c, with the same rules) */
+    case RLX_OP_ADD: return x + y;
+    case RLX_OP_SUB: return x - y;
+    case RLX_OP_MUL: return x * y;
+    case RLX_OP_DIV: return x / y;
+    case RLX_OP_POW: return pow(x, y);
+    case RLX_OP_MAX: /* NumPy's maximum: a NaN on either side wins */
+        return isnan(x) || isnan(y) ? x + y : (x > y ? x : y);
+    case RLX_OP_MIN: return isnan(x) || isnan(y) ? x + y : (x < y ? x : y);
+    default:
+        if (op >= RLX_OP_RELU && op <= RLX_OP_ATAN)
+            return rlx__cpu_ref_unary_apply(op, p->iattr[0], x);
+        return NAN; /* compile admits no other op here */
     }
 }

@@ -12,8 +12,8 @@
 #include "onnx.h"
 
 /* The dtypes rlx's arithmetic, comparisons and selects take: the
- * floats, the integers (i8, u8, i32, i64) and bool; each op's own
- * dtype rules (docs/ops.md) then refuse what it cannot compute. */
+ * floats (f64 included), the integers (i8, u8, i32, i64) and bool; each
+ * op's own dtype rules (docs/ops.md) then refuse what it cannot compute. */
 static rlx_status need_numeric(rlx__onnx_ctx *c, const rlx__onnx_val *v)
 {
     switch (v->dtype) {
@@ -21,7 +21,7 @@ static rlx_status need_numeric(rlx__onnx_ctx *c, const rlx__onnx_val *v)
     case RLX_DTYPE_I64: case RLX_DTYPE_BOOL:
         return RLX_OK;
     default:
-        return rlx__onnx_need_float(c, v);
+        return rlx__onnx_need_float64(c, v);
     }
 }
 
@@ -184,7 +184,8 @@ static rlx_status lower_prim(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                   "requires one type; re-export the model",
                                   rlx_dtype_name(in[0]->dtype),
                                   rlx_dtype_name(in[1]->dtype));
-        if (!ints[0] && rlx__onnx_is_float(in[0]->dtype))
+        if (!ints[0] && (rlx__onnx_is_float(in[0]->dtype) ||
+                         in[0]->dtype == RLX_DTYPE_F64))
             return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                                   "fmod is 0 on %s input; ONNX requires "
                                   "fmod 1 for floats. Fix: set fmod=1",
@@ -258,7 +259,7 @@ static rlx_status lower_activation(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
         return st;
     rlx_dtype dt = in[0]->dtype;
     rlx_value x, r, k, v[2];
@@ -345,7 +346,7 @@ static rlx_status lower_prelu(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
         return st;
     rlx_value x, s, r, v[2];
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
