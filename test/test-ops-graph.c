@@ -76,14 +76,17 @@ static int in_set(char set, rlx_dtype t)
     /* f64 with the float dtypes: every op here also computes on it */
     int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
              t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;
-    int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
+    int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I16 || t == RLX_DTYPE_I32 ||
+              t == RLX_DTYPE_I64;
+    int uns = t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 || t == RLX_DTYPE_U32 ||
+              t == RLX_DTYPE_U64;
     switch (set) {
-    case 'n': return fl || sgn || t == RLX_DTYPE_U8;
+    case 'n': return fl || sgn || uns;
     case 's': return fl || sgn;
-    case 'i': return sgn || t == RLX_DTYPE_U8;
+    case 'i': return sgn || uns;
     case 'b': return t == RLX_DTYPE_BOOL;
     case 'l': return t == RLX_DTYPE_I64;
-    case 'u': return t == RLX_DTYPE_U8;
+    case 'u': return uns;
     case 'a': return 1;
     default: return fl;
     }
@@ -127,7 +130,9 @@ TEST(supports_every_op)
                                         RLX_DTYPE_BF16 };
     static const rlx_dtype others[] = { RLX_DTYPE_F64, RLX_DTYPE_I32,
                                         RLX_DTYPE_I64, RLX_DTYPE_I8,
-                                        RLX_DTYPE_U8, RLX_DTYPE_BOOL };
+                                        RLX_DTYPE_U8, RLX_DTYPE_BOOL,
+                                        RLX_DTYPE_I16, RLX_DTYPE_U16,
+                                        RLX_DTYPE_U32, RLX_DTYPE_U64 };
     if (b) {
 #define CHECK_OP(name, value, text, arity)                                  \
     for (size_t i = 0; i < 3; i++) {                                        \
@@ -136,7 +141,7 @@ TEST(supports_every_op)
         missing += want && !got;                                            \
         extra += got && !want;                                              \
     }                                                                       \
-    for (size_t i = 0; i < 6; i++) {                                        \
+    for (size_t i = 0; i < N_OF(others); i++) {                             \
         int want = want_dtype(RLX_OP_##name, others[i]) ||                  \
                    takes_bytes(RLX_OP_##name, others[i]);                   \
         int got = rlx_backend_supports_op(b, RLX_OP_##name, others[i]) != 0; \

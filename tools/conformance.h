@@ -86,10 +86,10 @@ int cli_conf_takes_bytes(rlx_op op);
 
 /* Input dtype sets of conf_op.dtypes (ABI 1.4 ops and integer math). */
 #define CONF_DT_FLOAT 1u  /* f32, f16, bf16 */
-#define CONF_DT_INT 2u    /* i8, u8, i32, i64 */
-#define CONF_DT_SIGNED 4u /* i8, i32, i64 */
+#define CONF_DT_INT 2u    /* i8 to i64, u8 to u64 */
+#define CONF_DT_SIGNED 4u /* i8, i16, i32, i64 */
 #define CONF_DT_BOOL 8u
-#define CONF_DT_UNSIGNED 16u /* u8 */
+#define CONF_DT_UNSIGNED 16u /* u8, u16, u32, u64 */
 #define CONF_DT_F64 32u
 
 /* The ops of values 100-149 (conformance_ops14.c). */

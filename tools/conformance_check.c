@@ -173,7 +173,9 @@ static int op_dtype_check(const conf_op *o, rlx_dtype dtype,
 static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
 {
     static const rlx_dtype ints[] = { RLX_DTYPE_I8, RLX_DTYPE_U8,
-                                      RLX_DTYPE_I32, RLX_DTYPE_I64 };
+                                      RLX_DTYPE_I32, RLX_DTYPE_I64,
+                                      RLX_DTYPE_I16, RLX_DTYPE_U16,
+                                      RLX_DTYPE_U32, RLX_DTYPE_U64 };
     size_t n = 0;
     if (!o->dtypes) {
         const rlx_dtype *dts = o->movement ? movement_dtypes : float_dtypes;
@@ -186,11 +188,14 @@ static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
             out[n++] = float_dtypes[k];
     if (o->dtypes & CONF_DT_F64)
         out[n++] = RLX_DTYPE_F64;
-    for (size_t k = 0; k < 4; k++)
+    for (size_t k = 0; k < 8; k++) {
+        int uns = ints[k] == RLX_DTYPE_U8 || ints[k] == RLX_DTYPE_U16 ||
+                  ints[k] == RLX_DTYPE_U32 || ints[k] == RLX_DTYPE_U64;
         if ((o->dtypes & CONF_DT_INT) ||
-            ((o->dtypes & CONF_DT_SIGNED) && ints[k] != RLX_DTYPE_U8) ||
-            ((o->dtypes & CONF_DT_UNSIGNED) && ints[k] == RLX_DTYPE_U8))
+            ((o->dtypes & CONF_DT_SIGNED) && !uns) ||
+            ((o->dtypes & CONF_DT_UNSIGNED) && uns))
             out[n++] = ints[k];
+    }
     if (o->dtypes & CONF_DT_BOOL)
         out[n++] = RLX_DTYPE_BOOL;
     return n;
@@ -206,7 +211,7 @@ int cli_conf_ops_check(rlx_runtime *rt, const rlx_backend *test,
         const conf_op *ops = table ? cli_conf_ops14(&n_ops)
                                    : cli_conf_ops(&n_ops);
         for (size_t i = 0; i < n_ops; i++) {
-            rlx_dtype dts[12];
+            rlx_dtype dts[16];
             size_t n = op_dtypes(&ops[i], dts);
             for (size_t k = 0; k < n; k++)
                 if (op_dtype_check(&ops[i], dts[k], test, ts, rs, seed,

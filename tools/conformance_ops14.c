@@ -36,6 +36,8 @@ void cli_conf_range(const conf_op *o, rlx_dtype dt, double *lo, double *hi)
     switch (dt) {
     case RLX_DTYPE_I8: *lo = -128; *hi = 128; break;
     case RLX_DTYPE_U8: *lo = 0; *hi = 256; break;
+    case RLX_DTYPE_U16: case RLX_DTYPE_U32: case RLX_DTYPE_U64:
+        *lo = 0; *hi = 1000; break;
     default: *lo = -1000; *hi = 1000; break;
     }
     if (o->op == RLX_OP_POW && dt != RLX_DTYPE_I8 && dt != RLX_DTYPE_U8) {

@@ -39,6 +39,8 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
     case RLX_DTYPE_F64: case RLX_DTYPE_I32: case RLX_DTYPE_I64:
     case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_BOOL:
+    case RLX_DTYPE_I16: case RLX_DTYPE_U16: case RLX_DTYPE_U32:
+    case RLX_DTYPE_U64:
         return 1;
     default:
         return 0;

@@ -9,8 +9,14 @@
 
 int rlx__cpu_ref_is_int(rlx_dtype t)
 {
-    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 || t == RLX_DTYPE_I32 ||
-           t == RLX_DTYPE_I64 || t == RLX_DTYPE_BOOL;
+    switch (t) {
+    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I16:
+    case RLX_DTYPE_U16: case RLX_DTYPE_I32: case RLX_DTYPE_U32:
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: case RLX_DTYPE_BOOL:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi)
@@ -19,24 +25,32 @@ void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi)
     case RLX_DTYPE_I8: *lo = INT8_MIN; *hi = INT8_MAX; break;
     case RLX_DTYPE_U8: *lo = 0; *hi = UINT8_MAX; break;
     case RLX_DTYPE_BOOL: *lo = 0; *hi = 1; break;
+    case RLX_DTYPE_I16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    case RLX_DTYPE_U16: *lo = 0; *hi = UINT16_MAX; break;
     case RLX_DTYPE_I32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case RLX_DTYPE_U32: *lo = 0; *hi = UINT32_MAX; break;
+    /* u64: its int64 bit pattern runs over the whole range; the kernels
+     * that order values compare it unsigned (kernels_ew_u64.c) */
+    case RLX_DTYPE_U64: *lo = 0; *hi = -1; break;
     default: *lo = INT64_MIN; *hi = INT64_MAX; break;
     }
 }
 
 static int is_signed(rlx_dtype t)
 {
-    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
+    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I16 || t == RLX_DTYPE_I32 ||
+           t == RLX_DTYPE_I64;
 }
 
 static int is_unsigned(rlx_dtype t)
 {
-    return t == RLX_DTYPE_U8;
+    return t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 || t == RLX_DTYPE_U32 ||
+           t == RLX_DTYPE_U64;
 }
 
 static int is_number(rlx_dtype t)
 {
-    return rlx_kit_dtype_is_float(t) || is_signed(t) || t == RLX_DTYPE_U8;
+    return rlx_kit_dtype_is_float(t) || is_signed(t) || is_unsigned(t);
 }
 
 int rlx__cpu_ref_takes_f64(rlx_op op)

@@ -321,7 +321,7 @@ int rlx__cpu_ref_takes_f64(rlx_op op);
 /* Store V into element I of N, wrapping to the width of N's integer
  * dtype (bool: nonzero is 1). */
 void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v);
-/* Nonzero for i8, u8, i32, i64 and bool. */
+/* Nonzero for the integer dtypes (i8 to i64, u8 to u64) and bool. */
 int rlx__cpu_ref_is_int(rlx_dtype t);
 /* The least and greatest value of integer dtype T. */
 void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi);
@@ -331,6 +331,13 @@ int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,
                             int64_t y);
 double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
                              double y);
+
+/* kernels_ew_u64.c: the ops that read u64 operands as unsigned (they
+ * order or divide), one element; their clip bounds as bit patterns. */
+int rlx__cpu_ref_u64_orders(rlx_op op);
+uint64_t rlx__cpu_ref_u64_op(rlx_op op, const rlx__cpu_ref_ew *p,
+                             uint64_t x, uint64_t y);
+int64_t rlx__cpu_ref_u64_bound(double b, int up);
 
 /* kernels_reduce_ext.c: reductions of values 100-149 on any of their
  * dtypes, and reduce_sum/mean/max on integers (plan: reduce_prepare). */

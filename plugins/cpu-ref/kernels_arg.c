@@ -61,11 +61,13 @@ static int more_extreme(int is_max, double v, double best)
     return (v > best) == is_max ? 1 : -1;
 }
 
-static int more_extreme_int(int is_max, int64_t v, int64_t best)
+/* Integers; U64 compares the bits as unsigned. */
+static int more_extreme_int(int is_max, int64_t v, int64_t best, int u64)
 {
     if (v == best)
         return 0;
-    return (v > best) == is_max ? 1 : -1;
+    int more = u64 ? (uint64_t)v > (uint64_t)best : v > best;
+    return more == is_max ? 1 : -1;
 }
 
 void rlx__cpu_ref_arg_run(const rlx_executable *exe, rlx__cpu_ref_node *n)
@@ -80,8 +82,10 @@ void rlx__cpu_ref_arg_run(const rlx_executable *exe, rlx__cpu_ref_node *n)
                 size_t i = base + k * p->inner, b = base + best * p->inner;
                 int c = ints ? more_extreme_int(is_max,
                                                 rlx__cpu_ref_load_int(x, i),
-                                                rlx__cpu_ref_load_int(x, b))
-                             : more_extreme(is_max, rlx__cpu_ref_load_double(x, i),
+                                                rlx__cpu_ref_load_int(x, b),
+                                                x->dtype == RLX_DTYPE_U64)
+                             : more_extreme(is_max,
+                                            rlx__cpu_ref_load_double(x, i),
                                             rlx__cpu_ref_load_double(x, b));
                 if (c > 0 || (c == 0 && p->last))
                     best = k;

@@ -18,8 +18,12 @@ int64_t rlx__cpu_ref_load_int(const rlx__cpu_ref_node *n, size_t i)
     switch (n->dtype) {
     case RLX_DTYPE_I8: { int8_t v; memcpy(&v, p, 1); return v; }
     case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: return p[0];
+    case RLX_DTYPE_I16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case RLX_DTYPE_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
     case RLX_DTYPE_I32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case RLX_DTYPE_I64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case RLX_DTYPE_U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: /* u64: its bits */
+        { int64_t v; memcpy(&v, p, 8); return v; }
     default: return 0;
     }
 }
@@ -33,6 +37,8 @@ double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i)
         memcpy(&v, n->data + i * 8, 8);
         return v;
     }
+    if (n->dtype == RLX_DTYPE_U64)
+        return (double)(uint64_t)rlx__cpu_ref_load_int(n, i);
     return (double)rlx__cpu_ref_load_int(n, i);
 }
 
@@ -51,8 +57,17 @@ void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v)
     switch (n->dtype) {
     case RLX_DTYPE_BOOL: p[0] = v != 0; break;
     case RLX_DTYPE_I8: case RLX_DTYPE_U8: p[0] = (unsigned char)u; break;
-    case RLX_DTYPE_I32: { uint32_t w = (uint32_t)u; memcpy(p, &w, 4); break; }
-    case RLX_DTYPE_I64: memcpy(p, &u, 8); break;
+    case RLX_DTYPE_I16: case RLX_DTYPE_U16: {
+        uint16_t w = (uint16_t)u;
+        memcpy(p, &w, 2);
+        break;
+    }
+    case RLX_DTYPE_I32: case RLX_DTYPE_U32: {
+        uint32_t w = (uint32_t)u;
+        memcpy(p, &w, 4);
+        break;
+    }
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: memcpy(p, &u, 8); break;
     default: break;
     }
 }
@@ -185,7 +200,10 @@ rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
     p->index = p->dims + r;
     for (uint32_t d = 0; d < r; d++)
         p->dims[d] = (size_t)v->shape[d];
-    if (v->op == RLX_OP_CLIP && rlx__cpu_ref_is_int(v->dtype)) {
+    if (v->op == RLX_OP_CLIP && v->dtype == RLX_DTYPE_U64) {
+        p->iattr[0] = rlx__cpu_ref_u64_bound(p->fattr[0], 1);
+        p->iattr[1] = rlx__cpu_ref_u64_bound(p->fattr[1], 0);
+    } else if (v->op == RLX_OP_CLIP && rlx__cpu_ref_is_int(v->dtype)) {
         int64_t lo, hi;
         rlx__cpu_ref_int_range(v->dtype, &lo, &hi);
         p->iattr[0] = int_bound(p->fattr[0], 1, lo, hi);
@@ -214,9 +232,12 @@ static int holds(rlx_op op, int ord)
     }
 }
 
-/* The order of two integers, or of two floats (2 with a NaN). */
-static int order_int(int64_t x, int64_t y)
+/* The order of two integers (U64: their bits read unsigned), or of two
+ * floats (2 with a NaN). */
+static int order_int(int64_t x, int64_t y, int u64)
 {
+    if (u64)
+        return ((uint64_t)x > (uint64_t)y) - ((uint64_t)x < (uint64_t)y);
     return (x > y) - (x < y);
 }
 
@@ -247,7 +268,8 @@ static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
         n->data[k] = (unsigned char)holds(
             n->op, ints ? order_int(rlx__cpu_ref_load_int(x, at[0]),
-                                    rlx__cpu_ref_load_int(y, at[1]))
+                                    rlx__cpu_ref_load_int(y, at[1]),
+                                    x->dtype == RLX_DTYPE_U64)
                         : order_float(rlx__cpu_ref_load_double(x, at[0]),
                                       rlx__cpu_ref_load_double(y, at[1])));
         return;
@@ -261,7 +283,13 @@ static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
     }
     default: break;
     }
-    if (ints)
+    if (x->dtype == RLX_DTYPE_U64 && rlx__cpu_ref_u64_orders(n->op))
+        rlx__cpu_ref_store_int(
+            n, k,
+            (int64_t)rlx__cpu_ref_u64_op(
+                n->op, p, (uint64_t)rlx__cpu_ref_load_int(x, at[0]),
+                (uint64_t)rlx__cpu_ref_load_int(y, at[1])));
+    else if (ints)
         rlx__cpu_ref_store_int(
             n, k,
             rlx__cpu_ref_int_op(n->op, p, rlx__cpu_ref_load_int(x, at[0]),

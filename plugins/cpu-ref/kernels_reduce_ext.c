@@ -104,19 +104,25 @@ static void fold_int(rlx__cpu_ref_node *n, const void *ctx, size_t o,
     const rlx__cpu_ref_node *x = ctx;
     int64_t v = rlx__cpu_ref_load_int(x, i), a = get(n, o);
     uint64_t uv = (uint64_t)v, ua = (uint64_t)a;
+    int u64 = x->dtype == RLX_DTYPE_U64; /* order its bits unsigned */
+    int more = u64 ? uv > ua : v > a, less = u64 ? uv < ua : v < a;
     switch (n->op) {
     case RLX_OP_REDUCE_SUM: put(n, o, wrap(ua + uv)); break;
-    case RLX_OP_REDUCE_MAX: put(n, o, v > a ? v : a); break;
-    case RLX_OP_REDUCE_MIN: put(n, o, v < a ? v : a); break;
+    case RLX_OP_REDUCE_MAX: put(n, o, more ? v : a); break;
+    case RLX_OP_REDUCE_MIN: put(n, o, less ? v : a); break;
     case RLX_OP_REDUCE_PROD: put(n, o, wrap(ua * uv)); break;
     case RLX_OP_REDUCE_L1:
-        put(n, o, wrap(ua + (v < 0 ? 0 - uv : uv)));
+        put(n, o, wrap(ua + (v < 0 && !u64 ? 0 - uv : uv)));
         break;
     case RLX_OP_REDUCE_SUM_SQUARE: put(n, o, wrap(ua + uv * uv)); break;
     case RLX_OP_REDUCE_MEAN: /* in double, as the mean is truncated */
-        n->acc[o] += (double)v;
+        n->acc[o] += u64 ? (double)uv : (double)v;
         break;
-    case RLX_OP_REDUCE_L2: n->acc[o] += (double)v * (double)v; break;
+    case RLX_OP_REDUCE_L2: {
+        double d = u64 ? (double)uv : (double)v;
+        n->acc[o] += d * d;
+        break;
+    }
     default: break;
     }
 }
@@ -146,7 +152,11 @@ static void run_int(rlx__cpu_ref_node *n, const rlx__cpu_ref_node *x)
             double d = n->op == RLX_OP_REDUCE_L2 ? sqrt(n->acc[o])
                        : per ? n->acc[o] / (double)per
                              : 0.0;
-            v = d >= 9223372036854775807.0 ? INT64_MAX : (int64_t)d;
+            if (x->dtype == RLX_DTYPE_U64) /* bits of the unsigned value */
+                v = d >= 18446744073709551615.0 ? -1
+                                                : (int64_t)(uint64_t)d;
+            else
+                v = d >= 9223372036854775807.0 ? INT64_MAX : (int64_t)d;
         } else {
             v = get(n, o);
         }

@@ -12,13 +12,15 @@
 #include "onnx.h"
 
 /* The dtypes rlx's arithmetic, comparisons and selects take: the
- * floats (f64 included), the integers (i8, u8, i32, i64) and bool; each
- * op's own dtype rules (docs/ops.md) then refuse what it cannot compute. */
+ * floats (f64 included), the integers (i8 to i64, u8 to u64) and bool;
+ * each op's own dtype rules (docs/ops.md) then refuse what it cannot
+ * compute. */
 static rlx_status need_numeric(rlx__onnx_ctx *c, const rlx__onnx_val *v)
 {
     switch (v->dtype) {
-    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I32:
-    case RLX_DTYPE_I64: case RLX_DTYPE_BOOL:
+    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I16:
+    case RLX_DTYPE_U16: case RLX_DTYPE_I32: case RLX_DTYPE_U32:
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: case RLX_DTYPE_BOOL:
         return RLX_OK;
     default:
         return rlx__onnx_need_float64(c, v);

@@ -410,9 +410,11 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
     /* integer dtypes reach the reductions that take them (docs/ops.md);
      * the others refuse them when the node is added */
     rlx_dtype dt = in[0]->dtype;
-    if (dt != RLX_DTYPE_I8 && dt != RLX_DTYPE_U8 && dt != RLX_DTYPE_I32 &&
-        dt != RLX_DTYPE_I64 &&
-        (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
+    int is_int = dt == RLX_DTYPE_I8 || dt == RLX_DTYPE_U8 ||
+                 dt == RLX_DTYPE_I16 || dt == RLX_DTYPE_U16 ||
+                 dt == RLX_DTYPE_I32 || dt == RLX_DTYPE_U32 ||
+                 dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_U64;
+    if (!is_int && (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
         return st;
     int kind = c->row->arg & 0xff;
     int axes_input = c->row->arg >> 8;

@@ -274,7 +274,23 @@
     /* in row-major order. int_attrs [0] n (default -1: numel(x)); fewer  */ \
     /* nonzeros than n pad with -1 columns, more fail the run. An exact   */ \
     /* ONNX NonZero is folded at compile time (docs/ops.md).              */ \
-    X(NON_ZERO, 163, "non_zero", 1)
+    X(NON_ZERO, 163, "non_zero", 1)                                          \
+    /* values 140-149: more math and bit shifts (89-99: vision ops)     */  \
+    /* inverse trigonometric and hyperbolic functions: unary, f32, f16,  */  \
+    /* bf16 and f64. Outside the domain the result is NaN (asin, acos    */  \
+    /* |x| > 1, acosh x < 1, atanh |x| > 1); atanh(+-1) is +-inf.        */  \
+    X(ASIN, 140, "asin", 1)                                                  \
+    X(ACOS, 141, "acos", 1)                                                  \
+    X(SINH, 142, "sinh", 1)                                                  \
+    X(COSH, 143, "cosh", 1)                                                  \
+    X(ASINH, 144, "asinh", 1)                                                \
+    X(ACOSH, 145, "acosh", 1)                                                \
+    X(ATANH, 146, "atanh", 1)                                                \
+    /* bit_shift(x, n), broadcasting, unsigned integer dtypes (u8, u16, */   \
+    /* u32, u64), same dtype on both sides: int_attrs [0] direction     */   \
+    /* (RLX_BIT_SHIFT_LEFT, default; RLX_BIT_SHIFT_RIGHT). Bits shifted */   \
+    /* out are lost; a shift by the width or more gives 0.              */   \
+    X(BIT_SHIFT, 147, "bit_shift", 2)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -377,7 +393,9 @@ enum {
     RLX_ATTR_ONE_HOT_AXIS = 1,
     RLX_ATTR_TRILU_UPPER = 0,
     RLX_ATTR_TRILU_K = 1,
-    RLX_ATTR_NON_ZERO_COLUMNS = 0
+    RLX_ATTR_NON_ZERO_COLUMNS = 0,
+    /* values 89-99 and 140-149 */
+    RLX_ATTR_BIT_SHIFT_DIRECTION = 0
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
@@ -427,5 +445,9 @@ enum {
 #define RLX_REDUCTION_MUL 2
 #define RLX_REDUCTION_MAX 3
 #define RLX_REDUCTION_MIN 4
+
+/* bit_shift int_attrs [0] (since 1.4) */
+#define RLX_BIT_SHIFT_LEFT 0
+#define RLX_BIT_SHIFT_RIGHT 1
 
 #endif /* RLX_OPS_H */
