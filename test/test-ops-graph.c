@@ -107,6 +107,8 @@ static int want_dtype(rlx_op op, rlx_dtype t)
 {
     if (result_set(op))
         return in_set(result_set(op), t);
+    if (op == RLX_OP_MAX_POOL_INDEX) /* positions */
+        return t == RLX_DTYPE_I64;
     if (is_float_op(op))
         return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
                t == RLX_DTYPE_BF16 ||

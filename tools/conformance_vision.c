@@ -88,7 +88,9 @@ int cli_conf_make_pool(const conf_op *o, rlx_dtype dt, int which,
     x[1] = rnd(rng, 1, 3);
     a[n++] = which == 1 || which == 3 ? 1 : rnd(rng, 0, 1); /* ceil */
     a[n++] = rnd(rng, 0, 1);                                /* incl. pad */
-    a[n++] = rnd(rng, 1, 3);                                /* p */
+    int64_t p = rnd(rng, 1, 3);
+    /* p, or max_pool_index's storage order */
+    a[n++] = o->op == RLX_OP_MAX_POOL_INDEX ? p % 2 : p;
     int64_t k[3], dil[3];
     double len = 1;
     for (uint32_t i = 0; i < s; i++) {

@@ -69,6 +69,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         *ints = RLX_ATTR_CONV_BLOCKS + 5 * (RLX_MAX_RANK - 2);
         break;
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+    case RLX_OP_MAX_POOL_INDEX:
         *ints = RLX_ATTR_POOL_BLOCKS + 5 * (RLX_MAX_RANK - 2);
         break;
     case RLX_OP_RESIZE:
@@ -367,6 +368,16 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
         return rlx__shape_conv(c, out);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
         return rlx__shape_pool(c, out);
+    case RLX_OP_MAX_POOL_INDEX: {
+        int64_t so = rlx__shape_int(c, RLX_ATTR_POOL_STORAGE_ORDER, 0);
+        if (so != 0 && so != 1)
+            return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
+                                    "storage_order is %lld. Fix: use 0 "
+                                    "(row-major) or 1 (column-major)",
+                                    (long long)so);
+        out->dtype = RLX_DTYPE_I64; /* positions, whatever x is */
+        return rlx__shape_pool(c, out);
+    }
     case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:

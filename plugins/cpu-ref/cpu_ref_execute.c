@@ -195,6 +195,9 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
     case RLX_OP_RESIZE:
         return vision_bytes_run(exe, n);
+    case RLX_OP_MAX_POOL_INDEX: /* i64 result, a float input */
+        rlx__cpu_ref_pool_index_run(n->vis, x, (int64_t *)(void *)n->data);
+        return RLX_OK;
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM: {
         const float *in[5];

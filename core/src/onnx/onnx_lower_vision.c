@@ -188,12 +188,21 @@ static rlx_status lower_pool(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     uint32_t s = 0;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+    if (st != RLX_OK)
         return st;
-    if (n_out > 1 && c->node->output[1] && *c->node->output[1])
+    /* max_pool only picks values, so it also takes i8 and u8 */
+    int bytes = c->row->arg == P_MAX && (in[0]->dtype == RLX_DTYPE_I8 ||
+                                         in[0]->dtype == RLX_DTYPE_U8);
+    if (bytes && in[0]->rank >= 3)
+        s = in[0]->rank - 2;
+    else if ((st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    int indices = n_out > 1 && c->node->output[1] && *c->node->output[1];
+    if (indices && bytes)
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "the Indices output is not computed. Fix: "
-                              "export the model without it");
+                              "the Indices output is computed for float "
+                              "inputs only, X is %s. Fix: cast X to float "
+                              "first", rlx_dtype_name(in[0]->dtype));
     int64_t k[MAX_S], str[MAX_S], dil[MAX_S], pb[MAX_S], pe[MAX_S];
     if (!rlx__onnx_attr(c, "kernel_shape"))
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
@@ -218,9 +227,18 @@ static rlx_status lower_pool(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_value x, r;
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
         (st = rlx__onnx_add(c, ops[c->row->arg], 1, &x, a, na, NULL, 0,
+                            &r)) != RLX_OK ||
+        (st = rlx__onnx_set_out(c, r, &out[0])) != RLX_OK)
+        return st;
+    if (!indices)
+        return RLX_OK;
+    /* Indices: max_pool_index, storage_order in lp_pool's slot */
+    a[RLX_ATTR_POOL_STORAGE_ORDER] = rlx__onnx_attr_int(c, "storage_order",
+                                                        0);
+    if ((st = rlx__onnx_add(c, RLX_OP_MAX_POOL_INDEX, 1, &x, a, na, NULL, 0,
                             &r)) != RLX_OK)
         return st;
-    return rlx__onnx_set_out(c, r, &out[0]);
+    return rlx__onnx_set_out(c, r, &out[1]);
 }
 
 static rlx_status lower_instance_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,

@@ -290,7 +290,17 @@
     /* u32, u64), same dtype on both sides: int_attrs [0] direction     */   \
     /* (RLX_BIT_SHIFT_LEFT, default; RLX_BIT_SHIFT_RIGHT). Bits shifted */   \
     /* out are lost; a shift by the width or more gives 0.              */   \
-    X(BIT_SHIFT, 147, "bit_shift", 2)
+    X(BIT_SHIFT, 147, "bit_shift", 2)                                        \
+    /* max_pool_index(x): where each max_pool maximum is, i64; the same  */  \
+    /* attributes and result shape as max_pool (x f32, f16 or bf16),    */  \
+    /* except int_attrs [2] storage_order (0, default: row-major; 1:    */  \
+    /* column-major) in place of lp_pool's p. The position counts over  */  \
+    /* the whole input: (n*C + c)*D1*..*Ds plus the spatial position,   */  \
+    /* row-major (i1*D2 + i2 ...) or column-major (i1 + i2*D1 ...). Of  */  \
+    /* equal maxima the first in window order wins, a NaN wins over     */  \
+    /* numbers; a window wholly in the padding gives -1. The values are */  \
+    /* max_pool's.                                                      */  \
+    X(MAX_POOL_INDEX, 89, "max_pool_index", 1)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -395,7 +405,8 @@ enum {
     RLX_ATTR_TRILU_K = 1,
     RLX_ATTR_NON_ZERO_COLUMNS = 0,
     /* values 89-99 and 140-149 */
-    RLX_ATTR_BIT_SHIFT_DIRECTION = 0
+    RLX_ATTR_BIT_SHIFT_DIRECTION = 0,
+    RLX_ATTR_POOL_STORAGE_ORDER = 2 /* max_pool_index, in lp_pool's p */
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
