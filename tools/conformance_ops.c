@@ -542,6 +542,7 @@ static const conf_op conf_ops[] = {
     { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2, 0, 0 },
     { RLX_OP_MAX_POOL_INDEX, 0, cli_conf_make_pool, -4, 4, RLX_DTYPE_I64,
       0 },
+    { RLX_OP_GRID_SAMPLE, 0, cli_conf_make_grid_sample, -4, 4, 0, 0 },
     { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0, 0 },
     { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
     { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },

@@ -190,3 +190,30 @@ int cli_conf_takes_bytes(rlx_op op)
 {
     return op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE;
 }
+
+/* grid_sample: 1-d to 3-d inputs (shape_for), a grid reaching past
+ * [-1, 1] so that every padding mode matters, each mode and padding in
+ * turn, align_corners on odd cases. */
+int cli_conf_make_grid_sample(const conf_op *o, rlx_dtype dt, int which,
+                              uint64_t *rng, conf_case *c)
+{
+    int64_t x[5], g[5];
+    uint32_t s = shape_for(which, rng, x);
+    x[1] = rnd(rng, 1, 3);
+    g[0] = x[0];
+    for (uint32_t i = 0; i < s; i++)
+        g[1 + i] = rnd(rng, 1, 4);
+    g[s + 1] = s;
+    c->ints[0] = (which + rnd(rng, 0, 2)) % 3; /* mode */
+    c->ints[1] = rnd(rng, 0, 2);               /* padding */
+    c->ints[2] = which % 2;                    /* align_corners */
+    c->n_ints = 3;
+    double len = 1; /* taps summed per output: up to 4 per axis */
+    for (uint32_t i = 0; i < s; i++)
+        len *= 4;
+    c->reduce_len = len;
+    return add(c, dt, s + 2, x, rng, o->lo, o->hi) ||
+                   add(c, dt, s + 2, g, rng, -1.3, 1.3)
+               ? -1
+               : 0;
+}

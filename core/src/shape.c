@@ -84,6 +84,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: *floats = 1; break;
     case RLX_OP_ISINF: *ints = 2; break;
     case RLX_OP_MOD: case RLX_OP_BIT_SHIFT: *ints = 1; break;
+    case RLX_OP_GRID_SAMPLE: *ints = 3; break;
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
     case RLX_OP_REDUCE_SUM_SQUARE:
@@ -379,6 +380,7 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
         return rlx__shape_pool(c, out);
     }
     case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
+    case RLX_OP_GRID_SAMPLE: return rlx__shape_grid_sample(c, out);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__shape_chnorm(c, out);

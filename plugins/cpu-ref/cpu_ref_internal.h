@@ -276,6 +276,16 @@ void rlx__cpu_ref_unravel(size_t i, uint32_t rank, const int64_t *dims,
 size_t rlx__cpu_ref_ravel(uint32_t rank, const int64_t *dims,
                           const int64_t *coord);
 
+/* kernels_grid.c: grid_sample (its plan in plan.index: the dims of x
+ * and the grid, the mode, padding and align_corners). */
+rlx_status rlx__cpu_ref_grid_prepare(const rlx_host *host,
+                                     const rlx_graph_view *g,
+                                     const rlx_node_view *v,
+                                     const rlx__cpu_ref_attrs *a,
+                                     rlx__cpu_ref_node *n);
+void rlx__cpu_ref_grid_run(const rlx__cpu_ref_node *n, const float *x,
+                           const float *grid, float *y);
+
 /* kernels_layout.c: pad, expand, tile, strided_slice, trilu (by bytes) */
 void rlx__cpu_ref_layout_run(rlx__cpu_ref_node *n, const unsigned char *x);
 

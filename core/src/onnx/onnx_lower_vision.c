@@ -269,6 +269,59 @@ static int name_index(const char *v, const char *const *names)
     return -1;
 }
 
+/* GridSample onto grid_sample: mode names of opset 16 (bilinear,
+ * bicubic) and 20 (linear, cubic); the grid cast to X's dtype. */
+static rlx_status lower_grid_sample(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                    uint32_t n_in, rlx__onnx_val *out,
+                                    uint32_t n_out)
+{
+    (void)n_out;
+    static const char *const modes16[] = { "bilinear", "nearest", "bicubic",
+                                           NULL };
+    static const char *const modes20[] = { "linear", "nearest", "cubic",
+                                           NULL };
+    static const char *const pads[] = { "zeros", "border", "reflection",
+                                        NULL };
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK ||
+        (st = rlx__onnx_need_float64(c, in[1])) != RLX_OK)
+        return st;
+    if (c->row->since < 20 && s != 2)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "X has rank %u; GridSample before opset 20 "
+                              "takes 4-D input. Fix: check the model",
+                              in[0]->rank);
+    int v20 = c->row->since >= 20;
+    const char *m = rlx__onnx_attr_string(c, "mode",
+                                          v20 ? "linear" : "bilinear");
+    const char *pm = rlx__onnx_attr_string(c, "padding_mode", "zeros");
+    int64_t a[3] = { name_index(m, v20 ? modes20 : modes16),
+                     name_index(pm, pads),
+                     rlx__onnx_attr_int(c, "align_corners", 0) };
+    if (a[0] < 0 || a[1] < 0)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "mode '%s', padding_mode '%s'. Fix: mode is "
+                              "%s, nearest or %s; padding_mode zeros, "
+                              "border or reflection", m, pm,
+                              v20 ? "linear" : "bilinear",
+                              v20 ? "cubic" : "bicubic");
+    rlx_value v[2], r;
+    if ((st = rlx__onnx_node_value(c, in[0], &v[0])) != RLX_OK ||
+        (st = rlx__onnx_node_value(c, in[1], &v[1])) != RLX_OK)
+        return st;
+    if (in[1]->dtype != in[0]->dtype) {
+        int64_t dt = in[0]->dtype;
+        if ((st = rlx__onnx_add(c, RLX_OP_CAST, 1, &v[1], &dt, 1, NULL, 0,
+                                &v[1])) != RLX_OK)
+            return st;
+    }
+    if ((st = rlx__onnx_add(c, RLX_OP_GRID_SAMPLE, 2, v, a, 3, NULL, 0,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
 /* A known float input as doubles: count, or -1. */
 static int known_floats(const rlx__onnx_val *v, double *out, int max)
 {
@@ -413,6 +466,8 @@ const rlx__onnx_op rlx__onnx_ops_vision[] = {
     { "Conv", 11, lower_conv, 0 },
     { "ConvTranspose", 1, lower_conv, 1 },
     { "ConvTranspose", 11, lower_conv, 1 },
+    { "GridSample", 16, lower_grid_sample, 0 },
+    { "GridSample", 20, lower_grid_sample, 0 },
     { "MaxPool", 1, lower_pool, P_MAX },
     { "MaxPool", 8, lower_pool, P_MAX },
     { "MaxPool", 10, lower_pool, P_MAX },

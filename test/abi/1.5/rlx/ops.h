@@ -300,7 +300,15 @@
     /* equal maxima the first in window order wins, a NaN wins over     */  \
     /* numbers; a window wholly in the padding gives -1. The values are */  \
     /* max_pool's.                                                      */  \
-    X(MAX_POOL_INDEX, 89, "max_pool_index", 1)
+    X(MAX_POOL_INDEX, 89, "max_pool_index", 1)                               \
+    /* grid_sample(x, grid): x [N, C, D1..Ds] (s = 1 to 3), grid [N,    */  \
+    /* O1..Os, s] of x's dtype (f32, f16, bf16), its last axis the       */ \
+    /* coordinates in [-1, 1], innermost axis first (x, y[, z]); y [N,  */  \
+    /* C, O1..Os]. int_attrs [0] mode (RLX_GRID_SAMPLE_LINEAR, default; */  \
+    /* _NEAREST, half to even; _CUBIC, a = -0.75), [1] padding          */  \
+    /* (RLX_GRID_SAMPLE_ZEROS, default; _BORDER; _REFLECTION), [2]      */  \
+    /* align_corners (0). As ONNX GridSample; docs/ops.md.              */  \
+    X(GRID_SAMPLE, 90, "grid_sample", 2)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -406,7 +414,10 @@ enum {
     RLX_ATTR_NON_ZERO_COLUMNS = 0,
     /* values 89-99 and 140-149 */
     RLX_ATTR_BIT_SHIFT_DIRECTION = 0,
-    RLX_ATTR_POOL_STORAGE_ORDER = 2 /* max_pool_index, in lp_pool's p */
+    RLX_ATTR_POOL_STORAGE_ORDER = 2, /* max_pool_index, in lp_pool's p */
+    RLX_ATTR_GRID_SAMPLE_MODE = 0,
+    RLX_ATTR_GRID_SAMPLE_PADDING = 1,
+    RLX_ATTR_GRID_SAMPLE_ALIGN_CORNERS = 2
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
@@ -460,5 +471,13 @@ enum {
 /* bit_shift int_attrs [0] (since 1.4) */
 #define RLX_BIT_SHIFT_LEFT 0
 #define RLX_BIT_SHIFT_RIGHT 1
+
+/* grid_sample int_attrs [0] mode and [1] padding (since 1.4) */
+#define RLX_GRID_SAMPLE_LINEAR 0
+#define RLX_GRID_SAMPLE_NEAREST 1
+#define RLX_GRID_SAMPLE_CUBIC 2
+#define RLX_GRID_SAMPLE_ZEROS 0
+#define RLX_GRID_SAMPLE_BORDER 1
+#define RLX_GRID_SAMPLE_REFLECTION 2
 
 #endif /* RLX_OPS_H */
