@@ -202,7 +202,36 @@ TEST(int16_and_uint64_max_min_mod)
     run_close(&r);
 }
 
+/* Known (initializer) operands of the 1.4 widths are not folded by the
+ * importer's integer evaluator, which reads only its own dtypes: the
+ * graph computes them. */
+TEST(known_int16_operands)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t d3[1] = { 3 };
+    static const int16_t a[3] = { -300, 7, 32767 }, b[3] = { 5, -7, 1 };
+    ox_init(x, "a", OX_I16, 1, d3, a, sizeof a);
+    ox_init(x, "b", OX_I16, 1, d3, b, sizeof b);
+    ox_node(x, "Max", N("a", "b"), N("max"));
+    ox_node(x, "Add", N("a", "b"), N("sum"));
+    ox_node(x, "Less", N("a", "b"), N("lt"));
+    ox_output(x, "max", OX_I16, 1, d3);
+    ox_output(x, "sum", OX_I16, 1, d3);
+    ox_output(x, "lt", OX_BOOL, 1, d3);
+    run r;
+    run_open(&r, x, "known16.onnx");
+    ASSERT_OK(rlx_program_run(r.p));
+    const int16_t *mx = out(&r, "max", RLX_DTYPE_I16, 3);
+    const int16_t *sm = out(&r, "sum", RLX_DTYPE_I16, 3);
+    const uint8_t *lt = out(&r, "lt", RLX_DTYPE_BOOL, 3);
+    ASSERT(mx[0] == 5 && mx[1] == 7 && mx[2] == 32767);
+    ASSERT(sm[0] == -295 && sm[1] == 0 && sm[2] == -32768); /* wraps */
+    ASSERT(lt[0] == 1 && lt[1] == 0 && lt[2] == 0);
+    run_close(&r);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(inverse_and_hyperbolic),
+              TEST_ENTRY(known_int16_operands),
               TEST_ENTRY(bit_shift_widths),
               TEST_ENTRY(double_add_and_log_sum_exp),
               TEST_ENTRY(int16_and_uint64_max_min_mod))
