@@ -230,7 +230,40 @@ TEST(known_int16_operands)
     run_close(&r);
 }
 
+/* MaxUnpool, composed of fill, scatter_elements and reshape: X's values
+ * at I's flat positions of the [1, 1, 4, 4] output, zeros elsewhere; a
+ * position outside the output fails the run. */
+TEST(max_unpool)
+{
+    ox_model *x = ox_new(8, 11);
+    int64_t d[4] = { 1, 1, 2, 2 }, dy[4] = { 1, 1, 4, 4 };
+    ox_input(x, "x", OX_F32, 4, d);
+    ox_input(x, "i", OX_I64, 4, d);
+    Onnx__NodeProto *n = ox_node(x, "MaxUnpool", N("x", "i"), N("y"));
+    ox_attr_ints(x, n, "kernel_shape", 2, (int64_t[]){ 2, 2 });
+    ox_attr_ints(x, n, "strides", 2, (int64_t[]){ 2, 2 });
+    ox_output(x, "y", OX_F32, 4, dy);
+    run r;
+    run_open(&r, x, "unpool.onnx");
+    static const float v[4] = { 5, 6, 7, 8 };
+    int64_t at[4] = { 5, 7, 13, 15 };
+    ASSERT_OK(rlx_program_set_input(r.p, "x", v, sizeof v));
+    ASSERT_OK(rlx_program_set_input(r.p, "i", at, sizeof at));
+    ASSERT_OK(rlx_program_run(r.p));
+    const float *y = out(&r, "y", RLX_DTYPE_F32, 16);
+    for (int k = 0; k < 16; k++) {
+        float want = k == 5 ? 5 : k == 7 ? 6 : k == 13 ? 7 : k == 15 ? 8 : 0;
+        if (y[k] != want)
+            FAIL("element %d: %g, expected %g", k, y[k], want);
+    }
+    at[3] = 16; /* past the 16 elements */
+    ASSERT_OK(rlx_program_set_input(r.p, "i", at, sizeof at));
+    ASSERT_EQ(rlx_program_run(r.p), RLX_ERR_INVALID_ARGUMENT);
+    run_close(&r);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(inverse_and_hyperbolic),
+              TEST_ENTRY(max_unpool),
               TEST_ENTRY(known_int16_operands),
               TEST_ENTRY(bit_shift_widths),
               TEST_ENTRY(double_add_and_log_sum_exp),

@@ -269,6 +269,91 @@ static int name_index(const char *v, const char *const *names)
     return -1;
 }
 
+/* MaxUnpool, composed: zeros of the output shape (output_shape when
+ * given, else (in - 1) * stride + kernel - pads per axis), flat, take X's
+ * values at I's flat positions (scatter_elements; the last of duplicate
+ * positions wins, and one outside the output fails the run), reshaped. */
+static rlx_status lower_max_unpool(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                   uint32_t n_in, rlx__onnx_val *out,
+                                   uint32_t n_out)
+{
+    (void)n_out;
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    if (in[1]->dtype != RLX_DTYPE_I64 || in[1]->rank != in[0]->rank ||
+        memcmp(in[1]->dims, in[0]->dims, in[0]->rank * sizeof *in[0]->dims))
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "I must be int64 of X's shape. Fix: check "
+                              "the model");
+    int64_t k[MAX_S], str[MAX_S], pb[MAX_S], pe[MAX_S], p[2 * MAX_S + 1];
+    if (!rlx__onnx_attr(c, "kernel_shape"))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "kernel_shape is required. Fix: the model "
+                              "is damaged; re-export it");
+    if ((st = block(c, "kernel_shape", s, 1, k)) != RLX_OK ||
+        (st = block(c, "strides", s, 1, str)) != RLX_OK)
+        return st;
+    int np = rlx__onnx_attr_ints(c, "pads", p, 2 * MAX_S + 1);
+    if (np >= 0 && np != (int)(2 * s))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "pads has %d entries for %u spatial axes. "
+                              "Fix: give begins then ends", np, s);
+    int64_t shape[RLX_MAX_RANK];
+    uint32_t r = in[0]->rank;
+    shape[0] = in[0]->dims[0];
+    shape[1] = in[0]->dims[1];
+    for (uint32_t i = 0; i < s; i++) {
+        pb[i] = np < 0 ? 0 : p[i];
+        pe[i] = np < 0 ? 0 : p[s + i];
+        shape[2 + i] = (in[0]->dims[2 + i] - 1) * str[i] + k[i] - pb[i] -
+                       pe[i];
+    }
+    if (n_in > 2 && in[2]) {
+        int n = rlx__onnx_known_ints(in[2], shape, RLX_MAX_RANK);
+        if (n != (int)r)
+            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                  "output_shape is %s. Fix: give it as a "
+                                  "constant of %u entries",
+                                  n < 0 ? "not known when the model is "
+                                          "compiled"
+                                        : "of another length",
+                                  r);
+    }
+    int64_t total = 1, count = 1;
+    for (uint32_t i = 0; i < r; i++) {
+        if (shape[i] < 0 || (shape[i] && total > INT64_MAX / shape[i]))
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "the output shape has a negative or too "
+                                  "large dimension. Fix: check the model's "
+                                  "kernel_shape, strides, pads and "
+                                  "output_shape");
+        total *= shape[i];
+        count *= in[0]->dims[i];
+    }
+    rlx_value x, idx, zeros, v[3], y, res;
+    int64_t fill[2] = { in[0]->dtype, total };
+    double zero = 0;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_node_value(c, in[1], &idx)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &x, &count, 1, NULL, 0,
+                            &v[2])) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &idx, &count, 1, NULL, 0,
+                            &v[1])) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_FILL, 0, NULL, fill, 2, &zero, 1,
+                            &zeros)) != RLX_OK)
+        return st;
+    v[0] = zeros;
+    int64_t sa[2] = { 0, RLX_REDUCTION_NONE };
+    if ((st = rlx__onnx_add(c, RLX_OP_SCATTER_ELEMENTS, 3, v, sa, 2, NULL, 0,
+                            &y)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &y, shape, r, NULL, 0,
+                            &res)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, res, &out[0]);
+}
+
 /* GridSample onto grid_sample: mode names of opset 16 (bilinear,
  * bicubic) and 20 (linear, cubic); the grid cast to X's dtype. */
 static rlx_status lower_grid_sample(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -467,6 +552,8 @@ const rlx__onnx_op rlx__onnx_ops_vision[] = {
     { "ConvTranspose", 1, lower_conv, 1 },
     { "ConvTranspose", 11, lower_conv, 1 },
     { "GridSample", 16, lower_grid_sample, 0 },
+    { "MaxUnpool", 9, lower_max_unpool, 0 },
+    { "MaxUnpool", 11, lower_max_unpool, 0 },
     { "GridSample", 20, lower_grid_sample, 0 },
     { "MaxPool", 1, lower_pool, P_MAX },
     { "MaxPool", 8, lower_pool, P_MAX },
