@@ -170,7 +170,42 @@ TEST(refusals)
     ASSERT_CONTAINS(run_error, "Fix:");
 }
 
+/* det: hand-worked 2x2 and 3x3 (a row swap flips the sign), singular,
+ * empty and f64 stacks. */
+TEST(det_stacks)
+{
+    static const float m[3][9] = {
+        { 0, 1, 0, 0, 0, 1, 1, 0, 0 },  /* a cyclic permutation: +1 */
+        { 2, 0, 0, 0, 3, 0, 0, 0, 4 },  /* diagonal: 24 */
+        { 1, 2, 3, 2, 4, 6, 1, 1, 1 },  /* rows 0 and 1 dependent: 0 */
+    };
+    const result *y = run_any(RLX_OP_DET, 1,
+                              &(source){ 'i', RLX_DTYPE_F32, 3, { 3, 3, 3 },
+                                         m },
+                              NULL);
+    ASSERT_RSHAPE(y, 1, 3);
+    const float *d = y->data;
+    ASSERT(d[0] == 1 && d[1] == 24 && d[2] == 0);
+    static const double s2[4] = { 1e-9, 2, 3, 4 }; /* 4e-9 - 6 */
+    y = run_any(RLX_OP_DET, 1,
+                &(source){ 'i', RLX_DTYPE_F64, 2, { 2, 2 }, s2 }, NULL);
+    ASSERT_EQ(y->dtype, RLX_DTYPE_F64);
+    ASSERT_EQ(y->rank, 0);
+    ASSERT(fabs(*(const double *)y->data - (4e-9 - 6)) < 1e-14);
+    /* m = 0: the empty product, 1 */
+    y = run_any(RLX_OP_DET, 1,
+                &(source){ 'i', RLX_DTYPE_F32, 3, { 2, 0, 0 }, NULL }, NULL);
+    ASSERT(((const float *)y->data)[0] == 1 && ((const float *)y->data)[1] == 1);
+    result r;
+    ASSERT_EQ(run_any_try(RLX_OP_DET, 1,
+                          &(source){ 'i', RLX_DTYPE_F32, 2, { 2, 3 }, m[0] },
+                          NULL, &r),
+              RLX_ERR_SHAPE);
+    ASSERT_CONTAINS(run_error, "square");
+}
+
 RLX_TEST_LIST(TEST_ENTRY(inverse_and_hyperbolic_f32),
+              TEST_ENTRY(det_stacks),
               TEST_ENTRY(domain_edges_nan_inf_and_signed_zero),
               TEST_ENTRY(inverse_and_hyperbolic_half),
               TEST_ENTRY(bit_shift_u8), TEST_ENTRY(refusals))

@@ -502,6 +502,16 @@ static int make_fill(const conf_op *o, rlx_dtype dt, int which,
     return 0;
 }
 
+/* det: stacks of 0x0 to 4x4 matrices (an empty batch in case 2). */
+static int make_det(const conf_op *o, rlx_dtype dt, int which,
+                    uint64_t *rng, conf_case *c)
+{
+    int64_t m = which == 3 ? 0 : rnd(rng, 1, 4);
+    int64_t d[3] = { which == 2 ? 0 : rnd(rng, 1, 3), m, m };
+    c->reduce_len = (double)(m * m + 1);
+    return add_input(c, dt, 3, d, rng, o->lo, o->hi);
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 #define BIN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, 0 }
@@ -543,6 +553,7 @@ static const conf_op conf_ops[] = {
     { RLX_OP_MAX_POOL_INDEX, 0, cli_conf_make_pool, -4, 4, RLX_DTYPE_I64,
       0 },
     { RLX_OP_GRID_SAMPLE, 0, cli_conf_make_grid_sample, -4, 4, 0, 0 },
+    { RLX_OP_DET, 0, make_det, -2, 2, 0, CONF_DT_FLOAT | CONF_DT_F64 },
     { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0, 0 },
     { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
     { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },

@@ -313,7 +313,7 @@ static int takes_bytes(rlx_op op, rlx_dtype t)
 static int takes_f64(rlx_op op)
 {
     return (op >= RLX_OP_RELU && op <= RLX_OP_ATAN) ||
-           (op >= 100 && op < 150);
+           (op >= 100 && op < 150) || op == RLX_OP_DET;
 }
 
 static rlx_status check_float_dtypes(const rlx__shape_ctx *c)
@@ -381,6 +381,17 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     }
     case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
     case RLX_OP_GRID_SAMPLE: return rlx__shape_grid_sample(c, out);
+    case RLX_OP_DET: {
+        char sa[RLX__SHAPE_BUF];
+        if (a->rank < 2 || a->shape[a->rank - 1] != a->shape[a->rank - 2])
+            return rlx__shape_error(c, RLX_ERR_SHAPE,
+                                    "'%s' %s is not a stack of square "
+                                    "matrices. Fix: give [..., m, m]",
+                                    a->name, rlx__shape_of(sa, sizeof sa, a));
+        out->rank = a->rank - 2;
+        memcpy(out->shape, a->shape, sizeof out->shape);
+        return RLX_OK;
+    }
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__shape_chnorm(c, out);

@@ -308,7 +308,11 @@
     /* _NEAREST, half to even; _CUBIC, a = -0.75), [1] padding          */  \
     /* (RLX_GRID_SAMPLE_ZEROS, default; _BORDER; _REFLECTION), [2]      */  \
     /* align_corners (0). As ONNX GridSample; docs/ops.md.              */  \
-    X(GRID_SAMPLE, 90, "grid_sample", 2)
+    X(GRID_SAMPLE, 90, "grid_sample", 2)                                     \
+    /* det(x): x [..., m, m] -> [...], the determinant of each matrix;  */  \
+    /* f32, f16, bf16, f64. LU with partial pivoting in double; an      */  \
+    /* empty matrix (m = 0) gives 1.                                    */  \
+    X(DET, 91, "det", 1)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */

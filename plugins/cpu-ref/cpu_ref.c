@@ -29,6 +29,8 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
         return 1;
     if (op == RLX_OP_MAX_POOL_INDEX) /* positions, asked as the result */
         return dtype == RLX_DTYPE_I64;
+    if (op == RLX_OP_DET)
+        return rlx_kit_dtype_is_float(dtype) || dtype == RLX_DTYPE_F64;
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
     /* since 1.4: the result's dtype; topk and non_zero give indices */

@@ -282,6 +282,8 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         return rlx__cpu_ref_resize_prepare(host, g, v, n->name, &n->vis);
     case RLX_OP_GRID_SAMPLE:
         return rlx__cpu_ref_grid_prepare(host, g, v, &a, n);
+    case RLX_OP_DET:
+        return rlx__cpu_ref_det_prepare(host, g, v, n);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__cpu_ref_chnorm_prepare(host, g, v, n->name, &n->vis);

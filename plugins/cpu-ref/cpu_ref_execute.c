@@ -195,6 +195,9 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
     case RLX_OP_RESIZE:
         return vision_bytes_run(exe, n);
+    case RLX_OP_DET:
+        rlx__cpu_ref_det_run(exe, n);
+        return RLX_OK;
     case RLX_OP_GRID_SAMPLE:
         rlx__cpu_ref_grid_run(n, x, y, n->f32);
         break;

@@ -286,6 +286,14 @@ rlx_status rlx__cpu_ref_grid_prepare(const rlx_host *host,
 void rlx__cpu_ref_grid_run(const rlx__cpu_ref_node *n, const float *x,
                            const float *grid, float *y);
 
+/* kernels_det.c: det, its plan in plan.arg (outer: the matrices, len:
+ * m) and an m x m double scratch in acc. */
+rlx_status rlx__cpu_ref_det_prepare(const rlx_host *host,
+                                    const rlx_graph_view *g,
+                                    const rlx_node_view *v,
+                                    rlx__cpu_ref_node *n);
+void rlx__cpu_ref_det_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
+
 /* kernels_layout.c: pad, expand, tile, strided_slice, trilu (by bytes) */
 void rlx__cpu_ref_layout_run(rlx__cpu_ref_node *n, const unsigned char *x);
 
