@@ -109,6 +109,9 @@ static int want_dtype(rlx_op op, rlx_dtype t)
         return in_set(result_set(op), t);
     if (op == RLX_OP_MAX_POOL_INDEX) /* positions */
         return t == RLX_DTYPE_I64;
+    if (op == RLX_OP_ROI_ALIGN)
+        return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+               t == RLX_DTYPE_BF16;
     if (op == RLX_OP_DET)
         return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
                t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;

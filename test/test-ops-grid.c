@@ -3,10 +3,12 @@
  * image sampled at its corners, centre and outside, in each mode,
  * padding and align_corners setting, with hand-worked values (Keys'
  * cubic weights at 0.5 are -0.09375 and 0.59375), NaN coordinates, f16,
- * and the attribute and shape errors.
+ * and the attribute and shape errors; and roi_align on an image whose
+ * values are linear in the position, so a bilinear sample is exact.
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rlx/rlx.h>
@@ -113,5 +115,53 @@ TEST(half_and_errors)
     ASSERT_CONTAINS(run_error, "Fix:");
 }
 
+/* x[h][w] = 4h + w on a 4x4 image; one roi (0, 0)-(3, 3), one bin:
+ * the status, and the one value into *Y. */
+static rlx_status roi(int64_t mode, int64_t ratio, int64_t half,
+                      int64_t batch, float *y)
+{
+    float x[16];
+    for (int i = 0; i < 16; i++)
+        x[i] = (float)i;
+    static const float rois[4] = { 0, 0, 3, 3 };
+    int64_t b[1] = { batch };
+    int64_t a[5] = { mode, 1, 1, ratio, half };
+    rlx_attrs at = { 5, a, 0, NULL };
+    source in[3] = { f32in(4, DIMS(1, 1, 4, 4), x),
+                     f32in(2, DIMS(1, 4), rois),
+                     src('i', RLX_DTYPE_I64, 1, DIMS(1), b) };
+    result r;
+    rlx_status st = run_any_try(RLX_OP_ROI_ALIGN, 3, in, &at, &r);
+    if (st == RLX_OK) {
+        int shape_ok = r.rank == 4 && r.dims[0] == 1 && r.dims[2] == 1 &&
+                       r.dims[3] == 1 && r.nbytes == sizeof *y;
+        if (shape_ok)
+            memcpy(y, r.data, sizeof *y);
+        free(r.data);
+        ASSERT(shape_ok);
+    }
+    return st;
+}
+
+TEST(roi_align_bins)
+{
+    float y = 0;
+    /* output_half_pixel, 1 sample: the bin centre (1.5, 1.5) = 7.5 */
+    ASSERT_OK(roi(0, 1, 0, 0, &y));
+    ASSERT(close_enough(y, 7.5, 1e-6));
+    /* 2 x 2 samples average to the centre too, the image being linear */
+    ASSERT_OK(roi(0, 2, 0, 0, &y));
+    ASSERT(close_enough(y, 7.5, 1e-6));
+    /* half_pixel shifts the roi by -0.5: the sample is (1, 1) = 5 */
+    ASSERT_OK(roi(0, 1, 1, 0, &y));
+    ASSERT(close_enough(y, 5, 1e-6));
+    /* max keeps the largest weighted corner: 0.25 * 10 */
+    ASSERT_OK(roi(1, 1, 0, 0, &y));
+    ASSERT(close_enough(y, 2.5, 1e-6));
+    /* a batch index past N fails the run */
+    ASSERT_EQ(roi(0, 1, 0, 1, &y), RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(run_error, "batch");
+}
+
 RLX_TEST_LIST(TEST_ENTRY(linear_each_padding), TEST_ENTRY(nearest_and_cubic),
-              TEST_ENTRY(half_and_errors))
+              TEST_ENTRY(half_and_errors), TEST_ENTRY(roi_align_bins))

@@ -82,6 +82,8 @@ int cli_conf_make_chnorm(const conf_op *o, rlx_dtype dtype, int which,
                          uint64_t *rng, conf_case *c);
 int cli_conf_make_grid_sample(const conf_op *o, rlx_dtype dtype, int which,
                               uint64_t *rng, conf_case *c);
+int cli_conf_make_roi_align(const conf_op *o, rlx_dtype dtype, int which,
+                            uint64_t *rng, conf_case *c);
 /* Nonzero for the float ops also checked on i8 and u8 (max_pool and
  * resize, which only pick input values). */
 int cli_conf_takes_bytes(rlx_op op);

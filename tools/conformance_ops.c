@@ -554,6 +554,7 @@ static const conf_op conf_ops[] = {
       0 },
     { RLX_OP_GRID_SAMPLE, 0, cli_conf_make_grid_sample, -4, 4, 0, 0 },
     { RLX_OP_DET, 0, make_det, -2, 2, 0, CONF_DT_FLOAT | CONF_DT_F64 },
+    { RLX_OP_ROI_ALIGN, 0, cli_conf_make_roi_align, -4, 4, 0, 0 },
     { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0, 0 },
     { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
     { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },

@@ -85,6 +85,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
     case RLX_OP_ISINF: *ints = 2; break;
     case RLX_OP_MOD: case RLX_OP_BIT_SHIFT: *ints = 1; break;
     case RLX_OP_GRID_SAMPLE: *ints = 3; break;
+    case RLX_OP_ROI_ALIGN: *ints = 5; *floats = 1; break;
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
     case RLX_OP_REDUCE_SUM_SQUARE:
@@ -331,7 +332,9 @@ static rlx_status check_float_dtypes(const rlx__shape_ctx *c)
                                 "point. Fix: cast it to f32, f16 or bf16 "
                                 "first", a->name, rlx_dtype_name(a->dtype),
                                 rlx_op_name(c->op));
-    for (uint32_t i = 1; i < c->n_inputs; i++) {
+    /* roi_align's batch index is an integer input */
+    uint32_t same = c->op == RLX_OP_ROI_ALIGN ? 2 : c->n_inputs;
+    for (uint32_t i = 1; i < same; i++) {
         const rlx__node *b = rlx__shape_in(c, i);
         if (b->dtype != a->dtype)
             return rlx__shape_error(c, RLX_ERR_DTYPE,
@@ -381,6 +384,7 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
     }
     case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
     case RLX_OP_GRID_SAMPLE: return rlx__shape_grid_sample(c, out);
+    case RLX_OP_ROI_ALIGN: return rlx__shape_roi_align(c, out);
     case RLX_OP_DET: {
         char sa[RLX__SHAPE_BUF];
         if (a->rank < 2 || a->shape[a->rank - 1] != a->shape[a->rank - 2])

@@ -312,7 +312,15 @@
     /* det(x): x [..., m, m] -> [...], the determinant of each matrix;  */  \
     /* f32, f16, bf16, f64. LU with partial pivoting in double; an      */  \
     /* empty matrix (m = 0) gives 1.                                    */  \
-    X(DET, 91, "det", 1)
+    X(DET, 91, "det", 1)                                                     \
+    /* roi_align(x, rois, batch_index): x [N, C, H, W] (f32, f16, bf16), */ \
+    /* rois [R, 4] (x1, y1, x2, y2) of x's dtype, batch_index [R] i32   */  \
+    /* or i64; y [R, C, oh, ow]. int_attrs [0] mode (0 avg, default; 1  */  \
+    /* max), [1] oh (1), [2] ow (1), [3] sampling_ratio (0: adaptive),  */  \
+    /* [4] half_pixel (1: the roi shifted by -0.5 after scaling; 0:     */  \
+    /* ONNX's output_half_pixel, rois at least 1 wide). float_attrs [0] */  \
+    /* spatial_scale (1). A batch index outside [0, N) fails the run.   */  \
+    X(ROI_ALIGN, 92, "roi_align", 3)
 
 typedef enum rlx_op {
     RLX_OP_INVALID = 0, /* since 1.0; the others: see RLX_OP_MAP */
@@ -421,7 +429,13 @@ enum {
     RLX_ATTR_POOL_STORAGE_ORDER = 2, /* max_pool_index, in lp_pool's p */
     RLX_ATTR_GRID_SAMPLE_MODE = 0,
     RLX_ATTR_GRID_SAMPLE_PADDING = 1,
-    RLX_ATTR_GRID_SAMPLE_ALIGN_CORNERS = 2
+    RLX_ATTR_GRID_SAMPLE_ALIGN_CORNERS = 2,
+    RLX_ATTR_ROI_ALIGN_MODE = 0,
+    RLX_ATTR_ROI_ALIGN_HEIGHT = 1,
+    RLX_ATTR_ROI_ALIGN_WIDTH = 2,
+    RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO = 3,
+    RLX_ATTR_ROI_ALIGN_HALF_PIXEL = 4,
+    RLX_ATTR_ROI_ALIGN_SPATIAL_SCALE = 0 /* float_attrs */
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */

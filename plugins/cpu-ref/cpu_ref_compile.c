@@ -44,6 +44,8 @@ static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
 {
     if ((op >= 100 && op < 150) || op == RLX_OP_MAX_POOL_INDEX)
         return 0; /* mixed dtypes: checked by their prepare */
+    if (op == RLX_OP_ROI_ALIGN)
+        return 2; /* x, rois; then the integer batch index */
     if (rlx_kit_op_is_float(op) || op == RLX_OP_CONCAT)
         return n_inputs;
     switch (op) {
@@ -284,6 +286,8 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         return rlx__cpu_ref_grid_prepare(host, g, v, &a, n);
     case RLX_OP_DET:
         return rlx__cpu_ref_det_prepare(host, g, v, n);
+    case RLX_OP_ROI_ALIGN:
+        return rlx__cpu_ref_roi_prepare(host, g, v, &a, n);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__cpu_ref_chnorm_prepare(host, g, v, n->name, &n->vis);

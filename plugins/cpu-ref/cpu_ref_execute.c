@@ -198,6 +198,12 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     case RLX_OP_DET:
         rlx__cpu_ref_det_run(exe, n);
         return RLX_OK;
+    case RLX_OP_ROI_ALIGN: {
+        rlx_status st = rlx__cpu_ref_roi_run(host, exe, n);
+        if (st == RLX_OK)
+            rlx__cpu_ref_node_narrow(n);
+        return st;
+    }
     case RLX_OP_GRID_SAMPLE:
         rlx__cpu_ref_grid_run(n, x, y, n->f32);
         break;

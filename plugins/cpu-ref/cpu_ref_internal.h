@@ -294,6 +294,17 @@ rlx_status rlx__cpu_ref_det_prepare(const rlx_host *host,
                                     rlx__cpu_ref_node *n);
 void rlx__cpu_ref_det_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
 
+/* kernels_roi.c: roi_align (plan in plan.index: x's dims, R, the
+ * attributes); run fails for a batch index out of range. */
+rlx_status rlx__cpu_ref_roi_prepare(const rlx_host *host,
+                                    const rlx_graph_view *g,
+                                    const rlx_node_view *v,
+                                    const rlx__cpu_ref_attrs *a,
+                                    rlx__cpu_ref_node *n);
+rlx_status rlx__cpu_ref_roi_run(const rlx_host *host,
+                                const rlx_executable *exe,
+                                rlx__cpu_ref_node *n);
+
 /* kernels_layout.c: pad, expand, tile, strided_slice, trilu (by bytes) */
 void rlx__cpu_ref_layout_run(rlx__cpu_ref_node *n, const unsigned char *x);
 

@@ -354,6 +354,53 @@ static rlx_status lower_max_unpool(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return rlx__onnx_set_out(c, res, &out[0]);
 }
 
+/* RoiAlign onto roi_align: opset 10 scales as output_half_pixel, 16
+ * takes coordinate_transformation_mode (half_pixel by default). */
+static rlx_status lower_roi_align(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                  uint32_t n_in, rlx__onnx_val *out,
+                                  uint32_t n_out)
+{
+    (void)n_out;
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 3);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    static const char *const modes[] = { "avg", "max", NULL };
+    static const char *const coords[] = { "output_half_pixel", "half_pixel",
+                                          NULL };
+    const char *m = rlx__onnx_attr_string(c, "mode", "avg");
+    const char *ct = c->row->since >= 16
+                         ? rlx__onnx_attr_string(
+                               c, "coordinate_transformation_mode",
+                               "half_pixel")
+                         : "output_half_pixel";
+    int64_t a[5] = { name_index(m, modes),
+                     rlx__onnx_attr_int(c, "output_height", 1),
+                     rlx__onnx_attr_int(c, "output_width", 1),
+                     rlx__onnx_attr_int(c, "sampling_ratio", 0),
+                     name_index(ct, coords) };
+    if (a[0] < 0 || a[4] < 0)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "mode '%s', coordinate_transformation_mode "
+                              "'%s'. Fix: mode avg or max; half_pixel or "
+                              "output_half_pixel", m, ct);
+    double scale = rlx__onnx_attr_float(c, "spatial_scale", 1.0);
+    rlx_value v[3], r;
+    for (int i = 0; i < 3; i++)
+        if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    if (in[1]->dtype != in[0]->dtype) {
+        int64_t dt = in[0]->dtype;
+        if ((st = rlx__onnx_add(c, RLX_OP_CAST, 1, &v[1], &dt, 1, NULL, 0,
+                                &v[1])) != RLX_OK)
+            return st;
+    }
+    if ((st = rlx__onnx_add(c, RLX_OP_ROI_ALIGN, 3, v, a, 5, &scale, 1,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
 /* GridSample onto grid_sample: mode names of opset 16 (bilinear,
  * bicubic) and 20 (linear, cubic); the grid cast to X's dtype. */
 static rlx_status lower_grid_sample(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -552,6 +599,8 @@ const rlx__onnx_op rlx__onnx_ops_vision[] = {
     { "ConvTranspose", 1, lower_conv, 1 },
     { "ConvTranspose", 11, lower_conv, 1 },
     { "GridSample", 16, lower_grid_sample, 0 },
+    { "RoiAlign", 10, lower_roi_align, 0 },
+    { "RoiAlign", 16, lower_roi_align, 0 },
     { "MaxUnpool", 9, lower_max_unpool, 0 },
     { "MaxUnpool", 11, lower_max_unpool, 0 },
     { "GridSample", 20, lower_grid_sample, 0 },
