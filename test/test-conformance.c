@@ -44,6 +44,9 @@ TEST(cpu_ref_passes)
     assert_verdict("argmax", "i32", "PASS");
     assert_verdict("mod", "i8", "PASS");
     assert_verdict("round", "bf16", "PASS");
+    assert_verdict("atanh", "bf16", "PASS");
+    assert_verdict("acosh", "f16", "PASS");
+    assert_verdict("bit_shift", "u8", "PASS");
     ASSERT_CONTAINS(tool_out, "Conformance of cpu-ref");
     ASSERT_CONTAINS(tool_out, " 0 FAIL");
     ASSERT_CONTAINS(tool_out, "(conformant)");
@@ -57,6 +60,9 @@ TEST(cpu_ref_passes)
                               "PASS");
     ASSERT_CONTAINS(tool_out, "i32 div: 7/-2, -7/2, 7/0, 5/0, INT32_MIN/-1: "
                               "PASS");
+    ASSERT_CONTAINS(tool_out, "atanh of 1, -1, 2, -0: PASS");
+    ASSERT_CONTAINS(tool_out, "u8 bit_shift right: 128>>7, 255>>8, 255>>9, "
+                              "3>>0: PASS");
     ASSERT(strstr(tool_out, ": FAIL") == NULL);
 }
 

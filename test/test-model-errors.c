@@ -524,11 +524,11 @@ TEST(safetensors_size_inconsistent)
     ASSERT_CONTAINS(e, "tensor 'w1': data_offsets [0, 24] hold 24 bytes, but "
                        "dtype F16 and shape [2,3] need 12 bytes");
     write_st_raw("baddt.safetensors",
-                 "{\"w1\": {\"dtype\": \"U16\", \"shape\": [2, 3], "
+                 "{\"w1\": {\"dtype\": \"C64\", \"shape\": [2, 3], "
                  "\"data_offsets\": [0, 12]}}",
                  0, data, sizeof data);
     e = weights_fail("baddt.yaml", "baddt.safetensors", RLX_ERR_UNSUPPORTED);
-    ASSERT_CONTAINS(e, "tensor 'w1' has dtype 'U16'");
+    ASSERT_CONTAINS(e, "tensor 'w1' has dtype 'C64'");
     write_st_raw("badoff.safetensors",
                  "{\"w1\": {\"dtype\": \"F32\", \"shape\": [2, 3], "
                  "\"data_offsets\": [24, 0]}}",

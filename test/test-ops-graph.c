@@ -41,8 +41,9 @@ static int is_float_op(rlx_op op)
 /* The result dtypes of the ops of values 100-149 and the arithmetic ops
  * that take integers since 1.4, as ops.h and docs/ops.md give them: 'n'
  * numeric (floats and the integers), 's' floats and signed integers, 'i'
- * integers, 'b' bool only, 'l' i64 only, 'a' any, 'f' floats, 'q' i8
- * and u8 (quantize), 'w' i32 (the integer matmul and conv); 0 for the
+ * integers, 'u' unsigned integers, 'b' bool only, 'l' i64 only, 'a' any,
+ * 'f' floats, 'q' i8 and u8 (quantize), 'w' i32 (the integer matmul and
+ * conv); 0 for the
  * other ops. */
 static char result_set(rlx_op op)
 {
@@ -66,6 +67,7 @@ static char result_set(rlx_op op)
         return 'b';
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: return 'l';
     case RLX_OP_WHERE: return 'a';
+    case RLX_OP_BIT_SHIFT: return 'u';
     case RLX_OP_QUANTIZE_LINEAR: return 'q';
     case RLX_OP_DEQUANTIZE_LINEAR: return 'f';
     case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER: return 'w';
@@ -76,14 +78,20 @@ static char result_set(rlx_op op)
 /* Whether result dtype T belongs to SET (result_set's letters). */
 static int in_set(char set, rlx_dtype t)
 {
-    int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 || t == RLX_DTYPE_BF16;
-    int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
+    /* f64 with the float dtypes: every op here also computes on it */
+    int fl = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+             t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;
+    int sgn = t == RLX_DTYPE_I8 || t == RLX_DTYPE_I16 || t == RLX_DTYPE_I32 ||
+              t == RLX_DTYPE_I64;
+    int uns = t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 || t == RLX_DTYPE_U32 ||
+              t == RLX_DTYPE_U64;
     switch (set) {
-    case 'n': return fl || sgn || t == RLX_DTYPE_U8;
+    case 'n': return fl || sgn || uns;
     case 's': return fl || sgn;
-    case 'i': return sgn || t == RLX_DTYPE_U8;
+    case 'i': return sgn || uns;
     case 'b': return t == RLX_DTYPE_BOOL;
     case 'l': return t == RLX_DTYPE_I64;
+    case 'u': return uns;
     case 'q': return t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8;
     case 'w': return t == RLX_DTYPE_I32;
     case 'a': return 1;
@@ -106,9 +114,20 @@ static int want_dtype(rlx_op op, rlx_dtype t)
 {
     if (result_set(op))
         return in_set(result_set(op), t);
-    if (is_float_op(op))
+    if (op == RLX_OP_MAX_POOL_INDEX) /* positions */
+        return t == RLX_DTYPE_I64;
+    if (op == RLX_OP_ROI_ALIGN)
         return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
                t == RLX_DTYPE_BF16;
+    if (op == RLX_OP_DET)
+        return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+               t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;
+    if (is_float_op(op))
+        return t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
+               t == RLX_DTYPE_BF16 ||
+               /* the unary ops of 1.0 also on f64 */
+               (t == RLX_DTYPE_F64 && op >= RLX_OP_RELU &&
+                op <= RLX_OP_ATAN);
     if (op == RLX_OP_TOPK || op == RLX_OP_NON_ZERO)
         return t == RLX_DTYPE_I64;
     if (op == RLX_OP_CUMSUM || op == RLX_OP_RANGE)
@@ -126,7 +145,9 @@ TEST(supports_every_op)
                                         RLX_DTYPE_BF16 };
     static const rlx_dtype others[] = { RLX_DTYPE_F64, RLX_DTYPE_I32,
                                         RLX_DTYPE_I64, RLX_DTYPE_I8,
-                                        RLX_DTYPE_U8, RLX_DTYPE_BOOL };
+                                        RLX_DTYPE_U8, RLX_DTYPE_BOOL,
+                                        RLX_DTYPE_I16, RLX_DTYPE_U16,
+                                        RLX_DTYPE_U32, RLX_DTYPE_U64 };
     if (b) {
 #define CHECK_OP(name, value, text, arity)                                  \
     for (size_t i = 0; i < 3; i++) {                                        \
@@ -135,7 +156,7 @@ TEST(supports_every_op)
         missing += want && !got;                                            \
         extra += got && !want;                                              \
     }                                                                       \
-    for (size_t i = 0; i < 6; i++) {                                        \
+    for (size_t i = 0; i < N_OF(others); i++) {                             \
         int want = want_dtype(RLX_OP_##name, others[i]) ||                  \
                    takes_bytes(RLX_OP_##name, others[i]);                   \
         int got = rlx_backend_supports_op(b, RLX_OP_##name, others[i]) != 0; \

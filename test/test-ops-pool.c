@@ -199,7 +199,41 @@ TEST(pool_errors)
                  "kernel[0] is 0");
 }
 
+/* max_pool_index: the flat input position of each maximum, hand-worked
+ * on a [1, 2, 2, 3] input (2 channels) with a 2x2 kernel and stride 1;
+ * ties, NaN and storage order. */
+TEST(max_pool_index_positions)
+{
+    static const float x[12] = { 1, 9, 3,   /* channel 0 */
+                                 4, 5, 9,
+                                 7, 7, NAN, /* channel 1 */
+                                 7, 2, 1 };
+    int64_t a[] = { 0, 0, 0, 2, 2, 1, 1 };
+    rlx_attrs at = { 7, a, 0, NULL };
+    source in = f32in(4, DIMS(1, 2, 2, 3), x);
+    const result *y = run_any(RLX_OP_MAX_POOL_INDEX, 1, &in, &at);
+    ASSERT_EQ(y->dtype, RLX_DTYPE_I64);
+    ASSERT_RSHAPE(y, 4, 1, 2, 1, 2);
+    const int64_t *g = y->data;
+    /* channel 0: windows {1,9,4,5} -> 9 at 1; {9,3,5,9} -> first 9, at 1.
+     * channel 1 (offset 6): {7,7,7,2} -> the first 7, at 6 + 0; {7,NaN,
+     * 2,1} -> NaN, at 6 + 2 */
+    ASSERT(g[0] == 1 && g[1] == 1 && g[2] == 6 && g[3] == 8);
+    /* storage_order 1: spatial position column-major, w * H + h */
+    a[2] = 1;
+    y = run_any(RLX_OP_MAX_POOL_INDEX, 1, &in, &at);
+    g = y->data;
+    ASSERT(g[0] == 2 && g[1] == 2 && g[2] == 6 && g[3] == 6 + 4);
+    /* a storage order other than 0 or 1 is refused */
+    a[2] = 2;
+    result r;
+    ASSERT_EQ(run_any_try(RLX_OP_MAX_POOL_INDEX, 1, &in, &at, &r),
+              RLX_ERR_INVALID_ARGUMENT);
+    ASSERT_CONTAINS(run_error, "storage_order");
+}
+
 RLX_TEST_LIST(TEST_ENTRY(max_pool_windows),
+              TEST_ENTRY(max_pool_index_positions),
               TEST_ENTRY(ceil_mode_drops_window_in_end_padding),
               TEST_ENTRY(avg_pool_count_include_pad),
               TEST_ENTRY(lp_pool_norms), TEST_ENTRY(pools_2d_and_3d),

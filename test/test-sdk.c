@@ -398,9 +398,9 @@ TEST(ops_matrix)
         FAIL("exit %d:\n%s", rc, tool_out);
     ASSERT_CONTAINS(tool_out, "test-sdk (device sdknpu, executes, plugin ");
     ASSERT_CONTAINS(tool_out, "  op           f32  f16  bf16 i32  i64  u8   "
-                              "bool f64  i8\n");
+                              "bool f64  i8   i16  u16  u32  u64\n");
     ASSERT_CONTAINS(tool_out, "  add          y    -    -    -    -    -    "
-                              "-    -    -\n");
+                              "-    -    -    -    -    -    -\n");
     ASSERT_CONTAINS(tool_out, "  matmul       -    -    -");
     ASSERT(strstr(tool_out, "  input ") == NULL); /* sources left out */
     ASSERT(strstr(tool_out, "cpu-ref (device") == NULL);

@@ -86,17 +86,23 @@ int cli_conf_make_resize(const conf_op *o, rlx_dtype dtype, int which,
                          uint64_t *rng, conf_case *c);
 int cli_conf_make_chnorm(const conf_op *o, rlx_dtype dtype, int which,
                          uint64_t *rng, conf_case *c);
+int cli_conf_make_grid_sample(const conf_op *o, rlx_dtype dtype, int which,
+                              uint64_t *rng, conf_case *c);
+int cli_conf_make_roi_align(const conf_op *o, rlx_dtype dtype, int which,
+                            uint64_t *rng, conf_case *c);
 /* Nonzero for the float ops also checked on i8 and u8 (max_pool and
  * resize, which only pick input values). */
 int cli_conf_takes_bytes(rlx_op op);
 
 /* Input dtype sets of conf_op.dtypes (ABI 1.4 ops and integer math). */
 #define CONF_DT_FLOAT 1u  /* f32, f16, bf16 */
-#define CONF_DT_INT 2u    /* i8, u8, i32, i64 */
-#define CONF_DT_SIGNED 4u /* i8, i32, i64 */
+#define CONF_DT_INT 2u    /* i8 to i64, u8 to u64 */
+#define CONF_DT_SIGNED 4u /* i8, i16, i32, i64 */
 #define CONF_DT_BOOL 8u
-#define CONF_DT_BYTE 16u  /* i8, u8 (quantized data) */
-#define CONF_DT_I32 32u   /* i32 */
+#define CONF_DT_UNSIGNED 16u /* u8, u16, u32, u64 */
+#define CONF_DT_F64 32u
+#define CONF_DT_BYTE 64u     /* i8, u8 (quantized data) */
+#define CONF_DT_I32 128u     /* i32 */
 
 /* The ops of values 100-149 (conformance_ops14.c). */
 const conf_op *cli_conf_ops14(size_t *count);

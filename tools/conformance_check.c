@@ -173,7 +173,9 @@ static int op_dtype_check(const conf_op *o, rlx_dtype dtype,
 static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
 {
     static const rlx_dtype ints[] = { RLX_DTYPE_I8, RLX_DTYPE_U8,
-                                      RLX_DTYPE_I32, RLX_DTYPE_I64 };
+                                      RLX_DTYPE_I32, RLX_DTYPE_I64,
+                                      RLX_DTYPE_I16, RLX_DTYPE_U16,
+                                      RLX_DTYPE_U32, RLX_DTYPE_U64 };
     size_t n = 0;
     if (!o->dtypes) {
         const rlx_dtype *dts = o->movement ? movement_dtypes : float_dtypes;
@@ -184,12 +186,18 @@ static size_t op_dtypes(const conf_op *o, rlx_dtype *out)
     if (o->dtypes & CONF_DT_FLOAT)
         for (size_t k = 0; k < 3; k++)
             out[n++] = float_dtypes[k];
-    for (size_t k = 0; k < 4; k++)
+    if (o->dtypes & CONF_DT_F64)
+        out[n++] = RLX_DTYPE_F64;
+    for (size_t k = 0; k < 8; k++) {
+        int uns = ints[k] == RLX_DTYPE_U8 || ints[k] == RLX_DTYPE_U16 ||
+                  ints[k] == RLX_DTYPE_U32 || ints[k] == RLX_DTYPE_U64;
         if ((o->dtypes & CONF_DT_INT) ||
-            ((o->dtypes & CONF_DT_SIGNED) && ints[k] != RLX_DTYPE_U8) ||
+            ((o->dtypes & CONF_DT_SIGNED) && !uns) ||
+            ((o->dtypes & CONF_DT_UNSIGNED) && uns) ||
             ((o->dtypes & CONF_DT_BYTE) && k < 2) ||
             ((o->dtypes & CONF_DT_I32) && ints[k] == RLX_DTYPE_I32))
             out[n++] = ints[k];
+    }
     if (o->dtypes & CONF_DT_BOOL)
         out[n++] = RLX_DTYPE_BOOL;
     return n;
@@ -205,7 +213,7 @@ int cli_conf_ops_check(rlx_runtime *rt, const rlx_backend *test,
         const conf_op *ops = table ? cli_conf_ops14(&n_ops)
                                    : cli_conf_ops(&n_ops);
         for (size_t i = 0; i < n_ops; i++) {
-            rlx_dtype dts[8];
+            rlx_dtype dts[16];
             size_t n = op_dtypes(&ops[i], dts);
             for (size_t k = 0; k < n; k++)
                 if (op_dtype_check(&ops[i], dts[k], test, ts, rs, seed,

@@ -74,7 +74,7 @@ static inline void ints(edge *e, uint32_t n, const int64_t *v)
 
 /* The ABI 1.4 cases: case I into E, 0; 1 past the last; -1 out of
  * memory. */
-#define CONF_EDGE14_COUNT 12
+#define CONF_EDGE14_COUNT 17
 int cli_conf_edge14_make(int i, edge *e);
 /* The quantization cases (conformance_edge_quant.c), likewise. */
 #define CONF_EDGE_QUANT_COUNT 5

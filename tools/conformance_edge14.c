@@ -3,7 +3,8 @@
  * ops of values 100-149, with the values the doc prescribes: comparisons
  * with NaN and -0, round's ties, integer division and mod by zero and
  * their sign rules, wrap-around, clip's integer bounds, argmax ties and
- * NaN, activations at -inf and the new reductions of an empty axis.
+ * NaN, activations at -inf, the new reductions of an empty axis, the
+ * inverse functions outside their domains and shifts by the width.
  * conformance_edge.c runs them like its own.
  */
 #include <math.h>
@@ -19,6 +20,8 @@
 #define SEC_ARG "edge-argmax-ties-and-nan"
 #define SEC_ACT "edge-activations-at-infinity"
 #define SEC_EMPTY "edge-empty-tensors"
+#define SEC_DOMAIN "edge-inverse-functions-outside-their-domain"
+#define SEC_SHIFT "edge-shifts-by-the-width"
 
 int cli_conf_edge14_make(int i, edge *e)
 {
@@ -114,6 +117,42 @@ int cli_conf_edge14_make(int i, edge *e)
         rc = input(e, 2, (int64_t[]){ 2, 0 }, NULL);
         ints(e, 2, (int64_t[]){ 0, 1 });
         result(e, 1, d2, (double[]){ INFINITY, INFINITY }, 2);
+        break;
+    case 12:
+        begin(e, "asin of 1.5, -0, 1, NaN", SEC_DOMAIN, RLX_OP_ASIN);
+        rc = input(e, 1, d4, (double[]){ 1.5, -0.0, 1, NAN });
+        result(e, 1, d4, (double[]){ NAN, -0.0, 1.5707963267948966, NAN }, 4);
+        e->check_sign = 1;
+        break;
+    case 13:
+        begin(e, "atanh of 1, -1, 2, -0", SEC_DOMAIN, RLX_OP_ATANH);
+        rc = input(e, 1, d4, (double[]){ 1, -1, 2, -0.0 });
+        result(e, 1, d4, (double[]){ INFINITY, -INFINITY, NAN, -0.0 }, 4);
+        e->check_sign = 1;
+        break;
+    case 14:
+        begin(e, "acosh of 0.5, 1, +inf, NaN",
+              SEC_DOMAIN, RLX_OP_ACOSH);
+        rc = input(e, 1, d4, (double[]){ 0.5, 1, INFINITY, NAN });
+        result(e, 1, d4, (double[]){ NAN, 0, INFINITY, NAN }, 4);
+        break;
+    case 15:
+    case 16:
+        begin(e, i == 15 ? "u8 bit_shift left: 1<<7, 1<<8, 255<<1, 3<<0"
+                         : "u8 bit_shift right: 128>>7, 255>>8, 255>>9, 3>>0",
+              SEC_SHIFT, RLX_OP_BIT_SHIFT);
+        e->out = RLX_DTYPE_U8;
+        rc = input_of(e, RLX_DTYPE_U8, 1, d4,
+                      i == 15 ? (double[]){ 1, 1, 255, 3 }
+                              : (double[]){ 128, 255, 255, 3 }) ||
+             input_of(e, RLX_DTYPE_U8, 1, d4,
+                      i == 15 ? (double[]){ 7, 8, 1, 0 }
+                              : (double[]){ 7, 8, 9, 0 });
+        ints(e, 1, (int64_t[]){ i == 15 ? RLX_BIT_SHIFT_LEFT
+                                        : RLX_BIT_SHIFT_RIGHT });
+        result(e, 1, d4,
+               i == 15 ? (double[]){ 128, 0, 254, 3 }
+                       : (double[]){ 1, 0, 0, 3 }, 4);
         break;
     default:
         return 1;

@@ -24,7 +24,8 @@ static int64_t rnd(uint64_t *rng, int64_t lo, int64_t hi)
 
 static int is_float(rlx_dtype d)
 {
-    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16;
+    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16 ||
+           d == RLX_DTYPE_F64;
 }
 
 /* Appends an input of DTYPE and shape, values uniform in [lo, hi). */
@@ -501,13 +502,26 @@ static int make_fill(const conf_op *o, rlx_dtype dt, int which,
     return 0;
 }
 
+/* det: stacks of 0x0 to 4x4 matrices (an empty batch in case 2). */
+static int make_det(const conf_op *o, rlx_dtype dt, int which,
+                    uint64_t *rng, conf_case *c)
+{
+    int64_t m = which == 3 ? 0 : rnd(rng, 1, 4);
+    int64_t d[3] = { which == 2 ? 0 : rnd(rng, 1, 3), m, m };
+    c->reduce_len = (double)(m * m + 1);
+    return add_input(c, dt, 3, d, rng, o->lo, o->hi);
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 #define BIN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, 0 }
-#define UN(op, lo, hi) { RLX_OP_##op, 0, cli_conf_make_unary, lo, hi, 0, 0 }
+/* the unary ops: the float dtypes and f64 */
+#define UN(op, lo, hi) \
+    { RLX_OP_##op, 0, cli_conf_make_unary, lo, hi, 0, \
+      CONF_DT_FLOAT | CONF_DT_F64 }
 #define MOVE(op, fn) { RLX_OP_##op, 1, fn, 0, 0, 0, 0 }
 /* since 1.4 also on integers */
-#define INTS (CONF_DT_FLOAT | CONF_DT_INT)
+#define INTS (CONF_DT_FLOAT | CONF_DT_F64 | CONF_DT_INT)
 #define BINI(op, lo, hi) \
     { RLX_OP_##op, 0, cli_conf_make_binary, lo, hi, 0, INTS }
 #define UNI(op, lo, hi, set) \
@@ -519,7 +533,7 @@ static const conf_op conf_ops[] = {
     BINI(MAX, -2, 2), BINI(MIN, -2, 2), BINI(POW, 0.1, 2),
     UNI(RELU, -2, 2, INTS), UN(GELU, -4, 4), UN(SIGMOID, -6, 6),
     UN(TANH, -3, 3), UN(EXP, -3, 3), UN(SIN, -4, 4), UN(COS, -4, 4),
-    UNI(NEG, -2, 2, CONF_DT_FLOAT | CONF_DT_SIGNED), UNI(ABS, -2, 2, INTS),
+    UNI(NEG, -2, 2, CONF_DT_FLOAT | CONF_DT_F64 | CONF_DT_SIGNED), UNI(ABS, -2, 2, INTS),
     UN(LOG, 0.05, 4), UN(SQRT, 0, 4), UN(RSQRT, 0.05, 4),
     UN(SILU, -6, 6), UN(TAN, -1.3, 1.3), UN(ATAN, -4, 4),
     { RLX_OP_MATMUL, 0, make_matmul, -1, 1, 0, 0 },
@@ -536,6 +550,11 @@ static const conf_op conf_ops[] = {
     { RLX_OP_MAX_POOL, 0, cli_conf_make_pool, -4, 4, 0, 0 },
     { RLX_OP_AVG_POOL, 0, cli_conf_make_pool, -4, 4, 0, 0 },
     { RLX_OP_LP_POOL, 0, cli_conf_make_pool, -2, 2, 0, 0 },
+    { RLX_OP_MAX_POOL_INDEX, 0, cli_conf_make_pool, -4, 4, RLX_DTYPE_I64,
+      0 },
+    { RLX_OP_GRID_SAMPLE, 0, cli_conf_make_grid_sample, -4, 4, 0, 0 },
+    { RLX_OP_DET, 0, make_det, -2, 2, 0, CONF_DT_FLOAT | CONF_DT_F64 },
+    { RLX_OP_ROI_ALIGN, 0, cli_conf_make_roi_align, -4, 4, 0, 0 },
     { RLX_OP_RESIZE, 0, cli_conf_make_resize, -4, 4, 0, 0 },
     { RLX_OP_BATCH_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },
     { RLX_OP_INSTANCE_NORM, 0, cli_conf_make_chnorm, -3, 3, 0, 0 },

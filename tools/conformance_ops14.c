@@ -2,7 +2,8 @@
  * conformance_ops14.c - the cases `rlx conformance` makes for the ops of
  * values 100-149 (ABI 1.4): comparisons, logical and bitwise ops, where,
  * clip, rounding, isnan/isinf, the activations, prelu, mod, the added
- * reductions and argmax/argmin, on every dtype each takes. Values are
+ * reductions and argmax/argmin, the inverse trigonometric and hyperbolic
+ * functions and bit_shift, on every dtype each takes. Values are
  * drawn so that ties (equal operands, halves for round) and the special
  * values (NaN, infinities, zero divisors) occur, since that is where
  * backends disagree.
@@ -20,7 +21,8 @@ static int64_t rnd(uint64_t *rng, int64_t lo, int64_t hi)
 
 static int is_float(rlx_dtype d)
 {
-    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16;
+    return d == RLX_DTYPE_F32 || d == RLX_DTYPE_F16 || d == RLX_DTYPE_BF16 ||
+           d == RLX_DTYPE_F64;
 }
 
 void cli_conf_range(const conf_op *o, rlx_dtype dt, double *lo, double *hi)
@@ -34,6 +36,8 @@ void cli_conf_range(const conf_op *o, rlx_dtype dt, double *lo, double *hi)
     switch (dt) {
     case RLX_DTYPE_I8: *lo = -128; *hi = 128; break;
     case RLX_DTYPE_U8: *lo = 0; *hi = 256; break;
+    case RLX_DTYPE_U16: case RLX_DTYPE_U32: case RLX_DTYPE_U64:
+        *lo = 0; *hi = 1000; break;
     default: *lo = -1000; *hi = 1000; break;
     }
     if (o->op == RLX_OP_POW && dt != RLX_DTYPE_I8 && dt != RLX_DTYPE_U8) {
@@ -240,8 +244,24 @@ static int make_arg(const conf_op *o, rlx_dtype dt, int which,
     return 0;
 }
 
-#define F CONF_DT_FLOAT
+/* bit_shift: shift counts 0 to 9, past the width of u8 included, left
+ * in even cases and right in odd ones. */
+static int make_bit_shift(const conf_op *o, rlx_dtype dt, int which,
+                          uint64_t *rng, conf_case *c)
+{
+    int rc = cli_conf_make_binary(o, dt, which, rng, c);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < c->inputs[1].count; i++)
+        cli_tensor_set(&c->inputs[1], i, (double)rnd(rng, 0, 9));
+    c->n_ints = 1;
+    c->ints[0] = which % 2 ? RLX_BIT_SHIFT_RIGHT : RLX_BIT_SHIFT_LEFT;
+    return 0;
+}
+
+#define F (CONF_DT_FLOAT | CONF_DT_F64)
 #define I CONF_DT_INT
+#define U CONF_DT_UNSIGNED
 #define B CONF_DT_BOOL
 #define CMP(op, set) \
     { RLX_OP_##op, 0, make_compare, -3, 3, RLX_DTYPE_BOOL, set }
@@ -277,6 +297,12 @@ static const conf_op ops14[] = {
     RED(REDUCE_SUM_SQUARE, F | I),
     { RLX_OP_ARGMAX, 0, make_arg, -3, 3, RLX_DTYPE_I64, F | I },
     { RLX_OP_ARGMIN, 0, make_arg, -3, 3, RLX_DTYPE_I64, F | I },
+    /* values 140-149; their domains, with case 1's specials outside */
+    UN(ASIN, make_tie_unary, -1, 1, F), UN(ACOS, make_tie_unary, -1, 1, F),
+    UN(SINH, make_tie_unary, -5, 5, F), UN(COSH, make_tie_unary, -5, 5, F),
+    UN(ASINH, make_tie_unary, -5, 5, F), UN(ACOSH, make_tie_unary, 1, 6, F),
+    UN(ATANH, make_tie_unary, -0.99, 0.99, F),
+    { RLX_OP_BIT_SHIFT, 0, make_bit_shift, 0, 256, 0, U },
 };
 
 const conf_op *cli_conf_ops14(size_t *count)

@@ -88,7 +88,9 @@ int cli_conf_make_pool(const conf_op *o, rlx_dtype dt, int which,
     x[1] = rnd(rng, 1, 3);
     a[n++] = which == 1 || which == 3 ? 1 : rnd(rng, 0, 1); /* ceil */
     a[n++] = rnd(rng, 0, 1);                                /* incl. pad */
-    a[n++] = rnd(rng, 1, 3);                                /* p */
+    int64_t p = rnd(rng, 1, 3);
+    /* p, or max_pool_index's storage order */
+    a[n++] = o->op == RLX_OP_MAX_POOL_INDEX ? p % 2 : p;
     int64_t k[3], dil[3];
     double len = 1;
     for (uint32_t i = 0; i < s; i++) {
@@ -187,4 +189,65 @@ int cli_conf_make_chnorm(const conf_op *o, rlx_dtype dt, int which,
 int cli_conf_takes_bytes(rlx_op op)
 {
     return op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE;
+}
+
+/* grid_sample: 1-d to 3-d inputs (shape_for), a grid reaching past
+ * [-1, 1] so that every padding mode matters, each mode and padding in
+ * turn, align_corners on odd cases. */
+int cli_conf_make_grid_sample(const conf_op *o, rlx_dtype dt, int which,
+                              uint64_t *rng, conf_case *c)
+{
+    int64_t x[5], g[5];
+    uint32_t s = shape_for(which, rng, x);
+    x[1] = rnd(rng, 1, 3);
+    g[0] = x[0];
+    for (uint32_t i = 0; i < s; i++)
+        g[1 + i] = rnd(rng, 1, 4);
+    g[s + 1] = s;
+    c->ints[0] = (which + rnd(rng, 0, 2)) % 3; /* mode */
+    c->ints[1] = rnd(rng, 0, 2);               /* padding */
+    c->ints[2] = which % 2;                    /* align_corners */
+    c->n_ints = 3;
+    double len = 1; /* taps summed per output: up to 4 per axis */
+    for (uint32_t i = 0; i < s; i++)
+        len *= 4;
+    c->reduce_len = len;
+    return add(c, dt, s + 2, x, rng, o->lo, o->hi) ||
+                   add(c, dt, s + 2, g, rng, -1.3, 1.3)
+               ? -1
+               : 0;
+}
+
+/* roi_align: rois inside and past the image, each mode and coordinate
+ * rule in turn, sampling ratios 0 to 2; no rois in case 2. */
+int cli_conf_make_roi_align(const conf_op *o, rlx_dtype dt, int which,
+                            uint64_t *rng, conf_case *c)
+{
+    int64_t x[4] = { rnd(rng, 1, 2), rnd(rng, 1, 3), rnd(rng, 3, 6),
+                     rnd(rng, 3, 6) };
+    int64_t nr = which == 2 ? 0 : rnd(rng, 1, 3);
+    int64_t rd[2] = { nr, 4 }, bd[1] = { nr };
+    c->ints[0] = which % 2;          /* avg, max */
+    c->ints[1] = rnd(rng, 1, 3);     /* oh */
+    c->ints[2] = rnd(rng, 1, 3);     /* ow */
+    c->ints[3] = rnd(rng, 0, 2);     /* sampling_ratio */
+    c->ints[4] = which < 2;          /* half_pixel */
+    c->n_ints = 5;
+    c->floats[0] = which == 3 ? 0.5 : 1.0;
+    c->n_floats = 1;
+    c->reduce_len = 16;
+    if (add(c, dt, 4, x, rng, o->lo, o->hi) ||
+        add(c, dt, 2, rd, rng, -1, 7) ||
+        add(c, RLX_DTYPE_I64, 1, bd, rng, 0, (double)x[0] - 0.01))
+        return -1;
+    /* x1 <= x2 and y1 <= y2 */
+    cli_tensor *r = &c->inputs[1];
+    for (int64_t i = 0; i < nr; i++)
+        for (int k = 0; k < 2; k++) {
+            double a = cli_tensor_get(r, (size_t)(4 * i + k));
+            double b = cli_tensor_get(r, (size_t)(4 * i + k + 2));
+            cli_tensor_set(r, (size_t)(4 * i + k), a < b ? a : b);
+            cli_tensor_set(r, (size_t)(4 * i + k + 2), a < b ? b : a);
+        }
+    return 0;
 }

@@ -29,7 +29,8 @@ static const struct {
     { "<f8", RLX_DTYPE_F64 }, { "<i4", RLX_DTYPE_I32 },
     { "<i8", RLX_DTYPE_I64 }, { "|i1", RLX_DTYPE_I8 },
     { "|u1", RLX_DTYPE_U8 },  { "|b1", RLX_DTYPE_BOOL },
-    { "<u2", CLI_NPY_U16 },
+    { "<u2", CLI_NPY_U16 },   { "<i2", RLX_DTYPE_I16 },
+    { "<u4", RLX_DTYPE_U32 }, { "<u8", RLX_DTYPE_U64 },
 };
 
 static int npy_fail(char *err, size_t n, const char *fmt, ...)
@@ -250,8 +251,8 @@ static int npy_read_file(FILE *f, long long file_size, cli_tensor *t,
             dtype = npy_types[i].dtype;
     if (dtype == RLX_DTYPE_INVALID)
         return npy_fail(err, n, "dtype '%s' is not supported (supported: "
-                        "<f4 <f2 <f8 <i4 <i8 |i1 |u1 |b1, and <u2 for bf16 "
-                        "bits)", descr);
+                        "<f4 <f2 <f8 <i2 <i4 <i8 |i1 |u1 <u2 <u4 <u8 |b1; "
+                        "<u2 also for bf16 bits)", descr);
 
     /* The data the header promises, against what the file holds, before
      * allocating: a damaged header must not ask for terabytes. */

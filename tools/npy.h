@@ -3,10 +3,11 @@
  * `rlx run` takes inputs and hands back outputs without any other
  * dependency.
  *
- * Supported descriptors: '<f4' '<f2' '<f8' '<i4' '<i8' '|i1' '|u1' '|b1',
- * C order only. bf16 has no NumPy type: it travels as '<u2' holding the
- * raw bits, which the reader reports as CLI_NPY_U16 for the caller to
- * accept only where a bf16 tensor is expected.
+ * Supported descriptors: '<f4' '<f2' '<f8' '<i2' '<i4' '<i8' '|i1' '|u1'
+ * '<u2' '<u4' '<u8' '|b1', C order only. bf16 has no NumPy type: it
+ * travels as '<u2' holding the raw bits, which the reader reports as
+ * CLI_NPY_U16 (u16) for the caller to take as bf16 where a bf16 tensor
+ * is expected.
  */
 #ifndef RLX_TOOLS_NPY_H
 #define RLX_TOOLS_NPY_H
@@ -15,8 +16,8 @@
 
 #include "tensor.h"
 
-/* The dtype the reader gives a '<u2' array: raw 16-bit words. */
-#define CLI_NPY_U16 ((rlx_dtype)0x7fff0001)
+/* The dtype the reader gives a '<u2' array: u16, or bf16's raw bits. */
+#define CLI_NPY_U16 RLX_DTYPE_U16
 
 /* Reads PATH into T (T->dtype may be CLI_NPY_U16, with 2-byte elements).
  * On failure returns -1 and writes a message ending in "Fix: ..." to ERR. */

@@ -58,7 +58,8 @@ double cli_element_get(rlx_dtype dtype, const void *data, size_t i)
     const unsigned char *p = (const unsigned char *)data +
                              i * rlx_dtype_size(dtype);
     union { float f; double d; int32_t i32; int64_t i64; uint16_t u16;
-            int8_t i8; uint8_t u8; } v;
+            int8_t i8; uint8_t u8; int16_t i16; uint32_t u32;
+            uint64_t u64; } v;
     memcpy(&v, p, rlx_dtype_size(dtype));
     switch (dtype) {
     case RLX_DTYPE_F32: return v.f;
@@ -69,6 +70,10 @@ double cli_element_get(rlx_dtype dtype, const void *data, size_t i)
     case RLX_DTYPE_I64: return (double)v.i64;
     case RLX_DTYPE_I8: return v.i8;
     case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: return v.u8;
+    case RLX_DTYPE_I16: return v.i16;
+    case RLX_DTYPE_U16: return v.u16;
+    case RLX_DTYPE_U32: return v.u32;
+    case RLX_DTYPE_U64: return (double)v.u64;
     default: return NAN;
     }
 }
@@ -90,7 +95,8 @@ void cli_tensor_set(cli_tensor *t, size_t i, double v)
 {
     unsigned char *p = (unsigned char *)t->data + i * rlx_dtype_size(t->dtype);
     union { float f; double d; int32_t i32; int64_t i64; uint16_t u16;
-            int8_t i8; uint8_t u8; } u;
+            int8_t i8; uint8_t u8; int16_t i16; uint32_t u32;
+            uint64_t u64; } u;
     switch (t->dtype) {
     case RLX_DTYPE_F32: u.f = (float)v; break;
     case RLX_DTYPE_F64: u.d = v; break;
@@ -104,6 +110,14 @@ void cli_tensor_set(cli_tensor *t, size_t i, double v)
     case RLX_DTYPE_I8: u.i8 = (int8_t)saturate(v, -128, 127); break;
     case RLX_DTYPE_U8: u.u8 = (uint8_t)saturate(v, 0, 255); break;
     case RLX_DTYPE_BOOL: u.u8 = v != 0; break;
+    case RLX_DTYPE_I16: u.i16 = (int16_t)saturate(v, -32768, 32767); break;
+    case RLX_DTYPE_U16: u.u16 = (uint16_t)saturate(v, 0, 65535); break;
+    case RLX_DTYPE_U32: u.u32 = (uint32_t)saturate(v, 0, 4294967295.0); break;
+    case RLX_DTYPE_U64:
+        u.u64 = v >= 18446744073709551615.0
+                    ? UINT64_MAX
+                    : (uint64_t)saturate(v, 0, 0x1p64);
+        break;
     default: return;
     }
     memcpy(p, &u, rlx_dtype_size(t->dtype));

@@ -202,12 +202,18 @@ static rlx_status store(vctx *c, const rlx__ynode *n)
         st = rlx__yaml_int(c->path, n, what, &i);
         if (st != RLX_OK)
             return st;
-        int64_t lo = c->dtype == RLX_DTYPE_I8 ? -128
-                     : c->dtype == RLX_DTYPE_U8 ? 0
-                     : c->dtype == RLX_DTYPE_I32 ? INT32_MIN : INT64_MIN;
-        int64_t hi = c->dtype == RLX_DTYPE_I8 ? 127
-                     : c->dtype == RLX_DTYPE_U8 ? 255
-                     : c->dtype == RLX_DTYPE_I32 ? INT32_MAX : INT64_MAX;
+        /* u64 takes what an int64 holds: [0, 2^63) */
+        int64_t lo, hi;
+        switch (c->dtype) {
+        case RLX_DTYPE_I8: lo = INT8_MIN; hi = INT8_MAX; break;
+        case RLX_DTYPE_U8: lo = 0; hi = UINT8_MAX; break;
+        case RLX_DTYPE_I16: lo = INT16_MIN; hi = INT16_MAX; break;
+        case RLX_DTYPE_U16: lo = 0; hi = UINT16_MAX; break;
+        case RLX_DTYPE_I32: lo = INT32_MIN; hi = INT32_MAX; break;
+        case RLX_DTYPE_U32: lo = 0; hi = UINT32_MAX; break;
+        case RLX_DTYPE_U64: lo = 0; hi = INT64_MAX; break;
+        default: lo = INT64_MIN; hi = INT64_MAX; break;
+        }
         if (i < lo || i > hi)
             return rlx__model_error(RLX_ERR_INVALID_ARGUMENT, c->path, n,
                                     "%s: %lld does not fit in %s. Fix: use "
@@ -215,16 +221,11 @@ static rlx_status store(vctx *c, const rlx__ynode *n)
                                     "dtype", what, (long long)i,
                                     rlx_dtype_name(c->dtype), (long long)lo,
                                     (long long)hi);
-        if (c->dtype == RLX_DTYPE_I8) {
-            int8_t v = (int8_t)i;
-            memcpy(dst, &v, 1);
-        } else if (c->dtype == RLX_DTYPE_U8) {
-            *dst = (unsigned char)i;
-        } else if (c->dtype == RLX_DTYPE_I32) {
-            int32_t v = (int32_t)i;
-            memcpy(dst, &v, 4);
-        } else {
-            memcpy(dst, &i, 8);
+        switch (rlx_dtype_size(c->dtype)) { /* in range: exact */
+        case 1: { uint8_t v = (uint8_t)i; memcpy(dst, &v, 1); break; }
+        case 2: { uint16_t v = (uint16_t)i; memcpy(dst, &v, 2); break; }
+        case 4: { uint32_t v = (uint32_t)i; memcpy(dst, &v, 4); break; }
+        default: memcpy(dst, &i, 8); break;
         }
     }
     }

@@ -24,7 +24,9 @@ static const char *const dtype_names[] = {
     [RLX_DTYPE_BF16] = "bf16", [RLX_DTYPE_I32] = "i32",
     [RLX_DTYPE_I64] = "i64", [RLX_DTYPE_U8] = "u8",
     [RLX_DTYPE_BOOL] = "bool", [RLX_DTYPE_F64] = "f64",
-    [RLX_DTYPE_I8] = "i8",
+    [RLX_DTYPE_I8] = "i8", [RLX_DTYPE_I16] = "i16",
+    [RLX_DTYPE_U16] = "u16", [RLX_DTYPE_U32] = "u32",
+    [RLX_DTYPE_U64] = "u64",
 };
 
 const char *rlx_version(void)

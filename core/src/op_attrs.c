@@ -76,6 +76,8 @@ static const rlx__attr_schema attr_table[] = {
     { RLX_OP_HARD_SIGMOID, "beta", RLX__ATTR_FLOAT,
       RLX_ATTR_HARD_SIGMOID_BETA, RLX_HARD_SIGMOID_BETA_DEFAULT, 0 },
     { RLX_OP_MOD, "fmod", RLX__ATTR_BOOL, RLX_ATTR_MOD_FMOD, 0, 0 },
+    { RLX_OP_BIT_SHIFT, "direction", RLX__ATTR_INT,
+      RLX_ATTR_BIT_SHIFT_DIRECTION, RLX_BIT_SHIFT_LEFT, 0 },
 #define REDUCE_ROWS(op)                                                      \
     { RLX_OP_##op, "axes", RLX__ATTR_INTS, RLX_ATTR_REDUCE_AXES, 0, 0 },     \
     { RLX_OP_##op, "keepdims", RLX__ATTR_BOOL, RLX_ATTR_REDUCE_KEEPDIMS, 0, 0 }

@@ -27,7 +27,9 @@ static const struct {
     { "BF16", RLX_DTYPE_BF16 }, { "F64", RLX_DTYPE_F64 },
     { "I32", RLX_DTYPE_I32 }, { "I64", RLX_DTYPE_I64 },
     { "I8", RLX_DTYPE_I8 }, { "U8", RLX_DTYPE_U8 },
-    { "BOOL", RLX_DTYPE_BOOL },
+    { "BOOL", RLX_DTYPE_BOOL }, { "I16", RLX_DTYPE_I16 },
+    { "U16", RLX_DTYPE_U16 }, { "U32", RLX_DTYPE_U32 },
+    { "U64", RLX_DTYPE_U64 },
 };
 
 rlx_dtype rlx__safetensors_dtype(const char *name)
@@ -134,7 +136,8 @@ static rlx_status tensor_parse(const char *path, const char *name,
         return rlx__error(RLX_ERR_UNSUPPORTED,
                           "%s: tensor '%s' has dtype '%.32s', which rlx "
                           "does not read. Fix: convert it to one of F32, "
-                          "F16, BF16, F64, I32, I64, I8, U8, BOOL",
+                          "F16, BF16, F64, I64, I32, I16, I8, U64, U32, "
+                          "U16, U8, BOOL",
                           path, name, dt->string);
 
     if (sh->kind != RLX__JSON_ARRAY)

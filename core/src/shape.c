@@ -69,6 +69,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         *ints = RLX_ATTR_CONV_BLOCKS + 5 * (RLX_MAX_RANK - 2);
         break;
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+    case RLX_OP_MAX_POOL_INDEX:
         *ints = RLX_ATTR_POOL_BLOCKS + 5 * (RLX_MAX_RANK - 2);
         break;
     case RLX_OP_RESIZE:
@@ -82,7 +83,9 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
         break;
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: *floats = 1; break;
     case RLX_OP_ISINF: *ints = 2; break;
-    case RLX_OP_MOD: *ints = 1; break;
+    case RLX_OP_MOD: case RLX_OP_BIT_SHIFT: *ints = 1; break;
+    case RLX_OP_GRID_SAMPLE: *ints = 3; break;
+    case RLX_OP_ROI_ALIGN: *ints = 5; *floats = 1; break;
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
     case RLX_OP_REDUCE_SUM_SQUARE:
@@ -113,7 +116,7 @@ static void attr_limits(rlx_op op, uint32_t *ints, uint32_t *floats)
     }
 }
 
-/* Ops computed in floating point: f32, f16 or bf16 only. */
+/* Ops computed in floating point: f32, f16 or bf16 (some also f64). */
 static int is_float_op(rlx_op op)
 {
     switch (op) {
@@ -312,16 +315,34 @@ static int takes_bytes(rlx_op op, rlx_dtype t)
 }
 
 /* Dtype rules shared by the float ops. */
+/* The float ops that also compute on f64: the unary ops of 1.0 and the
+ * float elementwise ops of values 100-149 (the arithmetic, comparisons
+ * and reductions have rows in shape_dtype.c). The others (matmul,
+ * softmax, norms, convolution, ...) stay f32, f16 and bf16. */
+static int takes_f64(rlx_op op)
+{
+    return (op >= RLX_OP_RELU && op <= RLX_OP_ATAN) ||
+           (op >= 100 && op < 150) || op == RLX_OP_DET;
+}
+
 static rlx_status check_float_dtypes(const rlx__shape_ctx *c)
 {
     const rlx__node *a = rlx__shape_in(c, 0);
-    if (!is_float_dtype(a->dtype) && !takes_bytes(c->op, a->dtype))
+    if (a->dtype == RLX_DTYPE_F64 && !takes_f64(c->op))
+        return rlx__shape_error(c, RLX_ERR_DTYPE,
+                                "'%s' is f64, but %s computes on f32, f16 "
+                                "and bf16 only. Fix: cast it to f32 first",
+                                a->name, rlx_op_name(c->op));
+    if (!is_float_dtype(a->dtype) && !takes_bytes(c->op, a->dtype) &&
+        !(a->dtype == RLX_DTYPE_F64 && takes_f64(c->op)))
         return rlx__shape_error(c, RLX_ERR_DTYPE,
                                 "'%s' is %s, but %s computes in floating "
                                 "point. Fix: cast it to f32, f16 or bf16 "
                                 "first", a->name, rlx_dtype_name(a->dtype),
                                 rlx_op_name(c->op));
-    for (uint32_t i = 1; i < c->n_inputs; i++) {
+    /* roi_align's batch index is an integer input */
+    uint32_t same = c->op == RLX_OP_ROI_ALIGN ? 2 : c->n_inputs;
+    for (uint32_t i = 1; i < same; i++) {
         const rlx__node *b = rlx__shape_in(c, i);
         if (b->dtype != a->dtype)
             return rlx__shape_error(c, RLX_ERR_DTYPE,
@@ -359,7 +380,30 @@ static rlx_status infer_op(const rlx__shape_ctx *c, rlx__node *out)
         return rlx__shape_conv(c, out);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
         return rlx__shape_pool(c, out);
+    case RLX_OP_MAX_POOL_INDEX: {
+        int64_t so = rlx__shape_int(c, RLX_ATTR_POOL_STORAGE_ORDER, 0);
+        if (so != 0 && so != 1)
+            return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
+                                    "storage_order is %lld. Fix: use 0 "
+                                    "(row-major) or 1 (column-major)",
+                                    (long long)so);
+        out->dtype = RLX_DTYPE_I64; /* positions, whatever x is */
+        return rlx__shape_pool(c, out);
+    }
     case RLX_OP_RESIZE: return rlx__shape_resize(c, out);
+    case RLX_OP_GRID_SAMPLE: return rlx__shape_grid_sample(c, out);
+    case RLX_OP_ROI_ALIGN: return rlx__shape_roi_align(c, out);
+    case RLX_OP_DET: {
+        char sa[RLX__SHAPE_BUF];
+        if (a->rank < 2 || a->shape[a->rank - 1] != a->shape[a->rank - 2])
+            return rlx__shape_error(c, RLX_ERR_SHAPE,
+                                    "'%s' %s is not a stack of square "
+                                    "matrices. Fix: give [..., m, m]",
+                                    a->name, rlx__shape_of(sa, sizeof sa, a));
+        out->rank = a->rank - 2;
+        memcpy(out->shape, a->shape, sizeof out->shape);
+        return RLX_OK;
+    }
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__shape_chnorm(c, out);

@@ -10,11 +10,12 @@
 #include "shape_internal.h"
 
 enum {
-    F = 1 << 0,  /* f32, f16, bf16 */
-    I = 1 << 1,  /* i8, u8, i32, i64 */
+    F = 1 << 0,  /* f32, f16, bf16, f64 */
+    I = 1 << 1,  /* every integer dtype: i8 to i64, u8 to u64 */
     B = 1 << 2,  /* bool */
-    S = 1 << 3,  /* signed integers only (i8, i32, i64): with I unset */
+    S = 1 << 3,  /* signed integers only (i8 to i64): with I unset */
     A = 1 << 4,  /* any dtype of types.h */
+    U = 1 << 5,  /* unsigned integers only (u8 to u64) */
     TO_BOOL = 1, /* result bool */
     TO_I64 = 2   /* result i64 */
 };
@@ -48,6 +49,7 @@ static const dtype_row rows[] = {
     { RLX_OP_REDUCE_MIN, F | I, 0 }, { RLX_OP_REDUCE_PROD, F | I, 0 },
     { RLX_OP_REDUCE_L1, F | I, 0 }, { RLX_OP_REDUCE_L2, F | I, 0 },
     { RLX_OP_REDUCE_SUM_SQUARE, F | I, 0 },
+    { RLX_OP_BIT_SHIFT, U, 0 },
     { RLX_OP_ARGMAX, F | I, TO_I64 }, { RLX_OP_ARGMIN, F | I, TO_I64 },
 };
 
@@ -68,28 +70,32 @@ static int allows(unsigned set, rlx_dtype t)
 {
     switch (t) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
+    case RLX_DTYPE_F64:
         return (set & (F | A)) != 0;
-    case RLX_DTYPE_I8: case RLX_DTYPE_I32: case RLX_DTYPE_I64:
+    case RLX_DTYPE_I8: case RLX_DTYPE_I16: case RLX_DTYPE_I32:
+    case RLX_DTYPE_I64:
         return (set & (I | S | A)) != 0;
-    case RLX_DTYPE_U8: return (set & (I | A)) != 0;
+    case RLX_DTYPE_U8: case RLX_DTYPE_U16: case RLX_DTYPE_U32:
+    case RLX_DTYPE_U64:
+        return (set & (I | U | A)) != 0;
     case RLX_DTYPE_BOOL: return (set & (B | A)) != 0;
-    case RLX_DTYPE_F64: return (set & A) != 0;
     default: return 0;
     }
 }
 
-/* "f32, f16, bf16, i8, u8, i32, i64" for SET, for messages. */
+/* "a float or integer dtype" for SET, for messages. */
 static const char *set_names(unsigned set)
 {
     if (set & A)
         return "any dtype";
     switch (set) {
-    case F | I | B: return "f32, f16, bf16, i8, u8, i32, i64 or bool";
-    case F | I: return "f32, f16, bf16, i8, u8, i32 or i64";
-    case F | S: return "f32, f16, bf16, i8, i32 or i64";
-    case F: return "f32, f16 or bf16";
-    case I: return "i8, u8, i32 or i64";
+    case F | I | B: return "a float or integer dtype, or bool";
+    case F | I: return "a float or integer dtype";
+    case F | S: return "a float or signed integer dtype";
+    case F: return "f32, f16, bf16 or f64";
+    case I: return "an integer dtype";
     case B: return "bool";
+    case U: return "an unsigned integer dtype (u8, u16, u32, u64)";
     default: return "another dtype";
     }
 }

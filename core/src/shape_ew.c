@@ -1,7 +1,7 @@
 /*
  * shape_ew.c - shapes and attribute checks of the elementwise, select and
  * index-of-extreme ops of ABI 1.4 (values 100-149): comparisons, logical
- * and bitwise ops, where, clip, isinf, mod, the activations with
+ * and bitwise ops, bit_shift, where, clip, isinf, mod, the activations with
  * parameters, the added reductions and argmax/argmin. Dtypes are checked
  * before this, in shape_dtype.c.
  */
@@ -56,7 +56,7 @@ static rlx_status infer_mod(const rlx__shape_ctx *c, rlx__node *out)
         return st;
     rlx_dtype t = rlx__shape_in(c, 0)->dtype;
     int is_float = t == RLX_DTYPE_F32 || t == RLX_DTYPE_F16 ||
-                   t == RLX_DTYPE_BF16;
+                   t == RLX_DTYPE_BF16 || t == RLX_DTYPE_F64;
     if (is_float && rlx__shape_int(c, RLX_ATTR_MOD_FMOD, 0) == 0)
         return rlx__shape_error(c, RLX_ERR_INVALID_ARGUMENT,
                                 "fmod is 0 (integer mod) but the operands "
@@ -106,6 +106,12 @@ rlx_status rlx__shape_ew14(const rlx__shape_ctx *c, rlx__node *out)
     case RLX_OP_LOGICAL_AND: case RLX_OP_LOGICAL_OR:
     case RLX_OP_LOGICAL_XOR: case RLX_OP_BITWISE_AND:
     case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR: case RLX_OP_PRELU:
+        return rlx__shape_broadcast(c, a, rlx__shape_in(c, 1), out);
+    case RLX_OP_BIT_SHIFT:
+        st = check_flag(c, RLX_ATTR_BIT_SHIFT_DIRECTION, RLX_BIT_SHIFT_LEFT,
+                        "direction (0 left, 1 right)");
+        if (st != RLX_OK)
+            return st;
         return rlx__shape_broadcast(c, a, rlx__shape_in(c, 1), out);
     case RLX_OP_WHERE: return infer_where(c, out);
     case RLX_OP_MOD: return infer_mod(c, out);

@@ -326,6 +326,10 @@ static void int_limits(rlx_dtype t, int64_t *lo, int64_t *hi)
     case RLX_DTYPE_I8: *lo = INT8_MIN; *hi = INT8_MAX; break;
     case RLX_DTYPE_U8: *lo = 0; *hi = UINT8_MAX; break;
     case RLX_DTYPE_I32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case RLX_DTYPE_I16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    case RLX_DTYPE_U16: *lo = 0; *hi = UINT16_MAX; break;
+    case RLX_DTYPE_U32: *lo = 0; *hi = UINT32_MAX; break;
+    case RLX_DTYPE_U64: *lo = 0; *hi = INT64_MAX; break; /* as int64 */
     default: *lo = INT64_MIN; *hi = INT64_MAX; break;
     }
 }
@@ -345,7 +349,7 @@ rlx_status rlx__shape_range(const rlx__shape_ctx *c, rlx__node *out)
         return rlx__shape_error(c, RLX_ERR_DTYPE,
                                 "dtype %lld is not a numeric dtype. Fix: use "
                                 "an RLX_DTYPE_* value other than bool (f32, "
-                                "f16, bf16, f64, i32, i64, i8, u8)",
+                                "f16, bf16, f64 or an integer dtype)",
                                 (long long)t);
     if (count < 0)
         return rlx__shape_error(c, RLX_ERR_SHAPE,

@@ -89,6 +89,8 @@ rlx_status rlx__shape_fill(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_conv(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_pool(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_resize(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_grid_sample(const rlx__shape_ctx *c, rlx__node *out);
+rlx_status rlx__shape_roi_align(const rlx__shape_ctx *c, rlx__node *out);
 rlx_status rlx__shape_chnorm(const rlx__shape_ctx *c, rlx__node *out);
 /* ---- shape_layout.c: pad, expand, tile, strided_slice, trilu ----------- */
 

@@ -89,6 +89,10 @@ static inline const char *rlx_kit_dtype_name(rlx_dtype t)
     case RLX_DTYPE_BOOL: return "bool";
     case RLX_DTYPE_F64: return "f64";
     case RLX_DTYPE_I8: return "i8";
+    case RLX_DTYPE_I16: return "i16";
+    case RLX_DTYPE_U16: return "u16";
+    case RLX_DTYPE_U32: return "u32";
+    case RLX_DTYPE_U64: return "u64";
     default: return "unknown";
     }
 }

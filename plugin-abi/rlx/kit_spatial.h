@@ -39,7 +39,7 @@ static inline int rlx_kit_op_is_conv(rlx_op op)
 static inline int rlx_kit_op_is_pool(rlx_op op)
 {
     return op == RLX_OP_MAX_POOL || op == RLX_OP_AVG_POOL ||
-           op == RLX_OP_LP_POOL;
+           op == RLX_OP_LP_POOL || op == RLX_OP_MAX_POOL_INDEX;
 }
 
 /* Read the int attributes (N_INTS at INTS) of a conv or pool node whose

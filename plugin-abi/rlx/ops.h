@@ -275,6 +275,52 @@
     /* nonzeros than n pad with -1 columns, more fail the run. An exact   */ \
     /* ONNX NonZero is folded at compile time (docs/ops.md).              */ \
     X(NON_ZERO, 163, "non_zero", 1)                                          \
+    /* values 140-149: more math and bit shifts (89-99: vision ops)     */  \
+    /* inverse trigonometric and hyperbolic functions: unary, f32, f16,  */  \
+    /* bf16 and f64. Outside the domain the result is NaN (asin, acos    */  \
+    /* |x| > 1, acosh x < 1, atanh |x| > 1); atanh(+-1) is +-inf.        */  \
+    X(ASIN, 140, "asin", 1)                                                  \
+    X(ACOS, 141, "acos", 1)                                                  \
+    X(SINH, 142, "sinh", 1)                                                  \
+    X(COSH, 143, "cosh", 1)                                                  \
+    X(ASINH, 144, "asinh", 1)                                                \
+    X(ACOSH, 145, "acosh", 1)                                                \
+    X(ATANH, 146, "atanh", 1)                                                \
+    /* bit_shift(x, n), broadcasting, unsigned integer dtypes (u8, u16, */   \
+    /* u32, u64), same dtype on both sides: int_attrs [0] direction     */   \
+    /* (RLX_BIT_SHIFT_LEFT, default; RLX_BIT_SHIFT_RIGHT). Bits shifted */   \
+    /* out are lost; a shift by the width or more gives 0.              */   \
+    X(BIT_SHIFT, 147, "bit_shift", 2)                                        \
+    /* max_pool_index(x): where each max_pool maximum is, i64; the same  */  \
+    /* attributes and result shape as max_pool (x f32, f16 or bf16),    */  \
+    /* except int_attrs [2] storage_order (0, default: row-major; 1:    */  \
+    /* column-major) in place of lp_pool's p. The position counts over  */  \
+    /* the whole input: (n*C + c)*D1*..*Ds plus the spatial position,   */  \
+    /* row-major (i1*D2 + i2 ...) or column-major (i1 + i2*D1 ...). Of  */  \
+    /* equal maxima the first in window order wins, a NaN wins over     */  \
+    /* numbers; a window wholly in the padding gives -1. The values are */  \
+    /* max_pool's.                                                      */  \
+    X(MAX_POOL_INDEX, 89, "max_pool_index", 1)                               \
+    /* grid_sample(x, grid): x [N, C, D1..Ds] (s = 1 to 3), grid [N,    */  \
+    /* O1..Os, s] of x's dtype (f32, f16, bf16), its last axis the       */ \
+    /* coordinates in [-1, 1], innermost axis first (x, y[, z]); y [N,  */  \
+    /* C, O1..Os]. int_attrs [0] mode (RLX_GRID_SAMPLE_LINEAR, default; */  \
+    /* _NEAREST, half to even; _CUBIC, a = -0.75), [1] padding          */  \
+    /* (RLX_GRID_SAMPLE_ZEROS, default; _BORDER; _REFLECTION), [2]      */  \
+    /* align_corners (0). As ONNX GridSample; docs/ops.md.              */  \
+    X(GRID_SAMPLE, 90, "grid_sample", 2)                                     \
+    /* det(x): x [..., m, m] -> [...], the determinant of each matrix;  */  \
+    /* f32, f16, bf16, f64. LU with partial pivoting in double; an      */  \
+    /* empty matrix (m = 0) gives 1.                                    */  \
+    X(DET, 91, "det", 1)                                                     \
+    /* roi_align(x, rois, batch_index): x [N, C, H, W] (f32, f16, bf16), */ \
+    /* rois [R, 4] (x1, y1, x2, y2) of x's dtype, batch_index [R] i32   */  \
+    /* or i64; y [R, C, oh, ow]. int_attrs [0] mode (0 avg, default; 1  */  \
+    /* max), [1] oh (1), [2] ow (1), [3] sampling_ratio (0: adaptive),  */  \
+    /* [4] half_pixel (1: the roi shifted by -0.5 after scaling; 0:     */  \
+    /* ONNX's output_half_pixel, rois at least 1 wide). float_attrs [0] */  \
+    /* spatial_scale (1). A batch index outside [0, N) fails the run.   */  \
+    X(ROI_ALIGN, 92, "roi_align", 3)                                         \
     /* quantization (values 200-219). Every input is required; ONNX's   */  \
     /* optional zero points are lowered as zero constants.               */  \
     /* quantize_linear(x, scale, zero_point): y = saturate(round half to */  \
@@ -404,7 +450,19 @@ enum {
     RLX_ATTR_TRILU_K = 1,
     RLX_ATTR_NON_ZERO_COLUMNS = 0,
     RLX_ATTR_QUANT_AXIS = 0,       /* quantize_linear, dequantize_linear */
-    RLX_ATTR_QUANT_BLOCK_SIZE = 1
+    RLX_ATTR_QUANT_BLOCK_SIZE = 1,
+    /* values 89-99 and 140-149 */
+    RLX_ATTR_BIT_SHIFT_DIRECTION = 0,
+    RLX_ATTR_POOL_STORAGE_ORDER = 2, /* max_pool_index, in lp_pool's p */
+    RLX_ATTR_GRID_SAMPLE_MODE = 0,
+    RLX_ATTR_GRID_SAMPLE_PADDING = 1,
+    RLX_ATTR_GRID_SAMPLE_ALIGN_CORNERS = 2,
+    RLX_ATTR_ROI_ALIGN_MODE = 0,
+    RLX_ATTR_ROI_ALIGN_HEIGHT = 1,
+    RLX_ATTR_ROI_ALIGN_WIDTH = 2,
+    RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO = 3,
+    RLX_ATTR_ROI_ALIGN_HALF_PIXEL = 4,
+    RLX_ATTR_ROI_ALIGN_SPATIAL_SCALE = 0 /* float_attrs */
 };
 
 /* Entry of per-axis block BLOCK, axis I (of S spatial axes). */
@@ -454,5 +512,17 @@ enum {
 #define RLX_REDUCTION_MUL 2
 #define RLX_REDUCTION_MAX 3
 #define RLX_REDUCTION_MIN 4
+
+/* bit_shift int_attrs [0] (since 1.4) */
+#define RLX_BIT_SHIFT_LEFT 0
+#define RLX_BIT_SHIFT_RIGHT 1
+
+/* grid_sample int_attrs [0] mode and [1] padding (since 1.4) */
+#define RLX_GRID_SAMPLE_LINEAR 0
+#define RLX_GRID_SAMPLE_NEAREST 1
+#define RLX_GRID_SAMPLE_CUBIC 2
+#define RLX_GRID_SAMPLE_ZEROS 0
+#define RLX_GRID_SAMPLE_BORDER 1
+#define RLX_GRID_SAMPLE_REFLECTION 2
 
 #endif /* RLX_OPS_H */

@@ -27,6 +27,10 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
     if ((op == RLX_OP_MAX_POOL || op == RLX_OP_RESIZE) &&
         (dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8))
         return 1;
+    if (op == RLX_OP_MAX_POOL_INDEX) /* positions, asked as the result */
+        return dtype == RLX_DTYPE_I64;
+    if (op == RLX_OP_DET)
+        return rlx_kit_dtype_is_float(dtype) || dtype == RLX_DTYPE_F64;
     if (rlx_kit_op_is_float(op))
         return rlx_kit_dtype_is_float(dtype);
     /* quantization: the result's dtype */
@@ -46,6 +50,8 @@ int rlx__cpu_ref_supports(rlx_op op, rlx_dtype dtype)
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
     case RLX_DTYPE_F64: case RLX_DTYPE_I32: case RLX_DTYPE_I64:
     case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_BOOL:
+    case RLX_DTYPE_I16: case RLX_DTYPE_U16: case RLX_DTYPE_U32:
+    case RLX_DTYPE_U64:
         return 1;
     default:
         return 0;

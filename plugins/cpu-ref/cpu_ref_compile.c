@@ -42,8 +42,10 @@ static rlx_status out_of_memory(const rlx_host *host, const char *what,
  * and of concat; the data of reshape, transpose, slice, gather. */
 static uint32_t same_dtype_inputs(rlx_op op, uint32_t n_inputs)
 {
-    if (op >= 100 && op < 150)
+    if ((op >= 100 && op < 150) || op == RLX_OP_MAX_POOL_INDEX)
         return 0; /* mixed dtypes: checked by their prepare */
+    if (op == RLX_OP_ROI_ALIGN)
+        return 2; /* x, rois; then the integer batch index */
     if (rlx_kit_op_is_float(op) || op == RLX_OP_CONCAT)
         return n_inputs;
     switch (op) {
@@ -275,8 +277,21 @@ static rlx_status node_compile(const rlx_host *host, const rlx_graph_view *g,
         return rlx__cpu_ref_conv_prepare(host, g, v, n->name, &n->vis);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
         return rlx__cpu_ref_pool_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_MAX_POOL_INDEX:
+        if (!rlx_kit_dtype_is_float(in0->dtype))
+            return rlx_kit_fail(host, RLX_ERR_DTYPE,
+                                "cpu-ref compile: max_pool_index '%s' "
+                                "reads %s." FIX_REPORT, n->name,
+                                rlx_kit_dtype_name(in0->dtype));
+        return rlx__cpu_ref_pool_prepare(host, g, v, n->name, &n->vis);
     case RLX_OP_RESIZE:
         return rlx__cpu_ref_resize_prepare(host, g, v, n->name, &n->vis);
+    case RLX_OP_GRID_SAMPLE:
+        return rlx__cpu_ref_grid_prepare(host, g, v, &a, n);
+    case RLX_OP_DET:
+        return rlx__cpu_ref_det_prepare(host, g, v, n);
+    case RLX_OP_ROI_ALIGN:
+        return rlx__cpu_ref_roi_prepare(host, g, v, &a, n);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlx__cpu_ref_chnorm_prepare(host, g, v, n->name, &n->vis);

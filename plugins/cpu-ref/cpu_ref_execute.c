@@ -198,6 +198,21 @@ static rlx_status node_run(const rlx_host *host, rlx_executable *exe,
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
     case RLX_OP_RESIZE:
         return vision_bytes_run(exe, n);
+    case RLX_OP_DET:
+        rlx__cpu_ref_det_run(exe, n);
+        return RLX_OK;
+    case RLX_OP_ROI_ALIGN: {
+        rlx_status st = rlx__cpu_ref_roi_run(host, exe, n);
+        if (st == RLX_OK)
+            rlx__cpu_ref_node_narrow(n);
+        return st;
+    }
+    case RLX_OP_GRID_SAMPLE:
+        rlx__cpu_ref_grid_run(n, x, y, n->f32);
+        break;
+    case RLX_OP_MAX_POOL_INDEX: /* i64 result, a float input */
+        rlx__cpu_ref_pool_index_run(n->vis, x, (int64_t *)(void *)n->data);
+        return RLX_OK;
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM: {
         const float *in[5];

@@ -214,6 +214,8 @@ struct rlx_executable {
 /* Unary: Y[i] = f(X[i]). APPROX only matters for GELU. */
 void rlx__cpu_ref_unary(rlx_op op, int64_t approx, const float *x, float *y,
                         size_t count);
+/* One element of a unary op of ABI 1.0 (relu to atan), in double. */
+double rlx__cpu_ref_unary_apply(rlx_op op, int64_t approx, double x);
 
 /* Prepare a broadcast plan; SCRATCH receives the allocation the plan's
  * arrays live in. Reports and returns an error on bad shapes. */
@@ -286,6 +288,35 @@ void rlx__cpu_ref_unravel(size_t i, uint32_t rank, const int64_t *dims,
 size_t rlx__cpu_ref_ravel(uint32_t rank, const int64_t *dims,
                           const int64_t *coord);
 
+/* kernels_grid.c: grid_sample (its plan in plan.index: the dims of x
+ * and the grid, the mode, padding and align_corners). */
+rlx_status rlx__cpu_ref_grid_prepare(const rlx_host *host,
+                                     const rlx_graph_view *g,
+                                     const rlx_node_view *v,
+                                     const rlx__cpu_ref_attrs *a,
+                                     rlx__cpu_ref_node *n);
+void rlx__cpu_ref_grid_run(const rlx__cpu_ref_node *n, const float *x,
+                           const float *grid, float *y);
+
+/* kernels_det.c: det, its plan in plan.arg (outer: the matrices, len:
+ * m) and an m x m double scratch in acc. */
+rlx_status rlx__cpu_ref_det_prepare(const rlx_host *host,
+                                    const rlx_graph_view *g,
+                                    const rlx_node_view *v,
+                                    rlx__cpu_ref_node *n);
+void rlx__cpu_ref_det_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
+
+/* kernels_roi.c: roi_align (plan in plan.index: x's dims, R, the
+ * attributes); run fails for a batch index out of range. */
+rlx_status rlx__cpu_ref_roi_prepare(const rlx_host *host,
+                                    const rlx_graph_view *g,
+                                    const rlx_node_view *v,
+                                    const rlx__cpu_ref_attrs *a,
+                                    rlx__cpu_ref_node *n);
+rlx_status rlx__cpu_ref_roi_run(const rlx_host *host,
+                                const rlx_executable *exe,
+                                rlx__cpu_ref_node *n);
+
 /* kernels_layout.c: pad, expand, tile, strided_slice, trilu (by bytes) */
 void rlx__cpu_ref_layout_run(rlx__cpu_ref_node *n, const unsigned char *x);
 
@@ -322,10 +353,16 @@ void rlx__cpu_ref_ew_run(const rlx_executable *exe, rlx__cpu_ref_node *n);
  * double (any dtype; float ones through their f32 view). */
 int64_t rlx__cpu_ref_load_int(const rlx__cpu_ref_node *n, size_t i);
 double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i);
+/* Store V into element I of a float node N: rounded once to f32 (then
+ * to f16/bf16 by node_narrow), or as it is for f64. */
+void rlx__cpu_ref_store_double(rlx__cpu_ref_node *n, size_t i, double v);
+/* Nonzero for the ops cpu-ref also runs on f64: the elementwise ops and
+ * reductions (kernels_ew.c, kernels_reduce_ext.c, kernels_arg.c). */
+int rlx__cpu_ref_takes_f64(rlx_op op);
 /* Store V into element I of N, wrapping to the width of N's integer
  * dtype (bool: nonzero is 1). */
 void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v);
-/* Nonzero for i8, u8, i32, i64 and bool. */
+/* Nonzero for the integer dtypes (i8 to i64, u8 to u64) and bool. */
 int rlx__cpu_ref_is_int(rlx_dtype t);
 /* The least and greatest value of integer dtype T. */
 void rlx__cpu_ref_int_range(rlx_dtype t, int64_t *lo, int64_t *hi);
@@ -335,6 +372,13 @@ int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,
                             int64_t y);
 double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
                              double y);
+
+/* kernels_ew_u64.c: the ops that read u64 operands as unsigned (they
+ * order or divide), one element; their clip bounds as bit patterns. */
+int rlx__cpu_ref_u64_orders(rlx_op op);
+uint64_t rlx__cpu_ref_u64_op(rlx_op op, const rlx__cpu_ref_ew *p,
+                             uint64_t x, uint64_t y);
+int64_t rlx__cpu_ref_u64_bound(double b, int up);
 
 /* kernels_reduce_ext.c: reductions of values 100-149 on any of their
  * dtypes, and reduce_sum/mean/max on integers (plan: reduce_prepare). */

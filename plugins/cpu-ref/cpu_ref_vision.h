@@ -74,6 +74,9 @@ rlx_status rlx__cpu_ref_pool_prepare(const rlx_host *host,
                                      rlx__cpu_ref_vision **out);
 void rlx__cpu_ref_pool_run(rlx_op op, const rlx__cpu_ref_vision *p,
                            const float *x, float *y);
+/* max_pool_index: each maximum's flat position in X (i64, Y). */
+void rlx__cpu_ref_pool_index_run(const rlx__cpu_ref_vision *p,
+                                 const float *x, int64_t *y);
 
 rlx_status rlx__cpu_ref_resize_prepare(const rlx_host *host,
                                        const rlx_graph_view *g,

@@ -25,7 +25,8 @@ rlx_status rlx__cpu_ref_arg_prepare(const rlx_host *host,
     int ok = axis >= 0 && (last == 0 || last == 1) &&
              in->dtype != RLX_DTYPE_BOOL &&
              (rlx__cpu_ref_is_int(in->dtype) ||
-              rlx_kit_dtype_is_float(in->dtype)) &&
+              rlx_kit_dtype_is_float(in->dtype) ||
+              in->dtype == RLX_DTYPE_F64) &&
              rlx__cpu_ref_shape_count(rlx__cpu_ref_shape_of(in), 1,
                                       &in_count) > 0;
     rlx__cpu_ref_arg *p = &n->plan.arg;
@@ -60,11 +61,13 @@ static int more_extreme(int is_max, double v, double best)
     return (v > best) == is_max ? 1 : -1;
 }
 
-static int more_extreme_int(int is_max, int64_t v, int64_t best)
+/* Integers; U64 compares the bits as unsigned. */
+static int more_extreme_int(int is_max, int64_t v, int64_t best, int u64)
 {
     if (v == best)
         return 0;
-    return (v > best) == is_max ? 1 : -1;
+    int more = u64 ? (uint64_t)v > (uint64_t)best : v > best;
+    return more == is_max ? 1 : -1;
 }
 
 void rlx__cpu_ref_arg_run(const rlx_executable *exe, rlx__cpu_ref_node *n)
@@ -79,8 +82,11 @@ void rlx__cpu_ref_arg_run(const rlx_executable *exe, rlx__cpu_ref_node *n)
                 size_t i = base + k * p->inner, b = base + best * p->inner;
                 int c = ints ? more_extreme_int(is_max,
                                                 rlx__cpu_ref_load_int(x, i),
-                                                rlx__cpu_ref_load_int(x, b))
-                             : more_extreme(is_max, x->f32[i], x->f32[b]);
+                                                rlx__cpu_ref_load_int(x, b),
+                                                x->dtype == RLX_DTYPE_U64)
+                             : more_extreme(is_max,
+                                            rlx__cpu_ref_load_double(x, i),
+                                            rlx__cpu_ref_load_double(x, b));
                 if (c > 0 || (c == 0 && p->last))
                     best = k;
             }

@@ -45,6 +45,20 @@ static value load(rlx_dtype t, const unsigned char *p)
     case RLX_DTYPE_I8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
     case RLX_DTYPE_U8: v.i = p[0]; break;
     case RLX_DTYPE_BOOL: v.i = p[0] != 0; break;
+    case RLX_DTYPE_I16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
+    case RLX_DTYPE_U16: { uint16_t x; memcpy(&x, p, 2); v.i = x; break; }
+    case RLX_DTYPE_U32: { uint32_t x; memcpy(&x, p, 4); v.i = x; break; }
+    case RLX_DTYPE_U64: {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        if (x <= INT64_MAX) {
+            v.i = (int64_t)x;
+        } else { /* past int64: as a double, which saturates the same */
+            v.is_float = 1;
+            v.f = (double)x;
+        }
+        break;
+    }
     default: break; /* compile admits only known dtypes */
     }
     return v;
@@ -65,6 +79,19 @@ static int64_t to_int(value v, int64_t lo, int64_t hi)
     if (t >= (double)hi)
         return hi;
     return (int64_t)t;
+}
+
+/* V as a u64: truncated, negative and NaN to 0, saturated at 2^64 - 1. */
+static uint64_t to_u64(value v)
+{
+    if (!v.is_float)
+        return v.i < 0 ? 0 : (uint64_t)v.i;
+    double t = trunc(v.f);
+    if (isnan(t) || t <= 0)
+        return 0;
+    if (t >= 18446744073709551616.0)
+        return UINT64_MAX;
+    return (uint64_t)t;
 }
 
 static void store(rlx_dtype t, unsigned char *p, value v)
@@ -109,6 +136,26 @@ static void store(rlx_dtype t, unsigned char *p, value v)
         break;
     }
     case RLX_DTYPE_U8: p[0] = (unsigned char)to_int(v, 0, UINT8_MAX); break;
+    case RLX_DTYPE_I16: {
+        int16_t x = (int16_t)to_int(v, INT16_MIN, INT16_MAX);
+        memcpy(p, &x, 2);
+        break;
+    }
+    case RLX_DTYPE_U16: {
+        uint16_t x = (uint16_t)to_int(v, 0, UINT16_MAX);
+        memcpy(p, &x, 2);
+        break;
+    }
+    case RLX_DTYPE_U32: {
+        uint32_t x = (uint32_t)to_int(v, 0, UINT32_MAX);
+        memcpy(p, &x, 4);
+        break;
+    }
+    case RLX_DTYPE_U64: {
+        uint64_t x = to_u64(v);
+        memcpy(p, &x, 8);
+        break;
+    }
     case RLX_DTYPE_BOOL:
         p[0] = v.is_float ? v.f != 0.0 : v.i != 0;
         break;

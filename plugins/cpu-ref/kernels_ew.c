@@ -2,8 +2,8 @@
  * kernels_ew.c - elementwise ops of one to three inputs with NumPy
  * broadcasting, on any dtype the op allows: the ABI 1.4 comparisons,
  * logical, bitwise, select, rounding and activation ops, and the older
- * arithmetic ops on integers. Floats compute in double from the inputs'
- * f32 views; integers in int64 with two's-complement wrap-around, stored
+ * arithmetic ops on integers, and every elementwise op on f64. Floats
+ * compute in double from the inputs' f32 views (f64: their values); integers in int64 with two's-complement wrap-around, stored
  * back at the result's width.
  */
 #include <math.h>
@@ -18,8 +18,12 @@ int64_t rlx__cpu_ref_load_int(const rlx__cpu_ref_node *n, size_t i)
     switch (n->dtype) {
     case RLX_DTYPE_I8: { int8_t v; memcpy(&v, p, 1); return v; }
     case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: return p[0];
+    case RLX_DTYPE_I16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case RLX_DTYPE_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
     case RLX_DTYPE_I32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case RLX_DTYPE_I64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case RLX_DTYPE_U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: /* u64: its bits */
+        { int64_t v; memcpy(&v, p, 8); return v; }
     default: return 0;
     }
 }
@@ -33,7 +37,17 @@ double rlx__cpu_ref_load_double(const rlx__cpu_ref_node *n, size_t i)
         memcpy(&v, n->data + i * 8, 8);
         return v;
     }
+    if (n->dtype == RLX_DTYPE_U64)
+        return (double)(uint64_t)rlx__cpu_ref_load_int(n, i);
     return (double)rlx__cpu_ref_load_int(n, i);
+}
+
+void rlx__cpu_ref_store_double(rlx__cpu_ref_node *n, size_t i, double v)
+{
+    if (n->f32)
+        n->f32[i] = rlx__cpu_ref_to_f32(v);
+    else if (n->dtype == RLX_DTYPE_F64)
+        memcpy(n->data + i * 8, &v, 8);
 }
 
 void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v)
@@ -43,8 +57,17 @@ void rlx__cpu_ref_store_int(rlx__cpu_ref_node *n, size_t i, int64_t v)
     switch (n->dtype) {
     case RLX_DTYPE_BOOL: p[0] = v != 0; break;
     case RLX_DTYPE_I8: case RLX_DTYPE_U8: p[0] = (unsigned char)u; break;
-    case RLX_DTYPE_I32: { uint32_t w = (uint32_t)u; memcpy(p, &w, 4); break; }
-    case RLX_DTYPE_I64: memcpy(p, &u, 8); break;
+    case RLX_DTYPE_I16: case RLX_DTYPE_U16: {
+        uint16_t w = (uint16_t)u;
+        memcpy(p, &w, 2);
+        break;
+    }
+    case RLX_DTYPE_I32: case RLX_DTYPE_U32: {
+        uint32_t w = (uint32_t)u;
+        memcpy(p, &w, 4);
+        break;
+    }
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: memcpy(p, &u, 8); break;
     default: break;
     }
 }
@@ -101,7 +124,7 @@ static int inputs_ok(const rlx_graph_view *g, const rlx_node_view *v,
     for (uint32_t j = first + 1; j < v->n_inputs; j++)
         if (g->nodes[v->inputs[j]]->dtype != t)
             return 0;
-    int is_float = rlx_kit_dtype_is_float(t);
+    int is_float = rlx_kit_dtype_is_float(t) || t == RLX_DTYPE_F64;
     switch (v->op) {
     case RLX_OP_WHERE: return t == v->dtype;
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
@@ -177,7 +200,10 @@ rlx_status rlx__cpu_ref_ew_prepare(const rlx_host *host,
     p->index = p->dims + r;
     for (uint32_t d = 0; d < r; d++)
         p->dims[d] = (size_t)v->shape[d];
-    if (v->op == RLX_OP_CLIP && rlx__cpu_ref_is_int(v->dtype)) {
+    if (v->op == RLX_OP_CLIP && v->dtype == RLX_DTYPE_U64) {
+        p->iattr[0] = rlx__cpu_ref_u64_bound(p->fattr[0], 1);
+        p->iattr[1] = rlx__cpu_ref_u64_bound(p->fattr[1], 0);
+    } else if (v->op == RLX_OP_CLIP && rlx__cpu_ref_is_int(v->dtype)) {
         int64_t lo, hi;
         rlx__cpu_ref_int_range(v->dtype, &lo, &hi);
         p->iattr[0] = int_bound(p->fattr[0], 1, lo, hi);
@@ -206,9 +232,12 @@ static int holds(rlx_op op, int ord)
     }
 }
 
-/* The order of two integers, or of two floats (2 with a NaN). */
-static int order_int(int64_t x, int64_t y)
+/* The order of two integers (U64: their bits read unsigned), or of two
+ * floats (2 with a NaN). */
+static int order_int(int64_t x, int64_t y, int u64)
 {
+    if (u64)
+        return ((uint64_t)x > (uint64_t)y) - ((uint64_t)x < (uint64_t)y);
     return (x > y) - (x < y);
 }
 
@@ -239,27 +268,38 @@ static void element(const rlx_executable *exe, rlx__cpu_ref_node *n,
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
         n->data[k] = (unsigned char)holds(
             n->op, ints ? order_int(rlx__cpu_ref_load_int(x, at[0]),
-                                    rlx__cpu_ref_load_int(y, at[1]))
-                        : order_float(x->f32[at[0]], y->f32[at[1]]));
+                                    rlx__cpu_ref_load_int(y, at[1]),
+                                    x->dtype == RLX_DTYPE_U64)
+                        : order_float(rlx__cpu_ref_load_double(x, at[0]),
+                                      rlx__cpu_ref_load_double(y, at[1])));
         return;
     case RLX_OP_ISNAN:
-        n->data[k] = isnan(x->f32[at[0]]) != 0;
+        n->data[k] = isnan(rlx__cpu_ref_load_double(x, at[0])) != 0;
         return;
     case RLX_OP_ISINF: {
-        double v = x->f32[at[0]];
+        double v = rlx__cpu_ref_load_double(x, at[0]);
         n->data[k] = isinf(v) && (v > 0 ? p->iattr[0] : p->iattr[1]);
         return;
     }
     default: break;
     }
-    if (ints)
+    if (x->dtype == RLX_DTYPE_U64 && rlx__cpu_ref_u64_orders(n->op))
+        rlx__cpu_ref_store_int(
+            n, k,
+            (int64_t)rlx__cpu_ref_u64_op(
+                n->op, p, (uint64_t)rlx__cpu_ref_load_int(x, at[0]),
+                (uint64_t)rlx__cpu_ref_load_int(y, at[1])));
+    else if (ints)
         rlx__cpu_ref_store_int(
             n, k,
             rlx__cpu_ref_int_op(n->op, p, rlx__cpu_ref_load_int(x, at[0]),
                                 rlx__cpu_ref_load_int(y, at[1])));
     else
-        n->f32[k] = rlx__cpu_ref_to_f32(rlx__cpu_ref_float_op(
-            n->op, p, x->f32[at[0]], y->f32[at[1]]));
+        rlx__cpu_ref_store_double(
+            n, k,
+            rlx__cpu_ref_float_op(n->op, p,
+                                  rlx__cpu_ref_load_double(x, at[0]),
+                                  rlx__cpu_ref_load_double(y, at[1])));
 }
 
 void rlx__cpu_ref_ew_run(const rlx_executable *exe, rlx__cpu_ref_node *n)

@@ -1,7 +1,7 @@
 /*
  * kernels_ew_float.c - one element of an ABI 1.4 elementwise op on floats,
- * in double: rounding, sign, reciprocal, erf, clip, mod and the
- * activations. NaN passes through every op here that gives a number
+ * in double: rounding, sign, reciprocal, erf, clip, mod, the activations
+ * and the inverse trigonometric and hyperbolic functions. NaN passes through every op here that gives a number
  * (clip and hard_sigmoid included); at -inf, hard_swish and mish give
  * their limit 0 (docs/ops.md#edge-activations-at-infinity).
  */
@@ -58,6 +58,27 @@ double rlx__cpu_ref_float_op(rlx_op op, const rlx__cpu_ref_ew *p, double x,
         return isinf(x) && x < 0 ? 0.0 : x * tanh(softplus(x));
     case RLX_OP_PRELU: return x < 0 ? y * x : x;
     case RLX_OP_MOD: return fmod(x, y);
-    default: return NAN; /* compile admits no other op here */
+    /* libm's: NaN outside the domain, atanh(+-1) = +-inf */
+    case RLX_OP_ASIN: return asin(x);
+    case RLX_OP_ACOS: return acos(x);
+    case RLX_OP_SINH: return sinh(x);
+    case RLX_OP_COSH: return cosh(x);
+    case RLX_OP_ASINH: return asinh(x);
+    case RLX_OP_ACOSH: return acosh(x);
+    case RLX_OP_ATANH: return atanh(x);
+    /* the ABI 1.0 arithmetic, here for f64 (f32 and the 16-bit floats
+     * run on kernels_binary.c and kernels_unary.c, with the same rules) */
+    case RLX_OP_ADD: return x + y;
+    case RLX_OP_SUB: return x - y;
+    case RLX_OP_MUL: return x * y;
+    case RLX_OP_DIV: return x / y;
+    case RLX_OP_POW: return pow(x, y);
+    case RLX_OP_MAX: /* NumPy's maximum: a NaN on either side wins */
+        return isnan(x) || isnan(y) ? x + y : (x > y ? x : y);
+    case RLX_OP_MIN: return isnan(x) || isnan(y) ? x + y : (x < y ? x : y);
+    default:
+        if (op >= RLX_OP_RELU && op <= RLX_OP_ATAN)
+            return rlx__cpu_ref_unary_apply(op, p->iattr[0], x);
+        return NAN; /* compile admits no other op here */
     }
 }

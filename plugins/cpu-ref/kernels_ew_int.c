@@ -59,6 +59,18 @@ static int64_t int_pow(int64_t x, int64_t y)
     return r;
 }
 
+/* bit_shift on an unsigned dtype: X holds the value zero-extended (u64:
+ * its bits), so shifting the 64-bit pattern and storing at the result's
+ * width drops the bits shifted out; a shift by 64 or more (or one whose
+ * bits read as negative) leaves nothing. */
+static int64_t bit_shift(int64_t x, int64_t y, int64_t right)
+{
+    uint64_t n = (uint64_t)y;
+    if (n >= 64)
+        return 0;
+    return (int64_t)(right ? (uint64_t)x >> n : (uint64_t)x << n);
+}
+
 /* clip's bounds were rounded and saturated at compile (kernels_ew.c). */
 static int64_t int_clip(const rlx__cpu_ref_ew *p, int64_t x)
 {
@@ -95,6 +107,7 @@ int64_t rlx__cpu_ref_int_op(rlx_op op, const rlx__cpu_ref_ew *p, int64_t x,
     case RLX_OP_BITWISE_OR: return (int64_t)((uint64_t)x | (uint64_t)y);
     case RLX_OP_BITWISE_XOR: return (int64_t)((uint64_t)x ^ (uint64_t)y);
     case RLX_OP_BITWISE_NOT: return (int64_t)~(uint64_t)x;
+    case RLX_OP_BIT_SHIFT: return bit_shift(x, y, p->iattr[0]);
     default: return 0; /* compile admits no other op here */
     }
 }

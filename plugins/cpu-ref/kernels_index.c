@@ -355,10 +355,13 @@ static void combine(rlx_dtype t, size_t elem, int64_t red, unsigned char *y,
     }
     int64_t a = rlx__cpu_ref_load_i(t, y, i);
     int64_t b = rlx__cpu_ref_load_i(t, u, j);
+    /* u64 orders its bits unsigned */
+    int more = t == RLX_DTYPE_U64 ? (uint64_t)b > (uint64_t)a : b > a;
+    int less = t == RLX_DTYPE_U64 ? (uint64_t)b < (uint64_t)a : b < a;
     int64_t r = red == RLX_REDUCTION_ADD   ? rlx__cpu_ref_wrap_add(a, b)
                 : red == RLX_REDUCTION_MUL ? rlx__cpu_ref_wrap_mul(a, b)
-                : red == RLX_REDUCTION_MAX ? (b > a ? b : a)
-                                           : (b < a ? b : a);
+                : red == RLX_REDUCTION_MAX ? (more ? b : a)
+                                           : (less ? b : a);
     rlx__cpu_ref_store_i(t, y, i, r);
 }
 

@@ -86,7 +86,11 @@ static int before(const topk_row *r, size_t a, size_t b)
     } else {
         int64_t va = rlx__cpu_ref_load_i(r->t, r->x, ia);
         int64_t vb = rlx__cpu_ref_load_i(r->t, r->x, ib);
-        gt = r->largest ? va > vb : va < vb;
+        if (r->t == RLX_DTYPE_U64) /* its bits, unsigned */
+            gt = r->largest ? (uint64_t)va > (uint64_t)vb
+                            : (uint64_t)va < (uint64_t)vb;
+        else
+            gt = r->largest ? va > vb : va < vb;
     }
     return gt;
 }

@@ -29,7 +29,7 @@ static double gelu_tanh(double x)
     return 0.5 * x * (1.0 + tanh(c * (x + 0.044715 * x * x * x)));
 }
 
-static double apply(rlx_op op, int64_t approx, double x)
+double rlx__cpu_ref_unary_apply(rlx_op op, int64_t approx, double x)
 {
     switch (op) {
     case RLX_OP_RELU: return x > 0 || isnan(x) ? x : 0.0;
@@ -60,5 +60,6 @@ void rlx__cpu_ref_unary(rlx_op op, int64_t approx, const float *x, float *y,
                         size_t count)
 {
     for (size_t i = 0; i < count; i++)
-        y[i] = rlx__cpu_ref_to_f32(apply(op, approx, (double)x[i]));
+        y[i] = rlx__cpu_ref_to_f32(
+            rlx__cpu_ref_unary_apply(op, approx, (double)x[i]));
 }

@@ -69,6 +69,10 @@ static inline int64_t rlx__cpu_ref_load_i(rlx_dtype t, const void *base,
     case RLX_DTYPE_I64: { int64_t x; memcpy(&x, p + 8 * i, 8); return x; }
     case RLX_DTYPE_I8: { int8_t x; memcpy(&x, p + i, 1); return x; }
     case RLX_DTYPE_U8: return p[i];
+    case RLX_DTYPE_I16: { int16_t x; memcpy(&x, p + 2 * i, 2); return x; }
+    case RLX_DTYPE_U16: { uint16_t x; memcpy(&x, p + 2 * i, 2); return x; }
+    case RLX_DTYPE_U32: { uint32_t x; memcpy(&x, p + 4 * i, 4); return x; }
+    case RLX_DTYPE_U64: { int64_t x; memcpy(&x, p + 8 * i, 8); return x; }
     case RLX_DTYPE_BOOL: return p[i] != 0;
     default: return 0;
     }
@@ -86,8 +90,18 @@ static inline void rlx__cpu_ref_store_i(rlx_dtype t, void *base, size_t i,
         memcpy(p + 4 * i, &x, 4);
         break;
     }
-    case RLX_DTYPE_I64: memcpy(p + 8 * i, &u, 8); break;
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: memcpy(p + 8 * i, &u, 8); break;
     case RLX_DTYPE_I8: case RLX_DTYPE_U8: p[i] = (unsigned char)u; break;
+    case RLX_DTYPE_I16: case RLX_DTYPE_U16: {
+        uint16_t x = (uint16_t)u;
+        memcpy(p + 2 * i, &x, 2);
+        break;
+    }
+    case RLX_DTYPE_U32: {
+        uint32_t x = (uint32_t)u;
+        memcpy(p + 4 * i, &x, 4);
+        break;
+    }
     case RLX_DTYPE_BOOL: p[i] = v != 0; break;
     default: break;
     }

@@ -69,6 +69,8 @@ static int dtype_arg(PyObject *o, rlx_dtype *out)
         { "float64", RLX_DTYPE_F64 }, { "int32", RLX_DTYPE_I32 },
         { "int64", RLX_DTYPE_I64 }, { "uint8", RLX_DTYPE_U8 },
         { "int8", RLX_DTYPE_I8 }, { "bool", RLX_DTYPE_BOOL },
+        { "int16", RLX_DTYPE_I16 }, { "uint16", RLX_DTYPE_U16 },
+        { "uint32", RLX_DTYPE_U32 }, { "uint64", RLX_DTYPE_U64 },
         { "<class 'numpy.float32'>", RLX_DTYPE_F32 },
         { "<class 'numpy.float16'>", RLX_DTYPE_F16 },
         { "<class 'numpy.float64'>", RLX_DTYPE_F64 },
@@ -77,6 +79,10 @@ static int dtype_arg(PyObject *o, rlx_dtype *out)
         { "<class 'numpy.uint8'>", RLX_DTYPE_U8 },
         { "<class 'numpy.int8'>", RLX_DTYPE_I8 },
         { "<class 'numpy.bool_'>", RLX_DTYPE_BOOL },
+        { "<class 'numpy.int16'>", RLX_DTYPE_I16 },
+        { "<class 'numpy.uint16'>", RLX_DTYPE_U16 },
+        { "<class 'numpy.uint32'>", RLX_DTYPE_U32 },
+        { "<class 'numpy.uint64'>", RLX_DTYPE_U64 },
     };
     for (size_t i = 0; n && i < sizeof map / sizeof *map; i++)
         if (!strcmp(n, map[i].np)) {

@@ -151,6 +151,10 @@ const char *rlxpy_numpy_dtype(rlx_dtype dt)
     case RLX_DTYPE_BOOL: return "bool";
     case RLX_DTYPE_F64: return "float64";
     case RLX_DTYPE_I8: return "int8";
+    case RLX_DTYPE_I16: return "int16";
+    case RLX_DTYPE_U16: return "uint16";
+    case RLX_DTYPE_U32: return "uint32";
+    case RLX_DTYPE_U64: return "uint64";
     default: return NULL;
     }
 }

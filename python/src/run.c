@@ -36,6 +36,10 @@ int rlxpy_format_matches(const char *fmt, Py_ssize_t itemsize,
     case RLX_DTYPE_U8: return c == 'B';
     case RLX_DTYPE_I8: return c == 'b';
     case RLX_DTYPE_BOOL: return c == '?';
+    case RLX_DTYPE_I16: return c == 'h';
+    case RLX_DTYPE_U16: return c == 'H';
+    case RLX_DTYPE_U32: return strchr("ILQ", c) && itemsize == 4;
+    case RLX_DTYPE_U64: return strchr("ILQ", c) && itemsize == 8;
     default: return 0;
     }
 }

@@ -241,6 +241,9 @@ rlx_status rlx__onnx_conv_attrs(rlx__onnx_ctx *c, const rlx__onnx_val *x,
 int rlx__onnx_is_float(rlx_dtype t);
 /* Input V must be f32, f16 or bf16. */
 rlx_status rlx__onnx_need_float(rlx__onnx_ctx *c, const rlx__onnx_val *v);
+/* The same, f64 also accepted: for the elementwise ops and reductions,
+ * which compute on it (docs/ops.md). */
+rlx_status rlx__onnx_need_float64(rlx__onnx_ctx *c, const rlx__onnx_val *v);
 /* Inputs 0..MIN-1 must be present. */
 rlx_status rlx__onnx_need_inputs(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                  uint32_t n_in, uint32_t min);

@@ -184,9 +184,9 @@ static rlx_status check_input(const char *what, const Onnx__ValueInfoProto *vi,
     if (in->dtype == RLX_DTYPE_INVALID)
         return rlx__error(RLX_ERR_UNSUPPORTED,
                           "%s: input '%s' has element type %s, which rlx "
-                          "does not have. Fix: export it as float, int32, "
-                          "int64, int8, uint8, bool, float16, bfloat16 or "
-                          "double", what, name,
+                          "does not have. Fix: export it as float, double, "
+                          "float16, bfloat16, an integer type of 8 to 64 "
+                          "bits or bool", what, name,
                           rlx__onnx_type_name(tt->elem_type));
     if (!tt->shape)
         return rlx__error(RLX_ERR_UNSUPPORTED,

@@ -166,10 +166,12 @@ int rlx__onnx_eval(rlx__onnx_ctx *c, rlx__onnx_val **in, uint32_t n_in,
     /* Mod with fmod 1 (C's remainder) folds through the mod op instead */
     if (code == E_MOD && rlx__onnx_attr_int(c, "fmod", 0) != 0)
         return 0;
+    /* only the dtypes get_i, get_f and put read and write: the others
+     * (16-bit floats, the 1.4 integer widths) compute in the graph */
     for (int i = 0; i < arity; i++)
         if (!in[i] || !in[i]->known ||
-            rlx_dtype_size(in[i]->dtype) == 0 ||
-            in[i]->dtype == RLX_DTYPE_F16 || in[i]->dtype == RLX_DTYPE_BF16)
+            !(is_int(in[i]->dtype) || in[i]->dtype == RLX_DTYPE_F32 ||
+              in[i]->dtype == RLX_DTYPE_F64))
             return 0;
     if (code == E_RANGE)
         return (*st = range(c, in, &out[0])) == RLX_OK ? 1 : -1;

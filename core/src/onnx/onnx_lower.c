@@ -167,6 +167,13 @@ rlx_status rlx__onnx_need_float(rlx__onnx_ctx *c, const rlx__onnx_val *v)
                           rlx_dtype_name(v->dtype));
 }
 
+rlx_status rlx__onnx_need_float64(rlx__onnx_ctx *c, const rlx__onnx_val *v)
+{
+    if (v->dtype == RLX_DTYPE_F64)
+        return RLX_OK;
+    return rlx__onnx_need_float(c, v);
+}
+
 rlx_status rlx__onnx_need_inputs(rlx__onnx_ctx *c, rlx__onnx_val **in,
                               uint32_t n_in, uint32_t min)
 {

@@ -2,7 +2,7 @@
  * onnx_lower_elementwise.c - ONNX elementwise operators onto rlx's
  * binary and unary ops: arithmetic on float and integer dtypes
  * (multidirectional broadcasting is rlx's own), comparisons, logical
- * and bitwise ops, Where, Mod, the variadic Sum/Mean/Max/Min, the
+ * and bitwise ops, BitShift, Where, Mod, the variadic Sum/Mean/Max/Min, the
  * activation primitives (and Celu, Softsign composed), Clip, and the
  * pass-through ops (Identity, inference Dropout).
  */
@@ -12,16 +12,18 @@
 #include "onnx.h"
 
 /* The dtypes rlx's arithmetic, comparisons and selects take: the
- * floats, the integers (i8, u8, i32, i64) and bool; each op's own
- * dtype rules (docs/ops.md) then refuse what it cannot compute. */
+ * floats (f64 included), the integers (i8 to i64, u8 to u64) and bool;
+ * each op's own dtype rules (docs/ops.md) then refuse what it cannot
+ * compute. */
 static rlx_status need_numeric(rlx__onnx_ctx *c, const rlx__onnx_val *v)
 {
     switch (v->dtype) {
-    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I32:
-    case RLX_DTYPE_I64: case RLX_DTYPE_BOOL:
+    case RLX_DTYPE_I8: case RLX_DTYPE_U8: case RLX_DTYPE_I16:
+    case RLX_DTYPE_U16: case RLX_DTYPE_I32: case RLX_DTYPE_U32:
+    case RLX_DTYPE_I64: case RLX_DTYPE_U64: case RLX_DTYPE_BOOL:
         return RLX_OK;
     default:
-        return rlx__onnx_need_float(c, v);
+        return rlx__onnx_need_float64(c, v);
     }
 }
 
@@ -184,7 +186,8 @@ static rlx_status lower_prim(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                   "requires one type; re-export the model",
                                   rlx_dtype_name(in[0]->dtype),
                                   rlx_dtype_name(in[1]->dtype));
-        if (!ints[0] && rlx__onnx_is_float(in[0]->dtype))
+        if (!ints[0] && (rlx__onnx_is_float(in[0]->dtype) ||
+                         in[0]->dtype == RLX_DTYPE_F64))
             return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                                   "fmod is 0 on %s input; ONNX requires "
                                   "fmod 1 for floats. Fix: set fmod=1",
@@ -258,7 +261,7 @@ static rlx_status lower_activation(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
         return st;
     rlx_dtype dt = in[0]->dtype;
     rlx_value x, r, k, v[2];
@@ -345,7 +348,7 @@ static rlx_status lower_prelu(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
-    if (st != RLX_OK || (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    if (st != RLX_OK || (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
         return st;
     rlx_value x, s, r, v[2];
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
@@ -467,6 +470,36 @@ static rlx_status lower_identity(rlx__onnx_ctx *c, rlx__onnx_val **in,
     return RLX_OK;
 }
 
+/* BitShift: direction "LEFT" or "RIGHT" onto bit_shift (unsigned
+ * integers; the op's dtype rule refuses the rest). */
+static rlx_status lower_bit_shift(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                  uint32_t n_in, rlx__onnx_val *out,
+                                  uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK)
+        return st;
+    const char *d = rlx__onnx_attr_string(c, "direction", "");
+    int64_t dir;
+    if (strcmp(d, "LEFT") == 0)
+        dir = RLX_BIT_SHIFT_LEFT;
+    else if (strcmp(d, "RIGHT") == 0)
+        dir = RLX_BIT_SHIFT_RIGHT;
+    else
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "direction is '%s'. Fix: set it to LEFT or "
+                              "RIGHT (it is required)", d);
+    rlx_value v[2], r;
+    for (uint32_t i = 0; i < 2; i++)
+        if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    if ((st = rlx__onnx_add(c, RLX_OP_BIT_SHIFT, 2, v, &dir, 1, NULL, 0,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
 #define BIN(name, op) { name, 1, lower_binary, RLX_OP_##op }, \
                       { name, 7, lower_binary, RLX_OP_##op }, \
                       { name, 13, lower_binary, RLX_OP_##op }, \
@@ -502,6 +535,14 @@ const rlx__onnx_op rlx__onnx_ops_elementwise[] = {
     { "Cos", 7, lower_unary, RLX_OP_COS },
     { "Tan", 7, lower_unary, RLX_OP_TAN },
     { "Atan", 7, lower_unary, RLX_OP_ATAN },
+    { "Asin", 7, lower_unary, RLX_OP_ASIN },
+    { "Acos", 7, lower_unary, RLX_OP_ACOS },
+    { "Sinh", 9, lower_unary, RLX_OP_SINH },
+    { "Cosh", 9, lower_unary, RLX_OP_COSH },
+    { "Asinh", 9, lower_unary, RLX_OP_ASINH },
+    { "Acosh", 9, lower_unary, RLX_OP_ACOSH },
+    { "Atanh", 9, lower_unary, RLX_OP_ATANH },
+    { "BitShift", 11, lower_bit_shift, 0 },
     { "Gelu", 20, lower_unary, RLX_OP_GELU },
     { "Reciprocal", 6, lower_activation, ACT_RECIPROCAL },
     { "Reciprocal", 13, lower_activation, ACT_RECIPROCAL },

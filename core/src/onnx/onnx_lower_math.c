@@ -44,6 +44,22 @@ static rlx_status reduce(rlx__onnx_ctx *c, rlx_op op, rlx_value x,
 
 /* ---- MatMul, Gemm ------------------------------------------------------- */
 
+/* Det onto det (floats and double). */
+static rlx_status lower_det(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                            uint32_t n_in, rlx__onnx_val *out, uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
+    if (st != RLX_OK || (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
+        return st;
+    rlx_value x, r;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_DET, 1, &x, NULL, 0, NULL, 0, &r)) !=
+            RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
 static rlx_status lower_matmul(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                uint32_t n_in, rlx__onnx_val *out,
                                uint32_t n_out)
@@ -483,8 +499,11 @@ static rlx_status lower_reduce(rlx__onnx_ctx *c, rlx__onnx_val **in,
     /* integer dtypes reach the reductions that take them (docs/ops.md);
      * the others refuse them when the node is added */
     rlx_dtype dt = in[0]->dtype;
-    if (dt != RLX_DTYPE_I8 && dt != RLX_DTYPE_U8 && dt != RLX_DTYPE_I32 &&
-        dt != RLX_DTYPE_I64 && (st = rlx__onnx_need_float(c, in[0])) != RLX_OK)
+    int is_int = dt == RLX_DTYPE_I8 || dt == RLX_DTYPE_U8 ||
+                 dt == RLX_DTYPE_I16 || dt == RLX_DTYPE_U16 ||
+                 dt == RLX_DTYPE_I32 || dt == RLX_DTYPE_U32 ||
+                 dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_U64;
+    if (!is_int && (st = rlx__onnx_need_float64(c, in[0])) != RLX_OK)
         return st;
     int kind = c->row->arg & 0xff;
     int axes_input = c->row->arg >> 8;
@@ -574,6 +593,7 @@ static rlx_status lower_arg(rlx__onnx_ctx *c, rlx__onnx_val **in,
     { name, 18, lower_reduce, kind | 256 }
 
 const rlx__onnx_op rlx__onnx_ops_math[] = {
+    { "Det", 11, lower_det, 0 },
     { "MatMul", 1, lower_matmul, 0 },
     { "MatMul", 9, lower_matmul, 0 },
     { "MatMul", 13, lower_matmul, 0 },

@@ -495,8 +495,8 @@ static rlx_status lower_cast(rlx__onnx_ctx *c, rlx__onnx_val **in,
     if (dt == RLX_DTYPE_INVALID)
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
                               "cast to %s, which rlx does not have. Fix: "
-                              "cast to a float, int32, int64, int8, uint8 "
-                              "or bool type", rlx__onnx_type_name(
+                              "cast to a float type, an integer type of 8 "
+                              "to 64 bits or bool", rlx__onnx_type_name(
                                   (int32_t)to));
     if (dt == in[0]->dtype) {
         const char *nm = out[0].name;

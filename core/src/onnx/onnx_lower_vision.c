@@ -190,12 +190,21 @@ static rlx_status lower_pool(rlx__onnx_ctx *c, rlx__onnx_val **in,
 {
     uint32_t s = 0;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 1);
-    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+    if (st != RLX_OK)
         return st;
-    if (n_out > 1 && c->node->output[1] && *c->node->output[1])
+    /* max_pool only picks values, so it also takes i8 and u8 */
+    int bytes = c->row->arg == P_MAX && (in[0]->dtype == RLX_DTYPE_I8 ||
+                                         in[0]->dtype == RLX_DTYPE_U8);
+    if (bytes && in[0]->rank >= 3)
+        s = in[0]->rank - 2;
+    else if ((st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    int indices = n_out > 1 && c->node->output[1] && *c->node->output[1];
+    if (indices && bytes)
         return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
-                              "the Indices output is not computed. Fix: "
-                              "export the model without it");
+                              "the Indices output is computed for float "
+                              "inputs only, X is %s. Fix: cast X to float "
+                              "first", rlx_dtype_name(in[0]->dtype));
     int64_t k[MAX_S], str[MAX_S], dil[MAX_S], pb[MAX_S], pe[MAX_S];
     if (!rlx__onnx_attr(c, "kernel_shape"))
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
@@ -220,9 +229,18 @@ static rlx_status lower_pool(rlx__onnx_ctx *c, rlx__onnx_val **in,
     rlx_value x, r;
     if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
         (st = rlx__onnx_add(c, ops[c->row->arg], 1, &x, a, na, NULL, 0,
+                            &r)) != RLX_OK ||
+        (st = rlx__onnx_set_out(c, r, &out[0])) != RLX_OK)
+        return st;
+    if (!indices)
+        return RLX_OK;
+    /* Indices: max_pool_index, storage_order in lp_pool's slot */
+    a[RLX_ATTR_POOL_STORAGE_ORDER] = rlx__onnx_attr_int(c, "storage_order",
+                                                        0);
+    if ((st = rlx__onnx_add(c, RLX_OP_MAX_POOL_INDEX, 1, &x, a, na, NULL, 0,
                             &r)) != RLX_OK)
         return st;
-    return rlx__onnx_set_out(c, r, &out[0]);
+    return rlx__onnx_set_out(c, r, &out[1]);
 }
 
 static rlx_status lower_instance_norm(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -251,6 +269,191 @@ static int name_index(const char *v, const char *const *names)
         if (!strcmp(v, names[i]))
             return i;
     return -1;
+}
+
+/* MaxUnpool, composed: zeros of the output shape (output_shape when
+ * given, else (in - 1) * stride + kernel - pads per axis), flat, take X's
+ * values at I's flat positions (scatter_elements; the last of duplicate
+ * positions wins, and one outside the output fails the run), reshaped. */
+static rlx_status lower_max_unpool(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                   uint32_t n_in, rlx__onnx_val *out,
+                                   uint32_t n_out)
+{
+    (void)n_out;
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    if (in[1]->dtype != RLX_DTYPE_I64 || in[1]->rank != in[0]->rank ||
+        memcmp(in[1]->dims, in[0]->dims, in[0]->rank * sizeof *in[0]->dims))
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "I must be int64 of X's shape. Fix: check "
+                              "the model");
+    int64_t k[MAX_S], str[MAX_S], pb[MAX_S], pe[MAX_S], p[2 * MAX_S + 1];
+    if (!rlx__onnx_attr(c, "kernel_shape"))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "kernel_shape is required. Fix: the model "
+                              "is damaged; re-export it");
+    if ((st = block(c, "kernel_shape", s, 1, k)) != RLX_OK ||
+        (st = block(c, "strides", s, 1, str)) != RLX_OK)
+        return st;
+    int np = rlx__onnx_attr_ints(c, "pads", p, 2 * MAX_S + 1);
+    if (np >= 0 && np != (int)(2 * s))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "pads has %d entries for %u spatial axes. "
+                              "Fix: give begins then ends", np, s);
+    int64_t shape[RLX_MAX_RANK];
+    uint32_t r = in[0]->rank;
+    shape[0] = in[0]->dims[0];
+    shape[1] = in[0]->dims[1];
+    for (uint32_t i = 0; i < s; i++) {
+        pb[i] = np < 0 ? 0 : p[i];
+        pe[i] = np < 0 ? 0 : p[s + i];
+        shape[2 + i] = (in[0]->dims[2 + i] - 1) * str[i] + k[i] - pb[i] -
+                       pe[i];
+    }
+    if (n_in > 2 && in[2]) {
+        int n = rlx__onnx_known_ints(in[2], shape, RLX_MAX_RANK);
+        if (n != (int)r)
+            return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                                  "output_shape is %s. Fix: give it as a "
+                                  "constant of %u entries",
+                                  n < 0 ? "not known when the model is "
+                                          "compiled"
+                                        : "of another length",
+                                  r);
+    }
+    int64_t total = 1, count = 1;
+    for (uint32_t i = 0; i < r; i++) {
+        if (shape[i] < 0 || (shape[i] && total > INT64_MAX / shape[i]))
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "the output shape has a negative or too "
+                                  "large dimension. Fix: check the model's "
+                                  "kernel_shape, strides, pads and "
+                                  "output_shape");
+        total *= shape[i];
+        count *= in[0]->dims[i];
+    }
+    rlx_value x, idx, zeros, v[3], y, res;
+    int64_t fill[2] = { in[0]->dtype, total };
+    double zero = 0;
+    if ((st = rlx__onnx_node_value(c, in[0], &x)) != RLX_OK ||
+        (st = rlx__onnx_node_value(c, in[1], &idx)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &x, &count, 1, NULL, 0,
+                            &v[2])) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &idx, &count, 1, NULL, 0,
+                            &v[1])) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_FILL, 0, NULL, fill, 2, &zero, 1,
+                            &zeros)) != RLX_OK)
+        return st;
+    v[0] = zeros;
+    int64_t sa[2] = { 0, RLX_REDUCTION_NONE };
+    if ((st = rlx__onnx_add(c, RLX_OP_SCATTER_ELEMENTS, 3, v, sa, 2, NULL, 0,
+                            &y)) != RLX_OK ||
+        (st = rlx__onnx_add(c, RLX_OP_RESHAPE, 1, &y, shape, r, NULL, 0,
+                            &res)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, res, &out[0]);
+}
+
+/* RoiAlign onto roi_align: opset 10 scales as output_half_pixel, 16
+ * takes coordinate_transformation_mode (half_pixel by default). */
+static rlx_status lower_roi_align(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                  uint32_t n_in, rlx__onnx_val *out,
+                                  uint32_t n_out)
+{
+    (void)n_out;
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 3);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK)
+        return st;
+    static const char *const modes[] = { "avg", "max", NULL };
+    static const char *const coords[] = { "output_half_pixel", "half_pixel",
+                                          NULL };
+    const char *m = rlx__onnx_attr_string(c, "mode", "avg");
+    const char *ct = c->row->since >= 16
+                         ? rlx__onnx_attr_string(
+                               c, "coordinate_transformation_mode",
+                               "half_pixel")
+                         : "output_half_pixel";
+    int64_t a[5] = { name_index(m, modes),
+                     rlx__onnx_attr_int(c, "output_height", 1),
+                     rlx__onnx_attr_int(c, "output_width", 1),
+                     rlx__onnx_attr_int(c, "sampling_ratio", 0),
+                     name_index(ct, coords) };
+    if (a[0] < 0 || a[4] < 0)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "mode '%s', coordinate_transformation_mode "
+                              "'%s'. Fix: mode avg or max; half_pixel or "
+                              "output_half_pixel", m, ct);
+    double scale = rlx__onnx_attr_float(c, "spatial_scale", 1.0);
+    rlx_value v[3], r;
+    for (int i = 0; i < 3; i++)
+        if ((st = rlx__onnx_node_value(c, in[i], &v[i])) != RLX_OK)
+            return st;
+    if (in[1]->dtype != in[0]->dtype) {
+        int64_t dt = in[0]->dtype;
+        if ((st = rlx__onnx_add(c, RLX_OP_CAST, 1, &v[1], &dt, 1, NULL, 0,
+                                &v[1])) != RLX_OK)
+            return st;
+    }
+    if ((st = rlx__onnx_add(c, RLX_OP_ROI_ALIGN, 3, v, a, 5, &scale, 1,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
+}
+
+/* GridSample onto grid_sample: mode names of opset 16 (bilinear,
+ * bicubic) and 20 (linear, cubic); the grid cast to X's dtype. */
+static rlx_status lower_grid_sample(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                    uint32_t n_in, rlx__onnx_val *out,
+                                    uint32_t n_out)
+{
+    (void)n_out;
+    static const char *const modes16[] = { "bilinear", "nearest", "bicubic",
+                                           NULL };
+    static const char *const modes20[] = { "linear", "nearest", "cubic",
+                                           NULL };
+    static const char *const pads[] = { "zeros", "border", "reflection",
+                                        NULL };
+    uint32_t s = 0;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 2);
+    if (st != RLX_OK || (st = spatial_input(c, in[0], &s)) != RLX_OK ||
+        (st = rlx__onnx_need_float64(c, in[1])) != RLX_OK)
+        return st;
+    if (c->row->since < 20 && s != 2)
+        return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                              "X has rank %u; GridSample before opset 20 "
+                              "takes 4-D input. Fix: check the model",
+                              in[0]->rank);
+    int v20 = c->row->since >= 20;
+    const char *m = rlx__onnx_attr_string(c, "mode",
+                                          v20 ? "linear" : "bilinear");
+    const char *pm = rlx__onnx_attr_string(c, "padding_mode", "zeros");
+    int64_t a[3] = { name_index(m, v20 ? modes20 : modes16),
+                     name_index(pm, pads),
+                     rlx__onnx_attr_int(c, "align_corners", 0) };
+    if (a[0] < 0 || a[1] < 0)
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "mode '%s', padding_mode '%s'. Fix: mode is "
+                              "%s, nearest or %s; padding_mode zeros, "
+                              "border or reflection", m, pm,
+                              v20 ? "linear" : "bilinear",
+                              v20 ? "cubic" : "bicubic");
+    rlx_value v[2], r;
+    if ((st = rlx__onnx_node_value(c, in[0], &v[0])) != RLX_OK ||
+        (st = rlx__onnx_node_value(c, in[1], &v[1])) != RLX_OK)
+        return st;
+    if (in[1]->dtype != in[0]->dtype) {
+        int64_t dt = in[0]->dtype;
+        if ((st = rlx__onnx_add(c, RLX_OP_CAST, 1, &v[1], &dt, 1, NULL, 0,
+                                &v[1])) != RLX_OK)
+            return st;
+    }
+    if ((st = rlx__onnx_add(c, RLX_OP_GRID_SAMPLE, 2, v, a, 3, NULL, 0,
+                            &r)) != RLX_OK)
+        return st;
+    return rlx__onnx_set_out(c, r, &out[0]);
 }
 
 /* A known float input as doubles: count, or -1. */
@@ -488,6 +691,12 @@ const rlx__onnx_op rlx__onnx_ops_vision[] = {
     { "Conv", 11, lower_conv, 0 },
     { "ConvTranspose", 1, lower_conv, 1 },
     { "ConvTranspose", 11, lower_conv, 1 },
+    { "GridSample", 16, lower_grid_sample, 0 },
+    { "RoiAlign", 10, lower_roi_align, 0 },
+    { "RoiAlign", 16, lower_roi_align, 0 },
+    { "MaxUnpool", 9, lower_max_unpool, 0 },
+    { "MaxUnpool", 11, lower_max_unpool, 0 },
+    { "GridSample", 20, lower_grid_sample, 0 },
     { "MaxPool", 1, lower_pool, P_MAX },
     { "MaxPool", 8, lower_pool, P_MAX },
     { "MaxPool", 10, lower_pool, P_MAX },

@@ -20,6 +20,10 @@ rlx_dtype rlx__onnx_dtype(int32_t t)
     case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16: return RLX_DTYPE_F16;
     case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: return RLX_DTYPE_F64;
     case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16: return RLX_DTYPE_BF16;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16: return RLX_DTYPE_I16;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16: return RLX_DTYPE_U16;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32: return RLX_DTYPE_U32;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64: return RLX_DTYPE_U64;
     default: return RLX_DTYPE_INVALID;
     }
 }
@@ -71,6 +75,24 @@ static void *from_int32(const int32_t *src, size_t n, rlx_dtype dtype)
     return dst;
 }
 
+/* uint32 and uint64 values live in uint64_data. */
+static void *from_uint64(const uint64_t *src, size_t n, rlx_dtype dtype)
+{
+    size_t es = rlx_dtype_size(dtype);
+    unsigned char *dst = malloc(n ? n * es : 1);
+    if (!dst)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (es == 4) {
+            uint32_t v = (uint32_t)src[i];
+            memcpy(dst + 4 * i, &v, 4);
+        } else {
+            memcpy(dst + 8 * i, &src[i], 8);
+        }
+    }
+    return dst;
+}
+
 rlx_status rlx__onnx_tensor_decode(const char *what, rlx__onnx_model *m,
                                    const Onnx__TensorProto *t,
                                    rlx__onnx_tensor *out)
@@ -87,9 +109,9 @@ rlx_status rlx__onnx_tensor_decode(const char *what, rlx__onnx_model *m,
     if (dt == RLX_DTYPE_INVALID)
         return rlx__error(RLX_ERR_UNSUPPORTED,
                           "%s: tensor '%s' has data type %s (%d), which rlx "
-                          "does not have. Fix: convert it to float, int32, "
-                          "int64, int8, uint8, bool, float16, bfloat16 or "
-                          "double", what, name,
+                          "does not have. Fix: convert it to float, double, "
+                          "float16, bfloat16, an integer type of 8 to 64 "
+                          "bits or bool", what, name,
                           rlx__onnx_type_name(t->data_type), t->data_type);
     if (t->n_dims > RLX_MAX_RANK)
         return rlx__error(RLX_ERR_UNSUPPORTED,
@@ -156,7 +178,16 @@ rlx_status rlx__onnx_tensor_decode(const char *what, rlx__onnx_model *m,
         if (have == (size_t)n)
             out->data = t->int32_data;
         break;
-    default: /* int8, uint8, bool, float16, bfloat16: in int32_data */
+    case RLX_DTYPE_U32: case RLX_DTYPE_U64:
+        field = "uint64_data", have = t->n_uint64_data;
+        if (have == (size_t)n) {
+            out->owned = from_uint64(t->uint64_data, have, dt);
+            if (!out->owned)
+                return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
+            out->data = out->owned;
+        }
+        break;
+    default: /* the 8- and 16-bit types and bool: in int32_data */
         field = "int32_data", have = t->n_int32_data;
         if (have == (size_t)n) {
             out->owned = from_int32(t->int32_data, have, dt);

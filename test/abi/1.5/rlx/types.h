@@ -25,18 +25,26 @@ typedef enum rlx_dtype {
     RLX_DTYPE_BOOL = 7,    /* since 1.0; one byte, 0 or 1 */
     RLX_DTYPE_F64 = 8,     /* since 1.0 */
     RLX_DTYPE_I8 = 9,      /* since 1.0 */
+    /* since 1.4: the other integer widths ONNX models use. A backend
+     * that does not compute on them answers 0 from supports_op and the
+     * session places those nodes elsewhere. */
+    RLX_DTYPE_I16 = 10,
+    RLX_DTYPE_U16 = 11,
+    RLX_DTYPE_U32 = 12,
+    RLX_DTYPE_U64 = 13,
     RLX__DTYPE_FORCE_INT = 0x7fffffff
 } rlx_dtype;
 
-#define RLX_DTYPE_LAST RLX_DTYPE_I8
+#define RLX_DTYPE_LAST RLX_DTYPE_U64
 
 /* Bytes per element; 0 for an unknown dtype. */
 static inline size_t rlx_dtype_size(rlx_dtype t)
 {
     switch (t) {
-    case RLX_DTYPE_F32: case RLX_DTYPE_I32: return 4;
-    case RLX_DTYPE_F16: case RLX_DTYPE_BF16: return 2;
-    case RLX_DTYPE_I64: case RLX_DTYPE_F64: return 8;
+    case RLX_DTYPE_F32: case RLX_DTYPE_I32: case RLX_DTYPE_U32: return 4;
+    case RLX_DTYPE_F16: case RLX_DTYPE_BF16: case RLX_DTYPE_I16:
+    case RLX_DTYPE_U16: return 2;
+    case RLX_DTYPE_I64: case RLX_DTYPE_F64: case RLX_DTYPE_U64: return 8;
     case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: case RLX_DTYPE_I8: return 1;
     default: return 0;
     }
@@ -109,5 +117,15 @@ typedef struct rlx_device_info {
     char detail[256];         /* one line: driver, compute capability, PCI */
     uint32_t flags;           /* RLX_PROBE_* that hold for this device */
 } rlx_device_info;
+
+/* Memory a tensor lives in (since 1.4; rlx/memory.h, rlx_tensor_memory),
+ * numbered as DLPack numbers device types, so the values pass straight
+ * to and from PyTorch, CuPy and JAX. */
+enum {
+    RLX_MEMORY_CPU = 1,
+    RLX_MEMORY_CUDA = 2,
+    RLX_MEMORY_CUDA_HOST = 3,
+    RLX_MEMORY_ROCM = 10,
+};
 
 #endif /* RLX_TYPES_H */
