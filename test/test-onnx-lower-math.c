@@ -21,50 +21,6 @@
 #define OX_U32 ONNX__TENSOR_PROTO__DATA_TYPE__UINT32
 #define OX_U64 ONNX__TENSOR_PROTO__DATA_TYPE__UINT64
 
-typedef struct run {
-    rlx_runtime *rt;
-    rlx_session *s;
-    rlx_model *m;
-    rlx_program *p;
-} run;
-
-static void run_open(run *r, ox_model *x, const char *file)
-{
-    memset(r, 0, sizeof *r);
-    const char *path = ox_write(x, file);
-    ox_free(x);
-    ASSERT_OK(rlx_model_load(path, &r->m));
-    ASSERT_OK(rlx_runtime_create(&r->rt, RLX_RUNTIME_NO_DISCOVERY));
-    ASSERT_OK(rlx_session_create(r->rt, "cpu-ref", &r->s));
-    ASSERT_OK(rlx_model_compile(r->m, r->s, &r->p));
-}
-
-static void run_close(run *r)
-{
-    rlx_program_destroy(r->p);
-    rlx_session_destroy(r->s);
-    rlx_runtime_destroy(r->rt);
-    rlx_model_destroy(r->m);
-}
-
-/* Output NAME of the last run, which must hold COUNT elements of DT. */
-static const void *out(run *r, const char *name, rlx_dtype dt, size_t count)
-{
-    for (uint32_t i = 0; i < rlx_program_output_count(r->p); i++) {
-        const char *nm;
-        rlx_dtype d;
-        rlx_program_slot(r->p, RLX_SLOT_OUTPUT, i, &nm, &d, NULL, NULL);
-        if (strcmp(nm, name) != 0)
-            continue;
-        size_t nb;
-        const void *data = rlx_program_output_data(r->p, i, &nb);
-        ASSERT_EQ(d, dt);
-        ASSERT_EQ(nb, count * rlx_dtype_size(dt));
-        return data;
-    }
-    FAIL("no output '%s'", name);
-}
-
 TEST(inverse_and_hyperbolic)
 {
     ox_model *x = ox_new(8, 13);

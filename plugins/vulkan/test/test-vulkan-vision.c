@@ -24,6 +24,18 @@ static void ok(int cond, const char *what)
         FAIL("%s (last error: %s)", what, rlx_last_error());
 }
 
+/* One op node over up to 3 inputs; input J is f32 random data unless
+ * DATA[J] is given (then of dtype TYPES[J]). */
+typedef struct op_case {
+    rlx_op op;
+    uint32_t n_in;
+    uint32_t rank[3];
+    int64_t shape[3][5];
+    rlx_dtype types[3];        /* 0: f32 */
+    const void *data[3];
+    rlx_attrs attrs;
+} op_case;
+
 static size_t count_of(uint32_t rank, const int64_t *shape)
 {
     size_t n = 1;
