@@ -42,9 +42,9 @@ static int is_float_op(rlx_op op)
  * that take integers since 1.4, as ops.h and docs/ops.md give them: 'n'
  * numeric (floats and the integers), 's' floats and signed integers, 'i'
  * integers, 'u' unsigned integers, 'b' bool only, 'l' i64 only, 'a' any,
- * 'f' floats, 'q' i8 and u8 (quantize), 'w' i32 (the integer matmul and
- * conv); 0 for the
- * other ops. */
+ * 'f' floats, 'h' f32, f16 and bf16 (dequantize: the scale's dtype),
+ * 'q' i8 and u8 (quantize), 'w' i32 (the integer matmul and conv); 0
+ * for the other ops. */
 static char result_set(rlx_op op)
 {
     switch (op) {
@@ -69,7 +69,7 @@ static char result_set(rlx_op op)
     case RLX_OP_WHERE: return 'a';
     case RLX_OP_BIT_SHIFT: return 'u';
     case RLX_OP_QUANTIZE_LINEAR: return 'q';
-    case RLX_OP_DEQUANTIZE_LINEAR: return 'f';
+    case RLX_OP_DEQUANTIZE_LINEAR: return 'h';
     case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER: return 'w';
     default: return (int)op >= 100 && (int)op < 150 ? 'f' : 0;
     }
@@ -94,6 +94,7 @@ static int in_set(char set, rlx_dtype t)
     case 'u': return uns;
     case 'q': return t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8;
     case 'w': return t == RLX_DTYPE_I32;
+    case 'h': return fl && t != RLX_DTYPE_F64;
     case 'a': return 1;
     default: return fl;
     }

@@ -287,8 +287,10 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
 rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                               int precision)
 {
-    const char *force = getenv("RLX_CUDA_CONV");
-    if (force && !strcmp(force, "kernel"))
+    char force[16] = ""; /* setting cuda.conv (RLX_CUDA_CONV) */
+    if (rlx_compile_get_option(exe->options, exe->be->host, "cuda.conv",
+                               force, sizeof force) == RLX_OK &&
+        !strcmp(force, "kernel"))
         return RLX_OK;
     pthread_once(&api_once, api_load);
     if (!api.lib)

@@ -241,6 +241,9 @@ rlx_status rlxg_register(const rlx_host *host, const rlxg_vendor_ops *v,
                          const char *description);
 
 int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype);
+/* Declines nodes whose inputs have dtypes no kernel reads (gpu_ops.c). */
+int rlxg_supports_node(void *backend, const rlx_graph_view *graph,
+                       uint32_t node, char *why, size_t why_size);
 rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
                         const rlx_compile_options *options,
                         rlx_executable **out);

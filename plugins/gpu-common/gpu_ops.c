@@ -1,8 +1,10 @@
 /*
  * gpu_ops.c - the ops and dtypes the shared GPU compiler lowers (the
- * same for every vendor: the kernels are shared). The dtype is the
- * result's, as supports_op asks it.
+ * same for every vendor: the kernels are shared). supports_op is asked
+ * for the result's dtype, supports_node about the inputs'.
  */
+#include <stdio.h>
+
 #include <rlx/kit_names.h>
 
 #include "gpu_internal.h"
@@ -86,4 +88,23 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     default:
         return 0;
     }
+}
+
+int rlxg_supports_node(void *backend, const rlx_graph_view *graph,
+                       uint32_t node, char *why, size_t why_size)
+{
+    (void)backend;
+    /* supports_op sees only the result's dtype, which for a comparison
+     * (bool) or argmax (i64) says nothing of the inputs': the 1.4 integer
+     * widths are declined by their inputs here too */
+    const rlx_node_view *n = graph->nodes[node];
+    for (uint32_t i = 0; i < n->n_inputs; i++) {
+        rlx_dtype t = graph->nodes[n->inputs[i]]->dtype;
+        if (rlx_dtype_size(t) == 0 || t > RLX_DTYPE_I8) {
+            snprintf(why, why_size, "no GPU kernel reads %s inputs yet",
+                     rlx_kit_dtype_name(t));
+            return 0;
+        }
+    }
+    return 1;
 }

@@ -45,6 +45,7 @@ rlx_status rlxg_register(const rlx_host *host, const rlxg_vendor_ops *v,
         .backend_destroy = v->backend_destroy,
         .device_describe = v->device_describe,
         .get_extension = v->get_extension,
+        .supports_node = rlxg_supports_node,
     };
     const rlx_backend_info info = {
         .struct_size = sizeof(rlx_backend_info),
