@@ -112,7 +112,7 @@ class Session(_rlx._Session):
     """A model (ONNX or rlx YAML, or an rlx.Graph) compiled on one device.
 
     Session(path_or_graph, device=None, fallback=None, precision=None, options=None,
-    allow_custom_ops=None, shapes=None)
+    allow_custom_ops=None, shapes=None, values=None)
 
     device: None for the best available, a device name ('cpu', 'cuda:1')
     or a backend id ('cpu-ref'). fallback: what to do with nodes the device
@@ -123,7 +123,9 @@ class Session(_rlx._Session):
     the model's custom ops may load from (docs/security.md). shapes: the
     inputs' shapes to compile for first ({'x': (1, 3, 224, 224)}), for an
     ONNX model whose symbolic dimensions cannot be 1; a run with other
-    shapes compiles again, as always.
+    shapes compiles again, as always. values: inputs fixed to constant
+    arrays before compiling ({'shape': [1, -1]}), so shape arguments fed as
+    inputs fold; they are then no inputs of the Session.
 
     A Session may be shared by threads: runs take turns (one program runs
     one run at a time) and the GIL is released while a program runs. Use
@@ -134,12 +136,14 @@ class Session(_rlx._Session):
                  fallback: Optional[str] = None, precision: Optional[str] = None,
                  options: Optional[Mapping[str, Any]] = None,
                  allow_custom_ops: Optional[Sequence[Union[str, os.PathLike]]] = None,
-                 shapes: Optional[Mapping[str, Sequence[int]]] = None) -> None:
+                 shapes: Optional[Mapping[str, Sequence[int]]] = None,
+                 values: Optional[Mapping[str, Any]] = None) -> None:
         super().__init__(path if isinstance(path, Graph) else os.fspath(path), device, fallback, precision,
                          dict(options) if isinstance(options, Mapping) else options,
                          None if allow_custom_ops is None
                          else [os.fspath(p) for p in allow_custom_ops],
-                         None if shapes is None else dict(shapes))
+                         None if shapes is None else dict(shapes),
+                         None if values is None else dict(values))
 
     @property
     def inputs(self) -> List[TensorInfo]:

@@ -294,6 +294,146 @@ static PyObject *graph_node(graph_obj *self, PyObject *args, PyObject *kw)
     return PyLong_FromUnsignedLong(v);
 }
 
+/* One argument spec of Graph.custom: "output", an int or float literal,
+ * or a tuple ("tensor", i) / ("numel", i) / ("dim", i, axis), where i is
+ * an input index or "output". */
+static int custom_arg(PyObject *o, rlx_custom_arg *a)
+{
+    memset(a, 0, sizeof *a);
+    if (PyUnicode_Check(o) && !strcmp(PyUnicode_AsUTF8(o), "output")) {
+        a->kind = RLX_CUSTOM_ARG_TENSOR;
+        a->index = RLX_CUSTOM_OUTPUT;
+        return 0;
+    }
+    if (PyBool_Check(o) || PyLong_Check(o)) {
+        a->kind = RLX_CUSTOM_ARG_INT;
+        a->i = PyLong_AsLongLong(o);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    if (PyFloat_Check(o)) {
+        a->kind = RLX_CUSTOM_ARG_FLOAT;
+        a->f = PyFloat_AsDouble(o);
+        return 0;
+    }
+    const char *kind = NULL;
+    PyObject *idx = NULL;
+    int axis = 0;
+    if (PyTuple_Check(o) && PyArg_ParseTuple(o, "sO|i", &kind, &idx, &axis)) {
+        uint32_t index = RLX_CUSTOM_OUTPUT;
+        if (!(PyUnicode_Check(idx) &&
+              !strcmp(PyUnicode_AsUTF8(idx), "output"))) {
+            long v = PyLong_AsLong(idx);
+            if (v < 0 || PyErr_Occurred()) {
+                PyErr_Clear();
+                kind = NULL;
+            } else {
+                index = (uint32_t)v;
+            }
+        }
+        a->index = index;
+        a->axis = axis;
+        if (kind && !strcmp(kind, "tensor"))
+            a->kind = RLX_CUSTOM_ARG_TENSOR;
+        else if (kind && !strcmp(kind, "numel"))
+            a->kind = RLX_CUSTOM_ARG_NUMEL;
+        else if (kind && !strcmp(kind, "dim"))
+            a->kind = RLX_CUSTOM_ARG_DIM;
+        if (a->kind)
+            return 0;
+    }
+    PyErr_Clear();
+    PyObject *r = PyObject_Repr(o);
+    rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "custom op argument %s is not "
+                 "one rlx knows. Fix: pass 'output', an int, a float, "
+                 "('tensor', i), ('numel', i) or ('dim', i, axis), i an "
+                 "input index or 'output'", r ? PyUnicode_AsUTF8(r) : "?");
+    Py_XDECREF(r);
+    return -1;
+}
+
+/* custom(inputs, signature, dtype, shape, library=None, symbol=None,
+ * fn=None, args=None, elementwise=False, init_input=-1, name=None): a
+ * node calling a C function by its signature (rlx_graph_add_custom). */
+static PyObject *graph_custom(graph_obj *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "inputs", "signature", "dtype", "shape",
+                              "library", "symbol", "fn", "args",
+                              "elementwise", "init_input", "name", NULL };
+    PyObject *inputs, *dtype_o, *shape_o, *fn_o = Py_None, *args_o = Py_None;
+    const char *signature, *library = NULL, *symbol = NULL, *name = NULL;
+    int elementwise = 0, init_input = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OsOO|zzOOpiz", kwlist,
+                                     &inputs, &signature, &dtype_o, &shape_o,
+                                     &library, &symbol, &fn_o, &args_o,
+                                     &elementwise, &init_input, &name) ||
+        ready(self))
+        return NULL;
+    rlx_custom_op op = {
+        .struct_size = sizeof op,
+        .library = library,
+        .symbol = symbol,
+        .signature = signature,
+        .init_input = init_input,
+        .flags = elementwise ? RLX_CUSTOM_ELEMENTWISE : 0,
+    };
+    int64_t dims[8];
+    rlx_value in[16];
+    rlx_custom_arg cargs[16];
+    if (dtype_arg(dtype_o, &op.dtype) || dims_arg(shape_o, dims, &op.rank))
+        return NULL;
+    op.dims = dims;
+    if (fn_o != Py_None) { /* an address: ctypes.cast(f, c_void_p).value */
+        void *addr = PyLong_AsVoidPtr(fn_o);
+        if (!addr)
+            return PyErr_Occurred()
+                       ? NULL
+                       : rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "fn is a "
+                                      "NULL address. Fix: pass a C "
+                                      "function's address");
+        memcpy(&op.fn, &addr, sizeof addr);
+    }
+    PyObject *seq = PySequence_Fast(inputs, "inputs must be a list of values");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int bad = n > 16;
+    for (Py_ssize_t i = 0; !bad && i < n; i++)
+        bad = value_arg(PySequence_Fast_GET_ITEM(seq, i), &in[i]) ? -1 : 0;
+    Py_DECREF(seq);
+    if (bad)
+        return bad > 0 ? rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "at most 16 "
+                                      "inputs per node. Fix: split the node")
+                       : NULL;
+    if (args_o == Py_None) { /* each input's data, in order */
+        for (Py_ssize_t i = 0; i < n; i++)
+            cargs[i] = (rlx_custom_arg){ .kind = RLX_CUSTOM_ARG_TENSOR,
+                                         .index = (uint32_t)i };
+        op.n_args = (uint32_t)n;
+    } else {
+        seq = PySequence_Fast(args_o, "args must be a list of argument specs");
+        if (!seq)
+            return NULL;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+        bad = k > 16;
+        for (Py_ssize_t i = 0; !bad && i < k; i++)
+            bad = custom_arg(PySequence_Fast_GET_ITEM(seq, i), &cargs[i])
+                      ? -1 : 0;
+        Py_DECREF(seq);
+        if (bad)
+            return bad > 0 ? rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "at most "
+                                          "16 arguments. Fix: pass fewer")
+                           : NULL;
+        op.n_args = (uint32_t)k;
+    }
+    op.args = cargs;
+    rlx_value v;
+    rlx_status st = rlx_graph_add_custom(self->graph, name, (uint32_t)n, in,
+                                         &op, &v);
+    if (st != RLX_OK)
+        return rlxpy_raise(st, NULL);
+    return PyLong_FromUnsignedLong(v);
+}
+
 static PyObject *graph_output(graph_obj *self, PyObject *args)
 {
     const char *name;
@@ -350,6 +490,16 @@ static PyMethodDef graph_methods[] = {
       "An op node ('matmul', 'add', 'softmax', ...; docs/ops.md) on the "
       "given values, with its integer and float attributes in the C API's "
       "order. Shapes and dtypes are checked now." },
+    { "custom", (PyCFunction)(void (*)(void))graph_custom,
+      METH_VARARGS | METH_KEYWORDS,
+      "custom(inputs, signature, dtype, shape, library=None, symbol=None, "
+      "fn=None, args=None, elementwise=False, init_input=-1, name=None) -> "
+      "value\n\nA node calling a C function by its signature, as "
+      "rlx_graph_add_custom (docs/custom-ops.md): LIBRARY and SYMBOL (the "
+      "Session must allow the library: allow_custom_ops), or FN, a "
+      "function's address (ctypes). ARGS: 'output', ints, floats, "
+      "('tensor', i), ('numel', i), ('dim', i, axis); None passes each "
+      "input's data in order. The output is DTYPE and SHAPE." },
     { "output", (PyCFunction)graph_output, METH_VARARGS,
       "output(name, value) -> None\n\nMark VALUE as output NAME." },
     { "shape", (PyCFunction)graph_shape, METH_O,

@@ -182,6 +182,60 @@ static int set_shapes(session_obj *self, PyObject *shapes)
     return 0;
 }
 
+/* values={'shape': np.array([1, -1])}: inputs fixed to constants before
+ * compiling (rlx_model_set_input_value), so shape arguments fed as
+ * inputs fold; they are no longer inputs of the Session. */
+static int set_values(session_obj *self, PyObject *values)
+{
+    if (!self->model || !PyDict_Check(values)) {
+        rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "values must be a dict of "
+                     "input name to array, for a model file. Fix: pass e.g. "
+                     "{'shape': numpy.array([1, -1])}");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(values, &pos, &k, &v)) {
+        const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+        PyObject *arr = name && rlxpy_coerce
+                            ? PyObject_CallFunction(rlxpy_coerce, "Os", v,
+                                                    "int64")
+                            : NULL;
+        if (!arr) {
+            if (!name)
+                rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "values: keys must "
+                             "be input names. Fix: pass {'shape': [1, -1]}");
+            return -1;
+        }
+        Py_buffer b;
+        if (PyObject_GetBuffer(arr, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) {
+            Py_DECREF(arr);
+            return -1;
+        }
+        int64_t dims[16];
+        rlx_dtype dt = rlxpy_dtype_of_buffer(&b);
+        rlx_status st = RLX_ERR_DTYPE;
+        if (dt != RLX_DTYPE_INVALID && b.ndim <= 16) {
+            for (int d = 0; d < b.ndim; d++)
+                dims[d] = (int64_t)b.shape[d];
+            st = rlx_model_set_input_value(self->model, name,
+                                           dt, (uint32_t)b.ndim, dims,
+                                           b.buf);
+        }
+        PyBuffer_Release(&b);
+        Py_DECREF(arr);
+        if (st != RLX_OK) {
+            if (st == RLX_ERR_DTYPE && dt == RLX_DTYPE_INVALID)
+                rlxpy_raisef(st, "values: '%s' has no rlx dtype. Fix: pass "
+                             "an array of the input's dtype", name);
+            else
+                rlxpy_raise(st, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *slot_names(rlx_program *p, rlx_slot_kind kind, uint32_t n)
 {
     PyObject *t = PyTuple_New(n);
@@ -202,18 +256,19 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "path", "device", "fallback", "precision",
                               "options", "allow_custom_ops", "shapes",
-                              NULL };
+                              "values", NULL };
     PyObject *path_obj = NULL, *fallback = Py_None, *precision = Py_None,
-             *options = Py_None, *allow = Py_None, *shapes = Py_None;
+             *options = Py_None, *allow = Py_None, *shapes = Py_None,
+             *values = Py_None;
     const char *device = NULL;
     if (self->lock) {
         PyErr_SetString(PyExc_RuntimeError, "rlx.Session is initialised once");
         return -1;
     }
     PyObject *source = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zOOOOO", kwlist, &source,
-                                     &device, &fallback, &precision,
-                                     &options, &allow, &shapes))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zOOOOOO", kwlist,
+                                     &source, &device, &fallback, &precision,
+                                     &options, &allow, &shapes, &values))
         return -1;
     PyObject *graph = PyObject_TypeCheck(source, &rlxpy_graph_type) ? source
                                                                     : NULL;
@@ -277,6 +332,8 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
         Py_DECREF(seq);
     }
     if (shapes != Py_None && set_shapes(self, shapes))
+        goto out;
+    if (values != Py_None && set_values(self, values))
         goto out;
     if (graph) {
         Py_INCREF(graph);

@@ -123,3 +123,26 @@ def test_sessions_are_independent(mlp, onnx_model):
 def test_options_reach_the_session(mlp):
     s = rlx.Session(mlp[0], options={"cpu-ref.unused": "1"})
     assert s.run({"x": x4()})[0].shape == (4, 2)
+
+
+def test_values_fix_a_shape_input(tmp_path):
+    """An ONNX Reshape whose shape is an input: values= fixes it, so it
+    folds and runs are fed x alone."""
+    import onnx
+    from onnx import TensorProto, helper
+    g = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])], "reshape",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    path = tmp_path / "reshape.onnx"
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
+                                ir_version=8), str(path))
+    s = rlx.Session(path, device="cpu", values={"shape": [3, 2]})
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (y,) = s.run({"x": x})
+    np.testing.assert_array_equal(y, x.reshape(3, 2))
+    with pytest.raises(rlx.Error):
+        rlx.Session(path, device="cpu", values={"nope": [3, 2]})
+    with pytest.raises(rlx.DtypeError, match="no rlx dtype"):
+        rlx.Session(path, device="cpu", values={"shape": np.array(["3", "2"])})
