@@ -513,7 +513,7 @@ static rlx_status nearest_by_gather(rlx__onnx_ctx *c, rlx__onnx_val *xv,
             idx[o] = k < 0 ? 0 : k > in - 1 ? in - 1 : k;
         }
         char *name = rlx__printf_alloc("%s#index%u", out->name, i);
-        rlx_value iv;
+        rlx_value iv = 0;
         st = name ? rlx_graph_constant(c->g, name, RLX_DTYPE_I64, 1, &n,
                                        idx, &iv)
                   : rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");

@@ -506,8 +506,9 @@ static rlx_status walk_node(rlx__onnx_walk *w, rlx__onnx_scope *s,
         out[i].owned = NULL;
     }
 done:
+    /* a node with no outputs still had one slot a lowering may fill */
     if (out)
-        for (uint32_t i = 0; i < n_out; i++)
+        for (uint32_t i = 0; i < (n_out ? n_out : 1); i++)
             free(out[i].owned);
     free(out);
     free(in);
