@@ -135,6 +135,11 @@ static rlx_status range(rlx__onnx_ctx *c, rlx__onnx_val **in,
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                               "delta is 0. Fix: use a non-zero delta");
     double count = ceil((l - s) / d);
+    if (isnan(count)) /* a NaN or infinite bound: no count to make */
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "start %g, limit %g and delta %g give no "
+                              "element count. Fix: use finite numbers",
+                              s, l, d);
     if (count < 0)
         count = 0;
     if (count > RLX__ONNX_FOLD_MAX)
@@ -146,9 +151,12 @@ static rlx_status range(rlx__onnx_ctx *c, rlx__onnx_val **in,
     void *buf = malloc(n ? (size_t)n * rlx_dtype_size(dt) : 1);
     if (!buf)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    int64_t si = get_i(in[0], 0), di = get_i(in[2], 0);
+    /* integer start and delta only for integer ranges: a float's may
+     * not fit an int64 */
+    int64_t si = use_f ? 0 : get_i(in[0], 0), di = use_f ? 0 : get_i(in[2], 0);
     for (int64_t i = 0; i < n; i++)
-        put(buf, dt, i, si + i * di, s + (double)i * d, use_f);
+        put(buf, dt, i, (int64_t)((uint64_t)si + (uint64_t)i * (uint64_t)di),
+            s + (double)i * d, use_f); /* integers wrap, as ONNX's do */
     rlx__onnx_set_known(out, dt, 1, &n, buf);
     return RLX_OK;
 }

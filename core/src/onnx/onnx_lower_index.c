@@ -229,15 +229,23 @@ static rlx_status lower_range(rlx__onnx_ctx *c, rlx__onnx_val **in,
     double n = ceil((l - s) / d);
     if (n < 0)
         n = 0;
-    if (n > (double)RLX__ONNX_MAX_ELEMENTS)
+    if (isnan(n) || n > (double)RLX__ONNX_MAX_ELEMENTS)
         return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
                               "the range has %g elements. Fix: check "
                               "start, limit and delta", n);
     rlx_dtype t = in[0]->dtype;
-    int64_t a[4] = { t, (int64_t)n, (int64_t)s, (int64_t)d };
+    /* start and delta as integers only for integer ranges: a float's may
+     * not fit an int64 */
+    int fl = rlx__onnx_is_float(t) || t == RLX_DTYPE_F64;
+    if (!fl && !(fabs(s) < 9.2e18 && fabs(d) < 9.2e18))
+        return rlx__onnx_fail(c, RLX_ERR_INVALID_ARGUMENT,
+                              "start or delta does not fit the range's "
+                              "integer dtype. Fix: give inputs of one "
+                              "dtype, as ONNX requires");
+    int64_t a[4] = { t, (int64_t)n, fl ? 0 : (int64_t)s, fl ? 0 : (int64_t)d };
     double f[2] = { s, d };
     rlx_value r;
-    if (rlx__onnx_is_float(t) || t == RLX_DTYPE_F64)
+    if (fl)
         st = rlx__onnx_add(c, RLX_OP_RANGE, 0, NULL, a, 2, f, 2, &r);
     else
         st = rlx__onnx_add(c, RLX_OP_RANGE, 0, NULL, a, 4, NULL, 0, &r);
