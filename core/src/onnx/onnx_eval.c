@@ -17,6 +17,19 @@ static int is_int(rlx_dtype t)
            t == RLX_DTYPE_U8 || t == RLX_DTYPE_BOOL;
 }
 
+/* X as an int64, saturating (NaN gives 0): C leaves out-of-range
+ * conversions undefined, and folded model data may hold anything. */
+static int64_t f_to_i(double x)
+{
+    if (x != x)
+        return 0;
+    if (x >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (x <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)x;
+}
+
 static int64_t get_i(const rlx__onnx_val *v, int64_t i)
 {
     switch (v->dtype) {
@@ -25,8 +38,8 @@ static int64_t get_i(const rlx__onnx_val *v, int64_t i)
     case RLX_DTYPE_I8: return ((const int8_t *)v->data)[i];
     case RLX_DTYPE_U8: case RLX_DTYPE_BOOL:
         return ((const uint8_t *)v->data)[i];
-    case RLX_DTYPE_F32: return (int64_t)((const float *)v->data)[i];
-    case RLX_DTYPE_F64: return (int64_t)((const double *)v->data)[i];
+    case RLX_DTYPE_F32: return f_to_i(((const float *)v->data)[i]);
+    case RLX_DTYPE_F64: return f_to_i(((const double *)v->data)[i]);
     default: return 0;
     }
 }
