@@ -419,8 +419,9 @@ static rlx_status fold(rlx__onnx_ctx *c, folder *f, rlx__onnx_val **in,
     }
     *done = 1;
 out:
+    /* a node with no outputs still had one slot a lowering may fill */
     if (tout)
-        for (uint32_t i = 0; i < n_out; i++)
+        for (uint32_t i = 0; i < (n_out ? n_out : 1); i++)
             free(tout[i].owned);
     rlx_program_destroy(p);
     rlx_graph_destroy(sc.g);
