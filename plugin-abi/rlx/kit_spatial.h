@@ -8,6 +8,7 @@
 #ifndef RLX_KIT_SPATIAL_H
 #define RLX_KIT_SPATIAL_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -213,6 +214,52 @@ static inline int64_t rlx_kit_spatial_out(rlx_op op,
             out--;
     }
     return out;
+}
+
+/* ---- resize: the rules every backend shares ---------------------------- */
+
+/* Input coordinate of output index O on an axis of IN -> OUT elements.
+ * As in ONNX, the transforms take the output length as IN * SCALE (not
+ * rounded), so a scale that does not divide evenly shifts the samples;
+ * half_pixel_symmetric re-centres by the rounding (OUT over IN*SCALE). */
+static inline double rlx_kit_resize_source(int64_t coord, double o,
+                                           double in, double out,
+                                           double scale, double start,
+                                           double end)
+{
+    double len = in * scale;
+    switch (coord) {
+    case RLX_RESIZE_HALF_PIXEL_SYMMETRIC: {
+        double offset = in / 2 * (1 - out / len);
+        return offset + (o + 0.5) / scale - 0.5;
+    }
+    case RLX_RESIZE_PYTORCH_HALF_PIXEL:
+        return len > 1 ? (o + 0.5) / scale - 0.5 : 0;
+    case RLX_RESIZE_ALIGN_CORNERS:
+        return len > 1 ? o * (in - 1) / (len - 1) : 0;
+    case RLX_RESIZE_ASYMMETRIC:
+        return o / scale;
+    case RLX_RESIZE_TF_CROP_AND_RESIZE:
+        return len > 1 ? start * (in - 1) + o * (end - start) * (in - 1) /
+                                                (len - 1)
+                       : 0.5 * (start + end) * (in - 1);
+    default: /* half_pixel */
+        return (o + 0.5) / scale - 0.5;
+    }
+}
+
+/* Nearest input index to coordinate X under nearest_mode MODE. */
+static inline int64_t rlx_kit_resize_nearest(int64_t mode, double x)
+{
+    double f = floor(x);
+    switch (mode) {
+    case RLX_RESIZE_FLOOR: return (int64_t)f;
+    case RLX_RESIZE_CEIL: return (int64_t)ceil(x);
+    case RLX_RESIZE_ROUND_PREFER_CEIL:
+        return (int64_t)(x - f >= 0.5 ? f + 1 : f);
+    default: /* round_prefer_floor */
+        return (int64_t)(x - f > 0.5 ? f + 1 : f);
+    }
 }
 
 #endif /* RLX_KIT_SPATIAL_H */

@@ -11,48 +11,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <rlx/kit_spatial.h>
+
 #include "cpu_ref_internal.h"
 
-/* Input coordinate of output index O on an axis of IN -> OUT elements.
- * As in ONNX, the transforms take the output length as IN * SCALE (not
- * rounded), so a scale that does not divide evenly shifts the samples;
- * half_pixel_symmetric re-centres by the rounding (OUT over IN*SCALE). */
-static double source_coord(int64_t coord, double o, double in, double out,
-                           double scale, double start, double end)
-{
-    double len = in * scale;
-    switch (coord) {
-    case RLX_RESIZE_HALF_PIXEL_SYMMETRIC: {
-        double offset = in / 2 * (1 - out / len);
-        return offset + (o + 0.5) / scale - 0.5;
-    }
-    case RLX_RESIZE_PYTORCH_HALF_PIXEL:
-        return len > 1 ? (o + 0.5) / scale - 0.5 : 0;
-    case RLX_RESIZE_ALIGN_CORNERS:
-        return len > 1 ? o * (in - 1) / (len - 1) : 0;
-    case RLX_RESIZE_ASYMMETRIC:
-        return o / scale;
-    case RLX_RESIZE_TF_CROP_AND_RESIZE:
-        return len > 1 ? start * (in - 1) + o * (end - start) * (in - 1) /
-                                                (len - 1)
-                       : 0.5 * (start + end) * (in - 1);
-    default: /* half_pixel */
-        return (o + 0.5) / scale - 0.5;
-    }
-}
-
-static int64_t nearest(int64_t mode, double x)
-{
-    double f = floor(x);
-    switch (mode) {
-    case RLX_RESIZE_FLOOR: return (int64_t)f;
-    case RLX_RESIZE_CEIL: return (int64_t)ceil(x);
-    case RLX_RESIZE_ROUND_PREFER_CEIL:
-        return (int64_t)(x - f >= 0.5 ? f + 1 : f);
-    default: /* round_prefer_floor */
-        return (int64_t)(x - f > 0.5 ? f + 1 : f);
-    }
-}
 
 static void cubic_coeffs(double t, double a, double *c)
 {
@@ -69,7 +31,7 @@ static void axis_taps(rlx__cpu_ref_vision *p, uint32_t i, size_t o,
                       double end, double cubic_a)
 {
     double in = (double)p->r_in[i], out = (double)p->r_out[i];
-    double x = source_coord(mode[1], (double)o, in, out, scale, start, end);
+    double x = rlx_kit_resize_source(mode[1], (double)o, in, out, scale, start, end);
     int64_t *idx = p->tap_idx[i] + o * RLX__CPU_REF_RESIZE_TAPS;
     double *w = p->tap_w[i] + o * RLX__CPU_REF_RESIZE_TAPS;
     int64_t last = (int64_t)p->r_in[i] - 1;
@@ -87,7 +49,7 @@ static void axis_taps(rlx__cpu_ref_vision *p, uint32_t i, size_t o,
     if (x > in + 3)
         x = in + 3;
     if (mode[0] == RLX_RESIZE_NEAREST) {
-        int64_t k = nearest(mode[2], x);
+        int64_t k = rlx_kit_resize_nearest(mode[2], x);
         idx[0] = k < 0 ? 0 : k > last ? last : k;
         w[0] = 1;
         p->tap_n[i][o] = 1;

@@ -14,46 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit_spatial.h>
+
 #include "vk_plan.h"
 
 #define TAP_WORDS 9
 
-static double source_coord(int64_t coord, double o, double in, double out,
-                           double scale, double start, double end)
-{
-    double len = in * scale;
-    switch (coord) {
-    case RLX_RESIZE_HALF_PIXEL_SYMMETRIC: {
-        double offset = in / 2 * (1 - out / len);
-        return offset + (o + 0.5) / scale - 0.5;
-    }
-    case RLX_RESIZE_PYTORCH_HALF_PIXEL:
-        return len > 1 ? (o + 0.5) / scale - 0.5 : 0;
-    case RLX_RESIZE_ALIGN_CORNERS:
-        return len > 1 ? o * (in - 1) / (len - 1) : 0;
-    case RLX_RESIZE_ASYMMETRIC:
-        return o / scale;
-    case RLX_RESIZE_TF_CROP_AND_RESIZE:
-        return len > 1 ? start * (in - 1) + o * (end - start) * (in - 1) /
-                                                (len - 1)
-                       : 0.5 * (start + end) * (in - 1);
-    default: /* half_pixel */
-        return (o + 0.5) / scale - 0.5;
-    }
-}
-
-static int64_t nearest(int64_t mode, double x)
-{
-    double f = floor(x);
-    switch (mode) {
-    case RLX_RESIZE_FLOOR: return (int64_t)f;
-    case RLX_RESIZE_CEIL: return (int64_t)ceil(x);
-    case RLX_RESIZE_ROUND_PREFER_CEIL:
-        return (int64_t)(x - f >= 0.5 ? f + 1 : f);
-    default:
-        return (int64_t)(x - f > 0.5 ? f + 1 : f);
-    }
-}
 
 static void cubic_coeffs(double t, double a, double *c)
 {
@@ -69,7 +35,7 @@ static void axis_taps(uint32_t *t, const int64_t *mode, double o, double in,
                       double out, double scale, double start, double end,
                       double cubic_a)
 {
-    double x = source_coord(mode[1], o, in, out, scale, start, end);
+    double x = rlx_kit_resize_source(mode[1], o, in, out, scale, start, end);
     int64_t last = (int64_t)in - 1, idx[4];
     double c[4], sum = 0;
     int n = 0, taps;
@@ -81,7 +47,7 @@ static void axis_taps(uint32_t *t, const int64_t *mode, double o, double in,
     if (x > in + 3)
         x = in + 3;
     if (mode[0] == RLX_RESIZE_NEAREST) {
-        int64_t k = nearest(mode[2], x);
+        int64_t k = rlx_kit_resize_nearest(mode[2], x);
         float one = 1;
         t[0] = 1;
         t[1] = (uint32_t)(k < 0 ? 0 : k > last ? last : k);
