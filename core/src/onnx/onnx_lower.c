@@ -516,3 +516,14 @@ done:
     c->lowered = NULL;
     return st;
 }
+
+void rlx__onnx_report_free(rlx__onnx_report *r)
+{
+    if (!r)
+        return;
+    for (uint32_t i = 0; i < r->n; i++)
+        free(r->lowered[i]);
+    free(r->lowered);
+    r->lowered = NULL;
+    r->n = 0;
+}

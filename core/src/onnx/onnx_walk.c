@@ -596,17 +596,6 @@ rlx_status rlx__onnx_walk_subgraph(rlx__onnx_walk *w, rlx__onnx_scope *parent,
 
 /* ---- the whole model ------------------------------------------------- */
 
-void rlx__onnx_report_free(rlx__onnx_report *r)
-{
-    if (!r)
-        return;
-    for (uint32_t i = 0; i < r->n; i++)
-        free(r->lowered[i]);
-    free(r->lowered);
-    r->lowered = NULL;
-    r->n = 0;
-}
-
 /* The top scope: initializers (params), inputs (graph inputs while
  * lowering; run-time data IN at run time; fixed values known), nodes in
  * topological order. */
