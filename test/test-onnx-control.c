@@ -86,7 +86,8 @@ static void stg_expect_f(rlx_program *p, const char *name, uint32_t rank,
     for (uint32_t k = 0; k < rank; k++)
         n *= (size_t)dims[k];
     for (size_t i = 0; i < n; i++)
-        if (!(fabsf(got[i] - want[i]) <= 1e-5f))
+        if (!(fabsf(got[i] - want[i]) <= 1e-5f) &&
+            !(isnan(got[i]) && isnan(want[i])))
             FAIL("%s[%zu]: %.7g, expected %.7g", name, i, got[i], want[i]);
 }
 
@@ -478,6 +479,52 @@ TEST(unique_of_run_time_data)
     stg_close(&r);
 }
 
+/* sorted=0 keeps first-occurrence order; NaNs collapse into one value (as
+ * NumPy's unique); a long input (20000 values, sorted in n log n) keeps
+ * every count */
+TEST(unique_unsorted_nan_and_long_input)
+{
+    enum { L = 20000 };
+    ox_model *x = ox_new(8, 13);
+    const int64_t dl[1] = { L }, dn[1] = { -1 };
+    ox_input(x, "x", OX_F32, 1, dl);
+    Onnx__NodeProto *u = ox_node(x, "Unique", N("x"),
+                                 N("y", "idx", "inv", "cnt"));
+    ox_attr_int(x, u, "sorted", 0);
+    ox_output(x, "y", OX_F32, 1, dn);
+    ox_output(x, "idx", OX_I64, 1, dn);
+    ox_output(x, "inv", OX_I64, 1, dl);
+    ox_output(x, "cnt", OX_I64, 1, dn);
+    const char *path = ox_write(x, "unique-unsorted.onnx");
+    ox_free(x);
+    stg_run r;
+    stg_open(&r, path);
+    static float a[L];
+    /* 5, NaN, 3, then 7 - i % 7 repeated; another NaN at the end */
+    a[0] = 5;
+    a[1] = NAN;
+    a[2] = 3;
+    for (int i = 3; i < L - 1; i++)
+        a[i] = (float)(7 - i % 7);
+    a[L - 1] = NAN;
+    ASSERT_OK(rlx_program_set_input(r.p, "x", a, sizeof a));
+    ASSERT_OK(rlx_program_run(r.p));
+    /* first occurrences: 5 (0), NaN (1), 3 (2), then i=3: 4, i=4: 3 (seen),
+     * i=5: 2, i=6: 1, i=7: 7, i=8: 6, i=9: 5 (seen) */
+    const int64_t d8[1] = { 8 };
+    const float wy[8] = { 5, NAN, 3, 4, 2, 1, 7, 6 };
+    const int64_t wi[8] = { 0, 1, 2, 3, 5, 6, 7, 8 };
+    int64_t wc[8] = { 1, 2, 1, 0, 0, 0, 0, 0 };
+    for (int i = 3; i < L - 1; i++) {
+        static const int slot[8] = { -1, 5, 4, 2, 3, 0, 7, 6 };
+        wc[slot[7 - i % 7]]++;
+    }
+    stg_expect_f(r.p, "y", 1, d8, wy);
+    stg_expect_i(r.p, "idx", 1, d8, wi);
+    stg_expect_i(r.p, "cnt", 1, d8, wc);
+    stg_close(&r);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(if_with_a_constant_condition_is_inlined_at_load),
               TEST_ENTRY(if_on_a_run_time_condition_runs_in_stages),
               TEST_ENTRY(a_subgraph_reading_a_later_listed_node_comes_after_it),
@@ -487,4 +534,5 @@ RLX_TEST_LIST(TEST_ENTRY(if_with_a_constant_condition_is_inlined_at_load),
               TEST_ENTRY(scan_in_reverse_runs_its_body_per_slice),
               TEST_ENTRY(compress_feeds_a_stage_compiled_for_its_size),
               TEST_ENTRY(a_shape_argument_computed_from_data_ends_a_stage),
-              TEST_ENTRY(unique_of_run_time_data))
+              TEST_ENTRY(unique_of_run_time_data),
+              TEST_ENTRY(unique_unsorted_nan_and_long_input))

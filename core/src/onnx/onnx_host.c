@@ -168,16 +168,48 @@ typedef struct uniq {
     size_t outer, len;          /* slice i: [o][i][inner] for each o */
 } uniq;
 
+/* A total order on slices: NaN after every number and equal to NaN (so
+ * NaNs collapse into one unique value, as NumPy's unique does). */
 static int slice_cmp(const uniq *u, size_t a, size_t b)
 {
     for (size_t o = 0; o < u->outer; o++)
         for (size_t k = 0; k < u->inner; k++) {
             double va = elem(u->x, (o * u->len + a) * u->inner + k);
             double vb = elem(u->x, (o * u->len + b) * u->inner + k);
-            if (va != vb)
+            int na = va != va, nb = vb != vb;
+            if (na || nb) {
+                if (na != nb)
+                    return na ? 1 : -1;
+            } else if (va != vb) {
                 return va < vb ? -1 : 1;
+            }
         }
     return 0;
+}
+
+/* Stable bottom-up merge sort of the N indices in A (TMP as long), by
+ * slice (BY_FIRST null) or by BY_FIRST[index]: n log n, where a
+ * constant-folded Unique over a long Range must not take quadratic time. */
+static void sort_idx(const uniq *u, const size_t *by_first, size_t *a,
+                     size_t *tmp, size_t n)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n;
+            size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                int le = by_first ? by_first[a[i]] <= by_first[a[j]]
+                                  : slice_cmp(u, a[i], a[j]) <= 0;
+                tmp[k++] = le ? a[i++] : a[j++];
+            }
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, n * sizeof *a);
+    }
 }
 
 static rlx_status unique(rlx__onnx_ctx *c, rlx__onnx_val **in,
@@ -202,8 +234,9 @@ static rlx_status unique(rlx__onnx_ctx *c, rlx__onnx_val **in,
     } else {
         u.len = (size_t)rlx__onnx_elements(x->rank, x->dims);
     }
-    /* first occurrences, in order of appearance */
-    size_t *first = malloc((u.len ? u.len : 1) * sizeof *first);
+    /* per unique slice: its first occurrence and count; per element:
+     * its unique slice */
+    size_t *first = calloc(u.len ? u.len : 1, sizeof *first);
     int64_t *inverse = malloc((u.len ? u.len : 1) * sizeof *inverse);
     int64_t *counts = calloc(u.len ? u.len : 1, sizeof *counts);
     size_t n = 0;
@@ -213,35 +246,35 @@ static rlx_status unique(rlx__onnx_ctx *c, rlx__onnx_val **in,
         free(counts);
         return oom();
     }
-    for (size_t i = 0; i < u.len; i++) {
-        size_t k = 0;
-        while (k < n && slice_cmp(&u, first[k], i) != 0)
-            k++;
-        if (k == n)
-            first[n++] = i;
-        inverse[i] = (int64_t)k;
-        counts[k]++;
-    }
-    /* sorted: order the unique slices (insertion sort of a permutation) */
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    size_t *rank_of = malloc((n ? n : 1) * sizeof *rank_of);
-    if (!order || !rank_of) {
+    /* sorted slices in order of appearance within equal runs: each run
+     * is one unique slice, its first element the first occurrence */
+    size_t *order = malloc((u.len ? u.len : 1) * sizeof *order);
+    size_t *tmp = malloc((u.len ? u.len : 1) * sizeof *tmp);
+    size_t *rank_of = malloc((u.len ? u.len : 1) * sizeof *rank_of);
+    if (!order || !tmp || !rank_of) {
         free(first);
         free(inverse);
         free(counts);
         free(order);
+        free(tmp);
         free(rank_of);
         return oom();
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < u.len; i++)
         order[i] = i;
-    for (size_t i = 1; sorted && i < n; i++)
-        for (size_t j = i; j > 0 &&
-             slice_cmp(&u, first[order[j - 1]], first[order[j]]) > 0; j--) {
-            size_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
+    sort_idx(&u, NULL, order, tmp, u.len);
+    for (size_t i = 0; i < u.len; i++) {
+        if (i == 0 || slice_cmp(&u, order[i - 1], order[i]) != 0)
+            first[n++] = order[i];
+        inverse[order[i]] = (int64_t)(n - 1);
+        counts[n - 1]++;
+    }
+    /* unique slice g is OUTPUT order[g]: sorted, or by first occurrence */
+    for (size_t g = 0; g < n; g++)
+        order[g] = g;
+    if (!sorted)
+        sort_idx(&u, first, order, tmp, n);
+    free(tmp);
     for (size_t i = 0; i < n; i++)
         rank_of[order[i]] = i;
     size_t es = rlx_dtype_size(x->dtype);
