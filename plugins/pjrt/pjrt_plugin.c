@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit_names.h>
+
 #include "pjrt_internal.h"
 
 rlx_status rlxp_report(const rlxp_backend *be, rlx_status st,
@@ -80,6 +82,35 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
                      RLXP_MAX_RANK);
             return 0;
         }
+    for (uint32_t i = 0; i < n->n_inputs; i++) {
+        rlx_dtype dt = graph->nodes[n->inputs[i]]->dtype;
+        if (!rlxp_mlir_dtype(dt)) {
+            snprintf(why, why_size, "an input of dtype %s; the PJRT bridge "
+                     "has no StableHLO type for it", rlx_kit_dtype_name(dt));
+            return 0;
+        }
+    }
+    /* the lowerings that add a dimension for a moment */
+    uint32_t in_rank = n->n_inputs ? graph->nodes[n->inputs[0]]->rank : 0;
+    if (n->op == RLX_OP_CONV_TRANSPOSE && in_rank >= RLXP_MAX_RANK &&
+        n->n_int_attrs > RLX_ATTR_CONV_GROUP &&
+        n->int_attrs[RLX_ATTR_CONV_GROUP] > 1) {
+        snprintf(why, why_size, "grouped conv_transpose with 6 spatial "
+                 "axes; the PJRT bridge regroups the kernel at rank 9");
+        return 0;
+    }
+    if (n->op == RLX_OP_TILE && n->rank >= RLXP_MAX_RANK) {
+        snprintf(why, why_size, "tile of rank %u; the PJRT bridge tiles "
+                 "up to rank %d", n->rank, RLXP_MAX_RANK - 1);
+        return 0;
+    }
+    if (n->op == RLX_OP_RESIZE && n->dtype != RLX_DTYPE_F32 &&
+        n->dtype != RLX_DTYPE_F16 && n->dtype != RLX_DTYPE_BF16 &&
+        n->n_int_attrs > RLX_ATTR_RESIZE_MODE &&
+        n->int_attrs[RLX_ATTR_RESIZE_MODE] != RLX_RESIZE_NEAREST) {
+        snprintf(why, why_size, "an integer resize that is not nearest");
+        return 0;
+    }
     if (n->op == RLX_OP_CONCAT && n->n_inputs > 256) {
         snprintf(why, why_size, "concat of %u inputs; the PJRT bridge "
                  "takes up to 256", n->n_inputs);
