@@ -211,15 +211,18 @@ uint32_t rlxp_emit_math(rlxp_emit *e, const rlx_node_view *n)
                   n->int_attrs[RLX_ATTR_ISINF_DETECT_POSITIVE] != 0;
         int neg = n->n_int_attrs <= RLX_ATTR_ISINF_DETECT_NEGATIVE ||
                   n->int_attrs[RLX_ATTR_ISINF_DETECT_NEGATIVE] != 0;
-        uint32_t p = rlxp_compare(e, x, k(e, x, INFINITY), "EQ");
-        uint32_t m = rlxp_compare(e, x, k(e, x, -INFINITY), "EQ");
-        if (pos && neg)
-            return rlxp_bin(e, "stablehlo.or", p, m);
-        if (pos)
+        if (!pos && !neg) /* detects nothing: x != x && x == x */
+            return rlxp_bin(e, "stablehlo.and", rlxp_compare(e, x, x, "NE"),
+                            rlxp_compare(e, x, x, "EQ"));
+        uint32_t p = pos ? rlxp_compare(e, x, k(e, x, INFINITY), "EQ")
+                         : RLXP_NONE;
+        uint32_t m = neg ? rlxp_compare(e, x, k(e, x, -INFINITY), "EQ")
+                         : RLXP_NONE;
+        if (!neg)
             return p;
-        if (neg)
+        if (!pos)
             return m;
-        return rlxp_bin(e, "stablehlo.and", p, m); /* never both: false */
+        return rlxp_bin(e, "stablehlo.or", p, m);
     }
     if (n->op == RLX_OP_PRELU || n->op == RLX_OP_MOD) {
         rlxp_val to = rlxp_val_of_node(n);
