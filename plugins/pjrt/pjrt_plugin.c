@@ -111,6 +111,17 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
         snprintf(why, why_size, "an integer resize that is not nearest");
         return 0;
     }
+    /* index tables are written into the text: keep them sane */
+    if ((n->op == RLX_OP_RESIZE ||
+         (n->op == RLX_OP_PAD && n->n_int_attrs > RLX_ATTR_PAD_MODE &&
+          n->int_attrs[RLX_ATTR_PAD_MODE] != RLX_PAD_CONSTANT)))
+        for (uint32_t d = 0; d < n->rank; d++)
+            if (n->shape[d] > ((int64_t)1 << 22)) {
+                snprintf(why, why_size, "an axis of %lld elements; the "
+                         "PJRT bridge writes index tables up to 2^22",
+                         (long long)n->shape[d]);
+                return 0;
+            }
     if (n->op == RLX_OP_CONCAT && n->n_inputs > 256) {
         snprintf(why, why_size, "concat of %u inputs; the PJRT bridge "
                  "takes up to 256", n->n_inputs);
