@@ -28,6 +28,7 @@ from onnx import helper as h
 from onnx import numpy_helper
 
 OPSET = 18
+IR_VERSION = 8  # opset 18's
 
 
 def const(name, arr):
@@ -246,6 +247,7 @@ def main():
     for make in (elementwise_model, spatial_model, index_model):
         g, inputs = make()
         model = h.make_model(g, opset_imports=[h.make_opsetid("", OPSET)])
+        model.ir_version = IR_VERSION  # a newer onnx writes one rlx refuses
         path = os.path.join(args.work, g.name + ".onnx")
         onnx.save(model, path)
         for name, v in inputs.items():
