@@ -195,6 +195,17 @@ def index_model():
     n.append(const("depth", np.array(5, np.int64)))
     n.append(const("ohv", np.array([-1.0, 2.0], np.float32)))
     out("one_hot", "OneHot", ["oh_i", "depth", "ohv"], axis=0)
+    # duplicate targets: the last write wins, or they combine
+    n.append(const("si", np.array([[0, 1, -1], [0, 1, 4]], np.int64)))
+    n.append(const("su", rng.uniform(-1, 1, [2, 3]).astype(np.float32)))
+    n.append(const("x2", rng.uniform(-1, 1, [3, 5]).astype(np.float32)))
+    out("scatter_el", "ScatterElements", ["x2", "si", "su"], axis=1)
+    out("scatter_el_add", "ScatterElements", ["x2", "si", "su"], axis=1,
+        reduction="add")
+    n.append(const("ni", np.array([[2], [0], [2]], np.int64)))
+    n.append(const("nu", rng.uniform(-1, 1, [3, 4, 5]).astype(np.float32)))
+    out("scatter_nd", "ScatterND", ["x", "ni", "nu"])
+    out("scatter_nd_max", "ScatterND", ["x", "ni", "nu"], reduction="max")
     n.append(const("tk", np.array(1, np.int64)))
     out("trilu", "Trilu", ["x", "tk"], upper=0)
     g = h.make_graph(n, "index", [

@@ -456,6 +456,7 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
     case RLX_OP_CLIP: case RLX_OP_SIGN: case RLX_OP_PRELU: case RLX_OP_MOD:
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_SUM_SQUARE: case RLX_OP_CUMSUM: case RLX_OP_RANGE:
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND:
         return fl || in;
     case RLX_OP_NEG: case RLX_OP_ABS: /* StableHLO's are signed only */
         return fl || (in && dt != RLX_DTYPE_U8);
@@ -528,6 +529,8 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
         return rlxp_emit_norm(e, n);
     case RLX_OP_RESIZE:
         return rlxp_emit_resize(e, n);
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND:
+        return rlxp_emit_scatter(e, n);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
     case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:

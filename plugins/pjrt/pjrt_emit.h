@@ -132,6 +132,12 @@ void rlxp_cat_padding(char *s, size_t size, uint32_t n, const int64_t *lo,
 /* X's slices V[0..COUNT) along AXIS (pjrt_emit_index.c). */
 uint32_t rlxp_take(rlxp_emit *e, uint32_t x, uint32_t axis,
                    const int64_t *v, int64_t count);
+/* An i64 [COUNT] constant of V (pjrt_emit_index.c). */
+uint32_t rlxp_i64_table(rlxp_emit *e, const int64_t *v, int64_t count);
+/* IDX (i64) with negatives moved up by DIMS (IDX's shape), and a run
+ * check "some index outside [0, dim)" for node N. */
+uint32_t rlxp_wrap_check(rlxp_emit *e, const rlx_node_view *n, uint32_t idx,
+                         uint32_t dims);
 struct rlx_kit_spatial;
 /* The spatial attributes of conv/pool node N; -1 (E failed) if bad. */
 int rlxp_spatial(rlxp_emit *e, const rlx_node_view *n,
@@ -153,6 +159,7 @@ uint32_t rlxp_emit_pool(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_norm(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_index(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_resize(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_scatter(rlxp_emit *e, const rlx_node_view *n);
 
 #define RLXP_NONE UINT32_MAX
 

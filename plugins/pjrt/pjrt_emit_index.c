@@ -30,7 +30,7 @@ static int64_t iattr(const rlx_node_view *n, uint32_t i, int64_t dflt)
 }
 
 /* An i64 [COUNT] constant of V. */
-static uint32_t i64_table(rlxp_emit *e, const int64_t *v, int64_t count)
+uint32_t rlxp_i64_table(rlxp_emit *e, const int64_t *v, int64_t count)
 {
     rlxp_val t = rlxp_val_make(RLX_DTYPE_I64, 1, &count);
     uint32_t id = rlxp_new(e, &t);
@@ -55,7 +55,7 @@ uint32_t rlxp_take(rlxp_emit *e, uint32_t x, uint32_t axis,
         return x;
     const rlxp_val xv = *rlxp_type_of(e, x);
     int64_t d2[2] = { count, 1 };
-    uint32_t idx = rlxp_reshape(e, i64_table(e, v, count), 2, d2);
+    uint32_t idx = rlxp_reshape(e, rlxp_i64_table(e, v, count), 2, d2);
     /* the indices' batch dim lands at AXIS; the slices' dims keep
      * their places around it */
     int64_t sizes[RLXP_MAX_RANK];
@@ -230,8 +230,8 @@ static uint32_t strided_slice(rlxp_emit *e, const rlx_node_view *n)
 
 /* IDX (i64) with negatives moved up by DIMS (broadcast like IDX); adds
  * the "some index outside [0, dim)" flag for node N. */
-static uint32_t wrap_and_check(rlxp_emit *e, const rlx_node_view *n,
-                               uint32_t idx, uint32_t dims)
+uint32_t rlxp_wrap_check(rlxp_emit *e, const rlx_node_view *n, uint32_t idx,
+                         uint32_t dims)
 {
     uint32_t zero = rlxp_splat_like(e, idx, 0.0);
     uint32_t neg = rlxp_compare(e, idx, zero, "LT");
@@ -260,7 +260,7 @@ static uint32_t gather_elements(rlxp_emit *e, const rlx_node_view *n)
     int64_t axis = iattr(n, RLX_ATTR_GATHER_ELEMENTS_AXIS, 0);
     if (axis < 0)
         axis += dv.rank;
-    idx = wrap_and_check(e, n, idx,
+    idx = rlxp_wrap_check(e, n, idx,
                          rlxp_splat_like(e, idx, (double)dv.dims[axis]));
     /* full coordinates [..., rank]: iotas, the index at AXIS */
     rlxp_val cv = iv;
@@ -311,10 +311,9 @@ static uint32_t gather_nd(rlxp_emit *e, const rlx_node_view *n)
     for (int64_t i = 0; i < k; i++)
         bounds[i] = dv.dims[b + i];
     int64_t lastmap[1] = { q - 1 };
-    uint32_t bt = rlxp_broadcast(e, rlxp_reshape(e, i64_table(e, bounds, k),
-                                                 1, kd),
-                                 &iv, lastmap);
-    idx = wrap_and_check(e, n, idx, bt);
+    uint32_t bt = rlxp_reshape(e, rlxp_i64_table(e, bounds, k), 1, kd);
+    bt = rlxp_broadcast(e, bt, &iv, lastmap);
+    idx = rlxp_wrap_check(e, n, idx, bt);
     /* batch dims become leading coordinates from iotas */
     uint32_t coords = idx;
     if (b > 0) {
@@ -442,7 +441,7 @@ static uint32_t range(rlxp_emit *e, const rlx_node_view *n)
     int64_t s = iattr(n, RLX_ATTR_RANGE_INT_START, 0);
     int64_t d = iattr(n, RLX_ATTR_RANGE_INT_DELTA, 1);
     int64_t one = 1;
-    uint32_t sv = i64_table(e, &s, 1), dv = i64_table(e, &d, 1);
+    uint32_t sv = rlxp_i64_table(e, &s, 1), dv = rlxp_i64_table(e, &d, 1);
     int64_t map[1] = { 0 };
     (void)one;
     uint32_t y = rlxp_bin(e, "stablehlo.add",

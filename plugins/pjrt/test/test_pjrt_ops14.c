@@ -154,6 +154,10 @@ static const case14 cases[] = {
     { "range_f32", RLX_OP_RANGE, 0, { { 0 } }, 2, { F32, 5 }, 2, { 1.5, 0.5 }, "dense<0x3FC00000>", NULL },
     { "range_i64", RLX_OP_RANGE, 0, { { 0 } }, 4, { I64, 4, 10, -3 }, 0, { 0 }, "dense<[-3]>", NULL },
     { "one_hot", RLX_OP_ONE_HOT, 2, { { I64, 1, { 3 }, 0 }, { F32, 1, { 2 }, 0 } }, 2, { 5, -1 }, 0, { 0 }, "iota_dimension = 1", NULL },
+    { "scatter_elements_last_wins", RLX_OP_SCATTER_ELEMENTS, 3, { { F32, 2, { 3, 4 }, 0 }, { I64, 2, { 2, 4 }, 0 }, { F32, 2, { 2, 4 }, 0 } }, 1, { 0 }, 0, { 0 }, "\"stablehlo.scatter\"(%20, %19, %22)", NULL },
+    { "scatter_elements_add_f16", RLX_OP_SCATTER_ELEMENTS, 3, { { F16, 2, { 3, 4 }, 0 }, { I32, 2, { 3, 2 }, 0 }, { F16, 2, { 3, 2 }, 0 } }, 2, { 1, RLX_REDUCTION_ADD }, 0, { 0 }, "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 2>", NULL },
+    { "scatter_nd_max", RLX_OP_SCATTER_ND, 3, { { F32, 3, { 4, 3, 2 }, 0 }, { I64, 2, { 2, 1 }, 0 }, { F32, 3, { 2, 3, 2 }, 0 } }, 1, { RLX_REDUCTION_MAX }, 0, { 0 }, "update_window_dims = [1, 2], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1", NULL },
+    { "scatter_nd_last_wins_i32", RLX_OP_SCATTER_ND, 3, { { I32, 2, { 4, 3 }, 0 }, { I64, 2, { 3, 2 }, 0 }, { I32, 1, { 3 }, 0 } }, 0, { 0 }, 0, { 0 }, "dense<-1> : tensor<4x3xi64>", NULL },
     { "trilu_lower", RLX_OP_TRILU, 1, { { F32, 2, { 3, 4 }, 0 } }, 2, { 0, 1 }, 0, { 0 }, "comparison_direction LE>", NULL },
 };
 
@@ -220,7 +224,7 @@ TEST(golden_stablehlo_for_the_1_4_ops)
 /* The 1.4 ops the bridge has no lowering for: placement must move them. */
 static const rlx_op declined[] = {
     RLX_OP_MAX_POOL_INDEX, RLX_OP_GRID_SAMPLE, RLX_OP_DET, RLX_OP_ROI_ALIGN,
-    RLX_OP_SCATTER_ELEMENTS, RLX_OP_SCATTER_ND, RLX_OP_TOPK,
+    RLX_OP_TOPK,
     RLX_OP_NON_ZERO, RLX_OP_BIT_SHIFT, RLX_OP_QUANTIZE_LINEAR,
     RLX_OP_DEQUANTIZE_LINEAR, RLX_OP_MATMUL_INTEGER, RLX_OP_CONV_INTEGER,
 };
