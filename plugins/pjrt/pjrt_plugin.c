@@ -69,7 +69,7 @@ static int supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 static int supports_node(void *backend, const rlx_graph_view *graph,
                          uint32_t node, char *why, size_t why_size)
 {
-    (void)backend;
+    const rlxp_backend *be = backend;
     const rlx_node_view *n = graph->nodes[node];
     if (n->rank > RLXP_MAX_RANK) {
         snprintf(why, why_size, "rank %u; the PJRT bridge lowers up to "
@@ -97,6 +97,14 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
         n->int_attrs[RLX_ATTR_CONV_GROUP] > 1) {
         snprintf(why, why_size, "grouped conv_transpose with 6 spatial "
                  "axes; the PJRT bridge regroups the kernel at rank 9");
+        return 0;
+    }
+    /* XLA's GPU convolutions (cuDNN, MIOpen) take 1 to 3 spatial axes */
+    if ((n->op == RLX_OP_CONV || n->op == RLX_OP_CONV_TRANSPOSE) &&
+        in_rank > 5 && (be->family == RLXP_FAMILY_CUDA ||
+                        be->family == RLXP_FAMILY_ROCM)) {
+        snprintf(why, why_size, "a convolution with %u spatial axes; XLA "
+                 "on GPUs convolves up to 3", in_rank - 2);
         return 0;
     }
     if (n->op == RLX_OP_TILE && n->rank >= RLXP_MAX_RANK) {
