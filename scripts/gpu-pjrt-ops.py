@@ -161,7 +161,7 @@ def spatial_model():
 def index_model():
     rng = np.random.default_rng(9)
     x = rng.uniform(-1, 1, [3, 4, 5]).astype(np.float32)
-    xi = rng.integers(-100, 100, [3, 4, 5]).astype(np.int64)
+    xi = rng.integers(-3, 3, [3, 4, 5]).astype(np.int32)  # ties
     n, outs = [], []
 
     def out(name, op, ins, dt=T.FLOAT, **attrs):
@@ -177,7 +177,7 @@ def index_model():
     n.append(const("eshape", np.array([2, 3, 4, 5], np.int64)))
     out("expand", "Expand", ["x", "eshape"])
     n.append(const("reps", np.array([2, 1, 3], np.int64)))
-    out("tile_i", "Tile", ["xi", "reps"], T.INT64)
+    out("tile_i", "Tile", ["xi", "reps"], T.INT32)
     n.append(const("st", np.array([-1, 1], np.int64)))
     n.append(const("en", np.array([-(2**63), 5], np.int64)))
     n.append(const("axs", np.array([0, 2], np.int64)))
@@ -190,7 +190,7 @@ def index_model():
     out("gather_nd", "GatherND", ["x", "gnd"], batch_dims=1)
     n.append(const("cax", np.array(1, np.int64)))
     out("cumsum", "CumSum", ["x", "cax"], exclusive=1, reverse=1)
-    out("cumsum_i", "CumSum", ["xi", "cax"], T.INT64)
+    out("cumsum_i", "CumSum", ["xi", "cax"], T.INT32)
     n.append(const("oh_i", np.array([0, 3, -1, 7, -5], np.int64)))
     n.append(const("depth", np.array(5, np.int64)))
     n.append(const("ohv", np.array([-1.0, 2.0], np.float32)))
@@ -206,11 +206,19 @@ def index_model():
     n.append(const("nu", rng.uniform(-1, 1, [3, 4, 5]).astype(np.float32)))
     out("scatter_nd", "ScatterND", ["x", "ni", "nu"])
     out("scatter_nd_max", "ScatterND", ["x", "ni", "nu"], reduction="max")
+    n.append(const("topk_k", np.array([3], np.int64)))
+    n.append(h.make_node("TopK", ["x", "topk_k"], ["topk_v", "topk_i"],
+                         axis=1, largest=1))
+    outs.append(h.make_tensor_value_info("topk_v", T.FLOAT, None))
+    outs.append(h.make_tensor_value_info("topk_i", T.INT64, None))
+    n.append(h.make_node("TopK", ["xi", "topk_k"], ["topk_sv", "topk_si"],
+                         axis=-1, largest=0))
+    outs.append(h.make_tensor_value_info("topk_si", T.INT64, None))
     n.append(const("tk", np.array(1, np.int64)))
     out("trilu", "Trilu", ["x", "tk"], upper=0)
     g = h.make_graph(n, "index", [
         h.make_tensor_value_info("x", T.FLOAT, [3, 4, 5]),
-        h.make_tensor_value_info("xi", T.INT64, [3, 4, 5])], outs)
+        h.make_tensor_value_info("xi", T.INT32, [3, 4, 5])], outs)
     return g, {"x": x, "xi": xi}
 
 

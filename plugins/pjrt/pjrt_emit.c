@@ -489,8 +489,8 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
     case RLX_OP_ISNAN: case RLX_OP_ISINF:
         return dt == RLX_DTYPE_BOOL;
-    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
-        return dt == RLX_DTYPE_I64;
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
+        return dt == RLX_DTYPE_I64; /* topk's input: supports_node */
     default:
         return 0;
     }
@@ -531,6 +531,8 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
         return rlxp_emit_resize(e, n);
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND:
         return rlxp_emit_scatter(e, n);
+    case RLX_OP_TOPK:
+        return rlxp_emit_topk(e, n);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
     case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:

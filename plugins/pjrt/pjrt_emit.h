@@ -160,6 +160,7 @@ uint32_t rlxp_emit_norm(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_index(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_resize(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_scatter(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_topk(rlxp_emit *e, const rlx_node_view *n);
 
 #define RLXP_NONE UINT32_MAX
 

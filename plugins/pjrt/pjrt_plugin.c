@@ -107,6 +107,16 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
                  "on GPUs convolves up to 3", in_rank - 2);
         return 0;
     }
+    if (n->op == RLX_OP_TOPK) {
+        rlx_dtype dt = graph->nodes[n->inputs[0]]->dtype;
+        if (dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_F64 ||
+            (in_rank && graph->nodes[n->inputs[0]]->shape[in_rank - 1] >
+                            ((int64_t)1 << 31))) {
+            snprintf(why, why_size, "topk of %s; the PJRT bridge sorts "
+                     "values up to 32 bits wide", rlx_kit_dtype_name(dt));
+            return 0;
+        }
+    }
     if (n->op == RLX_OP_TILE && n->rank >= RLXP_MAX_RANK) {
         snprintf(why, why_size, "tile of rank %u; the PJRT bridge tiles "
                  "up to rank %d", n->rank, RLXP_MAX_RANK - 1);

@@ -158,6 +158,8 @@ static const case14 cases[] = {
     { "scatter_elements_add_f16", RLX_OP_SCATTER_ELEMENTS, 3, { { F16, 2, { 3, 4 }, 0 }, { I32, 2, { 3, 2 }, 0 }, { F16, 2, { 3, 2 }, 0 } }, 2, { 1, RLX_REDUCTION_ADD }, 0, { 0 }, "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 2>", NULL },
     { "scatter_nd_max", RLX_OP_SCATTER_ND, 3, { { F32, 3, { 4, 3, 2 }, 0 }, { I64, 2, { 2, 1 }, 0 }, { F32, 3, { 2, 3, 2 }, 0 } }, 1, { RLX_REDUCTION_MAX }, 0, { 0 }, "update_window_dims = [1, 2], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1", NULL },
     { "scatter_nd_last_wins_i32", RLX_OP_SCATTER_ND, 3, { { I32, 2, { 4, 3 }, 0 }, { I64, 2, { 3, 2 }, 0 }, { I32, 1, { 3 }, 0 } }, 0, { 0 }, 0, { 0 }, "dense<-1> : tensor<4x3xi64>", NULL },
+    { "topk_largest", RLX_OP_TOPK, 1, { { F32, 2, { 3, 5 }, 0 } }, 2, { 2, -1 }, 0, { 0 }, "\"stablehlo.bitcast_convert\"", NULL },
+    { "topk_smallest_i32_axis0", RLX_OP_TOPK, 1, { { I32, 2, { 4, 3 }, 0 } }, 3, { 3, 0, 0 }, 0, { 0 }, "dimension = 0 : i64, is_stable = false", "bitcast_convert" },
     { "trilu_lower", RLX_OP_TRILU, 1, { { F32, 2, { 3, 4 }, 0 } }, 2, { 0, 1 }, 0, { 0 }, "comparison_direction LE>", NULL },
 };
 
@@ -224,7 +226,6 @@ TEST(golden_stablehlo_for_the_1_4_ops)
 /* The 1.4 ops the bridge has no lowering for: placement must move them. */
 static const rlx_op declined[] = {
     RLX_OP_MAX_POOL_INDEX, RLX_OP_GRID_SAMPLE, RLX_OP_DET, RLX_OP_ROI_ALIGN,
-    RLX_OP_TOPK,
     RLX_OP_NON_ZERO, RLX_OP_BIT_SHIFT, RLX_OP_QUANTIZE_LINEAR,
     RLX_OP_DEQUANTIZE_LINEAR, RLX_OP_MATMUL_INTEGER, RLX_OP_CONV_INTEGER,
 };
