@@ -440,10 +440,8 @@ static uint32_t range(rlxp_emit *e, const rlx_node_view *n)
      * The literals are exact decimal i64 (not through a double). */
     int64_t s = iattr(n, RLX_ATTR_RANGE_INT_START, 0);
     int64_t d = iattr(n, RLX_ATTR_RANGE_INT_DELTA, 1);
-    int64_t one = 1;
     uint32_t sv = rlxp_i64_table(e, &s, 1), dv = rlxp_i64_table(e, &d, 1);
     int64_t map[1] = { 0 };
-    (void)one;
     uint32_t y = rlxp_bin(e, "stablehlo.add",
                           rlxp_bin(e, "stablehlo.multiply", i,
                                    rlxp_broadcast(e, dv, &c, map)),
@@ -478,7 +476,6 @@ static uint32_t one_hot(rlxp_emit *e, const rlx_node_view *n)
     int64_t axis = iattr(n, RLX_ATTR_ONE_HOT_AXIS, -1);
     if (axis < 0)
         axis += n->rank;
-    const rlxp_val iv = *rlxp_type_of(e, idx);
     uint32_t neg = rlxp_compare(e, idx, rlxp_splat_like(e, idx, 0.0), "LT");
     idx = rlxp_select(e, neg, rlxp_bin(e, "stablehlo.add", idx,
                                        rlxp_splat_like(e, idx,
@@ -491,7 +488,6 @@ static uint32_t one_hot(rlxp_emit *e, const rlx_node_view *n)
     for (uint32_t d = 0, k = 0; d < r.rank; d++)
         if ((int64_t)d != axis)
             map[k++] = d;
-    (void)iv;
     uint32_t hit = rlxp_compare(e, rlxp_iota(e, &ri, (uint32_t)axis),
                                 rlxp_broadcast(e, idx, &ri, map), "EQ");
     /* off and on: values[0] and values[1] as scalars, broadcast */
