@@ -437,22 +437,60 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return 0;
     int fl = dt == RLX_DTYPE_F32 || dt == RLX_DTYPE_F16 ||
              dt == RLX_DTYPE_BF16;
+    int small = dt == RLX_DTYPE_I8 || dt == RLX_DTYPE_U8;
+    int in = small || dt == RLX_DTYPE_I32 || dt == RLX_DTYPE_I64;
     switch (op) {
     case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
     case RLX_OP_FILL:
+    /* since 1.4: data movement, any dtype with an MLIR type */
+    case RLX_OP_WHERE: case RLX_OP_PAD: case RLX_OP_EXPAND:
+    case RLX_OP_TILE: case RLX_OP_STRIDED_SLICE:
+    case RLX_OP_GATHER_ELEMENTS: case RLX_OP_GATHER_ND:
+    case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
         return 1;
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
-    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW:
-    case RLX_OP_RELU: case RLX_OP_GELU: case RLX_OP_SIGMOID:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_RELU:
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MAX:
+    case RLX_OP_CLIP: case RLX_OP_SIGN: case RLX_OP_PRELU: case RLX_OP_MOD:
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_SUM_SQUARE: case RLX_OP_CUMSUM: case RLX_OP_RANGE:
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND:
+        return fl || in;
+    case RLX_OP_NEG: case RLX_OP_ABS: /* StableHLO's are signed only */
+        return fl || (in && dt != RLX_DTYPE_U8);
+    case RLX_OP_POW:
+    case RLX_OP_GELU: case RLX_OP_SIGMOID:
     case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
-    case RLX_OP_NEG: case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT:
+    case RLX_OP_LOG: case RLX_OP_SQRT:
     case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
     case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
-    case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN:
-    case RLX_OP_REDUCE_MAX:
+    case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_MEAN:
+    /* since 1.4 */
+    case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND:
+    case RLX_OP_RECIPROCAL: case RLX_OP_ERF: case RLX_OP_LEAKY_RELU:
+    case RLX_OP_ELU: case RLX_OP_SELU: case RLX_OP_SOFTPLUS:
+    case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
+    case RLX_OP_ASIN: case RLX_OP_ACOS: case RLX_OP_SINH: case RLX_OP_COSH:
+    case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_AVG_POOL:
+    case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
         return fl;
+    case RLX_OP_MAX_POOL: case RLX_OP_RESIZE:
+        return fl || small; /* resize: nearest only (supports_node) */
+    case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
+    case RLX_OP_BITWISE_NOT:
+        return in;
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
+    case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
+    case RLX_OP_ISNAN: case RLX_OP_ISINF:
+        return dt == RLX_DTYPE_BOOL;
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
+        return dt == RLX_DTYPE_I64; /* topk's input: supports_node */
     default:
         return 0;
     }
@@ -468,11 +506,42 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
         return rlxp_emit_rows(e, n);
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_SUM_SQUARE:
         return rlxp_emit_reduce(e, n);
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
     case RLX_OP_SLICE: case RLX_OP_GATHER: case RLX_OP_CAST:
         return rlxp_emit_movement(e, n);
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
+    case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
+    case RLX_OP_WHERE: case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR:
+    case RLX_OP_BITWISE_XOR: case RLX_OP_BITWISE_NOT:
+        return rlxp_emit_compare(e, n);
+    case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
+        return rlxp_emit_arg(e, n);
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+        return rlxp_emit_conv(e, n);
+    case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+        return rlxp_emit_pool(e, n);
+    case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM: case RLX_OP_GROUP_NORM:
+        return rlxp_emit_norm(e, n);
+    case RLX_OP_RESIZE:
+        return rlxp_emit_resize(e, n);
+    case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND:
+        return rlxp_emit_scatter(e, n);
+    case RLX_OP_TOPK:
+        return rlxp_emit_topk(e, n);
+    case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
+    case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
+    case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:
+    case RLX_OP_ONE_HOT: case RLX_OP_TRILU:
+        return rlxp_emit_index(e, n);
     default:
+        if ((n->op >= 110 && n->op <= 118) ||
+            (n->op >= 123 && n->op <= 131) || (n->op >= 140 && n->op <= 146))
+            return rlxp_emit_math(e, n);
         return rlxp_emit_elementwise(e, n);
     }
 }

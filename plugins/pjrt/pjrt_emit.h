@@ -108,6 +108,41 @@ uint32_t rlxp_in_f32(rlxp_emit *e, const rlx_node_view *n, uint32_t i);
 /* Finish a float op computed in f32: back to the node's dtype. */
 uint32_t rlxp_out(rlxp_emit *e, const rlx_node_view *n, uint32_t v);
 
+/* R (X reduced over the NA axes AXES) broadcast back to X's shape. */
+uint32_t rlxp_unreduce(rlxp_emit *e, uint32_t r, uint32_t x, uint32_t na,
+                       const int64_t *axes);
+/* reduce_window of A with BODY from INIT into RES's shape; every array
+ * has A's rank; LO and HI the padding. */
+uint32_t rlxp_reduce_window(rlxp_emit *e, uint32_t a, const char *body,
+                            double init, const rlxp_val *res,
+                            const int64_t *win, const int64_t *strides,
+                            const int64_t *dil, const int64_t *lo,
+                            const int64_t *hi);
+/* Attribute text builders (pjrt_emit_conv.c): append to S (SIZE bytes),
+ * a ", " first when S is not empty. */
+void rlxp_cat(char *s, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void rlxp_cat_array(char *s, size_t size, const char *key, uint32_t n,
+                    const int64_t *v);
+void rlxp_cat_padding(char *s, size_t size, uint32_t n, const int64_t *lo,
+                      const int64_t *hi);
+/* X's slices V[0..COUNT) along AXIS (pjrt_emit_index.c). */
+uint32_t rlxp_take(rlxp_emit *e, uint32_t x, uint32_t axis,
+                   const int64_t *v, int64_t count);
+/* An i64 [COUNT] constant of V (pjrt_emit_index.c). */
+uint32_t rlxp_i64_table(rlxp_emit *e, const int64_t *v, int64_t count);
+/* IDX (i64) with negatives moved up by DIMS (IDX's shape), and a run
+ * check "some index outside [0, dim)" for node N. */
+uint32_t rlxp_wrap_check(rlxp_emit *e, const rlx_node_view *n, uint32_t idx,
+                         uint32_t dims);
+struct rlx_kit_spatial;
+/* The spatial attributes of conv/pool node N; -1 (E failed) if bad. */
+int rlxp_spatial(rlxp_emit *e, const rlx_node_view *n,
+                 struct rlx_kit_spatial *sp);
+
 /* ---- the op families -------------------------------------------------- */
 uint32_t rlxp_emit_elementwise(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_matmul(rlxp_emit *e, const rlx_node_view *n);
@@ -115,6 +150,17 @@ uint32_t rlxp_emit_rows(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_reduce(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_movement(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_source(rlxp_emit *e, const rlx_node_view *n);
+/* since ABI 1.4 */
+uint32_t rlxp_emit_compare(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_math(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_arg(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_conv(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_pool(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_norm(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_index(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_resize(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_scatter(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_topk(rlxp_emit *e, const rlx_node_view *n);
 
 #define RLXP_NONE UINT32_MAX
 

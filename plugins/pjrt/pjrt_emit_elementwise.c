@@ -1,6 +1,8 @@
 /*
  * pjrt_emit_elementwise.c - binary ops (NumPy broadcasting through
  * broadcast_in_dim) and unary ops, computed in f32 for f16/bf16.
+ * Since ABI 1.4 the arithmetic also takes the integer dtypes, which
+ * wrap as StableHLO's do; integer division by 0 gives 0.
  * Composite activations (gelu, silu) are spelled out from primitives;
  * erf and tan come from CHLO, which every StableHLO consumer accepts.
  */
@@ -26,6 +28,18 @@ static uint32_t binary(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_MAX: name = "stablehlo.maximum"; break; /* NaN wins */
     case RLX_OP_MIN: name = "stablehlo.minimum"; break;
     default: name = "stablehlo.power"; break;
+    }
+    rlx_dtype dt = rlxp_type_of(e, a)->dt;
+    if (n->op == RLX_OP_DIV && dt != RLX_DTYPE_F32 && dt != RLX_DTYPE_F64) {
+        /* integers (since 1.4): x / 0 is 0, by a divisor of 1 that no
+         * backend traps on and a select */
+        uint32_t zero = rlxp_splat_like(e, b, 0.0);
+        uint32_t bz = rlxp_compare(e, b, zero, "EQ");
+        uint32_t q = rlxp_bin(e, name, a, rlxp_select(e, bz,
+                                                      rlxp_splat_like(e, b,
+                                                                      1.0),
+                                                      b));
+        return rlxp_select(e, bz, zero, q);
     }
     return rlxp_out(e, n, rlxp_bin(e, name, a, b));
 }

@@ -1,12 +1,52 @@
 /*
- * pjrt_emit_reduce.c - reduce_sum, reduce_mean and reduce_max over a set
- * of axes (none: all), with keepdims as a reshape. Mean divides the sum
- * by the element count, so an empty axis gives 0/0 = NaN as rlx wants;
- * max starts from -inf and stablehlo.maximum propagates NaN.
+ * pjrt_emit_reduce.c - the reductions over a set of axes (none: all),
+ * with keepdims as a reshape: sum, mean, max, and since ABI 1.4 min,
+ * prod, L1, L2, log-sum-exp and sum of squares; integers reduce in their
+ * own dtype (wrapping; max and min start from the dtype's extremes, as a
+ * saturated +-inf literal gives them). Mean divides the sum by the
+ * element count, so an empty axis gives 0/0 = NaN as rlx wants; max and
+ * min propagate NaN. Log-sum-exp shifts by a finite maximum so large
+ * inputs do not overflow. argmax and argmin: pjrt_emit_arg.c.
  */
 #include <math.h>
 
 #include "pjrt_emit.h"
+
+/* R (X reduced over AXES) broadcast back to X's shape. */
+uint32_t rlxp_unreduce(rlxp_emit *e, uint32_t r, uint32_t x, uint32_t na,
+                       const int64_t *axes)
+{
+    const rlxp_val *v = rlxp_type_of(e, x);
+    rlxp_val to = *v;
+    to.dt = rlxp_type_of(e, r)->dt;
+    int64_t map[RLXP_MAX_RANK];
+    uint32_t k = 0;
+    for (uint32_t d = 0; d < v->rank; d++) {
+        int reduced = 0;
+        for (uint32_t i = 0; i < na; i++)
+            reduced |= axes[i] == (int64_t)d;
+        if (!reduced)
+            map[k++] = d;
+    }
+    return rlxp_broadcast(e, r, &to, map);
+}
+
+/* log(sum(exp(x - m))) + m with m the maximum, or 0 where that is
+ * infinite (then the result is the maximum itself, or -inf when every
+ * element is -inf or the axis is empty). */
+static uint32_t log_sum_exp(rlxp_emit *e, uint32_t x, uint32_t na,
+                            const int64_t *axes)
+{
+    uint32_t m = rlxp_reduce(e, x, na, axes, "stablehlo.maximum", -INFINITY);
+    uint32_t inf = rlxp_compare(e, rlxp_un(e, "stablehlo.abs", m),
+                                rlxp_splat_like(e, m, INFINITY), "EQ");
+    m = rlxp_select(e, inf, rlxp_splat_like(e, m, 0.0), m);
+    uint32_t ex = rlxp_un(e, "stablehlo.exponential",
+                          rlxp_bin(e, "stablehlo.subtract", x,
+                                   rlxp_unreduce(e, m, x, na, axes)));
+    uint32_t s = rlxp_reduce(e, ex, na, axes, "stablehlo.add", 0.0);
+    return rlxp_bin(e, "stablehlo.add", rlxp_un(e, "stablehlo.log", s), m);
+}
 
 uint32_t rlxp_emit_reduce(rlxp_emit *e, const rlx_node_view *n)
 {
@@ -34,10 +74,34 @@ uint32_t rlxp_emit_reduce(rlxp_emit *e, const rlx_node_view *n)
             axes[na++] = d;
             count *= (double)v.dims[d];
         }
-    int is_max = n->op == RLX_OP_REDUCE_MAX;
-    uint32_t y = rlxp_reduce(e, x, na, axes,
-                             is_max ? "stablehlo.maximum" : "stablehlo.add",
-                             is_max ? -INFINITY : 0.0);
+    uint32_t y;
+    switch (n->op) {
+    case RLX_OP_REDUCE_MAX:
+        y = rlxp_reduce(e, x, na, axes, "stablehlo.maximum", -INFINITY);
+        break;
+    case RLX_OP_REDUCE_MIN:
+        y = rlxp_reduce(e, x, na, axes, "stablehlo.minimum", INFINITY);
+        break;
+    case RLX_OP_REDUCE_PROD:
+        y = rlxp_reduce(e, x, na, axes, "stablehlo.multiply", 1.0);
+        break;
+    case RLX_OP_REDUCE_L1:
+        y = rlxp_reduce(e, rlxp_un(e, "stablehlo.abs", x), na, axes,
+                        "stablehlo.add", 0.0);
+        break;
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_SUM_SQUARE:
+        y = rlxp_reduce(e, rlxp_bin(e, "stablehlo.multiply", x, x), na,
+                        axes, "stablehlo.add", 0.0);
+        if (n->op == RLX_OP_REDUCE_L2)
+            y = rlxp_un(e, "stablehlo.sqrt", y);
+        break;
+    case RLX_OP_REDUCE_LOG_SUM_EXP:
+        y = log_sum_exp(e, x, na, axes);
+        break;
+    default: /* sum, mean */
+        y = rlxp_reduce(e, x, na, axes, "stablehlo.add", 0.0);
+        break;
+    }
     if (n->op == RLX_OP_REDUCE_MEAN && y != RLXP_NONE)
         y = rlxp_bin(e, "stablehlo.divide", y, rlxp_splat_like(e, y, count));
     (void)keep; /* the node's shape already says whether dims were kept */

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit_names.h>
+
 #include "pjrt_internal.h"
 
 rlx_status rlxp_report(const rlxp_backend *be, rlx_status st,
@@ -67,7 +69,7 @@ static int supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 static int supports_node(void *backend, const rlx_graph_view *graph,
                          uint32_t node, char *why, size_t why_size)
 {
-    (void)backend;
+    const rlxp_backend *be = backend;
     const rlx_node_view *n = graph->nodes[node];
     if (n->rank > RLXP_MAX_RANK) {
         snprintf(why, why_size, "rank %u; the PJRT bridge lowers up to "
@@ -80,6 +82,64 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
                      RLXP_MAX_RANK);
             return 0;
         }
+    for (uint32_t i = 0; i < n->n_inputs; i++) {
+        rlx_dtype dt = graph->nodes[n->inputs[i]]->dtype;
+        if (!rlxp_mlir_dtype(dt)) {
+            snprintf(why, why_size, "an input of dtype %s; the PJRT bridge "
+                     "has no StableHLO type for it", rlx_kit_dtype_name(dt));
+            return 0;
+        }
+    }
+    /* the lowerings that add a dimension for a moment */
+    uint32_t in_rank = n->n_inputs ? graph->nodes[n->inputs[0]]->rank : 0;
+    if (n->op == RLX_OP_CONV_TRANSPOSE && in_rank >= RLXP_MAX_RANK &&
+        n->n_int_attrs > RLX_ATTR_CONV_GROUP &&
+        n->int_attrs[RLX_ATTR_CONV_GROUP] > 1) {
+        snprintf(why, why_size, "grouped conv_transpose with 6 spatial "
+                 "axes; the PJRT bridge regroups the kernel at rank 9");
+        return 0;
+    }
+    /* XLA's GPU convolutions (cuDNN, MIOpen) take 1 to 3 spatial axes */
+    if ((n->op == RLX_OP_CONV || n->op == RLX_OP_CONV_TRANSPOSE) &&
+        in_rank > 5 && (be->family == RLXP_FAMILY_CUDA ||
+                        be->family == RLXP_FAMILY_ROCM)) {
+        snprintf(why, why_size, "a convolution with %u spatial axes; XLA "
+                 "on GPUs convolves up to 3", in_rank - 2);
+        return 0;
+    }
+    if (n->op == RLX_OP_TOPK) {
+        rlx_dtype dt = graph->nodes[n->inputs[0]]->dtype;
+        if (dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_F64 ||
+            (in_rank && graph->nodes[n->inputs[0]]->shape[in_rank - 1] >
+                            ((int64_t)1 << 31))) {
+            snprintf(why, why_size, "topk of %s; the PJRT bridge sorts "
+                     "values up to 32 bits wide", rlx_kit_dtype_name(dt));
+            return 0;
+        }
+    }
+    if (n->op == RLX_OP_TILE && n->rank >= RLXP_MAX_RANK) {
+        snprintf(why, why_size, "tile of rank %u; the PJRT bridge tiles "
+                 "up to rank %d", n->rank, RLXP_MAX_RANK - 1);
+        return 0;
+    }
+    if (n->op == RLX_OP_RESIZE && n->dtype != RLX_DTYPE_F32 &&
+        n->dtype != RLX_DTYPE_F16 && n->dtype != RLX_DTYPE_BF16 &&
+        n->n_int_attrs > RLX_ATTR_RESIZE_MODE &&
+        n->int_attrs[RLX_ATTR_RESIZE_MODE] != RLX_RESIZE_NEAREST) {
+        snprintf(why, why_size, "an integer resize that is not nearest");
+        return 0;
+    }
+    /* index tables are written into the text: keep them sane */
+    if ((n->op == RLX_OP_RESIZE ||
+         (n->op == RLX_OP_PAD && n->n_int_attrs > RLX_ATTR_PAD_MODE &&
+          n->int_attrs[RLX_ATTR_PAD_MODE] != RLX_PAD_CONSTANT)))
+        for (uint32_t d = 0; d < n->rank; d++)
+            if (n->shape[d] > ((int64_t)1 << 22)) {
+                snprintf(why, why_size, "an axis of %lld elements; the "
+                         "PJRT bridge writes index tables up to 2^22",
+                         (long long)n->shape[d]);
+                return 0;
+            }
     if (n->op == RLX_OP_CONCAT && n->n_inputs > 256) {
         snprintf(why, why_size, "concat of %u inputs; the PJRT bridge "
                  "takes up to 256", n->n_inputs);

@@ -1,0 +1,7 @@
+module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%0: tensor<2x3xi64>) -> (tensor<4x3xi64>) {
+    %1 = "stablehlo.broadcast_in_dim"(%0) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<2x3xi64>) -> tensor<2x2x3xi64>
+    %2 = "stablehlo.reshape"(%1) : (tensor<2x2x3xi64>) -> tensor<4x3xi64>
+    "func.return"(%2) : (tensor<4x3xi64>) -> ()
+  }
+}

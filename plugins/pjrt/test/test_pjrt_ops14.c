@@ -1,0 +1,284 @@
+/*
+ * test_pjrt_ops14.c - the StableHLO the PJRT bridge emits for the ABI
+ * 1.4 ops, without a real PJRT plugin: each case compiles one node on
+ * the fake plugin, the module is checked for structure (mlir_check.c)
+ * and compared with golden/NAME.mlir, and a line that only a right
+ * lowering has (the op, its key attribute or its index table) must be
+ * in it. Also: every 1.4 op the bridge declares has a case here, and the
+ * ops it has no lowering for are declined, so placement moves them.
+ * Numbers on a real PJRT plugin: `rlx conformance --backend pjrt-cuda`
+ * (scripts/gpu-pjrt.sh).
+ *
+ * argv: as test_pjrt.c's. RLX_PJRT_GOLDEN_UPDATE=1 rewrites the goldens.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rlx/rlx.h>
+
+#include "../../../test/harness.h"
+#include "pjrt_golden.h"
+#include "pjrt_test_util.h"
+
+typedef struct in_spec {
+    rlx_dtype dt;
+    uint32_t rank;
+    int64_t shape[5];
+    int param; /* a param rather than an input (weights, norms) */
+} in_spec;
+
+typedef struct case14 {
+    const char *name;
+    rlx_op op;
+    int n_in;
+    in_spec in[5];
+    uint32_t n_ints;
+    int64_t ints[16];
+    uint32_t n_floats;
+    double floats[8];
+    const char *must;  /* a line fragment only a right lowering has */
+    const char *never; /* and one it must not have (NULL: none) */
+} case14;
+
+#define F32 RLX_DTYPE_F32
+#define F16 RLX_DTYPE_F16
+#define BF16 RLX_DTYPE_BF16
+#define I8 RLX_DTYPE_I8
+#define U8 RLX_DTYPE_U8
+#define I32 RLX_DTYPE_I32
+#define I64 RLX_DTYPE_I64
+#define BOOL RLX_DTYPE_BOOL
+#define T23(dt) { dt, 2, { 2, 3 }, 0 }
+#define V3(dt) { dt, 1, { 3 }, 0 }
+#define P(dt, n) { dt, 1, { n }, 1 }
+
+static const case14 cases[] = {
+    /* comparisons, logical, bitwise, where */
+    { "equal_bcast", RLX_OP_EQUAL, 2, { T23(F32), V3(F32) }, 0, { 0 }, 0, { 0 }, "comparison_direction EQ>", NULL },
+    { "less_i32", RLX_OP_LESS, 2, { T23(I32), T23(I32) }, 0, { 0 }, 0, { 0 }, "comparison_direction LT>} : (tensor<2x3xi32>", NULL },
+    { "less_equal_f16", RLX_OP_LESS_EQUAL, 2, { T23(F16), T23(F16) }, 0, { 0 }, 0, { 0 }, "comparison_direction LE>} : (tensor<2x3xf16>", NULL },
+    { "greater_i64", RLX_OP_GREATER, 2, { T23(I64), V3(I64) }, 0, { 0 }, 0, { 0 }, "comparison_direction GT>", NULL },
+    { "greater_equal_u8", RLX_OP_GREATER_EQUAL, 2, { T23(U8), T23(U8) }, 0, { 0 }, 0, { 0 }, "comparison_direction GE>} : (tensor<2x3xui8>", NULL },
+    { "logical_and", RLX_OP_LOGICAL_AND, 2, { T23(BOOL), V3(BOOL) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.and\"", NULL },
+    { "logical_or", RLX_OP_LOGICAL_OR, 2, { T23(BOOL), T23(BOOL) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.or\"", NULL },
+    { "logical_xor", RLX_OP_LOGICAL_XOR, 2, { T23(BOOL), T23(BOOL) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.xor\"", NULL },
+    { "logical_not", RLX_OP_LOGICAL_NOT, 1, { T23(BOOL) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.not\"(%0) : (tensor<2x3xi1>)", NULL },
+    { "where_f16", RLX_OP_WHERE, 3, { T23(BOOL), T23(F16), V3(F16) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.select\"(%0, %1, %3) : (tensor<2x3xi1>, tensor<2x3xf16>, tensor<2x3xf16>)", "convert" },
+    { "bitwise_and_i32", RLX_OP_BITWISE_AND, 2, { T23(I32), T23(I32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.and\"(%0, %1) : (tensor<2x3xi32>", NULL },
+    { "bitwise_or_i8", RLX_OP_BITWISE_OR, 2, { T23(I8), T23(I8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.or\"", NULL },
+    { "bitwise_xor_i64", RLX_OP_BITWISE_XOR, 2, { T23(I64), T23(I64) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.xor\"", NULL },
+    { "bitwise_not_u8", RLX_OP_BITWISE_NOT, 1, { T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.not\"(%0) : (tensor<2x3xui8>)", NULL },
+    /* clip, rounding and the other elementwise math */
+    { "clip_relu6", RLX_OP_CLIP, 1, { T23(F32) }, 0, { 0 }, 2, { 0, 6 }, "dense<0x40C00000>", NULL },
+    { "clip_i32", RLX_OP_CLIP, 1, { T23(I32) }, 0, { 0 }, 2, { -2.5, 4.5 }, "dense<4> : tensor<2x3xi32>", NULL },
+    { "floor", RLX_OP_FLOOR, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.floor\"", NULL },
+    { "ceil_bf16", RLX_OP_CEIL, 1, { T23(BF16) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.ceil\"", NULL },
+    { "round", RLX_OP_ROUND, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.round_nearest_even\"", NULL },
+    { "sign", RLX_OP_SIGN, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "dense<0xBF800000>", NULL },
+    { "sign_u8", RLX_OP_SIGN, 1, { T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.subtract\"", "stablehlo.sign" },
+    { "reciprocal", RLX_OP_RECIPROCAL, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.divide\"", NULL },
+    { "erf", RLX_OP_ERF, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "dense<0x3EA7BA05>", "chlo." },
+    { "isnan", RLX_OP_ISNAN, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.compare\"(%0, %0)", NULL },
+    { "isinf_positive", RLX_OP_ISINF, 1, { T23(F16) }, 2, { 1, 0 }, 0, { 0 }, "dense<0x7F800000>", "0xFF800000" },
+    { "leaky_relu", RLX_OP_LEAKY_RELU, 1, { T23(F32) }, 0, { 0 }, 1, { 0.1 }, "dense<0x3DCCCCCD>", NULL },
+    { "elu", RLX_OP_ELU, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.exponential_minus_one\"", NULL },
+    { "selu", RLX_OP_SELU, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "dense<0x3FE10966>", NULL },
+    { "softplus", RLX_OP_SOFTPLUS, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.log_plus_one\"", NULL },
+    { "hard_sigmoid", RLX_OP_HARD_SIGMOID, 1, { T23(F32) }, 0, { 0 }, 2, { 0.25, 0.5 }, "dense<0x3E800000>", NULL },
+    { "hard_swish_bf16", RLX_OP_HARD_SWISH, 1, { T23(BF16) }, 0, { 0 }, 0, { 0 }, "dense<0x3E2AAAAB>", NULL },
+    { "mish", RLX_OP_MISH, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.tanh\"", NULL },
+    { "prelu", RLX_OP_PRELU, 2, { T23(F32), V3(F32) }, 0, { 0 }, 0, { 0 }, "comparison_direction LT>", NULL },
+    { "mod_i32", RLX_OP_MOD, 2, { T23(I32), T23(I32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.remainder\"", NULL },
+    { "mod_fmod_f32", RLX_OP_MOD, 2, { T23(F32), V3(F32) }, 1, { 1 }, 0, { 0 }, "\"stablehlo.remainder\"", NULL },
+    { "asin", RLX_OP_ASIN, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.atan2\"", "chlo." },
+    { "acos", RLX_OP_ACOS, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.atan2\"", "chlo." },
+    { "sinh", RLX_OP_SINH, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.exponential_minus_one\"", "chlo." },
+    { "cosh", RLX_OP_COSH, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.exponential\"", "chlo." },
+    { "asinh", RLX_OP_ASINH, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.log_plus_one\"", "chlo." },
+    { "acosh", RLX_OP_ACOSH, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.log\"", "chlo." },
+    { "atanh", RLX_OP_ATANH, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.log_plus_one\"", "chlo." },
+    /* integer arithmetic */
+    { "div_i32", RLX_OP_DIV, 2, { T23(I32), V3(I32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.divide\"", NULL },
+    { "add_i8", RLX_OP_ADD, 2, { T23(I8), T23(I8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.add\"(%0, %1) : (tensor<2x3xi8>", NULL },
+    { "neg_i64", RLX_OP_NEG, 1, { T23(I64) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.negate\"(%0) : (tensor<2x3xi64>)", NULL },
+    { "relu_i32", RLX_OP_RELU, 1, { T23(I32) }, 0, { 0 }, 0, { 0 }, "dense<0> : tensor<2x3xi32>", NULL },
+    /* reductions, argmax, argmin */
+    { "reduce_min", RLX_OP_REDUCE_MIN, 1, { T23(F32) }, 2, { 0, 1 }, 0, { 0 }, "dense<0x7F800000>", NULL },
+    { "reduce_prod_i32", RLX_OP_REDUCE_PROD, 1, { T23(I32) }, 2, { 0, 0 }, 0, { 0 }, "\"stablehlo.multiply\"", NULL },
+    { "reduce_l1", RLX_OP_REDUCE_L1, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.abs\"", NULL },
+    { "reduce_l2_f16", RLX_OP_REDUCE_L2, 1, { T23(F16) }, 2, { 1, 1 }, 0, { 0 }, "\"stablehlo.sqrt\"", NULL },
+    { "reduce_log_sum_exp", RLX_OP_REDUCE_LOG_SUM_EXP, 1, { T23(F32) }, 2, { 1, 1 }, 0, { 0 }, "\"stablehlo.log\"", NULL },
+    { "reduce_sum_square", RLX_OP_REDUCE_SUM_SQUARE, 1, { T23(F32) }, 2, { 0, -1 }, 0, { 0 }, "\"stablehlo.multiply\"(%0, %0)", NULL },
+    { "reduce_max_u8", RLX_OP_REDUCE_MAX, 1, { T23(U8) }, 2, { 0, 1 }, 0, { 0 }, "dense<0> : tensor<ui8>", NULL },
+    { "argmax", RLX_OP_ARGMAX, 1, { { F32, 2, { 3, 4 }, 0 } }, 2, { 1, 1 }, 0, { 0 }, "iota_dimension = 1", NULL },
+    { "argmin_last_i32", RLX_OP_ARGMIN, 1, { { I32, 2, { 3, 4 }, 0 } }, 3, { 0, 0, 1 }, 0, { 0 }, "dense<-1> : tensor<i64>", NULL },
+    /* convolution */
+    { "conv2d_bias_stride_pad", RLX_OP_CONV, 3, { { F32, 4, { 1, 4, 8, 8 }, 0 }, { F32, 4, { 6, 4, 3, 3 }, 1 }, P(F32, 6) }, 9, { 1, 2, 2, 1, 1, 1, 1, 1, 1 }, 0, { 0 }, "window_strides = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>, feature_group_count = 1 : i64", NULL },
+    { "conv2d_depthwise", RLX_OP_CONV, 2, { { F32, 4, { 1, 4, 8, 8 }, 0 }, { F32, 4, { 4, 1, 3, 3 }, 1 } }, 1, { 4 }, 0, { 0 }, "feature_group_count = 4 : i64", NULL },
+    { "conv1d_dilation", RLX_OP_CONV, 2, { { F32, 3, { 2, 3, 10 }, 0 }, { F32, 3, { 5, 3, 3 }, 1 } }, 3, { 1, 1, 2 }, 0, { 0 }, "rhs_dilation = array<i64: 2>", NULL },
+    { "conv2d_f16", RLX_OP_CONV, 2, { { F16, 4, { 1, 2, 5, 5 }, 0 }, { F16, 4, { 3, 2, 3, 3 }, 1 } }, 0, { 0 }, 0, { 0 }, "-> tensor<1x3x3x3xf16>", NULL },
+    { "conv_transpose2d", RLX_OP_CONV_TRANSPOSE, 3, { { F32, 4, { 1, 4, 5, 5 }, 0 }, { F32, 4, { 4, 3, 3, 3 }, 1 }, P(F32, 3) }, 11, { 1, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1 }, 0, { 0 }, "lhs_dilation = array<i64: 2, 2>, window_strides = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, padding = dense<[[1, 2], [1, 2]]>", NULL },
+    { "conv_transpose1d_grouped", RLX_OP_CONV_TRANSPOSE, 2, { { F32, 3, { 1, 4, 5 }, 0 }, { F32, 3, { 4, 1, 3 }, 1 } }, 2, { 2, 2 }, 0, { 0 }, "permutation = array<i64: 0, 2, 1, 3>", NULL },
+    /* pooling */
+    { "max_pool2d", RLX_OP_MAX_POOL, 1, { { F32, 4, { 1, 2, 7, 7 }, 0 } }, 13, { 0, 0, 2, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1 }, 0, { 0 }, "window_dimensions = array<i64: 1, 1, 3, 3>, window_strides = array<i64: 1, 1, 2, 2>, window_dilations = array<i64: 1, 1, 1, 1>, padding = dense<[[0, 0], [0, 0], [1, 1], [1, 1]]>", NULL },
+    { "max_pool_ceil", RLX_OP_MAX_POOL, 1, { { F32, 4, { 1, 1, 6, 6 }, 0 } }, 7, { 1, 0, 2, 3, 3, 2, 2 }, 0, { 0 }, "padding = dense<[[0, 0], [0, 0], [0, 1], [0, 1]]>", NULL },
+    { "max_pool_i8", RLX_OP_MAX_POOL, 1, { { I8, 4, { 1, 1, 4, 4 }, 0 } }, 7, { 0, 0, 2, 2, 2, 2, 2 }, 0, { 0 }, "dense<-128> : tensor<i8>", NULL },
+    { "avg_pool_include_pad", RLX_OP_AVG_POOL, 1, { { F32, 4, { 1, 2, 5, 5 }, 0 } }, 13, { 0, 1, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1 }, 0, { 0 }, "-> tensor<1x1x7x7xf32>", NULL },
+    { "avg_pool_global", RLX_OP_AVG_POOL, 1, { { F32, 4, { 1, 3, 4, 4 }, 0 } }, 5, { 0, 0, 2, 4, 4 }, 0, { 0 }, "-> tensor<1x3x1x1xf32>", NULL },
+    { "lp_pool_p3", RLX_OP_LP_POOL, 1, { { F32, 3, { 1, 2, 6 }, 0 } }, 5, { 0, 0, 3, 2, 2 }, 0, { 0 }, "dense<0x3EAAAAAB>", NULL },
+    /* norms */
+    { "batch_norm", RLX_OP_BATCH_NORM, 5, { { F32, 4, { 2, 3, 4, 4 }, 0 }, P(F32, 3), P(F32, 3), P(F32, 3), P(F32, 3) }, 0, { 0 }, 1, { 1e-5 }, "\"stablehlo.rsqrt\"", NULL },
+    { "instance_norm", RLX_OP_INSTANCE_NORM, 3, { { F32, 3, { 2, 3, 5 }, 0 }, P(F32, 3), P(F32, 3) }, 0, { 0 }, 0, { 0 }, "-> tensor<2x3x5xf32>", NULL },
+    { "group_norm_per_group_bf16", RLX_OP_GROUP_NORM, 3, { { BF16, 3, { 2, 4, 3 }, 0 }, P(BF16, 2), P(BF16, 2) }, 1, { 2 }, 0, { 0 }, "-> tensor<2x2x6xf32>", NULL },
+    /* resize */
+    { "resize_nearest_asymmetric", RLX_OP_RESIZE, 1, { { F32, 4, { 1, 1, 3, 3 }, 0 } }, 8, { 0, 4, 0, 0, 1, 1, 6, 6 }, 0, { 0 }, "dense<[0, 0, 1, 1, 2, 2]>", NULL },
+    { "resize_nearest_u8", RLX_OP_RESIZE, 1, { { U8, 3, { 1, 1, 3 }, 0 } }, 7, { 0, 4, 1, 0, 1, 1, 6 }, 0, { 0 }, "dense<[0, 1, 1, 2, 2, 2]>", "stablehlo.multiply" },
+    { "resize_linear_half_pixel", RLX_OP_RESIZE, 1, { { F32, 4, { 1, 2, 4, 4 }, 0 } }, 8, { 1, 0, 0, 0, 1, 2, 8, 8 }, 0, { 0 }, "dense<[2.500000000e-01, 7.500000000e-01", NULL },
+    { "resize_cubic_align_corners", RLX_OP_RESIZE, 1, { { F32, 3, { 1, 1, 4 }, 0 } }, 7, { 2, 3, 0, 0, 1, 1, 7 }, 0, { 0 }, "\"stablehlo.select\"", NULL },
+    { "resize_tf_crop_extrapolate", RLX_OP_RESIZE, 1, { { F32, 1, { 3 }, 0 } }, 5, { 1, 5, 0, 0, 3 }, 5, { -0.75, -7, 1, 0.5, 1.5 }, "dense<[false, false, true]>", NULL },
+    /* data movement and indexing */
+    { "pad_constant", RLX_OP_PAD, 1, { T23(F32) }, 5, { 0, 1, 0, 1, 2 }, 1, { 7 }, "edge_padding_low = array<i64: 1, 0>, edge_padding_high = array<i64: 1, 2>", NULL },
+    { "pad_reflect_wide", RLX_OP_PAD, 1, { { F32, 1, { 4 }, 0 } }, 3, { 1, 5, 0 }, 0, { 0 }, "dense<[1, 2, 3, 2, 1, 0, 1, 2, 3]>", NULL },
+    { "pad_edge_crop", RLX_OP_PAD, 1, { { I32, 1, { 4 }, 0 } }, 3, { 2, -1, 2 }, 0, { 0 }, "dense<[1, 2, 3, 3, 3]>", NULL },
+    { "pad_wrap_2d", RLX_OP_PAD, 1, { T23(U8) }, 5, { 3, 0, 2, 0, 1 }, 0, { 0 }, "dense<[1, 2, 0, 1, 2, 0]>", NULL },
+    { "expand", RLX_OP_EXPAND, 1, { { F32, 2, { 3, 1 }, 0 } }, 3, { 2, 1, 4 }, 0, { 0 }, "broadcast_dimensions = array<i64: 1, 2>", NULL },
+    { "tile", RLX_OP_TILE, 1, { T23(I64) }, 2, { 2, 1 }, 0, { 0 }, "-> tensor<2x2x3xi64>", NULL },
+    { "strided_slice_reverse", RLX_OP_STRIDED_SLICE, 1, { { F32, 2, { 5, 4 }, 0 } }, 8, { 0, -1, INT64_MIN, -1, 1, 0, 4, 2 }, 0, { 0 }, "limit_indices = array<i64: 5, 3>, strides = array<i64: 1, 2>", NULL },
+    { "gather_elements", RLX_OP_GATHER_ELEMENTS, 2, { { F32, 2, { 3, 4 }, 0 }, { I64, 2, { 3, 2 }, 0 } }, 1, { 1 }, 0, { 0 }, "collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2", NULL },
+    { "gather_nd_batch", RLX_OP_GATHER_ND, 2, { { F32, 3, { 2, 3, 4 }, 0 }, { I32, 2, { 2, 1 }, 0 } }, 1, { 1 }, 0, { 0 }, "offset_dims = [1], collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1", NULL },
+    { "cumsum_exclusive_reverse", RLX_OP_CUMSUM, 1, { { F32, 2, { 3, 4 }, 0 } }, 3, { 1, 1, 1 }, 0, { 0 }, "edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 0, -1>", NULL },
+    { "cumsum_i32", RLX_OP_CUMSUM, 1, { { I32, 1, { 5 }, 0 } }, 0, { 0 }, 0, { 0 }, "window_dimensions = array<i64: 5>, window_strides = array<i64: 1>, window_dilations = array<i64: 1>, padding = dense<[[4, 0]]>", NULL },
+    { "range_f32", RLX_OP_RANGE, 0, { { 0 } }, 2, { F32, 5 }, 2, { 1.5, 0.5 }, "dense<0x3FC00000>", NULL },
+    { "range_i64", RLX_OP_RANGE, 0, { { 0 } }, 4, { I64, 4, 10, -3 }, 0, { 0 }, "dense<[-3]>", NULL },
+    { "one_hot", RLX_OP_ONE_HOT, 2, { { I64, 1, { 3 }, 0 }, { F32, 1, { 2 }, 0 } }, 2, { 5, -1 }, 0, { 0 }, "iota_dimension = 1", NULL },
+    { "scatter_elements_last_wins", RLX_OP_SCATTER_ELEMENTS, 3, { { F32, 2, { 3, 4 }, 0 }, { I64, 2, { 2, 4 }, 0 }, { F32, 2, { 2, 4 }, 0 } }, 1, { 0 }, 0, { 0 }, "\"stablehlo.scatter\"(%20, %19, %22)", NULL },
+    { "scatter_elements_add_f16", RLX_OP_SCATTER_ELEMENTS, 3, { { F16, 2, { 3, 4 }, 0 }, { I32, 2, { 3, 2 }, 0 }, { F16, 2, { 3, 2 }, 0 } }, 2, { 1, RLX_REDUCTION_ADD }, 0, { 0 }, "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 2>", NULL },
+    { "scatter_nd_max", RLX_OP_SCATTER_ND, 3, { { F32, 3, { 4, 3, 2 }, 0 }, { I64, 2, { 2, 1 }, 0 }, { F32, 3, { 2, 3, 2 }, 0 } }, 1, { RLX_REDUCTION_MAX }, 0, { 0 }, "update_window_dims = [1, 2], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1", NULL },
+    { "scatter_nd_last_wins_i32", RLX_OP_SCATTER_ND, 3, { { I32, 2, { 4, 3 }, 0 }, { I64, 2, { 3, 2 }, 0 }, { I32, 1, { 3 }, 0 } }, 0, { 0 }, 0, { 0 }, "dense<-1> : tensor<4x3xi64>", NULL },
+    { "topk_largest", RLX_OP_TOPK, 1, { { F32, 2, { 3, 5 }, 0 } }, 2, { 2, -1 }, 0, { 0 }, "\"stablehlo.bitcast_convert\"", NULL },
+    { "topk_smallest_i32_axis0", RLX_OP_TOPK, 1, { { I32, 2, { 4, 3 }, 0 } }, 3, { 3, 0, 0 }, 0, { 0 }, "dimension = 0 : i64, is_stable = false", "bitcast_convert" },
+    { "trilu_lower", RLX_OP_TRILU, 1, { { F32, 2, { 3, 4 }, 0 } }, 2, { 0, 1 }, 0, { 0 }, "comparison_direction LE>", NULL },
+};
+
+static rlx_graph *build(const case14 *c)
+{
+    rlx_graph *g = NULL;
+    if (rlx_graph_create(&g) != RLX_OK)
+        FAIL("graph: %s", rlx_last_error());
+    rlx_value in[5];
+    for (int i = 0; i < c->n_in; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d", i);
+        const in_spec *s = &c->in[i];
+        rlx_status st = (s->param ? rlx_graph_param : rlx_graph_input)(
+            g, name, s->dt, s->rank, s->shape, &in[i]);
+        if (st != RLX_OK)
+            FAIL("%s: input %d: %s", c->name, i, rlx_last_error());
+    }
+    rlx_attrs attrs = { c->n_ints, c->ints, c->n_floats, c->floats };
+    rlx_value y;
+    if (rlx_graph_add_node(g, "y", c->op, (uint32_t)c->n_in, in, &attrs,
+                           &y) != RLX_OK)
+        FAIL("%s: node: %s", c->name, rlx_last_error());
+    if (rlx_graph_output(g, "y", y) != RLX_OK)
+        FAIL("%s: output: %s", c->name, rlx_last_error());
+    return g;
+}
+
+TEST(golden_stablehlo_for_the_1_4_ops)
+{
+    rlx_runtime *rt = runtime_with(fake);
+    int failures = 0;
+    char first[1024] = "";
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const case14 *c = &cases[i];
+        rlx_graph *g = build(c);
+        char why[1024] = "";
+        int rc = golden(rt, c->name, g, why, sizeof why);
+        if (rc == 0) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s.mlir", golden_dir, c->name);
+            char *text = read_file(path);
+            if (!text || !strstr(text, c->must))
+                snprintf(why, sizeof why, "%s: the module lacks '%s'",
+                         c->name, c->must), rc = -1;
+            else if (c->never && strstr(text, c->never))
+                snprintf(why, sizeof why, "%s: the module has '%s'",
+                         c->name, c->never), rc = -1;
+            free(text);
+        }
+        if (rc) {
+            if (!failures++)
+                snprintf(first, sizeof first, "%s", why);
+            fprintf(stderr, "# %s\n", why);
+        }
+        rlx_graph_destroy(g);
+    }
+    rlx_runtime_destroy(rt);
+    if (failures)
+        FAIL("%d of %zu cases failed; first: %s", failures,
+             sizeof cases / sizeof *cases, first);
+}
+
+/* The 1.4 ops the bridge has no lowering for: placement must move them. */
+static const rlx_op declined[] = {
+    RLX_OP_MAX_POOL_INDEX, RLX_OP_GRID_SAMPLE, RLX_OP_DET, RLX_OP_ROI_ALIGN,
+    RLX_OP_NON_ZERO, RLX_OP_BIT_SHIFT, RLX_OP_QUANTIZE_LINEAR,
+    RLX_OP_DEQUANTIZE_LINEAR, RLX_OP_MATMUL_INTEGER, RLX_OP_CONV_INTEGER,
+};
+
+TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
+{
+    rlx_runtime *rt = runtime_with(fake);
+    const rlx_backend *b = rlx_runtime_find_backend(rt, "pjrt");
+    ASSERT(b != NULL);
+    static const rlx_dtype dts[] = { F32, F16, BF16, I8, U8, I32, I64, BOOL,
+                                     RLX_DTYPE_F64 };
+    for (int op = 80; op < 256; op++) {
+        rlx_op known;
+        const char *name = rlx_op_name((rlx_op)op);
+        if (!name || rlx_op_from_name(name, &known) != RLX_OK ||
+            known != (rlx_op)op)
+            continue;
+        int declared = 0;
+        for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+            declared |= rlx_backend_supports_op(b, (rlx_op)op, dts[d]);
+        int has_case = 0;
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+            has_case |= cases[i].op == (rlx_op)op;
+        int is_declined = 0;
+        for (size_t i = 0; i < sizeof declined / sizeof *declined; i++)
+            is_declined |= declined[i] == (rlx_op)op;
+        if (declared && !has_case)
+            FAIL("op %s is declared but has no golden case",
+                 rlx_op_name((rlx_op)op));
+        if (is_declined && declared)
+            FAIL("op %s has no lowering but is declared",
+                 rlx_op_name((rlx_op)op));
+        if (!is_declined && !declared)
+            FAIL("op %s is neither lowered nor listed as declined",
+                 rlx_op_name((rlx_op)op));
+    }
+    /* dtypes: f64 and the 16-bit integer widths stay elsewhere */
+    ASSERT(!rlx_backend_supports_op(b, RLX_OP_CONV, RLX_DTYPE_F64));
+    ASSERT(!rlx_backend_supports_op(b, RLX_OP_ADD, RLX_DTYPE_U16));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_ADD, RLX_DTYPE_I32));
+    ASSERT(!rlx_backend_supports_op(b, RLX_OP_ABS, RLX_DTYPE_U8));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_MAX_POOL, RLX_DTYPE_I8));
+    ASSERT(!rlx_backend_supports_op(b, RLX_OP_AVG_POOL, RLX_DTYPE_I8));
+    rlx_runtime_destroy(rt);
+}
+
+static const rlx_test_case cases_list[] = {
+    TEST_ENTRY(golden_stablehlo_for_the_1_4_ops),
+    TEST_ENTRY(every_declared_1_4_op_has_a_case_and_the_rest_are_declined),
+};
+
+int main(int argc, char **argv)
+{
+    return pjrt_test_main(cases_list, sizeof cases_list / sizeof *cases_list,
+                          argc, argv);
+}
