@@ -4,8 +4,9 @@
  * (logical device, queue, pipelines), buffers and executables.
  *
  * Values on the device are widened to 32-bit words: f32, f16 and bf16
- * are held as f32 (f16 and bf16 exactly, already rounded), i32/u8/i8/bool
- * as one 32-bit integer, i64 and f64 as two words. Conversion happens on
+ * are held as f32 (f16 and bf16 exactly, already rounded), i32, u8, i8,
+ * i16, u16, u32 and bool as one 32-bit integer (the signed ones
+ * sign-extended), i64, u64 and f64 as two words. Conversion happens on
  * the host at the boundaries (params once, inputs and outputs per run),
  * so every shader reads and writes 32-bit words and f16/bf16 work on any
  * device, with or without shaderFloat16.
@@ -59,6 +60,13 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_LOGIC64,       /* i64 integer ops (shaderInt64) */
     RLXV_PIPE_CUMSUM64,      /* f64, i64 (shaderFloat64, shaderInt64) */
     RLXV_PIPE_NONZERO,
+    RLXV_PIPE_QUANT,         /* quantize_linear, dequantize_linear */
+    RLXV_PIPE_MATMUL_INT,    /* matmul.comp built INTEGER */
+    RLXV_PIPE_CONVI,         /* convd.comp built INTEGER */
+    RLXV_PIPE_EW64,          /* f64 elementwise (shaderFloat64) */
+    RLXV_PIPE_REDUCE64,      /* f64 reductions (shaderFloat64) */
+    RLXV_PIPE_GRID,          /* grid_sample (shaderFloat64) */
+    RLXV_PIPE_DET,           /* det (shaderFloat64) */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 
@@ -303,6 +311,9 @@ rlx_status rlxv_plan_resize(rlxv_plan_ctx *pc);
 rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc); /* compare, where */
 rlx_status rlxv_plan_index(rlxv_plan_ctx *pc); /* pad, tile... */
 rlx_status rlxv_plan_gather(rlxv_plan_ctx *pc); /* scatter, topk.. */
+rlx_status rlxv_plan_quant(rlxv_plan_ctx *pc); /* (de)quantize_linear */
+rlx_status rlxv_plan_grid_sample(rlxv_plan_ctx *pc);
+rlx_status rlxv_plan_det(rlxv_plan_ctx *pc);
 
 /* Record EXE's command buffer for the param buffers in PARAMS. */
 rlx_status rlxv_record(rlx_executable *exe, rlx_buffer *const *params);

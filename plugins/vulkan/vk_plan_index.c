@@ -243,6 +243,10 @@ static rlx_status plan_range(rlxv_plan_ctx *pc)
             case RLX_DTYPE_I8: s[0] = (uint32_t)(int32_t)(int8_t)(x & 0xff);
                 break;
             case RLX_DTYPE_U8: s[0] = (uint32_t)(u & 0xffu); break;
+            case RLX_DTYPE_I16:
+                s[0] = (uint32_t)(int32_t)(int16_t)(x & 0xffff);
+                break;
+            case RLX_DTYPE_U16: s[0] = (uint32_t)(u & 0xffffu); break;
             case RLX_DTYPE_BOOL: s[0] = u != 0; break;
             default: s[0] = (uint32_t)u; s[1] = (uint32_t)(u >> 32); break;
             }
@@ -281,7 +285,8 @@ static rlx_status plan_non_zero(rlxv_plan_ctx *pc)
         v->shape[0] != (int64_t)x->rank || x->dtype == RLX_DTYPE_BOOL)
         return rlxv_unsupported(pc, "the result is not i64 [rank, n]");
     uint32_t kind = rlx_kit_dtype_is_float(x->dtype) ? 0
-                  : x->dtype == RLX_DTYPE_I64 ? 2
+                  : x->dtype == RLX_DTYPE_I64 ||
+                    x->dtype == RLX_DTYPE_U64 ? 2
                   : x->dtype == RLX_DTYPE_F64 ? 3 : 1;
     if (!pc->exe->values[pc->i].count)
         return RLX_OK;

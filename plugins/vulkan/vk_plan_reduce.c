@@ -1,7 +1,8 @@
 /*
  * vk_plan_reduce.c - the reductions (sum, mean, max, min, prod, L1, L2,
  * log-sum-exp, sum of squares; on floats, and but for mean, L2 and
- * log-sum-exp on i32, i8, u8) over any set of axes: the input's dims are
+ * log-sum-exp on i32, i8, u8; f64 on shaders/reduce64.comp where the
+ * device has shaderFloat64) over any set of axes: the input's dims are
  * split into kept and reduced ones (each run of neighbours merged), one
  * workgroup per output element walks its reduced elements and combines
  * them in shared memory.
@@ -17,7 +18,11 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
     const rlx_node_view *v = pc->v, *in = rlxv_input(pc, 0);
     /* integers: i32, i8, u8, but not mean, L2 or log-sum-exp (in
      * double in the reference) */
-    int kind = rlx_kit_dtype_is_float(v->dtype) ? 0
+    int f64 = v->dtype == RLX_DTYPE_F64;
+    if (f64 && !pc->ctx->float64)
+        return rlxv_unsupported(pc, "f64 needs shaderFloat64, which this "
+                                       "device lacks");
+    int kind = rlx_kit_dtype_is_float(v->dtype) || f64 ? 0
              : v->dtype == RLX_DTYPE_I32 || v->dtype == RLX_DTYPE_I8 ? 1
              : v->dtype == RLX_DTYPE_U8 ? 2 : -1;
     if (kind < 0 || (kind > 0 && (v->op == RLX_OP_REDUCE_MEAN ||
@@ -64,8 +69,8 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
         return rlxv_unsupported(pc, "more than 8 dims after merging");
     if (out_count == 0)
         return RLX_OK;
-    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
-                                               RLXV_PIPE_REDUCE);
+    rlxv_dispatch *d = rlxv_dispatch_add(
+        pc->host, pc->exe, f64 ? RLXV_PIPE_REDUCE64 : RLXV_PIPE_REDUCE);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)out_count;
@@ -95,6 +100,7 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
     d->push[24] = (uint32_t)init;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlxv_grid(d, out_count * 64, 64);
+    /* reduce64.comp: a thread per output; reduce.comp: a workgroup */
+    rlxv_grid(d, f64 ? out_count : out_count * 64, 64);
     return RLX_OK;
 }

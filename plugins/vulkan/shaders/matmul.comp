@@ -1,7 +1,10 @@
 #version 450
 // matmul.comp - general batched matmul: any strides (transposes, vector
 // sides), broadcast batch dims, any m, n, k. 16x16 tiles staged in shared
-// memory; one output element per thread.
+// memory; one output element per thread. Built a second time with
+// INTEGER for matmul_integer: i8/u8 operands (one int word each) less
+// their zero points (scalar, per row of a, per column of b), summed in
+// 32 bits, which wraps as the op's i32 result does.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
@@ -9,13 +12,21 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(push_constant) uniform P {
     uint m, n, k, a_row, a_col, b_row, b_col, rnd, nb;
     uint bdims[6], abs_[6], bbs[6];
+    uint za_rows, zb_cols;  // INTEGER: a zero point per row, per column
 } p;
-layout(std430, set = 0, binding = 0) writeonly buffer C { float c[]; };
-layout(std430, set = 0, binding = 1) readonly buffer A { float a[]; };
-layout(std430, set = 0, binding = 2) readonly buffer B { float b[]; };
+#ifdef INTEGER
+#define T int
+layout(std430, set = 0, binding = 3) readonly buffer ZA { int za[]; };
+layout(std430, set = 0, binding = 4) readonly buffer ZB { int zb[]; };
+#else
+#define T float
+#endif
+layout(std430, set = 0, binding = 0) writeonly buffer C { T c[]; };
+layout(std430, set = 0, binding = 1) readonly buffer A { T a[]; };
+layout(std430, set = 0, binding = 2) readonly buffer B { T b[]; };
 
-shared float As[16][17];
-shared float Bs[16][17];
+shared T As[16][17];
+shared T Bs[16][17];
 
 void main()
 {
@@ -29,17 +40,36 @@ void main()
         ao += i * p.abs_[d];
         bo += i * p.bbs[d];
     }
+#ifdef INTEGER
+    // operands less their zero points; padding lanes hold 0
+    int zr = row < p.m ? za[p.za_rows != 0u ? row : 0u] : 0;
+    int zc = col < p.n ? zb[p.zb_cols != 0u ? col : 0u] : 0;
+    int acc = 0;
+#else
     float acc = 0.0;
+#endif
     for (uint t = 0u; t < p.k; t += 16u) {
+#ifdef INTEGER
+        As[ly][lx] = row < p.m && t + lx < p.k
+                         ? a[ao + row * p.a_row + (t + lx) * p.a_col] - zr : 0;
+        Bs[ly][lx] = t + ly < p.k && col < p.n
+                         ? b[bo + (t + ly) * p.b_row + col * p.b_col] - zc : 0;
+#else
         As[ly][lx] = row < p.m && t + lx < p.k
                          ? a[ao + row * p.a_row + (t + lx) * p.a_col] : 0.0;
         Bs[ly][lx] = t + ly < p.k && col < p.n
                          ? b[bo + (t + ly) * p.b_row + col * p.b_col] : 0.0;
+#endif
         barrier();
         for (uint q = 0u; q < 16u; q++)
             acc += As[ly][q] * Bs[q][lx];
         barrier();
     }
+#ifdef INTEGER
+    if (row < p.m && col < p.n)
+        c[z * p.m * p.n + row * p.n + col] = acc;
+#else
     if (row < p.m && col < p.n)
         c[z * p.m * p.n + row * p.n + col] = rlx_round(acc, p.rnd);
+#endif
 }
