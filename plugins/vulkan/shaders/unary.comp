@@ -60,6 +60,8 @@ float apply(uint op, float v)
     case 129u:                                                   // mish
         return isinf(v) && v < 0.0 ? 0.0 : v * rlx_tanh(rlx_softplus(v));
     case 140u:                                                   // asin
+        if (v == 0.0)
+            return v; // keeps -0
         if (abs(v) > 1.0)
             return RLX_NAN;
         return rlx_atan(v / rlx_sqrt((1.0 - v) * (1.0 + v)));
@@ -68,6 +70,8 @@ float apply(uint op, float v)
             return RLX_NAN;
         return 2.0 * rlx_atan(rlx_sqrt((1.0 - v) / (1.0 + v)));
     case 142u: {                                                 // sinh
+        if (v == 0.0)
+            return v; // keeps -0
         float a = abs(v), r;
         if (a > 20.0) // e^-a is below half an ulp; e^a / 2 without overflow
             r = rlx_exp(a - 0.69314718055994531);
@@ -85,6 +89,8 @@ float apply(uint op, float v)
         return 0.5 * (e + 1.0 / e);
     }
     case 144u: {                                                 // asinh
+        if (v == 0.0)
+            return v; // keeps -0
         float a = abs(v), r;
         if (isinf(a) || isnan(a))
             return v;
@@ -103,6 +109,8 @@ float apply(uint op, float v)
         return rlx_log1p(t + rlx_sqrt(2.0 * t + t * t));
     }
     case 146u: {                                                 // atanh
+        if (v == 0.0)
+            return v; // keeps -0
         float a = abs(v);
         if (isnan(v) || a > 1.0)
             return RLX_NAN;
