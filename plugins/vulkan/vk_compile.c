@@ -177,6 +177,7 @@ static rlx_status plan_node(rlxv_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_CONV_INTEGER:
         return rlxv_plan_conv(&pc);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+    case RLX_OP_MAX_POOL_INDEX:
         return rlxv_plan_pool(&pc);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
@@ -187,6 +188,8 @@ static rlx_status plan_node(rlxv_ctx *ctx, const rlx_graph_view *g,
         return rlxv_plan_grid_sample(&pc);
     case RLX_OP_DET:
         return rlxv_plan_det(&pc);
+    case RLX_OP_ROI_ALIGN:
+        return rlxv_plan_roi_align(&pc);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:

@@ -67,6 +67,7 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_REDUCE64,      /* f64 reductions (shaderFloat64) */
     RLXV_PIPE_GRID,          /* grid_sample (shaderFloat64) */
     RLXV_PIPE_DET,           /* det (shaderFloat64) */
+    RLXV_PIPE_ROI,           /* roi_align (shaderFloat64) */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 
@@ -314,6 +315,7 @@ rlx_status rlxv_plan_gather(rlxv_plan_ctx *pc); /* scatter, topk.. */
 rlx_status rlxv_plan_quant(rlxv_plan_ctx *pc); /* (de)quantize_linear */
 rlx_status rlxv_plan_grid_sample(rlxv_plan_ctx *pc);
 rlx_status rlxv_plan_det(rlxv_plan_ctx *pc);
+rlx_status rlxv_plan_roi_align(rlxv_plan_ctx *pc);
 
 /* Record EXE's command buffer for the param buffers in PARAMS. */
 rlx_status rlxv_record(rlx_executable *exe, rlx_buffer *const *params);

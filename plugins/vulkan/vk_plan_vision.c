@@ -1,12 +1,15 @@
 /*
  * vk_plan_vision.c - grid_sample (shaders/grid.comp) on 1 to 3 spatial
- * axes, and det (shaders/det.comp): both compute in double, as the
+ * axes, det (shaders/det.comp) and roi_align (shaders/roi.comp): each
+ * computes in double, as the
  * reference does, so they need shaderFloat64 and are declined on
  * devices without it.
  *
  * grid_sample push words: count, spatial axes, mode, padding, align_corners,
  * channels, output positions, input positions, round, input dims[3].
  */
+#include <string.h>
+
 #include "vk_plan.h"
 
 rlx_status rlxv_plan_grid_sample(rlxv_plan_ctx *pc)
@@ -99,5 +102,63 @@ rlx_status rlxv_plan_det(rlxv_plan_ctx *pc)
     d->bind[1] = v->inputs[0];
     d->bind[2] = scratch;
     rlxv_grid(d, count, 64);
+    return RLX_OK;
+}
+
+/* roi_align (shaders/roi.comp): a thread per output, in double
+ * (shaderFloat64). push words: count, N, C, H, W, oh, ow, max, half
+ * pixel, sampling ratio, i64 batch indices, round, spatial scale (a
+ * double in two words). */
+rlx_status rlxv_plan_roi_align(rlxv_plan_ctx *pc)
+{
+    const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0),
+                        *r = rlxv_input(pc, 1), *b = rlxv_input(pc, 2);
+    if (!rlx_kit_dtype_is_float(v->dtype) || x->dtype != v->dtype ||
+        r->dtype != v->dtype ||
+        (b->dtype != RLX_DTYPE_I32 && b->dtype != RLX_DTYPE_I64))
+        return rlxv_unsupported(pc, "roi_align takes f32, f16 or bf16 and "
+                                       "i32 or i64 batch indices");
+    if (x->rank != 4 || r->rank != 2 || r->shape[1] != 4 || b->rank != 1 ||
+        v->rank != 4 || b->shape[0] != r->shape[0] ||
+        v->shape[0] != r->shape[0] || v->shape[1] != x->shape[1])
+        return rlxv_unsupported(pc, "x, rois, batch indices and result "
+                                       "shapes disagree");
+    if (!pc->ctx->float64)
+        return rlxv_unsupported(pc, "roi_align computes in double, which "
+                                       "needs shaderFloat64 (this device "
+                                       "lacks it)");
+    static const int64_t dflt[5] = { 0, 1, 1, 0, 1 };
+    int64_t a[5];
+    for (uint32_t i = 0; i < 5; i++)
+        a[i] = rlx_kit_int_attr(v, i, dflt[i]);
+    if (a[RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO] < 0 ||
+        a[RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO] > 65536)
+        return rlxv_unsupported(pc, "a sampling ratio outside [0, 65536]");
+    double scale = v->float_attrs && v->n_float_attrs
+                       ? v->float_attrs[RLX_ATTR_ROI_ALIGN_SPATIAL_SCALE]
+                       : 1.0;
+    size_t count = pc->exe->values[pc->i].count;
+    if (!count)
+        return RLX_OK;
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe, RLXV_PIPE_ROI);
+    if (!d)
+        return RLX_ERR_OUT_OF_MEMORY;
+    d->push[0] = (uint32_t)count;
+    for (uint32_t i = 0; i < 4; i++)
+        d->push[1 + i] = (uint32_t)x->shape[i];
+    d->push[5] = (uint32_t)v->shape[2];
+    d->push[6] = (uint32_t)v->shape[3];
+    d->push[7] = a[RLX_ATTR_ROI_ALIGN_MODE] == 1;
+    d->push[8] = a[RLX_ATTR_ROI_ALIGN_HALF_PIXEL] == 1;
+    d->push[9] = (uint32_t)a[RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO];
+    d->push[10] = b->dtype == RLX_DTYPE_I64;
+    d->push[11] = pc->round;
+    memcpy(&d->push[12], &scale, 8);
+    d->bind[0] = pc->i;
+    for (int j = 0; j < 3; j++)
+        d->bind[1 + j] = v->inputs[j];
+    d->bind[4] = RLXV_BIND_ERR;
+    pc->exe->uses_err = 1;
+    rlxv_grid(d, count, RLXV_LOCAL);
     return RLX_OK;
 }

@@ -80,13 +80,15 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: case RLX_OP_SELU:
     case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH:
     case RLX_OP_MISH: case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
-    case RLX_OP_GRID_SAMPLE: case RLX_OP_DET:
+    case RLX_OP_GRID_SAMPLE: case RLX_OP_DET: case RLX_OP_ROI_ALIGN:
     case RLX_OP_REDUCE_MEAN: case RLX_OP_ASIN: case RLX_OP_ACOS:
     case RLX_OP_SINH: case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH:
     case RLX_OP_ATANH:
         return fl;
     case RLX_OP_BIT_SHIFT:
         return is_unsigned(dtype);
+    case RLX_OP_MAX_POOL_INDEX: /* positions, asked as the result */
+        return dtype == RLX_DTYPE_I64;
     case RLX_OP_QUANTIZE_LINEAR: /* the result's dtype */
         return dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8;
     case RLX_OP_DEQUANTIZE_LINEAR:

@@ -134,6 +134,9 @@ static const uint32_t grid_spv[] =
 static const uint32_t det_spv[] =
 #include "det.spv.h"
     ;
+static const uint32_t roi_spv[] =
+#include "roi.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -183,4 +186,5 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_REDUCE64] = { S(reduce64), 0, { 0 } },
     [RLXV_PIPE_GRID] = { S(grid), 0, { 0 } },
     [RLXV_PIPE_DET] = { S(det), 0, { 0 } },
+    [RLXV_PIPE_ROI] = { S(roi), 0, { 0 } },
 };
