@@ -73,9 +73,12 @@ float apply(uint op, float v)
         if (v == 0.0)
             return v; // keeps -0
         float a = abs(v), r;
-        if (a > 20.0) // e^-a is below half an ulp; e^a / 2 without overflow
-            r = rlx_exp(a - 0.69314718055994531);
-        else {
+        if (a > 20.0) {
+            // e^-a is below half an ulp: e^a / 2, as (e^(a/2) / 2) e^(a/2)
+            // (a - ln 2 would round; e^a would overflow early)
+            float h = rlx_exp(0.5 * a);
+            r = (0.5 * h) * h;
+        } else {
             float e = rlx_expm1(a);
             r = 0.5 * (e + e / (e + 1.0));
         }
@@ -83,8 +86,10 @@ float apply(uint op, float v)
     }
     case 143u: {                                                 // cosh
         float a = abs(v);
-        if (a > 20.0)
-            return rlx_exp(a - 0.69314718055994531);
+        if (a > 20.0) { // as sinh
+            float h = rlx_exp(0.5 * a);
+            return (0.5 * h) * h;
+        }
         float e = rlx_exp(a);
         return 0.5 * (e + 1.0 / e);
     }
