@@ -1,7 +1,7 @@
 /*
  * vk_plan_reduce.c - the reductions (sum, mean, max, min, prod, L1, L2,
  * log-sum-exp, sum of squares; on floats, and but for mean, L2 and
- * log-sum-exp on i32, i8, u8; f64 on shaders/reduce64.comp where the
+ * log-sum-exp on i32, i8, u8, i16, u16, u32; f64 on shaders/reduce64.comp where the
  * device has shaderFloat64) over any set of axes: the input's dims are
  * split into kept and reduced ones (each run of neighbours merged), one
  * workgroup per output element walks its reduced elements and combines
@@ -22,15 +22,18 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
     if (f64 && !pc->ctx->float64)
         return rlxv_unsupported(pc, "f64 needs shaderFloat64, which this "
                                        "device lacks");
-    int kind = rlx_kit_dtype_is_float(v->dtype) || f64 ? 0
-             : v->dtype == RLX_DTYPE_I32 || v->dtype == RLX_DTYPE_I8 ? 1
-             : v->dtype == RLX_DTYPE_U8 ? 2 : -1;
+    rlx_dtype t = v->dtype;
+    int kind = rlx_kit_dtype_is_float(t) || f64 ? 0
+             : t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 ||
+                       t == RLX_DTYPE_I16 ? 1
+             : t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 ||
+                       t == RLX_DTYPE_U32 ? 2 : -1;
     if (kind < 0 || (kind > 0 && (v->op == RLX_OP_REDUCE_MEAN ||
                                   v->op == RLX_OP_REDUCE_L2 ||
                                   v->op == RLX_OP_REDUCE_LOG_SUM_EXP)))
-        return rlxv_unsupported(pc, "reductions take f32, f16, bf16, and "
-                                       "i32, i8, u8 but for mean, L2 and "
-                                       "log-sum-exp");
+        return rlxv_unsupported(pc, "reductions take f32, f16, bf16, f64 "
+                                       "and integers of 32 bits or fewer "
+                                       "but for mean, L2 and log-sum-exp");
     if (in->dtype != v->dtype)
         return rlxv_unsupported(pc, "operands of mixed dtypes");
     uint32_t r = in->rank;
@@ -87,16 +90,18 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
         d->push[6 + nk + q] = (uint32_t)rd[q];
         d->push[14 + nk + q] = (uint32_t)rs[q];
     }
-    int32_t lo = v->dtype == RLX_DTYPE_I8 ? -128
-               : v->dtype == RLX_DTYPE_U8 ? 0 : INT32_MIN;
-    int32_t hi = v->dtype == RLX_DTYPE_I8 ? 127
-               : v->dtype == RLX_DTYPE_U8 ? 255 : INT32_MAX;
+    int32_t lo = t == RLX_DTYPE_I8 ? -128 : t == RLX_DTYPE_I16 ? -32768
+               : kind == 2 ? 0 : INT32_MIN;
+    int32_t hi = t == RLX_DTYPE_I8 ? 127 : t == RLX_DTYPE_U8 ? 255
+               : t == RLX_DTYPE_I16 ? 32767 : t == RLX_DTYPE_U16 ? 65535
+               : t == RLX_DTYPE_U32 ? -1 /* UINT32_MAX's bits */
+               : INT32_MAX;
     int32_t init = v->op == RLX_OP_REDUCE_MAX ? lo
                  : v->op == RLX_OP_REDUCE_MIN ? hi
                  : v->op == RLX_OP_REDUCE_PROD ? 1 : 0;
     d->push[22] = (uint32_t)kind;
-    d->push[23] = v->dtype == RLX_DTYPE_I8 ? 1u
-                : v->dtype == RLX_DTYPE_U8 ? 2u : 0u;
+    d->push[23] = t == RLX_DTYPE_I8 ? 1u : t == RLX_DTYPE_U8 ? 2u
+                : t == RLX_DTYPE_I16 ? 3u : t == RLX_DTYPE_U16 ? 4u : 0u;
     d->push[24] = (uint32_t)init;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];

@@ -100,7 +100,8 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MAX: case RLX_OP_REDUCE_MIN:
     case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_SUM_SQUARE:
-        return fl || (int32ish(dtype) && dtype != RLX_DTYPE_I64);
+        return fl || (any_int(dtype) && dtype != RLX_DTYPE_I64 &&
+                      dtype != RLX_DTYPE_U64);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:

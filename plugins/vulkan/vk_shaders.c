@@ -137,6 +137,9 @@ static const uint32_t det_spv[] =
 static const uint32_t roi_spv[] =
 #include "roi.spv.h"
     ;
+static const uint32_t arg64_spv[] =
+#include "arg64.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -187,4 +190,5 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_GRID] = { S(grid), 0, { 0 } },
     [RLXV_PIPE_DET] = { S(det), 0, { 0 } },
     [RLXV_PIPE_ROI] = { S(roi), 0, { 0 } },
+    [RLXV_PIPE_ARG64] = { S(arg64), 0, { 0 } },
 };
