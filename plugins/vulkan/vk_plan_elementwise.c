@@ -140,24 +140,30 @@ static rlx_status plan_cast(rlxv_plan_ctx *pc)
     return RLX_OK;
 }
 
-/* f64 on shaders/ew64.comp: its binary ops broadcast as binary.comp's,
- * its unary ones walk one dim. */
-static rlx_status plan_f64(rlxv_plan_ctx *pc)
+/* f64 on shaders/ew64.comp: its binary ops (comparisons too) broadcast
+ * as binary.comp's, its unary ones walk one dim. */
+rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
     if (!pc->ctx->float64)
         return rlxv_unsupported(pc, "f64 needs shaderFloat64, which this "
                                        "device lacks");
     for (uint32_t j = 0; j < v->n_inputs; j++)
-        if (rlxv_input(pc, j)->dtype != v->dtype)
+        if (rlxv_input(pc, j)->dtype != RLX_DTYPE_F64)
             return rlxv_unsupported(pc, "operands of mixed dtypes");
+    int to_bool = (v->op >= RLX_OP_EQUAL && v->op <= RLX_OP_GREATER_EQUAL) ||
+                  v->op == RLX_OP_ISNAN || v->op == RLX_OP_ISINF;
+    if (v->dtype != (to_bool ? RLX_DTYPE_BOOL : RLX_DTYPE_F64))
+        return rlxv_unsupported(pc, "the result's dtype does not fit");
     if (v->op == RLX_OP_MOD && rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 1)
         return rlxv_unsupported(pc, "float mod needs fmod 1");
     switch (v->op) {
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_PRELU: case RLX_OP_MOD:
+    case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
         return plan_binary(pc, RLXV_PIPE_EW64);
-    case RLX_OP_RELU: case RLX_OP_SIGMOID: case RLX_OP_EXP: case RLX_OP_NEG:
+    case RLX_OP_ISNAN: case RLX_OP_ISINF: case RLX_OP_RELU: case RLX_OP_SIGMOID: case RLX_OP_EXP: case RLX_OP_NEG:
     case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT: case RLX_OP_CLIP:
     case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND: case RLX_OP_SIGN:
     case RLX_OP_RECIPROCAL: case RLX_OP_LEAKY_RELU:
@@ -180,6 +186,9 @@ static rlx_status plan_f64(rlxv_plan_ctx *pc)
                                    : -INFINITY;
         b = nf > RLX_ATTR_CLIP_MAX ? v->float_attrs[RLX_ATTR_CLIP_MAX]
                                    : INFINITY;
+    } else if (v->op == RLX_OP_ISINF) {
+        a = rlx_kit_int_attr(v, RLX_ATTR_ISINF_DETECT_POSITIVE, 1) != 0;
+        b = rlx_kit_int_attr(v, RLX_ATTR_ISINF_DETECT_NEGATIVE, 1) != 0;
     } else if (v->op == RLX_OP_LEAKY_RELU) {
         a = nf > RLX_ATTR_LEAKY_RELU_ALPHA
                 ? v->float_attrs[RLX_ATTR_LEAKY_RELU_ALPHA]
@@ -196,6 +205,10 @@ static rlx_status plan_f64(rlxv_plan_ctx *pc)
     d->push[12] = d->push[20] = 1;
     memcpy(&d->push[28], &a, 8);
     memcpy(&d->push[30], &b, 8);
+    if (v->op == RLX_OP_ISINF) { /* flags as words, not doubles */
+        d->push[28] = a != 0;
+        d->push[30] = b != 0;
+    }
     d->bind[0] = pc->i;
     d->bind[1] = d->bind[2] = v->inputs[0];
     rlxv_grid(d, count, RLXV_LOCAL);
@@ -208,7 +221,7 @@ rlx_status rlxv_plan_elementwise(rlxv_plan_ctx *pc)
     if (v->op == RLX_OP_CAST)
         return plan_cast(pc);
     if (v->dtype == RLX_DTYPE_F64)
-        return plan_f64(pc);
+        return rlxv_plan_ew64(pc);
     if (!rlx_kit_dtype_is_float(v->dtype) && rlxv_int_op(v->op))
         return rlxv_plan_logic(pc);
     if (v->op == RLX_OP_MOD && rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 1)

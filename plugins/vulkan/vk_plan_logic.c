@@ -220,6 +220,8 @@ rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc)
             return rlxv_unsupported(pc, "operands of mixed dtypes");
     if (in_t == RLX_DTYPE_I64 || in_t == RLX_DTYPE_U64)
         return plan_i64(pc);
+    if (in_t == RLX_DTYPE_F64)
+        return rlxv_plan_ew64(pc);
     int kind = kind_of(in_t);
     if (kind < 0)
         return rlxv_unsupported(pc, "this dtype (f64) has no "

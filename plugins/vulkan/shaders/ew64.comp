@@ -3,20 +3,23 @@
 // broadcasting arithmetic (add, sub, mul, div, max, min, prelu, fmod)
 // and the unary ops GLSL's double can compute exactly or through
 // common64.glsl (neg, abs, relu, sqrt, exp, log, sigmoid, floor, ceil,
-// round, sign, reciprocal, clip, leaky_relu). The rules are binary.comp's
-// and unary.comp's. One thread per output element.
+// round, sign, reciprocal, clip, leaky_relu); the comparisons, isnan and
+// isinf, which write bool words. The rules are binary.comp's, unary.comp's
+// and logic.comp's. One thread per output element.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "common64.glsl"
 
-// a, b: clip's bounds, leaky_relu's alpha in a
+// a, b: clip's bounds, leaky_relu's alpha in a; isinf's flags (a.x
+// positive, b.x negative)
 layout(push_constant) uniform P {
     uint count, op, rank, pad_;
     uint dims[8], sa[8], sb[8];
     uvec2 a, b;
 } p;
 layout(std430, set = 0, binding = 0) writeonly buffer Y { uvec2 y[]; };
+layout(std430, set = 0, binding = 0) writeonly buffer YB { uint yb[]; };
 layout(std430, set = 0, binding = 1) readonly buffer A { uvec2 xa[]; };
 layout(std430, set = 0, binding = 2) readonly buffer B { uvec2 xb[]; };
 
@@ -87,6 +90,22 @@ void main()
         ia += c * p.sa[d];
         ib += c * p.sb[d];
     }
-    y[i] = unpackDouble2x32(apply(packDouble2x32(xa[ia]),
-                                  packDouble2x32(xb[ib])));
+    double u = packDouble2x32(xa[ia]), v = packDouble2x32(xb[ib]);
+    bool r;
+    switch (p.op) {
+    case 100u: r = u == v; break;
+    case 101u: r = u < v; break;
+    case 102u: r = u <= v; break;
+    case 103u: r = u > v; break;
+    case 104u: r = u >= v; break;
+    case 117u: r = isnan(u); break;
+    case 118u:
+        r = isinf(u) && ((u > 0.0lf && p.a.x != 0u) ||
+                         (u < 0.0lf && p.b.x != 0u));
+        break;
+    default:
+        y[i] = unpackDouble2x32(apply(u, v));
+        return;
+    }
+    yb[i] = r ? 1u : 0u;
 }
