@@ -79,9 +79,9 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_ROUND: case RLX_OP_RECIPROCAL: case RLX_OP_ERF:
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: case RLX_OP_SELU:
     case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH:
-    case RLX_OP_MISH: case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_MISH: case RLX_OP_REDUCE_LOG_SUM_EXP:
     case RLX_OP_GRID_SAMPLE: case RLX_OP_DET: case RLX_OP_ROI_ALIGN:
-    case RLX_OP_REDUCE_MEAN: case RLX_OP_ASIN: case RLX_OP_ACOS:
+    case RLX_OP_ASIN: case RLX_OP_ACOS:
     case RLX_OP_SINH: case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH:
     case RLX_OP_ATANH:
         return fl;
@@ -99,9 +99,9 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
         return fl || (any_int(dtype) && !is_unsigned(dtype));
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MAX: case RLX_OP_REDUCE_MIN:
     case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
-    case RLX_OP_REDUCE_SUM_SQUARE:
-        return fl || (any_int(dtype) && dtype != RLX_DTYPE_I64 &&
-                      dtype != RLX_DTYPE_U64);
+    case RLX_OP_REDUCE_SUM_SQUARE: case RLX_OP_REDUCE_MEAN:
+    case RLX_OP_REDUCE_L2:
+        return fl || any_int(dtype);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
