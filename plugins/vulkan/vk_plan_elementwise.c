@@ -161,8 +161,12 @@ rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc)
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_PRELU: case RLX_OP_MOD:
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
-    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL:
+    case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_POW:
         return plan_binary(pc, RLXV_PIPE_EW64);
+    case RLX_OP_TANH: case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_ELU:
+    case RLX_OP_SELU: case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID:
+    case RLX_OP_HARD_SWISH: case RLX_OP_MISH: case RLX_OP_SINH:
+    case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
     case RLX_OP_ISNAN: case RLX_OP_ISINF: case RLX_OP_RELU: case RLX_OP_SIGMOID: case RLX_OP_EXP: case RLX_OP_NEG:
     case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT: case RLX_OP_CLIP:
     case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND: case RLX_OP_SIGN:
@@ -193,6 +197,21 @@ rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc)
         a = nf > RLX_ATTR_LEAKY_RELU_ALPHA
                 ? v->float_attrs[RLX_ATTR_LEAKY_RELU_ALPHA]
                 : RLX_LEAKY_RELU_ALPHA_DEFAULT;
+    } else if (v->op == RLX_OP_ELU) {
+        a = nf > RLX_ATTR_ELU_ALPHA ? v->float_attrs[RLX_ATTR_ELU_ALPHA]
+                                    : RLX_ELU_ALPHA_DEFAULT;
+    } else if (v->op == RLX_OP_SELU) {
+        a = nf > RLX_ATTR_SELU_ALPHA ? v->float_attrs[RLX_ATTR_SELU_ALPHA]
+                                     : RLX_SELU_ALPHA_DEFAULT;
+        b = nf > RLX_ATTR_SELU_GAMMA ? v->float_attrs[RLX_ATTR_SELU_GAMMA]
+                                     : RLX_SELU_GAMMA_DEFAULT;
+    } else if (v->op == RLX_OP_HARD_SIGMOID) {
+        a = nf > RLX_ATTR_HARD_SIGMOID_ALPHA
+                ? v->float_attrs[RLX_ATTR_HARD_SIGMOID_ALPHA]
+                : RLX_HARD_SIGMOID_ALPHA_DEFAULT;
+        b = nf > RLX_ATTR_HARD_SIGMOID_BETA
+                ? v->float_attrs[RLX_ATTR_HARD_SIGMOID_BETA]
+                : RLX_HARD_SIGMOID_BETA_DEFAULT;
     }
     rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
                                          RLXV_PIPE_EW64);

@@ -50,7 +50,11 @@ static int f64_op(rlx_op op)
     case RLX_OP_RELU: case RLX_OP_SIGMOID: case RLX_OP_EXP: case RLX_OP_NEG:
     case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT: case RLX_OP_CLIP:
     case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND: case RLX_OP_SIGN:
-    case RLX_OP_RECIPROCAL: case RLX_OP_LEAKY_RELU:
+    case RLX_OP_RECIPROCAL: case RLX_OP_LEAKY_RELU: case RLX_OP_POW:
+    case RLX_OP_TANH: case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_ELU:
+    case RLX_OP_SELU: case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID:
+    case RLX_OP_HARD_SWISH: case RLX_OP_MISH: case RLX_OP_SINH:
+    case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:

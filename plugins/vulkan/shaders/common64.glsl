@@ -78,3 +78,51 @@ double rlx_log64(double x)
     double de = double(e);
     return de * RLX_LN2_HI + (lm + de * RLX_LN2_LO);
 }
+
+// e^x - 1, accurate near 0 (Taylor series there).
+double rlx_expm1_64(double x)
+{
+    if (abs(x) < 0.5lf) {
+        double t = 1.0lf / 355687428096000.0lf;     // 1/17!
+        t = t * x + 1.0lf / 20922789888000.0lf;
+        t = t * x + 1.0lf / 1307674368000.0lf;
+        t = t * x + 1.0lf / 87178291200.0lf;
+        t = t * x + 1.0lf / 6227020800.0lf;
+        t = t * x + 1.0lf / 479001600.0lf;
+        t = t * x + 1.0lf / 39916800.0lf;
+        t = t * x + 1.0lf / 3628800.0lf;
+        t = t * x + 1.0lf / 362880.0lf;
+        t = t * x + 1.0lf / 40320.0lf;
+        t = t * x + 1.0lf / 5040.0lf;
+        t = t * x + 1.0lf / 720.0lf;
+        t = t * x + 1.0lf / 120.0lf;
+        t = t * x + 1.0lf / 24.0lf;
+        t = t * x + 1.0lf / 6.0lf;
+        t = t * x + 0.5lf;
+        return x + x * x * t;
+    }
+    return rlx_exp64(x) - 1.0lf;
+}
+
+// log(1 + t), accurate for small t (the rounding of 1 + t is undone).
+double rlx_log1p_64(double t)
+{
+    double u = 1.0lf + t;
+    if (u == 1.0lf)
+        return t;
+    if (isinf(u))
+        return u;
+    return rlx_log64(u) * (t / (u - 1.0lf));
+}
+
+double rlx_tanh64(double x)
+{
+    if (isnan(x) || x == 0.0lf)
+        return x; // keeps -0
+    double a = abs(x);
+    if (a > 20.0lf)
+        return x < 0.0lf ? -1.0lf : 1.0lf;
+    double t = rlx_expm1_64(2.0lf * a);
+    double r = t / (t + 2.0lf);
+    return x < 0.0lf ? -r : r;
+}
