@@ -15,11 +15,13 @@
  * each has a shader (docs/vulkan.md has the table): the spatial ops,
  * norms and activations on the float dtypes (max_pool and nearest
  * resize on i8/u8 too); comparisons and logic (bool results); integer
- * arithmetic and reductions on i32, i8 and u8, and the arithmetic on i64
- * where the device has shaderInt64; the data movement and indexing ops
- * on any dtype. A case a shader cannot take (an i64 operand on a device
- * without shaderInt64, integer mean, more than 3 spatial axes) is
- * declined at compile, so placement runs it on the CPU. */
+ * arithmetic and reductions on every integer width (the 64-bit ones
+ * where the device has shaderInt64); most float ops and every reduction
+ * on f64 (shaderFloat64); quantization, the vision ops and the data
+ * movement and indexing ops. A case a shader cannot take (an i64 operand
+ * on a device without shaderInt64, f64 without shaderFloat64, more than
+ * 3 spatial axes) is declined at compile, so placement runs it on the
+ * CPU. */
 static int int32ish(rlx_dtype t)
 {
     return t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 ||
