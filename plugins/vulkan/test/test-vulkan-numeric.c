@@ -5,7 +5,8 @@
  * range (ordering and division unsigned), i16/u16 wrap-around, bit
  * shifts by the width or more, saturating casts of the new widths, the
  * inverse trigonometric and hyperbolic functions across their domains,
- * f64 arithmetic and reductions (exp and log of our own), quantization
+ * f64 arithmetic, comparisons, activations and reductions (exp and log
+ * of our own), i64/u64/i16 reductions and argmax, quantization
  * ties, the integer matmul over several tiles and batches with per-row
  * and per-column zero points, the integer conv with per-channel zero
  * points and padding, grid_sample in 3-d, det, max_pool_index
@@ -394,6 +395,82 @@ TEST(float64)
     rlx_runtime_destroy(rt);
 }
 
+TEST(float64_more)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    static const double a[8] = { 1.5, -2.0, NAN, INFINITY, -INFINITY, 0.0,
+                                 -0.0, 3e300 };
+    static const double b[8] = { 1.5, 2.0, 1.0, INFINITY, 1.0, -0.0, 2.0,
+                                 -3e300 };
+    static const rlx_op cmp[] = { RLX_OP_EQUAL, RLX_OP_LESS,
+                                  RLX_OP_GREATER_EQUAL, RLX_OP_POW };
+    for (size_t k = 0; k < sizeof cmp / sizeof *cmp; k++) {
+        char what[96];
+        tcase c = binary(cmp[k], RLX_DTYPE_F64, 8, a, b);
+        snprintf(what, sizeof what, "f64 %s with NaN, infinities, zeros",
+                 rlx_op_name(cmp[k]));
+        check(rt, &c, 1e-14, what);
+    }
+    double x[40];
+    for (int i = 0; i < 40; i++)
+        x[i] = -30.0 + 1.5 * i + 1e-3;
+    x[0] = 1e-300;
+    x[1] = -0.0;
+    static const rlx_op un[] = { RLX_OP_ISNAN, RLX_OP_ISINF, RLX_OP_TANH,
+                                 RLX_OP_SOFTPLUS, RLX_OP_MISH, RLX_OP_SINH,
+                                 RLX_OP_COSH, RLX_OP_ASINH, RLX_OP_ELU };
+    for (size_t k = 0; k < sizeof un / sizeof *un; k++) {
+        char what[96];
+        tcase c = { .op = un[k], .n_in = 1, .rank = { 1 },
+                    .shape = { { k < 2 ? 8 : 40 } },
+                    .types = { RLX_DTYPE_F64 },
+                    .data = { k < 2 ? (const void *)a : x } };
+        snprintf(what, sizeof what, "f64 %s", rlx_op_name(un[k]));
+        check(rt, &c, 1e-14, what);
+    }
+    rlx_runtime_destroy(rt);
+}
+
+TEST(wide_reductions)
+{
+    rlx_runtime *rt = vulkan_runtime();
+    static const uint64_t u[6] = { 0xfffffffffffffff0u, 5, (uint64_t)1 << 63,
+                                   12, 3, 0x8000000000000001u };
+    static const int16_t s16[6] = { -32768, 32767, 5, -5, 100, 7 };
+    static const rlx_op ops[] = { RLX_OP_REDUCE_SUM, RLX_OP_REDUCE_MAX,
+                                  RLX_OP_REDUCE_MIN, RLX_OP_REDUCE_PROD,
+                                  RLX_OP_REDUCE_L1, RLX_OP_REDUCE_MEAN,
+                                  RLX_OP_REDUCE_L2,
+                                  RLX_OP_REDUCE_SUM_SQUARE };
+    static const rlx_dtype ts[] = { RLX_DTYPE_U64, RLX_DTYPE_I64,
+                                    RLX_DTYPE_I16 };
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+        for (size_t j = 0; j < sizeof ts / sizeof *ts; j++) {
+            char what[96];
+            tcase c = { .op = ops[k], .n_in = 1, .rank = { 2 },
+                        .shape = { { 2, 3 } }, .types = { ts[j] },
+                        .data = { ts[j] == RLX_DTYPE_I16 ? (const void *)s16
+                                                         : u },
+                        .attrs = { .n_ints = 2,
+                                   .ints = (const int64_t[]){ 0, 1 } } };
+            snprintf(what, sizeof what, "%s on %s", rlx_op_name(ops[k]),
+                     rlx_dtype_name(ts[j]));
+            check(rt, &c, 0, what);
+        }
+    for (size_t j = 0; j < sizeof ts / sizeof *ts; j++) {
+        char what[96];
+        tcase c = { .op = RLX_OP_ARGMAX, .n_in = 1, .rank = { 2 },
+                    .shape = { { 2, 3 } }, .types = { ts[j] },
+                    .data = { ts[j] == RLX_DTYPE_I16 ? (const void *)s16
+                                                     : u },
+                    .attrs = { .n_ints = 1,
+                               .ints = (const int64_t[]){ 1 } } };
+        snprintf(what, sizeof what, "argmax on %s", rlx_dtype_name(ts[j]));
+        check(rt, &c, 0, what);
+    }
+    rlx_runtime_destroy(rt);
+}
+
 TEST(quantize)
 {
     rlx_runtime *rt = vulkan_runtime();
@@ -549,6 +626,7 @@ TEST(vision_double)
 RLX_TEST_LIST(TEST_ENTRY(unsigned_32), TEST_ENTRY(narrow_16),
               TEST_ENTRY(unsigned_64), TEST_ENTRY(bit_shift),
               TEST_ENTRY(casts), TEST_ENTRY(inverse_functions),
-              TEST_ENTRY(float64), TEST_ENTRY(quantize),
+              TEST_ENTRY(float64), TEST_ENTRY(float64_more),
+              TEST_ENTRY(wide_reductions), TEST_ENTRY(quantize),
               TEST_ENTRY(matmul_integer), TEST_ENTRY(conv_integer),
               TEST_ENTRY(vision_double));
