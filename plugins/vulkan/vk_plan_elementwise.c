@@ -167,6 +167,8 @@ rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc)
     case RLX_OP_SELU: case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID:
     case RLX_OP_HARD_SWISH: case RLX_OP_MISH: case RLX_OP_SINH:
     case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
+    case RLX_OP_GELU: case RLX_OP_SIN: case RLX_OP_COS: case RLX_OP_TAN:
+    case RLX_OP_ATAN: case RLX_OP_ERF: case RLX_OP_ASIN: case RLX_OP_ACOS:
     case RLX_OP_ISNAN: case RLX_OP_ISINF: case RLX_OP_RELU: case RLX_OP_SIGMOID: case RLX_OP_EXP: case RLX_OP_NEG:
     case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT: case RLX_OP_CLIP:
     case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND: case RLX_OP_SIGN:
@@ -227,6 +229,15 @@ rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc)
     if (v->op == RLX_OP_ISINF) { /* flags as words, not doubles */
         d->push[28] = a != 0;
         d->push[30] = b != 0;
+    } else if (v->op == RLX_OP_GELU) {
+        int64_t approx = rlx_kit_int_attr(v, RLX_ATTR_GELU_APPROX,
+                                          RLX_GELU_ERF);
+        if (approx != RLX_GELU_ERF && approx != RLX_GELU_TANH)
+            return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
+                                "vulkan compile: gelu '%s' has "
+                                "approximation %lld. Fix: use 0 (erf) or 1 "
+                                "(tanh)", pc->name, (long long)approx);
+        d->push[28] = approx == RLX_GELU_TANH;
     }
     d->bind[0] = pc->i;
     d->bind[1] = d->bind[2] = v->inputs[0];

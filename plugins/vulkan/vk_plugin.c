@@ -57,6 +57,8 @@ static int f64_op(rlx_op op)
     case RLX_OP_SELU: case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID:
     case RLX_OP_HARD_SWISH: case RLX_OP_MISH: case RLX_OP_SINH:
     case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
+    case RLX_OP_GELU: case RLX_OP_SIN: case RLX_OP_COS: case RLX_OP_TAN:
+    case RLX_OP_ATAN: case RLX_OP_ERF: case RLX_OP_ASIN: case RLX_OP_ACOS:
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:

@@ -2,10 +2,10 @@
 // ew64.comp - elementwise ops on f64 (devices with shaderFloat64): the
 // broadcasting arithmetic (add, sub, mul, div, max, min, pow, prelu,
 // fmod) and the unary ops GLSL's double computes exactly or
-// common64.glsl's exp and log reach (neg, abs, relu, sqrt, rsqrt, exp,
+// common64.glsl's functions reach (neg, abs, relu, sqrt, rsqrt, exp,
 // log, sigmoid, silu, tanh, floor, ceil, round, sign, reciprocal, clip,
-// the activations but gelu, sinh, cosh, asinh, acosh, atanh; not the
-// trigonometric ones, erf or gelu); the comparisons, isnan and
+// the activations, sin, cos, tan, atan, asin, acos, erf, sinh, cosh,
+// asinh, acosh, atanh); the comparisons, isnan and
 // isinf, which write bool words. The rules are binary.comp's, unary.comp's
 // and logic.comp's. One thread per output element.
 #extension GL_GOOGLE_include_directive : require
@@ -201,6 +201,28 @@ double apply(double u, double v)
         double t = u - 1.0lf;
         return rlx_log1p_64(t + sqrt(2.0lf * t + t * t));
     }
+    case 31u: {                                                     // gelu
+        if (isinf(u))
+            return u > 0.0lf ? u : 0.0lf;
+        if (p.a.x == 1u) {
+            double c = 0.79788456080286535588lf;
+            return 0.5lf * u * (1.0lf + rlx_tanh64(c * (u + 0.044715lf * u * u * u)));
+        }
+        return 0.5lf * u * (1.0lf + rlx_erf64(u * 0.70710678118654752440lf));
+    }
+    case 35u: return rlx_sincos64(u).x;
+    case 36u: return rlx_sincos64(u).y;
+    case 43u: { dvec2 sc = rlx_sincos64(u); return sc.x / sc.y; }  // tan
+    case 44u: return rlx_atan64(u);
+    case 116u: return rlx_erf64(u);
+    case 140u:                                                      // asin
+        if (abs(u) > 1.0lf)
+            return rlx_nan64();
+        return u == 0.0lf ? u : rlx_atan64(u / sqrt((1.0lf - u) * (1.0lf + u)));
+    case 141u:                                                      // acos
+        if (abs(u) > 1.0lf || isnan(u))
+            return rlx_nan64();
+        return 2.0lf * rlx_atan64(sqrt((1.0lf - u) / (1.0lf + u)));
     case 146u: {                                                    // atanh
         double a = abs(u);
         if (isnan(u) || a > 1.0lf)

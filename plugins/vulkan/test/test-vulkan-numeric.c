@@ -416,9 +416,13 @@ TEST(float64_more)
         x[i] = -30.0 + 1.5 * i + 1e-3;
     x[0] = 1e-300;
     x[1] = -0.0;
+    x[2] = 12345.678;
+    x[3] = 0.5;
     static const rlx_op un[] = { RLX_OP_ISNAN, RLX_OP_ISINF, RLX_OP_TANH,
                                  RLX_OP_SOFTPLUS, RLX_OP_MISH, RLX_OP_SINH,
-                                 RLX_OP_COSH, RLX_OP_ASINH, RLX_OP_ELU };
+                                 RLX_OP_COSH, RLX_OP_ASINH, RLX_OP_ELU,
+                                 RLX_OP_SIN, RLX_OP_COS, RLX_OP_TAN,
+                                 RLX_OP_ATAN, RLX_OP_ERF, RLX_OP_GELU };
     for (size_t k = 0; k < sizeof un / sizeof *un; k++) {
         char what[96];
         tcase c = { .op = un[k], .n_in = 1, .rank = { 1 },
@@ -426,6 +430,16 @@ TEST(float64_more)
                     .types = { RLX_DTYPE_F64 },
                     .data = { k < 2 ? (const void *)a : x } };
         snprintf(what, sizeof what, "f64 %s", rlx_op_name(un[k]));
+        check(rt, &c, 1e-14, what);
+    }
+    double y[41];
+    for (int i = 0; i <= 40; i++)
+        y[i] = -1.0 + i / 20.0;
+    for (rlx_op op = RLX_OP_ASIN; op <= RLX_OP_ACOS; op++) {
+        char what[96];
+        tcase c = { .op = op, .n_in = 1, .rank = { 1 }, .shape = { { 41 } },
+                    .types = { RLX_DTYPE_F64 }, .data = { y } };
+        snprintf(what, sizeof what, "f64 %s over [-1, 1]", rlx_op_name(op));
         check(rt, &c, 1e-14, what);
     }
     rlx_runtime_destroy(rt);
