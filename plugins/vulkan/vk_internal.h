@@ -69,6 +69,7 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_DET,           /* det (shaderFloat64) */
     RLXV_PIPE_ROI,           /* roi_align (shaderFloat64) */
     RLXV_PIPE_ARG64,         /* arg.comp built WIDE: i64, u64, f64 */
+    RLXV_PIPE_TOPK64,        /* scan.comp built WIDE: topk of those */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 

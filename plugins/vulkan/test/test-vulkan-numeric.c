@@ -6,7 +6,7 @@
  * shifts by the width or more, saturating casts of the new widths, the
  * inverse trigonometric and hyperbolic functions across their domains,
  * f64 arithmetic, comparisons, activations and reductions (exp and log
- * of our own), i64/u64/i16 reductions and argmax, quantization
+ * of our own), i64/u64/i16 reductions, argmax and topk, quantization
  * ties, the integer matmul over several tiles and batches with per-row
  * and per-column zero points, the integer conv with per-channel zero
  * points and padding, grid_sample in 3-d, det, max_pool_index
@@ -482,6 +482,26 @@ TEST(wide_reductions)
         snprintf(what, sizeof what, "argmax on %s", rlx_dtype_name(ts[j]));
         check(rt, &c, 0, what);
     }
+    static const double f[6] = { 1.0, NAN, -3.0, 1.0, 7.0, -INFINITY };
+    static const rlx_dtype wide[] = { RLX_DTYPE_U64, RLX_DTYPE_I64,
+                                      RLX_DTYPE_F64 };
+    for (size_t j = 0; j < sizeof wide / sizeof *wide; j++)
+        for (int64_t largest = 0; largest < 2; largest++) {
+            char what[96];
+            tcase c = { .op = RLX_OP_TOPK, .n_in = 1, .rank = { 2 },
+                        .shape = { { 2, 3 } }, .types = { wide[j] },
+                        .data = { wide[j] == RLX_DTYPE_F64 ? (const void *)f
+                                                           : u } };
+            int64_t attrs[3];
+            attrs[RLX_ATTR_TOPK_K] = 2;
+            attrs[RLX_ATTR_TOPK_AXIS] = 1;
+            attrs[RLX_ATTR_TOPK_LARGEST] = largest;
+            c.attrs.n_ints = 3;
+            c.attrs.ints = attrs;
+            snprintf(what, sizeof what, "topk (largest %d) on %s",
+                     (int)largest, rlx_dtype_name(wide[j]));
+            check(rt, &c, 0, what);
+        }
     rlx_runtime_destroy(rt);
 }
 
