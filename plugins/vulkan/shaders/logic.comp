@@ -66,6 +66,7 @@ uint upow(uint x, uint e)
 // come as unsigned bit patterns.
 bool unsigned_op(uint u, uint v, out uint o)
 {
+    o = 0u;
     switch (p.op) {
     case 13u: o = v == 0u ? 0u : u / v; return true;
     case 14u: o = u > v ? u : v; return true;
@@ -90,10 +91,9 @@ uint apply(uint u, uint v)
     int x = int(u), z = int(v);
     int o;
     uint uo;
-    if (p.kind == 2u && unsigned_op(u, v, uo))
-        o = int(uo);
-    else
-    switch (p.op) {
+    bool done = p.kind == 2u && unsigned_op(u, v, uo);
+    o = int(uo);
+    switch (done ? 0u : p.op) { // 0: no op, the unsigned result stands
     case 100u: return order(u, v) == 0 ? 1u : 0u;
     case 101u: return order(u, v) == -1 ? 1u : 0u;
     case 102u: { int c = order(u, v); return c == -1 || c == 0 ? 1u : 0u; }
@@ -137,6 +137,7 @@ uint apply(uint u, uint v)
                 o += z;
         }
         break;
+    case 0u: break;
     default: o = 0; break;
     }
     if (p.wrap == 1u)
