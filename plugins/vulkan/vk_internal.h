@@ -70,6 +70,7 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_ROI,           /* roi_align (shaderFloat64) */
     RLXV_PIPE_ARG64,         /* arg.comp built WIDE: i64, u64, f64 */
     RLXV_PIPE_TOPK64,        /* scan.comp built WIDE: topk of those */
+    RLXV_PIPE_MATMUL_DOT,    /* matmul.comp INTEGER DOT: packed dot products */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 
@@ -112,6 +113,7 @@ typedef struct rlxv_device_info {
     uint64_t local_bytes;      /* largest device-local heap */
     uint32_t queue_family;     /* first with compute */
     int has_int64, has_float64;
+    int has_int_dot;           /* VK_KHR_shader_integer_dot_product */
 } rlxv_device_info;
 
 typedef struct rlx__vk rlx__vk;
@@ -132,6 +134,7 @@ typedef struct rlxv_ctx {
     VkPipeline pipes[RLXV_PIPE_COUNT];
     uint32_t local_type, host_type; /* memory type indices */
     int int64, float64;        /* features enabled */
+    int int_dot;               /* integer dot products enabled */
 } rlxv_ctx;
 
 struct rlx__vk {

@@ -10,8 +10,9 @@
  * matmul push words: m, n, k, a row/col strides, b row/col strides,
  * round, batch rank, batch dims[6], a batch strides[6], b batch
  * strides[6], then for matmul_integer (the general shader built with
- * INTEGER; zero points at bindings 3 and 4) whether a's zero point is
- * per row and b's per column. sgemm: m, n, k, a/b/c batch strides,
+ * INTEGER, and DOT where the device has integer dot products; zero
+ * points at bindings 3 and 4) whether a's zero point is per row and b's
+ * per column, and whether a and b are signed. sgemm: m, n, k, a/b/c batch strides,
  * round.
  */
 #include <stdlib.h>
@@ -106,6 +107,19 @@ int rlxv_sgemm_pick(const rlxv_ctx *ctx,
     return -1;
 }
 
+/* Whether matmul_integer takes the packed dot products: where the device
+ * has them, unless setting vulkan.int_dot (RLX_VULKAN_INT_DOT) is off. */
+static int int_dot(const rlxv_plan_ctx *pc)
+{
+    char val[16];
+    if (!pc->ctx->int_dot)
+        return 0;
+    return !(rlx_compile_get_option(pc->exe->options, pc->host,
+                                    "vulkan.int_dot", val,
+                                    sizeof val) == RLX_OK &&
+             strcmp(val, "off") == 0);
+}
+
 rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *a = rlxv_input(pc, 0),
@@ -178,7 +192,9 @@ rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
     rlxv_dispatch *d = rlxv_dispatch_add(
         pc->host, pc->exe,
         sv >= 0 ? (rlxv_pipe)(RLXV_PIPE_SGEMM0 + sv)
-        : integer ? RLXV_PIPE_MATMUL_INT : RLXV_PIPE_MATMUL);
+        : integer ? (int_dot(pc) ? RLXV_PIPE_MATMUL_DOT
+                                 : RLXV_PIPE_MATMUL_INT)
+                  : RLXV_PIPE_MATMUL);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->bind[0] = pc->i;
@@ -215,6 +231,8 @@ rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
         d->push[21 + q] = (uint32_t)bs[q];
     }
     if (integer) {
+        d->push[29] = a->dtype == RLX_DTYPE_I8;
+        d->push[30] = b->dtype == RLX_DTYPE_I8;
         d->bind[3] = v->inputs[2];
         d->bind[4] = v->inputs[3];
         d->push[27] = pc->exe->values[v->inputs[2]].count > 1;

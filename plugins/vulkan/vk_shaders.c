@@ -143,6 +143,9 @@ static const uint32_t arg64_spv[] =
 static const uint32_t topk64_spv[] =
 #include "topk64.spv.h"
     ;
+static const uint32_t matmul_dot_spv[] =
+#include "matmul_dot.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -195,4 +198,5 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_ROI] = { S(roi), 0, { 0 } },
     [RLXV_PIPE_ARG64] = { S(arg64), 0, { 0 } },
     [RLXV_PIPE_TOPK64] = { S(topk64), 0, { 0 } },
+    [RLXV_PIPE_MATMUL_DOT] = { S(matmul_dot), 0, { 0 } },
 };

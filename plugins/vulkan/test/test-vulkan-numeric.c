@@ -8,8 +8,9 @@
  * f64 arithmetic, comparisons, activations and reductions (exp and log
  * of our own), i64/u64/i16 reductions, argmax and topk, quantization
  * ties, the integer matmul over several tiles and batches with per-row
- * and per-column zero points, the integer conv with per-channel zero
- * points and padding, grid_sample in 3-d, det, max_pool_index
+ * and per-column zero points, on both its paths (packed dot products
+ * and plain integer products, RLX_VULKAN_INT_DOT=off), the integer conv
+ * with per-channel zero points and padding, grid_sample in 3-d, det, max_pool_index
  * column-major, and roi_align failing the run on a bad batch index. On
  * test/harness.h; skipped when no Vulkan device exists.
  */
@@ -571,10 +572,34 @@ TEST(matmul_integer)
                 .types = { RLX_DTYPE_U8, RLX_DTYPE_I8, RLX_DTYPE_U8,
                            RLX_DTYPE_I8 },
                 .data = { a, b, za, zb } };
-    check(rt, &c, 0, "matmul_integer u8 x i8, 2 batches of 37x50x21, "
-                     "per-row and per-column zero points");
-    c.rank[2] = c.rank[3] = 0;
-    check(rt, &c, 0, "matmul_integer with scalar zero points");
+    /* both paths: the packed dot products (where the device has
+     * VK_KHR_shader_integer_dot_product) and plain integer products */
+    static const char *const paths[2] = { "auto", "off" };
+    for (int k = 0; k < 2; k++) {
+        char what[128];
+        setenv("RLX_VULKAN_INT_DOT", paths[k], 1);
+        c.rank[2] = c.rank[3] = 1;
+        c.types[0] = c.types[2] = RLX_DTYPE_U8;
+        c.types[1] = c.types[3] = RLX_DTYPE_I8;
+        snprintf(what, sizeof what, "matmul_integer u8 x i8, 2 batches of "
+                 "37x50x21, per-row and per-column zero points (int_dot "
+                 "%s)", paths[k]);
+        check(rt, &c, 0, what);
+        c.rank[2] = c.rank[3] = 0;
+        snprintf(what, sizeof what, "matmul_integer with scalar zero "
+                 "points (int_dot %s)", paths[k]);
+        check(rt, &c, 0, what);
+        /* every signedness pairing (the same bytes read as i8 or u8) */
+        for (int t = 0; t < 4; t++) {
+            c.types[0] = c.types[2] = t & 1 ? RLX_DTYPE_I8 : RLX_DTYPE_U8;
+            c.types[1] = c.types[3] = t & 2 ? RLX_DTYPE_I8 : RLX_DTYPE_U8;
+            snprintf(what, sizeof what, "matmul_integer %s x %s (int_dot "
+                     "%s)", rlx_dtype_name(c.types[0]),
+                     rlx_dtype_name(c.types[1]), paths[k]);
+            check(rt, &c, 0, what);
+        }
+    }
+    unsetenv("RLX_VULKAN_INT_DOT");
     free(a);
     free(b);
     rlx_runtime_destroy(rt);
