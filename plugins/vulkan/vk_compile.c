@@ -160,8 +160,10 @@ static rlx_status plan_node(rlxv_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
     case RLX_OP_FILL: case RLX_OP_RESHAPE:
         return RLX_OK;
-    case RLX_OP_MATMUL:
+    case RLX_OP_MATMUL: case RLX_OP_MATMUL_INTEGER:
         return rlxv_plan_matmul(&pc);
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+        return rlxv_plan_quant(&pc);
     case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM: case RLX_OP_RMS_NORM:
         return rlxv_plan_rows(&pc);
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
@@ -172,15 +174,22 @@ static rlx_status plan_node(rlxv_ctx *ctx, const rlx_graph_view *g,
     case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT: case RLX_OP_SLICE:
     case RLX_OP_GATHER:
         return rlxv_plan_movement(&pc);
-    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE:
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_CONV_INTEGER:
         return rlxv_plan_conv(&pc);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_LP_POOL:
+    case RLX_OP_MAX_POOL_INDEX:
         return rlxv_plan_pool(&pc);
     case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
         return rlxv_plan_chnorm(&pc);
     case RLX_OP_RESIZE:
         return rlxv_plan_resize(&pc);
+    case RLX_OP_GRID_SAMPLE:
+        return rlxv_plan_grid_sample(&pc);
+    case RLX_OP_DET:
+        return rlxv_plan_det(&pc);
+    case RLX_OP_ROI_ALIGN:
+        return rlxv_plan_roi_align(&pc);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:

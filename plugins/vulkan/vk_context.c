@@ -49,9 +49,19 @@ static rlx_status ctx_init(rlxv_ctx *c)
     VkPhysicalDeviceFeatures feat = { 0 };
     feat.shaderInt64 = d->has_int64 ? VK_TRUE : VK_FALSE;
     feat.shaderFloat64 = d->has_float64 ? VK_TRUE : VK_FALSE;
+    /* integer dot products for matmul_integer, where the device has them */
+    VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR dot = {
+        .sType =
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES_KHR,
+        .shaderIntegerDotProduct = VK_TRUE };
+    const char *const ext[] = {
+        VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME };
     const VkDeviceCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = d->has_int_dot ? &dot : NULL,
         .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+        .enabledExtensionCount = d->has_int_dot ? 1 : 0,
+        .ppEnabledExtensionNames = d->has_int_dot ? ext : NULL,
         .pEnabledFeatures = &feat };
     VkResult r = vk->fn.vkCreateDevice(d->phys, &dci, NULL, &c->dev);
     if (r != VK_SUCCESS) {
@@ -65,6 +75,7 @@ static rlx_status ctx_init(rlxv_ctx *c)
                             "the Vulkan driver", (unsigned)c->index, missing);
     c->int64 = d->has_int64;
     c->float64 = d->has_float64;
+    c->int_dot = d->has_int_dot;
     c->fn.vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);
 
     const VkCommandPoolCreateInfo pci = {

@@ -45,6 +45,38 @@ static const char *type_name(VkPhysicalDeviceType t)
     }
 }
 
+/* Whether PD has VK_KHR_shader_integer_dot_product with its feature on
+ * (the features query needs Vulkan 1.1). */
+static int has_int_dot(rlx__vk *vk, VkPhysicalDevice pd, uint32_t api,
+                       const VkPhysicalDeviceProperties *props)
+{
+    if (api < VK_API_VERSION_1_1 || props->apiVersion < VK_API_VERSION_1_1 ||
+        !vk->fn.vkGetPhysicalDeviceFeatures2)
+        return 0;
+    uint32_t n = 0;
+    if (vk->fn.vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) !=
+        VK_SUCCESS)
+        return 0;
+    VkExtensionProperties *e = calloc(n ? n : 1, sizeof *e);
+    int found = 0;
+    if (e && vk->fn.vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e) ==
+                 VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(e[i].extensionName,
+                           VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME) ==
+                    0;
+    free(e);
+    if (!found)
+        return 0;
+    VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR dot = {
+        .sType =
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES_KHR };
+    VkPhysicalDeviceFeatures2 f2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &dot };
+    vk->fn.vkGetPhysicalDeviceFeatures2(pd, &f2);
+    return dot.shaderIntegerDotProduct == VK_TRUE;
+}
+
 static void fill_info(rlx__vk *vk, VkPhysicalDevice pd, uint32_t api,
                       rlxv_device_info *d)
 {
@@ -56,6 +88,7 @@ static void fill_info(rlx__vk *vk, VkPhysicalDevice pd, uint32_t api,
     vk->fn.vkGetPhysicalDeviceFeatures(pd, &f);
     d->has_int64 = f.shaderInt64 == VK_TRUE;
     d->has_float64 = f.shaderFloat64 == VK_TRUE;
+    d->has_int_dot = has_int_dot(vk, pd, api, &d->props);
     for (uint32_t h = 0; h < d->mem.memoryHeapCount; h++)
         if ((d->mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
             d->mem.memoryHeaps[h].size > d->local_bytes)

@@ -13,9 +13,10 @@ uint32_t rlxv_dtype_words(rlx_dtype t)
     switch (t) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
     case RLX_DTYPE_I32: case RLX_DTYPE_U8: case RLX_DTYPE_BOOL:
-    case RLX_DTYPE_I8:
+    case RLX_DTYPE_I8: case RLX_DTYPE_I16: case RLX_DTYPE_U16:
+    case RLX_DTYPE_U32:
         return 1;
-    case RLX_DTYPE_I64: case RLX_DTYPE_F64:
+    case RLX_DTYPE_I64: case RLX_DTYPE_F64: case RLX_DTYPE_U64:
         return 2;
     default:
         return 0;
@@ -42,6 +43,18 @@ void rlxv_widen(rlx_dtype t, const void *src, uint32_t *dst, size_t n)
         case RLX_DTYPE_U8: dst[i] = s[i]; break;
         case RLX_DTYPE_BOOL: dst[i] = s[i] != 0; break;
         case RLX_DTYPE_I8: dst[i] = (uint32_t)(int32_t)(int8_t)s[i]; break;
+        case RLX_DTYPE_I16: {
+            int16_t h;
+            memcpy(&h, s + 2 * i, 2);
+            dst[i] = (uint32_t)(int32_t)h;
+            break;
+        }
+        case RLX_DTYPE_U16: {
+            uint16_t h;
+            memcpy(&h, s + 2 * i, 2);
+            dst[i] = h;
+            break;
+        }
         default: /* 4- and 8-byte types are copied whole */
             memcpy(dst, src, n * 4 * rlxv_dtype_words(t));
             return;
@@ -67,6 +80,11 @@ void rlxv_narrow(rlx_dtype t, const uint32_t *src, void *dst, size_t n)
         case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: case RLX_DTYPE_I8:
             d[i] = (unsigned char)(src[i] & 0xffu);
             break;
+        case RLX_DTYPE_I16: case RLX_DTYPE_U16: {
+            uint16_t h = (uint16_t)(src[i] & 0xffffu);
+            memcpy(d + 2 * i, &h, 2);
+            break;
+        }
         default:
             memcpy(dst, src, n * 4 * rlxv_dtype_words(t));
             return;
@@ -107,6 +125,18 @@ void rlxv_scalar_words(rlx_dtype t, double v, uint32_t out[2])
     case RLX_DTYPE_U8: out[0] = (uint32_t)to_int(v, 0, 255); break;
     case RLX_DTYPE_I8: out[0] = (uint32_t)(int32_t)to_int(v, -128, 127); break;
     case RLX_DTYPE_BOOL: out[0] = v != 0; break;
+    case RLX_DTYPE_I16:
+        out[0] = (uint32_t)(int32_t)to_int(v, -32768, 32767);
+        break;
+    case RLX_DTYPE_U16: out[0] = (uint32_t)to_int(v, 0, 65535); break;
+    case RLX_DTYPE_U32: out[0] = (uint32_t)to_int(v, 0, 4294967295.0); break;
+    case RLX_DTYPE_U64: {
+        double t = trunc(v);
+        uint64_t x = isnan(t) || t <= 0 ? 0
+                   : t >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)t;
+        memcpy(out, &x, 8);
+        break;
+    }
     case RLX_DTYPE_I64: {
         int64_t x;
         if (isnan(v))

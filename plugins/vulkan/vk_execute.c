@@ -76,6 +76,11 @@ rlx_status rlxv_execute(void *backend, rlx_executable *exe,
     if (exe->uses_err) {
         uint32_t flag;
         memcpy(&flag, map, 4);
+        if (flag == 2) /* shaders/roi.comp */
+            return rlx_host_report(vk->host, RLX_ERR_INVALID_ARGUMENT,
+                                   "vulkan execute: a roi_align batch "
+                                   "index is outside [0, N). Fix: give "
+                                   "batch indices in [0, N)");
         if (flag)
             return rlx_host_report(vk->host, RLX_ERR_INVALID_ARGUMENT,
                                    "vulkan execute: a gather index is "

@@ -4,8 +4,9 @@
  * (logical device, queue, pipelines), buffers and executables.
  *
  * Values on the device are widened to 32-bit words: f32, f16 and bf16
- * are held as f32 (f16 and bf16 exactly, already rounded), i32/u8/i8/bool
- * as one 32-bit integer, i64 and f64 as two words. Conversion happens on
+ * are held as f32 (f16 and bf16 exactly, already rounded), i32, u8, i8,
+ * i16, u16, u32 and bool as one 32-bit integer (the signed ones
+ * sign-extended), i64, u64 and f64 as two words. Conversion happens on
  * the host at the boundaries (params once, inputs and outputs per run),
  * so every shader reads and writes 32-bit words and f16/bf16 work on any
  * device, with or without shaderFloat16.
@@ -59,6 +60,17 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_LOGIC64,       /* i64 integer ops (shaderInt64) */
     RLXV_PIPE_CUMSUM64,      /* f64, i64 (shaderFloat64, shaderInt64) */
     RLXV_PIPE_NONZERO,
+    RLXV_PIPE_QUANT,         /* quantize_linear, dequantize_linear */
+    RLXV_PIPE_MATMUL_INT,    /* matmul.comp built INTEGER */
+    RLXV_PIPE_CONVI,         /* convd.comp built INTEGER */
+    RLXV_PIPE_EW64,          /* f64 elementwise (shaderFloat64) */
+    RLXV_PIPE_REDUCE64,      /* f64 reductions (shaderFloat64) */
+    RLXV_PIPE_GRID,          /* grid_sample (shaderFloat64) */
+    RLXV_PIPE_DET,           /* det (shaderFloat64) */
+    RLXV_PIPE_ROI,           /* roi_align (shaderFloat64) */
+    RLXV_PIPE_ARG64,         /* arg.comp built WIDE: i64, u64, f64 */
+    RLXV_PIPE_TOPK64,        /* scan.comp built WIDE: topk of those */
+    RLXV_PIPE_MATMUL_DOT,    /* matmul.comp INTEGER DOT: packed dot products */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 
@@ -101,6 +113,7 @@ typedef struct rlxv_device_info {
     uint64_t local_bytes;      /* largest device-local heap */
     uint32_t queue_family;     /* first with compute */
     int has_int64, has_float64;
+    int has_int_dot;           /* VK_KHR_shader_integer_dot_product */
 } rlxv_device_info;
 
 typedef struct rlx__vk rlx__vk;
@@ -121,6 +134,7 @@ typedef struct rlxv_ctx {
     VkPipeline pipes[RLXV_PIPE_COUNT];
     uint32_t local_type, host_type; /* memory type indices */
     int int64, float64;        /* features enabled */
+    int int_dot;               /* integer dot products enabled */
 } rlxv_ctx;
 
 struct rlx__vk {
@@ -303,6 +317,10 @@ rlx_status rlxv_plan_resize(rlxv_plan_ctx *pc);
 rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc); /* compare, where */
 rlx_status rlxv_plan_index(rlxv_plan_ctx *pc); /* pad, tile... */
 rlx_status rlxv_plan_gather(rlxv_plan_ctx *pc); /* scatter, topk.. */
+rlx_status rlxv_plan_quant(rlxv_plan_ctx *pc); /* (de)quantize_linear */
+rlx_status rlxv_plan_grid_sample(rlxv_plan_ctx *pc);
+rlx_status rlxv_plan_det(rlxv_plan_ctx *pc);
+rlx_status rlxv_plan_roi_align(rlxv_plan_ctx *pc);
 
 /* Record EXE's command buffer for the param buffers in PARAMS. */
 rlx_status rlxv_record(rlx_executable *exe, rlx_buffer *const *params);

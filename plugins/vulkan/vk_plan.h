@@ -20,4 +20,8 @@ rlx_status rlxv_unsupported(const rlxv_plan_ctx *pc, const char *why);
  * (arithmetic, mod, bitwise, neg, abs, relu, sign, clip). */
 int rlxv_int_op(rlx_op op);
 
+/* Node PC on f64 operands (shaders/ew64.comp; vk_plan_elementwise.c):
+ * arithmetic, the unary ops it has, comparisons, isnan and isinf. */
+rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc);
+
 #endif /* RLXV_PLAN_H */

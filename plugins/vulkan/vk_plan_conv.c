@@ -4,7 +4,9 @@
  * with 16 or more output channels per group run as an implicit GEMM
  * (shaders/conv.comp, sgemm's tiling in scalar form); depthwise-like
  * ones and conv_transpose run direct (shaders/convd.comp), one thread
- * per output.
+ * per output. conv_integer runs direct too (convd.comp built INTEGER,
+ * the zero points at bindings 3 and 4, has bias meaning w's zero point
+ * is per output channel).
  *
  * push words (shaders/conv_common.glsl): count, M, C, group, output
  * positions, input positions, kernel taps, has bias, round, transposed,
@@ -20,16 +22,28 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0),
                         *w = rlxv_input(pc, 1);
-    if (!rlx_kit_dtype_is_float(v->dtype))
-        return rlxv_unsupported(pc, "conv takes f32, f16 or bf16");
-    for (uint32_t j = 0; j < v->n_inputs; j++)
-        if (rlxv_input(pc, j)->dtype != v->dtype)
-            return rlxv_unsupported(pc, "operands of mixed dtypes");
-    if (v->n_inputs < 2 || v->n_inputs > 3)
-        return rlxv_unsupported(pc, "conv takes 2 or 3 inputs");
+    int integer = v->op == RLX_OP_CONV_INTEGER;
+    if (integer) {
+        if (v->dtype != RLX_DTYPE_I32 ||
+            (x->dtype != RLX_DTYPE_I8 && x->dtype != RLX_DTYPE_U8) ||
+            (w->dtype != RLX_DTYPE_I8 && w->dtype != RLX_DTYPE_U8) ||
+            rlxv_input(pc, 2)->dtype != x->dtype ||
+            rlxv_input(pc, 3)->dtype != w->dtype)
+            return rlxv_unsupported(pc, "conv_integer takes i8 or u8 "
+                                           "operands and gives i32");
+    } else {
+        if (!rlx_kit_dtype_is_float(v->dtype))
+            return rlxv_unsupported(pc, "conv takes f32, f16 or bf16");
+        for (uint32_t j = 0; j < v->n_inputs; j++)
+            if (rlxv_input(pc, j)->dtype != v->dtype)
+                return rlxv_unsupported(pc, "operands of mixed dtypes");
+        if (v->n_inputs < 2 || v->n_inputs > 3)
+            return rlxv_unsupported(pc, "conv takes 2 or 3 inputs");
+    }
     rlx_kit_spatial sp;
     char err[256];
-    if (rlx_kit_spatial_parse(v->op, x->rank, rlx_kit_n_int_attrs(v),
+    /* conv_integer's attributes are conv's */
+    if (rlx_kit_spatial_parse(integer ? RLX_OP_CONV : v->op, x->rank, rlx_kit_n_int_attrs(v),
                               v->int_attrs, &sp, err, sizeof err) != 0)
         return rlx_kit_fail(pc->host, RLX_ERR_INVALID_ARGUMENT,
                             "vulkan compile: %s '%s': %s",
@@ -62,16 +76,23 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
         return RLX_OK;
     uint64_t mg = m / grp, kg = c / grp * k_sp;
     uint64_t gx = (out_sp + 63) / 64, gy = (mg + 63) / 64;
+    size_t wz_count = integer ? pc->exe->values[v->inputs[3]].count : 0;
+    if (integer && (pc->exe->values[v->inputs[2]].count != 1 ||
+                    (wz_count != 1 && wz_count != m)))
+        return rlxv_unsupported(pc, "zero points neither scalars nor one "
+                                       "per output channel (w)");
     int gemm = v->op == RLX_OP_CONV && mg >= GEMM_MIN_ROWS &&
                gx <= 65535 && gy <= 65535 && n * grp <= 65535;
     rlxv_dispatch *d = rlxv_dispatch_add(
-        pc->host, pc->exe, gemm ? RLXV_PIPE_CONV : RLXV_PIPE_CONVD);
+        pc->host, pc->exe, gemm ? RLXV_PIPE_CONV
+                           : integer ? RLXV_PIPE_CONVI : RLXV_PIPE_CONVD);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     const uint32_t head[11] = {
         (uint32_t)count, (uint32_t)m, (uint32_t)c, (uint32_t)grp,
         (uint32_t)out_sp, (uint32_t)in_sp, (uint32_t)k_sp,
-        v->n_inputs == 3, pc->round, v->op == RLX_OP_CONV_TRANSPOSE,
+        integer ? wz_count > 1 : v->n_inputs == 3, pc->round,
+        v->op == RLX_OP_CONV_TRANSPOSE,
         (uint32_t)kg };
     for (uint32_t q = 0; q < 11; q++)
         d->push[q] = head[q];
@@ -86,8 +107,10 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
-    if (v->n_inputs == 3)
+    if (v->n_inputs >= 3)
         d->bind[3] = v->inputs[2];
+    if (integer)
+        d->bind[4] = v->inputs[3];
     if (gemm) {
         d->groups[0] = (uint32_t)gx;
         d->groups[1] = (uint32_t)gy;

@@ -212,6 +212,16 @@ static rlx_status plan_scan(rlxv_plan_ctx *pc)
     const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     int topk = v->op == RLX_OP_TOPK;
     int kind = kind_of(x->dtype);
+    /* topk on two-word values: scan.comp built WIDE (topk64) */
+    int topk64 = topk && (x->dtype == RLX_DTYPE_I64 ||
+                          x->dtype == RLX_DTYPE_U64 ||
+                          x->dtype == RLX_DTYPE_F64);
+    if (topk64 && (!pc->ctx->int64 || !pc->ctx->float64))
+        return rlxv_unsupported(pc, "topk of 64-bit values needs "
+                                       "shaderInt64 and shaderFloat64");
+    if (topk64)
+        kind = x->dtype == RLX_DTYPE_I64 ? 3
+             : x->dtype == RLX_DTYPE_U64 ? 4 : 5;
     int wide = !topk && (x->dtype == RLX_DTYPE_F64 ||
                          x->dtype == RLX_DTYPE_I64);
     if (wide && pc->ctx->int64 && pc->ctx->float64 && v->dtype == x->dtype)
@@ -251,7 +261,8 @@ static rlx_status plan_scan(rlxv_plan_ctx *pc)
         d->bind[1] = v->inputs[0];
         return RLX_OK;
     }
-    rlxv_dispatch *d = add(pc, RLXV_PIPE_SCAN, threads);
+    rlxv_dispatch *d = add(pc, topk64 ? RLXV_PIPE_TOPK64 : RLXV_PIPE_SCAN,
+                           threads);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)topk;

@@ -150,12 +150,23 @@ static rlx_status plan_remap(rlxv_plan_ctx *pc)
 static rlx_status plan_arg(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
-    int kind = rlx_kit_dtype_is_float(x->dtype) ? 0
-             : x->dtype == RLX_DTYPE_I32 || x->dtype == RLX_DTYPE_I8 ? 1
-             : x->dtype == RLX_DTYPE_U8 ? 2 : -1;
+    rlx_dtype t = x->dtype;
+    /* 0 float, 1 signed, 2 unsigned; 64-bit (arg64, built WIDE): 3 i64,
+     * 4 u64, 5 f64 */
+    int kind = rlx_kit_dtype_is_float(t) ? 0
+             : t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 ||
+                       t == RLX_DTYPE_I16 ? 1
+             : t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 ||
+                       t == RLX_DTYPE_U32 ? 2
+             : t == RLX_DTYPE_I64 ? 3 : t == RLX_DTYPE_U64 ? 4
+             : t == RLX_DTYPE_F64 ? 5 : -1;
     if (kind < 0 || v->dtype != RLX_DTYPE_I64)
-        return rlxv_unsupported(pc, "argmax/argmin take f32, f16, bf16, "
-                                       "i32, i8 or u8 here");
+        return rlxv_unsupported(pc, "argmax/argmin take numbers (not "
+                                       "bool)");
+    if (kind >= 3 && (!pc->ctx->int64 || !pc->ctx->float64))
+        return rlxv_unsupported(pc, "argmax/argmin of 64-bit values need "
+                                       "shaderInt64 and shaderFloat64, "
+                                       "which this device lacks");
     int64_t axis = rlx_kit_norm_axis(
         rlx_kit_int_attr(v, RLX_ATTR_ARG_AXIS, 0), x->rank);
     if (axis < 0 || x->shape[axis] == 0)
@@ -166,8 +177,8 @@ static rlx_status plan_arg(rlxv_plan_ctx *pc)
     size_t count = pc->exe->values[pc->i].count;
     if (!count)
         return RLX_OK;
-    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
-                                               RLXV_PIPE_ARG);
+    rlxv_dispatch *d = rlxv_dispatch_add(
+        pc->host, pc->exe, kind >= 3 ? RLXV_PIPE_ARG64 : RLXV_PIPE_ARG);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)count;
@@ -243,6 +254,10 @@ static rlx_status plan_range(rlxv_plan_ctx *pc)
             case RLX_DTYPE_I8: s[0] = (uint32_t)(int32_t)(int8_t)(x & 0xff);
                 break;
             case RLX_DTYPE_U8: s[0] = (uint32_t)(u & 0xffu); break;
+            case RLX_DTYPE_I16:
+                s[0] = (uint32_t)(int32_t)(int16_t)(x & 0xffff);
+                break;
+            case RLX_DTYPE_U16: s[0] = (uint32_t)(u & 0xffffu); break;
             case RLX_DTYPE_BOOL: s[0] = u != 0; break;
             default: s[0] = (uint32_t)u; s[1] = (uint32_t)(u >> 32); break;
             }
@@ -281,7 +296,8 @@ static rlx_status plan_non_zero(rlxv_plan_ctx *pc)
         v->shape[0] != (int64_t)x->rank || x->dtype == RLX_DTYPE_BOOL)
         return rlxv_unsupported(pc, "the result is not i64 [rank, n]");
     uint32_t kind = rlx_kit_dtype_is_float(x->dtype) ? 0
-                  : x->dtype == RLX_DTYPE_I64 ? 2
+                  : x->dtype == RLX_DTYPE_I64 ||
+                    x->dtype == RLX_DTYPE_U64 ? 2
                   : x->dtype == RLX_DTYPE_F64 ? 3 : 1;
     if (!pc->exe->values[pc->i].count)
         return RLX_OK;

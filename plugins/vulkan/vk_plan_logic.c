@@ -1,12 +1,13 @@
 /*
  * vk_plan_logic.c - the broadcasting ops outside float arithmetic:
- * comparisons, logical ops, isnan and isinf, integer arithmetic (i32,
- * i8, u8, bool; shaders/logic.comp) and where (shaders/where.comp, any
+ * comparisons, logical ops, isnan and isinf, integer arithmetic and
+ * bit_shift (i32, i8, u8, i16, u16, u32, bool; shaders/logic.comp; i64
+ * and u64 in shaders/logic64.comp) and where (shaders/where.comp, any
  * dtype).
  *
  * logic push words: count, op, kind, wrap, rank, dims[8], a strides[8],
  * b strides[8], two int attributes. logic64 (i64 operands, devices
- * with shaderInt64): count, op, rank, 0, dims[8], a and b strides[8],
+ * with shaderInt64): count, op, rank, unsigned (u64), dims[8], a and b strides[8],
  * clip's bounds (2 words each; mod's fmod in the first). where: count,
  * words, rank, dims[7], cond/a/b strides[7].
  */
@@ -23,6 +24,7 @@ int rlxv_int_op(rlx_op op)
     case RLX_OP_ABS: case RLX_OP_RELU: case RLX_OP_SIGN: case RLX_OP_CLIP:
     case RLX_OP_PRELU: case RLX_OP_MOD: case RLX_OP_BITWISE_AND:
     case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR: case RLX_OP_BITWISE_NOT:
+    case RLX_OP_BIT_SHIFT:
         return 1;
     default:
         return 0;
@@ -34,8 +36,10 @@ static int kind_of(rlx_dtype t)
 {
     switch (t) {
     case RLX_DTYPE_F32: case RLX_DTYPE_F16: case RLX_DTYPE_BF16: return 0;
-    case RLX_DTYPE_I32: case RLX_DTYPE_I8: return 1;
-    case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: return 2;
+    case RLX_DTYPE_I32: case RLX_DTYPE_I8: case RLX_DTYPE_I16: return 1;
+    case RLX_DTYPE_U8: case RLX_DTYPE_BOOL: case RLX_DTYPE_U16:
+    case RLX_DTYPE_U32:
+        return 2;
     default: return -1;
     }
 }
@@ -138,6 +142,17 @@ static int64_t int64_bound(double b, int up)
     return (int64_t)v;
 }
 
+/* u64 clip bound B rounded inward, saturated, as its bit pattern. */
+static int64_t u64_bound(double b, int up)
+{
+    double v = up ? ceil(b) : floor(b);
+    if (isnan(v) || v <= 0)
+        return isnan(v) && !up ? -1 : 0; /* -1: all ones, UINT64_MAX */
+    if (v >= 18446744073709551616.0)
+        return -1;
+    return (int64_t)(uint64_t)v;
+}
+
 static rlx_status plan_i64(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v;
@@ -145,8 +160,13 @@ static rlx_status plan_i64(rlxv_plan_ctx *pc)
     if (!pc->ctx->int64)
         return rlxv_unsupported(pc, "i64 needs shaderInt64, which this "
                                        "device lacks");
-    if (!cmp && (!rlxv_int_op(v->op) || v->dtype != RLX_DTYPE_I64))
+    rlx_dtype in_t = rlxv_input(pc, 0)->dtype;
+    int uns = in_t == RLX_DTYPE_U64;
+    if (!cmp && (!rlxv_int_op(v->op) || v->dtype != in_t))
         return rlxv_unsupported(pc, "no i64 shader for this op");
+    if ((v->op == RLX_OP_BIT_SHIFT && !uns) || (v->op == RLX_OP_NEG && uns))
+        return rlxv_unsupported(pc, "bit_shift takes unsigned and neg "
+                                       "signed dtypes");
     int64_t dims[16], st[3][16];
     int r = strides(pc, 2, RLXV_MAX_RANK, dims, st);
     if (r < 0)
@@ -157,9 +177,15 @@ static rlx_status plan_i64(rlxv_plan_ctx *pc)
     int64_t x0 = 0, x1 = 0;
     if (v->op == RLX_OP_MOD) {
         x0 = rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 0;
+    } else if (v->op == RLX_OP_CLIP && uns) {
+        x0 = u64_bound(fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY), 1);
+        x1 = u64_bound(fattr(v, RLX_ATTR_CLIP_MAX, INFINITY), 0);
     } else if (v->op == RLX_OP_CLIP) {
         x0 = int64_bound(fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY), 1);
         x1 = int64_bound(fattr(v, RLX_ATTR_CLIP_MAX, INFINITY), 0);
+    } else if (v->op == RLX_OP_BIT_SHIFT) {
+        x0 = rlx_kit_int_attr(v, RLX_ATTR_BIT_SHIFT_DIRECTION,
+                              RLX_BIT_SHIFT_LEFT) == RLX_BIT_SHIFT_RIGHT;
     }
     rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
                                                RLXV_PIPE_LOGIC64);
@@ -168,6 +194,7 @@ static rlx_status plan_i64(rlxv_plan_ctx *pc)
     d->push[0] = (uint32_t)count;
     d->push[1] = (uint32_t)v->op;
     d->push[2] = (uint32_t)r;
+    d->push[3] = (uint32_t)uns;
     for (int k = 0; k < r; k++) {
         d->push[4 + k] = (uint32_t)dims[k];
         d->push[12 + k] = (uint32_t)st[0][k];
@@ -191,11 +218,13 @@ rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc)
     for (uint32_t j = 1; j < v->n_inputs; j++)
         if (rlxv_input(pc, j)->dtype != in_t)
             return rlxv_unsupported(pc, "operands of mixed dtypes");
-    if (in_t == RLX_DTYPE_I64)
+    if (in_t == RLX_DTYPE_I64 || in_t == RLX_DTYPE_U64)
         return plan_i64(pc);
+    if (in_t == RLX_DTYPE_F64)
+        return rlxv_plan_ew64(pc);
     int kind = kind_of(in_t);
     if (kind < 0)
-        return rlxv_unsupported(pc, "this dtype (i64, f64) has no "
+        return rlxv_unsupported(pc, "this dtype (f64) has no "
                                        "shader for this op");
     switch (v->op) {
     case RLX_OP_LOGICAL_AND: case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR:
@@ -215,7 +244,11 @@ rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc)
     default:
         if (!rlxv_int_op(v->op) || kind == 0 ||
             (in_t == RLX_DTYPE_BOOL) || in_t != v->dtype)
-            return rlxv_unsupported(pc, "integer ops take i32, i8 or u8");
+            return rlxv_unsupported(pc, "integer ops take integer dtypes");
+        if ((v->op == RLX_OP_BIT_SHIFT && kind != 2) ||
+            (v->op == RLX_OP_NEG && kind != 1))
+            return rlxv_unsupported(pc, "bit_shift takes unsigned and neg "
+                                           "signed dtypes");
         break;
     }
     int64_t dims[16], st[3][16];
@@ -231,17 +264,28 @@ rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc)
         x1 = rlx_kit_int_attr(v, RLX_ATTR_ISINF_DETECT_NEGATIVE, 1) != 0;
     } else if (v->op == RLX_OP_MOD) {
         x0 = rlx_kit_int_attr(v, RLX_ATTR_MOD_FMOD, 0) != 0;
+    } else if (v->op == RLX_OP_CLIP && v->dtype == RLX_DTYPE_U32) {
+        /* unsigned bit patterns (logic.comp's unsigned_op) */
+        int64_t b0 = u64_bound(fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY), 1);
+        int64_t b1 = u64_bound(fattr(v, RLX_ATTR_CLIP_MAX, INFINITY), 0);
+        x0 = (int32_t)(uint32_t)((uint64_t)b0 > UINT32_MAX ? UINT32_MAX
+                                                           : (uint64_t)b0);
+        x1 = (int32_t)(uint32_t)((uint64_t)b1 > UINT32_MAX ? UINT32_MAX
+                                                           : (uint64_t)b1);
     } else if (v->op == RLX_OP_CLIP) {
         int32_t lo = v->dtype == RLX_DTYPE_I8 ? -128
-                   : v->dtype == RLX_DTYPE_U8 ? 0 : INT32_MIN;
+                   : v->dtype == RLX_DTYPE_U8 ? 0
+                   : v->dtype == RLX_DTYPE_I16 ? -32768
+                   : v->dtype == RLX_DTYPE_U16 ? 0 : INT32_MIN;
         int32_t hi = v->dtype == RLX_DTYPE_I8 ? 127
-                   : v->dtype == RLX_DTYPE_U8 ? 255 : INT32_MAX;
-        double f0 = v->n_float_attrs > RLX_ATTR_CLIP_MIN && v->float_attrs
-                        ? v->float_attrs[RLX_ATTR_CLIP_MIN] : -INFINITY;
-        double f1 = v->n_float_attrs > RLX_ATTR_CLIP_MAX && v->float_attrs
-                        ? v->float_attrs[RLX_ATTR_CLIP_MAX] : INFINITY;
-        x0 = int_bound(f0, 1, lo, hi);
-        x1 = int_bound(f1, 0, lo, hi);
+                   : v->dtype == RLX_DTYPE_U8 ? 255
+                   : v->dtype == RLX_DTYPE_I16 ? 32767
+                   : v->dtype == RLX_DTYPE_U16 ? 65535 : INT32_MAX;
+        x0 = int_bound(fattr(v, RLX_ATTR_CLIP_MIN, -INFINITY), 1, lo, hi);
+        x1 = int_bound(fattr(v, RLX_ATTR_CLIP_MAX, INFINITY), 0, lo, hi);
+    } else if (v->op == RLX_OP_BIT_SHIFT) {
+        x0 = rlx_kit_int_attr(v, RLX_ATTR_BIT_SHIFT_DIRECTION,
+                              RLX_BIT_SHIFT_LEFT) == RLX_BIT_SHIFT_RIGHT;
     }
     rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
                                                RLXV_PIPE_LOGIC);
@@ -252,7 +296,8 @@ rlx_status rlxv_plan_logic(rlxv_plan_ctx *pc)
     d->push[2] = (uint32_t)kind;
     d->push[3] = v->dtype == RLX_DTYPE_I8 ? 1u
                : v->dtype == RLX_DTYPE_U8 || v->dtype == RLX_DTYPE_BOOL ? 2u
-                                                                        : 0u;
+               : v->dtype == RLX_DTYPE_I16 ? 3u
+               : v->dtype == RLX_DTYPE_U16 ? 4u : 0u;
     d->push[4] = (uint32_t)r;
     for (int k = 0; k < r; k++) {
         d->push[5 + k] = (uint32_t)dims[k];

@@ -9,7 +9,11 @@
  *
  * matmul push words: m, n, k, a row/col strides, b row/col strides,
  * round, batch rank, batch dims[6], a batch strides[6], b batch
- * strides[6]. sgemm: m, n, k, a/b/c batch strides, round.
+ * strides[6], then for matmul_integer (the general shader built with
+ * INTEGER, and DOT where the device has integer dot products; zero
+ * points at bindings 3 and 4) whether a's zero point is per row and b's
+ * per column, and whether a and b are signed. sgemm: m, n, k, a/b/c batch strides,
+ * round.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,15 +107,41 @@ int rlxv_sgemm_pick(const rlxv_ctx *ctx,
     return -1;
 }
 
+/* Whether matmul_integer takes the packed dot products: where the device
+ * has them, unless setting vulkan.int_dot (RLX_VULKAN_INT_DOT) is off. */
+static int int_dot(const rlxv_plan_ctx *pc)
+{
+    char val[16];
+    if (!pc->ctx->int_dot)
+        return 0;
+    return !(rlx_compile_get_option(pc->exe->options, pc->host,
+                                    "vulkan.int_dot", val,
+                                    sizeof val) == RLX_OK &&
+             strcmp(val, "off") == 0);
+}
+
 rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *a = rlxv_input(pc, 0),
                         *b = rlxv_input(pc, 1);
-    if (v->dtype != RLX_DTYPE_F32 && v->dtype != RLX_DTYPE_F16 &&
-        v->dtype != RLX_DTYPE_BF16)
-        return rlxv_unsupported(pc, "float ops take f32, f16 or bf16");
-    if (a->dtype != v->dtype || b->dtype != v->dtype)
-        return rlxv_unsupported(pc, "operands of mixed dtypes");
+    int integer = v->op == RLX_OP_MATMUL_INTEGER;
+    if (integer) {
+        /* i8/u8 operands, each zero point of its operand's dtype:
+         * scalar, or per row of a and per column of b */
+        const rlx_node_view *za = rlxv_input(pc, 2), *zb = rlxv_input(pc, 3);
+        if (v->dtype != RLX_DTYPE_I32 ||
+            (a->dtype != RLX_DTYPE_I8 && a->dtype != RLX_DTYPE_U8) ||
+            (b->dtype != RLX_DTYPE_I8 && b->dtype != RLX_DTYPE_U8) ||
+            za->dtype != a->dtype || zb->dtype != b->dtype)
+            return rlxv_unsupported(pc, "matmul_integer takes i8 or u8 "
+                                           "operands and gives i32");
+    } else {
+        if (v->dtype != RLX_DTYPE_F32 && v->dtype != RLX_DTYPE_F16 &&
+            v->dtype != RLX_DTYPE_BF16)
+            return rlxv_unsupported(pc, "float ops take f32, f16 or bf16");
+        if (a->dtype != v->dtype || b->dtype != v->dtype)
+            return rlxv_unsupported(pc, "operands of mixed dtypes");
+    }
     int64_t ta = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_A, 0);
     int64_t tb = rlx_kit_int_attr(v, RLX_ATTR_MATMUL_TRANSPOSE_B, 0);
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1))
@@ -155,14 +185,16 @@ rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
                                        "batch dims after merging");
 
     int sv = -1;
-    if (a->rank >= 2 && b->rank >= 2 && sa.col == 1 && sb.col == 1 &&
+    if (!integer && a->rank >= 2 && b->rank >= 2 && sa.col == 1 && sb.col == 1 &&
         r <= 1 && (!r || (as[0] % 4 == 0 && bs[0] % 4 == 0 &&
                           cs[0] % 4 == 0)))
         sv = rlxv_sgemm_pick(pc->ctx, pc->exe->options, m, n, k, nbatch);
     rlxv_dispatch *d = rlxv_dispatch_add(
         pc->host, pc->exe,
         sv >= 0 ? (rlxv_pipe)(RLXV_PIPE_SGEMM0 + sv)
-                : RLXV_PIPE_MATMUL);
+        : integer ? (int_dot(pc) ? RLXV_PIPE_MATMUL_DOT
+                                 : RLXV_PIPE_MATMUL_INT)
+                  : RLXV_PIPE_MATMUL);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->bind[0] = pc->i;
@@ -197,6 +229,19 @@ rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
         d->push[9 + q] = (uint32_t)dims[q];
         d->push[15 + q] = (uint32_t)as[q];
         d->push[21 + q] = (uint32_t)bs[q];
+    }
+    if (integer) {
+        d->push[29] = a->dtype == RLX_DTYPE_I8;
+        d->push[30] = b->dtype == RLX_DTYPE_I8;
+        d->bind[3] = v->inputs[2];
+        d->bind[4] = v->inputs[3];
+        d->push[27] = pc->exe->values[v->inputs[2]].count > 1;
+        d->push[28] = pc->exe->values[v->inputs[3]].count > 1;
+        if ((d->push[27] && pc->exe->values[v->inputs[2]].count != m) ||
+            (d->push[28] && pc->exe->values[v->inputs[3]].count != n))
+            return rlxv_unsupported(pc, "a zero point is neither a scalar "
+                                           "nor one per row (a) or column "
+                                           "(b)");
     }
     d->groups[0] = (uint32_t)((n + 15) / 16);
     d->groups[1] = (uint32_t)((m + 15) / 16);

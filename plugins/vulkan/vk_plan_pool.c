@@ -6,7 +6,8 @@
  * push words: count, op, round, count_include_pad, p, then input
  * dims[3], output dims[3], kernel[3], strides[3], dilations[3],
  * pads_begin[3], pads_end[3] (leading axes padded), integer kind (max_pool
- * on i8, u8).
+ * on i8, u8). max_pool_index runs here too: its storage order in p's
+ * place, its result i64.
  */
 #include "vk_plan.h"
 
@@ -14,10 +15,17 @@ rlx_status rlxv_plan_pool(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *x = rlxv_input(pc, 0);
     int small_int = v->dtype == RLX_DTYPE_I8 || v->dtype == RLX_DTYPE_U8;
-    if ((!rlx_kit_dtype_is_float(v->dtype) &&
-         !(small_int && v->op == RLX_OP_MAX_POOL)) || x->dtype != v->dtype)
+    if (v->op == RLX_OP_MAX_POOL_INDEX) {
+        /* i64 positions of a float input */
+        if (v->dtype != RLX_DTYPE_I64 || !rlx_kit_dtype_is_float(x->dtype))
+            return rlxv_unsupported(pc, "max_pool_index takes f32, f16 or "
+                                           "bf16 and gives i64");
+    } else if ((!rlx_kit_dtype_is_float(v->dtype) &&
+                !(small_int && v->op == RLX_OP_MAX_POOL)) ||
+               x->dtype != v->dtype) {
         return rlxv_unsupported(pc, "pools take f32, f16 or bf16 (and "
                                        "max_pool i8, u8)");
+    }
     rlx_kit_spatial sp;
     char err[256];
     if (rlx_kit_spatial_parse(v->op, x->rank, rlx_kit_n_int_attrs(v),

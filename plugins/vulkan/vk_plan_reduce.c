@@ -1,7 +1,9 @@
 /*
  * vk_plan_reduce.c - the reductions (sum, mean, max, min, prod, L1, L2,
  * log-sum-exp, sum of squares; on floats, and but for mean, L2 and
- * log-sum-exp on i32, i8, u8) over any set of axes: the input's dims are
+ * log-sum-exp on i32, i8, u8, i16, u16, u32; on shaders/reduce64.comp
+ * where the device has shaderFloat64 and shaderInt64: f64, i64 and u64,
+ * and integer mean and L2) over any set of axes: the input's dims are
  * split into kept and reduced ones (each run of neighbours merged), one
  * workgroup per output element walks its reduced elements and combines
  * them in shared memory.
@@ -15,17 +17,25 @@
 rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *in = rlxv_input(pc, 0);
-    /* integers: i32, i8, u8, but not mean, L2 or log-sum-exp (in
-     * double in the reference) */
-    int kind = rlx_kit_dtype_is_float(v->dtype) ? 0
-             : v->dtype == RLX_DTYPE_I32 || v->dtype == RLX_DTYPE_I8 ? 1
-             : v->dtype == RLX_DTYPE_U8 ? 2 : -1;
-    if (kind < 0 || (kind > 0 && (v->op == RLX_OP_REDUCE_MEAN ||
-                                  v->op == RLX_OP_REDUCE_L2 ||
-                                  v->op == RLX_OP_REDUCE_LOG_SUM_EXP)))
-        return rlxv_unsupported(pc, "reductions take f32, f16, bf16, and "
-                                       "i32, i8, u8 but for mean, L2 and "
-                                       "log-sum-exp");
+    rlx_dtype t = v->dtype;
+    int kind = rlx_kit_dtype_is_float(t) || t == RLX_DTYPE_F64 ? 0
+             : t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 ||
+                       t == RLX_DTYPE_I16 || t == RLX_DTYPE_I64 ? 1
+             : t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 ||
+                       t == RLX_DTYPE_U32 || t == RLX_DTYPE_U64 ? 2 : -1;
+    int wide = t == RLX_DTYPE_I64 || t == RLX_DTYPE_U64;
+    if (kind < 0 || (kind > 0 && v->op == RLX_OP_REDUCE_LOG_SUM_EXP))
+        return rlxv_unsupported(pc, "reductions take numbers, and "
+                                       "log-sum-exp floats");
+    /* reduce64.comp: f64, i64 and u64, and integer mean and L2 (in
+     * double, as the reference) */
+    int in64 = t == RLX_DTYPE_F64 || wide ||
+               (kind > 0 && (v->op == RLX_OP_REDUCE_MEAN ||
+                             v->op == RLX_OP_REDUCE_L2));
+    if (in64 && (!pc->ctx->float64 || !pc->ctx->int64))
+        return rlxv_unsupported(pc, "this reduction needs shaderFloat64 and "
+                                       "shaderInt64, which this device "
+                                       "lacks");
     if (in->dtype != v->dtype)
         return rlxv_unsupported(pc, "operands of mixed dtypes");
     uint32_t r = in->rank;
@@ -64,8 +74,8 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
         return rlxv_unsupported(pc, "more than 8 dims after merging");
     if (out_count == 0)
         return RLX_OK;
-    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe,
-                                               RLXV_PIPE_REDUCE);
+    rlxv_dispatch *d = rlxv_dispatch_add(
+        pc->host, pc->exe, in64 ? RLXV_PIPE_REDUCE64 : RLXV_PIPE_REDUCE);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     d->push[0] = (uint32_t)out_count;
@@ -82,19 +92,22 @@ rlx_status rlxv_plan_reduce(rlxv_plan_ctx *pc)
         d->push[6 + nk + q] = (uint32_t)rd[q];
         d->push[14 + nk + q] = (uint32_t)rs[q];
     }
-    int32_t lo = v->dtype == RLX_DTYPE_I8 ? -128
-               : v->dtype == RLX_DTYPE_U8 ? 0 : INT32_MIN;
-    int32_t hi = v->dtype == RLX_DTYPE_I8 ? 127
-               : v->dtype == RLX_DTYPE_U8 ? 255 : INT32_MAX;
+    int32_t lo = t == RLX_DTYPE_I8 ? -128 : t == RLX_DTYPE_I16 ? -32768
+               : kind == 2 ? 0 : INT32_MIN;
+    int32_t hi = t == RLX_DTYPE_I8 ? 127 : t == RLX_DTYPE_U8 ? 255
+               : t == RLX_DTYPE_I16 ? 32767 : t == RLX_DTYPE_U16 ? 65535
+               : t == RLX_DTYPE_U32 ? -1 /* UINT32_MAX's bits */
+               : INT32_MAX;
     int32_t init = v->op == RLX_OP_REDUCE_MAX ? lo
                  : v->op == RLX_OP_REDUCE_MIN ? hi
                  : v->op == RLX_OP_REDUCE_PROD ? 1 : 0;
-    d->push[22] = (uint32_t)kind;
-    d->push[23] = v->dtype == RLX_DTYPE_I8 ? 1u
-                : v->dtype == RLX_DTYPE_U8 ? 2u : 0u;
+    d->push[22] = (uint32_t)(kind > 0 && wide ? kind + 2 : kind);
+    d->push[23] = t == RLX_DTYPE_I8 ? 1u : t == RLX_DTYPE_U8 ? 2u
+                : t == RLX_DTYPE_I16 ? 3u : t == RLX_DTYPE_U16 ? 4u : 0u;
     d->push[24] = (uint32_t)init;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
-    rlxv_grid(d, out_count * 64, 64);
+    /* reduce64.comp: a thread per output; reduce.comp: a workgroup */
+    rlxv_grid(d, in64 ? out_count : out_count * 64, 64);
     return RLX_OK;
 }

@@ -15,15 +15,58 @@
  * each has a shader (docs/vulkan.md has the table): the spatial ops,
  * norms and activations on the float dtypes (max_pool and nearest
  * resize on i8/u8 too); comparisons and logic (bool results); integer
- * arithmetic and reductions on i32, i8 and u8, and the arithmetic on i64
- * where the device has shaderInt64; the data movement and indexing ops
- * on any dtype. A case a shader cannot take (an i64 operand on a device
- * without shaderInt64, integer mean, more than 3 spatial axes) is
- * declined at compile, so placement runs it on the CPU. */
+ * arithmetic and reductions on every integer width (the 64-bit ones
+ * where the device has shaderInt64); most float ops and every reduction
+ * on f64 (shaderFloat64); quantization, the vision ops and the data
+ * movement and indexing ops. A case a shader cannot take (an i64 operand
+ * on a device without shaderInt64, f64 without shaderFloat64, more than
+ * 3 spatial axes) is declined at compile, so placement runs it on the
+ * CPU. */
 static int int32ish(rlx_dtype t)
 {
     return t == RLX_DTYPE_I32 || t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 ||
            t == RLX_DTYPE_I64; /* i64 on devices with shaderInt64 */
+}
+
+/* The integer dtypes of elementwise arithmetic (logic.comp, logic64.comp:
+ * u64 and i64 on devices with shaderInt64). */
+static int any_int(rlx_dtype t)
+{
+    return int32ish(t) || t == RLX_DTYPE_I16 || t == RLX_DTYPE_U16 ||
+           t == RLX_DTYPE_U32 || t == RLX_DTYPE_U64;
+}
+
+static int is_unsigned(rlx_dtype t)
+{
+    return t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 || t == RLX_DTYPE_U32 ||
+           t == RLX_DTYPE_U64;
+}
+
+/* The f64 ops of ew64.comp and reduce64.comp (shaderFloat64; declined at
+ * compile on devices without it). */
+static int f64_op(rlx_op op)
+{
+    switch (op) {
+    case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_PRELU: case RLX_OP_MOD:
+    case RLX_OP_RELU: case RLX_OP_SIGMOID: case RLX_OP_EXP: case RLX_OP_NEG:
+    case RLX_OP_ABS: case RLX_OP_LOG: case RLX_OP_SQRT: case RLX_OP_CLIP:
+    case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND: case RLX_OP_SIGN:
+    case RLX_OP_RECIPROCAL: case RLX_OP_LEAKY_RELU: case RLX_OP_POW:
+    case RLX_OP_TANH: case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_ELU:
+    case RLX_OP_SELU: case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID:
+    case RLX_OP_HARD_SWISH: case RLX_OP_MISH: case RLX_OP_SINH:
+    case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
+    case RLX_OP_GELU: case RLX_OP_SIN: case RLX_OP_COS: case RLX_OP_TAN:
+    case RLX_OP_ATAN: case RLX_OP_ERF: case RLX_OP_ASIN: case RLX_OP_ACOS:
+    case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
+    case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
+    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_SUM_SQUARE:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
@@ -31,6 +74,8 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     (void)backend;
     if (!rlx_kit_op_is_known(op) || !rlxv_dtype_words(dtype))
         return 0;
+    if (dtype == RLX_DTYPE_F64 && (f64_op(op) || op == RLX_OP_DET))
+        return 1;
     int fl = rlx_kit_dtype_is_float(dtype);
     switch (op) {
     case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* resize: nearest only */
@@ -42,23 +87,39 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_ROUND: case RLX_OP_RECIPROCAL: case RLX_OP_ERF:
     case RLX_OP_LEAKY_RELU: case RLX_OP_ELU: case RLX_OP_SELU:
     case RLX_OP_SOFTPLUS: case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH:
-    case RLX_OP_MISH: case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
-    case RLX_OP_REDUCE_MEAN:
+    case RLX_OP_MISH: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_GRID_SAMPLE: case RLX_OP_DET: case RLX_OP_ROI_ALIGN:
+    case RLX_OP_ASIN: case RLX_OP_ACOS:
+    case RLX_OP_SINH: case RLX_OP_COSH: case RLX_OP_ASINH: case RLX_OP_ACOSH:
+    case RLX_OP_ATANH:
         return fl;
+    case RLX_OP_BIT_SHIFT:
+        return is_unsigned(dtype);
+    case RLX_OP_MAX_POOL_INDEX: /* positions, asked as the result */
+        return dtype == RLX_DTYPE_I64;
+    case RLX_OP_QUANTIZE_LINEAR: /* the result's dtype */
+        return dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8;
+    case RLX_OP_DEQUANTIZE_LINEAR:
+        return fl;
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
+        return dtype == RLX_DTYPE_I32;
+    case RLX_OP_NEG:
+        return fl || (any_int(dtype) && !is_unsigned(dtype));
     case RLX_OP_REDUCE_SUM: case RLX_OP_REDUCE_MAX: case RLX_OP_REDUCE_MIN:
     case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
-    case RLX_OP_REDUCE_SUM_SQUARE:
-        return fl || (int32ish(dtype) && dtype != RLX_DTYPE_I64);
+    case RLX_OP_REDUCE_SUM_SQUARE: case RLX_OP_REDUCE_MEAN:
+    case RLX_OP_REDUCE_L2:
+        return fl || any_int(dtype);
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
     case RLX_OP_ISNAN: case RLX_OP_ISINF:
         return dtype == RLX_DTYPE_BOOL;
     case RLX_OP_CLIP: case RLX_OP_SIGN: case RLX_OP_PRELU: case RLX_OP_MOD:
-        return fl || int32ish(dtype);
+        return fl || any_int(dtype);
     case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
     case RLX_OP_BITWISE_NOT:
-        return int32ish(dtype);
+        return any_int(dtype);
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
     case RLX_OP_NON_ZERO:
         return dtype == RLX_DTYPE_I64;
@@ -76,7 +137,7 @@ static int vk_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     }
     if (op > RLX_OP_FILL)
         return 0;
-    if (rlxv_int_op(op) && int32ish(dtype))
+    if (rlxv_int_op(op) && any_int(dtype))
         return 1;
     return !rlx_kit_op_is_float(op) || fl;
 }

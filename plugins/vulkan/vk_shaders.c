@@ -113,6 +113,39 @@ static const uint32_t cumsum64_spv[] =
 static const uint32_t nonzero_spv[] =
 #include "nonzero.spv.h"
     ;
+static const uint32_t quant_spv[] =
+#include "quant.spv.h"
+    ;
+static const uint32_t matmul_int_spv[] =
+#include "matmul_int.spv.h"
+    ;
+static const uint32_t convi_spv[] =
+#include "convi.spv.h"
+    ;
+static const uint32_t ew64_spv[] =
+#include "ew64.spv.h"
+    ;
+static const uint32_t reduce64_spv[] =
+#include "reduce64.spv.h"
+    ;
+static const uint32_t grid_spv[] =
+#include "grid.spv.h"
+    ;
+static const uint32_t det_spv[] =
+#include "det.spv.h"
+    ;
+static const uint32_t roi_spv[] =
+#include "roi.spv.h"
+    ;
+static const uint32_t arg64_spv[] =
+#include "arg64.spv.h"
+    ;
+static const uint32_t topk64_spv[] =
+#include "topk64.spv.h"
+    ;
+static const uint32_t matmul_dot_spv[] =
+#include "matmul_dot.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -155,4 +188,15 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_LOGIC64] = { S(logic64), 0, { 0 } },
     [RLXV_PIPE_CUMSUM64] = { S(cumsum64), 0, { 0 } },
     [RLXV_PIPE_NONZERO] = { S(nonzero), 0, { 0 } },
+    [RLXV_PIPE_QUANT] = { S(quant), 0, { 0 } },
+    [RLXV_PIPE_MATMUL_INT] = { S(matmul_int), 0, { 0 } },
+    [RLXV_PIPE_CONVI] = { S(convi), 0, { 0 } },
+    [RLXV_PIPE_EW64] = { S(ew64), 0, { 0 } },
+    [RLXV_PIPE_REDUCE64] = { S(reduce64), 0, { 0 } },
+    [RLXV_PIPE_GRID] = { S(grid), 0, { 0 } },
+    [RLXV_PIPE_DET] = { S(det), 0, { 0 } },
+    [RLXV_PIPE_ROI] = { S(roi), 0, { 0 } },
+    [RLXV_PIPE_ARG64] = { S(arg64), 0, { 0 } },
+    [RLXV_PIPE_TOPK64] = { S(topk64), 0, { 0 } },
+    [RLXV_PIPE_MATMUL_DOT] = { S(matmul_dot), 0, { 0 } },
 };

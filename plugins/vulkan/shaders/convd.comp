@@ -2,16 +2,28 @@
 // convd.comp - direct convolution, one thread per output element: the
 // transposed form (each output gathers the inputs whose scatter reaches
 // it) and convolutions with few output channels per group (depthwise),
-// where conv.comp's 64-row tiles would sit mostly idle.
+// where conv.comp's 64-row tiles would sit mostly idle. Built a second
+// time with INTEGER for conv_integer: i8/u8 x and w (one int word each)
+// less their zero points (x's a scalar, w's scalar or per output
+// channel, has_bias telling which), summed in 32 bits, which wraps as
+// the i32 result does; padding adds nothing (x_zp, 0 after the shift).
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "conv_common.glsl"
 
+#ifdef INTEGER
+layout(std430, set = 0, binding = 0) writeonly buffer Y { int y[]; };
+layout(std430, set = 0, binding = 1) readonly buffer X { int x[]; };
+layout(std430, set = 0, binding = 2) readonly buffer W { int w[]; };
+layout(std430, set = 0, binding = 3) readonly buffer XZ { int xz[]; };
+layout(std430, set = 0, binding = 4) readonly buffer WZ { int wz[]; };
+#else
 layout(std430, set = 0, binding = 0) writeonly buffer Y { float y[]; };
 layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
 layout(std430, set = 0, binding = 2) readonly buffer W { float w[]; };
 layout(std430, set = 0, binding = 3) readonly buffer Bias { float bias[]; };
+#endif
 
 // Input position on one axis under tap K of output O, or -1.
 int src(uint o, uint k, uint a)
@@ -37,7 +49,12 @@ void main()
     uint g = mm / mg, mo = mm % mg;
     uint o2 = pp % p.out_[2], o1 = (pp / p.out_[2]) % p.out_[1],
          o0 = pp / (p.out_[2] * p.out_[1]);
+#ifdef INTEGER
+    int xzp = xz[0], wzp = wz[p.has_bias != 0u ? mm : 0u];
+    int acc = 0;
+#else
     float acc = p.has_bias != 0u ? bias[mm] : 0.0;
+#endif
     for (uint k0 = 0u; k0 < p.ks[0]; k0++) {
         int i0 = src(o0, k0, 0u);
         if (i0 < 0)
@@ -59,10 +76,19 @@ void main()
                     uint wi = p.transposed == 0u
                                   ? (mm * cg + ci) * p.k_sp + kp
                                   : (c * mg + mo) * p.k_sp + kp;
+#ifdef INTEGER
+                    acc += (x[(n * p.c + c) * p.in_sp + ip] - xzp) *
+                           (w[wi] - wzp);
+#else
                     acc += x[(n * p.c + c) * p.in_sp + ip] * w[wi];
+#endif
                 }
             }
         }
     }
+#ifdef INTEGER
+    y[e] = acc;
+#else
     y[e] = rlx_round(acc, p.rnd);
+#endif
 }

@@ -1,15 +1,17 @@
 #version 450
 // logic.comp - the broadcasting ops on 32-bit words that are not float
 // arithmetic: comparisons (any numeric dtype, bool result), the logical
-// ops, isnan and isinf, and integer arithmetic on i32, i8, u8 and bool
-// (computed in 32 bits, which wraps as the narrower dtypes do once the
-// result is truncated to them). One thread per output element.
+// ops, isnan and isinf, and integer arithmetic on i32, i8, u8, i16, u16,
+// u32 and bool (computed in 32 bits, which wraps as the narrower dtypes
+// do once the result is truncated to them; the ops that order or divide
+// read u32 as unsigned), and bit_shift on the unsigned ones. One thread
+// per output element.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
 // kind: 0 float (f32, f16, bf16 held as f32), 1 signed, 2 unsigned.
-// wrap: the result's width: 0 32-bit, 1 i8, 2 u8 or bool.
+// wrap: the result's width: 0 32-bit, 1 i8, 2 u8 or bool, 3 i16, 4 u16.
 layout(push_constant) uniform P {
     uint count, op, kind, wrap, rank;
     uint dims[8], sa[8], sb[8];
@@ -47,11 +49,51 @@ int ipow(int x, int e)
     return r;
 }
 
+uint upow(uint x, uint e)
+{
+    uint r = 1u;
+    while (e != 0u) {
+        if ((e & 1u) != 0u)
+            r *= x;
+        x *= x;
+        e >>= 1;
+    }
+    return r;
+}
+
+// The ops that order or divide, on unsigned operands (the values of the
+// narrower unsigned dtypes are the same read either way); clip's bounds
+// come as unsigned bit patterns.
+bool unsigned_op(uint u, uint v, out uint o)
+{
+    o = 0u;
+    switch (p.op) {
+    case 13u: o = v == 0u ? 0u : u / v; return true;
+    case 14u: o = u > v ? u : v; return true;
+    case 15u: o = u < v ? u : v; return true;
+    case 16u: o = upow(u, v); return true;
+    case 30u: case 38u: case 130u: o = u; return true;
+    case 110u:
+        o = u < uint(p.x0) ? uint(p.x0) : u;
+        o = o > uint(p.x1) ? uint(p.x1) : o;
+        return true;
+    case 114u: o = u != 0u ? 1u : 0u; return true;
+    case 131u: o = v == 0u ? 0u : u % v; return true;
+    case 147u: // bit_shift; a shift by the width or more leaves nothing
+        o = v >= 32u ? 0u : (p.x0 != 0 ? u >> v : u << v);
+        return true;
+    default: return false;
+    }
+}
+
 uint apply(uint u, uint v)
 {
     int x = int(u), z = int(v);
     int o;
-    switch (p.op) {
+    uint uo;
+    bool done = p.kind == 2u && unsigned_op(u, v, uo);
+    o = int(uo);
+    switch (done ? 0u : p.op) { // 0: no op, the unsigned result stands
     case 100u: return order(u, v) == 0 ? 1u : 0u;
     case 101u: return order(u, v) == -1 ? 1u : 0u;
     case 102u: { int c = order(u, v); return c == -1 || c == 0 ? 1u : 0u; }
@@ -95,12 +137,17 @@ uint apply(uint u, uint v)
                 o += z;
         }
         break;
+    case 0u: break;
     default: o = 0; break;
     }
     if (p.wrap == 1u)
         return uint(bitfieldExtract(o, 0, 8));
     if (p.wrap == 2u)
         return uint(o) & 0xffu;
+    if (p.wrap == 3u)
+        return uint(bitfieldExtract(o, 0, 16));
+    if (p.wrap == 4u)
+        return uint(o) & 0xffffu;
     return uint(o);
 }
 

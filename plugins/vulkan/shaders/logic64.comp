@@ -1,8 +1,9 @@
 #version 450
-// logic64.comp - logic.comp's integer ops and comparisons on i64 (two
-// words an element), for devices with shaderInt64: arithmetic wraps,
-// division truncates toward zero, x / 0 and x mod 0 give 0. One thread
-// per output element.
+// logic64.comp - logic.comp's integer ops and comparisons on i64 and
+// u64 (two words an element), for devices with shaderInt64: arithmetic
+// wraps, division truncates toward zero, x / 0 and x mod 0 give 0; u64
+// orders and divides unsigned, and shifts (bit_shift). One thread per
+// output element.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 layout(local_size_x = 256) in;
@@ -10,7 +11,7 @@ layout(local_size_x = 256) in;
 
 // x0, x1: clip's bounds (lo, hi words each); mod's fmod in x0.x
 layout(push_constant) uniform P {
-    uint count, op, rank, pad_;
+    uint count, op, rank, uns;
     uint dims[8], sa[8], sb[8];
     uvec2 x0, x1;
 } p;
@@ -32,26 +33,10 @@ int64_t ipow(int64_t x, int64_t e)
     return r;
 }
 
-void main()
+int64_t calc(int64_t x, int64_t z)
 {
-    uint i = rlx_gid();
-    if (i >= p.count)
-        return;
-    uint rest = i, ia = 0u, ib = 0u;
-    for (uint d = p.rank; d-- > 0u;) {
-        uint c = rest % p.dims[d];
-        rest /= p.dims[d];
-        ia += c * p.sa[d];
-        ib += c * p.sb[d];
-    }
-    int64_t x = int64_t(packUint2x32(a[ia])), z = int64_t(packUint2x32(b[ib]));
     int64_t o;
     switch (p.op) {
-    case 100u: y[i] = x == z ? 1u : 0u; return;
-    case 101u: y[i] = x < z ? 1u : 0u; return;
-    case 102u: y[i] = x <= z ? 1u : 0u; return;
-    case 103u: y[i] = x > z ? 1u : 0u; return;
-    case 104u: y[i] = x >= z ? 1u : 0u; return;
     case 10u: o = x + z; break;
     case 11u: o = x - z; break;
     case 12u: o = x * z; break;
@@ -85,6 +70,74 @@ void main()
         }
         break;
     default: o = 0l; break;
+    }
+    return o;
+}
+
+uint64_t upow(uint64_t x, uint64_t e)
+{
+    uint64_t r = 1ul;
+    while (e != 0ul) {
+        if ((e & 1ul) != 0ul)
+            r *= x;
+        x *= x;
+        e >>= 1;
+    }
+    return r;
+}
+
+void main()
+{
+    uint i = rlx_gid();
+    if (i >= p.count)
+        return;
+    uint rest = i, ia = 0u, ib = 0u;
+    for (uint d = p.rank; d-- > 0u;) {
+        uint c = rest % p.dims[d];
+        rest /= p.dims[d];
+        ia += c * p.sa[d];
+        ib += c * p.sb[d];
+    }
+    int64_t x = int64_t(packUint2x32(a[ia])), z = int64_t(packUint2x32(b[ib]));
+    int64_t o;
+    if (p.uns != 0u) {
+        uint64_t u = uint64_t(x), v = uint64_t(z), r;
+        switch (p.op) {
+        case 100u: y[i] = u == v ? 1u : 0u; return;
+        case 101u: y[i] = u < v ? 1u : 0u; return;
+        case 102u: y[i] = u <= v ? 1u : 0u; return;
+        case 103u: y[i] = u > v ? 1u : 0u; return;
+        case 104u: y[i] = u >= v ? 1u : 0u; return;
+        case 13u: r = v == 0ul ? 0ul : u / v; break;
+        case 14u: r = u > v ? u : v; break;
+        case 15u: r = u < v ? u : v; break;
+        case 16u: r = upow(u, v); break;
+        case 30u: case 38u: case 130u: r = u; break;
+        case 110u: {
+            // as the reference's u64 clip: min wins over a lower max
+            uint64_t lo = packUint2x32(p.x0), hi = packUint2x32(p.x1);
+            r = u < lo ? lo : (u > hi ? hi : u);
+            break;
+        }
+        case 114u: r = u != 0ul ? 1ul : 0ul; break;
+        case 131u: r = v == 0ul ? 0ul : u % v; break;
+        case 147u: // bit_shift: by 64 or more leaves nothing
+            r = v >= 64ul ? 0ul : (p.x0.x != 0u ? u >> v : u << v);
+            break;
+        default: r = uint64_t(calc(x, z)); break;
+        }
+        uvec2 w = unpackUint2x32(r);
+        y[2u * i] = w.x;
+        y[2u * i + 1u] = w.y;
+        return;
+    }
+    switch (p.op) {
+    case 100u: y[i] = x == z ? 1u : 0u; return;
+    case 101u: y[i] = x < z ? 1u : 0u; return;
+    case 102u: y[i] = x <= z ? 1u : 0u; return;
+    case 103u: y[i] = x > z ? 1u : 0u; return;
+    case 104u: y[i] = x >= z ? 1u : 0u; return;
+    default: o = calc(x, z); break;
     }
     uvec2 w = unpackUint2x32(uint64_t(o));
     y[2u * i] = w.x;

@@ -5,7 +5,11 @@
 // avg_pool divides by the window's elements inside the input, or with
 // count_include_pad by its positions inside the padded input (never
 // those past the end padding, which ceil mode can add); lp_pool counts
-// padding as 0.
+// padding as 0. max_pool_index (op 89) writes where each maximum is, as
+// i64 (two words): the flat input position, the spatial part row-major
+// or (storage order 1, in lp's place) column-major; the first of equal
+// maxima wins, a NaN wins over numbers, a window wholly in the padding
+// gives -1.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
@@ -41,6 +45,8 @@ void main()
     float best = -RLX_INF, sum = 0.0;
     uint inside_n = 0u, padded_n = 0u;
     bool nan = false;
+    int at = -1;         // max_pool_index: the winner's spatial position
+    float abest = 0.0;
     for (uint k0 = 0u; k0 < p.ks[0]; k0++) {
         int i0 = lo[0] + int(k0 * p.dil[0]);
         for (uint k1 = 0u; k1 < p.ks[1]; k1++) {
@@ -57,7 +63,16 @@ void main()
                 float v = load(nc * in_sp + (uint(i0) * p.in_[1] +
                                              uint(i1)) * p.in_[2] + uint(i2));
                 inside_n++;
-                if (p.op == 82u) {
+                if (p.op == 89u) {
+                    if (at < 0 || v > abest || (isnan(v) && !isnan(abest))) {
+                        abest = v;
+                        at = p.lp == 1u
+                            ? int(uint(i0) + (uint(i1) + uint(i2) * p.in_[1]) *
+                                                 p.in_[0])
+                            : int((uint(i0) * p.in_[1] + uint(i1)) * p.in_[2] +
+                                  uint(i2));
+                    }
+                } else if (p.op == 82u) {
                     nan = nan || isnan(v);
                     best = v > best ? v : best;
                 } else if (p.op == 83u) {
@@ -67,6 +82,12 @@ void main()
                 }
             }
         }
+    }
+    if (p.op == 89u) {
+        int pos = at < 0 ? -1 : int(nc * in_sp) + at;
+        y[2u * e] = uint(pos);
+        y[2u * e + 1u] = pos < 0 ? 0xffffffffu : 0u;
+        return;
     }
     float r;
     if (p.op == 82u)

@@ -6,9 +6,9 @@
 // NaN, max -inf, min +inf, prod 1, L1/L2/sum of squares 0, log-sum-exp
 // -inf; a NaN wins max and min. Log-sum-exp takes the maximum first,
 // then sums e^(x - max) in a second walk. Integer dtypes (kind 1 signed,
-// 2 unsigned; i32, i8, u8) take sum, max, min, prod, L1 and sum of
-// squares, wrapping in 32 bits and truncated to the dtype (wrap 1 i8,
-// 2 u8); INIT is the empty reduction's value.
+// 2 unsigned; i32, i8, u8, i16, u16, u32) take sum, max, min, prod, L1
+// and sum of squares, wrapping in 32 bits and truncated to the dtype
+// (wrap 1 i8, 2 u8, 3 i16, 4 u16); INIT is the empty reduction's value.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 64) in;
 #include "common.glsl"
@@ -40,7 +40,7 @@ int icombine(int a, int b)
 int ielem(int v)
 {
     if (p.op == 134u)
-        return v < 0 ? -v : v;
+        return v < 0 && p.kind == 1u ? -v : v;
     if (p.op == 137u)
         return v * v;
     return v;
@@ -119,6 +119,10 @@ void main()
                 v = bitfieldExtract(v, 0, 8);
             else if (p.wrap == 2u)
                 v &= 0xff;
+            else if (p.wrap == 3u)
+                v = bitfieldExtract(v, 0, 16);
+            else if (p.wrap == 4u)
+                v &= 0xffff;
             yi[o] = v;
         }
         return;

@@ -7,9 +7,17 @@
 //     line (larger first, or smaller for largest 0; NaN above every
 //     number; ties by index) and writes its index (i64) if the place is
 //     below k.
+// Built a second time with WIDE for topk on two-word values (kind 3 i64,
+// 4 u64, 5 f64; shaderInt64 and shaderFloat64).
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
+#ifdef WIDE
+#extension GL_ARB_gpu_shader_int64 : require
+#define V uvec2
+#else
+#define V uint
+#endif
 
 // kind: 0 float, 1 signed, 2 unsigned; wrap as logic.comp
 layout(push_constant) uniform P {
@@ -17,8 +25,22 @@ layout(push_constant) uniform P {
          largest;
 } p;
 layout(std430, set = 0, binding = 0) writeonly buffer Y { uint y[]; };
-layout(std430, set = 0, binding = 1) readonly buffer X { uint x[]; };
+layout(std430, set = 0, binding = 1) readonly buffer X { V x[]; };
 
+#ifdef WIDE
+bool before(uvec2 a, uvec2 b)
+{
+    if (p.kind == 5u) {
+        double fa = packDouble2x32(a), fb = packDouble2x32(b);
+        return p.largest != 0u ? (isnan(fa) && !isnan(fb)) || fa > fb
+                               : (isnan(fb) && !isnan(fa)) || fa < fb;
+    }
+    uint64_t ua = packUint2x32(a), ub = packUint2x32(b);
+    bool gt = p.kind == 3u ? int64_t(ua) > int64_t(ub) : ua > ub;
+    bool lt = p.kind == 3u ? int64_t(ua) < int64_t(ub) : ua < ub;
+    return p.largest != 0u ? gt : lt;
+}
+#else
 // Whether value A comes before value B (ignoring ties).
 bool before(uint a, uint b)
 {
@@ -31,12 +53,14 @@ bool before(uint a, uint b)
     bool lt = p.kind == 1u ? int(a) < int(b) : a < b;
     return p.largest != 0u ? gt : lt;
 }
+#endif
 
 void main()
 {
     uint e = rlx_gid();
     if (e >= p.count)
         return;
+#ifndef WIDE
     if (p.mode == 0u) {
         uint in_ = e % p.inner, o = e / p.inner;
         float accf = 0.0;
@@ -63,13 +87,15 @@ void main()
         }
         return;
     }
+#endif
     // topk: e = (line, element i)
     uint i = e % p.len, line = e / p.len;
     uint in_ = line % p.inner, o = line / p.inner;
     uint base = o * p.len * p.inner + in_;
-    uint v = x[base + i * p.inner], place = 0u;
+    V v = x[base + i * p.inner];
+    uint place = 0u;
     for (uint j = 0u; j < p.len; j++) {
-        uint w = x[base + j * p.inner];
+        V w = x[base + j * p.inner];
         if (before(w, v) || (j < i && !before(v, w)))
             place++;
     }

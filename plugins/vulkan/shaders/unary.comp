@@ -59,6 +59,69 @@ float apply(uint op, float v)
     }
     case 129u:                                                   // mish
         return isinf(v) && v < 0.0 ? 0.0 : v * rlx_tanh(rlx_softplus(v));
+    case 140u:                                                   // asin
+        if (v == 0.0)
+            return v; // keeps -0
+        if (abs(v) > 1.0)
+            return RLX_NAN;
+        return rlx_atan(v / rlx_sqrt((1.0 - v) * (1.0 + v)));
+    case 141u:                                                   // acos
+        if (abs(v) > 1.0)
+            return RLX_NAN;
+        return 2.0 * rlx_atan(rlx_sqrt((1.0 - v) / (1.0 + v)));
+    case 142u: {                                                 // sinh
+        if (v == 0.0)
+            return v; // keeps -0
+        float a = abs(v), r;
+        if (a > 20.0) {
+            // e^-a is below half an ulp: e^a / 2, as (e^(a/2) / 2) e^(a/2)
+            // (a - ln 2 would round; e^a would overflow early)
+            float h = rlx_exp(0.5 * a);
+            r = (0.5 * h) * h;
+        } else {
+            float e = rlx_expm1(a);
+            r = 0.5 * (e + e / (e + 1.0));
+        }
+        return v < 0.0 ? -r : (isnan(v) ? v : r);
+    }
+    case 143u: {                                                 // cosh
+        float a = abs(v);
+        if (a > 20.0) { // as sinh
+            float h = rlx_exp(0.5 * a);
+            return (0.5 * h) * h;
+        }
+        float e = rlx_exp(a);
+        return 0.5 * (e + 1.0 / e);
+    }
+    case 144u: {                                                 // asinh
+        if (v == 0.0)
+            return v; // keeps -0
+        float a = abs(v), r;
+        if (isinf(a) || isnan(a))
+            return v;
+        if (a > 1e18) // a * a overflows: log(2a)
+            r = rlx_log(a) + 0.69314718055994531;
+        else
+            r = rlx_log1p(a + a * a / (1.0 + rlx_sqrt(1.0 + a * a)));
+        return v < 0.0 ? -r : r;
+    }
+    case 145u: {                                                 // acosh
+        if (isnan(v) || v < 1.0)
+            return RLX_NAN;
+        if (v > 1e18)
+            return rlx_log(v) + 0.69314718055994531;
+        float t = v - 1.0;
+        return rlx_log1p(t + rlx_sqrt(2.0 * t + t * t));
+    }
+    case 146u: {                                                 // atanh
+        if (v == 0.0)
+            return v; // keeps -0
+        float a = abs(v);
+        if (isnan(v) || a > 1.0)
+            return RLX_NAN;
+        float r = 0.5 * rlx_log1p(2.0 * a / (1.0 - a));
+        return v < 0.0 ? -r : r;
+    }
     default: return RLX_NAN;
     }
 }
