@@ -412,7 +412,9 @@ static rlx_status expand_call(fn_ctx *c, const Onnx__NodeProto *call,
         if (!n || !in || !out || !at)
             return oom();
         *n = *b;
-        n->name = arena_cat(c->x, prefix, str(b->name));
+        /* an unnamed body node is named by its op within the call */
+        n->name = arena_cat(c->x, prefix,
+                            b->name && *b->name ? b->name : str(b->op_type));
         n->input = in;
         n->output = out;
         if (!n->name)
