@@ -19,6 +19,8 @@ typedef struct {
     rlx_model *model;        /* a model file: its weights go to every
                               * program through the compile hook */
     PyObject *graph;         /* an rlx.Graph, kept alive */
+    PyObject *inputs;        /* [(name, dtype, shape)] of the graph the
+                              * runner copied (the rlx.Graph may change) */
     PyThread_type_lock lock;
     rlx_program *last;       /* the program of the last run (runner's) */
 } runner_obj;
@@ -63,6 +65,7 @@ static void release_handles(runner_obj *self)
     rlx_model_destroy(self->model);
     self->model = NULL;
     Py_CLEAR(self->graph);
+    Py_CLEAR(self->inputs);
 }
 
 static void runner_dealloc(runner_obj *self)
@@ -150,6 +153,34 @@ static int parse_fallback(PyObject *o, int *out)
     return 0;
 }
 
+/* G's inputs as a list of (name, dtype, shape). */
+static PyObject *graph_inputs(const rlx_graph *g)
+{
+    PyObject *list = PyList_New(0);
+    for (uint32_t v = 0; list && v < rlx_graph_node_count(g); v++) {
+        const char *name = NULL;
+        rlx_op op;
+        rlx_dtype dt = RLX_DTYPE_INVALID;
+        uint32_t rank = 0;
+        const int64_t *dims = NULL;
+        if (rlx_graph_node(g, v, &name, &op) != RLX_OK ||
+            op != RLX_OP_INPUT ||
+            rlx_graph_value_shape(g, v, &dt, &rank, &dims) != RLX_OK)
+            continue;
+        PyObject *shape = rlxpy_shape(rank, dims);
+        const char *npd = rlxpy_numpy_dtype(dt);
+        PyObject *row = shape ? Py_BuildValue("(ssO)", name ? name : "",
+                                              npd ? npd : rlx_dtype_name(dt),
+                                              shape)
+                              : NULL;
+        Py_XDECREF(shape);
+        if (!row || PyList_Append(list, row))
+            Py_CLEAR(list);
+        Py_XDECREF(row);
+    }
+    return list;
+}
+
 /* _Runner(source, policy=None, fallback=None, shapes=None) */
 static int runner_init(runner_obj *self, PyObject *args, PyObject *kw)
 {
@@ -208,6 +239,8 @@ static int runner_init(runner_obj *self, PyObject *args, PyObject *kw)
     }
     /* the graph is copied; the GIL keeps other threads from changing an
      * rlx.Graph meanwhile */
+    if (!(self->inputs = graph_inputs(g)))
+        goto out;
     st = rlx_runner_create(rt, g, policy, &self->r);
     if (st == RLX_OK && fb >= 0)
         st = rlx_runner_set_fallback(self->r, (rlx_fallback)fb);
@@ -261,35 +294,11 @@ static PyObject *runner_slots(runner_obj *self, PyObject *arg)
         return NULL;
     if (closed_error(self))
         return NULL;
-    const rlx_graph *g = graph_of(self);
     PyObject *list = PyList_New(0);
-    if (!list || !g)
-        return list;
-    if (kind == 0) {
-        for (uint32_t v = 0; list && v < rlx_graph_node_count(g); v++) {
-            const char *name = NULL;
-            rlx_op op;
-            rlx_dtype dt = RLX_DTYPE_INVALID;
-            uint32_t rank = 0;
-            const int64_t *dims = NULL;
-            if (rlx_graph_node(g, v, &name, &op) != RLX_OK ||
-                op != RLX_OP_INPUT ||
-                rlx_graph_value_shape(g, v, &dt, &rank, &dims) != RLX_OK)
-                continue;
-            PyObject *shape = rlxpy_shape(rank, dims);
-            const char *npd = rlxpy_numpy_dtype(dt);
-            PyObject *row = shape ? Py_BuildValue("(ssO)", name ? name : "",
-                                                  npd ? npd
-                                                      : rlx_dtype_name(dt),
-                                                  shape)
-                                  : NULL;
-            Py_XDECREF(shape);
-            if (!row || PyList_Append(list, row))
-                Py_CLEAR(list);
-            Py_XDECREF(row);
-        }
-        return list;
-    }
+    if (!list)
+        return NULL;
+    if (kind == 0)
+        return PySequence_List(self->inputs);
     /* outputs: the program of the best device says them */
     rlx_program *p = NULL;
     if (lock_open(self)) {

@@ -60,7 +60,9 @@ def test_runner_over_a_graph_with_params():
     y = g.node("matmul", [x, g.param("w", w)])
     g.output("y", y)
     r = rlx.Runner(g, policy="cpu-only")
-    del g  # the runner copied the graph and keeps the params
+    g.input("later", "float32", (1,))  # the runner copied the graph
+    assert r.inputs == [rlx.TensorInfo("x", "float32", (4, 3))]
+    del g  # and keeps the params
     y, = r.run({"x": xb()}, device="cpu-ref")
     np.testing.assert_allclose(y, xb() @ w, rtol=1e-6)
     assert r.compile_all() >= 1
