@@ -3,9 +3,11 @@
  * simple call, attribute references with and without defaults, two call
  * sites of one function (names unique per call), nested functions, an
  * absent optional input, a body at its own opset, and the refusals
- * (recursion, an attribute nobody gives, a custom-domain op that is no
+ * (recursion, calls fanning out past the bound, an attribute nobody
+ * gives, a custom-domain op that is no
  * function). Values are worked out here from the ops' definitions.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <rlx/rlx.h>
@@ -314,6 +316,32 @@ TEST(recursion_refused)
     ox_expect_fail(path, RLX_ERR_UNSUPPORTED, "calls itself");
 }
 
+/* Calls fanning out: F0 calls F1 twice, F1 calls F2 twice, ... down to
+ * an empty body. Refused once the expansion passes its bound, quickly,
+ * instead of taking 2^30 calls. */
+TEST(fan_out_of_calls_refused)
+{
+    ox_model *x = ox_new(8, 13);
+    ox_input(x, "x", OX_F32, 2, d23);
+    static char names[31][8];
+    for (int i = 0; i <= 30; i++)
+        snprintf(names[i], sizeof names[i], "F%d", i);
+    for (int i = 0; i < 30; i++) {
+        Onnx__FunctionProto *f = fn_new(x, names[i], N("v"), N("w"), 0);
+        for (int k = 0; k < 2; k++) {
+            Onnx__NodeProto *c = fn_node(x, f, names[i + 1], N("v"),
+                                         N(k ? "w" : "u"));
+            c->domain = DOM;
+        }
+    }
+    fn_new(x, names[30], N("v"), N("w"), 0);
+    call(x, "F0", N("x"), N("y"));
+    ox_output(x, "y", OX_F32, 2, d23);
+    const char *path = ox_write(x, "fn-fan-out.onnx");
+    ox_free(x);
+    ox_expect_fail(path, RLX_ERR_UNSUPPORTED, "calls");
+}
+
 /* A reference to an attribute neither given nor declared. */
 TEST(missing_attribute_refused)
 {
@@ -365,6 +393,7 @@ RLX_TEST_LIST(TEST_ENTRY(simple_function),
               TEST_ENTRY(absent_optional_input),
               TEST_ENTRY(function_at_its_own_opset),
               TEST_ENTRY(recursion_refused),
+              TEST_ENTRY(fan_out_of_calls_refused),
               TEST_ENTRY(missing_attribute_refused),
               TEST_ENTRY(custom_domain_without_function_refused),
               TEST_ENTRY(function_opset_out_of_range_refused))

@@ -20,6 +20,7 @@
 
 #define FN_MAX_DEPTH 32 /* nested calls: deeper is taken as recursion */
 #define FN_MAX_NODES (1u << 20) /* nodes of one expanded graph */
+#define FN_MAX_CALLS (1u << 20) /* call sites expanded in the model */
 
 typedef struct swapped {
     Onnx__GraphProto *g;
@@ -387,6 +388,12 @@ static rlx_status expand_call(fn_ctx *c, const Onnx__NodeProto *call,
                           c->what, str(call->name), str(f->name),
                           call->n_input, call->n_output, f->n_input,
                           f->n_output);
+    if (c->x->calls >= FN_MAX_CALLS) /* calls fanning out, bodies empty */
+        return rlx__error(RLX_ERR_UNSUPPORTED,
+                          "%s: expanding the model's functions takes more "
+                          "than %u calls (function '%s'). Fix: check the "
+                          "model's function calls", c->what, FN_MAX_CALLS,
+                          str(f->name));
     int64_t body_opset;
     rlx_status st = fn_opset(c, f, opset, &body_opset);
     if (st != RLX_OK)
