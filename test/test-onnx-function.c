@@ -4,8 +4,8 @@
  * sites of one function (names unique per call), nested functions, an
  * absent optional input, a body at its own opset, and the refusals
  * (recursion, calls fanning out past the bound, an attribute nobody
- * gives, a custom-domain op that is no
- * function). Values are worked out here from the ops' definitions.
+ * gives, a custom-domain op that is no function). Values are worked out
+ * here from the ops' definitions.
  */
 #include <stdio.h>
 #include <string.h>
