@@ -319,6 +319,21 @@ class Runner(_rlx._Runner):
         if feeds:
             self.set_inputs(feeds)
         _dev, res = self._run(device, _chain_arg(chain), chain is not None)
+        return self._pick(res, outputs)
+
+    def run_chain(self, chain: Union[None, str, Sequence[str]] = None,
+                  feeds: Optional[Mapping[str, Any]] = None,
+                  outputs: Optional[Sequence[str]] = None) -> List[_np.ndarray]:
+        """run() along CHAIN; None: RLX_DEVICE_CHAIN, else the policy's
+        order."""
+        if feeds:
+            self.set_inputs(feeds)
+        _dev, res = self._run(None, _chain_arg(chain), True)
+        return self._pick(res, outputs)
+
+    @staticmethod
+    def _pick(res: Dict[str, _np.ndarray],
+              outputs: Optional[Sequence[str]]) -> List[_np.ndarray]:
         if outputs is None:
             return list(res.values())
         if isinstance(outputs, str):
@@ -329,18 +344,6 @@ class Runner(_rlx._Runner):
             raise _error(NotFoundError, "RLX_ERR_NOT_FOUND",
                 f"the model has no output {missing[0]!r}; it has {list(res)}. "
                 "Fix: use one of those names")
-        return [res[o] for o in outputs]
-
-    def run_chain(self, chain: Union[None, str, Sequence[str]] = None,
-                  feeds: Optional[Mapping[str, Any]] = None,
-                  outputs: Optional[Sequence[str]] = None) -> List[_np.ndarray]:
-        """run() along CHAIN; None: RLX_DEVICE_CHAIN, else the policy's
-        order."""
-        if feeds:
-            self.set_inputs(feeds)
-        _dev, res = self._run(None, _chain_arg(chain), True)
-        if outputs is None:
-            return list(res.values())
         return [res[o] for o in outputs]
 
     @property

@@ -19,7 +19,9 @@ def xb():
     return np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
 
 
-def test_runner_runs_a_model_as_the_session_does(mlp):
+def test_runner_runs_a_model_as_the_session_does(mlp, monkeypatch):
+    monkeypatch.delenv("RLX_DEVICE_CHAIN", raising=False)
+    monkeypatch.delenv("RLX_DEVICE_POLICY", raising=False)
     path, ref = mlp
     with rlx.Runner(path) as r:
         assert "cpu:0" in r.devices
@@ -38,6 +40,12 @@ def test_runner_runs_a_model_as_the_session_does(mlp):
         h, p = r.run(outputs=["hidden", "probs"])
         np.testing.assert_array_equal(h, hidden)
         np.testing.assert_array_equal(p, probs)
+        # a chain of none: the policy's order (RLX_DEVICE_CHAIN is unset)
+        p, = r.run_chain(outputs=["probs"])
+        np.testing.assert_array_equal(p, probs)
+        assert r.attempts == [rlx.Attempt("cpu:0", None, None)]
+        with pytest.raises(rlx.NotFoundError):
+            r.run_chain(outputs=["nope"])
 
 
 def test_inputs_are_kept_between_runs(mlp):
