@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as _np
 
 from . import _rlx
-from ._rlx import Graph, Tensor  # noqa: F401
+from ._rlx import Graph, Tensor, from_dlpack  # noqa: F401
 from ._rlx import (  # noqa: F401  (the exception hierarchy)
     AbiMismatchError, BackendError, DeviceError, DtypeError, DuplicateError,
     Error, FormatError, InternalError, InvalidArgumentError, IOError,
@@ -26,6 +26,7 @@ from ._rlx import (  # noqa: F401  (the exception hierarchy)
 
 __all__ = [
     "version", "devices", "backends", "check", "Session", "TensorInfo", "Graph", "Tensor",
+    "Runner", "Attempt", "BenchResult", "from_dlpack",
     "Error", "InvalidArgumentError", "OutOfMemoryError", "NotFoundError",
     "UnsupportedError", "UnavailableError", "AbiMismatchError", "PluginError",
     "DuplicateError", "ShapeError", "DtypeError", "BackendError",
@@ -191,3 +192,186 @@ class Session(_rlx._Session):
             return "<rlx.Session (closed)>"
         i = self._info()
         return f"<rlx.Session {i['path']!r} on {i['device']} ({i['backend']})>"
+
+
+def _error(cls: type, status: str, msg: str) -> Error:
+    """An rlx error raised from Python, with .reason, .fix and .status as
+    the extension's errors have them."""
+    exc = cls(msg)
+    reason, _, fix = msg.partition("Fix:")
+    exc.reason = reason.rstrip(" .\n")
+    exc.fix = fix.strip() or None
+    exc.status = status
+    return exc
+
+
+class Attempt(NamedTuple):
+    """One device tried by Runner.run(chain=...): its name, the error's
+    status name ('RLX_ERR_UNAVAILABLE') or None for the device that ran,
+    and the reason it failed (None when it ran)."""
+    device: str
+    error: Optional[str]
+    reason: Optional[str]
+
+
+class BenchResult(NamedTuple):
+    """One device timed by Runner.benchmark: median milliseconds per run
+    (negative when it failed), and the error's status name and reason."""
+    device: str
+    ms: float
+    error: Optional[str]
+    reason: Optional[str]
+
+
+def _chain_arg(chain: Union[None, str, Sequence[str]]) -> Optional[str]:
+    if chain is None or isinstance(chain, str):
+        return chain
+    return ",".join(chain)
+
+
+class Runner(_rlx._Runner):
+    """One model (ONNX or rlx YAML, or an rlx.Graph) on every device it may
+    run on: the C API's multi-device runner (docs/multi-device.md).
+
+    Runner(path_or_graph, policy=None, fallback=None, shapes=None)
+
+    policy: which devices, in which order: None (RLX_DEVICE_POLICY, else
+    'default'), 'default', 'prefer-cpu', 'prefer-gpu', 'prefer-npu',
+    'max-performance' (benchmark() picks the best), 'cpu-only', 'gpu-only'
+    or 'npu-only'; rlx.UnavailableError when no device satisfies it.
+    fallback: 'split', 'whole' or 'none' for every program it compiles
+    (None: each session's default). shapes: the inputs' shapes for an ONNX
+    model with symbolic dimensions ({'x': (4, 3)}); the runner runs the
+    shapes it was made for (rlx.Session follows other shapes). A model
+    that runs in stages (control flow on run-time data) is refused: use
+    rlx.Session for it.
+
+    A program is compiled per device on first use and cached; the inputs
+    given to run() are kept and go to every device. Runs take turns
+    across threads, with the GIL released while a program compiles or
+    runs. Use it as a context manager, or call close(), to free it at once.
+    """
+
+    def __init__(self, path: Union[str, os.PathLike, Graph], policy: Optional[str] = None,
+                 fallback: Optional[str] = None,
+                 shapes: Optional[Mapping[str, Sequence[int]]] = None) -> None:
+        super().__init__(path if isinstance(path, Graph) else os.fspath(path), policy,
+                         fallback, None if shapes is None else dict(shapes))
+
+    @property
+    def devices(self) -> List[str]:
+        """The devices the policy allows, best first ('cuda:0', 'cpu:0')."""
+        return self._devices()
+
+    @property
+    def inputs(self) -> List[TensorInfo]:
+        """The inputs, with the shapes the runner runs."""
+        return [TensorInfo(n, d, s) for n, d, s in self._slots(0)]
+
+    @property
+    def outputs(self) -> List[TensorInfo]:
+        """The outputs (compiles for the best device if nothing has yet)."""
+        return [TensorInfo(n, d, s) for n, d, s in self._slots(1)]
+
+    def set_inputs(self, feeds: Mapping[str, Any]) -> None:
+        """Give inputs by name (arrays, anything with __array__ or
+        __dlpack__, lists); each is kept, for every device, until given
+        again. The dtype must be the input's (never cast), the shape the
+        one the runner runs."""
+        if not isinstance(feeds, Mapping):
+            raise _error(InvalidArgumentError, "RLX_ERR_INVALID_ARGUMENT",
+                f"feeds must be a dict of input name to array, not {type(feeds).__name__}. "
+                "Fix: pass {'name': array, ...}")
+        kinds = {i.name: i for i in self.inputs}
+        for name, value in feeds.items():
+            info = kinds.get(name)
+            if info is None:
+                raise _error(NotFoundError, "RLX_ERR_NOT_FOUND",
+                    f"the model has no input {name!r}; it has {sorted(kinds)}. "
+                    "Fix: use one of those names")
+            arr = _coerce(value, info.dtype)
+            if arr.dtype != _np.dtype(info.dtype):
+                raise _error(DtypeError, "RLX_ERR_DTYPE",
+                    f"input {name!r} is {arr.dtype}, but the model takes {info.dtype}. "
+                    f"Fix: convert it, e.g. x.astype(numpy.{info.dtype})")
+            if tuple(arr.shape) != tuple(info.shape):
+                raise _error(ShapeError, "RLX_ERR_SHAPE",
+                    f"input {name!r} has shape {tuple(arr.shape)}; the runner runs "
+                    f"{tuple(info.shape)}. Fix: pass that shape, or make the Runner "
+                    f"with shapes={{{name!r}: {tuple(arr.shape)}}}")
+            self._set_input(name, arr)
+
+    def run(self, feeds: Optional[Mapping[str, Any]] = None, device: Optional[str] = None,
+            chain: Union[None, str, Sequence[str]] = None,
+            outputs: Optional[Sequence[str]] = None) -> List[_np.ndarray]:
+        """Run once and return the outputs as NumPy arrays (OUTPUTS names
+        which, in that order; None: all, in the model's order).
+
+        FEEDS: inputs to give first (set_inputs); inputs given before are
+        kept. device: run there ('cpu', 'cuda:0', a backend id);
+        chain: try each device of the chain ('cuda,vulkan,cpu' or a list)
+        until one compiles and runs (attempts says what happened; an
+        empty chain raises); neither: the best device (the policy's first,
+        or benchmark()'s winner). last_device says which device ran."""
+        if device is not None and chain is not None:
+            raise _error(InvalidArgumentError, "RLX_ERR_INVALID_ARGUMENT",
+                "run: give device or chain, not both. Fix: drop one of them")
+        if feeds:
+            self.set_inputs(feeds)
+        _dev, res = self._run(device, _chain_arg(chain), chain is not None)
+        return self._pick(res, outputs)
+
+    def run_chain(self, chain: Union[None, str, Sequence[str]] = None,
+                  feeds: Optional[Mapping[str, Any]] = None,
+                  outputs: Optional[Sequence[str]] = None) -> List[_np.ndarray]:
+        """run() along CHAIN; None: RLX_DEVICE_CHAIN, else the policy's
+        order."""
+        if feeds:
+            self.set_inputs(feeds)
+        _dev, res = self._run(None, _chain_arg(chain), True)
+        return self._pick(res, outputs)
+
+    @staticmethod
+    def _pick(res: Dict[str, _np.ndarray],
+              outputs: Optional[Sequence[str]]) -> List[_np.ndarray]:
+        if outputs is None:
+            return list(res.values())
+        if isinstance(outputs, str):
+            raise _error(InvalidArgumentError, "RLX_ERR_INVALID_ARGUMENT",
+                f"outputs must be a list of output names, not a str. Fix: pass outputs=[{outputs!r}]")
+        missing = [o for o in outputs if o not in res]
+        if missing:
+            raise _error(NotFoundError, "RLX_ERR_NOT_FOUND",
+                f"the model has no output {missing[0]!r}; it has {list(res)}. "
+                "Fix: use one of those names")
+        return [res[o] for o in outputs]
+
+    @property
+    def attempts(self) -> List[Attempt]:
+        """The devices the last chain run tried, in order."""
+        return [Attempt(*a) for a in self._attempts()]
+
+    def compile_all(self) -> int:
+        """Compile for every device the policy allows now, so later runs
+        start at once; returns how many compiled (raises when none)."""
+        return self._compile_all()
+
+    def benchmark(self, devices: Union[None, str, Sequence[str]] = None,
+                  runs: int = 5) -> Tuple[str, List[BenchResult]]:
+        """Time DEVICES (a chain; None: RLX_DEVICE_CHAIN, else every allowed
+        device) on the inputs given so far: one warm-up, then RUNS timed
+        runs each. The fastest becomes the device run() uses by default.
+        Returns (winner, one BenchResult per device)."""
+        winner, rows = self._benchmark(_chain_arg(devices), int(runs))
+        return winner, [BenchResult(*r) for r in rows]
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<rlx.Runner (closed)>"
+        return f"<rlx.Runner on {', '.join(self.devices)}>"

@@ -51,6 +51,10 @@ int rlxpy_graph_ready(PyObject *module);
 rlx_graph *rlxpy_graph_handle(PyObject *graph);
 PyObject *rlxpy_graph_params(PyObject *graph);
 
+/* rlx.Runner's C half (runner.c). */
+extern PyTypeObject rlxpy_runner_type;
+int rlxpy_runner_ready(PyObject *module);
+
 /* rlx.Tensor (tensor.c). */
 extern PyTypeObject rlxpy_tensor_type;
 int rlxpy_tensor_ready(PyObject *module);
@@ -58,12 +62,16 @@ int rlxpy_tensor_ready(PyObject *module);
 rlx_tensor *rlxpy_tensor_handle(PyObject *obj);
 /* A new rlx.Tensor owning T (destroyed if that fails). */
 PyObject *rlxpy_tensor_new(rlx_tensor *t);
-/* Wrap OBJ's DLPack tensor (on device KIND) as a tensor of P with no
- * copy. RLX_OK; an rlx error (device mismatch: RLX_ERR_UNSUPPORTED) with
- * no Python exception, so the caller may copy instead; or another status
- * with a Python exception set. */
+/* Wrap OBJ's DLPack tensor (on device KIND; DLPack 1.x asked for, the
+ * unversioned capsule taken too) as a tensor of P with no copy; *READONLY
+ * (may be NULL) says the producer marked it read-only. RLX_OK; an rlx
+ * error (device mismatch: RLX_ERR_UNSUPPORTED) with no Python exception,
+ * so the caller may copy instead; or another status with a Python
+ * exception set. */
 rlx_status rlxpy_tensor_import(rlx_program *p, PyObject *obj, int32_t kind,
-                               rlx_tensor **out);
+                               rlx_tensor **out, int *readonly);
+/* rlx.from_dlpack(obj, session) (tensor.c). */
+PyObject *rlxpy_from_dlpack(PyObject *mod, PyObject *args, PyObject *kw);
 
 /* Does the buffer format FMT hold DT in native byte order (run.c)? */
 int rlxpy_format_matches(const char *fmt, Py_ssize_t itemsize,

@@ -447,6 +447,12 @@ static PyMethodDef methods[] = {
       "device, the node count, the nodes the backend cannot run as (node, "
       "op, why) tuples, the placement summary and why that backend was "
       "chosen (explain). Raises rlx.Error when the model does not load." },
+    { "from_dlpack", (PyCFunction)(void (*)(void))rlxpy_from_dlpack,
+      METH_VARARGS | METH_KEYWORDS,
+      "from_dlpack(obj, session) -> rlx.Tensor\n\nOBJ's memory (a DLPack "
+      "tensor: torch, CuPy, JAX, rlx.Tensor; DLPack 1.x or unversioned) as "
+      "an rlx.Tensor on SESSION's device, no copy; refused when the memory "
+      "is not on that device." },
     { "_set_coerce", py_set_coerce, METH_O, NULL },
     { "_set_host_copy", py_set_host_copy, METH_O, NULL },
     { NULL, NULL, 0, NULL }
@@ -505,7 +511,8 @@ PyMODINIT_FUNC PyInit__rlx(void)
     if (!mod)
         return NULL;
     if (add_errors(mod) || rlxpy_session_ready(mod) ||
-        rlxpy_graph_ready(mod) || rlxpy_tensor_ready(mod)) {
+        rlxpy_graph_ready(mod) || rlxpy_tensor_ready(mod) ||
+        rlxpy_runner_ready(mod)) {
         Py_DECREF(mod);
         return NULL;
     }

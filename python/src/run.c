@@ -213,7 +213,7 @@ static int feed_source(session_obj *self, feed *f, PyObject *name,
         Py_DECREF(dev);
         if (kind != RLX_MEMORY_CPU) {
             rlx_status st = rlxpy_tensor_import(self->program, value, kind,
-                                                &f->tensor);
+                                                &f->tensor, NULL);
             if (st == RLX_OK) {
                 f->owned = 1;
                 rlx_dtype have = RLX_DTYPE_INVALID;

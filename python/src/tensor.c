@@ -1,9 +1,11 @@
 /*
  * tensor.c - rlx.Tensor: an rlx_tensor (data in the memory of a
  * program's device) as a Python object, shared with NumPy, PyTorch, CuPy
- * and JAX through DLPack with no copy (__dlpack__, __dlpack_device__),
- * and the other way: a DLPack tensor of another library wrapped as an
- * rlx_tensor for Session.run to bind (rlxpy_tensor_import).
+ * and JAX through DLPack with no copy (__dlpack__, __dlpack_device__;
+ * DLPack 1.x's versioned capsule when the consumer asks for it, the
+ * unversioned one otherwise), and the other way: a DLPack tensor of
+ * another library, in either capsule, wrapped as an rlx_tensor for
+ * Session.run to bind (rlxpy_tensor_import, rlx.from_dlpack).
  */
 #include "session.h"
 #include "dlpack.h"
@@ -13,6 +15,7 @@
 typedef struct {
     PyObject_HEAD
     rlx_tensor *t;
+    int readonly;   /* imported from a DLPack 1.x producer marking it so */
 } tensor_obj;
 
 static int is_tensor(PyObject *o)
@@ -33,6 +36,7 @@ PyObject *rlxpy_tensor_new(rlx_tensor *t)
         return NULL;
     }
     o->t = t;
+    o->readonly = 0;
     return (PyObject *)o;
 }
 
@@ -216,33 +220,62 @@ static PyObject *tensor_numpy(tensor_obj *self, PyObject *unused)
 
 /* ---- export: __dlpack__ ---------------------------------------------- */
 
+/* One export: the capsule points at M (unversioned) or MV (1.x). */
 typedef struct {
     rlxpy_dl_managed m;
+    rlxpy_dl_managed_v mv;
     PyObject *owner;    /* the rlx.Tensor, alive while the consumer uses it */
     int64_t shape[];
 } export_ctx;
 
-static void export_delete(rlxpy_dl_managed *m)
+static void export_free(export_ctx *c)
 {
-    export_ctx *c = m->manager_ctx;
     PyGILState_STATE g = PyGILState_Ensure();
     Py_XDECREF(c->owner);
     PyGILState_Release(g);
     PyMem_RawFree(c);
 }
 
+static void export_delete(rlxpy_dl_managed *m)
+{
+    export_free(m->manager_ctx);
+}
+
+static void export_delete_v(rlxpy_dl_managed_v *m)
+{
+    export_free(m->manager_ctx);
+}
+
+/* A capsule nobody consumed (still under its first name) frees its
+ * tensor; a consumer renames it "used_..." and calls the deleter. */
 static void capsule_destroy(PyObject *cap)
 {
-    /* consumed capsules were renamed; the consumer calls the deleter */
-    if (PyCapsule_IsValid(cap, RLXPY_DL_CAPSULE_USED))
-        return;
-    rlxpy_dl_managed *m = PyCapsule_GetPointer(cap, RLXPY_DL_CAPSULE);
-    if (!m) {
-        PyErr_Clear();
-        return;
+    if (PyCapsule_IsValid(cap, RLXPY_DL_CAPSULE)) {
+        rlxpy_dl_managed *m = PyCapsule_GetPointer(cap, RLXPY_DL_CAPSULE);
+        if (m && m->deleter)
+            m->deleter(m);
+    } else if (PyCapsule_IsValid(cap, RLXPY_DL_CAPSULE_V)) {
+        rlxpy_dl_managed_v *m = PyCapsule_GetPointer(cap, RLXPY_DL_CAPSULE_V);
+        if (m && m->deleter)
+            m->deleter(m);
     }
-    if (m->deleter)
-        m->deleter(m);
+}
+
+/* max_version: None (an older consumer) or (major, minor). 1 when the
+ * consumer takes DLPack 1.x, 0 when not, -1 with an exception. */
+static int wants_versioned(PyObject *maxv)
+{
+    if (maxv == Py_None)
+        return 0;
+    int major = 0, minor = 0;
+    if (!PyTuple_Check(maxv) || !PyArg_ParseTuple(maxv, "ii", &major, &minor)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "rlx.Tensor.__dlpack__: max_version "
+                        "must be None or a (major, minor) tuple of int. Fix: "
+                        "pass e.g. max_version=(1, 0)");
+        return -1;
+    }
+    return major >= 1;
 }
 
 static int dl_dtype(rlx_dtype dt, rlxpy_dl_dtype *out)
@@ -288,6 +321,16 @@ static PyObject *tensor_dlpack(tensor_obj *self, PyObject *args,
         return NULL;
     if (!tensor_ready(self))
         return NULL;
+    int versioned = wants_versioned(maxv);
+    if (versioned < 0)
+        return NULL;
+    if (self->readonly && !versioned) {
+        PyErr_SetString(PyExc_BufferError, "rlx.Tensor.__dlpack__: the "
+                        "tensor is read-only, which only DLPack 1.x can say. "
+                        "Fix: ask for max_version=(1, 0), or copy it with "
+                        "t.numpy()");
+        return NULL;
+    }
     if (copy == Py_True) {
         PyErr_SetString(PyExc_BufferError, "rlx.Tensor.__dlpack__: "
                         "copy=True is not offered. Fix: t.numpy() copies");
@@ -328,7 +371,7 @@ static PyObject *tensor_dlpack(tensor_obj *self, PyObject *args,
         return PyErr_NoMemory();
     if (rank)
         memcpy(c->shape, dims, rank * sizeof *dims);
-    c->m.dl_tensor = (rlxpy_dl_tensor){
+    rlxpy_dl_tensor dl = {
         .data = a,
         .device = { kind, id },
         .ndim = (int32_t)rank,
@@ -337,19 +380,36 @@ static PyObject *tensor_dlpack(tensor_obj *self, PyObject *args,
         .strides = NULL,
         .byte_offset = 0,
     };
-    c->m.manager_ctx = c;
-    c->m.deleter = export_delete;
     Py_INCREF(self);
     c->owner = (PyObject *)self;
-    PyObject *cap = PyCapsule_New(&c->m, RLXPY_DL_CAPSULE, capsule_destroy);
+    PyObject *cap;
+    if (versioned) {
+        c->mv.version = (rlxpy_dl_version){ RLXPY_DL_MAJOR, RLXPY_DL_MINOR };
+        c->mv.manager_ctx = c;
+        c->mv.deleter = export_delete_v;
+        c->mv.flags = self->readonly ? RLXPY_DL_FLAG_READ_ONLY : 0;
+        c->mv.dl_tensor = dl;
+        cap = PyCapsule_New(&c->mv, RLXPY_DL_CAPSULE_V, capsule_destroy);
+    } else {
+        c->m.dl_tensor = dl;
+        c->m.manager_ctx = c;
+        c->m.deleter = export_delete;
+        cap = PyCapsule_New(&c->m, RLXPY_DL_CAPSULE, capsule_destroy);
+    }
     if (!cap)
-        export_delete(&c->m);
+        export_free(c);
     (void)stream;
-    (void)maxv;
     return cap;
 }
 
 /* ---- import: a DLPack tensor of another library as an rlx_tensor ---- */
+
+/* What an imported capsule hands over: the tensor and how to free it. */
+typedef struct {
+    rlxpy_dl_tensor *d;
+    void *managed;
+    int versioned;
+} imported;
 
 static void import_release(void *ctx)
 {
@@ -358,33 +418,106 @@ static void import_release(void *ctx)
         m->deleter(m);
 }
 
+static void import_release_v(void *ctx)
+{
+    rlxpy_dl_managed_v *m = ctx;
+    if (m->deleter)
+        m->deleter(m);
+}
+
+/* OBJ.__dlpack__(...) asking for DLPack 1.x, and again without
+ * max_version for a producer older than that (a TypeError). */
+static PyObject *call_dlpack(PyObject *obj, int32_t kind)
+{
+    PyObject *fn = PyObject_GetAttrString(obj, "__dlpack__");
+    if (!fn)
+        return NULL;
+    PyObject *noargs = PyTuple_New(0);
+    PyObject *cap = NULL;
+    for (int versioned = 1; noargs && versioned >= 0 && !cap; versioned--) {
+        /* CUDA: stream 1, the legacy default stream, which the plugins'
+         * streams wait for, so the producer's pending work comes first */
+        PyObject *kwargs = PyDict_New();
+        PyObject *mv = Py_BuildValue("(ii)", RLXPY_DL_MAJOR, RLXPY_DL_MINOR);
+        PyObject *one = PyLong_FromLong(1);
+        if (kwargs && mv && one &&
+            (!versioned || !PyDict_SetItemString(kwargs, "max_version", mv)) &&
+            (kind != RLX_MEMORY_CUDA ||
+             !PyDict_SetItemString(kwargs, "stream", one)))
+            cap = PyObject_Call(fn, noargs, kwargs);
+        Py_XDECREF(kwargs);
+        Py_XDECREF(mv);
+        Py_XDECREF(one);
+        if (cap || !versioned || !PyErr_ExceptionMatches(PyExc_TypeError))
+            break;
+        PyErr_Clear();
+    }
+    Py_DECREF(fn);
+    Py_XDECREF(noargs);
+    return cap;
+}
+
+/* Take the managed tensor out of capsule CAP (either kind), renaming it
+ * "used_..." so that its destructor leaves it to us. 0, or -1 with an
+ * exception set (a capsule of a major version rlx does not know is
+ * released at once). */
+static int take_capsule(PyObject *cap, imported *im, int *readonly)
+{
+    *readonly = 0;
+    if (PyCapsule_IsValid(cap, RLXPY_DL_CAPSULE_V)) {
+        rlxpy_dl_managed_v *m = PyCapsule_GetPointer(cap, RLXPY_DL_CAPSULE_V);
+        if (!m || PyCapsule_SetName(cap, RLXPY_DL_CAPSULE_V_USED))
+            return -1;
+        if (m->version.major != RLXPY_DL_MAJOR) {
+            unsigned major = m->version.major, minor = m->version.minor;
+            import_release_v(m);
+            rlxpy_raisef(RLX_ERR_UNSUPPORTED, "a DLPack %u.%u tensor; rlx "
+                         "takes DLPack %d.x. Fix: ask the producer for "
+                         "max_version=(%d, %d), or pass a NumPy copy",
+                         major, minor, RLXPY_DL_MAJOR, RLXPY_DL_MAJOR,
+                         RLXPY_DL_MINOR);
+            return -1;
+        }
+        *readonly = (m->flags & RLXPY_DL_FLAG_READ_ONLY) != 0;
+        *im = (imported){ &m->dl_tensor, m, 1 };
+        return 0;
+    }
+    if (PyCapsule_IsValid(cap, RLXPY_DL_CAPSULE)) {
+        rlxpy_dl_managed *m = PyCapsule_GetPointer(cap, RLXPY_DL_CAPSULE);
+        if (!m || PyCapsule_SetName(cap, RLXPY_DL_CAPSULE_USED))
+            return -1;
+        *im = (imported){ &m->dl_tensor, m, 0 };
+        return 0;
+    }
+    const char *name = PyCapsule_CheckExact(cap) ? PyCapsule_GetName(cap)
+                                                 : NULL;
+    PyErr_Clear();
+    rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "__dlpack__ returned %s%s%s, not "
+                 "a DLPack capsule ('dltensor' or 'dltensor_versioned'), or "
+                 "one already used. Fix: pass the producer's tensor itself, "
+                 "once per capsule", name ? "a capsule named '" : "a ",
+                 name ? name : Py_TYPE(cap)->tp_name, name ? "'" : "");
+    return -1;
+}
+
 rlx_status rlxpy_tensor_import(rlx_program *p, PyObject *obj, int32_t kind,
-                               rlx_tensor **out)
+                               rlx_tensor **out, int *readonly)
 {
     *out = NULL;
-    /* CUDA: stream 1, the legacy default stream, which the plugins'
-     * streams wait for, so the producer's pending work comes first */
-    PyObject *fn = PyObject_GetAttrString(obj, "__dlpack__");
-    PyObject *noargs = PyTuple_New(0);
-    PyObject *kwargs = kind == RLX_MEMORY_CUDA
-                           ? Py_BuildValue("{s:i}", "stream", 1)
-                           : NULL;
-    PyObject *cap = fn && noargs && (kwargs || kind != RLX_MEMORY_CUDA)
-                        ? PyObject_Call(fn, noargs, kwargs)
-                        : NULL;
-    Py_XDECREF(fn);
-    Py_XDECREF(noargs);
-    Py_XDECREF(kwargs);
+    int ro = 0;
+    PyObject *cap = call_dlpack(obj, kind);
     if (!cap)
         return RLX_ERR_INVALID_ARGUMENT; /* the exception is set */
-    rlxpy_dl_managed *m = PyCapsule_GetPointer(cap, RLXPY_DL_CAPSULE);
-    if (!m) {
-        Py_DECREF(cap);
-        return RLX_ERR_INVALID_ARGUMENT;
-    }
-    PyCapsule_SetName(cap, RLXPY_DL_CAPSULE_USED);
+    imported im;
+    int rc = take_capsule(cap, &im, &ro);
     Py_DECREF(cap); /* the managed tensor is ours now */
-    rlxpy_dl_tensor *d = &m->dl_tensor;
+    if (rc)
+        return RLX_ERR_INVALID_ARGUMENT;
+    if (readonly)
+        *readonly = ro;
+    void (*release)(void *) = im.versioned ? import_release_v
+                                           : import_release;
+    rlxpy_dl_tensor *d = im.d;
     rlx_dtype dt = rlx_of_dl(d->dtype);
     /* row-major compact, or refused: the copy path takes it instead */
     int compact = d->ndim >= 0 && d->ndim <= 16;
@@ -395,20 +528,71 @@ rlx_status rlxpy_tensor_import(rlx_program *p, PyObject *obj, int32_t kind,
         expect *= d->shape[i];
     }
     if (dt == RLX_DTYPE_INVALID || !compact) {
-        import_release(m);
+        unsigned code = d->dtype.code, bits = d->dtype.bits;
+        release(im.managed);
         rlxpy_raisef(RLX_ERR_DTYPE, "a DLPack tensor of type (%u, %u bits) "
                      "or with strides rlx cannot wrap. Fix: pass a "
                      "contiguous tensor of an rlx dtype (x.contiguous())",
-                     (unsigned)d->dtype.code, (unsigned)d->dtype.bits);
+                     code, bits);
         return RLX_ERR_DTYPE;
     }
     rlx_status st = rlx_tensor_wrap(p, dt, (uint32_t)d->ndim, d->shape,
                                     (char *)d->data + d->byte_offset,
                                     d->device.device_type,
-                                    d->device.device_id, import_release, m,
-                                    out);
+                                    d->device.device_id, release,
+                                    im.managed, out);
     /* on failure the release already ran; the caller decides to copy */
     return st;
+}
+
+/* rlx.from_dlpack(obj, session): OBJ's memory (DLPack, either capsule
+ * kind) as an rlx.Tensor of SESSION's device, no copy. */
+PyObject *rlxpy_from_dlpack(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "obj", "session", NULL };
+    PyObject *obj = NULL, *sess = NULL;
+    (void)mod;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!", kwlist, &obj,
+                                     &rlxpy_session_type, &sess))
+        return NULL;
+    session_obj *s = (session_obj *)sess;
+    if (rlxpy_session_closed_error(s))
+        return NULL;
+    if (!PyObject_HasAttrString(obj, "__dlpack__"))
+        return rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "rlx.from_dlpack: %s "
+                            "has no __dlpack__. Fix: pass a DLPack tensor "
+                            "(torch, CuPy, JAX, rlx.Tensor), or an array to "
+                            "rlx.Tensor(array, session)",
+                            Py_TYPE(obj)->tp_name);
+    int32_t kind = RLX_MEMORY_CPU;
+    if (PyObject_HasAttrString(obj, "__dlpack_device__")) {
+        PyObject *dev = PyObject_CallMethod(obj, "__dlpack_device__", "()");
+        int k = 0, id = 0;
+        if (!dev || !PyArg_ParseTuple(dev, "ii", &k, &id)) {
+            Py_XDECREF(dev);
+            return NULL;
+        }
+        Py_DECREF(dev);
+        kind = k;
+    }
+    rlx_tensor *t = NULL;
+    int ro = 0;
+    rlxpy_session_lock(s);
+    rlx_status st = s->program ? rlxpy_tensor_import(s->program, obj, kind,
+                                                     &t, &ro)
+                               : RLX_ERR_STATE;
+    PyThread_release_lock(s->lock);
+    if (st != RLX_OK) {
+        if (PyErr_Occurred())
+            return NULL;
+        if (st == RLX_ERR_STATE && !s->program)
+            return rlxpy_session_closed_error(s), NULL;
+        return rlxpy_raise(st, NULL);
+    }
+    tensor_obj *o = (tensor_obj *)rlxpy_tensor_new(t);
+    if (o)
+        o->readonly = ro;
+    return (PyObject *)o;
 }
 
 static PyObject *tensor_repr(tensor_obj *self)
@@ -457,14 +641,27 @@ static PyMethodDef tensor_methods[] = {
       METH_VARARGS | METH_KEYWORDS,
       "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"
       "\n\nThe tensor as a DLPack capsule, no copy (numpy.from_dlpack, "
-      "torch.from_dlpack, cupy.from_dlpack, jax.dlpack.from_dlpack)." },
+      "torch.from_dlpack, cupy.from_dlpack, jax.dlpack.from_dlpack): a "
+      "DLPack 1.x capsule ('dltensor_versioned', with the read-only flag "
+      "where the tensor is read-only) when max_version is (1, 0) or later, "
+      "else the unversioned 'dltensor'." },
     { "__dlpack_device__", (PyCFunction)tensor_dlpack_device, METH_NOARGS,
       "__dlpack_device__() -> (kind, id)\n\nDLPack's numbers for the "
       "tensor's device: (1, 0) host memory, (2, n) CUDA device n." },
     { NULL, NULL, 0, NULL }
 };
 
+static PyObject *tensor_readonly(tensor_obj *self, void *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(self->readonly);
+}
+
 static PyGetSetDef tensor_getset[] = {
+    { "readonly", (getter)tensor_readonly, NULL,
+      "True for a tensor imported (rlx.from_dlpack) from a DLPack 1.x "
+      "producer that marked it read-only: rlx only reads it, and exports "
+      "it only as DLPack 1.x, flagged read-only.", NULL },
     { "shape", (getter)tensor_shape, NULL, "The shape, a tuple of int.",
       NULL },
     { "dtype", (getter)tensor_dtype, NULL, "NumPy's name of the dtype.",

@@ -55,8 +55,11 @@ typedef struct rlx__onnx_map {
     size_t len;
 } rlx__onnx_map;
 
+typedef struct rlx__onnx_fnx rlx__onnx_fnx;
+
 typedef struct rlx__onnx_model {
     Onnx__ModelProto *proto;
+    rlx__onnx_fnx *fnx;     /* expanded local functions, or NULL */
     char *dir;              /* the model's folder (external data), or NULL */
     int64_t opset;          /* of the default domain */
     uint32_t n_inputs;
@@ -97,6 +100,17 @@ int32_t rlx__onnx_names_get(const rlx__onnx_names *t, const char *key);
 int rlx__onnx_names_put(rlx__onnx_names *t, const char *key, int32_t val);
 
 rlx_status rlx__onnx_check_model(const char *what, rlx__onnx_model *m);
+
+/* ---- onnx_function.c ------------------------------------------------ */
+
+/* Expand the calls of model-local functions in every graph of M. */
+rlx_status rlx__onnx_functions_expand(const char *what, rlx__onnx_model *m);
+/* The default-domain opset node N runs at (a function's own for its
+ * body's nodes, else the model's). */
+int64_t rlx__onnx_node_opset(const rlx__onnx_model *m,
+                             const Onnx__NodeProto *n);
+/* Give the proto its node lists back and free the expansion. */
+void rlx__onnx_functions_free(rlx__onnx_model *m);
 
 /* ---- onnx_tensor.c --------------------------------------------------- */
 

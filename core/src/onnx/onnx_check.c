@@ -154,14 +154,9 @@ static rlx_status check_versions(const char *what, rlx__onnx_model *m)
         return rlx__error(RLX_ERR_FORMAT,
                           "%s: the model has no graph. Fix: check that the "
                           "file is a whole ONNX model", what);
-    if (p->n_functions)
-        return rlx__error(RLX_ERR_UNSUPPORTED,
-                          "%s: the model defines %zu local function(s) "
-                          "('%s'); rlx does not expand them yet. Fix: "
-                          "inline them (onnx.inliner.inline_local_functions)",
-                          what, p->n_functions,
-                          p->functions[0]->name ? p->functions[0]->name
-                                                : "?");
+    rlx_status st = rlx__onnx_functions_expand(what, m);
+    if (st != RLX_OK)
+        return st;
     return check_depth(what, p->graph, 1);
 }
 

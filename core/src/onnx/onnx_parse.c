@@ -76,6 +76,7 @@ void rlx__onnx_free(rlx__onnx_model *m)
     for (uint32_t i = 0; i < m->n_maps; i++)
         munmap(m->maps[i].addr, m->maps[i].len);
     free(m->maps);
+    rlx__onnx_functions_free(m);
     if (m->proto)
         onnx__model_proto__free_unpacked(m->proto, NULL);
     free(m->dir);

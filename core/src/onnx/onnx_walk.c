@@ -463,7 +463,9 @@ static rlx_status walk_node(rlx__onnx_walk *w, rlx__onnx_scope *s,
     rlx__onnx_val **in = calloc(n_in ? n_in : 1, sizeof *in);
     rlx__onnx_val *out = calloc(n_out ? n_out : 1, sizeof *out);
     rlx_status st = RLX_OK;
+    int64_t opset = w->c.opset; /* a function's body has its own */
     w->c.node = n;
+    w->c.opset = rlx__onnx_node_opset(w->m, n);
     if (!in || !out) {
         st = rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
         goto done;
@@ -512,6 +514,7 @@ done:
             free(out[i].owned);
     free(out);
     free(in);
+    w->c.opset = opset;
     return st;
 }
 
