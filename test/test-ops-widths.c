@@ -86,6 +86,23 @@ TEST(u64_as_unsigned)
     ASSERT_EQ(*(const uint64_t *)y->data, 7);
 }
 
+/* clip on u64: bounds past 2^63 as unsigned, and lo > hi gives hi
+ * (NumPy's rule, as for every other dtype) */
+TEST(u64_clip)
+{
+    static const uint64_t a[4] = { UINT64_MAX, 1ull << 63, 10, 7 };
+    source in = src('i', RLX_DTYPE_U64, 1, DIMS(4), a);
+    double b[2] = { 8.0, 9223372036854775808.0 * 1.5 };
+    rlx_attrs at = { 0, NULL, 2, b };
+    const result *y = run_any(RLX_OP_CLIP, 1, &in, &at);
+    ASSERT(memcmp(y->data, (uint64_t[]){ 3ull << 62, 1ull << 63, 10, 8 },
+                  32) == 0);
+    double rev[2] = { 9.0, 4.0 };
+    rlx_attrs at2 = { 0, NULL, 2, rev };
+    y = run_any(RLX_OP_CLIP, 1, &in, &at2);
+    ASSERT(memcmp(y->data, (uint64_t[]){ 4, 4, 4, 4 }, 32) == 0);
+}
+
 TEST(casts_saturate)
 {
     static const float f[5] = { -1.5f, 70000.0f, 3.9f, 5e19f, 0.0f };
@@ -151,5 +168,6 @@ TEST(refusals)
 
 RLX_TEST_LIST(TEST_ENTRY(names_and_sizes),
               TEST_ENTRY(wrap_around_at_each_width),
-              TEST_ENTRY(u64_as_unsigned), TEST_ENTRY(casts_saturate),
+              TEST_ENTRY(u64_as_unsigned), TEST_ENTRY(u64_clip),
+              TEST_ENTRY(casts_saturate),
               TEST_ENTRY(shifts_and_movement), TEST_ENTRY(refusals))

@@ -46,7 +46,8 @@ uint64_t rlx__cpu_ref_u64_op(rlx_op op, const rlx__cpu_ref_ew *p,
     case RLX_OP_CLIP: {
         /* bounds kept as bit patterns by ew_prepare (u64_bound) */
         uint64_t lo = (uint64_t)p->iattr[0], hi = (uint64_t)p->iattr[1];
-        return x < lo ? lo : x > hi ? hi : x;
+        x = x < lo ? lo : x;
+        return x > hi ? hi : x; /* lo > hi: hi, NumPy's rule */
     }
     case RLX_OP_RELU: case RLX_OP_ABS: case RLX_OP_PRELU:
         return x; /* never negative */

@@ -114,9 +114,10 @@ void main()
         case 16u: r = upow(u, v); break;
         case 30u: case 38u: case 130u: r = u; break;
         case 110u: {
-            // as the reference's u64 clip: min wins over a lower max
+            // min, then max: lo > hi gives hi (NumPy's rule)
             uint64_t lo = packUint2x32(p.x0), hi = packUint2x32(p.x1);
-            r = u < lo ? lo : (u > hi ? hi : u);
+            r = u < lo ? lo : u;
+            r = r > hi ? hi : r;
             break;
         }
         case 114u: r = u != 0ul ? 1ul : 0ul; break;
