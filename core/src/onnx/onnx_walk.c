@@ -28,6 +28,7 @@ struct rlx__onnx_scope {
     rlx__onnx_tensor *inits;     /* a subgraph's decoded initializers */
     uint32_t n_inits;
     char **report;               /* the top scope: per node, or NULL */
+    rlx__onnx_qdq *qdq;          /* the top scope: its QDQ groups */
 };
 
 struct rlx__onnx_walk {
@@ -68,6 +69,7 @@ static rlx__onnx_val *lookup(rlx__onnx_scope *s, const char *name)
 
 static void scope_free(rlx__onnx_scope *s)
 {
+    rlx__onnx_qdq_free(s->qdq);
     for (size_t i = 0; s->vals && i < s->n_vals; i++)
         free(s->vals[i].owned);
     free(s->vals);
@@ -210,11 +212,13 @@ static int graph_uses(const Onnx__GraphProto *g, const char *name)
     return 0;
 }
 
-/* Is NAME read from scope S's current node on, or is it an output? */
+/* Is NAME read from scope S's current node on (or by a QDQ group's
+ * member not lowered yet), or is it an output? */
 static int used_later(const rlx__onnx_scope *s, const char *name)
 {
-    for (uint32_t i = s->pos; i < s->n_nodes; i++)
-        if (node_uses(s->nodes[i], name))
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if ((i >= s->pos || rlx__onnx_qdq_pending(s->qdq, i)) &&
+            node_uses(s->nodes[i], name))
             return 1;
     for (size_t i = 0; i < s->gp->n_output; i++)
         if (s->gp->output[i]->name &&
@@ -515,20 +519,100 @@ done:
     return st;
 }
 
+/* A QDQ group's value by name, for onnx_qdq_lower.c. */
+typedef struct group_env {
+    rlx__onnx_walk *w;
+    rlx__onnx_scope *s;
+} group_env;
+
+static rlx_status group_get(void *arg, const char *name, rlx__onnx_val **out)
+{
+    group_env *e = arg;
+    if (!(*out = lookup(e->s, name)))
+        return rlx__onnx_fail(&e->w->c, RLX_ERR_NOT_FOUND,
+                              "it reads '%s', which nothing makes. Fix: the "
+                              "model is damaged; re-export it", name);
+    if (!(*out)->known && !(*out)->rt && !(*out)->has_v)
+        return rlx__onnx_fail(&e->w->c, RLX_ERR_UNSUPPORTED,
+                              "its input '%s' is an optional output rlx "
+                              "does not compute. Fix: export the model "
+                              "without using it", name);
+    return rt_input(e->w, *out);
+}
+
+/* The QDQ group whose QuantizeLinear is the current node: fused, or its
+ * deferred members lowered one by one, then the node itself. */
+static rlx_status walk_group(rlx__onnx_walk *w, rlx__onnx_scope *s,
+                             char **rep)
+{
+    const Onnx__NodeProto *n = s->nodes[s->pos];
+    group_env e = { w, s };
+    rlx__onnx_val out = { .name = n->output[0] };
+    char *why = NULL;
+    rlx_status st;
+    w->c.node = n;
+    int r = rlx__onnx_qdq_lower(&w->c, &w->f, s->qdq, s->pos, group_get, &e,
+                                &out, rep, &why, &st);
+    if (r == 1 && n->output[0] && *n->output[0]) {
+        rlx__onnx_val *dst = lookup(s, n->output[0]);
+        free(dst->owned);
+        *dst = out;
+        return RLX_OK;
+    }
+    free(out.owned);
+    if (r < 0)
+        return st;
+    uint32_t at = s->pos, members[5];
+    uint32_t k = rlx__onnx_qdq_take(s->qdq, at, members);
+    st = RLX_OK;
+    for (uint32_t i = 0; i < k && st == RLX_OK; i++) {
+        char *mrep = NULL;
+        s->pos = members[i];
+        st = walk_node(w, s, &mrep);
+        if (st == RLX_OK && s->report) {
+            /* the reason goes on the op the group is about */
+            const Onnx__NodeProto *mn = s->nodes[members[i]];
+            int op = strcmp(mn->op_type, "DequantizeLinear") != 0;
+            s->report[members[i]] = op ? rlx__onnx_qdq_prefix(why, mrep)
+                                       : mrep;
+            if (op) {
+                free(why);
+                why = NULL;
+            }
+        } else {
+            free(mrep);
+        }
+    }
+    s->pos = at;
+    free(why);
+    return st == RLX_OK ? walk_node(w, s, rep) : st;
+}
+
 static rlx_status walk(rlx__onnx_walk *w, rlx__onnx_scope *s)
 {
     for (s->pos = 0; s->pos < s->n_nodes; s->pos++) {
         char *rep = NULL;
-        rlx_status st = walk_node(w, s, &rep);
+        int role = rlx__onnx_qdq_role(s->qdq, s->pos);
+        if (role == RLX__QDQ_DEFER)
+            continue; /* lowered with its group, or at its anchor */
+        rlx_status st = role == RLX__QDQ_ANCHOR ? walk_group(w, s, &rep)
+                                                : walk_node(w, s, &rep);
         if (st != RLX_OK) {
             free(rep);
             return st;
         }
+        if (role == RLX__QDQ_PLAIN)
+            rep = rlx__onnx_qdq_prefix(rlx__onnx_qdq_why(s->qdq, s->pos),
+                                       rep);
         if (s->report)
             s->report[s->pos] = rep;
         else
             free(rep);
     }
+    /* a member fused away says what it was folded into */
+    for (uint32_t i = 0; s->report && i < s->n_nodes; i++)
+        if (!s->report[i] && rlx__onnx_qdq_why(s->qdq, i))
+            s->report[i] = rlx__strdup(rlx__onnx_qdq_why(s->qdq, i));
     return RLX_OK;
 }
 
@@ -607,12 +691,14 @@ static rlx_status top_init(rlx__onnx_walk *w, rlx__onnx_scope *s,
     s->gp = m->proto->graph;
     s->nodes = m->nodes;
     s->n_nodes = m->n_nodes;
+    rlx_status st = rlx__onnx_qdq_find(m, &s->qdq);
+    if (st != RLX_OK)
+        return st;
     size_t total = m->n_inputs + m->n_inits;
     for (uint32_t i = 0; i < m->n_nodes; i++)
         total += m->nodes[i]->n_output;
     s->n_vals = total;
-    rlx_status st = rlx__onnx_names_init(&s->names, total);
-    if (st != RLX_OK)
+    if ((st = rlx__onnx_names_init(&s->names, total)) != RLX_OK)
         return st;
     if (!(s->vals = calloc(total ? total : 1, sizeof *s->vals)))
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
