@@ -210,27 +210,25 @@ static rlx_status clamp(rlx__onnx_ctx *c, rlx__onnx_val *out, double lo,
     return rlx__onnx_set_out(c, y, out);
 }
 
-/* Relu or Clip (node A) after the chain, as max/min on OUT. */
-static const char *activation(rlx__onnx_ctx *c, const Onnx__NodeProto *a,
-                              rlx__onnx_qdq_get get, void *arg,
-                              const qparams *yq, rlx__onnx_val *out,
-                              rlx_status *st)
+/* Clip's bounds (node A; Relu: 0 and +inf) into LO, HI: NULL, or why
+ * they cannot be folded. Checked before anything is lowered. */
+static const char *act_bounds(rlx__onnx_ctx *c, const Onnx__NodeProto *a,
+                              rlx__onnx_qdq_get get, void *arg, float *lo,
+                              float *hi, rlx_status *st)
 {
-    rlx_dtype t = out->dtype;
-    double zp = yq->zp ? at(yq->zp, 0) : 0;
-    float ys = (float)at(yq->scale, 0);
+    *lo = -INFINITY;
+    *hi = INFINITY;
     if (strcmp(a->op_type, "Relu") == 0) {
-        *st = clamp(c, out, zp, 0, 0);
+        *lo = 0;
         return NULL;
     }
-    float lo = -INFINITY, hi = INFINITY;
     if (c->opset < 11) {
         const Onnx__AttributeProto *l = node_attr(a, "min"),
                                    *h = node_attr(a, "max");
         if (l && l->has_f)
-            lo = l->f;
+            *lo = l->f;
         if (h && h->has_f)
-            hi = h->f;
+            *hi = h->f;
     } else {
         for (size_t k = 1; k < 3; k++) {
             rlx__onnx_val *v;
@@ -240,14 +238,25 @@ static const char *activation(rlx__onnx_ctx *c, const Onnx__NodeProto *a,
                 continue;
             if (!v->known || v->dtype != RLX_DTYPE_F32 || numel(v) != 1)
                 return "Clip's bounds are not constant float32 scalars";
-            (k == 1 ? &lo : &hi)[0] = (float)at(v, 0);
+            (k == 1 ? lo : hi)[0] = (float)at(v, 0);
         }
     }
-    if (isnan(lo) || isnan(hi))
-        return "a Clip bound is NaN";
-    *st = clamp(c, out, quantized(lo, ys, zp, t), quantized(hi, ys, zp, t),
-                1);
-    return NULL;
+    return isnan(*lo) || isnan(*hi) ? "a Clip bound is NaN" : NULL;
+}
+
+/* Relu or Clip (node A) after the chain, as max/min on OUT: Relu is
+ * max(y, y_zp), Clip the quantized bounds. */
+static rlx_status activation(rlx__onnx_ctx *c, const Onnx__NodeProto *a,
+                             const qparams *yq, float lo, float hi,
+                             rlx__onnx_val *out)
+{
+    rlx_dtype t = out->dtype;
+    double zp = yq->zp ? at(yq->zp, 0) : 0;
+    float ys = (float)at(yq->scale, 0);
+    if (strcmp(a->op_type, "Relu") == 0)
+        return clamp(c, out, zp, 0, 0);
+    return clamp(c, out, quantized(lo, ys, zp, t), quantized(hi, ys, zp, t),
+                 1);
 }
 
 /* The bias DQ: int32, zero point 0, scale x_scale * w_scale per output
@@ -279,7 +288,8 @@ static const char *check_bias(const qparams *b, const qparams *x,
 
 /* Gemm's weights [N, K] (transB) as [K, N] on the host: the integer
  * matmul takes b as [K, N]. */
-static rlx_status transposed(const rlx__onnx_val *w, rlx__onnx_val *t)
+static rlx_status transposed(const rlx__onnx_val *w, rlx__onnx_val *t,
+                             char *name, size_t name_len)
 {
     memset(t, 0, sizeof *t);
     int64_t n = w->dims[0], k = w->dims[1];
@@ -290,7 +300,8 @@ static rlx_status transposed(const rlx__onnx_val *w, rlx__onnx_val *t)
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < k; j++)
             d[j * n + i] = s[i * k + j];
-    t->name = w->name;
+    snprintf(name, name_len, "%s#transposed", w->name ? w->name : "w");
+    t->name = name; /* a constant of its own, beside W's param */
     t->known = 1;
     t->dtype = w->dtype;
     t->rank = 2;
@@ -330,6 +341,7 @@ static const char *integer_group(rlx__onnx_ctx *c, const group *g,
     int gemm = strcmp(mid->op_type, "Gemm") == 0;
     int trans_b = gemm && node_int(mid, "transB", 0);
     rlx__onnx_val wt, *w = wq.x, *ws = wq.scale, *wz = wq.zp;
+    char wt_name[256];
     memset(&wt, 0, sizeof wt);
     int64_t m;
     if (conv) {
@@ -359,12 +371,18 @@ static const char *integer_group(rlx__onnx_ctx *c, const group *g,
         if (trans_b) {
             if (!w->known)
                 return "Gemm's transposed weights are not constant";
-            if ((*st = transposed(w, &wt)) != RLX_OK)
+            if ((*st = transposed(w, &wt, wt_name, sizeof wt_name)) !=
+                RLX_OK)
                 return NULL;
             w = &wt;
         }
     }
-    if (g->dq[2] != NONE && (why = check_bias(&bq, &xq, &wq, m)) != NULL) {
+    float lo = 0, hi = 0;
+    if ((g->dq[2] != NONE &&
+         (why = check_bias(&bq, &xq, &wq, m)) != NULL) ||
+        (g->act != NONE && ((why = act_bounds(c, nodes[g->act], get, arg,
+                                               &lo, &hi, st)) != NULL ||
+                            *st != RLX_OK))) {
         free(wt.owned);
         return why;
     }
@@ -375,7 +393,8 @@ static const char *integer_group(rlx__onnx_ctx *c, const group *g,
     free(wt.owned);
     if (*st != RLX_OK || g->act == NONE)
         return NULL;
-    return activation(c, nodes[g->act], get, arg, yq, out, st);
+    *st = activation(c, nodes[g->act], yq, lo, hi, out);
+    return NULL;
 }
 
 /* MaxPool, Reshape, Flatten, Transpose with the same quantization on
