@@ -389,23 +389,23 @@ const char *rlx__onnx_qdq_why(const rlx__onnx_qdq *q, uint32_t i);
 /* REP (malloc'd, consumed) prefixed with "not fused (WHY): ". */
 char *rlx__onnx_qdq_prefix(const char *why, char *rep);
 
-/* The walker's values by name (a run-time value becomes a graph input
- * of the stage). */
-typedef rlx_status (*rlx__onnx_qdq_get)(void *arg, const char *name,
-                                        rlx__onnx_val **out);
-/* Lower the group whose anchor is c->node (node ANCHOR) into OUT: 1
- * fused (*REPORT set), 0 not fusable (*WHY says why, malloc'd; the
- * members are then lowered one by one: *MEMBERS, *N_MEMBERS, in node
- * order, those pending), -1 an error (*ST). */
-int rlx__onnx_qdq_lower(rlx__onnx_ctx *c, rlx__onnx_folder *f,
-                        rlx__onnx_qdq *q, uint32_t anchor,
-                        rlx__onnx_qdq_get get, void *arg,
-                        rlx__onnx_val *out, char **report, char **why,
-                        rlx_status *st);
-/* The pending members of the group at ANCHOR, in node order (at most
- * 5), marked lowered. */
-uint32_t rlx__onnx_qdq_take(rlx__onnx_qdq *q, uint32_t anchor,
-                            uint32_t *members);
+/* What the walker lends a group's lowering: GET a value read by the
+ * group (a run-time value becomes a graph input of the stage), SLOT
+ * where a value is kept, NODE lower node I as usual (*REP its report). */
+typedef struct rlx__onnx_qdq_env {
+    rlx_status (*get)(void *arg, const char *name, rlx__onnx_val **out);
+    rlx__onnx_val *(*slot)(void *arg, const char *name);
+    rlx_status (*node)(void *arg, uint32_t i, char **rep);
+    void *arg;
+} rlx__onnx_qdq_env;
+/* The group whose QuantizeLinear is node ANCHOR (c->node): lowered fused
+ * (*REP its report), or, when its values fail a check, its members not
+ * lowered yet one by one (their lines in REPORT, per node, or NULL), the
+ * reason on the op's line, then the anchor itself. */
+rlx_status rlx__onnx_qdq_walk(rlx__onnx_ctx *c, rlx__onnx_folder *f,
+                              rlx__onnx_qdq *q, uint32_t anchor,
+                              const rlx__onnx_qdq_env *env, char **report,
+                              char **rep);
 
 /* Host tensor helpers shared by the control ops. */
 size_t rlx__onnx_val_bytes(const rlx__onnx_val *v);

@@ -359,19 +359,3 @@ char *rlx__onnx_qdq_prefix(const char *why, char *rep)
     free(rep);
     return r;
 }
-
-uint32_t rlx__onnx_qdq_take(rlx__onnx_qdq *q, uint32_t anchor,
-                            uint32_t *members)
-{
-    const group *g = &q->groups[q->gi[anchor]];
-    uint32_t cand[5] = { g->dq[0], g->dq[1], g->dq[2], g->mid, g->act };
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < anchor; i++) /* node order */
-        for (int k = 0; k < 5; k++)
-            if (cand[k] == i && q->pending[i]) {
-                q->pending[i] = 0;
-                members[n++] = i;
-                break;
-            }
-    return n;
-}

@@ -60,27 +60,33 @@ static const Onnx__AttributeProto *node_attr(const Onnx__NodeProto *n,
 }
 
 /* Input K of node N through GET (NULL when absent). */
-static rlx_status input(rlx__onnx_qdq_get get, void *arg,
+static rlx_status input(rlx__onnx_ctx *c, const rlx__onnx_qdq_env *env,
                         const Onnx__NodeProto *n, size_t k,
                         rlx__onnx_val **out)
 {
     *out = NULL;
     if (k >= n->n_input || !n->input[k] || !*n->input[k])
         return RLX_OK;
-    return get(arg, n->input[k], out);
+    rlx_status st = env->get(env->arg, n->input[k], out);
+    if (st == RLX_OK && !(*out)->known && !(*out)->rt && !(*out)->has_v)
+        return rlx__onnx_fail(c, RLX_ERR_UNSUPPORTED,
+                              "its input '%s' is an optional output rlx "
+                              "does not compute. Fix: export the model "
+                              "without using it", n->input[k]);
+    return st;
 }
 
 /* The Q/DQ node N's operands; a Q's data (the float intermediate the
  * group fuses away) is not read. */
-static rlx_status params(rlx__onnx_ctx *c, rlx__onnx_qdq_get get, void *arg,
+static rlx_status params(rlx__onnx_ctx *c, const rlx__onnx_qdq_env *env,
                          const Onnx__NodeProto *n, qparams *p)
 {
     rlx_status st = RLX_OK;
     int is_q = strcmp(n->op_type, "QuantizeLinear") == 0;
     p->x = NULL;
-    if ((!is_q && (st = input(get, arg, n, 0, &p->x)) != RLX_OK) ||
-        (st = input(get, arg, n, 1, &p->scale)) != RLX_OK ||
-        (st = input(get, arg, n, 2, &p->zp)) != RLX_OK)
+    if ((!is_q && (st = input(c, env, n, 0, &p->x)) != RLX_OK) ||
+        (st = input(c, env, n, 1, &p->scale)) != RLX_OK ||
+        (st = input(c, env, n, 2, &p->zp)) != RLX_OK)
         return st;
     p->axis = c->opset >= 13 ? node_int(n, "axis", 1) : 1;
     p->block = c->opset >= 21 ? node_int(n, "block_size", 0) : 0;
@@ -213,7 +219,7 @@ static rlx_status clamp(rlx__onnx_ctx *c, rlx__onnx_val *out, double lo,
 /* Clip's bounds (node A; Relu: 0 and +inf) into LO, HI: NULL, or why
  * they cannot be folded. Checked before anything is lowered. */
 static const char *act_bounds(rlx__onnx_ctx *c, const Onnx__NodeProto *a,
-                              rlx__onnx_qdq_get get, void *arg, float *lo,
+                              const rlx__onnx_qdq_env *env, float *lo,
                               float *hi, rlx_status *st)
 {
     *lo = -INFINITY;
@@ -232,7 +238,7 @@ static const char *act_bounds(rlx__onnx_ctx *c, const Onnx__NodeProto *a,
     } else {
         for (size_t k = 1; k < 3; k++) {
             rlx__onnx_val *v;
-            if ((*st = input(get, arg, a, k, &v)) != RLX_OK)
+            if ((*st = input(c, env, a, k, &v)) != RLX_OK)
                 return NULL;
             if (!v)
                 continue;
@@ -315,7 +321,7 @@ static rlx_status transposed(const rlx__onnx_val *w, rlx__onnx_val *t,
 /* Conv, MatMul, Gemm between dequantized operands: the requantization
  * chain. NULL when lowered, else why not. */
 static const char *integer_group(rlx__onnx_ctx *c, const group *g,
-                                 rlx__onnx_qdq_get get, void *arg,
+                                 const rlx__onnx_qdq_env *env,
                                  const qparams *yq, rlx__onnx_val *out,
                                  rlx_status *st)
 {
@@ -324,10 +330,10 @@ static const char *integer_group(rlx__onnx_ctx *c, const group *g,
     qparams xq, wq, bq;
     memset(&bq, 0, sizeof bq);
     const char *why;
-    if ((*st = params(c, get, arg, nodes[g->dq[0]], &xq)) != RLX_OK ||
-        (*st = params(c, get, arg, nodes[g->dq[1]], &wq)) != RLX_OK ||
+    if ((*st = params(c, env, nodes[g->dq[0]], &xq)) != RLX_OK ||
+        (*st = params(c, env, nodes[g->dq[1]], &wq)) != RLX_OK ||
         (g->dq[2] != NONE &&
-         (*st = params(c, get, arg, nodes[g->dq[2]], &bq)) != RLX_OK))
+         (*st = params(c, env, nodes[g->dq[2]], &bq)) != RLX_OK))
         return NULL;
     if (!xq.x || !wq.x || (g->dq[2] != NONE && !bq.x))
         return "a DequantizeLinear has no input";
@@ -380,7 +386,7 @@ static const char *integer_group(rlx__onnx_ctx *c, const group *g,
     float lo = 0, hi = 0;
     if ((g->dq[2] != NONE &&
          (why = check_bias(&bq, &xq, &wq, m)) != NULL) ||
-        (g->act != NONE && ((why = act_bounds(c, nodes[g->act], get, arg,
+        (g->act != NONE && ((why = act_bounds(c, nodes[g->act], env,
                                                &lo, &hi, st)) != NULL ||
                             *st != RLX_OK))) {
         free(wt.owned);
@@ -400,15 +406,16 @@ static const char *integer_group(rlx__onnx_ctx *c, const group *g,
 /* MaxPool, Reshape, Flatten, Transpose with the same quantization on
  * both sides: the op itself on the quantized input. */
 static const char *moving_group(rlx__onnx_ctx *c, rlx__onnx_folder *f,
-                                const group *g, rlx__onnx_qdq_get get,
-                                void *arg, const qparams *yq,
+                                const group *g,
+                                const rlx__onnx_qdq_env *env,
+                                const qparams *yq,
                                 rlx__onnx_val *out, char **report,
                                 rlx_status *st)
 {
     const Onnx__NodeProto *mid = c->m->nodes[g->mid];
     qparams xq;
     const char *why;
-    if ((*st = params(c, get, arg, c->m->nodes[g->dq[0]], &xq)) != RLX_OK)
+    if ((*st = params(c, env, c->m->nodes[g->dq[0]], &xq)) != RLX_OK)
         return NULL;
     if (!xq.x)
         return "the DequantizeLinear has no input";
@@ -424,18 +431,19 @@ static const char *moving_group(rlx__onnx_ctx *c, rlx__onnx_folder *f,
     }
     in[0] = xq.x;
     for (uint32_t k = 1; k < n_in && *st == RLX_OK; k++)
-        *st = input(get, arg, mid, k, &in[k]);
+        *st = input(c, env, mid, k, &in[k]);
     if (*st == RLX_OK)
         *st = rlx__onnx_lower_node(c, f, in, n_in, out, 1, report);
     free(in);
     return NULL;
 }
 
-int rlx__onnx_qdq_lower(rlx__onnx_ctx *c, rlx__onnx_folder *f,
-                        rlx__onnx_qdq *q, uint32_t anchor,
-                        rlx__onnx_qdq_get get, void *arg,
-                        rlx__onnx_val *out, char **report, char **why,
-                        rlx_status *st)
+/* The group at ANCHOR fused into OUT: 1 (*REPORT set), 0 when its
+ * values fail a check (*WHY says which, malloc'd), -1 an error (*ST). */
+static int fuse(rlx__onnx_ctx *c, rlx__onnx_folder *f, rlx__onnx_qdq *q,
+                uint32_t anchor, const rlx__onnx_qdq_env *env,
+                rlx__onnx_val *out, char **report, char **why,
+                rlx_status *st)
 {
     const group *g = &q->groups[q->gi[anchor]];
     const Onnx__NodeProto *qn = c->m->nodes[anchor];
@@ -445,7 +453,7 @@ int rlx__onnx_qdq_lower(rlx__onnx_ctx *c, rlx__onnx_folder *f,
     *st = RLX_OK;
     qparams yq;
     const char *w;
-    if ((*st = params(c, get, arg, qn, &yq)) != RLX_OK)
+    if ((*st = params(c, env, qn, &yq)) != RLX_OK)
         return -1;
     if ((w = check_params(&yq, "the output")) != NULL ||
         (w = need_scalar(&yq, "the output")) != NULL) {
@@ -468,8 +476,8 @@ int rlx__onnx_qdq_lower(rlx__onnx_ctx *c, rlx__onnx_folder *f,
     int integer = strcmp(mid->op_type, "Conv") == 0 ||
                   strcmp(mid->op_type, "MatMul") == 0 ||
                   strcmp(mid->op_type, "Gemm") == 0;
-    w = integer ? integer_group(c, g, get, arg, &yq, out, st)
-                : moving_group(c, f, g, get, arg, &yq, out, report, st);
+    w = integer ? integer_group(c, g, env, &yq, out, st)
+                : moving_group(c, f, g, env, &yq, out, report, st);
     c->node = qn;
     char *made = c->lowered;
     c->lowered = NULL;
@@ -498,4 +506,65 @@ int rlx__onnx_qdq_lower(rlx__onnx_ctx *c, rlx__onnx_folder *f,
     if (g->act != NONE)
         q->pending[g->act] = 0;
     return 1;
+}
+
+/* The pending members of the group at ANCHOR, in node order (at most
+ * 5), marked lowered. */
+static uint32_t take(rlx__onnx_qdq *q, uint32_t anchor, uint32_t *members)
+{
+    const group *g = &q->groups[q->gi[anchor]];
+    uint32_t cand[5] = { g->dq[0], g->dq[1], g->dq[2], g->mid, g->act };
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < anchor; i++)
+        for (int k = 0; k < 5; k++)
+            if (cand[k] == i && q->pending[i]) {
+                q->pending[i] = 0;
+                members[n++] = i;
+                break;
+            }
+    return n;
+}
+
+rlx_status rlx__onnx_qdq_walk(rlx__onnx_ctx *c, rlx__onnx_folder *f,
+                              rlx__onnx_qdq *q, uint32_t anchor,
+                              const rlx__onnx_qdq_env *env, char **report,
+                              char **rep)
+{
+    const Onnx__NodeProto *n = c->m->nodes[anchor];
+    rlx__onnx_val out = { .name = n->output[0] };
+    char *why = NULL;
+    rlx_status st;
+    c->node = n;
+    int r = fuse(c, f, q, anchor, env, &out, rep, &why, &st);
+    if (r == 1) {
+        rlx__onnx_val *dst = n->output[0] && *n->output[0]
+                                 ? env->slot(env->arg, n->output[0])
+                                 : NULL;
+        if (dst) {
+            free(dst->owned);
+            *dst = out;
+        } else {
+            free(out.owned);
+        }
+        return RLX_OK;
+    }
+    free(out.owned);
+    if (r < 0)
+        return st;
+    uint32_t members[5], k = take(q, anchor, members);
+    st = RLX_OK;
+    for (uint32_t i = 0; i < k && st == RLX_OK; i++) {
+        char *mrep = NULL;
+        st = env->node(env->arg, members[i], &mrep);
+        /* the reason goes on the line of the op the group is about */
+        if (st == RLX_OK && members[i] == q->groups[q->gi[anchor]].mid)
+            mrep = rlx__onnx_qdq_prefix(why, mrep);
+        if (st == RLX_OK && report)
+            report[members[i]] = mrep;
+        else
+            free(mrep);
+    }
+    free(why);
+    c->node = n;
+    return st == RLX_OK ? env->node(env->arg, anchor, rep) : st;
 }

@@ -519,7 +519,8 @@ done:
     return st;
 }
 
-/* A QDQ group's value by name, for onnx_qdq_lower.c. */
+/* What onnx_qdq_lower.c needs of the walker: values by name (a run-time
+ * one becomes a stage input), their slots, and node I lowered as usual. */
 typedef struct group_env {
     rlx__onnx_walk *w;
     rlx__onnx_scope *s;
@@ -532,60 +533,22 @@ static rlx_status group_get(void *arg, const char *name, rlx__onnx_val **out)
         return rlx__onnx_fail(&e->w->c, RLX_ERR_NOT_FOUND,
                               "it reads '%s', which nothing makes. Fix: the "
                               "model is damaged; re-export it", name);
-    if (!(*out)->known && !(*out)->rt && !(*out)->has_v)
-        return rlx__onnx_fail(&e->w->c, RLX_ERR_UNSUPPORTED,
-                              "its input '%s' is an optional output rlx "
-                              "does not compute. Fix: export the model "
-                              "without using it", name);
     return rt_input(e->w, *out);
 }
 
-/* The QDQ group whose QuantizeLinear is the current node: fused, or its
- * deferred members lowered one by one, then the node itself. */
-static rlx_status walk_group(rlx__onnx_walk *w, rlx__onnx_scope *s,
-                             char **rep)
+static rlx__onnx_val *group_slot(void *arg, const char *name)
 {
-    const Onnx__NodeProto *n = s->nodes[s->pos];
-    group_env e = { w, s };
-    rlx__onnx_val out = { .name = n->output[0] };
-    char *why = NULL;
-    rlx_status st;
-    w->c.node = n;
-    int r = rlx__onnx_qdq_lower(&w->c, &w->f, s->qdq, s->pos, group_get, &e,
-                                &out, rep, &why, &st);
-    if (r == 1 && n->output[0] && *n->output[0]) {
-        rlx__onnx_val *dst = lookup(s, n->output[0]);
-        free(dst->owned);
-        *dst = out;
-        return RLX_OK;
-    }
-    free(out.owned);
-    if (r < 0)
-        return st;
-    uint32_t at = s->pos, members[5];
-    uint32_t k = rlx__onnx_qdq_take(s->qdq, at, members);
-    st = RLX_OK;
-    for (uint32_t i = 0; i < k && st == RLX_OK; i++) {
-        char *mrep = NULL;
-        s->pos = members[i];
-        st = walk_node(w, s, &mrep);
-        if (st == RLX_OK && s->report) {
-            /* the reason goes on the op the group is about */
-            const Onnx__NodeProto *mn = s->nodes[members[i]];
-            int op = strcmp(mn->op_type, "DequantizeLinear") != 0;
-            s->report[members[i]] = op ? rlx__onnx_qdq_prefix(why, mrep)
-                                       : mrep;
-            if (op) {
-                free(why);
-                why = NULL;
-            }
-        } else {
-            free(mrep);
-        }
-    }
-    s->pos = at;
-    free(why);
-    return st == RLX_OK ? walk_node(w, s, rep) : st;
+    return lookup(((group_env *)arg)->s, name);
+}
+
+static rlx_status group_node(void *arg, uint32_t i, char **rep)
+{
+    group_env *e = arg;
+    uint32_t at = e->s->pos;
+    e->s->pos = i;
+    rlx_status st = walk_node(e->w, e->s, rep);
+    e->s->pos = at;
+    return st;
 }
 
 static rlx_status walk(rlx__onnx_walk *w, rlx__onnx_scope *s)
@@ -595,8 +558,13 @@ static rlx_status walk(rlx__onnx_walk *w, rlx__onnx_scope *s)
         int role = rlx__onnx_qdq_role(s->qdq, s->pos);
         if (role == RLX__QDQ_DEFER)
             continue; /* lowered with its group, or at its anchor */
-        rlx_status st = role == RLX__QDQ_ANCHOR ? walk_group(w, s, &rep)
-                                                : walk_node(w, s, &rep);
+        group_env e = { w, s };
+        rlx__onnx_qdq_env env = { group_get, group_slot, group_node, &e };
+        rlx_status st =
+            role == RLX__QDQ_ANCHOR
+                ? rlx__onnx_qdq_walk(&w->c, &w->f, s->qdq, s->pos, &env,
+                                     s->report, &rep)
+                : walk_node(w, s, &rep);
         if (st != RLX_OK) {
             free(rep);
             return st;
