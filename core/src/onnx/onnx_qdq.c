@@ -217,6 +217,10 @@ static void note_unfused(rlx__onnx_qdq *q, const names_info *ni,
         else if (fusable_op(n))
             set_why(q, i, "%s", "its inputs are not all dequantized; it "
                                 "runs as dequantize, float op, quantize");
+        else if (is_op(n, "Relu") || is_op(n, "Clip"))
+            q->why[i] = rlx__printf_alloc(
+                "%s: folded only after a Conv, MatMul or Gemm; runs as "
+                "dequantize, f32 %s, quantize", n->op_type, n->op_type);
         else
             q->why[i] = rlx__printf_alloc(
                 "%s: no integer kernel, runs as dequantize, f32 %s, "
