@@ -194,21 +194,21 @@ static int fusable_op(const Onnx__NodeProto *n)
 
 /* Notes for the ops next to Q/DQ nodes that are in no group. */
 static void note_unfused(rlx__onnx_qdq *q, const names_info *ni,
-                         const uint8_t *member)
+                         const uint8_t *member, uint8_t *q_read)
 {
     const rlx__onnx_model *m = q->m;
+    for (uint32_t j = 0; j < q->n; j++) /* whose output a Q reads */
+        if (is_op(m->nodes[j], "QuantizeLinear") &&
+            producer(ni, m->nodes[j], 0) != NONE)
+            q_read[producer(ni, m->nodes[j], 0)] = 1;
     for (uint32_t i = 0; i < q->n; i++) {
         const Onnx__NodeProto *n = m->nodes[i];
         if (member[i] || is_op(n, "QuantizeLinear") ||
             is_op(n, "DequantizeLinear") || q->why[i])
             continue;
-        int dq_in = 0, q_out = 0;
+        int dq_in = 0, q_out = q_read[i];
         for (size_t k = 0; k < n->n_input; k++)
             dq_in |= is_dq(m, producer(ni, n, k));
-        for (uint32_t j = i + 1; j < q->n && !q_out; j++)
-            if (is_op(m->nodes[j], "QuantizeLinear") &&
-                producer(ni, m->nodes[j], 0) == i)
-                q_out = 1;
         if (!dq_in && !q_out)
             continue;
         if (fusable_op(n) && !q_out)
@@ -237,9 +237,12 @@ rlx_status rlx__onnx_qdq_find(const rlx__onnx_model *m, rlx__onnx_qdq **out)
     uint32_t n = m->n_nodes, n_slots = 0;
     for (uint32_t i = 0; i < n; i++)
         n_slots += (uint32_t)m->nodes[i]->n_output;
-    uint8_t *member = calloc(n ? n : 1, 1);
+    uint8_t *member = calloc(n ? n : 1, 1), *q_read = calloc(n ? n : 1, 1);
+    uint32_t *group_reads = calloc(n_slots ? n_slots : 1,
+                                   sizeof *group_reads);
     rlx_status st = RLX_ERR_OUT_OF_MEMORY;
-    if (!q || !member || rlx__onnx_names_init(&ni.t, n_slots) != RLX_OK)
+    if (!q || !member || !q_read || !group_reads ||
+        rlx__onnx_names_init(&ni.t, n_slots) != RLX_OK)
         goto fail;
     q->m = m;
     q->n = n;
@@ -289,29 +292,30 @@ rlx_status rlx__onnx_qdq_find(const rlx__onnx_model *m, rlx__onnx_qdq **out)
         if (g.act != NONE)
             q->why[g.act] = rlx__strdup(q->why[g.mid]);
     }
-    /* a DQ is deferred when every reader is the middle op of a group */
+    /* a DQ is deferred when every reader is the middle op of a group
+     * (group_reads: per value, its reads by those) */
+    for (uint32_t j = 0; j < n; j++) {
+        const Onnx__NodeProto *r = m->nodes[j];
+        if (!member[j] || !fusable_op(r))
+            continue;
+        for (size_t a = 0; a < r->n_input; a++) {
+            int32_t s = slot(&ni, r->input[a]);
+            if (s >= 0)
+                group_reads[s]++;
+        }
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (!is_dq(m, i))
             continue;
         int32_t s = slot(&ni, out0(m->nodes[i]));
         if (s < 0 || ni.is_out[s] || !ni.uses[s])
             continue;
-        uint32_t readers = 0, in_groups = 0;
-        for (uint32_t j = i + 1; j < n; j++) {
-            const Onnx__NodeProto *r = m->nodes[j];
-            for (size_t a = 0; a < r->n_input; a++)
-                if (r->input[a] && strcmp(r->input[a], out0(m->nodes[i])) ==
-                                       0) {
-                    readers++;
-                    in_groups += member[j] && fusable_op(r);
-                }
-        }
-        if (readers == ni.uses[s] && in_groups == readers) {
+        if (group_reads[s] == ni.uses[s]) {
             q->role[i] = q->pending[i] = RLX__QDQ_DEFER;
             q->why[i] = rlx__strdup("folded into the QDQ group(s) it feeds");
         }
     }
-    note_unfused(q, &ni, member);
+    note_unfused(q, &ni, member, q_read);
     st = RLX_OK;
     *out = q;
     q = NULL;
@@ -321,6 +325,8 @@ fail:
     free(ni.uses);
     free(ni.is_out);
     free(member);
+    free(q_read);
+    free(group_reads);
     rlx__onnx_qdq_free(q);
     return st == RLX_OK ? st : rlx__error(st, "out of memory");
 }
