@@ -657,6 +657,47 @@ TEST(qdq_unfused_patterns_run_unfused)
     finish(&r);
 }
 
+/* A weight scale fed at run time: the group falls back to its members
+ * (dequantize, f32 conv, quantize), runs correctly, and says why. */
+TEST(qdq_conv_with_a_run_time_scale_falls_back)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t d4[4] = { 1, 1, 2, 2 }, d1[4] = { 1, 1, 1, 1 };
+    uint8_t w = 2, z = 0;
+    float xs = 0.5f, ys = 1;
+    ox_input(x, "x", OX_U8, 4, d4);
+    ox_input(x, "ws", OX_F32, 0, NULL);
+    ox_init(x, "xs", OX_F32, 0, NULL, &xs, sizeof xs);
+    ox_init(x, "ys", OX_F32, 0, NULL, &ys, sizeof ys);
+    ox_init(x, "z", OX_U8, 0, NULL, &z, 1);
+    ox_init(x, "w", OX_U8, 4, d1, &w, 1);
+    ox_node(x, "DequantizeLinear", N("x", "xs", "z"), N("xf"));
+    ox_node(x, "DequantizeLinear", N("w", "ws", "z"), N("wf"));
+    ox_node(x, "Conv", N("xf", "wf"), N("c"));
+    ox_node(x, "QuantizeLinear", N("c", "ys", "z"), N("y"));
+    ox_output(x, "y", OX_U8, 4, d4);
+    const char *path = ox_write(x, "qdq-fallback.onnx");
+    ox_free(x);
+    run r;
+    ASSERT_OK(rlx_model_load(path, &r.m));
+    ASSERT_OK(rlx_runtime_create(&r.rt, RLX_RUNTIME_NO_DISCOVERY));
+    ASSERT_OK(rlx_session_create(r.rt, "cpu-ref", &r.s));
+    ASSERT_OK(rlx_model_compile(r.m, r.s, &r.p));
+    uint8_t in[4] = { 1, 2, 3, 250 };
+    float ws = 1.5f;
+    ASSERT_OK(rlx_program_set_input(r.p, "x", in, sizeof in));
+    ASSERT_OK(rlx_program_set_input(r.p, "ws", &ws, sizeof ws));
+    ASSERT_OK(rlx_program_run(r.p));
+    /* x * 0.5 * 2 * 1.5 = 1.5, 3, 4.5, 375: 2, 3, 4 (ties to even), 255 */
+    int64_t want[4] = { 2, 3, 4, 255 };
+    expect_int(&r, "y", RLX_DTYPE_U8, want, 4);
+    ASSERT_CONTAINS(lowered_of(r.m, "c"), "not fused (the scale or zero "
+                                          "point of the weights is not "
+                                          "constant): conv");
+    ASSERT_CONTAINS(lowered_of(r.m, "y"), "quantize_linear");
+    finish(&r);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(quantize_linear_rounds_half_to_even_and_saturates),
               TEST_ENTRY(quantize_linear_per_axis_and_blocked),
               TEST_ENTRY(dequantize_linear_forms),
@@ -667,4 +708,5 @@ RLX_TEST_LIST(TEST_ENTRY(quantize_linear_rounds_half_to_even_and_saturates),
               TEST_ENTRY(core_refuses_bad_quantization_nodes),
               TEST_ENTRY(qdq_conv_is_qlinear_conv),
               TEST_ENTRY(qdq_matmul_and_gemm_are_the_chain),
-              TEST_ENTRY(qdq_unfused_patterns_run_unfused))
+              TEST_ENTRY(qdq_unfused_patterns_run_unfused),
+              TEST_ENTRY(qdq_conv_with_a_run_time_scale_falls_back))

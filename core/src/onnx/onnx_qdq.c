@@ -124,7 +124,7 @@ static int match(rlx__onnx_qdq *q, const names_info *ni, uint32_t qi,
     const rlx__onnx_model *m = q->m;
     const Onnx__NodeProto *const *nodes = m->nodes;
     uint32_t t = producer(ni, nodes[qi], 0);
-    if (t == NONE || is_dq(m, t) || is_op(nodes[t], "QuantizeLinear"))
+    if (!out0(nodes[qi]) || !*out0(nodes[qi]) || t == NONE || is_dq(m, t) || is_op(nodes[t], "QuantizeLinear"))
         return 0;
     g->q = qi;
     g->act = NONE;

@@ -102,12 +102,12 @@ static const char *check_params(const qparams *p, const char *what)
     if (!p->scale)
         return "a quantization input is missing";
     if (!p->scale->known || (p->zp && !p->zp->known)) {
-        snprintf(buf, sizeof buf, "%s's scale or zero point is not "
-                                  "constant", what);
+        snprintf(buf, sizeof buf, "the scale or zero point of %s is "
+                                  "not constant", what);
         return buf;
     }
     if (p->scale->dtype != RLX_DTYPE_F32) {
-        snprintf(buf, sizeof buf, "%s's scale is %s, not float32", what,
+        snprintf(buf, sizeof buf, "the scale of %s is %s, not float32", what,
                  rlx_dtype_name(p->scale->dtype));
         return buf;
     }
@@ -118,13 +118,13 @@ static const char *check_params(const qparams *p, const char *what)
     const float *s = p->scale->data;
     for (int64_t i = 0; i < numel(p->scale); i++)
         if (!(s[i] > 0) || isinf(s[i])) {
-            snprintf(buf, sizeof buf, "%s's scale is not positive and "
-                                      "finite", what);
+            snprintf(buf, sizeof buf, "the scale of %s is not positive "
+                                      "and finite", what);
             return buf;
         }
     if (p->zp && numel(p->zp) != numel(p->scale)) {
-        snprintf(buf, sizeof buf, "%s's zero point and scale differ in "
-                                  "shape", what);
+        snprintf(buf, sizeof buf, "the zero point and scale of %s "
+                                  "differ in shape", what);
         return buf;
     }
     return NULL;
@@ -531,15 +531,13 @@ rlx_status rlx__onnx_qdq_walk(rlx__onnx_ctx *c, rlx__onnx_folder *f,
                               char **rep)
 {
     const Onnx__NodeProto *n = c->m->nodes[anchor];
-    rlx__onnx_val out = { .name = n->output[0] };
+    rlx__onnx_val out = { .name = n->output[0] }; /* a group's Q has one */
     char *why = NULL;
     rlx_status st;
     c->node = n;
     int r = fuse(c, f, q, anchor, env, &out, rep, &why, &st);
     if (r == 1) {
-        rlx__onnx_val *dst = n->output[0] && *n->output[0]
-                                 ? env->slot(env->arg, n->output[0])
-                                 : NULL;
+        rlx__onnx_val *dst = env->slot(env->arg, n->output[0]);
         if (dst) {
             free(dst->owned);
             *dst = out;
