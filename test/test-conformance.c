@@ -63,6 +63,9 @@ TEST(cpu_ref_passes)
     ASSERT_CONTAINS(tool_out, "atanh of 1, -1, 2, -0: PASS");
     ASSERT_CONTAINS(tool_out, "u8 bit_shift right: 128>>7, 255>>8, 255>>9, "
                               "3>>0: PASS");
+    ASSERT_CONTAINS(tool_out, "requantization: quantize_linear by 1, zp "
+                              "130 of acc * m = 1.5, 2.5, 3.5, 127.5, "
+                              "-130.5: PASS");
     ASSERT(strstr(tool_out, ": FAIL") == NULL);
 }
 

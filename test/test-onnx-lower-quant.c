@@ -8,7 +8,9 @@
  * in the requantization), QLinearConv with a bias and per-channel
  * weight scales, DynamicQuantizeLinear's three outputs; a float
  * operand refused with a Fix, and the core's own checks of the
- * primitives' shapes and dtypes.
+ * primitives' shapes and dtypes. The QDQ form: Conv, MatMul and Gemm
+ * between Q/DQ nodes give QLinearConv's and QLinearMatMul's very bytes,
+ * Relu and Clip fold exactly, and unfusable patterns still run.
  */
 #include <math.h>
 #include <stdint.h>
@@ -396,6 +398,306 @@ TEST(core_refuses_bad_quantization_nodes)
     rlx_graph_destroy(g);
 }
 
+/* ---- the QDQ form ------------------------------------------------------- */
+
+/* The report line of the ONNX node whose first output is OUT. */
+static const char *lowered_of(const rlx_model *m, const char *out)
+{
+    for (uint32_t i = 0; i < rlx_model_source_node_count(m); i++) {
+        const char *o, *l;
+        rlx_model_source_node(m, i, NULL, NULL, &o, &l);
+        if (strcmp(o, out) == 0)
+            return l;
+    }
+    FAIL("no ONNX node makes '%s'", out);
+}
+
+/* Load PATH on cpu-ref, feed u8 input "x" (COUNT), run. */
+static void start_u8(run *r, const char *path, const uint8_t *x,
+                     size_t count)
+{
+    ASSERT_OK(rlx_model_load(path, &r->m));
+    ASSERT_OK(rlx_runtime_create(&r->rt, RLX_RUNTIME_NO_DISCOVERY));
+    ASSERT_OK(rlx_session_create(r->rt, "cpu-ref", &r->s));
+    ASSERT_OK(rlx_model_compile(r->m, r->s, &r->p));
+    ASSERT_OK(rlx_program_set_input(r->p, "x", x, count));
+    ASSERT_OK(rlx_program_run(r->p));
+}
+
+/* A fixed pseudo-random byte sequence. */
+static uint8_t next_byte(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (uint8_t)(*state >> 24);
+}
+
+/* DQ(x) and DQ(w), DQ(bias) -> Conv -> Q gives the very bytes
+ * QLinearConv gives on the same operands (both are the requantization
+ * chain), and with a Relu before the Q, max(QLinearConv, y_zp). */
+TEST(qdq_conv_is_qlinear_conv)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t dx[4] = { 1, 3, 5, 5 }, dw[4] = { 4, 3, 3, 3 }, d4[1] = { 4 },
+            dy[4] = { 1, 4, 5, 5 }, pads[4] = { 1, 1, 1, 1 };
+    uint32_t seed = 7;
+    int8_t w[108];
+    for (size_t i = 0; i < sizeof w; i++)
+        w[i] = (int8_t)next_byte(&seed);
+    int32_t bias[4] = { 300, -2000, 0, 12345 };
+    float xs = 0.02f, ws[4] = { 0.01f, 0.003f, 0.02f, 0.0007f }, ys = 0.35f;
+    float bs[4];
+    for (int i = 0; i < 4; i++)
+        bs[i] = xs * ws[i];
+    uint8_t xz = 120, yz = 100;
+    int8_t wz[4] = { 0, 0, 0, 0 };
+    int32_t bz[4] = { 0, 0, 0, 0 };
+    ox_input(x, "x", OX_U8, 4, dx);
+    ox_init(x, "xs", OX_F32, 0, NULL, &xs, sizeof xs);
+    ox_init(x, "xz", OX_U8, 0, NULL, &xz, 1);
+    ox_init(x, "w", OX_I8, 4, dw, w, sizeof w);
+    ox_init(x, "ws", OX_F32, 1, d4, ws, sizeof ws);
+    ox_init(x, "wz", OX_I8, 1, d4, wz, sizeof wz);
+    ox_init(x, "b", OX_I32, 1, d4, bias, sizeof bias);
+    ox_init(x, "bs", OX_F32, 1, d4, bs, sizeof bs);
+    ox_init(x, "bz", OX_I32, 1, d4, bz, sizeof bz);
+    ox_init(x, "ys", OX_F32, 0, NULL, &ys, sizeof ys);
+    ox_init(x, "yz", OX_U8, 0, NULL, &yz, 1);
+    Onnx__NodeProto *n = ox_node(
+        x, "QLinearConv", N("x", "xs", "xz", "w", "ws", "wz", "ys", "yz",
+                            "b"), N("ql"));
+    ox_attr_ints(x, n, "pads", 4, pads);
+    ox_node(x, "DequantizeLinear", N("x", "xs", "xz"), N("xf"));
+    n = ox_node(x, "DequantizeLinear", N("w", "ws", "wz"), N("wf"));
+    ox_attr_int(x, n, "axis", 0);
+    n = ox_node(x, "DequantizeLinear", N("b", "bs", "bz"), N("bf"));
+    ox_attr_int(x, n, "axis", 0);
+    n = ox_node(x, "Conv", N("xf", "wf", "bf"), N("c1"));
+    ox_attr_ints(x, n, "pads", 4, pads);
+    ox_node(x, "QuantizeLinear", N("c1", "ys", "yz"), N("qd"));
+    n = ox_node(x, "Conv", N("xf", "wf", "bf"), N("c2"));
+    ox_attr_ints(x, n, "pads", 4, pads);
+    ox_node(x, "Relu", N("c2"), N("r2"));
+    ox_node(x, "QuantizeLinear", N("r2", "ys", "yz"), N("qr"));
+    ox_output(x, "ql", OX_U8, 4, dy);
+    ox_output(x, "qd", OX_U8, 4, dy);
+    ox_output(x, "qr", OX_U8, 4, dy);
+    const char *path = ox_write(x, "qdq-conv.onnx");
+    ox_free(x);
+    uint8_t in[75];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = next_byte(&seed);
+    run r;
+    start_u8(&r, path, in, sizeof in);
+    const uint8_t *ql = qout(&r, "ql", RLX_DTYPE_U8, 100);
+    const uint8_t *qd = qout(&r, "qd", RLX_DTYPE_U8, 100);
+    const uint8_t *qr = qout(&r, "qr", RLX_DTYPE_U8, 100);
+    int below = 0, above = 0;
+    for (int i = 0; i < 100; i++) {
+        if (qd[i] != ql[i])
+            FAIL("qd[%d] = %d, QLinearConv gives %d", i, qd[i], ql[i]);
+        int want = ql[i] > yz ? ql[i] : yz;
+        if (qr[i] != want)
+            FAIL("qr[%d] = %d, expected %d", i, qr[i], want);
+        below += ql[i] < yz;
+        above += ql[i] > yz;
+    }
+    /* the data reach both sides of the zero point: the Relu matters */
+    ASSERT(below > 0 && above > 0);
+    ASSERT_CONTAINS(lowered_of(r.m, "qd"), "fused QDQ Conv: conv_integer");
+    ASSERT_CONTAINS(lowered_of(r.m, "qr"), "fused QDQ Conv + Relu");
+    ASSERT_CONTAINS(lowered_of(r.m, "qr"), "max");
+    ASSERT_CONTAINS(lowered_of(r.m, "c1"), "fused into the QDQ group");
+    ASSERT_CONTAINS(lowered_of(r.m, "xf"), "folded into the QDQ group");
+    finish(&r);
+}
+
+/* DQ -> MatMul -> Q is QLinearMatMul to the bit; DQ -> Gemm (transB,
+ * an int32 bias, per-column weight scales) -> Clip -> Q matches the
+ * chain worked out here in C with the same f32 arithmetic. */
+TEST(qdq_matmul_and_gemm_are_the_chain)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t da[2] = { 3, 4 }, db[2] = { 4, 5 }, dg[2] = { 5, 4 },
+            d5[1] = { 5 }, dy[2] = { 3, 5 };
+    uint32_t seed = 11;
+    int8_t b[20], g[20];
+    for (int i = 0; i < 20; i++) {
+        b[i] = (int8_t)next_byte(&seed);
+        g[i] = (int8_t)next_byte(&seed);
+    }
+    float as = 0.05f, bs = 0.01f, ys = 0.4f, gs[5] = { 0.01f, 0.02f, 0.005f,
+                                                      0.03f, 0.011f };
+    float gbs[5], lo = -1.0f, hi = 6.0f;
+    int32_t gb[5] = { 100, -400, 0, 2500, -7 };
+    for (int i = 0; i < 5; i++)
+        gbs[i] = as * gs[i];
+    uint8_t az = 128, yz = 90;
+    ox_input(x, "x", OX_U8, 2, da);
+    ox_init(x, "as", OX_F32, 0, NULL, &as, sizeof as);
+    ox_init(x, "az", OX_U8, 0, NULL, &az, 1);
+    ox_init(x, "b", OX_I8, 2, db, b, sizeof b);
+    ox_init(x, "bs", OX_F32, 0, NULL, &bs, sizeof bs);
+    ox_init(x, "g", OX_I8, 2, dg, g, sizeof g);
+    ox_init(x, "gs", OX_F32, 1, d5, gs, sizeof gs);
+    ox_init(x, "gb", OX_I32, 1, d5, gb, sizeof gb);
+    ox_init(x, "gbs", OX_F32, 1, d5, gbs, sizeof gbs);
+    ox_init(x, "ys", OX_F32, 0, NULL, &ys, sizeof ys);
+    ox_init(x, "yz", OX_U8, 0, NULL, &yz, 1);
+    ox_init(x, "lo", OX_F32, 0, NULL, &lo, sizeof lo);
+    ox_init(x, "hi", OX_F32, 0, NULL, &hi, sizeof hi);
+    int8_t bz = 0;
+    ox_init(x, "bz", OX_I8, 0, NULL, &bz, 1);
+    ox_node(x, "QLinearMatMul", N("x", "as", "az", "b", "bs", "bz", "ys",
+                                  "yz"), N("ql"));
+    ox_node(x, "DequantizeLinear", N("x", "as", "az"), N("xf"));
+    ox_node(x, "DequantizeLinear", N("b", "bs"), N("bf"));
+    ox_node(x, "MatMul", N("xf", "bf"), N("m"));
+    ox_node(x, "QuantizeLinear", N("m", "ys", "yz"), N("qm"));
+    Onnx__NodeProto *n = ox_node(x, "DequantizeLinear", N("g", "gs"),
+                                 N("gf"));
+    ox_attr_int(x, n, "axis", 0);
+    n = ox_node(x, "DequantizeLinear", N("gb", "gbs"), N("gbf"));
+    ox_attr_int(x, n, "axis", 0);
+    n = ox_node(x, "Gemm", N("xf", "gf", "gbf"), N("gm"));
+    ox_attr_int(x, n, "transB", 1);
+    ox_node(x, "Clip", N("gm", "lo", "hi"), N("gc"));
+    ox_node(x, "QuantizeLinear", N("gc", "ys", "yz"), N("qg"));
+    ox_output(x, "ql", OX_U8, 2, dy);
+    ox_output(x, "qm", OX_U8, 2, dy);
+    ox_output(x, "qg", OX_U8, 2, dy);
+    const char *path = ox_write(x, "qdq-matmul.onnx");
+    ox_free(x);
+    uint8_t in[12];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = next_byte(&seed);
+    run r;
+    start_u8(&r, path, in, sizeof in);
+    const uint8_t *ql = qout(&r, "ql", RLX_DTYPE_U8, 15);
+    const uint8_t *qm = qout(&r, "qm", RLX_DTYPE_U8, 15);
+    const uint8_t *qg = qout(&r, "qg", RLX_DTYPE_U8, 15);
+    /* Clip's bounds quantized: -1 / 0.4 = -2.5 -> -2 + 90; 6 / 0.4 = 15
+     * -> 105 */
+    const int qlo = 88, qhi = 105;
+    int clipped = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+            ASSERT_EQ(qm[i * 5 + j], ql[i * 5 + j]);
+            int32_t acc = gb[j];
+            for (int k = 0; k < 4; k++)
+                acc += (in[i * 4 + k] - az) * g[j * 4 + k];
+            float mult = as * gs[j] / ys;
+            float v = nearbyintf((float)acc * mult) + yz;
+            int want = v < 0 ? 0 : v > 255 ? 255 : (int)v;
+            int c = want < qlo ? qlo : want > qhi ? qhi : want;
+            clipped += c != want;
+            if (qg[i * 5 + j] != c)
+                FAIL("qg[%d][%d] = %d, expected %d", i, j, qg[i * 5 + j],
+                     c);
+        }
+    ASSERT(clipped > 0);
+    ASSERT_CONTAINS(lowered_of(r.m, "qm"), "fused QDQ MatMul: "
+                                           "matmul_integer, mul, div, cast");
+    ASSERT_CONTAINS(lowered_of(r.m, "qg"), "fused QDQ Gemm + Clip");
+    finish(&r);
+}
+
+/* Patterns without an integer kernel, or whose scales disagree, run as
+ * dequantize, float op, quantize, and the report says why. */
+TEST(qdq_unfused_patterns_run_unfused)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t d4[4] = { 1, 1, 2, 2 }, d1[4] = { 1, 1, 1, 1 };
+    uint8_t a[4] = { 10, 200, 128, 3 }, az = 128, yz = 128;
+    float as = 0.1f, bs = 0.25f, ys = 0.2f, ps = 0.1f;
+    ox_input(x, "x", OX_U8, 4, d4);
+    ox_init(x, "a", OX_U8, 4, d4, a, sizeof a);
+    ox_init(x, "as", OX_F32, 0, NULL, &as, sizeof as);
+    ox_init(x, "bs", OX_F32, 0, NULL, &bs, sizeof bs);
+    ox_init(x, "az", OX_U8, 0, NULL, &az, 1);
+    ox_init(x, "ys", OX_F32, 0, NULL, &ys, sizeof ys);
+    ox_init(x, "ps", OX_F32, 0, NULL, &ps, sizeof ps);
+    ox_init(x, "yz", OX_U8, 0, NULL, &yz, 1);
+    ox_node(x, "DequantizeLinear", N("x", "bs", "az"), N("xf"));
+    ox_node(x, "DequantizeLinear", N("a", "as", "az"), N("af"));
+    ox_node(x, "Add", N("xf", "af"), N("s"));
+    ox_node(x, "QuantizeLinear", N("s", "ys", "yz"), N("qa"));
+    /* MaxPool between different scales: a requantization, not fused;
+     * between equal ones: fused */
+    ox_node(x, "DequantizeLinear", N("x", "ps", "az"), N("pf"));
+    int64_t k2[2] = { 2, 2 };
+    Onnx__NodeProto *n = ox_node(x, "MaxPool", N("pf"), N("p1"));
+    ox_attr_ints(x, n, "kernel_shape", 2, k2);
+    ox_node(x, "QuantizeLinear", N("p1", "ys", "yz"), N("qp"));
+    n = ox_node(x, "MaxPool", N("pf"), N("p2"));
+    ox_attr_ints(x, n, "kernel_shape", 2, k2);
+    ox_node(x, "QuantizeLinear", N("p2", "ps", "az"), N("qe"));
+    ox_output(x, "qa", OX_U8, 4, d4);
+    ox_output(x, "qp", OX_U8, 4, d1);
+    ox_output(x, "qe", OX_U8, 4, d1);
+    const char *path = ox_write(x, "qdq-unfused.onnx");
+    ox_free(x);
+    uint8_t in[4] = { 0, 255, 131, 127 };
+    run r;
+    start_u8(&r, path, in, sizeof in);
+    /* (x - 128) * 0.25 + (a - 128) * 0.1, / 0.2 half to even, + 128:
+     * -32 - 11.8 = -43.8 -> -219; 31.75 + 7.2 = 38.95 -> 194.75 -> 195;
+     * 0.75 + 0 -> 3.75 -> 4; -0.25 - 12.5 = -12.75 -> -63.75 -> -64 */
+    int64_t want_a[4] = { 0, 255, 132, 64 };
+    expect_int(&r, "qa", RLX_DTYPE_U8, want_a, 4);
+    /* max = (255 - 128) * 0.1 = 12.7; / 0.2 = 63.5 -> 64 (even) + 128 */
+    int64_t want_p[1] = { 192 }, want_e[1] = { 255 };
+    expect_int(&r, "qp", RLX_DTYPE_U8, want_p, 1);
+    expect_int(&r, "qe", RLX_DTYPE_U8, want_e, 1);
+    ASSERT_CONTAINS(lowered_of(r.m, "s"), "not fused (Add: no integer "
+                                          "kernel, runs as dequantize, f32 "
+                                          "Add, quantize)");
+    ASSERT_CONTAINS(lowered_of(r.m, "p1"), "not fused (its input and "
+                                           "output quantizations differ)");
+    ASSERT_CONTAINS(lowered_of(r.m, "qe"), "fused QDQ MaxPool: max_pool");
+    finish(&r);
+}
+
+/* A weight scale fed at run time: the group falls back to its members
+ * (dequantize, f32 conv, quantize), runs correctly, and says why. */
+TEST(qdq_conv_with_a_run_time_scale_falls_back)
+{
+    ox_model *x = ox_new(8, 13);
+    int64_t d4[4] = { 1, 1, 2, 2 }, d1[4] = { 1, 1, 1, 1 };
+    uint8_t w = 2, z = 0;
+    float xs = 0.5f, ys = 1;
+    ox_input(x, "x", OX_U8, 4, d4);
+    ox_input(x, "ws", OX_F32, 0, NULL);
+    ox_init(x, "xs", OX_F32, 0, NULL, &xs, sizeof xs);
+    ox_init(x, "ys", OX_F32, 0, NULL, &ys, sizeof ys);
+    ox_init(x, "z", OX_U8, 0, NULL, &z, 1);
+    ox_init(x, "w", OX_U8, 4, d1, &w, 1);
+    ox_node(x, "DequantizeLinear", N("x", "xs", "z"), N("xf"));
+    ox_node(x, "DequantizeLinear", N("w", "ws", "z"), N("wf"));
+    ox_node(x, "Conv", N("xf", "wf"), N("c"));
+    ox_node(x, "QuantizeLinear", N("c", "ys", "z"), N("y"));
+    ox_output(x, "y", OX_U8, 4, d4);
+    const char *path = ox_write(x, "qdq-fallback.onnx");
+    ox_free(x);
+    run r;
+    ASSERT_OK(rlx_model_load(path, &r.m));
+    ASSERT_OK(rlx_runtime_create(&r.rt, RLX_RUNTIME_NO_DISCOVERY));
+    ASSERT_OK(rlx_session_create(r.rt, "cpu-ref", &r.s));
+    ASSERT_OK(rlx_model_compile(r.m, r.s, &r.p));
+    uint8_t in[4] = { 1, 2, 3, 250 };
+    float ws = 1.5f;
+    ASSERT_OK(rlx_program_set_input(r.p, "x", in, sizeof in));
+    ASSERT_OK(rlx_program_set_input(r.p, "ws", &ws, sizeof ws));
+    ASSERT_OK(rlx_program_run(r.p));
+    /* x * 0.5 * 2 * 1.5 = 1.5, 3, 4.5, 375: 2, 3, 4 (ties to even), 255 */
+    int64_t want[4] = { 2, 3, 4, 255 };
+    expect_int(&r, "y", RLX_DTYPE_U8, want, 4);
+    ASSERT_CONTAINS(lowered_of(r.m, "c"), "not fused (the scale or zero "
+                                          "point of the weights is not "
+                                          "constant): conv");
+    ASSERT_CONTAINS(lowered_of(r.m, "y"), "quantize_linear");
+    finish(&r);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(quantize_linear_rounds_half_to_even_and_saturates),
               TEST_ENTRY(quantize_linear_per_axis_and_blocked),
               TEST_ENTRY(dequantize_linear_forms),
@@ -403,4 +705,8 @@ RLX_TEST_LIST(TEST_ENTRY(quantize_linear_rounds_half_to_even_and_saturates),
               TEST_ENTRY(qlinear_requantization_is_exact),
               TEST_ENTRY(dynamic_quantize_linear_outputs),
               TEST_ENTRY(float_operand_of_matmul_integer_is_refused),
-              TEST_ENTRY(core_refuses_bad_quantization_nodes))
+              TEST_ENTRY(core_refuses_bad_quantization_nodes),
+              TEST_ENTRY(qdq_conv_is_qlinear_conv),
+              TEST_ENTRY(qdq_matmul_and_gemm_are_the_chain),
+              TEST_ENTRY(qdq_unfused_patterns_run_unfused),
+              TEST_ENTRY(qdq_conv_with_a_run_time_scale_falls_back))

@@ -77,7 +77,7 @@ static inline void ints(edge *e, uint32_t n, const int64_t *v)
 #define CONF_EDGE14_COUNT 17
 int cli_conf_edge14_make(int i, edge *e);
 /* The quantization cases (conformance_edge_quant.c), likewise. */
-#define CONF_EDGE_QUANT_COUNT 5
+#define CONF_EDGE_QUANT_COUNT 6
 int cli_conf_edge_quant_make(int i, edge *e);
 
 #endif

@@ -2,13 +2,16 @@
  * conformance_edge_quant.c - the quantization edge cases of docs/ops.md
  * ("Edge: quantization rounding and saturation") as `rlx conformance`
  * runs them: ties rounding half to even, saturation at both ends, NaN,
- * per-axis scales, zero points of the integer ops and conv padding.
+ * per-axis scales, zero points of the integer ops and conv padding;
+ * and the requantization step of a QDQ group ("Edge: QDQ groups'
+ * requantization").
  */
 #include <math.h>
 
 #include "conformance_edge.h"
 
 #define SEC_QUANT "edge-quantization-rounding-and-saturation"
+#define SEC_REQ "edge-qdq-groups-requantization"
 
 int cli_conf_edge_quant_make(int i, edge *e)
 {
@@ -75,6 +78,19 @@ int cli_conf_edge_quant_make(int i, edge *e)
         result(e, 4, (int64_t[]){ 1, 1, 3, 3 },
                (double[]){ 0, 1, 1, 2, 6, 4, 2, 5, 3 }, 9);
         e->out = RLX_DTYPE_I32;
+        break;
+    case 5:
+        /* the last step of QLinearConv's and a fused QDQ group's chain */
+        begin(e, "requantization: quantize_linear by 1, zp 130 of acc * m "
+              "= 1.5, 2.5, 3.5, 127.5, -130.5", SEC_REQ,
+              RLX_OP_QUANTIZE_LINEAR);
+        rc = input(e, 1, (int64_t[]){ 5 },
+                   (double[]){ 1.5, 2.5, 3.5, 127.5, -130.5 }) ||
+             input(e, 0, NULL, (double[]){ 1 }) ||
+             input_of(e, RLX_DTYPE_U8, 0, NULL, (double[]){ 130 });
+        result(e, 1, (int64_t[]){ 5 }, (double[]){ 132, 132, 134, 255, 0 },
+               5);
+        e->out = RLX_DTYPE_U8;
         break;
     default:
         return 1;

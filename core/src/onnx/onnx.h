@@ -262,6 +262,20 @@ rlx_status rlx__onnx_need_float64(rlx__onnx_ctx *c, const rlx__onnx_val *v);
 rlx_status rlx__onnx_need_inputs(rlx__onnx_ctx *c, rlx__onnx_val **in,
                                  uint32_t n_in, uint32_t min);
 
+/* ---- onnx_lower_quant.c: the requantization chains ------------------ */
+
+/* QLinearConv's inputs IN (x, x_scale, x_zp, w, w_scale, w_zp, y_scale,
+ * y_zp[, B]; zero points may be NULL) lowered to conv_integer, [add],
+ * cast, mul, quantize_linear into OUT; the conv attributes are
+ * c->node's. */
+rlx_status rlx__onnx_qlinear_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                  uint32_t n_in, rlx__onnx_val *out);
+/* QLinearMatMul's inputs IN likewise, BIAS (int32, one per column, or
+ * NULL) added to the accumulator. */
+rlx_status rlx__onnx_qlinear_matmul(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                    uint32_t n_in, rlx__onnx_val *bias,
+                                    rlx__onnx_val *out);
+
 /* ---- onnx_eval.c: a small evaluator for known integer data ---------- */
 
 /* Evaluate the current node on known inputs when the evaluator handles
@@ -366,6 +380,47 @@ int rlx__onnx_is_host_op(const char *op);
 rlx_status rlx__onnx_host_op(rlx__onnx_ctx *c, rlx__onnx_val **in,
                              uint32_t n_in, rlx__onnx_val *out,
                              uint32_t n_out, int known);
+/* ---- onnx_qdq.c: QDQ groups of the top graph ------------------------ */
+
+/* The QDQ groups of the top graph found before walking it: DQ -> Conv |
+ * MatMul | Gemm -> [Relu | Clip] -> Q run as the requantization chain,
+ * DQ -> MaxPool | Reshape | Flatten | Transpose -> Q on the integers. The
+ * group's members are deferred; at its last node (the Q, its anchor)
+ * the group is lowered fused, or, when the values say it cannot be
+ * (a scale not constant, scales that differ), its members one by one. */
+typedef struct rlx__onnx_qdq rlx__onnx_qdq;
+enum { RLX__QDQ_PLAIN, RLX__QDQ_DEFER, RLX__QDQ_ANCHOR };
+
+rlx_status rlx__onnx_qdq_find(const rlx__onnx_model *m, rlx__onnx_qdq **out);
+void rlx__onnx_qdq_free(rlx__onnx_qdq *q);
+/* What the walker does with node I: plain, deferred, or an anchor. */
+int rlx__onnx_qdq_role(const rlx__onnx_qdq *q, uint32_t i);
+/* Is node I deferred and not lowered yet (its inputs are still read)? */
+int rlx__onnx_qdq_pending(const rlx__onnx_qdq *q, uint32_t i);
+/* Why node I, next to Q/DQ nodes, is not fused (NULL: it is, or it is
+ * no QDQ op); or, for a deferred node, what it was fused into. */
+const char *rlx__onnx_qdq_why(const rlx__onnx_qdq *q, uint32_t i);
+/* REP (malloc'd, consumed) prefixed with "not fused (WHY): ". */
+char *rlx__onnx_qdq_prefix(const char *why, char *rep);
+
+/* What the walker lends a group's lowering: GET a value read by the
+ * group (a run-time value becomes a graph input of the stage), SLOT
+ * where a value is kept, NODE lower node I as usual (*REP its report). */
+typedef struct rlx__onnx_qdq_env {
+    rlx_status (*get)(void *arg, const char *name, rlx__onnx_val **out);
+    rlx__onnx_val *(*slot)(void *arg, const char *name);
+    rlx_status (*node)(void *arg, uint32_t i, char **rep);
+    void *arg;
+} rlx__onnx_qdq_env;
+/* The group whose QuantizeLinear is node ANCHOR (c->node): lowered fused
+ * (*REP its report), or, when its values fail a check, its members not
+ * lowered yet one by one (their lines in REPORT, per node, or NULL), the
+ * reason on the op's line, then the anchor itself. */
+rlx_status rlx__onnx_qdq_walk(rlx__onnx_ctx *c, rlx__onnx_folder *f,
+                              rlx__onnx_qdq *q, uint32_t anchor,
+                              const rlx__onnx_qdq_env *env, char **report,
+                              char **rep);
+
 /* Host tensor helpers shared by the control ops. */
 size_t rlx__onnx_val_bytes(const rlx__onnx_val *v);
 

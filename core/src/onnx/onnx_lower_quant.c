@@ -6,7 +6,8 @@
  * QLinearMatMul and QLinearConv as the integer op (i32), then the
  * requantization ONNX specifies: i32 * (a_scale * b_scale / y_scale),
  * rounded half to even, + y_zero_point, saturated (quantize_linear with
- * scale 1 does the last three exactly).
+ * scale 1 does the last three exactly). The QDQ form of a conv or a
+ * matmul (onnx_qdq.c) lowers through the same two functions.
  */
 #include <string.h>
 
@@ -243,8 +244,10 @@ static rlx_status int_zero_point(rlx__onnx_ctx *c, rlx__onnx_val *zp,
                               "an operand is %s. Fix: %s takes int8 or "
                               "uint8 operands", rlx_dtype_name(op->dtype),
                               c->node->op_type);
-    if (!zp)
-        return zeros(c, op->dtype, 0, NULL, out);
+    if (!zp) { /* a constant 0, as a backend's integer kernel reads it */
+        static const uint8_t zero;
+        return rlx__onnx_constant(c, op->dtype, 0, NULL, &zero, out);
+    }
     if (zp->dtype != op->dtype)
         return rlx__onnx_fail(c, RLX_ERR_DTYPE,
                               "%s is %s, its operand %s. Fix: give the zero "
@@ -414,15 +417,14 @@ static rlx_status multiplier(rlx__onnx_ctx *c, rlx_value s1, rlx_value s2,
     return add2(c, RLX_OP_DIV, *out, ys, out);
 }
 
-/* QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp) */
-static rlx_status lower_qlinear_matmul(rlx__onnx_ctx *c, rlx__onnx_val **in,
-                                       uint32_t n_in, rlx__onnx_val *out,
-                                       uint32_t n_out)
+/* QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp), and
+ * a fused QDQ MatMul or Gemm (onnx_qdq.c), which may add BIAS (int32,
+ * one per column) to the accumulator. */
+rlx_status rlx__onnx_qlinear_matmul(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                    uint32_t n_in, rlx__onnx_val *bias,
+                                    rlx__onnx_val *out)
 {
-    (void)n_out;
-    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 7);
-    if (st != RLX_OK)
-        return st;
+    rlx_status st;
     rlx__onnx_val *a = in[0], *b = in[3];
     rlx_value acc, sa, sb, mult;
     if ((st = matmul_integer(c, a, b, in[2], in[5], &acc)) != RLX_OK)
@@ -443,18 +445,40 @@ static rlx_status lower_qlinear_matmul(rlx__onnx_ctx *c, rlx__onnx_val **in,
                           &sb)) != RLX_OK ||
         (st = multiplier(c, sa, sb, in[6], &mult)) != RLX_OK)
         return st;
+    if (bias) {
+        rlx_value bv;
+        if (bias->dtype != RLX_DTYPE_I32 || numel(bias) != n)
+            return rlx__onnx_fail(c, RLX_ERR_SHAPE,
+                                  "the bias is %s with %lld elements. Fix: "
+                                  "the bias is int32, one per column "
+                                  "(%lld)", rlx_dtype_name(bias->dtype),
+                                  (long long)numel(bias), (long long)n);
+        if ((st = rlx__onnx_node_value(c, bias, &bv)) != RLX_OK ||
+            (bias->rank != 1 && (st = reshape(c, bv, 1, &n, &bv)) !=
+                                    RLX_OK) ||
+            (st = add2(c, RLX_OP_ADD, acc, bv, &acc)) != RLX_OK)
+            return st;
+    }
     return requantize(c, acc, mult, in[6], opt(in, n_in, 7), &out[0]);
 }
 
-/* QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B]) */
-static rlx_status lower_qlinear_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
-                                     uint32_t n_in, rlx__onnx_val *out,
-                                     uint32_t n_out)
+static rlx_status lower_qlinear_matmul(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                       uint32_t n_in, rlx__onnx_val *out,
+                                       uint32_t n_out)
 {
     (void)n_out;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 7);
     if (st != RLX_OK)
         return st;
+    return rlx__onnx_qlinear_matmul(c, in, n_in, NULL, out);
+}
+
+/* QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B]),
+ * and a fused QDQ Conv (onnx_qdq.c): the conv attributes are c->node's. */
+rlx_status rlx__onnx_qlinear_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                  uint32_t n_in, rlx__onnx_val *out)
+{
+    rlx_status st;
     rlx__onnx_val *x = in[0], *w = in[3];
     rlx_value acc, sx, sw, mult;
     if ((st = conv_integer(c, x, w, in[2], in[5], &acc)) != RLX_OK)
@@ -483,6 +507,17 @@ static rlx_status lower_qlinear_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
         (st = multiplier(c, sx, sw, in[6], &mult)) != RLX_OK)
         return st;
     return requantize(c, acc, mult, in[6], opt(in, n_in, 7), &out[0]);
+}
+
+static rlx_status lower_qlinear_conv(rlx__onnx_ctx *c, rlx__onnx_val **in,
+                                     uint32_t n_in, rlx__onnx_val *out,
+                                     uint32_t n_out)
+{
+    (void)n_out;
+    rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 7);
+    if (st != RLX_OK)
+        return st;
+    return rlx__onnx_qlinear_conv(c, in, n_in, out);
 }
 
 const rlx__onnx_op rlx__onnx_ops_quant[] = {

@@ -28,6 +28,7 @@ struct rlx__onnx_scope {
     rlx__onnx_tensor *inits;     /* a subgraph's decoded initializers */
     uint32_t n_inits;
     char **report;               /* the top scope: per node, or NULL */
+    rlx__onnx_qdq *qdq;          /* the top scope: its QDQ groups */
 };
 
 struct rlx__onnx_walk {
@@ -68,6 +69,7 @@ static rlx__onnx_val *lookup(rlx__onnx_scope *s, const char *name)
 
 static void scope_free(rlx__onnx_scope *s)
 {
+    rlx__onnx_qdq_free(s->qdq);
     for (size_t i = 0; s->vals && i < s->n_vals; i++)
         free(s->vals[i].owned);
     free(s->vals);
@@ -210,11 +212,13 @@ static int graph_uses(const Onnx__GraphProto *g, const char *name)
     return 0;
 }
 
-/* Is NAME read from scope S's current node on, or is it an output? */
+/* Is NAME read from scope S's current node on (or by a QDQ group's
+ * member not lowered yet), or is it an output? */
 static int used_later(const rlx__onnx_scope *s, const char *name)
 {
-    for (uint32_t i = s->pos; i < s->n_nodes; i++)
-        if (node_uses(s->nodes[i], name))
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if ((i >= s->pos || rlx__onnx_qdq_pending(s->qdq, i)) &&
+            node_uses(s->nodes[i], name))
             return 1;
     for (size_t i = 0; i < s->gp->n_output; i++)
         if (s->gp->output[i]->name &&
@@ -518,20 +522,68 @@ done:
     return st;
 }
 
+/* What onnx_qdq_lower.c needs of the walker: values by name (a run-time
+ * one becomes a stage input), their slots, and node I lowered as usual. */
+typedef struct group_env {
+    rlx__onnx_walk *w;
+    rlx__onnx_scope *s;
+} group_env;
+
+static rlx_status group_get(void *arg, const char *name, rlx__onnx_val **out)
+{
+    group_env *e = arg;
+    if (!(*out = lookup(e->s, name)))
+        return rlx__onnx_fail(&e->w->c, RLX_ERR_NOT_FOUND,
+                              "it reads '%s', which nothing makes. Fix: the "
+                              "model is damaged; re-export it", name);
+    return rt_input(e->w, *out);
+}
+
+static rlx__onnx_val *group_slot(void *arg, const char *name)
+{
+    return lookup(((group_env *)arg)->s, name);
+}
+
+static rlx_status group_node(void *arg, uint32_t i, char **rep)
+{
+    group_env *e = arg;
+    uint32_t at = e->s->pos;
+    e->s->pos = i;
+    rlx_status st = walk_node(e->w, e->s, rep);
+    e->s->pos = at;
+    return st;
+}
+
 static rlx_status walk(rlx__onnx_walk *w, rlx__onnx_scope *s)
 {
     for (s->pos = 0; s->pos < s->n_nodes; s->pos++) {
         char *rep = NULL;
-        rlx_status st = walk_node(w, s, &rep);
+        int role = rlx__onnx_qdq_role(s->qdq, s->pos);
+        if (role == RLX__QDQ_DEFER)
+            continue; /* lowered with its group, or at its anchor */
+        group_env e = { w, s };
+        rlx__onnx_qdq_env env = { group_get, group_slot, group_node, &e };
+        rlx_status st =
+            role == RLX__QDQ_ANCHOR
+                ? rlx__onnx_qdq_walk(&w->c, &w->f, s->qdq, s->pos, &env,
+                                     s->report, &rep)
+                : walk_node(w, s, &rep);
         if (st != RLX_OK) {
             free(rep);
             return st;
         }
+        if (role == RLX__QDQ_PLAIN)
+            rep = rlx__onnx_qdq_prefix(rlx__onnx_qdq_why(s->qdq, s->pos),
+                                       rep);
         if (s->report)
             s->report[s->pos] = rep;
         else
             free(rep);
     }
+    /* a member fused away says what it was folded into */
+    for (uint32_t i = 0; s->report && i < s->n_nodes; i++)
+        if (!s->report[i] && rlx__onnx_qdq_why(s->qdq, i))
+            s->report[i] = rlx__strdup(rlx__onnx_qdq_why(s->qdq, i));
     return RLX_OK;
 }
 
@@ -610,12 +662,14 @@ static rlx_status top_init(rlx__onnx_walk *w, rlx__onnx_scope *s,
     s->gp = m->proto->graph;
     s->nodes = m->nodes;
     s->n_nodes = m->n_nodes;
+    rlx_status st = rlx__onnx_qdq_find(m, &s->qdq);
+    if (st != RLX_OK)
+        return st;
     size_t total = m->n_inputs + m->n_inits;
     for (uint32_t i = 0; i < m->n_nodes; i++)
         total += m->nodes[i]->n_output;
     s->n_vals = total;
-    rlx_status st = rlx__onnx_names_init(&s->names, total);
-    if (st != RLX_OK)
+    if ((st = rlx__onnx_names_init(&s->names, total)) != RLX_OK)
         return st;
     if (!(s->vals = calloc(total ? total : 1, sizeof *s->vals)))
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
