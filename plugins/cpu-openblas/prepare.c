@@ -244,6 +244,10 @@ rlx_status rlxb_prepare(rlxb_backend *be, const rlx_graph_view *g,
         s->kind = RLXB_K_TRANSPOSE;
         return prepare_transpose(g, v, &at, &s->plan.transpose);
     }
+    if (v->op == RLX_OP_MATMUL_INTEGER || v->op == RLX_OP_CONV_INTEGER) {
+        s->kind = RLXB_K_QGEMM; /* integer GEMM (kernels_q.c) */
+        return rlxb_q_prepare(be, g, i, &s->plan.q);
+    }
     if (v->dtype != RLX_DTYPE_F32 || !rlx_kit_op_is_float(v->op))
         return RLX_ERR_UNSUPPORTED;
     for (uint32_t j = 0; j < v->n_inputs; j++)
