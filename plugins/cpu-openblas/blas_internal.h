@@ -336,6 +336,10 @@ void rlxb_q_free(rlxb_qplan *p);
 rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
                       rlxb_exe *x);
 
+/* Max pool of u8 or i8 planes on window plan P (kernels_qpool.c). */
+void rlxb_qpool_run(rlxb_pool *pool, const rlxb_window *p,
+                    const void *x, void *y, int is_signed);
+
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 
 /* Sets x->prof when the setting asks for it. */

@@ -130,6 +130,12 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
         return RLX_OK;
     }
     case RLXB_K_WINDOW: {
+        if (s->dtype != RLX_DTYPE_F32) { /* a max pool of bytes */
+            rlxb_qpool_run(pool, &s->plan.window,
+                           x->steps[s->inputs[0]].ptr, s->ptr,
+                           s->dtype == RLX_DTYPE_I8);
+            return RLX_OK;
+        }
         const float *in[5] = { 0 };
         for (uint32_t j = 0; j < s->n_inputs && j < 5; j++)
             in[j] = F32(j);

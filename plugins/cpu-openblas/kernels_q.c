@@ -459,13 +459,24 @@ static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
             if (iy < 0 || iy >= (long)p->ih) {
                 memset(d + j, pad, len);
             } else {
+                /* output columns [a, b) read inside the row */
                 const uint8_t *src = plane + (size_t)iy * p->iw;
-                for (size_t o = 0; o < len; o++) {
-                    long ix = (long)((ox0 + o) * p->sw + kx * p->dw) -
-                              (long)p->pw;
-                    d[j + o] = ix < 0 || ix >= (long)p->iw ? pad
-                                                           : src[ix];
-                }
+                long off = (long)(kx * p->dw) - (long)p->pw;
+                long sw = (long)p->sw;
+                long a = off >= 0 ? 0 : (-off + sw - 1) / sw;
+                long last = (long)p->iw - 1 - off;
+                long b = last < 0 ? 0 : last / sw + 1;
+                long o0 = (long)ox0, o1 = (long)(ox0 + len);
+                a = a < o0 ? o0 : a > o1 ? o1 : a;
+                b = b < a ? a : b > o1 ? o1 : b;
+                uint8_t *dd = d + j; /* column o at dd[o - o0] */
+                memset(dd, pad, (size_t)(a - o0));
+                if (sw == 1)
+                    memcpy(dd + (a - o0), src + a + off, (size_t)(b - a));
+                else
+                    for (long o = a; o < b; o++)
+                        dd[o - o0] = src[o * sw + off];
+                memset(dd + (b - o0), pad, (size_t)(o1 - b));
             }
             j += len;
         }

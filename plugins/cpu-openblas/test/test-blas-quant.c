@@ -431,6 +431,67 @@ TEST(matmul_requant_fused)
                         .clamp = clamp, .mult = 0.004f });
 }
 
-RLX_TEST_LIST(TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
+/* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,
+ * ceil mode, against cpu-ref, and run by the plugin, not cpu-ref. */
+static void check_pool(rlx_dtype t, const int64_t *at, uint32_t n_at)
+{
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value x, y;
+    int64_t dims[4] = { 2, 5, 13, 11 };
+    ASSERT_OK(rlx_graph_input(g, "x", t, 4, dims, &x));
+    rlx_attrs a = { .n_ints = n_at, .ints = at };
+    ASSERT_OK(rlx_graph_add_node(g, NULL, RLX_OP_MAX_POOL, 1, &x, &a, &y));
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    graph b = { .g = g };
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    if (!strstr(log, " 0 through cpu-ref"))
+        FAIL("the byte max pool ran through cpu-ref; log:\n%s", log);
+    size_t n = 2 * 5 * 13 * 11;
+    uint8_t *v = bytes(n, 0x17);
+    ASSERT_OK(rlx_program_set_input(pb, "x", v, n));
+    ASSERT_OK(rlx_program_set_input(pr, "x", v, n));
+    ASSERT_OK(rlx_program_run(pb));
+    ASSERT_OK(rlx_program_run(pr));
+    size_t nb = 0, nr = 0;
+    const uint8_t *got = rlx_program_output_data(pb, 0, &nb);
+    const uint8_t *want = rlx_program_output_data(pr, 0, &nr);
+    ASSERT(got && want && nb == nr && nb > 0);
+    for (size_t i = 0; i < nb; i++)
+        if (got[i] != want[i])
+            FAIL("dtype %d: byte %zu is %u, cpu-ref %u", (int)t, i, got[i],
+                 want[i]);
+    free(v);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(max_pool_bytes)
+{
+    need_variant();
+    /* ceil_mode, count_include_pad, p, kernel[2], strides[2],
+     * dilations[2], pads_begin[2], pads_end[2] */
+    int64_t plain[] = { 0, 0, 2, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1 };
+    int64_t odd[] = { 1, 0, 2, 2, 3, 3, 1, 2, 1, 0, 2, 1, 0 };
+    int64_t wide[] = { 0, 0, 2, 5, 4, 1, 1, 1, 1, 2, 2, 2, 1 };
+    rlx_dtype ts[2] = { U8, I8 };
+    for (int i = 0; i < 2; i++) {
+        check_pool(ts[i], plain, 13);
+        check_pool(ts[i], odd, 13);
+        check_pool(ts[i], wide, 13);
+    }
+}
+
+RLX_TEST_LIST(TEST_ENTRY(max_pool_bytes), TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
               TEST_ENTRY(conv_integer_shapes), TEST_ENTRY(conv_requant_fused),
               TEST_ENTRY(matmul_integer), TEST_ENTRY(matmul_requant_fused))
