@@ -349,7 +349,9 @@ typedef struct qrun {
 } qrun;
 
 /* Rows [i0, i0 + mr) (of block BLK, global row base RBASE) by columns
- * [j0, j0 + nc) of tile C into the result. CS: the columns' B sums. */
+ * [j0, j0 + nc) of tile C into the result. CS: the columns' B sums.
+ * Loops run over the whole tile width (QNR, columns past NC computed
+ * and dropped) so they vectorise. */
 static void epilogue(const qrun *r, const int32_t *c, size_t blk,
                      size_t rbase, size_t i0, size_t mr, size_t j0,
                      size_t nc, const int32_t *cs, const int32_t *rsa)
@@ -358,54 +360,60 @@ static void epilogue(const qrun *r, const int32_t *c, size_t blk,
     const rlxb_qepi *e = &p->epi;
     size_t n = p->n;
     uint32_t k = (uint32_t)p->k;
+    uint32_t zb[NR];
+    for (size_t jj = 0; jj < NR; jj++)
+        zb[jj] = (uint32_t)load_byte(p->tb, r->zb,
+                                     jj < nc ? r->zb_step * (j0 + jj) : 0);
     for (size_t ii = 0; ii < mr; ii++) {
         size_t i = i0 + ii, row = rbase + i;
         uint32_t za = (uint32_t)r->za[row];
         uint32_t ra = (uint32_t)rsa[i];
         size_t out = (blk * p->m + i) * n + j0;
-        int32_t v[NR];
-        for (size_t jj = 0; jj < nc; jj++) {
-            uint32_t zb = (uint32_t)load_byte(p->tb, r->zb,
-                                              r->zb_step * (j0 + jj));
-            uint32_t s = (uint32_t)c[ii * NR + jj] - zb * ra + k * za * zb;
-            if (r->any_za)
-                s -= za * (uint32_t)cs[jj];
-            v[jj] = (int32_t)s;
-        }
+        const int32_t *cr = c + ii * NR;
+        uint32_t v[NR];
+        for (size_t jj = 0; jj < NR; jj++)
+            v[jj] = (uint32_t)cr[jj] - zb[jj] * ra + k * za * zb[jj];
+        if (r->any_za)
+            for (size_t jj = 0; jj < NR; jj++)
+                v[jj] -= za * (uint32_t)cs[jj];
         if (!e->on) {
             memcpy((int32_t *)r->y + out, v, nc * sizeof *v);
             continue;
         }
-        if (r->bias)
+        if (r->bias && e->bias_col)
             for (size_t jj = 0; jj < nc; jj++)
-                v[jj] = (int32_t)((uint32_t)v[jj] +
-                                  (uint32_t)r->bias[e->bias_col ? j0 + jj
-                                                                : row]);
+                v[jj] += (uint32_t)r->bias[j0 + jj];
+        else if (r->bias) {
+            uint32_t bv = (uint32_t)r->bias[row];
+            for (size_t jj = 0; jj < NR; jj++)
+                v[jj] += bv;
+        }
         float q[NR];
-        if (e->mult_mode == 2)
+        if (e->mult_mode == 2) {
             for (size_t jj = 0; jj < nc; jj++)
-                q[jj] = (float)v[jj] * r->mult[j0 + jj];
-        else {
+                q[jj] = (float)(int32_t)v[jj] * r->mult[j0 + jj];
+            for (size_t jj = nc; jj < NR; jj++)
+                q[jj] = 0.0f;
+        } else {
             float mu = r->mult[e->mult_mode == 1 ? row : 0];
-            for (size_t jj = 0; jj < nc; jj++)
-                q[jj] = (float)v[jj] * mu;
+            for (size_t jj = 0; jj < NR; jj++)
+                q[jj] = (float)(int32_t)v[jj] * mu;
         }
         if (r->scale != 1.0f)
-            for (size_t jj = 0; jj < nc; jj++)
+            for (size_t jj = 0; jj < NR; jj++)
                 q[jj] = q[jj] / r->scale;
-        int32_t res[NR];
-        for (size_t jj = 0; jj < nc; jj++) {
+        float flo = r->flo, fhi = r->fhi;
+        int32_t zp = r->zp, res[NR];
+        for (size_t jj = 0; jj < NR; jj++) {
             float t = q[jj] == q[jj] ? nearbyintf(q[jj]) : 0.0f;
-            t = t < r->flo ? r->flo : t;
-            t = t > r->fhi ? r->fhi : t;
-            res[jj] = (int32_t)t + r->zp;
+            t = t < flo ? flo : t;
+            t = t > fhi ? fhi : t;
+            res[jj] = (int32_t)t + zp;
         }
-        if (e->out == RLX_DTYPE_U8)
-            for (size_t jj = 0; jj < nc; jj++)
-                ((uint8_t *)r->y)[out + jj] = (uint8_t)res[jj];
-        else
-            for (size_t jj = 0; jj < nc; jj++)
-                ((int8_t *)r->y)[out + jj] = (int8_t)res[jj];
+        uint8_t b8[NR];
+        for (size_t jj = 0; jj < NR; jj++)
+            b8[jj] = (uint8_t)res[jj]; /* i8: the same two's complement */
+        memcpy((uint8_t *)r->y + out, b8, nc);
     }
 }
 
