@@ -441,53 +441,62 @@ static void tiles(const qrun *r, const uint8_t *pa, const int32_t *rsa,
 /* ---- conv columns -------------------------------------------------------- */
 
 /* Rows of the columns [p0, p0 + w) of image X (group G) into ROWS
- * ([kp][w]): padding reads x's zero point; rows past k are zero. */
+ * ([kp][w]): padding reads x's zero point; rows past k are zero. Each
+ * row is built a run of output columns at a time (one output row of the
+ * image), with the columns whose tap falls inside the input found once
+ * per row of ROWS. */
 static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
                    uint8_t *rows)
 {
     const rlxb_qplan *p = r->p;
     uint8_t pad = (uint8_t)load_byte(p->tb, r->zb, 0);
     size_t khw = p->kh * p->kw, npix = p->n;
+    size_t valid = npix - p0 < w ? npix - p0 : w;
+    size_t oy0 = p0 / p->ow, ox00 = p0 % p->ow;
+    long sw = (long)p->sw;
     for (size_t q = 0; q < p->k; q++) {
         size_t ch = q / khw, ky = q % khw / p->kw, kx = q % p->kw;
         const uint8_t *plane = x + ch * p->ih * p->iw;
         uint8_t *d = rows + q * w;
-        size_t j = 0;
-        while (j < w) {
-            size_t pix = p0 + j;
-            if (pix >= npix) {
-                memset(d + j, 0, w - j);
-                break;
-            }
-            size_t oy = pix / p->ow, ox0 = pix % p->ow;
+        /* output columns [a, b) of any row read inside the input */
+        long off = (long)(kx * p->dw) - (long)p->pw;
+        long a = off >= 0 ? 0 : (-off + sw - 1) / sw;
+        long last = (long)p->iw - 1 - off;
+        long b = last < 0 ? 0 : last / sw + 1;
+        if (b > (long)p->ow)
+            b = (long)p->ow;
+        if (a > b)
+            a = b;
+        size_t j = 0, oy = oy0, ox0 = ox00;
+        while (j < valid) {
             size_t len = p->ow - ox0;
-            if (len > w - j)
-                len = w - j;
+            if (len > valid - j)
+                len = valid - j;
             long iy = (long)(oy * p->sh + ky * p->dh) - (long)p->ph;
+            uint8_t *dd = d + j; /* column o at dd[o - o0] */
             if (iy < 0 || iy >= (long)p->ih) {
-                memset(d + j, pad, len);
+                memset(dd, pad, len);
             } else {
-                /* output columns [a, b) read inside the row */
                 const uint8_t *src = plane + (size_t)iy * p->iw;
-                long off = (long)(kx * p->dw) - (long)p->pw;
-                long sw = (long)p->sw;
-                long a = off >= 0 ? 0 : (-off + sw - 1) / sw;
-                long last = (long)p->iw - 1 - off;
-                long b = last < 0 ? 0 : last / sw + 1;
                 long o0 = (long)ox0, o1 = (long)(ox0 + len);
-                a = a < o0 ? o0 : a > o1 ? o1 : a;
-                b = b < a ? a : b > o1 ? o1 : b;
-                uint8_t *dd = d + j; /* column o at dd[o - o0] */
-                memset(dd, pad, (size_t)(a - o0));
+                long ca = a < o0 ? o0 : a > o1 ? o1 : a;
+                long cb = b < ca ? ca : b > o1 ? o1 : b;
+                for (long o = o0; o < ca; o++)
+                    dd[o - o0] = pad;
                 if (sw == 1)
-                    memcpy(dd + (a - o0), src + a + off, (size_t)(b - a));
+                    memcpy(dd + (ca - o0), src + ca + off, (size_t)(cb - ca));
                 else
-                    for (long o = a; o < b; o++)
+                    for (long o = ca; o < cb; o++)
                         dd[o - o0] = src[o * sw + off];
-                memset(dd + (b - o0), pad, (size_t)(o1 - b));
+                for (long o = cb; o < o1; o++)
+                    dd[o - o0] = pad;
             }
             j += len;
+            oy++;
+            ox0 = 0;
         }
+        if (valid < w)
+            memset(d + valid, 0, w - valid);
     }
     memset(rows + p->k * w, 0, (p->kp - p->k) * w);
 }
