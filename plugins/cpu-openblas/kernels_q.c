@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include <rlx/kit_spatial.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "blas_internal.h"
 #include "cpu_ref_reuse.h"
@@ -450,12 +453,21 @@ static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
 {
     const rlxb_qplan *p = r->p;
     uint8_t pad = (uint8_t)load_byte(p->tb, r->zb, 0);
-    size_t khw = p->kh * p->kw, npix = p->n;
+    size_t npix = p->n;
     size_t valid = npix - p0 < w ? npix - p0 : w;
     size_t oy0 = p0 / p->ow, ox00 = p0 % p->ow;
     long sw = (long)p->sw;
+    size_t ch = 0, ky = 0, kx = 0; /* of row q, stepped without division */
     for (size_t q = 0; q < p->k; q++) {
-        size_t ch = q / khw, ky = q % khw / p->kw, kx = q % p->kw;
+        if (q) {
+            if (++kx == p->kw) {
+                kx = 0;
+                if (++ky == p->kh) {
+                    ky = 0;
+                    ch++;
+                }
+            }
+        }
         const uint8_t *plane = x + ch * p->ih * p->iw;
         uint8_t *d = rows + q * w;
         /* output columns [a, b) of any row read inside the input */
@@ -483,11 +495,31 @@ static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
                 long cb = b < ca ? ca : b > o1 ? o1 : b;
                 for (long o = o0; o < ca; o++)
                     dd[o - o0] = pad;
-                if (sw == 1)
+                long o = ca;
+                if (sw == 1) {
                     memcpy(dd + (ca - o0), src + ca + off, (size_t)(cb - ca));
-                else
-                    for (long o = ca; o < cb; o++)
-                        dd[o - o0] = src[o * sw + off];
+                    o = cb;
+                }
+#if defined(__SSE2__)
+                /* stride 2 (stems, downsampling): the even bytes of 32,
+                 * while all 32 lie inside the row */
+                if (sw == 2) {
+                    const __m128i even = _mm_set1_epi16(0x00ff);
+                    for (; o + 16 <= cb && o * 2 + off + 32 <= (long)p->iw;
+                         o += 16) {
+                        const uint8_t *sp = src + o * 2 + off;
+                        __m128i lo = _mm_loadu_si128((const __m128i *)sp);
+                        __m128i hi = _mm_loadu_si128(
+                            (const __m128i *)(sp + 16));
+                        _mm_storeu_si128(
+                            (__m128i *)(dd + (o - o0)),
+                            _mm_packus_epi16(_mm_and_si128(lo, even),
+                                             _mm_and_si128(hi, even)));
+                    }
+                }
+#endif
+                for (; o < cb; o++)
+                    dd[o - o0] = src[o * sw + off];
                 for (long o = cb; o < o1; o++)
                     dd[o - o0] = pad;
             }

@@ -379,6 +379,10 @@ TEST(conv_integer_shapes)
     check(&(gcase){ .conv = 1, .n = 3, .c = 8, .h = 5, .w = 6, .m = 12,
                     .kh = 3, .kw = 3, .group = 4, .s = 1, .d = 1, .pad = 1,
                     .tx = I8, .tw = U8, .zx = -3, .zw = -2000 });
+    /* a stem: 7x7 stride 2 over rows wide enough for the vector copy */
+    check(&(gcase){ .conv = 1, .n = 2, .c = 3, .h = 9, .w = 75, .m = 8,
+                    .kh = 7, .kw = 7, .group = 1, .s = 2, .d = 1, .pad = 3,
+                    .tx = U8, .tw = I8, .zx = 9, .zw = 0 });
     check(&(gcase){ .conv = 1, .n = 1, .c = 7, .h = 9, .w = 9, .m = 7,
                     .kh = 3, .kw = 3, .group = 7, .s = 2, .d = 1, .pad = 1,
                     .tx = U8, .tw = U8, .zx = 128, .zw = 255 });
