@@ -80,6 +80,7 @@ typedef enum rlxb_kind {
     RLXB_K_WINDOW,       /* 2-d pools, batch norm (kernels_window.c) */
     RLXB_K_QGEMM,        /* matmul_integer, conv_integer, with a fused
                                  requantization (kernels_q.c, qfuse.c) */
+    RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlxb_kind;
 
@@ -232,6 +233,7 @@ typedef struct rlxb_step {
         rlxb_conv conv;
         rlxb_window window;
         rlxb_qplan q;
+        rlxb_qlin qlin;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -336,6 +338,12 @@ void rlxb_q_free(rlxb_qplan *p);
 rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
                       rlxb_exe *x);
 
+/* quantize_linear / dequantize_linear node I per tensor or per axis,
+ * else RLX_ERR_UNSUPPORTED. */
+rlx_status rlxb_qlin_prepare(const rlx_graph_view *g, uint32_t i,
+                             rlxb_qlin *p);
+void rlxb_qlin_run(rlxb_pool *pool, const rlxb_qlin *p, const void *x,
+                   const void *s, const void *z, void *y);
 /* Max pool of u8 or i8 planes on window plan P (kernels_qpool.c). */
 void rlxb_qpool_run(rlxb_pool *pool, const rlxb_window *p,
                     const void *x, void *y, int is_signed);

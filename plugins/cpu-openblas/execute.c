@@ -129,6 +129,11 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
                                 "smaller batch");
         return RLX_OK;
     }
+    case RLXB_K_QLINEAR:
+        rlxb_qlin_run(pool, &s->plan.qlin, x->steps[s->inputs[0]].ptr,
+                      x->steps[s->inputs[1]].ptr,
+                      x->steps[s->inputs[2]].ptr, s->ptr);
+        return RLX_OK;
     case RLXB_K_WINDOW: {
         if (s->dtype != RLX_DTYPE_F32) { /* a max pool of bytes */
             rlxb_qpool_run(pool, &s->plan.window,

@@ -248,6 +248,11 @@ rlx_status rlxb_prepare(rlxb_backend *be, const rlx_graph_view *g,
         s->kind = RLXB_K_QGEMM; /* integer GEMM (kernels_q.c) */
         return rlxb_q_prepare(be, g, i, &s->plan.q);
     }
+    if (v->op == RLX_OP_QUANTIZE_LINEAR ||
+        v->op == RLX_OP_DEQUANTIZE_LINEAR) {
+        s->kind = RLXB_K_QLINEAR; /* kernels_qlinear.c */
+        return rlxb_qlin_prepare(g, i, &s->plan.qlin);
+    }
     if (v->op == RLX_OP_MAX_POOL && v->n_inputs == 1 &&
         (v->dtype == RLX_DTYPE_U8 || v->dtype == RLX_DTYPE_I8) &&
         g->nodes[v->inputs[0]]->dtype == v->dtype) {

@@ -99,4 +99,12 @@ typedef struct rlxb_qplan {
     atomic_flag *busy;
 } rlxb_qplan;
 
+/* quantize_linear / dequantize_linear (kernels_qlinear.c): x seen as
+ * [outer, len, inner], scale element per len index (per tensor: one). */
+typedef struct rlxb_qlin {
+    int quantize;             /* 1: f32 -> tx, 0: tx -> f32 */
+    rlx_dtype tx;             /* the integer side: U8, I8 (or I32) */
+    size_t outer, len, inner;
+} rlxb_qlin;
+
 #endif

@@ -496,6 +496,87 @@ TEST(max_pool_bytes)
     }
 }
 
-RLX_TEST_LIST(TEST_ENTRY(max_pool_bytes), TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
+/* quantize_linear then dequantize_linear (kernels_qlinear.c), per
+ * tensor and per axis, u8 and i8, on halves, NaN, infinities and values
+ * far out of range; both results compared bit for bit with cpu-ref, and
+ * neither ran through cpu-ref. */
+static void check_qlinear(rlx_dtype t, int per_axis)
+{
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    int64_t dims[4] = { 2, 3, 5, 7 };
+    size_t n = 2 * 3 * 5 * 7;
+    rlx_value x, q, d;
+    ASSERT_OK(rlx_graph_input(g, "x", RLX_DTYPE_F32, 4, dims, &x));
+    float sc[3] = { 0.5f, 0.037f, 3.0f };
+    uint8_t zu[3] = { 0, 128, 255 };
+    int8_t zi[3] = { -128, 0, 127 };
+    uint32_t r = per_axis ? 1 : 0;
+    rlx_value sv = constant(g, "s", RLX_DTYPE_F32, r, (int64_t[]){ 3 }, sc);
+    rlx_value zv = constant(g, "z", t, r, (int64_t[]){ 3 },
+                            t == U8 ? (void *)zu : (void *)zi);
+    q = node(g, RLX_OP_QUANTIZE_LINEAR, 3, (rlx_value[]){ x, sv, zv }, 2,
+             (int64_t[]){ 1, 0 });
+    d = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3, (rlx_value[]){ q, sv, zv }, 2,
+             (int64_t[]){ 1, 0 });
+    ASSERT_OK(rlx_graph_output(g, "q", q));
+    ASSERT_OK(rlx_graph_output(g, "d", d));
+    graph b = { .g = g };
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    if (!strstr(log, " 0 through cpu-ref"))
+        FAIL("quantize or dequantize ran through cpu-ref; log:\n%s", log);
+    float *v = malloc(n * sizeof *v);
+    ASSERT(v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (float)((double)(int)(i % 41) - 20.0) * 0.25f +
+               (float)(i % 3) * 0.5f;
+    v[0] = NAN;
+    v[1] = INFINITY;
+    v[2] = -INFINITY;
+    v[3] = 1e30f;
+    v[4] = -1e30f;
+    v[5] = 2.5f;
+    v[6] = -0.75f;
+    ASSERT_OK(rlx_program_set_input(pb, "x", v, n * sizeof *v));
+    ASSERT_OK(rlx_program_set_input(pr, "x", v, n * sizeof *v));
+    ASSERT_OK(rlx_program_run(pb));
+    ASSERT_OK(rlx_program_run(pr));
+    for (uint32_t o = 0; o < 2; o++) {
+        size_t nb = 0, nr = 0;
+        const uint8_t *got = rlx_program_output_data(pb, o, &nb);
+        const uint8_t *want = rlx_program_output_data(pr, o, &nr);
+        ASSERT(got && want);
+        ASSERT_EQ(nb, o ? n * 4 : n);
+        ASSERT_EQ(nr, nb);
+        if (memcmp(got, want, nb) != 0)
+            FAIL("dtype %d per_axis %d: output %u differs from cpu-ref",
+                 (int)t, per_axis, o);
+    }
+    free(v);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(quantize_dequantize)
+{
+    need_variant();
+    for (int axis = 0; axis < 2; axis++) {
+        check_qlinear(U8, axis);
+        check_qlinear(I8, axis);
+    }
+}
+
+RLX_TEST_LIST(TEST_ENTRY(quantize_dequantize), TEST_ENTRY(max_pool_bytes),
+              TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
               TEST_ENTRY(conv_integer_shapes), TEST_ENTRY(conv_requant_fused),
               TEST_ENTRY(matmul_integer), TEST_ENTRY(matmul_requant_fused))
