@@ -117,45 +117,60 @@ static void tile_scalar(const uint8_t *a, const uint8_t *b, size_t kp,
 
 #define T512 __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
-static inline T512 void tile512(const uint8_t *a, const uint8_t *b,
-                                size_t kp, int a_u8, int32_t *c)
-{
-    __m512i acc[MR][2];
-    for (int r = 0; r < MR; r++)
-        acc[r][0] = acc[r][1] = _mm512_setzero_si512();
-    for (size_t g = 0; g < kp / 4; g++) {
-        __m512i b0 = _mm512_loadu_si512(b + g * 4 * NR);
-        __m512i b1 = _mm512_loadu_si512(b + g * 4 * NR + 64);
-        for (int r = 0; r < MR; r++) {
-            int32_t w;
-            memcpy(&w, a + (size_t)r * kp + 4 * g, 4);
-            __m512i av = _mm512_set1_epi32(w);
-            if (a_u8) {
-                acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
-                acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
-            } else {
-                acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], b0, av);
-                acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], b1, av);
-            }
-        }
-    }
-    for (int r = 0; r < MR; r++) {
-        _mm512_storeu_si512(c + r * NR, acc[r][0]);
-        _mm512_storeu_si512(c + r * NR + 16, acc[r][1]);
-    }
-}
+/* Accumulators as named variables, not an array: GCC 12 copies an
+ * array of __m512i through other registers every iteration. */
+#define DP512(U8, acc, bv, av)                                              \
+    acc = (U8) ? _mm512_dpbusd_epi32(acc, av, bv)                          \
+               : _mm512_dpbusd_epi32(acc, bv, av)
+#define ROW512(U8, r)                                                       \
+    do {                                                                   \
+        int32_t w_;                                                        \
+        memcpy(&w_, a + (size_t)(r) * kp + 4 * g, 4);                      \
+        __m512i av_ = _mm512_set1_epi32(w_);                               \
+        DP512(U8, c##r##0, b0, av_);                                       \
+        DP512(U8, c##r##1, b1, av_);                                       \
+    } while (0)
+#define STORE512(r)                                                         \
+    do {                                                                   \
+        _mm512_storeu_si512(c + (r) * NR, c##r##0);                        \
+        _mm512_storeu_si512(c + (r) * NR + 16, c##r##1);                   \
+    } while (0)
 
-static T512 void tile512_u8(const uint8_t *a, const uint8_t *b, size_t kp,
-                            int32_t *c)
-{
-    tile512(a, b, kp, 1, c);
-}
+#define TILE512(NAME, U8)                                                   \
+    static T512 void NAME(const uint8_t *a, const uint8_t *b, size_t kp,   \
+                          int32_t *c)                                      \
+    {                                                                      \
+        __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00,        \
+                c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00,     \
+                c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00,     \
+                c61 = c00, c70 = c00, c71 = c00;                           \
+        for (size_t g = 0; g < kp / 4; g++) {                              \
+            __m512i b0 = _mm512_loadu_si512(b + g * 4 * NR);               \
+            __m512i b1 = _mm512_loadu_si512(b + g * 4 * NR + 64);          \
+            ROW512(U8, 0);                                                 \
+            ROW512(U8, 1);                                                 \
+            ROW512(U8, 2);                                                 \
+            ROW512(U8, 3);                                                 \
+            ROW512(U8, 4);                                                 \
+            ROW512(U8, 5);                                                 \
+            ROW512(U8, 6);                                                 \
+            ROW512(U8, 7);                                                 \
+        }                                                                  \
+        STORE512(0);                                                       \
+        STORE512(1);                                                       \
+        STORE512(2);                                                       \
+        STORE512(3);                                                       \
+        STORE512(4);                                                       \
+        STORE512(5);                                                       \
+        STORE512(6);                                                       \
+        STORE512(7);                                                       \
+    }
 
-static T512 void tile512_s8(const uint8_t *a, const uint8_t *b, size_t kp,
-                            int32_t *c)
-{
-    tile512(a, b, kp, 0, c);
-}
+#if RLXB_QMR != 8
+#error "the AVX-512 tile is written for 8 rows"
+#endif
+TILE512(tile512_u8, 1)
+TILE512(tile512_s8, 0)
 
 /* ---- AVX-VNNI: 2 rows by 4 ymm at a time (16 registers) -------------- */
 
