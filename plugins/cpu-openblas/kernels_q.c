@@ -448,6 +448,21 @@ static void tiles(const qrun *r, const uint8_t *pa, const int32_t *rsa,
  * row is built a run of output columns at a time (one output row of the
  * image), with the columns whose tap falls inside the input found once
  * per row of ROWS. */
+/* Output columns [*a, *b) of any output row whose tap KX reads inside
+ * the input row. */
+#define QTAPS 16
+static void tap_cols(const rlxb_qplan *p, size_t kx, long *a, long *b)
+{
+    long sw = (long)p->sw, off = (long)(kx * p->dw) - (long)p->pw;
+    long lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
+    long last = (long)p->iw - 1 - off;
+    long hi = last < 0 ? 0 : last / sw + 1;
+    if (hi > (long)p->ow)
+        hi = (long)p->ow;
+    *a = lo > hi ? hi : lo;
+    *b = hi;
+}
+
 static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
                    uint8_t *rows)
 {
@@ -457,6 +472,9 @@ static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
     size_t valid = npix - p0 < w ? npix - p0 : w;
     size_t oy0 = p0 / p->ow, ox00 = p0 % p->ow;
     long sw = (long)p->sw;
+    long ta[QTAPS], tb[QTAPS]; /* tap_cols of the first taps, once */
+    for (size_t t = 0; t < p->kw && t < QTAPS; t++)
+        tap_cols(p, t, &ta[t], &tb[t]);
     size_t ch = 0, ky = 0, kx = 0; /* of row q, stepped without division */
     for (size_t q = 0; q < p->k; q++) {
         if (q) {
@@ -470,15 +488,13 @@ static void im2col(const qrun *r, const uint8_t *x, size_t p0, size_t w,
         }
         const uint8_t *plane = x + ch * p->ih * p->iw;
         uint8_t *d = rows + q * w;
-        /* output columns [a, b) of any row read inside the input */
-        long off = (long)(kx * p->dw) - (long)p->pw;
-        long a = off >= 0 ? 0 : (-off + sw - 1) / sw;
-        long last = (long)p->iw - 1 - off;
-        long b = last < 0 ? 0 : last / sw + 1;
-        if (b > (long)p->ow)
-            b = (long)p->ow;
-        if (a > b)
-            a = b;
+        long off = (long)(kx * p->dw) - (long)p->pw, a, b;
+        if (kx < QTAPS) {
+            a = ta[kx];
+            b = tb[kx];
+        } else {
+            tap_cols(p, kx, &a, &b);
+        }
         size_t j = 0, oy = oy0, ox0 = ox00;
         while (j < valid) {
             size_t len = p->ow - ox0;

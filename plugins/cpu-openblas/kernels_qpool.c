@@ -8,6 +8,10 @@
  */
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "blas_internal.h"
 
 typedef struct qpool {
@@ -33,6 +37,49 @@ static void tap_range(const rlxb_window *p, size_t kx, size_t *lo,
     *hi = (size_t)b;
 }
 
+/* out[o] = max(out[o], row[o * sw + off]) for o from LO while 16
+ * columns fit (stride 1 or 2, the 16 or 32 bytes read inside the row);
+ * returns where the scalar loop goes on. i8 compares as u8 after
+ * flipping the sign bit. */
+static size_t vec_taps(const rlxb_window *p, const uint8_t *row, long off,
+                       size_t lo, size_t hi, uint8_t *out, int is_signed)
+{
+#if defined(__SSE2__)
+    long sw = (long)p->sw;
+    if (sw != 1 && sw != 2)
+        return lo;
+    const __m128i flip = _mm_set1_epi8(is_signed ? (char)0x80 : 0);
+    const __m128i even = _mm_set1_epi16(0x00ff);
+    size_t o = lo;
+    for (; o + 16 <= hi && (long)o * sw + off + 16 * sw <= (long)p->iw;
+         o += 16) {
+        const uint8_t *sp = row + ((long)o * sw + off);
+        __m128i v;
+        if (sw == 1) {
+            v = _mm_loadu_si128((const __m128i *)sp);
+        } else {
+            __m128i a = _mm_loadu_si128((const __m128i *)sp);
+            __m128i b = _mm_loadu_si128((const __m128i *)(sp + 16));
+            v = _mm_packus_epi16(_mm_and_si128(a, even),
+                                 _mm_and_si128(b, even));
+        }
+        __m128i cur = _mm_loadu_si128((const __m128i *)(out + o));
+        __m128i m = _mm_max_epu8(_mm_xor_si128(v, flip),
+                                 _mm_xor_si128(cur, flip));
+        _mm_storeu_si128((__m128i *)(out + o), _mm_xor_si128(m, flip));
+    }
+    return o;
+#else
+    (void)p;
+    (void)row;
+    (void)off;
+    (void)hi;
+    (void)out;
+    (void)is_signed;
+    return lo;
+#endif
+}
+
 #define POOL_PLANE(T, LOWEST)                                                \
     static void plane_##T(const rlxb_window *p, const T *x, T *y)          \
     {                                                                      \
@@ -49,6 +96,8 @@ static void tap_range(const rlxb_window *p, size_t kx, size_t *lo,
                     size_t lo, hi;                                         \
                     tap_range(p, kx, &lo, &hi);                            \
                     long off = (long)(kx * p->dw) - (long)p->pw;           \
+                    lo = vec_taps(p, (const uint8_t *)row, off, lo, hi,    \
+                                  (uint8_t *)out, (T)-1 < 0);              \
                     for (size_t o = lo; o < hi; o++) {                     \
                         T v = row[(long)(o * p->sw) + off];                \
                         out[o] = v > out[o] ? v : out[o];                  \

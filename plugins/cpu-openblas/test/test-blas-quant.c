@@ -437,12 +437,13 @@ TEST(matmul_requant_fused)
 
 /* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,
  * ceil mode, against cpu-ref, and run by the plugin, not cpu-ref. */
-static void check_pool(rlx_dtype t, const int64_t *at, uint32_t n_at)
+static void check_pool(rlx_dtype t, const int64_t *at, uint32_t n_at,
+                       int64_t width)
 {
     rlx_graph *g = NULL;
     ASSERT_OK(rlx_graph_create(&g));
     rlx_value x, y;
-    int64_t dims[4] = { 2, 5, 13, 11 };
+    int64_t dims[4] = { 2, 5, 13, width };
     ASSERT_OK(rlx_graph_input(g, "x", t, 4, dims, &x));
     rlx_attrs a = { .n_ints = n_at, .ints = at };
     ASSERT_OK(rlx_graph_add_node(g, NULL, RLX_OP_MAX_POOL, 1, &x, &a, &y));
@@ -457,7 +458,7 @@ static void check_pool(rlx_dtype t, const int64_t *at, uint32_t n_at)
     rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
     if (!strstr(log, " 0 through cpu-ref"))
         FAIL("the byte max pool ran through cpu-ref; log:\n%s", log);
-    size_t n = 2 * 5 * 13 * 11;
+    size_t n = 2 * 5 * 13 * (size_t)width;
     uint8_t *v = bytes(n, 0x17);
     ASSERT_OK(rlx_program_set_input(pb, "x", v, n));
     ASSERT_OK(rlx_program_set_input(pr, "x", v, n));
@@ -489,10 +490,15 @@ TEST(max_pool_bytes)
     int64_t odd[] = { 1, 0, 2, 2, 3, 3, 1, 2, 1, 0, 2, 1, 0 };
     int64_t wide[] = { 0, 0, 2, 5, 4, 1, 1, 1, 1, 2, 2, 2, 1 };
     rlx_dtype ts[2] = { U8, I8 };
+    int64_t one[] = { 0, 0, 2, 2, 3, 1, 1, 1, 1, 0, 1, 0, 1 };
     for (int i = 0; i < 2; i++) {
-        check_pool(ts[i], plain, 13);
-        check_pool(ts[i], odd, 13);
-        check_pool(ts[i], wide, 13);
+        /* narrow rows: scalar; wide ones: 16 columns at a time */
+        for (int64_t w = 11; w <= 75; w += 64) {
+            check_pool(ts[i], plain, 13, w);
+            check_pool(ts[i], odd, 13, w);
+            check_pool(ts[i], wide, 13, w);
+            check_pool(ts[i], one, 13, w);
+        }
     }
 }
 
