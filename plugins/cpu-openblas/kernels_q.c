@@ -242,12 +242,12 @@ static void pack_a(const rlxb_qplan *p, const uint8_t *src, size_t ld,
     for (size_t i = 0; i < p->m; i++) {
         uint8_t *d = dst + i * p->kp;
         const uint8_t *s = src + i * ld;
-        int32_t sum = 0;
+        uint32_t sum = 0; /* wraps, as every sum here */
         for (size_t q = 0; q < p->k; q++) {
             d[q] = s[q] ^ p->xa;
-            sum += p->a_u8 ? (int32_t)d[q] : (int32_t)(int8_t)d[q];
+            sum += (uint32_t)(p->a_u8 ? (int32_t)d[q] : (int8_t)d[q]);
         }
-        sums[i] = sum; /* k * 255 fits i32 for any k that fits memory */
+        sums[i] = (int32_t)sum;
     }
 }
 
@@ -320,7 +320,8 @@ static int ensure_b(rlxb_qplan *p, const uint8_t *b)
             const uint8_t *s = b + p->b_off[t] + q * p->b_row;
             memcpy(rows + q * wide, s, p->n);
             for (size_t j = 0; j < p->n; j++)
-                cs[j] += load_byte(p->tb, s, j);
+                cs[j] = (int32_t)((uint32_t)cs[j] +
+                                  (uint32_t)load_byte(p->tb, s, j));
         }
         rlxb_qpack_b(rows, wide, p->kp, np, p->xb,
                      p->pb + t * np * NR * p->kp);
@@ -587,12 +588,14 @@ static void conv_task(void *arg, size_t begin, size_t end)
             memset(cs, 0, w * sizeof *cs);
             for (size_t q = 0; q < p->k; q++) {
                 const uint8_t *s = src + q * ld;
+                /* wrapping sums (uint32_t), as the result's */
                 if (p->tb == RLX_DTYPE_U8)
                     for (size_t j = 0; j < w; j++)
-                        cs[j] += s[j];
+                        cs[j] = (int32_t)((uint32_t)cs[j] + s[j]);
                 else
                     for (size_t j = 0; j < w; j++)
-                        cs[j] += (int8_t)s[j];
+                        cs[j] = (int32_t)((uint32_t)cs[j] +
+                                          (uint32_t)(int8_t)s[j]);
             }
         }
         rlxb_qpack_b(src, ld, p->kp, np, p->xb, pb);
