@@ -232,40 +232,51 @@ static inline TAVX2 __m256i bcast4(const uint8_t *p, int is_u8)
     return _mm256_broadcastq_epi64(v);
 }
 
+/* Lane 2j of a product holds column j's k0 k1 pair, 2j + 1 its k2 k3:
+ * the pairs are added when the tile is stored. Named accumulators, as
+ * in the AVX-512 tile. */
+#define MADD2(q)                                                            \
+    do {                                                                   \
+        __m128i raw_ = _mm_loadu_si128((const __m128i *)(bg + 16 * (q))); \
+        __m256i bw_ = a_u8 ? _mm256_cvtepi8_epi16(raw_)                    \
+                           : _mm256_cvtepu8_epi16(raw_);                   \
+        x##q = _mm256_add_epi32(x##q, _mm256_madd_epi16(bw_, a0));         \
+        y##q = _mm256_add_epi32(y##q, _mm256_madd_epi16(bw_, a1));         \
+    } while (0)
+
+static inline TAVX2 void pairs_store(__m256i v, int32_t *o)
+{
+    int32_t t[8];
+    _mm256_storeu_si256((__m256i *)t, v);
+    for (int j = 0; j < 4; j++)
+        o[j] = (int32_t)((uint32_t)t[2 * j] + (uint32_t)t[2 * j + 1]);
+}
+
 static inline TAVX2 void tileavx2(const uint8_t *a, const uint8_t *b,
                                   size_t kp, int a_u8, int32_t *c)
 {
-    /* lane 2j of a product holds column j's k0 k1 pair, 2j + 1 its k2 k3 */
     for (int r0 = 0; r0 < MR; r0 += 2)
         for (int h = 0; h < 2; h++) {
-            __m256i acc[2][4];
-            for (int r = 0; r < 2; r++)
-                for (int q = 0; q < 4; q++)
-                    acc[r][q] = _mm256_setzero_si256();
+            __m256i x0 = _mm256_setzero_si256(), x1 = x0, x2 = x0, x3 = x0;
+            __m256i y0 = x0, y1 = x0, y2 = x0, y3 = x0;
             for (size_t g = 0; g < kp / 4; g++) {
                 __m256i a0 = bcast4(a + (size_t)r0 * kp + 4 * g, a_u8);
                 __m256i a1 = bcast4(a + (size_t)(r0 + 1) * kp + 4 * g, a_u8);
                 const uint8_t *bg = b + g * 4 * NR + h * 64;
-                for (int q = 0; q < 4; q++) {
-                    __m128i raw = _mm_loadu_si128((const __m128i *)(bg +
-                                                                    16 * q));
-                    __m256i bw = a_u8 ? _mm256_cvtepi8_epi16(raw)
-                                      : _mm256_cvtepu8_epi16(raw);
-                    acc[0][q] = _mm256_add_epi32(acc[0][q],
-                                                 _mm256_madd_epi16(bw, a0));
-                    acc[1][q] = _mm256_add_epi32(acc[1][q],
-                                                 _mm256_madd_epi16(bw, a1));
-                }
+                MADD2(0);
+                MADD2(1);
+                MADD2(2);
+                MADD2(3);
             }
-            for (int r = 0; r < 2; r++)
-                for (int q = 0; q < 4; q++) {
-                    int32_t t[8];
-                    _mm256_storeu_si256((__m256i *)t, acc[r][q]);
-                    int32_t *o = c + (r0 + r) * NR + h * 16 + q * 4;
-                    for (int j = 0; j < 4; j++)
-                        o[j] = (int32_t)((uint32_t)t[2 * j] +
-                                         (uint32_t)t[2 * j + 1]);
-                }
+            int32_t *o0 = c + r0 * NR + h * 16, *o1 = o0 + NR;
+            pairs_store(x0, o0);
+            pairs_store(x1, o0 + 4);
+            pairs_store(x2, o0 + 8);
+            pairs_store(x3, o0 + 12);
+            pairs_store(y0, o1);
+            pairs_store(y1, o1 + 4);
+            pairs_store(y2, o1 + 8);
+            pairs_store(y3, o1 + 12);
         }
 }
 
