@@ -14,7 +14,8 @@
 # GEMM, memory bandwidth), cuda-models (MLP and encoder vs PyTorch; needs
 # PyTorch with CUDA), pjrt (the bridge vs native cuda vs JAX), ort
 # (cpu-openblas vs ONNX Runtime), cnn (ResNet-18, MobileNetV3, EfficientNet
-# and the OCR models on cpu-openblas vs ONNX Runtime's C API), startup (rlx run's start-up with every
+# and the OCR models on cpu-openblas vs ONNX Runtime's C API), quant (an
+# int8 QLinearConv net vs ONNX Runtime and rlx's f32), startup (rlx run's start-up with every
 # plugin installed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -58,8 +59,9 @@ for g in "${groups[@]}"; do
             run python3 bench/pjrt/bench_pjrt.py "$BUILD/examples" ;;
     ort) run bash bench/ort/run.sh "$BUILD" ;;
     cnn) run bash bench/cnn/run.sh "$BUILD" ;;
+    quant) run bash bench/quant/run.sh "$BUILD" ;;
     startup) run bash bench/startup/run.sh "$BUILD" ;;
-    *) echo "run.sh: unknown group '$g'. Fix: one of cpu scanner load placement vulkan cuda cuda-models pjrt ort cnn startup" >&2; exit 2 ;;
+    *) echo "run.sh: unknown group '$g'. Fix: one of cpu scanner load placement vulkan cuda cuda-models pjrt ort cnn quant startup" >&2; exit 2 ;;
     esac
 done
 exit $status

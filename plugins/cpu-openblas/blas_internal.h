@@ -21,6 +21,8 @@
 #include <rlx/kit.h>
 #include <rlx/plugin.h>
 
+#include "qgemm.h"
+
 /* A step key (rlxb_step.key) for constants; buffer ids start
  * above it. */
 #define RLXB_KEY_CONST 1u
@@ -76,6 +78,9 @@ typedef enum rlxb_kind {
     RLXB_K_ATTENTION,    /* fused softmax(q k^T * scale) v (fuse.c) */
     RLXB_K_CONV,         /* 2-d f32 convolution (kernels_conv.c) */
     RLXB_K_WINDOW,       /* 2-d pools, batch norm (kernels_window.c) */
+    RLXB_K_QGEMM,        /* matmul_integer, conv_integer, with a fused
+                                 requantization (kernels_q.c, qfuse.c) */
+    RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlxb_kind;
 
@@ -227,6 +232,8 @@ typedef struct rlxb_step {
         rlxb_attn attn;
         rlxb_conv conv;
         rlxb_window window;
+        rlxb_qplan q;
+        rlxb_qlin qlin;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -315,6 +322,31 @@ void rlxb_window_run(rlxb_pool *pool, rlx_op op,
                           const rlxb_window *p, const float *const *in,
                           float *y);
 void rlxb_window_free(rlxb_window *p);
+
+/* ---- kernels_q.c, qfuse.c: 8-bit integer GEMM and conv ------------- */
+
+/* Plans matmul_integer or conv_integer node I, else
+ * RLX_ERR_UNSUPPORTED. */
+rlx_status rlxb_q_prepare(rlxb_backend *be, const rlx_graph_view *g,
+                          uint32_t i, rlxb_qplan *p);
+/* IN: the step's operands (the op's four, then those p->epi names).
+ * 0, or -1 when out of memory (for packing or scratch). */
+int rlxb_q_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
+               void *y);
+void rlxb_q_free(rlxb_qplan *p);
+/* Folds the requantization chain after each QGEMM step into it. */
+rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
+                      rlxb_exe *x);
+
+/* quantize_linear / dequantize_linear node I per tensor or per axis,
+ * else RLX_ERR_UNSUPPORTED. */
+rlx_status rlxb_qlin_prepare(const rlx_graph_view *g, uint32_t i,
+                             rlxb_qlin *p);
+void rlxb_qlin_run(rlxb_pool *pool, const rlxb_qlin *p, const void *x,
+                   const void *s, const void *z, void *y);
+/* Max pool of u8 or i8 planes on window plan P (kernels_qpool.c). */
+void rlxb_qpool_run(rlxb_pool *pool, const rlxb_window *p,
+                    const void *x, void *y, int is_signed);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

@@ -286,6 +286,8 @@ void rlxb_executable_destroy(void *backend, rlx_executable *exe)
             rlxb_conv_free(&s->plan.conv);
         if (s->kind == RLXB_K_WINDOW)
             rlxb_window_free(&s->plan.window);
+        if (s->kind == RLXB_K_QGEMM)
+            rlxb_q_free(&s->plan.q);
     }
     free(x->steps);
     free(x->input_steps);

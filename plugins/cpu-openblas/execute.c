@@ -113,7 +113,34 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
                                 "Fix: free memory, or use a smaller batch");
         return RLX_OK;
     }
+    case RLXB_K_QGEMM: {
+        rlxb_qplan *q = &s->plan.q;
+        const void *in[4 + 4 + RLXB_Q_MAX_CLAMP] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < 8 + RLXB_Q_MAX_CLAMP;
+             j++)
+            in[j] = x->steps[s->inputs[j]].ptr;
+        q->a_key = x->steps[s->inputs[q->is_conv ? 1 : 0]].key;
+        q->b_key = x->steps[s->inputs[q->is_conv ? 0 : 1]].key;
+        if (rlxb_q_run(pool, q, in, s->ptr) != 0)
+            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "cpu-openblas execute: out of memory for "
+                                "the packed operands of an integer matmul "
+                                "or conv. Fix: free memory, or use a "
+                                "smaller batch");
+        return RLX_OK;
+    }
+    case RLXB_K_QLINEAR:
+        rlxb_qlin_run(pool, &s->plan.qlin, x->steps[s->inputs[0]].ptr,
+                      x->steps[s->inputs[1]].ptr,
+                      x->steps[s->inputs[2]].ptr, s->ptr);
+        return RLX_OK;
     case RLXB_K_WINDOW: {
+        if (s->dtype != RLX_DTYPE_F32) { /* a max pool of bytes */
+            rlxb_qpool_run(pool, &s->plan.window,
+                           x->steps[s->inputs[0]].ptr, s->ptr,
+                           s->dtype == RLX_DTYPE_I8);
+            return RLX_OK;
+        }
         const float *in[5] = { 0 };
         for (uint32_t j = 0; j < s->n_inputs && j < 5; j++)
             in[j] = F32(j);

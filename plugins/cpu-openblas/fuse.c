@@ -88,6 +88,8 @@ static void retire(fuse *f, uint32_t i)
         rlxb_conv_free(&s->plan.conv);
     if (s->kind == RLXB_K_WINDOW)
         rlxb_window_free(&s->plan.window);
+    if (s->kind == RLXB_K_QGEMM)
+        rlxb_q_free(&s->plan.q);
     memset(&s->plan, 0, sizeof s->plan);
     s->kind = RLXB_K_SOURCE;
     s->where = RLXB_FUSED;
@@ -609,6 +611,8 @@ rlx_status rlxb_fuse(rlxb_backend *be, const rlx_graph_view *g,
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
         st = fuse_conv(&f, i);
     free(f.uses);
+    if (st == RLX_OK)
+        st = rlxb_qfuse(be, g, x);
     if (st == RLX_OK && (f.n_epi || f.n_attn))
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: fused %u matmul epilogues and %u "

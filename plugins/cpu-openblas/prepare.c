@@ -244,6 +244,21 @@ rlx_status rlxb_prepare(rlxb_backend *be, const rlx_graph_view *g,
         s->kind = RLXB_K_TRANSPOSE;
         return prepare_transpose(g, v, &at, &s->plan.transpose);
     }
+    if (v->op == RLX_OP_MATMUL_INTEGER || v->op == RLX_OP_CONV_INTEGER) {
+        s->kind = RLXB_K_QGEMM; /* integer GEMM (kernels_q.c) */
+        return rlxb_q_prepare(be, g, i, &s->plan.q);
+    }
+    if (v->op == RLX_OP_QUANTIZE_LINEAR ||
+        v->op == RLX_OP_DEQUANTIZE_LINEAR) {
+        s->kind = RLXB_K_QLINEAR; /* kernels_qlinear.c */
+        return rlxb_qlin_prepare(g, i, &s->plan.qlin);
+    }
+    if (v->op == RLX_OP_MAX_POOL && v->n_inputs == 1 &&
+        (v->dtype == RLX_DTYPE_U8 || v->dtype == RLX_DTYPE_I8) &&
+        g->nodes[v->inputs[0]]->dtype == v->dtype) {
+        s->kind = RLXB_K_WINDOW; /* bytes (kernels_qpool.c) */
+        return rlxb_window_prepare(be, g, i, &s->plan.window);
+    }
     if (v->dtype != RLX_DTYPE_F32 || !rlx_kit_op_is_float(v->op))
         return RLX_ERR_UNSUPPORTED;
     for (uint32_t j = 0; j < v->n_inputs; j++)
