@@ -9,6 +9,14 @@
  * transpose). Each conv step gets its descriptors, algorithm and
  * workspace at compile time; a run only sets the stream and calls.
  *
+ * A conv with its residual add and relu fused (gpu_fuse.c) is one
+ * cudnnConvolutionBiasActivationForward: y = act(conv(x, w) + z + bias),
+ * z the residual. The algorithm is the fastest cudnnFind measures on
+ * scratch buffers at compile time (setting cuda.conv_algo "heuristic":
+ * the heuristics' first instead), checked to run fused, and remembered
+ * per shape for the process, so a model's repeated shapes and later
+ * compiles measure nothing.
+ *
  * Precision follows matmul's policy: f32 under strict precision runs
  * only FMA algorithms (no TF32), f32 otherwise cuDNN's default math,
  * f16 and bf16 on tensor cores. What cuDNN cannot express (more than 3
@@ -32,7 +40,9 @@ enum {
     DNN_FLOAT = 0, DNN_HALF = 2, DNN_BFLOAT16 = 9,
     DNN_NCHW = 0,
     DNN_CROSS_CORRELATION = 1,
-    DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3
+    DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3,
+    DNN_ACT_RELU = 1, DNN_ACT_IDENTITY = 5, DNN_PROPAGATE_NAN = 1,
+    DNN_ALGO_IMPLICIT_PRECOMP_GEMM = 1
 };
 
 /* cudnnConvolutionFwdAlgoPerf_t and cudnnConvolutionBwdDataAlgoPerf_t
@@ -82,6 +92,18 @@ static struct {
                dnn_desc, void *);
     int (*add)(dnn_desc, const void *, dnn_desc, const void *, const void *,
                dnn_desc, void *);
+    /* optional: without them fused steps stay on our kernel, and the
+     * heuristics choose */
+    int (*fused)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
+                 const void *, dnn_desc, int, void *, size_t, const void *,
+                 dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
+                 dnn_desc, void *);
+    int (*act_create)(dnn_desc *);
+    int (*act_set)(dnn_desc, int, int, double);
+    int (*act_destroy)(dnn_desc);
+    int (*find)(dnn_desc, dnn_desc, const void *, dnn_desc, const void *,
+                dnn_desc, dnn_desc, void *, int, int *, dnn_perf *, void *,
+                size_t);
 } api;
 
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
@@ -123,16 +145,28 @@ static void api_load(void)
     SYM(bwd, "cudnnConvolutionBackwardData");
     SYM(add, "cudnnAddTensor");
 #undef SYM
-    if (ok)
-        api.lib = lib;
-    else
+    if (!ok) {
         dlclose(lib);
+        return;
+    }
+    api.lib = lib;
+    *(void **)(&api.fused) = dlsym(lib, "cudnnConvolutionBiasActivationForward");
+    *(void **)(&api.act_create) = dlsym(lib, "cudnnCreateActivationDescriptor");
+    *(void **)(&api.act_set) = dlsym(lib, "cudnnSetActivationDescriptor");
+    *(void **)(&api.act_destroy) = dlsym(lib,
+                                         "cudnnDestroyActivationDescriptor");
+    *(void **)(&api.find) = dlsym(lib, "cudnnFindConvolutionForwardAlgorithmEx");
+    if (!api.fused || !api.act_create || !api.act_set || !api.act_destroy)
+        api.fused = NULL;
 }
 
 /* One conv step's cuDNN plan. */
 typedef struct rlxg_dnn_conv {
     dnn_desc x, y, w, conv, bias;
-    int algo;
+    dnn_desc act;         /* fused steps: the activation */
+    void *zero_bias;      /* fused steps without a bias: m zeros */
+    int key[32];          /* what the choice of algorithm depends on */
+    int algo, math;
     void *workspace;
     size_t ws_bytes;
 } rlxg_dnn_conv;
@@ -151,6 +185,10 @@ static void plan_free(rlxg_dnn_conv *d)
         api.filter_destroy(d->w);
     if (d->conv)
         api.conv_destroy(d->conv);
+    if (d->act)
+        api.act_destroy(d->act);
+    if (d->zero_bias)
+        cudaFree(d->zero_bias);
     if (d->workspace)
         cudaFree(d->workspace);
     free(d);
@@ -232,6 +270,23 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
     int math = dtype != RLX_DTYPE_F32 ? DNN_TENSOR_OP_MATH
                : precision == RLX_PRECISION_STRICT ? DNN_FMA_MATH
                                                    : DNN_DEFAULT_MATH;
+    int *key = d->key;
+    memset(d->key, 0, sizeof d->key);
+    key[0] = dt;
+    key[1] = math;
+    key[2] = transpose;
+    key[3] = rank;
+    key[4] = (int)p->group;
+    for (int i = 0; i < rank; i++) {
+        key[5 + i] = xd[i];
+        key[10 + i] = wd[i];
+        key[15 + i] = yd[i];
+    }
+    for (int i = 0; i < sp; i++) {
+        key[20 + i] = pad[i];
+        key[23 + i] = stride[i];
+        key[26 + i] = dil[i];
+    }
     if (api.tensor_create(&d->x) || api.tensor_create(&d->y) ||
         api.filter_create(&d->w) || api.conv_create(&d->conv) ||
         (has_bias && api.tensor_create(&d->bias)))
@@ -251,7 +306,7 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
 /* The first algorithm the heuristics rank that runs with this math
  * (strict f32: FMA only) and a workspace up to 256 MiB. */
 static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
-                  size_t *ws)
+                  int act_mode, size_t *ws)
 {
     enum { WANT = 16 };
     dnn_perf perf[WANT];
@@ -268,6 +323,9 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
             continue;
         if (math == DNN_FMA_MATH && perf[i].math_type != DNN_FMA_MATH)
             continue;
+        if (act_mode == DNN_ACT_IDENTITY &&
+            perf[i].algo != DNN_ALGO_IMPLICIT_PRECOMP_GEMM)
+            continue; /* the only one the fused call runs without relu */
         if (api.conv_math(d->conv, perf[i].math_type))
             continue;
         size_t need = 0;
@@ -278,10 +336,117 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
         if (st)
             continue;
         d->algo = perf[i].algo;
+        d->math = perf[i].math_type;
         *ws = need;
         return 1;
     }
     return 0;
+}
+
+/* The fastest forward algorithm cudnnFind measures on scratch buffers of
+ * plan P's shapes that runs with this math and, fused (ACT_MODE not 0),
+ * runs the fused call too; 0 when none does. ELEM: bytes per element. */
+static int choose_measured(rlxg_dnn_conv *d, void *handle,
+                           const rlxg_win_plan *p, size_t elem, int math,
+                           int act_mode, size_t *ws)
+{
+    enum { WANT = 16 };
+    dnn_perf perf[WANT];
+    int got = 0, found = 0;
+    size_t xb = (size_t)(p->n * p->c * p->in_sp) * elem;
+    size_t wb = (size_t)(p->m * (p->c / p->group) * p->k_sp) * elem;
+    size_t yb = (size_t)(p->n * p->m * p->out_sp) * elem;
+    size_t sb = (size_t)256 << 20;
+    void *x = NULL, *w = NULL, *y = NULL, *z = NULL, *b = NULL, *scr = NULL;
+    const float one = 1.f;
+    if (cudaMalloc(&x, xb) != cudaSuccess ||
+        cudaMalloc(&w, wb) != cudaSuccess ||
+        cudaMalloc(&y, yb) != cudaSuccess ||
+        cudaMalloc(&z, yb) != cudaSuccess ||
+        cudaMalloc(&b, (size_t)p->m * elem) != cudaSuccess)
+        goto done;
+    while (sb && cudaMalloc(&scr, sb) != cudaSuccess) {
+        cudaGetLastError();
+        scr = NULL;
+        sb /= 4;
+    }
+    if (cudaMemset(x, 0, xb) != cudaSuccess ||
+        cudaMemset(w, 0, wb) != cudaSuccess ||
+        cudaMemset(z, 0, yb) != cudaSuccess ||
+        cudaMemset(b, 0, (size_t)p->m * elem) != cudaSuccess ||
+        api.set_stream(handle, NULL) ||
+        api.find(handle, d->x, x, d->w, w, d->conv, d->y, y, WANT, &got,
+                 perf, scr, sb))
+        goto done;
+    for (int i = 0; i < got && i < WANT && !found; i++) {
+        size_t need = 0;
+        if (perf[i].status != 0 || perf[i].memory > sb ||
+            (math == DNN_FMA_MATH && perf[i].math_type != DNN_FMA_MATH) ||
+            (act_mode == DNN_ACT_IDENTITY &&
+             perf[i].algo != DNN_ALGO_IMPLICIT_PRECOMP_GEMM) ||
+            api.conv_math(d->conv, perf[i].math_type) ||
+            api.fwd_ws(handle, d->x, d->w, d->conv, d->y, perf[i].algo,
+                       &need) || need > sb)
+            continue;
+        if (act_mode &&
+            (api.fused(handle, &one, d->x, x, d->w, w, d->conv, perf[i].algo,
+                       scr, need, &one, d->y, z, d->bias, b, d->act, d->y,
+                       y) ||
+             cudaDeviceSynchronize() != cudaSuccess)) {
+            cudaGetLastError();
+            continue;
+        }
+        d->algo = perf[i].algo;
+        d->math = perf[i].math_type;
+        *ws = need;
+        found = 1;
+    }
+done:
+    cudaGetLastError();
+    cudaFree(x);
+    cudaFree(w);
+    cudaFree(y);
+    cudaFree(z);
+    cudaFree(b);
+    cudaFree(scr);
+    return found;
+}
+
+/* The process's choices so far: a conv's key and the algorithm (with its
+ * math) chosen for it, algo -1 for none. Later compiles of one shape
+ * measure nothing. */
+enum { CHOICES = 512 };
+static struct {
+    int key[32];
+    int algo, math;
+} choices[CHOICES];
+static int n_choices;
+static pthread_mutex_t choices_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int choice_find(const int *key, int *algo, int *math)
+{
+    int hit = 0;
+    pthread_mutex_lock(&choices_lock);
+    for (int i = 0; i < n_choices && !hit; i++)
+        if (!memcmp(choices[i].key, key, sizeof choices[i].key)) {
+            *algo = choices[i].algo;
+            *math = choices[i].math;
+            hit = 1;
+        }
+    pthread_mutex_unlock(&choices_lock);
+    return hit;
+}
+
+static void choice_keep(const int *key, int algo, int math)
+{
+    pthread_mutex_lock(&choices_lock);
+    if (n_choices < CHOICES) {
+        memcpy(choices[n_choices].key, key, sizeof choices[n_choices].key);
+        choices[n_choices].algo = algo;
+        choices[n_choices].math = math;
+        n_choices++;
+    }
+    pthread_mutex_unlock(&choices_lock);
 }
 
 rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
@@ -292,51 +457,99 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                                force, sizeof force) == RLX_OK &&
         !strcmp(force, "kernel"))
         return RLX_OK;
+    char how[16] = ""; /* setting cuda.conv_algo (RLX_CUDA_CONV_ALGO) */
+    int heuristic = rlx_compile_get_option(exe->options, exe->be->host,
+                                           "cuda.conv_algo", how,
+                                           sizeof how) == RLX_OK &&
+                    !strcmp(how, "heuristic");
     pthread_once(&api_once, api_load);
     if (!api.lib)
         return RLX_OK; /* no cuDNN: our kernel */
+    int transpose = s->kind == RLXG_STEP_CONV_TRANSPOSE;
+    const rlxg_win_plan *p = &s->win;
+    int act_mode = 0; /* fused: the activation after conv + z + bias */
+    if (!transpose && (s->in[3] >= 0 || p->act != RLXG_GEMM_NONE)) {
+        if (!api.fused)
+            return RLX_OK; /* our kernel fuses them */
+        act_mode = p->act == RLXG_GEMM_RELU ? DNN_ACT_RELU : DNN_ACT_IDENTITY;
+    }
     if (!exe->dnn && api.create(&exe->dnn) != 0) {
         exe->dnn = NULL;
         return RLX_OK;
     }
-    int transpose = s->kind == RLXG_STEP_CONV_TRANSPOSE;
-    const rlxg_win_plan *p = &s->win;
     rlxg_dnn_conv *d = calloc(1, sizeof *d);
     if (!d)
         return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
                                "cuda compile: out of memory. Fix: free "
                                "memory");
-    int math = describe(d, p, exe->values[s->out].dtype, transpose,
-                        precision, s->in[2] >= 0);
+    int dtype = exe->values[s->out].dtype;
+    size_t elem = rlx_dtype_size(dtype);
+    int math = describe(d, p, dtype, transpose, precision,
+                        s->in[2] >= 0 || act_mode);
     size_t ws = 0;
-    if (!math || !choose(d, exe->dnn, transpose, math, &ws) ||
-        (ws && cudaMalloc(&d->workspace, ws) != cudaSuccess)) {
+    int ok = math != 0;
+    if (ok && act_mode)
+        ok = !api.act_create(&d->act) &&
+             !api.act_set(d->act, act_mode, DNN_PROPAGATE_NAN, 0.0) &&
+             (s->in[2] >= 0 ||
+              (cudaMalloc(&d->zero_bias, (size_t)p->m * elem) ==
+                   cudaSuccess &&
+               cudaMemset(d->zero_bias, 0, (size_t)p->m * elem) ==
+                   cudaSuccess));
+    d->key[29] = act_mode;
+    d->key[30] = (int)exe->device;
+    d->key[31] = heuristic;
+    int algo, amath;
+    if (ok && choice_find(d->key, &algo, &amath)) {
+        ok = algo >= 0 && !api.conv_math(d->conv, amath) &&
+             !(transpose ? api.bwd_ws(exe->dnn, d->w, d->x, d->conv, d->y,
+                                      algo, &ws)
+                         : api.fwd_ws(exe->dnn, d->x, d->w, d->conv, d->y,
+                                      algo, &ws));
+        d->algo = algo;
+        d->math = amath;
+    } else if (ok) {
+        int key[32];
+        memcpy(key, d->key, sizeof key);
+        ok = (!transpose && !heuristic && api.find &&
+              choose_measured(d, exe->dnn, p, elem, math, act_mode, &ws)) ||
+             choose(d, exe->dnn, transpose, math, act_mode, &ws);
+        choice_keep(key, ok ? d->algo : -1, d->math);
+    }
+    if (!ok || (ws && cudaMalloc(&d->workspace, ws) != cudaSuccess)) {
         cudaGetLastError();
         plan_free(d); /* our kernel runs it */
         return RLX_OK;
     }
     d->ws_bytes = ws;
     s->dnn = d;
-    rlx_kit_log(exe->be->host, RLX_LOG_DEBUG, "cuda: %s through cuDNN, "
+    rlx_kit_log(exe->be->host, RLX_LOG_DEBUG, "cuda: %s%s through cuDNN, "
                 "algorithm %d, %zu bytes of workspace",
-                transpose ? "conv_transpose" : "conv", d->algo, ws);
+                transpose ? "conv_transpose" : "conv",
+                act_mode ? " (fused)" : "", d->algo, ws);
     return RLX_OK;
 }
 
 gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
                                  const void *x, const void *w,
-                                 const void *bias, void *y, gpuStream_t st)
+                                 const void *bias, const void *res, void *y,
+                                 gpuStream_t st)
 {
     const rlxg_dnn_conv *d = s->dnn;
     const float one = 1.f, zero = 0.f;
     int rc = api.set_stream(exe->dnn, st);
-    if (!rc && s->kind == RLXG_STEP_CONV_TRANSPOSE)
+    if (!rc && d->act)
+        rc = api.fused(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
+                       d->workspace, d->ws_bytes, res ? &one : &zero, d->y,
+                       res ? res : y, d->bias, bias ? bias : d->zero_bias,
+                       d->act, d->y, y);
+    else if (!rc && s->kind == RLXG_STEP_CONV_TRANSPOSE)
         rc = api.bwd(exe->dnn, &one, d->w, w, d->x, x, d->conv, d->algo,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
     else if (!rc)
         rc = api.fwd(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
-    if (!rc && bias && d->bias)
+    if (!rc && !d->act && bias && d->bias)
         rc = api.add(exe->dnn, &one, d->bias, bias, &one, d->y, y);
     return rc ? gpuErrorInvalidValue : gpuSuccess;
 }

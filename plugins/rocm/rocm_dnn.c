@@ -15,7 +15,7 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *step,
 
 gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
                                  const void *x, const void *w,
-                                 const void *bias, void *y,
+                                 const void *bias, const void *res, void *y,
                                  gpuStream_t stream)
 {
     (void)exe;
@@ -23,6 +23,7 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
     (void)x;
     (void)w;
     (void)bias;
+    (void)res;
     (void)y;
     (void)stream;
     return gpuErrorInvalidValue; /* never planned */
