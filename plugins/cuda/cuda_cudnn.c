@@ -11,11 +11,12 @@
  *
  * A conv with its residual add and relu fused (gpu_fuse.c) is one
  * cudnnConvolutionBiasActivationForward: y = act(conv(x, w) + z + bias),
- * z the residual. The algorithm is the fastest cudnnFind measures on
- * scratch buffers at compile time (setting cuda.conv_algo "heuristic":
- * the heuristics' first instead), checked to run fused, and remembered
- * per shape for the process, so a model's repeated shapes and later
- * compiles measure nothing.
+ * z the residual. The algorithm is the first cuDNN's heuristics rank;
+ * with setting cuda.conv_algo "find", the fastest cudnnFind measures on
+ * scratch buffers at compile time, checked to run fused. Either choice
+ * is remembered per shape for the process, so a model's repeated shapes
+ * and later compiles ask nothing again. (On an H100, ResNet-50 ran
+ * slower with find: it times the plain conv, not the fused call.)
  *
  * Precision follows matmul's policy: f32 under strict precision runs
  * only FMA algorithms (no TF32), f32 otherwise cuDNN's default math,
@@ -38,7 +39,7 @@
  * cudnnMathType_t values we use */
 enum {
     DNN_FLOAT = 0, DNN_HALF = 2, DNN_BFLOAT16 = 9,
-    DNN_NCHW = 0,
+    DNN_NCHW = 0, DNN_NHWC = 1,
     DNN_CROSS_CORRELATION = 1,
     DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3,
     DNN_ACT_RELU = 1, DNN_ACT_IDENTITY = 5, DNN_PROPAGATE_NAN = 1,
@@ -167,6 +168,13 @@ typedef struct rlxg_dnn_conv {
     void *zero_bias;      /* fused steps without a bias: m zeros */
     int key[32];          /* what the choice of algorithm depends on */
     int algo, math;
+    /* NHWC (rlxg_dnn_layout): cuDNN computes on channels-last x, z, y
+     * and a [m, kh, kw, c/group] filter; each of x, z and y not stored
+     * so (a chain's ends) goes through its buffer here, and the filter
+     * is reordered at every run (params may change between runs) */
+    int nhwc;
+    void *xbuf, *zbuf, *ybuf, *wbuf;
+    rlxg_copy_plan cx, cz, cy, cw;
     void *workspace;
     size_t ws_bytes;
 } rlxg_dnn_conv;
@@ -189,6 +197,10 @@ static void plan_free(rlxg_dnn_conv *d)
         api.act_destroy(d->act);
     if (d->zero_bias)
         cudaFree(d->zero_bias);
+    cudaFree(d->xbuf);
+    cudaFree(d->zbuf);
+    cudaFree(d->ybuf);
+    cudaFree(d->wbuf);
     if (d->workspace)
         cudaFree(d->workspace);
     free(d);
@@ -212,11 +224,13 @@ static int strides_of(int rank, const int *dims, int *st)
     return fits(s);
 }
 
-/* The descriptors of step S (window plan P); 0 when cuDNN cannot take
- * its shape. A 1-d conv becomes a 2-d one of height 1. */
+/* The descriptors of step S (window plan P) and the math they ask for
+ * (*MATH; DNN_DEFAULT_MATH is 0); 0 when cuDNN cannot take its shape. A
+ * 1-d conv becomes a 2-d one of height 1. */
 static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
-                    int transpose, int precision, int has_bias)
+                    int transpose, int precision, int has_bias, int *math_out)
 {
+    int nhwc = d->nhwc;
     int dt = dtype == RLX_DTYPE_F32 ? DNN_FLOAT
              : dtype == RLX_DTYPE_F16 ? DNN_HALF : DNN_BFLOAT16;
     int s = p->s, lead = s == 1 ? 1 : 0, sp = s + lead, rank = sp + 2;
@@ -267,6 +281,15 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
     if (!strides_of(rank, xd, xs) || !strides_of(rank, yd, ys) ||
         !strides_of(rank, bd, bs))
         return 0;
+    if (nhwc) { /* rank 4: channels innermost */
+        xs[1] = ys[1] = 1;
+        xs[3] = xd[1];
+        ys[3] = yd[1];
+        xs[2] = xs[3] * xd[3];
+        ys[2] = ys[3] * yd[3];
+        xs[0] = xs[2] * xd[2];
+        ys[0] = ys[2] * yd[2];
+    }
     int math = dtype != RLX_DTYPE_F32 ? DNN_TENSOR_OP_MATH
                : precision == RLX_PRECISION_STRICT ? DNN_FMA_MATH
                                                    : DNN_DEFAULT_MATH;
@@ -274,7 +297,7 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
     memset(d->key, 0, sizeof d->key);
     key[0] = dt;
     key[1] = math;
-    key[2] = transpose;
+    key[2] = transpose | nhwc << 1;
     key[3] = rank;
     key[4] = (int)p->group;
     for (int i = 0; i < rank; i++) {
@@ -293,14 +316,15 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
         return 0;
     if (api.tensor_set(d->x, dt, rank, xd, xs) ||
         api.tensor_set(d->y, dt, rank, yd, ys) ||
-        api.filter_set(d->w, dt, DNN_NCHW, rank, wd) ||
+        api.filter_set(d->w, dt, nhwc ? DNN_NHWC : DNN_NCHW, rank, wd) ||
         api.conv_set(d->conv, sp, pad, stride, dil, DNN_CROSS_CORRELATION,
                      DNN_FLOAT) ||
         api.conv_group(d->conv, (int)p->group) ||
         api.conv_math(d->conv, math) ||
         (has_bias && api.tensor_set(d->bias, dt, rank, bd, bs)))
         return 0;
-    return math;
+    *math_out = math;
+    return 1;
 }
 
 /* The first algorithm the heuristics rank that runs with this math
@@ -458,10 +482,10 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
         !strcmp(force, "kernel"))
         return RLX_OK;
     char how[16] = ""; /* setting cuda.conv_algo (RLX_CUDA_CONV_ALGO) */
-    int heuristic = rlx_compile_get_option(exe->options, exe->be->host,
-                                           "cuda.conv_algo", how,
-                                           sizeof how) == RLX_OK &&
-                    !strcmp(how, "heuristic");
+    int find = rlx_compile_get_option(exe->options, exe->be->host,
+                                      "cuda.conv_algo", how,
+                                      sizeof how) == RLX_OK &&
+               !strcmp(how, "find");
     pthread_once(&api_once, api_load);
     if (!api.lib)
         return RLX_OK; /* no cuDNN: our kernel */
@@ -484,10 +508,20 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                                "memory");
     int dtype = exe->values[s->out].dtype;
     size_t elem = rlx_dtype_size(dtype);
-    int math = describe(d, p, dtype, transpose, precision,
-                        s->in[2] >= 0 || act_mode);
+    /* setting cuda.conv_layout (RLX_CUDA_CONV_LAYOUT): nchw, nhwc, or by
+     * default NHWC for f16 and bf16 convs of 8 or more images, where
+     * cuDNN's tensor-core kernels want channels last */
+    char lay[16] = "";
+    if (rlx_compile_get_option(exe->options, exe->be->host,
+                               "cuda.conv_layout", lay, sizeof lay) != RLX_OK)
+        lay[0] = 0;
+    d->nhwc = !transpose && p->s == 2 &&
+              (!strcmp(lay, "nhwc") ||
+               (strcmp(lay, "nchw") && dtype != RLX_DTYPE_F32 && p->n >= 8));
+    int math = DNN_FMA_MATH;
+    int ok = describe(d, p, dtype, transpose, precision,
+                      s->in[2] >= 0 || act_mode, &math);
     size_t ws = 0;
-    int ok = math != 0;
     if (ok && act_mode)
         ok = !api.act_create(&d->act) &&
              !api.act_set(d->act, act_mode, DNN_PROPAGATE_NAN, 0.0) &&
@@ -498,7 +532,7 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                    cudaSuccess));
     d->key[29] = act_mode;
     d->key[30] = (int)exe->device;
-    d->key[31] = heuristic;
+    d->key[31] = find;
     int algo, amath;
     if (ok && choice_find(d->key, &algo, &amath)) {
         ok = algo >= 0 && !api.conv_math(d->conv, amath) &&
@@ -511,7 +545,7 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
     } else if (ok) {
         int key[32];
         memcpy(key, d->key, sizeof key);
-        ok = (!transpose && !heuristic && api.find &&
+        ok = (!transpose && find && api.find &&
               choose_measured(d, exe->dnn, p, elem, math, act_mode, &ws)) ||
              choose(d, exe->dnn, transpose, math, act_mode, &ws);
         choice_keep(key, ok ? d->algo : -1, d->math);
@@ -537,6 +571,21 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
 {
     const rlxg_dnn_conv *d = s->dnn;
     const float one = 1.f, zero = 0.f;
+    void *out = y;
+    if (d->nhwc) { /* into channels last where not stored so */
+        size_t elem = rlx_dtype_size(exe->values[s->out].dtype);
+        gpuError_t e = rlxg_copy(st, elem, w, d->wbuf, &d->cw);
+        if (e == gpuSuccess && d->xbuf)
+            e = rlxg_copy(st, elem, x, d->xbuf, &d->cx);
+        if (e == gpuSuccess && d->zbuf && res)
+            e = rlxg_copy(st, elem, res, d->zbuf, &d->cz);
+        if (e != gpuSuccess)
+            return e;
+        w = d->wbuf;
+        x = d->xbuf ? d->xbuf : x;
+        res = d->zbuf && res ? d->zbuf : res;
+        y = d->ybuf ? d->ybuf : y;
+    }
     int rc = api.set_stream(exe->dnn, st);
     if (!rc && d->act)
         rc = api.fused(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
@@ -551,7 +600,98 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
     if (!rc && !d->act && bias && d->bias)
         rc = api.add(exe->dnn, &one, d->bias, bias, &one, d->y, y);
-    return rc ? gpuErrorInvalidValue : gpuSuccess;
+    if (rc)
+        return gpuErrorInvalidValue;
+    if (d->nhwc && d->ybuf) /* back to NCHW for its readers */
+        return rlxg_copy(st, rlx_dtype_size(exe->values[s->out].dtype), y,
+                         out, &d->cy);
+    return gpuSuccess;
+}
+
+/* The copy plan from [n, c, h, w] in layout FROM_NHWC to the other. */
+static void reorder_plan(rlxg_copy_plan *cp, int64_t n, int64_t c, int64_t h,
+                         int64_t w, int from_nhwc)
+{
+    /* walk the destination in its own order; nchw[] / nhwc[]: the
+     * strides of n, c, h, w in each layout */
+    const int64_t nchw[4] = { c * h * w, h * w, w, 1 };
+    const int64_t nhwc[4] = { h * w * c, 1, w * c, c };
+    const int64_t dims[4] = { n, c, h, w };
+    static const int order_nhwc[4] = { 0, 2, 3, 1 }, order_nchw[4] = {
+        0, 1, 2, 3 };
+    const int *order = from_nhwc ? order_nchw : order_nhwc;
+    memset(cp, 0, sizeof *cp);
+    cp->rank = 4;
+    cp->count = n * c * h * w;
+    for (int i = 0; i < 4; i++) {
+        int a = order[i];
+        cp->dims[i] = dims[a];
+        cp->src_stride[i] = from_nhwc ? nhwc[a] : nchw[a];
+        cp->dst_stride[i] = from_nhwc ? nchw[a] : nhwc[a];
+    }
+}
+
+/* Whether value V may be stored channels last: written by an NHWC conv
+ * step and read only by NHWC conv steps, as x or residual. */
+static int nhwc_value(const rlx_executable *exe, const rlx_graph_view *g,
+                      int v)
+{
+    if (v < 0 || exe->values[v].is_output)
+        return 0;
+    int written = 0;
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        const rlxg_step *t = &exe->steps[i];
+        const rlxg_dnn_conv *d = t->kind == RLXG_STEP_CONV ? t->dnn : NULL;
+        if (t->out == v)
+            written = d && d->nhwc;
+        for (int j = 0; j < 4; j++)
+            if (t->in[j] == v && !(d && d->nhwc && (j == 0 || j == 3)))
+                return 0;
+        if (t->in5 == v)
+            return 0;
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++) /* reshapes alias it */
+        if (g->nodes[i]->op == RLX_OP_RESHAPE && g->nodes[i]->n_inputs &&
+            (int)g->nodes[i]->inputs[0] == v)
+            return 0;
+    return written;
+}
+
+rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g)
+{
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        rlxg_step *s = &exe->steps[i];
+        rlxg_dnn_conv *d = s->kind == RLXG_STEP_CONV ? s->dnn : NULL;
+        if (!d || !d->nhwc)
+            continue;
+        const rlxg_win_plan *p = &s->win;
+        size_t elem = rlx_dtype_size(exe->values[s->out].dtype);
+        int64_t cg = p->c / p->group;
+        size_t xb = (size_t)(p->n * p->c * p->in_sp) * elem;
+        size_t yb = (size_t)(p->n * p->m * p->out_sp) * elem;
+        size_t wb = (size_t)(p->m * cg * p->k_sp) * elem;
+        /* the filter [m, cg, kh, kw] -> [m, kh, kw, cg] */
+        reorder_plan(&d->cw, p->m, cg, p->k[0], p->k[1], 0);
+        reorder_plan(&d->cx, p->n, p->c, p->in[0], p->in[1], 0);
+        reorder_plan(&d->cz, p->n, p->m, p->out[0], p->out[1], 0);
+        reorder_plan(&d->cy, p->n, p->m, p->out[0], p->out[1], 1);
+        int fail = cudaMalloc(&d->wbuf, wb) != cudaSuccess;
+        if (!fail && !nhwc_value(exe, g, s->in[0]))
+            fail = cudaMalloc(&d->xbuf, xb) != cudaSuccess;
+        if (!fail && s->in[3] >= 0 && !nhwc_value(exe, g, s->in[3]))
+            fail = cudaMalloc(&d->zbuf, yb) != cudaSuccess;
+        if (!fail && !nhwc_value(exe, g, s->out))
+            fail = cudaMalloc(&d->ybuf, yb) != cudaSuccess;
+        if (fail) {
+            cudaGetLastError();
+            return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
+                                   "cuda compile: out of GPU memory for a "
+                                   "conv's channels-last buffers. Fix: free "
+                                   "GPU memory, or set cuda.conv_layout to "
+                                   "nchw");
+        }
+    }
+    return RLX_OK;
 }
 
 void rlxg_dnn_release(rlx_executable *exe)

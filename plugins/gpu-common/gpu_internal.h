@@ -310,6 +310,10 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
                                  const void *bias, const void *res, void *y,
                                  gpuStream_t stream);
 void rlxg_dnn_release(rlx_executable *exe);
+/* After every step is emitted: which values the DNN library's convs
+ * keep in their own layout (cuDNN: channels last) and the buffers for
+ * the others. */
+rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g);
 /* After allocation: time the candidates of every large matmul on
  * scratch data and keep the fastest (compile time, once; cuBLASLt). */
 rlx_status rlxg_matmul_autotune(rlx_executable *exe);

@@ -29,6 +29,13 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
     return gpuErrorInvalidValue; /* never planned */
 }
 
+rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g)
+{
+    (void)exe;
+    (void)g;
+    return RLX_OK; /* no DNN steps */
+}
+
 void rlxg_dnn_release(rlx_executable *exe)
 {
     (void)exe;
