@@ -239,8 +239,9 @@ static void check_fused(rlx_runtime *rt, const float *x, int variant,
         rlx_value ab[2] = { c1, in[0] };
         st = rlx_graph_add_node(g, NULL, RLX_OP_ADD, 2, ab, NULL, &out);
     }
+    rlx_value pre = out;
     if (st == RLX_OK && variant != 1)
-        st = rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &out, NULL, &out);
+        st = rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &pre, NULL, &out);
     if (st == RLX_OK)
         st = rlx_graph_output(g, "y", out);
     if (st == RLX_OK)
