@@ -6,7 +6,7 @@
 # tool, the cuda plugin) unless the build directory is complete. Logs go
 # to $OUT (default ./gpu-bench-out); BUILD is the build directory
 # (default ./build-gpu-test, shared with scripts/gpu-test.sh); extra
-# arguments go to the driver (e.g. --ab cuda.conv_fuse=0 --compile).
+# arguments go to the driver (e.g. --ab cuda.fuse=0 --compile).
 #
 #   bash scripts/gpu-bench-resnet.sh [--batches 1,32] [--modes strict,bf16]
 set -uo pipefail

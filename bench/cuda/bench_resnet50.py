@@ -21,7 +21,7 @@ input and output bound to device tensors; "rlx@q" queues runs back to
 back and waits once per block (as PyTorch's timings sync once per
 block), "rlx@run" waits for each run. Every time is the median over 5
 blocks of the mean time per call. --ab NAME=VALUE[,NAME=VALUE] adds rlx
-rows compiled with those settings (e.g. cuda.conv_fuse=0), so a change
+rows compiled with those settings (e.g. cuda.fuse=0), so a change
 is measured against what it replaced in the same process.
 
     RLX_LIB=build/core/librlx.so.1 RLX_PLUGIN_PATH=build/plugins/cuda \\
