@@ -12,7 +12,8 @@
 # vulkan (the sgemm shaders; SIZES, default "1024 2048 4096"),
 # cuda (matmul vs cuBLAS, attention, the batch-1 GEMV chain, the 3xTF32
 # GEMM, memory bandwidth), cuda-models (MLP and encoder vs PyTorch; needs
-# PyTorch with CUDA), pjrt (the bridge vs native cuda vs JAX), ort
+# PyTorch with CUDA), cuda-resnet (ResNet-50 vs PyTorch, batch 1 and 32,
+# f32 and bf16; needs PyTorch, torchvision and onnx), pjrt (the bridge vs native cuda vs JAX), ort
 # (cpu-openblas vs ONNX Runtime), cnn (ResNet-18, MobileNetV3, EfficientNet
 # and the OCR models on cpu-openblas vs ONNX Runtime's C API), quant (an
 # int8 QLinearConv net vs ONNX Runtime and rlx's f32), startup (rlx run's start-up with every
@@ -54,6 +55,9 @@ for g in "${groups[@]}"; do
     cuda-models)
         RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
             run python3 bench/cuda/bench_models.py ;;
+    cuda-resnet)
+        RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
+            run python3 bench/cuda/bench_resnet50.py --cache "$BUILD/resnet50" ;;
     pjrt)
         RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/pjrt:$BUILD/plugins/cuda \
             run python3 bench/pjrt/bench_pjrt.py "$BUILD/examples" ;;
@@ -61,7 +65,7 @@ for g in "${groups[@]}"; do
     cnn) run bash bench/cnn/run.sh "$BUILD" ;;
     quant) run bash bench/quant/run.sh "$BUILD" ;;
     startup) run bash bench/startup/run.sh "$BUILD" ;;
-    *) echo "run.sh: unknown group '$g'. Fix: one of cpu scanner load placement vulkan cuda cuda-models pjrt ort cnn quant startup" >&2; exit 2 ;;
+    *) echo "run.sh: unknown group '$g'. Fix: one of cpu scanner load placement vulkan cuda cuda-models cuda-resnet pjrt ort cnn quant startup" >&2; exit 2 ;;
     esac
 done
 exit $status

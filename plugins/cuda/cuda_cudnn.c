@@ -9,6 +9,15 @@
  * transpose). Each conv step gets its descriptors, algorithm and
  * workspace at compile time; a run only sets the stream and calls.
  *
+ * A conv with its residual add and relu fused (gpu_fuse.c) is one
+ * cudnnConvolutionBiasActivationForward: y = act(conv(x, w) + z + bias),
+ * z the residual. The algorithm is the first cuDNN's heuristics rank;
+ * with setting cuda.conv_algo "find", the fastest cudnnFind measures on
+ * scratch buffers at compile time, checked to run fused. Either choice
+ * is remembered per shape for the process, so a model's repeated shapes
+ * and later compiles ask nothing again. (On an H100, ResNet-50 ran
+ * slower with find: it times the plain conv, not the fused call.)
+ *
  * Precision follows matmul's policy: f32 under strict precision runs
  * only FMA algorithms (no TF32), f32 otherwise cuDNN's default math,
  * f16 and bf16 on tensor cores. What cuDNN cannot express (more than 3
@@ -30,9 +39,11 @@
  * cudnnMathType_t values we use */
 enum {
     DNN_FLOAT = 0, DNN_HALF = 2, DNN_BFLOAT16 = 9,
-    DNN_NCHW = 0,
+    DNN_NCHW = 0, DNN_NHWC = 1,
     DNN_CROSS_CORRELATION = 1,
-    DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3
+    DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3,
+    DNN_ACT_RELU = 1, DNN_ACT_IDENTITY = 5, DNN_PROPAGATE_NAN = 1,
+    DNN_ALGO_IMPLICIT_PRECOMP_GEMM = 1
 };
 
 /* cudnnConvolutionFwdAlgoPerf_t and cudnnConvolutionBwdDataAlgoPerf_t
@@ -82,6 +93,18 @@ static struct {
                dnn_desc, void *);
     int (*add)(dnn_desc, const void *, dnn_desc, const void *, const void *,
                dnn_desc, void *);
+    /* optional: without them fused steps stay on our kernel, and the
+     * heuristics choose */
+    int (*fused)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
+                 const void *, dnn_desc, int, void *, size_t, const void *,
+                 dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
+                 dnn_desc, void *);
+    int (*act_create)(dnn_desc *);
+    int (*act_set)(dnn_desc, int, int, double);
+    int (*act_destroy)(dnn_desc);
+    int (*find)(dnn_desc, dnn_desc, const void *, dnn_desc, const void *,
+                dnn_desc, dnn_desc, void *, int, int *, dnn_perf *, void *,
+                size_t);
 } api;
 
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
@@ -123,16 +146,35 @@ static void api_load(void)
     SYM(bwd, "cudnnConvolutionBackwardData");
     SYM(add, "cudnnAddTensor");
 #undef SYM
-    if (ok)
-        api.lib = lib;
-    else
+    if (!ok) {
         dlclose(lib);
+        return;
+    }
+    api.lib = lib;
+    *(void **)(&api.fused) = dlsym(lib, "cudnnConvolutionBiasActivationForward");
+    *(void **)(&api.act_create) = dlsym(lib, "cudnnCreateActivationDescriptor");
+    *(void **)(&api.act_set) = dlsym(lib, "cudnnSetActivationDescriptor");
+    *(void **)(&api.act_destroy) = dlsym(lib,
+                                         "cudnnDestroyActivationDescriptor");
+    *(void **)(&api.find) = dlsym(lib, "cudnnFindConvolutionForwardAlgorithmEx");
+    if (!api.fused || !api.act_create || !api.act_set || !api.act_destroy)
+        api.fused = NULL;
 }
 
 /* One conv step's cuDNN plan. */
 typedef struct rlxg_dnn_conv {
     dnn_desc x, y, w, conv, bias;
-    int algo;
+    dnn_desc act;         /* fused steps: the activation */
+    void *zero_bias;      /* fused steps without a bias: m zeros */
+    int key[32];          /* what the choice of algorithm depends on */
+    int algo, math;
+    /* NHWC (rlxg_dnn_layout): cuDNN computes on channels-last x, z, y
+     * and a [m, kh, kw, c/group] filter; each of x, z and y not stored
+     * so (a chain's ends) goes through its buffer here, and the filter
+     * is reordered at every run (params may change between runs) */
+    int nhwc;
+    void *xbuf, *zbuf, *ybuf, *wbuf;
+    rlxg_copy_plan cx, cz, cy, cw;
     void *workspace;
     size_t ws_bytes;
 } rlxg_dnn_conv;
@@ -151,6 +193,14 @@ static void plan_free(rlxg_dnn_conv *d)
         api.filter_destroy(d->w);
     if (d->conv)
         api.conv_destroy(d->conv);
+    if (d->act)
+        api.act_destroy(d->act);
+    if (d->zero_bias)
+        cudaFree(d->zero_bias);
+    cudaFree(d->xbuf);
+    cudaFree(d->zbuf);
+    cudaFree(d->ybuf);
+    cudaFree(d->wbuf);
     if (d->workspace)
         cudaFree(d->workspace);
     free(d);
@@ -174,11 +224,13 @@ static int strides_of(int rank, const int *dims, int *st)
     return fits(s);
 }
 
-/* The descriptors of step S (window plan P); 0 when cuDNN cannot take
- * its shape. A 1-d conv becomes a 2-d one of height 1. */
+/* The descriptors of step S (window plan P) and the math they ask for
+ * (*MATH; DNN_DEFAULT_MATH is 0); 0 when cuDNN cannot take its shape. A
+ * 1-d conv becomes a 2-d one of height 1. */
 static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
-                    int transpose, int precision, int has_bias)
+                    int transpose, int precision, int has_bias, int *math_out)
 {
+    int nhwc = d->nhwc;
     int dt = dtype == RLX_DTYPE_F32 ? DNN_FLOAT
              : dtype == RLX_DTYPE_F16 ? DNN_HALF : DNN_BFLOAT16;
     int s = p->s, lead = s == 1 ? 1 : 0, sp = s + lead, rank = sp + 2;
@@ -229,29 +281,56 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
     if (!strides_of(rank, xd, xs) || !strides_of(rank, yd, ys) ||
         !strides_of(rank, bd, bs))
         return 0;
+    if (nhwc) { /* rank 4: channels innermost */
+        xs[1] = ys[1] = 1;
+        xs[3] = xd[1];
+        ys[3] = yd[1];
+        xs[2] = xs[3] * xd[3];
+        ys[2] = ys[3] * yd[3];
+        xs[0] = xs[2] * xd[2];
+        ys[0] = ys[2] * yd[2];
+    }
     int math = dtype != RLX_DTYPE_F32 ? DNN_TENSOR_OP_MATH
                : precision == RLX_PRECISION_STRICT ? DNN_FMA_MATH
                                                    : DNN_DEFAULT_MATH;
+    int *key = d->key;
+    memset(d->key, 0, sizeof d->key);
+    key[0] = dt;
+    key[1] = math;
+    key[2] = transpose | nhwc << 1;
+    key[3] = rank;
+    key[4] = (int)p->group;
+    for (int i = 0; i < rank; i++) {
+        key[5 + i] = xd[i];
+        key[10 + i] = wd[i];
+        key[15 + i] = yd[i];
+    }
+    for (int i = 0; i < sp; i++) {
+        key[20 + i] = pad[i];
+        key[23 + i] = stride[i];
+        key[26 + i] = dil[i];
+    }
     if (api.tensor_create(&d->x) || api.tensor_create(&d->y) ||
         api.filter_create(&d->w) || api.conv_create(&d->conv) ||
         (has_bias && api.tensor_create(&d->bias)))
         return 0;
     if (api.tensor_set(d->x, dt, rank, xd, xs) ||
         api.tensor_set(d->y, dt, rank, yd, ys) ||
-        api.filter_set(d->w, dt, DNN_NCHW, rank, wd) ||
+        api.filter_set(d->w, dt, nhwc ? DNN_NHWC : DNN_NCHW, rank, wd) ||
         api.conv_set(d->conv, sp, pad, stride, dil, DNN_CROSS_CORRELATION,
                      DNN_FLOAT) ||
         api.conv_group(d->conv, (int)p->group) ||
         api.conv_math(d->conv, math) ||
         (has_bias && api.tensor_set(d->bias, dt, rank, bd, bs)))
         return 0;
-    return math;
+    *math_out = math;
+    return 1;
 }
 
 /* The first algorithm the heuristics rank that runs with this math
  * (strict f32: FMA only) and a workspace up to 256 MiB. */
 static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
-                  size_t *ws)
+                  int act_mode, size_t *ws)
 {
     enum { WANT = 16 };
     dnn_perf perf[WANT];
@@ -268,6 +347,9 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
             continue;
         if (math == DNN_FMA_MATH && perf[i].math_type != DNN_FMA_MATH)
             continue;
+        if (act_mode == DNN_ACT_IDENTITY &&
+            perf[i].algo != DNN_ALGO_IMPLICIT_PRECOMP_GEMM)
+            continue; /* the only one the fused call runs without relu */
         if (api.conv_math(d->conv, perf[i].math_type))
             continue;
         size_t need = 0;
@@ -278,10 +360,117 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
         if (st)
             continue;
         d->algo = perf[i].algo;
+        d->math = perf[i].math_type;
         *ws = need;
         return 1;
     }
     return 0;
+}
+
+/* The fastest forward algorithm cudnnFind measures on scratch buffers of
+ * plan P's shapes that runs with this math and, fused (ACT_MODE not 0),
+ * runs the fused call too; 0 when none does. ELEM: bytes per element. */
+static int choose_measured(rlxg_dnn_conv *d, void *handle,
+                           const rlxg_win_plan *p, size_t elem, int math,
+                           int act_mode, size_t *ws)
+{
+    enum { WANT = 16 };
+    dnn_perf perf[WANT];
+    int got = 0, found = 0;
+    size_t xb = (size_t)(p->n * p->c * p->in_sp) * elem;
+    size_t wb = (size_t)(p->m * (p->c / p->group) * p->k_sp) * elem;
+    size_t yb = (size_t)(p->n * p->m * p->out_sp) * elem;
+    size_t sb = (size_t)256 << 20;
+    void *x = NULL, *w = NULL, *y = NULL, *z = NULL, *b = NULL, *scr = NULL;
+    const float one = 1.f;
+    if (cudaMalloc(&x, xb) != cudaSuccess ||
+        cudaMalloc(&w, wb) != cudaSuccess ||
+        cudaMalloc(&y, yb) != cudaSuccess ||
+        cudaMalloc(&z, yb) != cudaSuccess ||
+        cudaMalloc(&b, (size_t)p->m * elem) != cudaSuccess)
+        goto done;
+    while (sb && cudaMalloc(&scr, sb) != cudaSuccess) {
+        cudaGetLastError();
+        scr = NULL;
+        sb /= 4;
+    }
+    if (cudaMemset(x, 0, xb) != cudaSuccess ||
+        cudaMemset(w, 0, wb) != cudaSuccess ||
+        cudaMemset(z, 0, yb) != cudaSuccess ||
+        cudaMemset(b, 0, (size_t)p->m * elem) != cudaSuccess ||
+        api.set_stream(handle, NULL) ||
+        api.find(handle, d->x, x, d->w, w, d->conv, d->y, y, WANT, &got,
+                 perf, scr, sb))
+        goto done;
+    for (int i = 0; i < got && i < WANT && !found; i++) {
+        size_t need = 0;
+        if (perf[i].status != 0 || perf[i].memory > sb ||
+            (math == DNN_FMA_MATH && perf[i].math_type != DNN_FMA_MATH) ||
+            (act_mode == DNN_ACT_IDENTITY &&
+             perf[i].algo != DNN_ALGO_IMPLICIT_PRECOMP_GEMM) ||
+            api.conv_math(d->conv, perf[i].math_type) ||
+            api.fwd_ws(handle, d->x, d->w, d->conv, d->y, perf[i].algo,
+                       &need) || need > sb)
+            continue;
+        if (act_mode &&
+            (api.fused(handle, &one, d->x, x, d->w, w, d->conv, perf[i].algo,
+                       scr, need, &one, d->y, z, d->bias, b, d->act, d->y,
+                       y) ||
+             cudaDeviceSynchronize() != cudaSuccess)) {
+            cudaGetLastError();
+            continue;
+        }
+        d->algo = perf[i].algo;
+        d->math = perf[i].math_type;
+        *ws = need;
+        found = 1;
+    }
+done:
+    cudaGetLastError();
+    cudaFree(x);
+    cudaFree(w);
+    cudaFree(y);
+    cudaFree(z);
+    cudaFree(b);
+    cudaFree(scr);
+    return found;
+}
+
+/* The process's choices so far: a conv's key and the algorithm (with its
+ * math) chosen for it, algo -1 for none. Later compiles of one shape
+ * measure nothing. */
+enum { CHOICES = 512 };
+static struct {
+    int key[32];
+    int algo, math;
+} choices[CHOICES];
+static int n_choices;
+static pthread_mutex_t choices_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int choice_find(const int *key, int *algo, int *math)
+{
+    int hit = 0;
+    pthread_mutex_lock(&choices_lock);
+    for (int i = 0; i < n_choices && !hit; i++)
+        if (!memcmp(choices[i].key, key, sizeof choices[i].key)) {
+            *algo = choices[i].algo;
+            *math = choices[i].math;
+            hit = 1;
+        }
+    pthread_mutex_unlock(&choices_lock);
+    return hit;
+}
+
+static void choice_keep(const int *key, int algo, int math)
+{
+    pthread_mutex_lock(&choices_lock);
+    if (n_choices < CHOICES) {
+        memcpy(choices[n_choices].key, key, sizeof choices[n_choices].key);
+        choices[n_choices].algo = algo;
+        choices[n_choices].math = math;
+        n_choices++;
+    }
+    pthread_mutex_unlock(&choices_lock);
 }
 
 rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
@@ -292,53 +481,219 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                                force, sizeof force) == RLX_OK &&
         !strcmp(force, "kernel"))
         return RLX_OK;
+    char how[16] = ""; /* setting cuda.conv_algo (RLX_CUDA_CONV_ALGO) */
+    int find = rlx_compile_get_option(exe->options, exe->be->host,
+                                      "cuda.conv_algo", how,
+                                      sizeof how) == RLX_OK &&
+               !strcmp(how, "find");
     pthread_once(&api_once, api_load);
     if (!api.lib)
         return RLX_OK; /* no cuDNN: our kernel */
+    int transpose = s->kind == RLXG_STEP_CONV_TRANSPOSE;
+    const rlxg_win_plan *p = &s->win;
+    int act_mode = 0; /* fused: the activation after conv + z + bias */
+    if (!transpose && (s->in[3] >= 0 || p->act != RLXG_GEMM_NONE)) {
+        if (!api.fused)
+            return RLX_OK; /* our kernel fuses them */
+        act_mode = p->act == RLXG_GEMM_RELU ? DNN_ACT_RELU : DNN_ACT_IDENTITY;
+    }
     if (!exe->dnn && api.create(&exe->dnn) != 0) {
         exe->dnn = NULL;
         return RLX_OK;
     }
-    int transpose = s->kind == RLXG_STEP_CONV_TRANSPOSE;
-    const rlxg_win_plan *p = &s->win;
     rlxg_dnn_conv *d = calloc(1, sizeof *d);
     if (!d)
         return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
                                "cuda compile: out of memory. Fix: free "
                                "memory");
-    int math = describe(d, p, exe->values[s->out].dtype, transpose,
-                        precision, s->in[2] >= 0);
+    int dtype = exe->values[s->out].dtype;
+    size_t elem = rlx_dtype_size(dtype);
+    /* setting cuda.conv_layout (RLX_CUDA_CONV_LAYOUT): nchw, nhwc, or by
+     * default NHWC where the math may run on tensor cores (f16, bf16,
+     * f32 unless strict), whose cuDNN kernels want channels last; strict
+     * f32's FMA kernels ran ResNet-50 faster on NCHW (H100) */
+    char lay[16] = "";
+    if (rlx_compile_get_option(exe->options, exe->be->host,
+                               "cuda.conv_layout", lay, sizeof lay) != RLX_OK)
+        lay[0] = 0;
+    d->nhwc = !transpose && p->s == 2 &&
+              (!strcmp(lay, "nhwc") ||
+               (strcmp(lay, "nchw") && (dtype != RLX_DTYPE_F32 ||
+                                        precision != RLX_PRECISION_STRICT)));
+    int math = DNN_FMA_MATH;
+    int ok = describe(d, p, dtype, transpose, precision,
+                      s->in[2] >= 0 || act_mode, &math);
     size_t ws = 0;
-    if (!math || !choose(d, exe->dnn, transpose, math, &ws) ||
-        (ws && cudaMalloc(&d->workspace, ws) != cudaSuccess)) {
+    if (ok && act_mode)
+        ok = !api.act_create(&d->act) &&
+             !api.act_set(d->act, act_mode, DNN_PROPAGATE_NAN, 0.0) &&
+             (s->in[2] >= 0 ||
+              (cudaMalloc(&d->zero_bias, (size_t)p->m * elem) ==
+                   cudaSuccess &&
+               cudaMemset(d->zero_bias, 0, (size_t)p->m * elem) ==
+                   cudaSuccess));
+    d->key[29] = act_mode;
+    d->key[30] = (int)exe->device;
+    d->key[31] = find;
+    int algo, amath;
+    if (ok && choice_find(d->key, &algo, &amath)) {
+        ok = algo >= 0 && !api.conv_math(d->conv, amath) &&
+             !(transpose ? api.bwd_ws(exe->dnn, d->w, d->x, d->conv, d->y,
+                                      algo, &ws)
+                         : api.fwd_ws(exe->dnn, d->x, d->w, d->conv, d->y,
+                                      algo, &ws));
+        d->algo = algo;
+        d->math = amath;
+    } else if (ok) {
+        int key[32];
+        memcpy(key, d->key, sizeof key);
+        ok = (!transpose && find && api.find &&
+              choose_measured(d, exe->dnn, p, elem, math, act_mode, &ws)) ||
+             choose(d, exe->dnn, transpose, math, act_mode, &ws);
+        choice_keep(key, ok ? d->algo : -1, d->math);
+    }
+    if (!ok || (ws && cudaMalloc(&d->workspace, ws) != cudaSuccess)) {
         cudaGetLastError();
         plan_free(d); /* our kernel runs it */
         return RLX_OK;
     }
     d->ws_bytes = ws;
     s->dnn = d;
-    rlx_kit_log(exe->be->host, RLX_LOG_DEBUG, "cuda: %s through cuDNN, "
+    rlx_kit_log(exe->be->host, RLX_LOG_DEBUG, "cuda: %s%s through cuDNN, "
                 "algorithm %d, %zu bytes of workspace",
-                transpose ? "conv_transpose" : "conv", d->algo, ws);
+                transpose ? "conv_transpose" : "conv",
+                act_mode ? " (fused)" : "", d->algo, ws);
     return RLX_OK;
 }
 
 gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
                                  const void *x, const void *w,
-                                 const void *bias, void *y, gpuStream_t st)
+                                 const void *bias, const void *res, void *y,
+                                 gpuStream_t st)
 {
     const rlxg_dnn_conv *d = s->dnn;
     const float one = 1.f, zero = 0.f;
+    void *out = y;
+    if (d->nhwc) { /* into channels last where not stored so */
+        size_t elem = rlx_dtype_size(exe->values[s->out].dtype);
+        gpuError_t e = rlxg_copy(st, elem, w, d->wbuf, &d->cw);
+        if (e == gpuSuccess && d->xbuf)
+            e = rlxg_copy(st, elem, x, d->xbuf, &d->cx);
+        if (e == gpuSuccess && d->zbuf && res)
+            e = rlxg_copy(st, elem, res, d->zbuf, &d->cz);
+        if (e != gpuSuccess)
+            return e;
+        w = d->wbuf;
+        x = d->xbuf ? d->xbuf : x;
+        res = d->zbuf && res ? d->zbuf : res;
+        y = d->ybuf ? d->ybuf : y;
+    }
     int rc = api.set_stream(exe->dnn, st);
-    if (!rc && s->kind == RLXG_STEP_CONV_TRANSPOSE)
+    if (!rc && d->act)
+        rc = api.fused(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
+                       d->workspace, d->ws_bytes, res ? &one : &zero, d->y,
+                       res ? res : y, d->bias, bias ? bias : d->zero_bias,
+                       d->act, d->y, y);
+    else if (!rc && s->kind == RLXG_STEP_CONV_TRANSPOSE)
         rc = api.bwd(exe->dnn, &one, d->w, w, d->x, x, d->conv, d->algo,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
     else if (!rc)
         rc = api.fwd(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
-    if (!rc && bias && d->bias)
+    if (!rc && !d->act && bias && d->bias)
         rc = api.add(exe->dnn, &one, d->bias, bias, &one, d->y, y);
-    return rc ? gpuErrorInvalidValue : gpuSuccess;
+    if (rc)
+        return gpuErrorInvalidValue;
+    if (d->nhwc && d->ybuf) /* back to NCHW for its readers */
+        return rlxg_copy(st, rlx_dtype_size(exe->values[s->out].dtype), y,
+                         out, &d->cy);
+    return gpuSuccess;
+}
+
+/* The copy plan from [n, c, h, w] in layout FROM_NHWC to the other. */
+static void reorder_plan(rlxg_copy_plan *cp, int64_t n, int64_t c, int64_t h,
+                         int64_t w, int from_nhwc)
+{
+    /* walk the destination in its own order; nchw[] / nhwc[]: the
+     * strides of n, c, h, w in each layout */
+    const int64_t nchw[4] = { c * h * w, h * w, w, 1 };
+    const int64_t nhwc[4] = { h * w * c, 1, w * c, c };
+    const int64_t dims[4] = { n, c, h, w };
+    static const int order_nhwc[4] = { 0, 2, 3, 1 }, order_nchw[4] = {
+        0, 1, 2, 3 };
+    const int *order = from_nhwc ? order_nchw : order_nhwc;
+    memset(cp, 0, sizeof *cp);
+    cp->rank = 4;
+    cp->count = n * c * h * w;
+    for (int i = 0; i < 4; i++) {
+        int a = order[i];
+        cp->dims[i] = dims[a];
+        cp->src_stride[i] = from_nhwc ? nhwc[a] : nchw[a];
+        cp->dst_stride[i] = from_nhwc ? nchw[a] : nhwc[a];
+    }
+}
+
+/* Whether value V may be stored channels last: written by an NHWC conv
+ * step and read only by NHWC conv steps, as x or residual. */
+static int nhwc_value(const rlx_executable *exe, const rlx_graph_view *g,
+                      int v)
+{
+    if (v < 0 || exe->values[v].is_output)
+        return 0;
+    int written = 0;
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        const rlxg_step *t = &exe->steps[i];
+        const rlxg_dnn_conv *d = t->kind == RLXG_STEP_CONV ? t->dnn : NULL;
+        if (t->out == v)
+            written = d && d->nhwc;
+        for (int j = 0; j < 4; j++)
+            if (t->in[j] == v && !(d && d->nhwc && (j == 0 || j == 3)))
+                return 0;
+        if (t->in5 == v)
+            return 0;
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++) /* reshapes alias it */
+        if (g->nodes[i]->op == RLX_OP_RESHAPE && g->nodes[i]->n_inputs &&
+            (int)g->nodes[i]->inputs[0] == v)
+            return 0;
+    return written;
+}
+
+rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g)
+{
+    for (uint32_t i = 0; i < exe->n_steps; i++) {
+        rlxg_step *s = &exe->steps[i];
+        rlxg_dnn_conv *d = s->kind == RLXG_STEP_CONV ? s->dnn : NULL;
+        if (!d || !d->nhwc)
+            continue;
+        const rlxg_win_plan *p = &s->win;
+        size_t elem = rlx_dtype_size(exe->values[s->out].dtype);
+        int64_t cg = p->c / p->group;
+        size_t xb = (size_t)(p->n * p->c * p->in_sp) * elem;
+        size_t yb = (size_t)(p->n * p->m * p->out_sp) * elem;
+        size_t wb = (size_t)(p->m * cg * p->k_sp) * elem;
+        /* the filter [m, cg, kh, kw] -> [m, kh, kw, cg] */
+        reorder_plan(&d->cw, p->m, cg, p->k[0], p->k[1], 0);
+        reorder_plan(&d->cx, p->n, p->c, p->in[0], p->in[1], 0);
+        reorder_plan(&d->cz, p->n, p->m, p->out[0], p->out[1], 0);
+        reorder_plan(&d->cy, p->n, p->m, p->out[0], p->out[1], 1);
+        int fail = cudaMalloc(&d->wbuf, wb) != cudaSuccess;
+        if (!fail && !nhwc_value(exe, g, s->in[0]))
+            fail = cudaMalloc(&d->xbuf, xb) != cudaSuccess;
+        if (!fail && s->in[3] >= 0 && !nhwc_value(exe, g, s->in[3]))
+            fail = cudaMalloc(&d->zbuf, yb) != cudaSuccess;
+        if (!fail && !nhwc_value(exe, g, s->out))
+            fail = cudaMalloc(&d->ybuf, yb) != cudaSuccess;
+        if (fail) {
+            cudaGetLastError();
+            return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
+                                   "cuda compile: out of GPU memory for a "
+                                   "conv's channels-last buffers. Fix: free "
+                                   "GPU memory, or set cuda.conv_layout to "
+                                   "nchw");
+        }
+    }
+    return RLX_OK;
 }
 
 void rlxg_dnn_release(rlx_executable *exe)

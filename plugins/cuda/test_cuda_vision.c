@@ -6,8 +6,12 @@
  *   GEMM: 32 output channels a group);
  * - depthwise conv (group = channels: the direct kernel);
  * - conv_transpose 2-d with stride 2, output padding and two groups;
- *   each conv on our kernels (RLX_CUDA_CONV=kernel) and then through
- *   cuDNN where one is installed (cuda_cudnn.c);
+ * - conv with the residual add and relu after it, fused into one step
+ *   (gpu_fuse.c): with and without bias and relu, and two convs meeting
+ *   at one add (the later one takes the other's result as residual);
+ *   each conv on our kernels (RLX_CUDA_CONV=kernel), then through
+ *   cuDNN where one is installed (cuda_cudnn.c), then through cuDNN on
+ *   channels-last buffers (RLX_CUDA_CONV_LAYOUT=nhwc);
  * - max_pool with ceil mode and avg_pool with count_include_pad;
  * - group_norm.
  * `rlx conformance --backend cuda` checks every op against cpu-ref; this
@@ -180,6 +184,93 @@ static void check_conv(rlx_runtime *rt, const float *x, int transpose,
     free(ref);
 }
 
+/* The fusable chains of conv 3x3 pad 1 over x (C channels in and out):
+ * VARIANT 0: relu(conv(x, w, b) + x); 1: conv(x, w, b) + x; 2:
+ * relu(conv(x, w)); 3: relu(conv(x, w, b) + conv(x, w2)). */
+static void check_fused(rlx_runtime *rt, const float *x, int variant,
+                        const char *what)
+{
+    enum { NY = N * C * H * W, NW = C * C * 9 };
+    static float w[2][NW], b[C], y[NY];
+    static double ref[NY], ref2[NY];
+    uint64_t seed = 11;
+    for (int i = 0; i < NW; i++) {
+        w[0][i] = frand(&seed);
+        w[1][i] = frand(&seed);
+    }
+    for (int i = 0; i < C; i++)
+        b[i] = frand(&seed);
+    int has_bias = variant != 2;
+    ref_conv(0, x, w[0], has_bias ? b : NULL, C, 3, 1, 1, 1, 1, H, W, ref);
+    if (variant == 3)
+        ref_conv(0, x, w[1], NULL, C, 3, 1, 1, 1, 1, H, W, ref2);
+    for (int i = 0; i < NY; i++) {
+        ref[i] += variant == 3 ? ref2[i] : variant < 2 ? x[i] : 0;
+        if (variant != 1 && !(ref[i] > 0))
+            ref[i] = 0;
+    }
+    int64_t xd[4] = { N, C, H, W }, wd[4] = { C, C, 3, 3 }, bd[1] = { C };
+    int64_t ints[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+    rlx_attrs a = { 9, ints, 0, NULL };
+    rlx_graph *g = NULL;
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_value in[3], c1, c2, out;
+    rlx_status st = rlx_graph_create(&g);
+    if (st == RLX_OK)
+        st = rlx_graph_input(g, "x", RLX_DTYPE_F32, 4, xd, &in[0]);
+    if (st == RLX_OK)
+        st = rlx_graph_param(g, "w", RLX_DTYPE_F32, 4, wd, &in[1]);
+    if (st == RLX_OK && has_bias)
+        st = rlx_graph_param(g, "b", RLX_DTYPE_F32, 1, bd, &in[2]);
+    if (st == RLX_OK)
+        st = rlx_graph_add_node(g, NULL, RLX_OP_CONV, has_bias ? 3 : 2, in,
+                                &a, &c1);
+    out = c1;
+    if (st == RLX_OK && variant == 3) {
+        rlx_value in2[2] = { in[0], 0 };
+        st = rlx_graph_param(g, "w2", RLX_DTYPE_F32, 4, wd, &in2[1]);
+        if (st == RLX_OK)
+            st = rlx_graph_add_node(g, NULL, RLX_OP_CONV, 2, in2, &a, &c2);
+        rlx_value ab[2] = { c1, c2 };
+        if (st == RLX_OK)
+            st = rlx_graph_add_node(g, NULL, RLX_OP_ADD, 2, ab, NULL, &out);
+    } else if (st == RLX_OK && variant < 2) {
+        rlx_value ab[2] = { c1, in[0] };
+        st = rlx_graph_add_node(g, NULL, RLX_OP_ADD, 2, ab, NULL, &out);
+    }
+    rlx_value pre = out;
+    if (st == RLX_OK && variant != 1)
+        st = rlx_graph_add_node(g, NULL, RLX_OP_RELU, 1, &pre, NULL, &out);
+    if (st == RLX_OK)
+        st = rlx_graph_output(g, "y", out);
+    if (st == RLX_OK)
+        st = rlx_session_create(rt, "cuda", &s);
+    if (st == RLX_OK)
+        st = rlx_session_compile(s, g, &p);
+    if (st == RLX_OK)
+        st = rlx_program_set_param(p, "w", w[0], sizeof w[0]);
+    if (st == RLX_OK && has_bias)
+        st = rlx_program_set_param(p, "b", b, sizeof b);
+    if (st == RLX_OK && variant == 3)
+        st = rlx_program_set_param(p, "w2", w[1], sizeof w[1]);
+    if (st == RLX_OK)
+        st = rlx_program_set_input(p, "x", x, sizeof y);
+    if (st == RLX_OK)
+        st = rlx_program_run(p);
+    size_t got = 0;
+    const void *data = st == RLX_OK ? rlx_program_output_data(p, 0, &got)
+                                    : NULL;
+    if (st == RLX_OK && (!data || got != sizeof y))
+        st = RLX_ERR_SHAPE;
+    if (st == RLX_OK)
+        memcpy(y, data, got);
+    report(st, y, ref, NY, 1e-5, what);
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+}
+
 /* max_pool 3x3 stride 2 ceil mode, pad 1; avg_pool 3x3 stride 2 pad 1
  * count_include_pad. */
 static void check_pools(rlx_runtime *rt, const float *x)
@@ -289,14 +380,17 @@ int main(int argc, char **argv)
         x[i] = frand(&seed);
     /* each conv on our kernels (RLX_CUDA_CONV=kernel), then as the plugin
      * chooses: through cuDNN where a libcudnn is installed */
-    for (int mode = 0; mode < 2; mode++) {
-        const char *how = mode ? "as chosen (cuDNN where installed)"
-                               : "on our kernels";
+    for (int mode = 0; mode < 3; mode++) {
+        const char *how = mode == 2 ? "channels last (cuDNN where installed)"
+                          : mode ? "as chosen (cuDNN where installed)"
+                                 : "on our kernels";
         char what[200];
         if (mode)
             unsetenv("RLX_CUDA_CONV");
         else
             setenv("RLX_CUDA_CONV", "kernel", 1);
+        if (mode == 2)
+            setenv("RLX_CUDA_CONV_LAYOUT", "nhwc", 1);
         snprintf(what, sizeof what, "conv 3x3 stride 2 pad 1 dilation 2 "
                  "with bias, %s, matches float64", how);
         check_conv(rt, x, 0, 32, 3, 1, 2, 1, 2, 0, what);
@@ -306,6 +400,16 @@ int main(int argc, char **argv)
         snprintf(what, sizeof what, "conv_transpose 3x3 stride 2 pad 1 "
                  "output_padding 1, 2 groups, %s, matches float64", how);
         check_conv(rt, x, 1, 6, 3, 2, 2, 1, 1, 1, what);
+        static const char *const chains[] = {
+            "relu(conv + bias + x)", "conv + bias + x",
+            "relu(conv) without bias", "relu(conv + bias + conv)"
+        };
+        for (int v = 0; v < 4; v++) {
+            snprintf(what, sizeof what, "fused %s, %s, matches float64",
+                     chains[v], how);
+            check_fused(rt, x, v, what);
+        }
+        unsetenv("RLX_CUDA_CONV_LAYOUT");
     }
     check_pools(rt, x);
     check_group_norm(rt, x);

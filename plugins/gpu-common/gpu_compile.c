@@ -190,6 +190,8 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
     for (uint32_t i = 0; st == RLX_OK && i < graph->n_nodes; i++)
         st = rlxg_node_emit(&c, i);
     if (st == RLX_OK)
+        st = rlxg_dnn_layout(exe, graph);
+    if (st == RLX_OK)
         st = rlxg_values_locate(&c);
     if (st == RLX_OK) {
         rlxg_liveness(&c);

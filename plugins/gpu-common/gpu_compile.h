@@ -51,6 +51,9 @@ rlx_status rlxg_values_locate(ctx *c);
  * and the add (bias) and activation a matmul node I can absorb. */
 void rlxg_fuse_plan(ctx *c);
 void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act);
+/* gpu_fuse.c: the residual add (and the value it adds) and the relu a
+ * conv node I can absorb; -1 where none. */
+void rlxg_fuse_conv(ctx *c, uint32_t i, int *add, int *res, int *act);
 /* gpu_lower.c: node I's steps; a new step of KIND writing value OUT
  * (NULL, reported, when out of memory). */
 rlx_status rlxg_node_emit(ctx *c, uint32_t i);

@@ -103,12 +103,14 @@ rlx_status rlxg_step_enqueue(rlx_executable *exe, const rlxg_step *s,
         err = rlxg_attention(st, y->dtype, in0, in1, in2, out, &s->attn, pdl);
         break;
     case RLXG_STEP_CONV:
-        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, out, st)
+        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, in3, out,
+                                             st)
                      : rlxg_conv(st, y->dtype, in0, in1, in2, in3, out,
                                  &s->win);
         break;
     case RLXG_STEP_CONV_TRANSPOSE:
-        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, out, st)
+        err = s->dnn ? rlxg_dnn_conv_enqueue(exe, s, in0, in1, in2, NULL, out,
+                                             st)
                      : rlxg_conv_transpose(st, y->dtype, in0, in1, in2, out,
                                            &s->win);
         break;

@@ -2,7 +2,8 @@
  * gpu_fuse.c - fusion matching, decided before emission: matmul + bias
  * (+ relu / tanh-gelu) into one matmul step, add + layer/rms norm into
  * the norm kernel, and q k^T -> scale -> (mask) -> softmax -> p v into
- * one fused attention step.
+ * one fused attention step; conv + (residual add) + relu into one conv
+ * step.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -74,6 +75,45 @@ static int same_dims(const rlxg_value *a, const rlxg_value *b)
 {
     return a->rank == b->rank &&
            !memcmp(a->dims, b->dims, a->rank * sizeof *a->dims);
+}
+
+/* Would conv node I absorb its consumers: an add of a same-shaped value
+ * computed before I (the residual; *RES that value, *ADD the add) and
+ * then a relu (*ACT)? -1 where not. The residual must come earlier in
+ * node order, since the fused step runs at I's place: of two convs
+ * meeting at one add, the later one takes it. */
+void rlxg_fuse_conv(ctx *c, uint32_t i, int *add, int *res, int *act)
+{
+    const rlx_graph_view *g = c->g;
+    rlxg_value *vals = c->exe->values;
+    const rlx_node_view *v = g->nodes[i];
+    *add = *res = *act = -1;
+    if (v->op != RLX_OP_CONV || !fusion_enabled(c->exe, c->host) ||
+        !claimable(c, (int)i) || c->consumer[i] < 0)
+        return;
+    int j = c->consumer[i];
+    const rlx_node_view *w = g->nodes[j];
+    if (w->op == RLX_OP_ADD && w->n_inputs == 2 && w->dtype == v->dtype &&
+        claimable(c, j) && same_dims(&vals[j], &vals[i])) {
+        int other = w->inputs[0] == i ? (int)w->inputs[1]
+                                      : (int)w->inputs[0];
+        if (other == (int)i || other > (int)i ||
+            !same_dims(&vals[other], &vals[i]) ||
+            vals[other].dtype != v->dtype)
+            return;
+        *add = j;
+        *res = other;
+        if (c->consumer[j] < 0)
+            return;
+        j = c->consumer[j];
+        w = g->nodes[j];
+        if (w->op == RLX_OP_RELU && w->dtype == v->dtype &&
+            vals[*add].uses == 1 && !vals[*add].is_output)
+            *act = j;
+        return;
+    }
+    if (w->op == RLX_OP_RELU && w->dtype == v->dtype)
+        *act = j;
 }
 
 /* layer_norm / rms_norm reading add(a, b) of one shape, the add used only

@@ -301,15 +301,19 @@ void rlxg_matmul_free(rlxg_backend *be, rlxg_matmul *mm);
 /* Conv through the vendor's DNN library (cuda_cudnn.c; rocm has none
  * yet: rocm_dnn.c declines). plan: at compile, sets step->dnn where the
  * library takes the step (else our kernel runs it); enqueue: runs it on
- * STREAM (bias may be NULL); release: every plan of EXE and its
- * handle. */
+ * STREAM (bias and res, the fused residual, may be NULL; the step's
+ * win.act applies last); release: every plan of EXE and its handle. */
 rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *step,
                               int precision);
 gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
                                  const void *x, const void *w,
-                                 const void *bias, void *y,
+                                 const void *bias, const void *res, void *y,
                                  gpuStream_t stream);
 void rlxg_dnn_release(rlx_executable *exe);
+/* After every step is emitted: which values the DNN library's convs
+ * keep in their own layout (cuDNN: channels last) and the buffers for
+ * the others. */
+rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g);
 /* After allocation: time the candidates of every large matmul on
  * scratch data and keep the fastest (compile time, once; cuBLASLt). */
 rlx_status rlxg_matmul_autotune(rlx_executable *exe);

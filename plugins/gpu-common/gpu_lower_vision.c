@@ -1,6 +1,7 @@
 /*
  * gpu_lower_vision.c - lowering of the vision ops (ABI 1.4): conv,
- * conv_transpose and the pools become one window step each, planned
+ * conv_transpose and the pools become one window step each (a conv with
+ * the residual add and relu after it, gpu_fuse.c), planned
  * from the kit's attribute reader (rlx/kit_spatial.h) so their sizes
  * agree with the core's shape inference; batch_norm, instance_norm and
  * group_norm one norm step each; resize one step (its per-axis scales
@@ -143,9 +144,23 @@ rlx_status rlxg_node_vision(ctx *c, uint32_t i)
     }
     if (kind == RLXG_STEP_CONV || kind == RLXG_STEP_CONV_TRANSPOSE) {
         rlx_status st = plan_window(c, i, &s->win);
+        if (st != RLX_OK)
+            return st;
+        s->in[3] = -1;
+        int add, res, act;
+        rlxg_fuse_conv(c, i, &add, &res, &act);
+        if (add >= 0) { /* the residual add: its step is this one */
+            s->in[3] = res;
+            s->out = add;
+            c->exe->values[add].storage = -2;
+        }
+        if (act >= 0) {
+            s->win.act = RLXG_GEMM_RELU;
+            s->out = act;
+            c->exe->values[act].storage = -2;
+        }
         /* the vendor's DNN library where it takes the step (cuDNN) */
-        return st == RLX_OK ? rlxg_dnn_conv_plan(c->exe, s, c->precision)
-                            : st;
+        return rlxg_dnn_conv_plan(c->exe, s, c->precision);
     }
 
     /* the per-channel norms: x [n, c, inner] */

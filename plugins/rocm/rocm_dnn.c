@@ -15,7 +15,7 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *step,
 
 gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
                                  const void *x, const void *w,
-                                 const void *bias, void *y,
+                                 const void *bias, const void *res, void *y,
                                  gpuStream_t stream)
 {
     (void)exe;
@@ -23,9 +23,17 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
     (void)x;
     (void)w;
     (void)bias;
+    (void)res;
     (void)y;
     (void)stream;
     return gpuErrorInvalidValue; /* never planned */
+}
+
+rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g)
+{
+    (void)exe;
+    (void)g;
+    return RLX_OK; /* no DNN steps */
 }
 
 void rlxg_dnn_release(rlx_executable *exe)
