@@ -45,15 +45,45 @@ int rlxb_igemm_fits(const rlxb_conv *p)
            p->cg * p->ih * p->iw < ((size_t)1 << 31);
 }
 
+/* The epilogues ig_tile applies itself, in registers. */
+enum { IG_EPI_NONE, IG_EPI_BIAS, IG_EPI_RELU, IG_EPI_HARD_SWISH };
+
+/* V + B, then EPI's activation, as rlxb_conv_epilogue computes it: relu
+ * keeps NaN and gives +0 for -0; hard_swish is x * clamp(x / 6 + 1/2)
+ * with NaN kept and 0 where the clamp is 0 (-inf included). */
+ALWAYS_INLINE __m512 ig_act(int epi, __m512 v, __m512 b)
+{
+    const __m512 zero = _mm512_setzero_ps();
+    v = _mm512_add_ps(v, b);
+    if (epi == IG_EPI_RELU)
+        return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, zero, _CMP_NLE_UQ),
+                                   v);
+    if (epi == IG_EPI_HARD_SWISH) {
+        const __m512 one = _mm512_set1_ps(1.0f);
+        __m512 h = _mm512_add_ps(
+            _mm512_mul_ps(v, _mm512_set1_ps(1.0f / 6.0f)),
+            _mm512_set1_ps(0.5f));
+        h = _mm512_mask_mov_ps(h, _mm512_cmp_ps_mask(h, zero, _CMP_LT_OQ),
+                               zero);
+        h = _mm512_mask_mov_ps(h, _mm512_cmp_ps_mask(h, one, _CMP_GT_OQ),
+                               one);
+        return _mm512_mask_mov_ps(_mm512_mul_ps(v, h),
+                                  _mm512_cmp_ps_mask(h, zero, _CMP_EQ_OQ),
+                                  zero);
+    }
+    return v;
+}
+
 /* One tile over one K slice [k0, k0 + kc): C[rows x NR] = CIN + A . B
  * (CIN with row step NR, or NULL for zeros), A the slice's packed tile
  * (A(i, q) at a[q * MR + i]), B(q, j) = xb[off[q] + j], its lanes past
- * the panel's end masked (never read). */
+ * the panel's end masked (never read). With EPI (not IG_EPI_NONE), row
+ * i gets BIAS[i] and the activation before it is stored. */
 ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
                            const float *a, const float *xb,
                            const uint32_t *off, __mmask16 m0,
                            __mmask16 m1, const float *cin, float *c,
-                           size_t ldc)
+                           size_t ldc, int epi, const float *bias)
 {
     __m512 x0[MR], x1[MR];
 #pragma GCC unroll 12
@@ -75,6 +105,14 @@ ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
         }
     }
+    if (epi != IG_EPI_NONE) {
+#pragma GCC unroll 12
+        for (size_t i = 0; i < rows; i++) {
+            __m512 b = _mm512_set1_ps(bias[i]);
+            x0[i] = ig_act(epi, x0[i], b);
+            x1[i] = ig_act(epi, x1[i], b);
+        }
+    }
 #pragma GCC unroll 12
     for (size_t i = 0; i < rows; i++) {
         _mm512_mask_storeu_ps(c + i * ldc, m0, x0[i]);
@@ -85,14 +123,15 @@ ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
 #define IG_CASE(R)                                                        \
     case R:                                                               \
         if (m1)                                                           \
-            ig_tile(R, 1, kc, a, xb, off, m0, m1, cin, c, ldc);           \
+            ig_tile(R, 1, kc, a, xb, off, m0, m1, cin, c, ldc, epi, bias); \
         else                                                              \
-            ig_tile(R, 0, kc, a, xb, off, m0, m1, cin, c, ldc);           \
+            ig_tile(R, 0, kc, a, xb, off, m0, m1, cin, c, ldc, epi, bias); \
         return;
 
 static void ig_tile_any(size_t rows, size_t nr, size_t kc, const float *a,
                         const float *xb, const uint32_t *off,
-                        const float *cin, float *c, size_t ldc)
+                        const float *cin, float *c, size_t ldc, int epi,
+                        const float *bias)
 {
     __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
     __mmask16 m1 = nr >= 32   ? 0xffff
@@ -127,6 +166,13 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
     size_t tiles = (p->mg + MR - 1) / MR, kcs = rlxb_conv_slice(p->k);
     size_t plane = p->ih * p->iw, wp = p->iw;
     int direct = wp == p->ow; /* flattened outputs are y's own */
+    /* the epilogues the tile applies itself (no residual to read) */
+    int epi = IG_EPI_NONE;
+    if (direct && !cx->res)
+        epi = p->act == RLX_OP_INVALID      ? IG_EPI_BIAS
+              : p->act == RLX_OP_RELU       ? IG_EPI_RELU
+              : p->act == RLX_OP_HARD_SWISH ? IG_EPI_HARD_SWISH
+                                            : IG_EPI_NONE;
     unsigned slot = rlxb_conv_take_slot(p);
     float *acc = p->scratch + slot * p->slot_floats;
     for (size_t job = begin; job < end; job++) {
@@ -154,14 +200,16 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
                     if (last && direct) {
                         float *c = yg + i * p->p + j0;
                         ig_tile_any(rows, nr, kc, a, xg + j0, p->koff + k0,
-                                    cin, c, p->p);
-                        rlxb_conv_epilogue(
-                            p, c, rg ? rg + i * p->p + j0 : NULL, p->p,
-                            g * p->mg + i, rows, nr);
+                                    cin, c, p->p, epi,
+                                    p->fbias + g * p->mg + i);
+                        if (epi == IG_EPI_NONE)
+                            rlxb_conv_epilogue(
+                                p, c, rg ? rg + i * p->p + j0 : NULL, p->p,
+                                g * p->mg + i, rows, nr);
                         continue;
                     }
                     ig_tile_any(rows, nr, kc, a, xg + j0, p->koff + k0, cin,
-                                at, NR);
+                                at, NR, IG_EPI_NONE, NULL);
                     if (!last)
                         continue;
                     /* the live columns, one run per output row */
