@@ -202,8 +202,30 @@ void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end)
                                         (ta / s) * wp + tb / s;
                 wv[ta * p->kw + tb] = wc[ta * p->kw + tb];
             }
-        /* DW_VEC outputs at a time, every tap added in registers */
-        for (size_t j = 0; j < len; j += DW_VEC) {
+        /* DW_VEC outputs at a time, every tap added in registers: four
+         * vectors at once first (four independent chains of FMAs, not
+         * one waiting on its own latency at each tap), then one */
+        size_t j = 0;
+        for (; j + 4 * DW_VEC <= len; j += 4 * DW_VEC) {
+            dw_vec v0 = { 0 }, v1 = { 0 }, v2 = { 0 }, v3 = { 0 };
+            for (size_t t = 0; t < kk; t++) {
+                dw_vec x0, x1, x2, x3;
+                const float *b = base[t] + j;
+                memcpy(&x0, b, sizeof x0); /* unaligned loads */
+                memcpy(&x1, b + DW_VEC, sizeof x1);
+                memcpy(&x2, b + 2 * DW_VEC, sizeof x2);
+                memcpy(&x3, b + 3 * DW_VEC, sizeof x3);
+                v0 += wv[t] * x0;
+                v1 += wv[t] * x1;
+                v2 += wv[t] * x2;
+                v3 += wv[t] * x3;
+            }
+            memcpy(acc + j, &v0, sizeof v0);
+            memcpy(acc + j + DW_VEC, &v1, sizeof v1);
+            memcpy(acc + j + 2 * DW_VEC, &v2, sizeof v2);
+            memcpy(acc + j + 3 * DW_VEC, &v3, sizeof v3);
+        }
+        for (; j < len; j += DW_VEC) {
             dw_vec v = { 0 };
             for (size_t t = 0; t < kk; t++) {
                 dw_vec xv;

@@ -31,6 +31,8 @@
 #define NR RLX__SGEMM_NR
 #define MR RLX__SGEMM_MR
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* floats ahead of a panel that its first tile prefetches: 4 panels */
+#define IG_PF_AHEAD (4 * NR)
 
 int rlxb_igemm_fits(const rlxb_conv *p)
 {
@@ -83,9 +85,16 @@ ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
                            const float *a, const float *xb,
                            const uint32_t *off, __mmask16 m0,
                            __mmask16 m1, const float *cin, float *c,
-                           size_t ldc, int epi, const float *bias)
+                           size_t ldc, int epi, const float *bias,
+                           int pf)
 {
     __m512 x0[MR], x1[MR];
+    /* C's tile is written at the end: start its misses now */
+#pragma GCC unroll 12
+    for (size_t i = 0; i < rows; i++) {
+        _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * ldc + 31), _MM_HINT_T0);
+    }
 #pragma GCC unroll 12
     for (size_t i = 0; i < rows; i++) {
         x0[i] = cin ? _mm512_load_ps(cin + i * NR) : _mm512_setzero_ps();
@@ -94,6 +103,12 @@ ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
     }
     for (size_t q = 0; q < kc; q++) {
         const float *b = xb + off[q], *aq = a + q * MR;
+        if (pf) { /* the same rows of a later panel (each row of B is
+                   * another input plane: too many streams for the
+                   * hardware prefetcher) */
+            _mm_prefetch((const char *)(b + IG_PF_AHEAD), _MM_HINT_T0);
+            _mm_prefetch((const char *)(b + IG_PF_AHEAD + 16), _MM_HINT_T0);
+        }
         __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
         __m512 b1 = wide ? _mm512_maskz_loadu_ps(m1, b + 16)
                          : _mm512_setzero_ps();
@@ -123,15 +138,17 @@ ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
 #define IG_CASE(R)                                                        \
     case R:                                                               \
         if (m1)                                                           \
-            ig_tile(R, 1, kc, a, xb, off, m0, m1, cin, c, ldc, epi, bias); \
+            ig_tile(R, 1, kc, a, xb, off, m0, m1, cin, c, ldc, epi, bias, \
+                    pf);                                                  \
         else                                                              \
-            ig_tile(R, 0, kc, a, xb, off, m0, m1, cin, c, ldc, epi, bias); \
+            ig_tile(R, 0, kc, a, xb, off, m0, m1, cin, c, ldc, epi, bias, \
+                    pf);                                                  \
         return;
 
 static void ig_tile_any(size_t rows, size_t nr, size_t kc, const float *a,
                         const float *xb, const uint32_t *off,
                         const float *cin, float *c, size_t ldc, int epi,
-                        const float *bias)
+                        const float *bias, int pf)
 {
     __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
     __mmask16 m1 = nr >= 32   ? 0xffff
@@ -201,7 +218,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
                         float *c = yg + i * p->p + j0;
                         ig_tile_any(rows, nr, kc, a, xg + j0, p->koff + k0,
                                     cin, c, p->p, epi,
-                                    p->fbias + g * p->mg + i);
+                                    p->fbias + g * p->mg + i, t == 0);
                         if (epi == IG_EPI_NONE)
                             rlxb_conv_epilogue(
                                 p, c, rg ? rg + i * p->p + j0 : NULL, p->p,
@@ -209,7 +226,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
                         continue;
                     }
                     ig_tile_any(rows, nr, kc, a, xg + j0, p->koff + k0, cin,
-                                at, NR, IG_EPI_NONE, NULL);
+                                at, NR, IG_EPI_NONE, NULL, t == 0);
                     if (!last)
                         continue;
                     /* the live columns, one run per output row */
