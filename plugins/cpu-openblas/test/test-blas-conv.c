@@ -393,6 +393,15 @@ TEST(depthwise_phased_strides_pads)
         }
 }
 
+TEST(fused_depthwise_hard_swish_no_residual)
+{
+    /* the activation applied while the rows leave the accumulator */
+    check(CONV(.n = 2, .c = 10, .h = 13, .w = 12, .m = 10, .kh = 3,
+                .kw = 3, .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1,
+                .pr = 1, .group = 10, .bias = 1, .act = 1, .act_kind = 1),
+          1);
+}
+
 TEST(fused_depthwise_hard_swish_residual)
 {
     check(CONV(.c = 16, .h = 14, .w = 14, .m = 16, .kh = 5, .kw = 5,
@@ -689,6 +698,7 @@ RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
               TEST_ENTRY(fused_relu_then_residual),
               TEST_ENTRY(fused_depthwise_bn_relu),
               TEST_ENTRY(depthwise_phased_strides_pads),
+              TEST_ENTRY(fused_depthwise_hard_swish_no_residual),
               TEST_ENTRY(fused_depthwise_hard_swish_residual),
               TEST_ENTRY(fused_conv_silu),
               TEST_ENTRY(squeeze_excite_1x1_on_one_pixel),
