@@ -48,11 +48,43 @@ int rlxb_igemm_fits(const rlxb_conv *p)
 }
 
 /* The epilogues ig_tile applies itself, in registers. */
-enum { IG_EPI_NONE, IG_EPI_BIAS, IG_EPI_RELU, IG_EPI_HARD_SWISH };
+enum { IG_EPI_NONE, IG_EPI_BIAS, IG_EPI_RELU, IG_EPI_HARD_SWISH,
+       IG_EPI_SILU };
+
+/* vmath.h's rlxb_exp on 16 lanes (same reduction and polynomial; the
+ * 2^n scaling by scalef, exact and without overflow at n = 128): inf
+ * above its range, 0 below, NaN kept. */
+ALWAYS_INLINE __m512 ig_exp(__m512 x)
+{
+    const __m512 hi = _mm512_set1_ps(88.7228317f);
+    const __m512 lo = _mm512_set1_ps(-87.3365479f);
+    const __m512 magic = _mm512_set1_ps(12582912.0f);
+    __m512 xc = _mm512_min_ps(_mm512_max_ps(x, lo), hi);
+    __m512 n = _mm512_sub_ps(
+        _mm512_fmadd_ps(xc, _mm512_set1_ps(1.44269504f), magic), magic);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), xc);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+    p = _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r),
+                      _mm512_set1_ps(1.0f));
+    __m512 res = _mm512_scalef_ps(p, n);
+    res = _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(x, hi, _CMP_GT_OQ),
+                             _mm512_set1_ps(INFINITY));
+    res = _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(x, lo, _CMP_LT_OQ),
+                             _mm512_setzero_ps());
+    return _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q),
+                              x);
+}
 
 /* V + B, then EPI's activation, as rlxb_conv_epilogue computes it: relu
  * keeps NaN and gives +0 for -0; hard_swish is x * clamp(x / 6 + 1/2)
- * with NaN kept and 0 where the clamp is 0 (-inf included). */
+ * with NaN kept and 0 where the clamp is 0 (-inf included); silu is
+ * x / (1 + exp(-x)) as kernels_ew.c's x * sigmoid(x). */
 ALWAYS_INLINE __m512 ig_act(int epi, __m512 v, __m512 b)
 {
     const __m512 zero = _mm512_setzero_ps();
@@ -72,6 +104,12 @@ ALWAYS_INLINE __m512 ig_act(int epi, __m512 v, __m512 b)
         return _mm512_mask_mov_ps(_mm512_mul_ps(v, h),
                                   _mm512_cmp_ps_mask(h, zero, _CMP_EQ_OQ),
                                   zero);
+    }
+    if (epi == IG_EPI_SILU) {
+        __m512 e = ig_exp(_mm512_sub_ps(zero, v));
+        return _mm512_mul_ps(
+            v, _mm512_div_ps(_mm512_set1_ps(1.0f),
+                             _mm512_add_ps(_mm512_set1_ps(1.0f), e)));
     }
     return v;
 }
@@ -189,6 +227,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         epi = p->act == RLX_OP_INVALID      ? IG_EPI_BIAS
               : p->act == RLX_OP_RELU       ? IG_EPI_RELU
               : p->act == RLX_OP_HARD_SWISH ? IG_EPI_HARD_SWISH
+              : p->act == RLX_OP_SILU       ? IG_EPI_SILU
                                             : IG_EPI_NONE;
     unsigned slot = rlxb_conv_take_slot(p);
     float *acc = p->scratch + slot * p->slot_floats;

@@ -443,9 +443,11 @@ TEST(implicit_gemm_pointwise_slices_and_edges)
     /* 50 outputs: a last panel of 18 (both halves, the second masked) */
     check(CONV(.n = 3, .c = 40, .h = 5, .w = 10, .m = 12, .kh = 1,
                 .kw = 1, .bias = 1, .act = 1, .act_kind = 1), 1);
-    /* bias and relu applied by the tile itself */
+    /* bias and relu, or silu, applied by the tile itself */
     check(CONV(.n = 2, .c = 20, .h = 6, .w = 9, .m = 30, .kh = 1,
                 .kw = 1, .bias = 1, .act = 1), 1);
+    check(CONV(.n = 2, .c = 20, .h = 6, .w = 9, .m = 30, .kh = 1,
+                .kw = 1, .bias = 1, .bn = 1, .act = 1, .act_kind = 2), 1);
     /* exactly one panel, and groups */
     check(CONV(.n = 1, .c = 24, .h = 4, .w = 8, .m = 36, .kh = 1,
                 .kw = 1, .group = 3), 0);
