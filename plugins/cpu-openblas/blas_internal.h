@@ -191,6 +191,9 @@ typedef struct rlxb_conv {
     size_t slot_floats;
     float *scratch;
     atomic_flag *busy;
+    /* the implicit-GEMM path (kernels_igemm.c): each row of K's offset
+     * in a group's input planes, made at its first run (owned) */
+    uint32_t *koff;
 } rlxb_conv;
 
 /* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm

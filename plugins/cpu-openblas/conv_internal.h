@@ -28,6 +28,22 @@ void rlxb_conv_epilogue(const rlxb_conv *p, float *y,
 /* A free scratch slot (p->scratch + slot * p->slot_floats), taken until
  * its busy flag is cleared: at most n_slots tasks run at once. */
 unsigned rlxb_conv_take_slot(rlxb_conv *p);
+/* SLOTS scratch slots of FLOATS each (kept across runs while big
+ * enough): 0, or -1 when out of memory. */
+int rlxb_conv_ensure_scratch(rlxb_conv *p, unsigned slots, size_t floats);
+
+/* The K slice the packed weights are cut into (at most KC rows). */
+size_t rlxb_conv_slice(size_t k);
+
+/* ---- kernels_igemm.c --------------------------------------------------- */
+
+/* 1 when the implicit-GEMM kernel runs P (stride 1, no padding, not
+ * depthwise; the AVX-512 variant only). */
+int rlxb_igemm_fits(const rlxb_conv *p);
+/* P on input X (residual RES or NULL) into Y, weights packed; threads
+ * from POOL when PAR. 0, or -1 when out of memory. */
+int rlxb_igemm_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
+                   const float *res, float *y, int par);
 
 /* ---- kernels_dw.c ------------------------------------------------------ */
 

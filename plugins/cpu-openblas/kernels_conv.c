@@ -45,6 +45,8 @@ void rlxb_conv_free(rlxb_conv *p)
     free(p->fbias);
     free(p->scratch);
     free(p->busy);
+    free(p->koff);
+    p->koff = NULL;
     p->packed = p->fbias = p->scratch = NULL;
     p->busy = NULL;
     p->n_slots = 0;
@@ -175,6 +177,11 @@ static size_t conv_kc(size_t k)
 {
     size_t n = (k + KC - 1) / KC;
     return (k + n - 1) / n;
+}
+
+size_t rlxb_conv_slice(size_t k)
+{
+    return conv_kc(k);
 }
 
 /* Per-channel scale of a folded batch norm (1 without one). */
@@ -445,7 +452,7 @@ unsigned rlxb_conv_take_slot(rlxb_conv *p)
 
 /* SLOTS blocks of FLOATS each, kept across runs while big enough; 0, or
  * -1 when out of memory. */
-static int ensure_scratch(rlxb_conv *p, unsigned slots, size_t floats)
+int rlxb_conv_ensure_scratch(rlxb_conv *p, unsigned slots, size_t floats)
 {
     if (p->scratch && p->slot_floats >= floats && p->n_slots >= slots)
         return 0;
@@ -587,7 +594,7 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
         size_t planes = p->n * p->m;
         rlxb_task_fn fn = rlxb_dw_jobs;
         if (rlxb_dw_phased(p)) {
-            if (ensure_scratch(p, par ? (unsigned)threads : 1,
+            if (rlxb_conv_ensure_scratch(p, par ? (unsigned)threads : 1,
                                rlxb_dw_scratch_floats(p)) != 0)
                 return -1;
             fn = rlxb_dw_phase_jobs;
@@ -612,6 +619,8 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
         conv_vec(p, in[0], y, cx.res);
         return 0;
     }
+    if (rlxb_igemm_fits(p)) /* pointwise and valid: no column matrix */
+        return rlxb_igemm_run(pool, p, in[0], cx.res, y, par);
     cx.panels = (p->p + NR - 1) / NR;
     size_t most = COL_BLOCK_FLOATS / (conv_kc(p->k) * NR);
     cx.block = most < 1 ? 1 : most > cx.panels ? cx.panels : most;
@@ -626,7 +635,7 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
     }
     cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
     /* one column block per thread that may run a task at once */
-    if (ensure_scratch(p, par ? (unsigned)threads : 1,
+    if (rlxb_conv_ensure_scratch(p, par ? (unsigned)threads : 1,
                        cx.block * conv_kc(p->k) * NR) != 0)
         return -1;
     size_t jobs = outer * cx.n_blocks;

@@ -142,6 +142,38 @@ static void dw_phase_row(float *d, size_t wp, const float *s, long ns,
 }
 
 
+/* Rows of Y (oh x ow) = act(ACC rows (step WP) + B) for the
+ * activations rlxb_conv_epilogue computes the same way inline (none,
+ * relu, hard_swish): 1, or 0 (nothing written) for the others. */
+static int dw_rows_out(const rlxb_conv *p, float *restrict y,
+                       const float *restrict acc, size_t wp, float b)
+{
+    rlx_op act = p->act;
+    if (act != RLX_OP_INVALID && act != RLX_OP_RELU &&
+        act != RLX_OP_HARD_SWISH)
+        return 0;
+    for (size_t oy = 0; oy < p->oh; oy++) {
+        float *yr = y + oy * p->ow;
+        const float *ar = acc + oy * wp;
+        if (act == RLX_OP_INVALID)
+            for (size_t j = 0; j < p->ow; j++)
+                yr[j] = ar[j] + b;
+        else if (act == RLX_OP_RELU)
+            for (size_t j = 0; j < p->ow; j++) {
+                float v = ar[j] + b;
+                yr[j] = v > 0.0f || v != v ? v : 0.0f;
+            }
+        else /* hard_swish, as kernels_ew.c's */
+            for (size_t j = 0; j < p->ow; j++) {
+                float v = ar[j] + b;
+                float t = v * (1.0f / 6.0f) + 0.5f;
+                float h = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+                yr[j] = h == 0.0f ? 0.0f : v * h;
+            }
+    }
+    return 1;
+}
+
 void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end)
 {
     const rlxb_conv_ctx *cx = arg;
@@ -202,8 +234,30 @@ void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end)
                                         (ta / s) * wp + tb / s;
                 wv[ta * p->kw + tb] = wc[ta * p->kw + tb];
             }
-        /* DW_VEC outputs at a time, every tap added in registers */
-        for (size_t j = 0; j < len; j += DW_VEC) {
+        /* DW_VEC outputs at a time, every tap added in registers: four
+         * vectors at once first (four independent chains of FMAs, not
+         * one waiting on its own latency at each tap), then one */
+        size_t j = 0;
+        for (; j + 4 * DW_VEC <= len; j += 4 * DW_VEC) {
+            dw_vec v0 = { 0 }, v1 = { 0 }, v2 = { 0 }, v3 = { 0 };
+            for (size_t t = 0; t < kk; t++) {
+                dw_vec x0, x1, x2, x3;
+                const float *b = base[t] + j;
+                memcpy(&x0, b, sizeof x0); /* unaligned loads */
+                memcpy(&x1, b + DW_VEC, sizeof x1);
+                memcpy(&x2, b + 2 * DW_VEC, sizeof x2);
+                memcpy(&x3, b + 3 * DW_VEC, sizeof x3);
+                v0 += wv[t] * x0;
+                v1 += wv[t] * x1;
+                v2 += wv[t] * x2;
+                v3 += wv[t] * x3;
+            }
+            memcpy(acc + j, &v0, sizeof v0);
+            memcpy(acc + j + DW_VEC, &v1, sizeof v1);
+            memcpy(acc + j + 2 * DW_VEC, &v2, sizeof v2);
+            memcpy(acc + j + 3 * DW_VEC, &v3, sizeof v3);
+        }
+        for (; j < len; j += DW_VEC) {
             dw_vec v = { 0 };
             for (size_t t = 0; t < kk; t++) {
                 dw_vec xv;
@@ -212,9 +266,13 @@ void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end)
             }
             memcpy(acc + j, &v, sizeof v);
         }
-        /* the output rows out of the accumulator, then the epilogue on
-         * the whole plane (long runs keep the activation vectorised) */
+        /* the output rows out of the accumulator, with the bias and
+         * activation on the way when no residual is added; else copied,
+         * then the epilogue on the whole plane (long runs keep the
+         * activation vectorised) */
         float *yc = cx->y + plane * p->p;
+        if (!cx->res && dw_rows_out(p, yc, acc, wp, p->fbias[ch]))
+            continue;
         for (size_t oy = 0; oy < p->oh; oy++)
             memcpy(yc + oy * p->ow, acc + oy * wp, p->ow * sizeof *yc);
         rlxb_conv_epilogue(p, yc,

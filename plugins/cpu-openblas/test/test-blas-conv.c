@@ -393,6 +393,15 @@ TEST(depthwise_phased_strides_pads)
         }
 }
 
+TEST(fused_depthwise_hard_swish_no_residual)
+{
+    /* the activation applied while the rows leave the accumulator */
+    check(CONV(.n = 2, .c = 10, .h = 13, .w = 12, .m = 10, .kh = 3,
+                .kw = 3, .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1,
+                .pr = 1, .group = 10, .bias = 1, .act = 1, .act_kind = 1),
+          1);
+}
+
 TEST(fused_depthwise_hard_swish_residual)
 {
     check(CONV(.c = 16, .h = 14, .w = 14, .m = 16, .kh = 5, .kw = 5,
@@ -421,6 +430,40 @@ TEST(squeeze_excite_1x1_on_one_pixel)
                 .bias = 1, .act = 1, .act_kind = 2), 1);
     check(CONV(.n = 2, .c = 6, .h = 1, .w = 1, .m = 6, .kh = 1, .kw = 1,
                 .group = 3, .bias = 1), 0);
+}
+
+/* Stride 1 and no padding: the implicit GEMM reading x in place
+ * (kernels_igemm.c), over K slices, tail tiles and panel edges. */
+TEST(implicit_gemm_pointwise_slices_and_edges)
+{
+    /* K = 600: three slices; 29 rows: a tail tile of 5; 77 outputs: a
+     * last panel of 13 (one half-vector); batch norm, residual, relu */
+    check(CONV(.n = 2, .c = 600, .h = 7, .w = 11, .m = 29, .kh = 1,
+                .kw = 1, .bias = 1, .bn = 1, .res = 1, .act = 2), 1);
+    /* 50 outputs: a last panel of 18 (both halves, the second masked) */
+    check(CONV(.n = 3, .c = 40, .h = 5, .w = 10, .m = 12, .kh = 1,
+                .kw = 1, .bias = 1, .act = 1, .act_kind = 1), 1);
+    /* bias and relu, or silu, applied by the tile itself */
+    check(CONV(.n = 2, .c = 20, .h = 6, .w = 9, .m = 30, .kh = 1,
+                .kw = 1, .bias = 1, .act = 1), 1);
+    check(CONV(.n = 2, .c = 20, .h = 6, .w = 9, .m = 30, .kh = 1,
+                .kw = 1, .bias = 1, .bn = 1, .act = 1, .act_kind = 2), 1);
+    /* exactly one panel, and groups */
+    check(CONV(.n = 1, .c = 24, .h = 4, .w = 8, .m = 36, .kh = 1,
+                .kw = 1, .group = 3), 0);
+}
+
+TEST(implicit_gemm_valid_conv_drops_row_tails)
+{
+    /* 3 x 2 taps, width dilated by 2, no padding: each output row of 9
+     * is read from input rows of 11 (2 columns computed and dropped);
+     * K = 2 * 150 * 6 over groups, several slices each */
+    check(CONV(.n = 2, .c = 300, .h = 8, .w = 11, .m = 26, .kh = 3,
+                .kw = 2, .dw = 2, .group = 2, .bias = 1, .res = 1,
+                .act = 2), 1);
+    /* one output column per row: every panel spans many rows */
+    check(CONV(.n = 1, .c = 5, .h = 40, .w = 3, .m = 13, .kh = 2,
+                .kw = 3, .bias = 1), 0);
 }
 
 TEST(many_odd_shapes)
@@ -657,7 +700,10 @@ RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
               TEST_ENTRY(fused_relu_then_residual),
               TEST_ENTRY(fused_depthwise_bn_relu),
               TEST_ENTRY(depthwise_phased_strides_pads),
+              TEST_ENTRY(fused_depthwise_hard_swish_no_residual),
               TEST_ENTRY(fused_depthwise_hard_swish_residual),
               TEST_ENTRY(fused_conv_silu),
               TEST_ENTRY(squeeze_excite_1x1_on_one_pixel),
+              TEST_ENTRY(implicit_gemm_pointwise_slices_and_edges),
+              TEST_ENTRY(implicit_gemm_valid_conv_drops_row_tails),
               TEST_ENTRY(many_odd_shapes))
