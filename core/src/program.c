@@ -299,8 +299,8 @@ static rlx_status slot_for_set(rlx_program *p, rlx_slot_kind kind,
 rlx_status rlx_program_set_param(rlx_program *p, const char *name,
                                  const void *data, size_t nbytes)
 {
-    rlx__slot *slot;
-    uint32_t index;
+    rlx__slot *slot = NULL; /* set on success: -O3 cannot tell */
+    uint32_t index = 0;
     rlx_status st = slot_for_set(p, RLX_SLOT_PARAM, name, data, nbytes,
                                  &slot, &index);
     if (st != RLX_OK)
@@ -314,8 +314,8 @@ rlx_status rlx_program_set_param(rlx_program *p, const char *name,
 rlx_status rlx_program_set_input(rlx_program *p, const char *name,
                                  const void *data, size_t nbytes)
 {
-    rlx__slot *slot;
-    uint32_t index;
+    rlx__slot *slot = NULL; /* set on success: -O3 cannot tell */
+    uint32_t index = 0;
     rlx_status st;
     /* a program following its shapes switches to the dims set last */
     if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
