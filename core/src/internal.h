@@ -559,7 +559,7 @@ rlx_status rlx__ops_mask_check(void);
  * or "host": the core runs the node itself. Host nodes become host pieces
  * (one node each) that run between the backend pieces, reading their
  * inputs from and writing their result to host memory
- * (core/src/placement.h has the piece interface: a backend-executable
+ * (core/src/exec/placement.h has the piece interface: a backend-executable
  * piece is one implementation, a host piece another).
  *
  * To add a host-run node kind (e.g. custom ops called through libffi):

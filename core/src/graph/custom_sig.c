@@ -1,5 +1,5 @@
 /*
- * ffi_sig.c - the signature grammar of custom ops:
+ * custom_sig.c - the signature grammar of custom ops:
  *
  *   signature := ret '(' [ type { ',' type } ] ')'
  *   ret       := 'void' | int-type | 'f32' | 'f64'  (floats: elementwise)

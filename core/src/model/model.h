@@ -90,7 +90,7 @@ typedef enum rlx__model_format {
  * counts as YAML: the YAML loader then says why it cannot be read. */
 rlx__model_format rlx__model_format_sniff(const char *path);
 
-/* ---- model_yaml.c: YAML text -> a document tree with marks ----------- */
+/* ---- base/yaml.c: YAML text -> a document tree with marks ----------- */
 
 typedef enum rlx__ykind {
     RLX__Y_SCALAR = 1,

@@ -1,6 +1,6 @@
 /*
  * custom.h - custom nodes: foreign kernels called by C signature through
- * libffi (docs/custom-ops.md). ffi_sig.c parses and checks signatures,
+ * libffi (docs/custom-ops.md). graph/custom_sig.c parses and checks signatures,
  * ffi_lib.c holds the rules for which libraries may load, ffi.c owns the
  * node's spec, prepares the call at compile time and makes it per run.
  * A custom node is core-internal (RLX__OP_CUSTOM): no backend sees it.
@@ -33,7 +33,7 @@ typedef struct rlx__sig {
     rlx_dtype pointee[RLX__SIG_MAX_ARGS];
 } rlx__sig;
 
-/* ---- ffi_sig.c --------------------------------------------------------- */
+/* ---- graph/custom_sig.c --------------------------------------------------------- */
 
 /* Parse TEXT; on failure writes a reason naming the position to ERR. */
 int rlx__sig_parse(const char *text, rlx__sig *out, char *err, size_t size);

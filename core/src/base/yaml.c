@@ -1,5 +1,5 @@
 /*
- * model_yaml.c - reading a model's YAML text (libyaml's event API) into a
+ * yaml.c - reading a model's YAML text (libyaml's event API) into a
  * small document tree of scalars, lists and mappings, each with the line
  * and column where it starts, so later errors can point into the file.
  * One document only; aliases, complex keys and duplicate keys are refused.
