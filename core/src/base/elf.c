@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "custom.h"
+#include "base.h"
 
 #if defined(__x86_64__)
 #define NATIVE_MACHINE EM_X86_64

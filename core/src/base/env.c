@@ -14,7 +14,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base.h"
 
 int rlx__env_untrusted(void)
 {

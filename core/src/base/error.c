@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base.h"
 
 static _Thread_local char last_error[RLX_MSG_MAX];
 static _Thread_local char report_msg[RLX_MSG_MAX];
@@ -97,35 +97,6 @@ void rlx__report_set(const char *message)
 const char *rlx__report_get(void)
 {
     return report_set ? report_msg : NULL;
-}
-
-const char *rlx__strip_backend_prefix(const char *msg, const rlx_backend *b)
-{
-    size_t n = b && b->id ? strlen(b->id) : 0;
-    if (msg && n && strncmp(msg, b->id, n) == 0 && msg[n] == ':' &&
-        msg[n + 1] == ' ')
-        return msg + n + 2;
-    return msg;
-}
-
-rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
-                                   const char *what)
-{
-    const char *msg = rlx__report_get();
-    if (!msg)
-        msg = rlx_status_string(status);
-    /* One prefix, the core's: "backend 'x': compile failed: x: ..." would
-     * name the backend twice. */
-    msg = rlx__strip_backend_prefix(msg, b);
-    if (strstr(msg, "Fix:"))
-        return rlx__error(status, "backend '%s': %s failed: %s", b->id, what,
-                          msg);
-    return rlx__error(status,
-                      "backend '%s': %s failed: %s. Fix: the backend gave no "
-                      "remedy; try another device, and report this to the "
-                      "backend's authors (%s)",
-                      b->id, what, msg,
-                      b->plugin ? b->plugin->path : "built-in");
 }
 
 void rlx__split_fix(const char *msg, char **reason, char **fix)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hash.h"
-#include "model.h"
+#include "base.h"
 
 typedef struct jparser {
     const char *s;

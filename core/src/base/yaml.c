@@ -12,7 +12,7 @@
 #include <yaml.h>
 
 #include "hash.h"
-#include "model.h"
+#include "base.h"
 
 #define YAML_MAX_DEPTH 64
 #define YAML_MAX_BYTES (256u * 1024u * 1024u)

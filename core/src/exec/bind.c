@@ -5,8 +5,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
-#include "model.h"
+#include "exec.h"
 #include "placement.h"
 #include "program.h"
 
@@ -111,7 +110,7 @@ rlx_status rlx_program_bind(rlx_program *p, rlx_slot_kind kind,
      * tensor is checked against the shapes its run will have */
     rlx_status st;
     if (t && p->shapes && !p->n_bound[RLX_SLOT_INPUT] &&
-        !p->n_bound[RLX_SLOT_OUTPUT] && (st = rlx__shapes_apply(p)) != RLX_OK)
+        !p->n_bound[RLX_SLOT_OUTPUT] && (st = p->shapes_apply(p)) != RLX_OK)
         return st;
     uint32_t index;
     rlx__slot *slot = rlx__program_find_slot(p, kind, name, &index);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "exec.h"
 
 int rlx__op_is_source(rlx_op op)
 {

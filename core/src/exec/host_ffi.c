@@ -4,7 +4,8 @@
  * between the backend pieces, whatever the device. The call is prepared
  * (library loaded, symbol found, cif built) when the piece is built.
  */
-#include "custom.h"
+#include "exec.h"
+#include "session.h"
 
 static int ffi_claims(const rlx_graph_view *v, uint32_t node)
 {
@@ -15,7 +16,8 @@ static rlx_status ffi_prepare(const rlx_graph *g, uint32_t gnode,
                               const rlx_session *s, void **state)
 {
     rlx__custom_call *c = NULL;
-    rlx_status st = rlx__custom_prepare(g, gnode, s, &c);
+    rlx_status st = rlx__custom_prepare(g, gnode, s ? s->custom_allow : NULL,
+                                        s ? s->rt : NULL, &c);
     *state = c;
     return st;
 }

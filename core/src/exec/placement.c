@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "custom.h"
+#include "exec.h"
 #include "placement.h"
 #include "program.h"
 
@@ -22,82 +22,10 @@ typedef struct target {
     uint32_t device;
 } target;
 
-/* ---- a private copy of the graph ------------------------------------- */
-
-rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out)
-{
-    rlx_graph *c = calloc(1, sizeof *c);
-    if (!c)
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    c->nodes = calloc(g->n_nodes + 1, sizeof *c->nodes);
-    c->outputs = calloc(g->n_outputs + 1, sizeof *c->outputs);
-    int ok = c->nodes && c->outputs;
-    for (uint32_t i = 0; ok && i < g->n_nodes; i++) {
-        const rlx__node *s = &g->nodes[i];
-        rlx__node *d = &c->nodes[i];
-        *d = *s;
-        d->custom = NULL;
-        d->name = rlx__strdup(s->name);
-        d->inputs = malloc((s->n_inputs + 1) * sizeof *d->inputs);
-        d->ints = s->n_ints ? malloc(s->n_ints * sizeof *d->ints) : NULL;
-        d->floats = s->n_floats ? malloc(s->n_floats * sizeof *d->floats)
-                                : NULL;
-        size_t nbytes = s->data ? (size_t)rlx__shape_elements(s->rank,
-                                                              s->shape) *
-                                      rlx_dtype_size(s->dtype)
-                                : 0;
-        d->data = s->data ? malloc(nbytes + 1) : NULL;
-        c->n_nodes = i + 1; /* so destroy frees what was copied */
-        ok = d->name && d->inputs && (!s->n_ints || d->ints) &&
-             (!s->n_floats || d->floats) && (!s->data || d->data);
-        if (!ok)
-            break;
-        if (s->n_inputs)
-            memcpy(d->inputs, s->inputs, s->n_inputs * sizeof *d->inputs);
-        if (s->n_ints)
-            memcpy(d->ints, s->ints, s->n_ints * sizeof *d->ints);
-        if (s->n_floats)
-            memcpy(d->floats, s->floats, s->n_floats * sizeof *d->floats);
-        /* a custom node's spec: the program's own, prepared later */
-        if (s->custom && !(d->custom = rlx__custom_dup(s->custom))) {
-            ok = 0;
-            break;
-        }
-        if (s->data && nbytes)
-            memcpy(d->data, s->data, nbytes);
-    }
-    for (uint32_t i = 0; ok && i < g->n_outputs; i++) {
-        c->outputs[i].node = g->outputs[i].node;
-        c->outputs[i].name = rlx__strdup(g->outputs[i].name);
-        c->n_outputs = i + 1;
-        ok = c->outputs[i].name != NULL;
-    }
-    c->cap_nodes = c->n_nodes;
-    c->n_inputs = g->n_inputs;
-    c->n_params = g->n_params;
-    if (!ok) {
-        rlx_graph_destroy(c);
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = c;
-    return RLX_OK;
-}
-
 static size_t node_bytes(const rlx_node_view *n)
 {
     return (size_t)rlx__shape_elements(n->rank, n->shape) *
            rlx_dtype_size(n->dtype);
-}
-
-const rlx__host_kind *rlx__host_kind_for(const rlx_graph_view *v,
-                                         uint32_t node)
-{
-    if (rlx__op_is_source(v->nodes[node]->op))
-        return NULL;
-    for (size_t i = 0; rlx__host_kinds[i]; i++)
-        if (rlx__host_kinds[i]->claims(v, node))
-            return rlx__host_kinds[i];
-    return NULL;
 }
 
 void rlx__placement_free(rlx__placement *pl)

@@ -5,7 +5,7 @@
  * A piece is a run of nodes on one target, behind a small interface (a
  * run callback): a backend piece is an executable compiled on one
  * backend from its slice of the program's view; a host piece is one node the core runs itself (an
- * rlx__host_kind, see internal.h). Every value that crosses pieces, and
+ * rlx__host_kind, see exec.h). Every value that crosses pieces, and
  * every input, param or constant a host piece reads, has one host buffer
  * (pl->value): its producer writes it, its consumers read it, so a
  * crossing costs at most the producer's device-to-host copy and the
@@ -16,7 +16,7 @@
 #ifndef RLX_PLACEMENT_H
 #define RLX_PLACEMENT_H
 
-#include "internal.h"
+#include "exec.h"
 
 typedef struct rlx__piece rlx__piece;
 struct rlx__placement;

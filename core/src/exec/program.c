@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "exec.h"
 #include "placement.h"
 #include "program.h"
-#include "model.h"
 #include "session.h"
 
 static rlx_status slot_fill(rlx__slot *slot, const char *name,
@@ -230,7 +229,7 @@ void rlx_program_destroy(rlx_program *p)
     if (p->shapes) { /* the programs parked for other shapes */
         struct rlx__shapes *sh = p->shapes;
         p->shapes = NULL;
-        rlx__shapes_free(sh);
+        p->shapes_free(sh);
     }
     if (p->staged_free)
         p->staged_free(p->staged);
@@ -318,7 +317,7 @@ rlx_status rlx_program_set_input(rlx_program *p, const char *name,
     uint32_t index;
     rlx_status st;
     /* a program following its shapes switches to the dims set last */
-    if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
+    if (p && p->shapes && (st = p->shapes_apply(p)) != RLX_OK)
         return st;
     st = slot_for_set(p, RLX_SLOT_INPUT, name, data, nbytes, &slot, &index);
     if (st != RLX_OK)
@@ -340,7 +339,7 @@ void *rlx_program_input_buffer(rlx_program *p, const char *name,
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_program_input_buffer: NULL argument"),
                NULL;
-    if (p->shapes && rlx__shapes_apply(p) != RLX_OK)
+    if (p->shapes && p->shapes_apply(p) != RLX_OK)
         return NULL;
     rlx__slot *slot = rlx__program_find_slot(p, RLX_SLOT_INPUT, name, &index);
     if (!slot)
@@ -398,7 +397,7 @@ rlx_status rlx_program_run(rlx_program *p)
     rlx_status st;
     if (p && p->staged_run) /* a model run in stages drives itself */
         return p->staged_run(p);
-    if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
+    if (p && p->shapes && (st = p->shapes_apply(p)) != RLX_OK)
         return st;
     st = rlx__program_check_ready(p, "rlx_program_run");
     if (st != RLX_OK)

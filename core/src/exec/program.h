@@ -3,7 +3,7 @@
 #ifndef RLX_PROGRAM_H
 #define RLX_PROGRAM_H
 
-#include "internal.h"
+#include "exec.h"
 #include "placement.h"
 
 typedef struct rlx__slot {
@@ -36,6 +36,10 @@ struct rlx_program {
     /* programs from rlx_model_compile: the per-shape programs
      * (model_shapes.c), or NULL */
     struct rlx__shapes *shapes;
+    /* set with SHAPES by model_shapes.c, whose room (model) comes after
+     * this one: switch to the dims set last, and free SHAPES */
+    rlx_status (*shapes_apply)(rlx_program *p);
+    void (*shapes_free)(struct rlx__shapes *shapes);
     /* programs that run a model in stages (onnx/model_staged.c): their
      * run and free, or NULL */
     rlx_status (*staged_run)(rlx_program *p);

@@ -14,10 +14,9 @@
  */
 #include <rlx/queue.h>
 
-#include "internal.h"
+#include "exec.h"
 #include "placement.h"
 #include "program.h"
-#include "model.h"
 
 /* B's queue extension, looked up once; NULL when it has none. */
 static const rlx_ext_queue *queue_ext(const rlx_backend *b)
@@ -76,7 +75,7 @@ static const rlx_ext_queue *queue_for(const rlx_program *p)
 rlx_status rlx_program_submit(rlx_program *p)
 {
     rlx_status st;
-    if (p && p->shapes && (st = rlx__shapes_apply(p)) != RLX_OK)
+    if (p && p->shapes && (st = p->shapes_apply(p)) != RLX_OK)
         return st;
     st = rlx__program_check_ready(p, "rlx_program_submit");
     if (st != RLX_OK)

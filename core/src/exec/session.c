@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "custom.h"
-#include "internal.h"
+#include "exec.h"
 #include "session.h"
 
 #define MAX_CANDIDATES 32
@@ -452,4 +451,47 @@ const rlx_backend *rlx_runtime_choose(rlx_runtime *rt, const char *device)
             return ranked[i];
     }
     return NULL; /* rlx_last_error() holds the last reason */
+}
+
+/* The session's own list of custom-op libraries (ffi/custom_allow.c
+ * keeps the lists; the session record lives here). */
+rlx_status rlx_session_allow_custom_ops(rlx_session *s, const char *path)
+{
+    if (!s)
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_allow_custom_ops: S is NULL. Fix: "
+                          "pass a session from rlx_session_create");
+    return rlx__allow_add(&s->custom_allow, path, "rlx_session_allow_custom_ops");
+}
+
+/* ---- the session's settings (plugin/options.c looks them up) ---------- */
+
+rlx_status rlx__compile_get_option(const void *context, const char *name,
+                                   char *value, size_t value_size)
+{
+    const rlx_session *s = context;
+    if (!s)
+        return RLX_ERR_INVALID_ARGUMENT;
+    return rlx__options_get(s->rt, s->options, s->n_options, name, value,
+                            value_size);
+}
+
+rlx_status rlx_session_set_option(rlx_session *s, const char *name,
+                                  const char *value)
+{
+    if (!s || !rlx__option_name_valid(name))
+        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
+                          "rlx_session_set_option: '%s' is not a setting "
+                          "name. Fix: use 1-%d characters of a-z, 0-9, '.', "
+                          "'_', '-', such as \"cuda.matmul\"",
+                          name ? name : "(null)", RLX_MAX_ID);
+    if (rlx__option_list_set(&s->options, &s->n_options, name, value) != 0)
+        return rlx__error(RLX_ERR_OUT_OF_MEMORY,
+                          "out of memory. Fix: free memory");
+    return RLX_OK;
+}
+
+void rlx__session_options_free(rlx_session *s)
+{
+    rlx__option_list_free(&s->options, &s->n_options);
 }

@@ -2,7 +2,7 @@
 #ifndef RLX_SESSION_H
 #define RLX_SESSION_H
 
-#include "internal.h"
+#include "exec.h"
 
 struct rlx_session {
     rlx_runtime *rt;

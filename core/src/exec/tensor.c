@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "exec.h"
 #include "program.h"
 
 void rlx__tensor_acquire(rlx_tensor *t)

@@ -10,7 +10,7 @@
 
 #include <rlx/memory.h>
 
-#include "internal.h"
+#include "exec.h"
 #include "program.h"
 
 /* B's rlx.memory.v1 table, or NULL. */

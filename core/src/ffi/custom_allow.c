@@ -11,8 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "custom.h"
-#include "session.h"
+#include "ffi.h"
 
 void rlx__allow_free(rlx__allow *a)
 {
@@ -41,8 +40,8 @@ static int push(rlx__allow *a, rlx__allow_kind kind, const char *path)
 }
 
 /* Add PATH to *LIST (created on first use). WHO names the call. */
-static rlx_status allow_add(rlx__allow **list, const char *path,
-                            const char *who)
+rlx_status rlx__allow_add(rlx__allow **list, const char *path,
+                          const char *who)
 {
     if (!path || !*path)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
@@ -92,19 +91,11 @@ rlx_status rlx_runtime_allow_custom_ops(rlx_runtime *rt, const char *path)
                           "rlx_runtime_allow_custom_ops: RT is NULL. Fix: "
                           "pass a runtime from rlx_runtime_create");
     pthread_mutex_lock(&rt->lock);
-    rlx_status st = allow_add(&rt->custom_allow, path,
-                              "rlx_runtime_allow_custom_ops");
+    rt->custom_free = rlx__custom_registry_free;
+    rlx_status st = rlx__allow_add(&rt->custom_allow, path,
+                                   "rlx_runtime_allow_custom_ops");
     pthread_mutex_unlock(&rt->lock);
     return st;
-}
-
-rlx_status rlx_session_allow_custom_ops(rlx_session *s, const char *path)
-{
-    if (!s)
-        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
-                          "rlx_session_allow_custom_ops: S is NULL. Fix: "
-                          "pass a session from rlx_session_create");
-    return allow_add(&s->custom_allow, path, "rlx_session_allow_custom_ops");
 }
 
 static int copy_into(rlx__allow *out, const rlx__allow *from)
@@ -115,25 +106,26 @@ static int copy_into(rlx__allow *out, const rlx__allow *from)
     return 0;
 }
 
-rlx_status rlx__allow_snapshot(const rlx_session *s, rlx__allow **out)
+rlx_status rlx__allow_snapshot(const rlx__allow *own, rlx_runtime *rt,
+                               rlx__allow **out)
 {
     *out = calloc(1, sizeof **out);
     if (!*out)
         return rlx__error(RLX_ERR_OUT_OF_MEMORY, "out of memory");
     int bad = 0;
-    if (s) {
-        bad = copy_into(*out, s->custom_allow);
-        pthread_mutex_lock(&s->rt->lock);
-        bad |= copy_into(*out, s->rt->custom_allow);
-        for (uint32_t i = 0; !bad && i < s->rt->n_custom_ops; i++) {
-            const rlx__custom *c = s->rt->custom_ops[i].spec;
+    bad = copy_into(*out, own);
+    if (rt) {
+        pthread_mutex_lock(&rt->lock);
+        bad |= copy_into(*out, rt->custom_allow);
+        for (uint32_t i = 0; !bad && i < rt->n_custom_ops; i++) {
+            const rlx__custom *c = rt->custom_ops[i].spec;
             /* a registered kernel's library is allowed by its exact name */
             if (c->library)
                 bad = push(*out, strchr(c->library, '/')
                                      ? RLX__ALLOW_FILE : RLX__ALLOW_SONAME,
                            c->library);
         }
-        pthread_mutex_unlock(&s->rt->lock);
+        pthread_mutex_unlock(&rt->lock);
     }
     if (bad) {
         rlx__allow_free(*out);
@@ -193,6 +185,7 @@ rlx_status rlx_runtime_register_custom_op(rlx_runtime *rt, const char *domain,
                                  : NULL;
     if (grown) {
         rt->custom_ops = grown;
+        rt->custom_free = rlx__custom_registry_free;
         grown[rt->n_custom_ops++] = (rlx__custom_reg){ d, t, spec };
     }
     pthread_mutex_unlock(&rt->lock);

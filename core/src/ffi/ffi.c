@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "custom.h"
+#include "ffi.h"
 
 typedef union rlx__scalar {
     int8_t i8;
@@ -109,7 +109,7 @@ static const rlx__node *tensor_of(const rlx_graph *g, const rlx__node *n,
 }
 
 rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
-                               const rlx_session *s,
+                               const rlx__allow *own, rlx_runtime *rt,
                                rlx__custom_call **out)
 {
     const rlx__node *n = &g->nodes[node];
@@ -130,7 +130,7 @@ rlx_status rlx__custom_prepare(const rlx_graph *g, uint32_t node,
     if (spec->library) {
         /* what the application allowed the session being compiled */
         rlx__allow *allow = NULL;
-        rlx_status st = rlx__allow_snapshot(s, &allow);
+        rlx_status st = rlx__allow_snapshot(own, rt, &allow);
         if (st == RLX_OK)
             st = rlx__custom_open(n->name, spec->library, spec->base_dir,
                                   spec->symbol, spec->signature, allow,

@@ -25,7 +25,7 @@
 #include <sys/auxv.h>
 #include <sys/stat.h>
 
-#include "custom.h"
+#include "ffi.h"
 
 static int is_secure(void)
 {

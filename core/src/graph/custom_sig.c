@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "custom.h"
+#include "graph.h"
 
 static const struct {
     const char *name;

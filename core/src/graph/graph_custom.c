@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "custom.h"
+#include "graph.h"
 
 static rlx__custom *spec_copy(const rlx_custom_op *op, const rlx__sig *sig);
 

@@ -6,7 +6,7 @@
 #ifndef RLX_SHAPE_INTERNAL_H
 #define RLX_SHAPE_INTERNAL_H
 
-#include "internal.h"
+#include "graph.h"
 
 #define RLX__SHAPE_BUF 128
 

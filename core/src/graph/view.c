@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "graph.h"
 
 void rlx__view_free(rlx__view *v)
 {

@@ -1,8 +1,8 @@
 /*
- * model.h - declarations shared by the model loader's files (prefix
- * rlx__): the JSON parser for safetensors headers, the safetensors
- * reader, the YAML document tree with source marks, the op attribute
- * schema and the tree-to-graph builder. See docs/model-format.md.
+ * model.h - the model room (prefix rlx__): the safetensors reader, the op
+ * attribute schema, the tree-to-graph builder and the model record
+ * (docs/model-format.md). The JSON and YAML parsers it reads with are in
+ * base/base.h. It builds on every room but runner/ (docs/architecture.md).
  */
 #ifndef RLX_MODEL_H
 #define RLX_MODEL_H
@@ -10,43 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
-
-/* ---- json.c: a strict JSON parser (RFC 8259) for safetensors headers - */
-
-#define RLX__JSON_MAX_DEPTH 64
-
-typedef enum rlx__json_kind {
-    RLX__JSON_NULL = 1,
-    RLX__JSON_BOOL,
-    RLX__JSON_NUMBER,
-    RLX__JSON_STRING,
-    RLX__JSON_ARRAY,
-    RLX__JSON_OBJECT
-} rlx__json_kind;
-
-typedef struct rlx__json {
-    rlx__json_kind kind;
-    size_t offset;          /* byte offset of the value in the text */
-    int boolean;            /* BOOL */
-    /* NUMBER: is_uint when it is a plain non-negative integer that fits
-     * in uint64_t (then u holds it); uint_overflow when it is a plain
-     * non-negative integer too large for uint64_t. */
-    int is_uint, uint_overflow;
-    uint64_t u;
-    char *string;           /* STRING (NUL-free UTF-8) */
-    uint32_t n;             /* ARRAY, OBJECT: number of items */
-    struct rlx__json *items;
-    char **keys;            /* OBJECT: keys, unique */
-} rlx__json;
-
-/* Parse TEXT[0..LEN) as one JSON value. On failure returns NULL and
- * writes a one-line reason with the byte offset into ERR. */
-rlx__json *rlx__json_parse(const char *text, size_t len, char *err,
-                           size_t err_size);
-void rlx__json_free(rlx__json *v);
-/* Member KEY of an object, or NULL. */
-const rlx__json *rlx__json_get(const rlx__json *obj, const char *key);
+#include "exec/exec.h"
 
 /* ---- safetensors.c: a validated, memory-mapped weights file ---------- */
 
@@ -89,39 +53,6 @@ typedef enum rlx__model_format {
 /* From PATH's first bytes. A path that cannot be opened as a regular file
  * counts as YAML: the YAML loader then says why it cannot be read. */
 rlx__model_format rlx__model_format_sniff(const char *path);
-
-/* ---- base/yaml.c: YAML text -> a document tree with marks ----------- */
-
-typedef enum rlx__ykind {
-    RLX__Y_SCALAR = 1,
-    RLX__Y_SEQ,
-    RLX__Y_MAP
-} rlx__ykind;
-
-typedef struct rlx__ynode {
-    rlx__ykind kind;
-    uint32_t line, col;     /* 1-based start of the node */
-    char *text;             /* SCALAR */
-    int quoted;             /* SCALAR written in quotes or as a block */
-    uint32_t n;             /* SEQ: items; MAP: pairs */
-    uint32_t n_items;       /* entries of ITEMS (2 * pairs for a MAP) */
-    struct rlx__ynode **items; /* MAP: key, value, key, value, ... */
-} rlx__ynode;
-
-/* Parse the YAML file PATH into a tree (one document, keys of every
- * mapping unique scalars, no aliases). Errors name PATH:LINE:COL. */
-rlx_status rlx__yaml_load(const char *path, rlx__ynode **out);
-/* The same for any YAML file (WHAT: "config file") of at most MAX_BYTES;
- * an empty one gives a NULL or null root. Nesting is capped (64 levels),
- * so parsing stays linear in the file's size. */
-rlx_status rlx__yaml_parse(const char *path, const char *what,
-                           size_t max_bytes, rlx__ynode **out);
-void rlx__ynode_free(rlx__ynode *n);
-/* Value of KEY in mapping MAP, or NULL. */
-const rlx__ynode *rlx__ynode_get(const rlx__ynode *map, const char *key);
-/* A plain null scalar: empty, "~" or "null". */
-int rlx__ynode_is_null(const rlx__ynode *n);
-const char *rlx__ykind_name(rlx__ykind k);
 
 /* ---- op_attrs.c: YAML attribute names -> int_attrs / float_attrs ----- */
 
@@ -284,3 +215,4 @@ void rlx__shapes_free(struct rlx__shapes *c);
 rlx_status rlx__shapes_apply(rlx_program *p);
 
 #endif /* RLX_MODEL_H */
+

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "custom.h"
 #include "model.h"
 
 #define MAX_INPUTS RLX__SIG_MAX_ARGS

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "program.h"
+#include "exec/program.h"
 
 typedef struct entry {
     int64_t *sig;           /* rank and dims of every input, in order */
@@ -83,6 +83,8 @@ rlx_status rlx__shapes_attach(rlx_program *p, rlx_model *m, rlx_session *s)
     c->n = 1;
     c->e[0].used = ++c->clock;
     p->shapes = c;
+    p->shapes_apply = rlx__shapes_apply;
+    p->shapes_free = rlx__shapes_free;
     return RLX_OK;
 }
 
@@ -90,8 +92,12 @@ rlx_status rlx__shapes_attach(rlx_program *p, rlx_model *m, rlx_session *s)
 static void take(rlx_program *to, rlx_program *from)
 {
     struct rlx__shapes *keep = to->shapes;
+    rlx_status (*apply)(rlx_program *) = to->shapes_apply;
+    void (*drop)(struct rlx__shapes *) = to->shapes_free;
     *to = *from;
     to->shapes = keep;
+    to->shapes_apply = apply;
+    to->shapes_free = drop;
     free(from);
 }
 

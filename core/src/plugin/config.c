@@ -22,8 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "model.h"
+#include "plugin.h"
 
 #ifndef RLX_SYSCONFDIR
 #define RLX_SYSCONFDIR "/etc"

@@ -8,7 +8,7 @@
 #include <elf.h>
 #include <link.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 int rlx__symbol_is_function(void *addr)
 {

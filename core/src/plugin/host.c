@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 /* Refuse one registration: keep the reason for the diagnostics and tell
  * the plugin why through the returned status. */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "plugin.h"
 #include "scan.h"
 
 typedef struct rlx__deferred_backend {

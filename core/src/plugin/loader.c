@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "plugin.h"
 #include "scan.h"
 
 #define PLUGIN_PREFIX "librlx-backend-"

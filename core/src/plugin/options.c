@@ -11,12 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "session.h"
-
-typedef struct rlx__option {
-    char *name, *value;
-} rlx__option;
+#include "plugin.h"
 
 struct rlx__options {
     pthread_mutex_t lock;  /* ASKED grows while plugins run */
@@ -82,8 +77,8 @@ void rlx__options_free(rlx_runtime *rt)
     rt->options = NULL;
 }
 
-static int list_set(rlx__option **items, uint32_t *n, const char *name,
-                    const char *value)
+int rlx__option_list_set(rlx__option **items, uint32_t *n, const char *name,
+                         const char *value)
 {
     for (uint32_t i = 0; i < *n; i++)
         if (strcmp((*items)[i].name, name) == 0) {
@@ -186,14 +181,13 @@ static void remember(struct rlx__options *o, const char *name)
 }
 
 /* NAME's value and where it came from, or NULL. ENV holds the env name. */
-static const char *lookup(rlx_runtime *rt, const rlx_session *s,
-                          const char *name, const char **source,
-                          char *env, size_t env_size)
+static const char *lookup(rlx_runtime *rt, const rlx__option *own,
+                          uint32_t n_own, const char *name,
+                          const char **source, char *env, size_t env_size)
 {
     const char *v = NULL;
     env_name(name, env, env_size);
-    if (s && s->rt == rt &&
-        (v = list_get(s->options, s->n_options, name))) {
+    if ((v = list_get(own, n_own, name))) {
         *source = "session";
         return v;
     }
@@ -230,48 +224,33 @@ rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
         return RLX_ERR_INVALID_ARGUMENT;
     if (rt->options)
         remember(rt->options, name);
-    const char *v = lookup(rt, NULL, name, &source, env, sizeof env);
+    const char *v = lookup(rt, NULL, 0, name, &source, env, sizeof env);
     return v ? copy_out(v, value, value_size) : RLX_ERR_NOT_FOUND;
 }
 
-rlx_status rlx__compile_get_option(const void *context, const char *name,
-                                   char *value, size_t value_size)
+rlx_status rlx__options_get(rlx_runtime *rt, const rlx__option *own,
+                           uint32_t n_own, const char *name, char *value,
+                           size_t value_size)
 {
-    const rlx_session *s = context;
     char env[RLX_MAX_ID + 8];
     const char *source;
-    if (!s || !rlx__option_name_valid(name))
+    if (!rt || !rlx__option_name_valid(name))
         return RLX_ERR_INVALID_ARGUMENT;
-    if (s->rt->options)
-        remember(s->rt->options, name);
-    const char *v = lookup(s->rt, s, name, &source, env, sizeof env);
+    if (rt->options)
+        remember(rt->options, name);
+    const char *v = lookup(rt, own, n_own, name, &source, env, sizeof env);
     return v ? copy_out(v, value, value_size) : RLX_ERR_NOT_FOUND;
 }
 
-rlx_status rlx_session_set_option(rlx_session *s, const char *name,
-                                  const char *value)
+void rlx__option_list_free(rlx__option **items, uint32_t *n)
 {
-    if (!s || !rlx__option_name_valid(name))
-        return rlx__error(RLX_ERR_INVALID_ARGUMENT,
-                          "rlx_session_set_option: '%s' is not a setting "
-                          "name. Fix: use 1-%d characters of a-z, 0-9, '.', "
-                          "'_', '-', such as \"cuda.matmul\"",
-                          name ? name : "(null)", RLX_MAX_ID);
-    if (list_set(&s->options, &s->n_options, name, value) != 0)
-        return rlx__error(RLX_ERR_OUT_OF_MEMORY,
-                          "out of memory. Fix: free memory");
-    return RLX_OK;
-}
-
-void rlx__session_options_free(rlx_session *s)
-{
-    for (uint32_t i = 0; i < s->n_options; i++) {
-        free(s->options[i].name);
-        free(s->options[i].value);
+    for (uint32_t i = 0; i < *n; i++) {
+        free((*items)[i].name);
+        free((*items)[i].value);
     }
-    free(s->options);
-    s->options = NULL;
-    s->n_options = 0;
+    free(*items);
+    *items = NULL;
+    *n = 0;
 }
 
 uint32_t rlx_runtime_option_count(rlx_runtime *rt)
@@ -307,7 +286,7 @@ rlx_status rlx_runtime_get_option(rlx_runtime *rt, const char *name,
                           "rlx_runtime_get_option: bad argument. Fix: pass "
                           "a runtime, a setting name such as \"cuda.matmul\" "
                           "and a buffer");
-    const char *v = lookup(rt, NULL, name, &src, env, sizeof env);
+    const char *v = lookup(rt, NULL, 0, name, &src, env, sizeof env);
     if (source && source_size)
         snprintf(source, source_size, "%s", v ? src : env);
     if (!v) {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 static int plugin_acquire(rlx__plugin *p)
 {
@@ -105,4 +105,35 @@ rlx_status rlx_runtime_unload_plugin(rlx_runtime *rt, const char *path)
     if (s == RLX_OK)
         plugin_release(p); /* the registry's reference */
     return s;
+}
+
+/* ---- errors from a plugin's calls (the backend record lives here) ---- */
+
+const char *rlx__strip_backend_prefix(const char *msg, const rlx_backend *b)
+{
+    size_t n = b && b->id ? strlen(b->id) : 0;
+    if (msg && n && strncmp(msg, b->id, n) == 0 && msg[n] == ':' &&
+        msg[n + 1] == ' ')
+        return msg + n + 2;
+    return msg;
+}
+
+rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
+                                   const char *what)
+{
+    const char *msg = rlx__report_get();
+    if (!msg)
+        msg = rlx_status_string(status);
+    /* One prefix, the core's: "backend 'x': compile failed: x: ..." would
+     * name the backend twice. */
+    msg = rlx__strip_backend_prefix(msg, b);
+    if (strstr(msg, "Fix:"))
+        return rlx__error(status, "backend '%s': %s failed: %s", b->id, what,
+                          msg);
+    return rlx__error(status,
+                      "backend '%s': %s failed: %s. Fix: the backend gave no "
+                      "remedy; try another device, and report this to the "
+                      "backend's authors (%s)",
+                      b->id, what, msg,
+                      b->plugin ? b->plugin->path : "built-in");
 }

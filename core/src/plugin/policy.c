@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 static _Thread_local char why_buf[512];
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 static void slot_probe(rlx__probe_slot *sl)
 {

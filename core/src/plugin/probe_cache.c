@@ -28,7 +28,7 @@
 
 #include <rlx/probe_key.h>
 
-#include "internal.h"
+#include "plugin.h"
 #include "scan.h" /* rlx__file_generation */
 
 #define CACHE_NAME "probe-cache-v2"

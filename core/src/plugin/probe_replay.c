@@ -11,7 +11,7 @@
 
 #include <rlx/probe_key.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 #define KEY_MAX 8192
 #define MAX_ARGS 2

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 rlx_status rlx__registry_init(rlx_runtime *rt)
 {

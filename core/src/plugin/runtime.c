@@ -7,8 +7,7 @@
 #include <unistd.h>
 
 #include "cpu_ref.h"
-#include "custom.h"
-#include "internal.h"
+#include "plugin.h"
 #include "scan.h"
 
 #ifndef RLX_PLUGINDIR
@@ -122,7 +121,8 @@ void rlx_runtime_destroy(rlx_runtime *rt)
     rlx__policy_free(&rt->policy);
     free(rt->config_path);
     rlx__options_free(rt);
-    rlx__custom_registry_free(rt);
+    if (rt->custom_free) /* custom_allow.c kept something */
+        rt->custom_free(rt);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }

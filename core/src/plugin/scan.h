@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "plugin.h"
 
 /* The line protocol the scanner speaks on fd 3, and the cache format:
  * bump either when its lines change meaning. */

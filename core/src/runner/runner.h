@@ -6,7 +6,7 @@
 #ifndef RLX_RUNNER_H
 #define RLX_RUNNER_H
 
-#include "internal.h"
+#include "exec/exec.h"
 
 #define RUNNER_DEVICES_MAX 64 /* devices a runner lists, chain entries */
 

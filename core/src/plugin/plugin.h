@@ -1,90 +1,14 @@
 /*
- * internal.h - declarations shared by librlx's source files (prefix rlx__).
- * Nothing here is installed; plugins never see these types.
+ * plugin.h - the registry and loader room (prefix rlx__): plugins and
+ * their backends, the runtime record, policy and config, plugin settings,
+ * the probe caches and lazy loading, the host table, the loader. It
+ * builds on base/ only (docs/architecture.md); plugin/scan.h has the
+ * scanner and registry cache, shared with rlx-plugin-scanner.
  */
-#ifndef RLX_INTERNAL_H
-#define RLX_INTERNAL_H
+#ifndef RLX__PLUGIN_H
+#define RLX__PLUGIN_H
 
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <rlx/plugin.h>
-#include <rlx/rlx.h>
-#include "hash.h"
-
-#define RLX_MAX_RANK 8
-#define RLX_MAX_ID 63
-#define RLX_MSG_MAX 2048
-/* MSG into DST (SIZE bytes): whole when it fits, else with quoted user
- * text cut short and, if need be, its middle, never its Fix (message.c). */
-void rlx__message_fit(char *dst, size_t size, const char *msg);
-
-#if defined(__GNUC__)
-#define RLX__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define RLX__PRINTF(f, a)
-#endif
-
-/* ---- error.c: this thread's last error, plugin reports ---------------- */
-
-/* Set the message rlx_last_error() returns; returns STATUS. */
-rlx_status rlx__error(rlx_status status, const char *fmt, ...) RLX__PRINTF(2, 3);
-void rlx__error_clear(void);
-/* Plugin reports: cleared before a call into a plugin, read after it. */
-void rlx__report_clear(void);
-void rlx__report_set(const char *message);
-const char *rlx__report_get(void); /* NULL when the plugin said nothing */
-/* Set the last error from a failed plugin call: the plugin's report, or a
- * generic line; appends a Fix when the plugin gave none. */
-rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
-                                   const char *what);
-/* MSG without a leading "<id of B>: ", which plugins often write: the
- * core adds its own "backend 'id'" prefix. */
-const char *rlx__strip_backend_prefix(const char *msg, const rlx_backend *b);
-/* Copy of "reason" and "fix" parts of a message split at "Fix:". */
-void rlx__split_fix(const char *msg, char **reason, char **fix);
-char *rlx__strdup(const char *s);
-char *rlx__printf_alloc(const char *fmt, ...) RLX__PRINTF(1, 2);
-
-/* ---- env.c: the environment, ignored in privileged processes ------- */
-
-/* 1 in a set-ID process, or one the kernel marked AT_SECURE (file
- * capabilities, LSM transitions): the environment is the caller's. */
-int rlx__env_untrusted(void);
-/* The environment variable NAME, or NULL when rlx__env_untrusted().
- * Every variable the core and the tool read goes through here. */
-const char *rlx__env(const char *name);
-/* Warn on stderr, once per process for NAME, that its VALUE is not valid,
- * saying what was USED instead and the VALID values. */
-void rlx__env_warn(const char *name, const char *value, const char *used,
-                   const char *valid);
-
-/* ---- file.c: files named by users ---------------------------------- */
-
-struct stat;
-/* Open PATH (a WHAT: "model file") for reading without blocking; refuse
- * anything but a regular file (a FIFO would hang the process). */
-rlx_status rlx__file_open_regular(const char *path, const char *what,
-                                  int *fd, struct stat *st);
-/* The whole of PATH, NUL-terminated, at most MAX_BYTES. */
-rlx_status rlx__file_read_all(const char *path, const char *what,
-                              size_t max_bytes, char **out, size_t *len);
-
-/* ---- names.c ---------------------------------------------------------- */
-
-int rlx__op_is_known(rlx_op op);
-#define RLX__OP_UNKNOWN (-2)
-/* Inputs OP takes: RLX_OP_VARIADIC (-1) for one or more, RLX__OP_UNKNOWN
- * for an op this core does not know. */
-int rlx__op_arity(rlx_op op);
-int rlx__dtype_is_known(rlx_dtype t);
-int rlx__device_kind_is_known(rlx_device_kind k);
-/* "[2,3,4]" into BUF. */
-const char *rlx__shape_str(char *buf, size_t size, uint32_t rank,
-                           const int64_t *dims);
+#include "base/base.h"
 
 /* ---- registry.c ------------------------------------------------------- */
 
@@ -117,6 +41,13 @@ void rlx__backend_release(const rlx_backend *b);
 /* 1 when B takes run inputs and outputs in its own buffers
  * (RLX_BACKEND_DEVICE_IO, never set for plugins older than ABI 1.2). */
 int rlx__backend_device_io(const rlx_backend *b);
+/* Set the last error from a failed plugin call: the plugin's report, or a
+ * generic line; appends a Fix when the plugin gave none. */
+rlx_status rlx__error_from_backend(rlx_status status, const rlx_backend *b,
+                                   const char *what);
+/* MSG without a leading "<id of B>: ", which plugins often write: the
+ * core adds its own "backend 'id'" prefix. */
+const char *rlx__strip_backend_prefix(const char *msg, const rlx_backend *b);
 
 /* ---- queue.c: runs queued on a device ("rlx.queue.v1") -------------- */
 
@@ -129,11 +60,6 @@ typedef struct rlx__queue {
     _Atomic uint64_t queued[64]; /* runs queued (counted once queued) */
     _Atomic uint64_t waited[64]; /* the first this many are finished */
 } rlx__queue;
-
-/* Wait for the runs queued on DEVICE of B, if any: every call that hands
- * the backend a buffer or executable of that device goes through here
- * first. RLX_OK, or the error of a queued run that failed. */
-rlx_status rlx__queue_drain(const rlx_backend *b, uint32_t device);
 
 struct rlx_backend {
     char *id;
@@ -223,6 +149,9 @@ struct rlx_runtime {
     struct rlx__allow *custom_allow;
     struct rlx__custom_reg *custom_ops;
     uint32_t n_custom_ops;
+    /* frees the two above; set by custom_allow.c (ffi/, a later room)
+     * once it keeps anything */
+    void (*custom_free)(rlx_runtime *rt);
 };
 
 rlx_status rlx__registry_init(rlx_runtime *rt);
@@ -264,12 +193,21 @@ void rlx__options_free(rlx_runtime *rt);
 int rlx__options_config_set(rlx_runtime *rt, const char *name,
                             const char *value);
 int rlx__option_name_valid(const char *name);
+/* A list of settings (a session's own): set NAME to VALUE (NULL removes
+ * it), -1 out of memory; free the list. */
+typedef struct rlx__option {
+    char *name, *value;
+} rlx__option;
+int rlx__option_list_set(rlx__option **items, uint32_t *n, const char *name,
+                         const char *value);
+void rlx__option_list_free(rlx__option **items, uint32_t *n);
+/* NAME's value: OWN's entry (a session's settings), else the host's
+ * sources (environment, config file); remembered for `rlx devices`. */
+rlx_status rlx__options_get(rlx_runtime *rt, const rlx__option *own,
+                           uint32_t n_own, const char *name, char *value,
+                           size_t value_size);
 rlx_status rlx__host_get_option(const rlx_host *host, const char *name,
                                 char *value, size_t value_size);
-/* rlx_compile_options.get_option (ABI 1.4): CONTEXT is the session being
- * compiled, whose own settings come before the host's sources. */
-rlx_status rlx__compile_get_option(const void *context, const char *name,
-                                   char *value, size_t value_size);
 /* ---- scan_cache.c: the per-user cache directory --------------------- */
 
 /* $XDG_CACHE_HOME/rlx (else ~/.cache/rlx), malloc'd; NULL when neither
@@ -424,176 +362,7 @@ void rlx__loader_scan_end(rlx_runtime *rt);
 /* Run a linked-in plugin's init as if it had been loaded from a file. */
 rlx_status rlx__loader_builtin(rlx_runtime *rt, const char *name,
                                rlx_plugin_init_fn init);
-/* Inspect an ELF header before dlopen: 0 when it may be loadable, else
- * -1 with a reason and fix (malloc'd). */
-int rlx__elf_check(int fd, long long file_size, char **reason, char **fix);
 /* 0 when ADDR (from dlsym) is a data object, not a function. */
 int rlx__symbol_is_function(void *addr);
 
-/* ---- graph.c ---------------------------------------------------------- */
-
-typedef struct rlx__node {
-    rlx_op op;
-    char *name;
-    rlx_dtype dtype;
-    uint32_t rank;
-    int64_t shape[RLX_MAX_RANK];
-    uint32_t n_inputs;
-    uint32_t *inputs;
-    uint32_t n_ints;
-    int64_t *ints;
-    uint32_t n_floats;
-    double *floats;
-    void *data;       /* CONSTANT */
-    uint32_t slot;    /* INPUT/PARAM */
-    struct rlx__custom *custom; /* RLX__OP_CUSTOM: the owned spec */
-} rlx__node;
-
-/* A custom node (custom.h): an op code of the core's own, outside the
- * ABI's rlx_op range, so no backend is ever asked about it or shown it. */
-#define RLX__OP_CUSTOM ((rlx_op)0x40000001)
-
-typedef struct rlx__output {
-    char *name;
-    uint32_t node;
-} rlx__output;
-
-struct rlx_graph {
-    rlx__node *nodes;
-    uint32_t n_nodes, cap_nodes;
-    uint32_t n_inputs, n_params;
-    rlx__output *outputs;
-    uint32_t n_outputs;
-    /* node and output names -> index; the node index catches up with
-     * NODES lazily (a clone starts without one) */
-    rlx__hash node_names, output_names;
-};
-
-/* A unique, non-empty NAME for a new node, or an error. */
-rlx_status rlx__graph_check_name(rlx_graph *g, const char *name);
-/* Append NODE (which the graph then owns); 0 on out of memory. */
-int rlx__graph_push(rlx_graph *g, const rlx__node *node);
-
-/* Elements of a shape, or -1 when it overflows. */
-int64_t rlx__shape_elements(uint32_t rank, const int64_t *dims);
-/* Check a dtype and shape given by the application (known dtype, rank,
- * dims >= 0, size fits); *NBYTES gets the size. Errors name NAME. */
-rlx_status rlx__shape_check(const char *name, rlx_dtype dtype,
-                            uint32_t rank, const int64_t *dims,
-                            size_t *nbytes);
-
-/* A deep copy of G (placement.c). */
-rlx_status rlx__graph_clone(const rlx_graph *g, rlx_graph **out);
-
-/* ---- shape.c ---------------------------------------------------------- */
-
-/* Infer the result of OP on INPUTS; on mismatch sets an error naming
- * NAME. OUT gets dtype, rank and shape. */
-rlx_status rlx__shape_infer(const rlx_graph *g, const char *name, rlx_op op,
-                            uint32_t n_inputs, const uint32_t *inputs,
-                            const rlx_attrs *attrs, rlx__node *out);
-
-/* ---- tensor.c: tensors bound to program inputs and outputs ---------- */
-
-/*
- * An rlx_tensor. On a backend with RLX_BACKEND_DEVICE_IO it is one of the
- * backend's buffers; elsewhere it is host memory the core owns and copies
- * to and from the program's host slots around each run. REFS counts the
- * application's handle and every binding; the last release frees it.
- */
-struct rlx_tensor {
-    _Atomic uint32_t refs;
-    const rlx_backend *backend;  /* holds a reference on its plugin */
-    uint32_t device_index;
-    rlx_dtype dtype;
-    uint32_t rank;
-    int64_t shape[RLX_MAX_RANK];
-    size_t nbytes;
-    rlx_buffer *buffer;          /* DEVICE_IO backends: the backend's */
-    void *host;                  /* other backends: the core's memory */
-    int borrowed;                /* rlx_tensor_wrap: HOST or BUFFER's
-                                    memory is the application's, */
-    void (*release)(void *ctx);  /* given back through this */
-    void *release_ctx;
-};
-
-void rlx__tensor_acquire(rlx_tensor *t);
-void rlx__tensor_release(rlx_tensor *t);
-
-/* ---- view.c: dead-code elimination and the view backends get ---------- */
-
-typedef struct rlx__view {
-    rlx_graph_view view;
-    rlx_node_view *nodes;
-    const rlx_node_view **node_ptrs;
-    uint32_t *inputs, *params, *outputs;
-    uint32_t *edges;          /* every node's input list, one block */
-    uint32_t *remap;          /* graph node -> view node, UINT32_MAX dead */
-    const rlx_graph *graph;
-} rlx__view;
-
-rlx_status rlx__view_build(const rlx_graph *g, rlx__view *out);
-void rlx__view_free(rlx__view *v);
-/* ---- capability.c: can backend B run a node? ------------------------ */
-
-/* 1 for INPUT, PARAM and CONSTANT: the core feeds them, no backend is
- * asked about them. */
-int rlx__op_is_source(rlx_op op);
-/* Can B run node NODE of V? Sources: always 1, nothing asked. Otherwise
- * supports_op, then supports_node (ABI 1.3, when present), then the
- * RLX_OPS_DISABLE mask; 0 with a one-line reason in WHY. The one function
- * every capability question goes through. */
-int rlx__capability_node(const rlx_backend *b, const rlx_graph_view *v,
-                         uint32_t node, char *why, size_t why_size);
-/* First node B cannot run, or UINT32_MAX; WHY gets its reason. */
-uint32_t rlx__view_first_unsupported(const rlx__view *v, const rlx_backend *b,
-                                     char *why, size_t why_size);
-/* RLX_ERR_INVALID_ARGUMENT (with a Fix) when RLX_OPS_DISABLE is set but
- * malformed or names an unknown op. */
-rlx_status rlx__ops_mask_check(void);
-
-/* ---- placement.c, placement_host.c: host-run nodes -------------------- */
-
-/*
- * Placement assigns each compute node a target: a backend (and device),
- * or "host": the core runs the node itself. Host nodes become host pieces
- * (one node each) that run between the backend pieces, reading their
- * inputs from and writing their result to host memory
- * (core/src/exec/placement.h has the piece interface: a backend-executable
- * piece is one implementation, a host piece another).
- *
- * To add a host-run node kind (e.g. custom ops called through libffi):
- *   1. write a `const rlx__host_kind` with CLAIMS (1 for the nodes it
- *      runs; asked before any backend, never about sources) and RUN;
- *   2. add its address to rlx__host_kinds[] in placement_host.c.
- * Placement then puts every claimed node in a host piece, whatever the
- * fallback policy, and the program reports it with a NULL backend.
- * RUN keeps nothing between calls but PREPARE's state: the node view
- * (attributes, shapes, and inputs[j] for input j) stays valid while the
- * program lives.
- */
-typedef struct rlx__host_kind {
-    const char *name;   /* "ffi": shown in placement summaries */
-    int (*claims)(const rlx_graph_view *v, uint32_t node);
-    /* Compute node NODE of V: INPUTS[j] is input j's data (host, row-
-     * major), OUTPUT the node's result (host, its dtype and shape). STATE
-     * is what PREPARE made (NULL without one). On failure set the error
-     * (rlx__error, with a Fix) and return it. */
-    rlx_status (*run)(void *state, const rlx_graph_view *v, uint32_t node,
-                      const void *const *inputs, void *output);
-    /* Optional: once per program, when the piece is built (compile
-     * time): node GNODE of the program's own graph G, which lives as long
-     * as the program, for session S (what it allows; NULL: nothing
-     * beyond the runtime's rules). *STATE goes to every RUN and to
-     * RELEASE. */
-    rlx_status (*prepare)(const rlx_graph *g, uint32_t gnode,
-                          const rlx_session *s, void **state);
-    void (*release)(void *state);
-} rlx__host_kind;
-/* NULL-terminated. */
-extern const rlx__host_kind *const rlx__host_kinds[];
-/* The host kind that claims NODE, or NULL. */
-const rlx__host_kind *rlx__host_kind_for(const rlx_graph_view *v,
-                                         uint32_t node);
-
-#endif /* RLX_INTERNAL_H */
+#endif /* RLX__PLUGIN_H */
