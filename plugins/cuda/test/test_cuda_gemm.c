@@ -25,7 +25,7 @@
 
 #include <rlx/rlx.h>
 
-#include "../../test/gpu_plugin_check.h"
+#include "gpu_plugin_check.h"
 #include "test_cuda_expect.h"
 
 static double frand(uint64_t *st)
@@ -78,7 +78,7 @@ static void report(int r, double rel, double tol, const char *what,
     else
         snprintf(detail, sizeof detail, "rel.err %.2e (bound %.0e)", rel,
                  tol);
-    ok(r == 0 && rel <= tol, what, detail);
+    gpu_check(r == 0 && rel <= tol, what, detail);
 }
 
 typedef struct {
@@ -297,20 +297,11 @@ out:
     return rc;
 }
 
-int main(int argc, char **argv)
+TEST(gemm_matches_float64)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
-        return 2;
-    }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!cuda_test_expect_gpu())
-        return cuda_test_without_gpu(argv[1], "f32 GEMM on tensor cores");
-    rlx_runtime *rt = cuda_test_runtime(argv[1]);
-    if (!rt) {
-        printf("1..%d\n", n_test);
-        return 1;
-    }
+    CUDA_TEST_NEED_GPU();
+    rlx_runtime *rt = cuda_test_runtime();
     static const gcase cases[] = {
         { 1, 1000, 1532, 508, 1, 1, 0 }, /* odd tiles, Linear weight */
         { 1, 77, 36, 20, 0, 0, 0 },
@@ -378,6 +369,12 @@ int main(int argc, char **argv)
         report(r, rel, 1e-5, what, why);
     }
     rlx_runtime_destroy(rt);
-    printf("1..%d\n", n_test);
-    return n_fail != 0;
+    GPU_CHECKS_END();
 }
+
+TEST(without_gpu)
+{
+    cuda_test_without_gpu();
+}
+
+RLX_TEST_LIST(TEST_ENTRY(without_gpu), TEST_ENTRY(gemm_matches_float64));

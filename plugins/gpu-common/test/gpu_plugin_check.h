@@ -1,11 +1,16 @@
 /*
  * gpu_plugin_check.h - the scenarios the CUDA and ROCm plugins' tests
- * (plugins/cuda/test_cuda_plugin.c, plugins/rocm/test_rocm_plugin.c)
- * share, written against the public API: TAP output, the plugin's
- * registration, a small graph on the GPU against cpu-ref (with bound
- * device tensors where the backend keeps run inputs and outputs on the
- * device), and the answers without a GPU. Each test keeps what is its
- * vendor's own (its op support, its runtime library's absence).
+ * (plugins/cuda/test/, plugins/rocm/test/) share, on test/harness.h and
+ * the public API: the plugin's registration, a small graph on the GPU
+ * against cpu-ref (with bound device tensors where the backend keeps run
+ * inputs and outputs on the device), and the answers without a GPU. Each
+ * test keeps what is its vendor's own (its op support, its runtime
+ * library's absence).
+ *
+ * A TEST that checks many cases (every shape of a kernel) calls
+ * gpu_check once per case: each prints a TAP comment line, "# ok: ..."
+ * or "# not ok: ...", and GPU_CHECKS_END() fails the TEST when any of
+ * its cases failed, so one bad case does not hide the others.
  */
 #ifndef RLX_TEST_GPU_PLUGIN_CHECK_H
 #define RLX_TEST_GPU_PLUGIN_CHECK_H
@@ -18,17 +23,37 @@
 
 #include <rlx/rlx.h>
 
-static int n_test, n_fail;
+#include "harness.h"
 
-static inline void ok(int cond, const char *fmt, const char *detail)
+static int gpu_checks_failed;
+
+static inline void gpu_check(int cond, const char *what, const char *detail)
 {
-    n_test++;
     if (!cond)
-        n_fail++;
-    printf("%s %d - %s", cond ? "ok" : "not ok", n_test, fmt);
+        gpu_checks_failed++;
+    printf("# %s: %s", cond ? "ok" : "not ok", what);
     if (detail && *detail)
         printf(" (%s)", detail);
     printf("\n");
+}
+
+/* Fail the current TEST when a gpu_check since the last one failed. */
+#define GPU_CHECKS_END()                                                    \
+    do {                                                                    \
+        int rlx__bad = gpu_checks_failed;                                   \
+        gpu_checks_failed = 0;                                              \
+        if (rlx__bad)                                                       \
+            FAIL("%d check(s) failed: the '# not ok' lines above", rlx__bad); \
+    } while (0)
+
+/* The plugin file the test loads: $VAR, set by the plugin's meson.build. */
+static inline const char *gpu_test_plugin(const char *var)
+{
+    const char *path = getenv(var);
+    if (!path || !*path)
+        FAIL("%s is not set. Fix: run the test through meson test, which "
+             "sets it to the plugin's path", var);
+    return path;
 }
 
 static inline double now_ms(void)
@@ -130,15 +155,15 @@ static inline void gpu_check_registered(const rlx_backend *b, const char *id,
 {
     char what[128];
     snprintf(what, sizeof what, "backend '%s' registered", id);
-    ok(b != NULL, what, "");
+    gpu_check(b != NULL, what, "");
     if (!b)
         return;
     snprintf(what, sizeof what, "device kind is %s", id);
-    ok(rlx_backend_device_kind(b) == kind, what, "");
+    gpu_check(rlx_backend_device_kind(b) == kind, what, "");
     snprintf(what, sizeof what, "device name %s", id);
-    ok(!strcmp(rlx_backend_device_name(b), id), what,
-       rlx_backend_device_name(b));
-    ok(rlx_backend_executes(b), "backend executes", "");
+    gpu_check(!strcmp(rlx_backend_device_name(b), id), what,
+              rlx_backend_device_name(b));
+    gpu_check(rlx_backend_executes(b), "backend executes", "");
 }
 
 /* With a GPU: the small graph on DEVICE matches cpu-ref, a second input
@@ -152,15 +177,15 @@ static inline void gpu_check_runs(rlx_runtime *rt, const char *device,
     int rg = run_small(rt, device, 0, y[1], y2[1], xo[1]);
     snprintf(what, sizeof what, "a small graph runs on %s and cpu-ref",
              device);
-    ok(rg == 0 && rc == 0, what, rg ? rlx_last_error() : "");
+    gpu_check(rg == 0 && rc == 0, what, rg ? rlx_last_error() : "");
     int rb = 0;
     if (bind) {
         rb = run_small(rt, device, 1, y[2], y2[2], xo[2]);
-        ok(rb == 0, "it runs with x, y and xo in bound device tensors",
-           rb ? rlx_last_error() : "");
+        gpu_check(rb == 0, "it runs with x, y and xo in bound device tensors",
+                  rb ? rlx_last_error() : "");
         rb |= run_small(rt, device, 2, y[3], y2[3], xo[3]);
-        ok(rb == 0, "and with those runs queued (rlx_program_submit)",
-           rb ? rlx_last_error() : "");
+        gpu_check(rb == 0, "and with those runs queued (rlx_program_submit)",
+                  rb ? rlx_last_error() : "");
     }
     for (int v = 1; v <= (bind ? 3 : 1); v++) {
         double err = 0;
@@ -177,7 +202,7 @@ static inline void gpu_check_runs(rlx_runtime *rt, const char *device,
                             "input and copied-out input included"
                           : "%s with queued runs matches cpu-ref, the same",
                  device);
-        ok(!bad && err < 1e-5, what, detail);
+        gpu_check(!bad && err < 1e-5, what, detail);
     }
 }
 
@@ -190,20 +215,21 @@ static inline void gpu_check_unavailable(rlx_runtime *rt, rlx_status st,
                                          const char *reason,
                                          const char *reason_what)
 {
-    ok(st == RLX_ERR_UNAVAILABLE, "probe fails with RLX_ERR_UNAVAILABLE",
-       detail);
-    ok(st != RLX_OK && strstr(rlx_last_error(), "Fix:") != NULL,
-       "the probe's message has a Fix", rlx_last_error());
-    ok(st != RLX_OK && strstr(rlx_last_error(), reason) != NULL,
-       reason_what, "");
+    gpu_check(st == RLX_ERR_UNAVAILABLE, "probe fails with RLX_ERR_UNAVAILABLE",
+              detail);
+    gpu_check(st != RLX_OK && strstr(rlx_last_error(), "Fix:") != NULL,
+              "the probe's message has a Fix", rlx_last_error());
+    gpu_check(st != RLX_OK && strstr(rlx_last_error(), reason) != NULL,
+              reason_what, "");
     rlx_session *s = NULL;
     char what[128], why[1024];
     st = rlx_session_create(rt, device, &s);
     snprintf(why, sizeof why, "%s: %s", rlx_status_name(st),
              rlx_last_error());
     snprintf(what, sizeof what, "a session on %s fails with a Fix", device);
-    ok(st != RLX_OK && s == NULL && strstr(rlx_last_error(), "Fix:") != NULL,
-       what, why);
+    gpu_check(st != RLX_OK && s == NULL &&
+                  strstr(rlx_last_error(), "Fix:") != NULL,
+              what, why);
     rlx_session_destroy(s);
 }
 

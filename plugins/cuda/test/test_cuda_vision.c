@@ -23,7 +23,7 @@
 
 #include <rlx/rlx.h>
 
-#include "../../test/gpu_plugin_check.h"
+#include "gpu_plugin_check.h"
 #include "test_cuda_expect.h"
 
 enum { N = 2, C = 8, H = 13, W = 11 };
@@ -48,7 +48,7 @@ static void report(rlx_status st, const float *o, const double *ref, size_t n,
     char detail[256];
     snprintf(detail, sizeof detail, "%s; max rel.err %.2e",
              st == RLX_OK ? "ran" : rlx_last_error(), rel);
-    ok(st == RLX_OK && rel < tol, what, detail);
+    gpu_check(st == RLX_OK && rel < tol, what, detail);
 }
 
 /* Runs OP on cuda: x (dims XD) and up to two params w, b (dims WD, BD;
@@ -269,20 +269,11 @@ static void check_group_norm(rlx_runtime *rt, const float *x)
     free(ref);
 }
 
-int main(int argc, char **argv)
+TEST(vision_matches_float64)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
-        return 2;
-    }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!cuda_test_expect_gpu())
-        return cuda_test_without_gpu(argv[1], "conv, pools and norms");
-    rlx_runtime *rt = cuda_test_runtime(argv[1]);
-    if (!rt) {
-        printf("1..%d\n", n_test);
-        return 1;
-    }
+    CUDA_TEST_NEED_GPU();
+    rlx_runtime *rt = cuda_test_runtime();
     static float x[N * C * H * W];
     uint64_t seed = 3;
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
@@ -310,6 +301,12 @@ int main(int argc, char **argv)
     check_pools(rt, x);
     check_group_norm(rt, x);
     rlx_runtime_destroy(rt);
-    printf("1..%d\n", n_test);
-    return n_fail != 0;
+    GPU_CHECKS_END();
 }
+
+TEST(without_gpu)
+{
+    cuda_test_without_gpu();
+}
+
+RLX_TEST_LIST(TEST_ENTRY(without_gpu), TEST_ENTRY(vision_matches_float64));

@@ -21,7 +21,7 @@
 
 #include <rlx/rlx.h>
 
-#include "../../test/gpu_plugin_check.h"
+#include "gpu_plugin_check.h"
 #include "test_cuda_expect.h"
 
 enum { K = 512, H = 1024, O = 16, RUNS = 40 };
@@ -46,7 +46,7 @@ static void report(rlx_status st, const float *o, const double *ref, int n,
     char detail[256];
     snprintf(detail, sizeof detail, "%s; max rel.err %.2e",
              st == RLX_OK ? "ran" : rlx_last_error(), rel);
-    ok(st == RLX_OK && rel < 1e-5, what, detail);
+    gpu_check(st == RLX_OK && rel < 1e-5, what, detail);
 }
 
 /* y[n] = sum_k x[k] w[n, k] + b[n] (b may be NULL), relu if RELU */
@@ -284,34 +284,30 @@ static void bad_setting(rlx_runtime *rt)
                         ? compile_on(rt, g, "sometimes", NULL, &s, &p)
                         : st;
     const char *e = rlx_last_error();
-    ok(cs != RLX_OK && !p && strstr(e, "queue_launch") &&
-           strstr(e, "Fix:"),
-       "cuda.queue_launch=sometimes fails the compile with a Fix", e);
+    gpu_check(cs != RLX_OK && !p && strstr(e, "queue_launch") &&
+                  strstr(e, "Fix:"),
+              "cuda.queue_launch=sometimes fails the compile with a Fix", e);
     rlx_program_destroy(p);
     rlx_session_destroy(s);
     rlx_graph_destroy(g);
 }
 
-int main(int argc, char **argv)
+TEST(queued_runs)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PLUGIN.so\n", argv[0]);
-        return 2;
-    }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!cuda_test_expect_gpu())
-        return cuda_test_without_gpu(argv[1], "queued runs launched step "
-                                              "by step");
-    rlx_runtime *rt = cuda_test_runtime(argv[1]);
-    if (!rt) {
-        printf("1..%d\n", n_test);
-        return 1;
-    }
+    CUDA_TEST_NEED_GPU();
+    rlx_runtime *rt = cuda_test_runtime();
     mlp_queued(rt, "0");
     mlp_queued(rt, "1");
     input_written_before(rt);
     bad_setting(rt);
     rlx_runtime_destroy(rt);
-    printf("1..%d\n", n_test);
-    return n_fail != 0;
+    GPU_CHECKS_END();
 }
+
+TEST(without_gpu)
+{
+    cuda_test_without_gpu();
+}
+
+RLX_TEST_LIST(TEST_ENTRY(without_gpu), TEST_ENTRY(queued_runs));

@@ -11,7 +11,7 @@
  * element, which IEEE arithmetic turns into inf or NaN only where the
  * reference does.
  * Without a GPU it says so and skips (nothing here can run on a CPU).
- * An optional second argument runs only the first N cases (the small
+ * RLX_TEST_CUDA_CASES=N runs only the first N cases (the small
  * ones, for compute-sanitizer's racecheck). Prints TAP.
  */
 #include <math.h>
@@ -23,7 +23,7 @@
 
 #include <rlx/rlx.h>
 
-#include "../../test/gpu_plugin_check.h"
+#include "gpu_plugin_check.h"
 #include "test_cuda_expect.h"
 
 /* ---- 16-bit floats on the host (round to nearest even) ---------------- */
@@ -226,20 +226,11 @@ out:
     return rc;
 }
 
-int main(int argc, char **argv)
+TEST(attention_matches_float64)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PLUGIN.so [N]\n", argv[0]);
-        return 2;
-    }
     setvbuf(stdout, NULL, _IOLBF, 0); /* each result out as it comes */
-    if (!cuda_test_expect_gpu())
-        return cuda_test_without_gpu(argv[1], "tensor-core attention");
-    rlx_runtime *rt = cuda_test_runtime(argv[1]);
-    if (!rt) {
-        printf("1..%d\n", n_test);
-        return 1;
-    }
+    CUDA_TEST_NEED_GPU();
+    rlx_runtime *rt = cuda_test_runtime();
     const rlx_dtype BF = RLX_DTYPE_BF16, HF = RLX_DTYPE_F16,
                     F32 = RLX_DTYPE_F32;
     static const acase cases[] = {
@@ -282,8 +273,9 @@ int main(int argc, char **argv)
     };
     uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
     size_t n_cases = sizeof cases / sizeof *cases;
-    if (argc > 2 && atoi(argv[2]) > 0 && (size_t)atoi(argv[2]) < n_cases)
-        n_cases = (size_t)atoi(argv[2]);
+    const char *only = getenv("RLX_TEST_CUDA_CASES");
+    if (only && atoi(only) > 0 && (size_t)atoi(only) < n_cases)
+        n_cases = (size_t)atoi(only);
     for (size_t i = 0; i < n_cases; i++) {
         const acase *c = &cases[i];
         double rel = 0, mxe = 0;
@@ -306,9 +298,15 @@ int main(int argc, char **argv)
         else
             snprintf(detail, sizeof detail, "rel.err %.2e (bound %.0e), "
                      "max|err| %.2e", rel, tol, mxe);
-        ok(r == 0 && rel <= tol && mxe <= 8 * tol, what, detail);
+        gpu_check(r == 0 && rel <= tol && mxe <= 8 * tol, what, detail);
     }
     rlx_runtime_destroy(rt);
-    printf("1..%d\n", n_test);
-    return n_fail != 0;
+    GPU_CHECKS_END();
 }
+
+TEST(without_gpu)
+{
+    cuda_test_without_gpu();
+}
+
+RLX_TEST_LIST(TEST_ENTRY(without_gpu), TEST_ENTRY(attention_matches_float64));
