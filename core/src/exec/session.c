@@ -461,7 +461,8 @@ rlx_status rlx_session_allow_custom_ops(rlx_session *s, const char *path)
         return rlx__error(RLX_ERR_INVALID_ARGUMENT,
                           "rlx_session_allow_custom_ops: S is NULL. Fix: "
                           "pass a session from rlx_session_create");
-    return rlx__allow_add(&s->custom_allow, path, "rlx_session_allow_custom_ops");
+    return rlx__allow_add(&s->custom_allow, path,
+                          "rlx_session_allow_custom_ops");
 }
 
 /* ---- the session's settings (plugin/options.c looks them up) ---------- */

@@ -105,7 +105,7 @@ typedef struct rlx__sig {
     rlx_dtype pointee[RLX__SIG_MAX_ARGS];
 } rlx__sig;
 
-/* ---- graph/custom_sig.c --------------------------------------------------------- */
+/* ---- custom_sig.c ------------------------------------------------------ */
 
 /* Parse TEXT; on failure writes a reason naming the position to ERR. */
 int rlx__sig_parse(const char *text, rlx__sig *out, char *err, size_t size);
