@@ -228,6 +228,7 @@ out:
 
 TEST(attention_matches_float64)
 {
+    GPU_CHECKS_BEGIN();
     setvbuf(stdout, NULL, _IOLBF, 0); /* each result out as it comes */
     CUDA_TEST_NEED_GPU();
     rlx_runtime *rt = cuda_test_runtime();

@@ -299,6 +299,7 @@ out:
 
 TEST(gemm_matches_float64)
 {
+    GPU_CHECKS_BEGIN();
     setvbuf(stdout, NULL, _IOLBF, 0);
     CUDA_TEST_NEED_GPU();
     rlx_runtime *rt = cuda_test_runtime();

@@ -116,6 +116,7 @@ static rlx_runtime *load(double *ms)
 
 TEST(loads_and_registers)
 {
+    GPU_CHECKS_BEGIN();
     double ms;
     rlx_runtime *rt = load(&ms);
     char detail[64];
@@ -155,6 +156,7 @@ TEST(loads_and_registers)
  * session on cuda. */
 TEST(probe_tells_the_truth)
 {
+    GPU_CHECKS_BEGIN();
     int gpu = cuda_test_expect_gpu();
     printf("# expecting %s\n", gpu ? "a GPU" : "no GPU");
     double ms;

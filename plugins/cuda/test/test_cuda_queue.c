@@ -294,6 +294,7 @@ static void bad_setting(rlx_runtime *rt)
 
 TEST(queued_runs)
 {
+    GPU_CHECKS_BEGIN();
     setvbuf(stdout, NULL, _IOLBF, 0);
     CUDA_TEST_NEED_GPU();
     rlx_runtime *rt = cuda_test_runtime();

@@ -271,6 +271,7 @@ static void check_group_norm(rlx_runtime *rt, const float *x)
 
 TEST(vision_matches_float64)
 {
+    GPU_CHECKS_BEGIN();
     setvbuf(stdout, NULL, _IOLBF, 0);
     CUDA_TEST_NEED_GPU();
     rlx_runtime *rt = cuda_test_runtime();

@@ -37,7 +37,10 @@ static inline void gpu_check(int cond, const char *what, const char *detail)
     printf("\n");
 }
 
-/* Fail the current TEST when a gpu_check since the last one failed. */
+/* Start counting a TEST's checks (a TEST ended by FAIL leaves a count
+ * behind), and fail the TEST when one of them failed. */
+#define GPU_CHECKS_BEGIN() (gpu_checks_failed = 0)
+
 #define GPU_CHECKS_END()                                                    \
     do {                                                                    \
         int rlx__bad = gpu_checks_failed;                                   \

@@ -62,6 +62,7 @@ static const char *rocm_plugin(void)
 /* The plugin loads quickly without touching HIP and registers "rocm". */
 TEST(loads_and_registers)
 {
+    GPU_CHECKS_BEGIN();
     rlx_runtime *rt = NULL;
     ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
     double t0 = now_ms();
@@ -94,6 +95,7 @@ TEST(loads_and_registers)
  * Fix, as does a session on rocm; with a GPU a small graph runs. */
 TEST(probe_tells_the_truth)
 {
+    GPU_CHECKS_BEGIN();
     int gpu = expect_gpu();
     printf("# expecting %s\n", gpu ? "an AMD GPU" : "no AMD GPU");
     rlx_runtime *rt = NULL;
@@ -146,6 +148,7 @@ TEST(probe_tells_the_truth)
 /* rocm_rocblas.c against the fake librocblas builds. */
 TEST(rocblas_loader)
 {
+    GPU_CHECKS_BEGIN();
     rocm_rocblas_tests(gpu_check,
                        gpu_test_plugin("RLX_TEST_ROCM_FAKE_ROCBLAS"),
                        gpu_test_plugin("RLX_TEST_ROCM_FAKE_ROCBLAS_PARTIAL"));
