@@ -23,8 +23,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 fi
 P=plugins/cuda
 ninja -C "$BUILD" core/librlx.so.1.0.0 $P/librlx-backend-cuda.so \
-    $P/test-cuda-attention $P/test-cuda-plugin $P/test-cuda-queue \
-    $P/test-cuda-gemm >"$OUT/build.log" 2>&1 \
+    $P/test/test-cuda-attention $P/test/test-cuda-plugin \
+    $P/test/test-cuda-queue $P/test/test-cuda-gemm >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 1; }
 status=0
 for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
@@ -35,9 +35,11 @@ for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
         # 64-row kernel's double-buffered K/V tiles
         n=
         [ $tool = racecheck ] && [ $t = test-cuda-attention ] && n=3
-        RLX_PLUGIN_PATH= RLX_DEVICE= timeout "${SAN_TIMEOUT:-240}" \
+        RLX_PLUGIN_PATH= RLX_DEVICE= RLX_TEST_CUDA_CASES=$n \
+            RLX_TEST_CUDA_PLUGIN="$BUILD/$P/librlx-backend-cuda.so" \
+            timeout "${SAN_TIMEOUT:-240}" \
             compute-sanitizer --tool $tool --error-exitcode 99 \
-            "$BUILD/$P/$t" "$BUILD/$P/librlx-backend-cuda.so" $n >"$log" 2>&1
+            "$BUILD/$P/test/$t" >"$log" 2>&1
         rc=$?
         [ $rc = 0 ] || status=1
         echo "$tool $t: exit $rc, $(grep -c '^ok' "$log") ok, $(grep -c '^not ok' "$log") not ok; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"

@@ -339,7 +339,7 @@ TEST(file_capabilities_ignore_settings)
 }
 
 /* Every environment variable in core/ and tools/ is read through rlx__env
- * (core/src/env.c), the one function that honours AT_SECURE: no other
+ * (core/src/base/env.c), the one function that honours AT_SECURE: no other
  * getenv or secure_getenv in the sources. */
 TEST(only_env_c_reads_the_environment)
 {
@@ -347,7 +347,7 @@ TEST(only_env_c_reads_the_environment)
     const char *src = tool_env("RLX_TEST_SOURCE_DIR");
     snprintf(cmd, sizeof cmd, "cd '%s' && grep -rnE "
              "'(secure_)?getenv[[:space:]]*\\(' core tools "
-             "--include='*.c' --include='*.h' | grep -v '^core/src/env\\.c:'",
+             "--include='*.c' --include='*.h' | grep -v '^core/src/base/env\\.c:'",
              src);
     FILE *p = popen(cmd, "r");
     ASSERT(p);
@@ -356,10 +356,10 @@ TEST(only_env_c_reads_the_environment)
     out[n] = '\0';
     pclose(p);
     if (n)
-        FAIL("read the environment with rlx__env (core/src/env.c) "
+        FAIL("read the environment with rlx__env (core/src/base/env.c) "
              "instead:\n%s", out);
     /* the grep itself works: it finds env.c's own call */
-    snprintf(cmd, sizeof cmd, "grep -c 'getenv(' '%s/core/src/env.c'", src);
+    snprintf(cmd, sizeof cmd, "grep -c 'getenv(' '%s/core/src/base/env.c'", src);
     p = popen(cmd, "r");
     ASSERT(p);
     n = fread(out, 1, sizeof out - 1, p);

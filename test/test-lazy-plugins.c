@@ -1,6 +1,6 @@
 /*
  * test-lazy-plugins.c - plugins left unopened when the caches say they
- * cannot win (core/src/lazy.c, probe_replay.c): a discovered plugin whose
+ * cannot win (core/src/plugin/lazy.c, probe_replay.c): a discovered plugin whose
  * cached probe says "unavailable" under a key that still holds is not
  * opened by automatic device choice, which explains it from the cache;
  * a changed key or plugin file opens it again; the public enumeration,

@@ -1,6 +1,6 @@
 /*
  * test-probe-cache.c - availability probes remembered across runtimes
- * (core/src/probe_cache.c): a warm cache answers automatic device choice
+ * (core/src/plugin/probe_cache.c): a warm cache answers automatic device choice
  * without probing; a new key, a touched plugin file, RLX_PROBE_CACHE=0, a
  * corrupt or hostile cache file each lead to a live probe; unavailable
  * answers keep their reason and Fix; backends without the extension are

@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scan.h"
+#include "plugin/scan.h"
 
 /* A sanitizer build must let the plugin's signal kill this process, so
  * the parent sees the real signal rather than the sanitizer's exit. The

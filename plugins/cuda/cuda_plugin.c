@@ -1,9 +1,10 @@
 /*
  * cuda_plugin.c - the entry point of librlx-backend-cuda.so: registers
- * the "cuda" backend, and holds what touches the driver outside compile
- * and execute: the availability probe, lazy per-device contexts, and
- * cuBLASLt loaded with dlopen at first use (so a machine with the plugin
- * but no CUDA toolkit still loads it and lists the reason).
+ * the "cuda" backend, and holds what is CUDA's outside compile and
+ * execute: counting and describing devices (the probe, contexts and
+ * teardown around them are gpu-common/gpu_device.c's), and cuBLASLt
+ * loaded with dlopen at first use (so a machine with the plugin but no
+ * CUDA toolkit still loads it and lists the reason).
  *
  * Loading does no CUDA call at all: cudart is linked statically and
  * initialises itself at the first call, which is the probe's
@@ -58,26 +59,9 @@ rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
                         cudaGetErrorName(err), cudaGetErrorString(err), fix);
 }
 
-/* ---- probe and devices ------------------------------------------------- */
+/* ---- devices (gpu_device.c holds the rest) ---------------------------- */
 
-static void log_devices(rlxg_backend *be, int count)
-{
-    for (int i = 0; i < count; i++) {
-        struct cudaDeviceProp p;
-        char bus[32] = "?";
-        if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
-            continue;
-        cudaDeviceGetPCIBusId(bus, (int)sizeof bus, i);
-        rlx_kit_log(be->host, RLX_LOG_INFO,
-                    "cuda:%d: %s, compute capability %d.%d, %.1f GiB, "
-                    "%d multiprocessors, PCI %s", i, p.name, p.major, p.minor,
-                    (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
-                    p.multiProcessorCount, bus);
-    }
-}
-
-/* Count the visible devices (under be->lock). */
-static rlx_status count_devices(rlxg_backend *be, int *count)
+rlx_status rlxg_vendor_count(rlxg_backend *be, int *count)
 {
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
@@ -97,99 +81,33 @@ static rlx_status count_devices(rlxg_backend *be, int *count)
                             cvd ? "'" : "unset", cvd ? cvd : "",
                             cvd ? "'" : "");
     }
-    if (be->n_devices < 0) {
-        be->devices = calloc((size_t)n, sizeof *be->devices);
-        if (!be->devices)
-            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                                "cuda: out of memory. Fix: free memory");
-        be->n_devices = n;
-    }
-    if (!be->probed) {
-        be->probed = 1;
-        log_devices(be, n);
-    }
-    *count = n < be->n_devices ? n : be->n_devices;
+    *count = n;
     return RLX_OK;
 }
 
-rlx_status rlxg_probe(void *backend, rlx_probe_result *out)
+void rlxg_vendor_summary(const gpuDeviceProp *p, char *out, size_t size)
 {
-    rlxg_backend *be = backend;
-    int n = 0;
-    pthread_mutex_lock(&be->lock);
-    rlx_status st = count_devices(be, &n);
-    pthread_mutex_unlock(&be->lock);
-    if (st == RLX_OK && out &&
-        RLX_HAS_FIELD(out->struct_size, rlx_probe_result, device_count))
-        out->device_count = (uint32_t)n;
-    return st;
+    snprintf(out, size, "compute capability %d.%d, %d multiprocessors",
+             p->major, p->minor, p->multiProcessorCount);
 }
 
-/* What `rlx devices` shows per GPU. Free memory needs the device's
- * context, so describing a device opens it (as a first compile would). */
-static rlx_status rlxg_device_describe(void *backend, uint32_t index,
-                                       rlx_device_info *out)
+void rlxg_vendor_detail(const gpuDeviceProp *p, const char *bus, char *out,
+                        size_t size)
 {
-    rlxg_backend *be = backend;
-    rlx_status st = rlxg_device_use(be, index);
-    if (st != RLX_OK)
-        return st;
-    struct cudaDeviceProp p;
-    cudaError_t err = cudaGetDeviceProperties(&p, (int)index);
-    if (err != cudaSuccess)
-        return rlxg_gpu_fail(be->host, err, "cannot read the device's "
-                                             "properties");
-    char bus[32] = "?";
-    size_t free_b = 0, total_b = 0;
     int driver = 0;
-    cudaDeviceGetPCIBusId(bus, (int)sizeof bus, (int)index);
-    if (cudaSetDevice((int)index) == cudaSuccess)
-        cudaMemGetInfo(&free_b, &total_b);
     cudaDriverGetVersion(&driver);
-    snprintf(out->name, sizeof out->name, "%.127s", p.name);
-    snprintf(out->type, sizeof out->type, "%s",
-             p.integrated ? "integrated GPU" : "discrete GPU");
-    out->memory_total = total_b ? total_b : p.totalGlobalMem;
-    out->memory_free = free_b;
-    snprintf(out->detail, sizeof out->detail,
+    snprintf(out, size,
              "compute capability %d.%d, %d multiprocessors, PCI %s, "
-             "CUDA driver API %d.%d", p.major, p.minor,
-             p.multiProcessorCount, bus, driver / 1000, (driver % 1000) / 10);
-    return RLX_OK;
+             "CUDA driver API %d.%d", p->major, p->minor,
+             p->multiProcessorCount, bus, driver / 1000, (driver % 1000) / 10);
 }
 
-rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
+void rlxg_vendor_device_free(rlxg_backend *be, int index)
 {
-    rlx_status st = RLX_OK;
-    int n = 0;
-    pthread_mutex_lock(&be->lock);
-    if ((st = count_devices(be, &n)) != RLX_OK)
-        goto out;
-    if (index >= (uint32_t)n) {
-        st = rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                          "cuda: device cuda:%u does not exist; %d visible. "
-                          "Fix: use cuda:0 to cuda:%d, or check "
-                          "CUDA_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
-        goto out;
+    if (be->devices[index].lt && be->blas.destroy) {
+        cudaSetDevice(index);
+        be->blas.destroy(be->devices[index].lt);
     }
-    cudaError_t err = cudaSetDevice((int)index);
-    if (err == cudaSuccess && !be->devices[index].open) {
-        err = cudaFree(NULL); /* creates the primary context */
-        if (err == cudaSuccess) {
-            size_t free_b = 0, total_b = 0;
-            cudaMemGetInfo(&free_b, &total_b);
-            rlx_kit_log(be->host, RLX_LOG_INFO,
-                        "cuda:%u: context created; %.1f of %.1f GiB free",
-                        (unsigned)index, (double)free_b / 1073741824.0,
-                        (double)total_b / 1073741824.0);
-            be->devices[index].open = 1;
-        }
-    }
-    if (err != cudaSuccess)
-        st = rlxg_gpu_fail(be->host, err, "cannot open the device");
-out:
-    pthread_mutex_unlock(&be->lock);
-    return st;
 }
 
 /* ---- cuBLASLt ------------------------------------------------------------ */
@@ -306,38 +224,12 @@ out:
     return st;
 }
 
-void rlxg_backend_free(rlxg_backend *be)
-{
-    if (!be)
-        return;
-    for (int i = 0; be->devices && i < be->n_devices; i++) {
-        if (be->devices[i].lt && be->blas.destroy) {
-            cudaSetDevice(i);
-            be->blas.destroy(be->devices[i].lt);
-        }
-        rlxg_queue_destroy(be, (uint32_t)i);
-    }
-    free(be->devices);
-    /* cuBLASLt stays loaded: unloading a CUDA library while the runtime
-     * may still hold its state is not safe. */
-    pthread_mutex_destroy(&be->lock);
-    free(be);
-}
-
 /* ---- registration -------------------------------------------------------- */
-
-static void rlxg_backend_destroy(void *backend)
-{
-    rlxg_backend_free(backend);
-}
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
     static const rlxg_vendor_ops vendor = {
         .device_kind = RLX_DEVICE_CUDA,
-        .probe = rlxg_probe,
-        .backend_destroy = rlxg_backend_destroy,
-        .device_describe = rlxg_device_describe,
         .get_extension = rlxg_get_extension,
     };
     char description[160];

@@ -120,8 +120,6 @@ struct rlxg_matmul {
     float *chain_scratch; /* CHAIN_FIRST: the partial sums' device buffer */
 };
 
-rlx_status rlxg_probe(void *backend, rlx_probe_result *out);
-void rlxg_backend_free(rlxg_backend *be);
 /* cuda_probe_key.c: get_extension: rlx.probe_key.v1 (the probe cache)
  * and rlx.queue.v1 (gpu_queue.c). */
 const void *rlxg_get_extension(void *backend, const char *name);

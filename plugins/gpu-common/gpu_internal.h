@@ -48,8 +48,29 @@ rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
                          const char *what);
 
 /* Make device INDEX current on this thread, creating its context the
- * first time. */
+ * first time (gpu_device.c). */
 rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index);
+
+/* ---- devices: gpu_device.c, with each vendor's part -------------------- */
+
+/* The backend's probe, device description and teardown (gpu_device.c),
+ * in the vtable of both plugins. */
+rlx_status rlxg_probe(void *backend, rlx_probe_result *out);
+rlx_status rlxg_device_describe(void *backend, uint32_t index,
+                                rlx_device_info *out);
+void rlxg_backend_destroy(void *backend);
+/* The vendor's part, in each plugin's entry file. Count the visible
+ * devices into *N (> 0), loading the runtime when it is loaded lazily,
+ * or fail saying why there are none (under be->lock; be->n_devices < 0
+ * until the first count succeeds). */
+rlx_status rlxg_vendor_count(rlxg_backend *be, int *n);
+/* The line `rlx devices` and RLX_LOG=info show for device INDEX, after
+ * its name; and the vendor's details for rlx_device_info.detail. */
+void rlxg_vendor_summary(const gpuDeviceProp *p, char *out, size_t size);
+void rlxg_vendor_detail(const gpuDeviceProp *p, const char *bus, char *out,
+                        size_t size);
+/* Free what the vendor keeps per device (math library handles). */
+void rlxg_vendor_device_free(rlxg_backend *be, int index);
 
 /* ---- buffers ------------------------------------------------------------ */
 
@@ -227,15 +248,11 @@ struct rlx_executable {
 /* What is the vendor's in a GPU plugin's backend (gpu_register.c). */
 typedef struct rlxg_vendor_ops {
     rlx_device_kind device_kind;
-    rlx_status (*probe)(void *backend, rlx_probe_result *out);
-    void (*backend_destroy)(void *backend);
-    rlx_status (*device_describe)(void *backend, uint32_t index,
-                                  rlx_device_info *out);
     const void *(*get_extension)(void *backend, const char *name);
 } rlxg_vendor_ops;
 
 /* rlx_plugin_init of both GPU plugins: a backend named RLXG_NAME with the
- * shared compiler, executor and buffers and V's slots, registered with
+ * shared compiler, executor, buffers and devices and V's slots, registered with
  * HOST (DESCRIPTION is copied by the core). */
 rlx_status rlxg_register(const rlx_host *host, const rlxg_vendor_ops *v,
                          const char *description);

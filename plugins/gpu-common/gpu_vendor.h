@@ -19,6 +19,10 @@
 #include <hip/hip_runtime_api.h>
 
 #define RLXG_NAME "rocm"
+#define RLXG_VISIBLE_DEVICES "HIP_VISIBLE_DEVICES"
+typedef hipDeviceProp_t gpuDeviceProp;
+#define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
 typedef hipError_t gpuError_t;
 typedef hipStream_t gpuStream_t;
 typedef hipEvent_t gpuEvent_t;
@@ -80,6 +84,10 @@ static inline gpuError_t gpu_graph_dot(gpuGraph_t graph, const char *path)
 #include <cuda_runtime_api.h>
 
 #define RLXG_NAME "cuda"
+#define RLXG_VISIBLE_DEVICES "CUDA_VISIBLE_DEVICES"
+typedef struct cudaDeviceProp gpuDeviceProp;
+#define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
 typedef cudaError_t gpuError_t;
 typedef cudaStream_t gpuStream_t;
 typedef cudaEvent_t gpuEvent_t;

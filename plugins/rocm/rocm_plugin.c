@@ -1,8 +1,9 @@
 /*
  * rocm_plugin.c - the entry point of librlx-backend-rocm.so: registers
- * the "rocm" backend (AMD GPUs through HIP), and holds what touches the
- * runtime outside compile and execute: the availability probe, device
- * descriptions and lazy per-device contexts.
+ * the "rocm" backend (AMD GPUs through HIP), and holds what is HIP's
+ * outside compile and execute: loading the runtime, counting and
+ * describing devices (the probe, contexts and teardown around them are
+ * gpu-common/gpu_device.c's).
  *
  * Loading does no HIP call at all: libamdhip64 is opened with dlopen by
  * the first probe (rocm_hip.c), so the plugin loads, in milliseconds, on
@@ -52,26 +53,9 @@ rlx_status rlxg_gpu_fail(const rlx_host *host, gpuError_t err,
                         hipGetErrorName(err), hipGetErrorString(err), fix);
 }
 
-/* ---- probe and devices ------------------------------------------------- */
+/* ---- devices (gpu_device.c holds the rest) ---------------------------- */
 
-static void log_devices(rlxg_backend *be, int count)
-{
-    for (int i = 0; i < count; i++) {
-        hipDeviceProp_t p;
-        char bus[32] = "?";
-        if (hipGetDeviceProperties(&p, i) != hipSuccess)
-            continue;
-        hipDeviceGetPCIBusId(bus, (int)sizeof bus, i);
-        rlx_kit_log(be->host, RLX_LOG_INFO,
-                    "rocm:%d: %s, %s, %.1f GiB, %d compute units, PCI %s", i,
-                    p.name, p.gcnArchName,
-                    (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
-                    p.multiProcessorCount, bus);
-    }
-}
-
-/* Count the visible devices (under be->lock). */
-static rlx_status count_devices(rlxg_backend *be, int *count)
+rlx_status rlxg_vendor_count(rlxg_backend *be, int *count)
 {
     char why[512];
     if (!rlxr_hip_open(be->host, why, sizeof why))
@@ -101,133 +85,45 @@ static rlx_status count_devices(rlxg_backend *be, int *count)
                             hvd ? "'" : "unset", hvd ? hvd : "",
                             hvd ? "'" : "");
     }
-    if (be->n_devices < 0) {
-        if (!rlxr_hip_register_kernels())
-            return rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
-                                "rocm: the HIP runtime refused the plugin's "
-                                "kernels. Fix: install the HIP runtime the "
-                                "plugin was built with (libamdhip64-5), or "
-                                "rebuild rlx against the installed one");
-        be->devices = calloc((size_t)n, sizeof *be->devices);
-        if (!be->devices)
-            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
-                                "rocm: out of memory. Fix: free memory");
-        be->n_devices = n;
-    }
-    if (!be->probed) {
-        be->probed = 1;
-        log_devices(be, n);
-    }
-    *count = n < be->n_devices ? n : be->n_devices;
+    if (be->n_devices < 0 && !rlxr_hip_register_kernels())
+        return rlx_kit_fail(be->host, RLX_ERR_UNAVAILABLE,
+                            "rocm: the HIP runtime refused the plugin's "
+                            "kernels. Fix: install the HIP runtime the "
+                            "plugin was built with (libamdhip64-5), or "
+                            "rebuild rlx against the installed one");
+    *count = n;
     return RLX_OK;
 }
 
-static rlx_status rocm_probe(void *backend, rlx_probe_result *out)
+void rlxg_vendor_summary(const gpuDeviceProp *p, char *out, size_t size)
 {
-    rlxg_backend *be = backend;
-    int n = 0;
-    pthread_mutex_lock(&be->lock);
-    rlx_status st = count_devices(be, &n);
-    pthread_mutex_unlock(&be->lock);
-    if (st == RLX_OK && out &&
-        RLX_HAS_FIELD(out->struct_size, rlx_probe_result, device_count))
-        out->device_count = (uint32_t)n;
-    return st;
+    snprintf(out, size, "%s, %d compute units", p->gcnArchName,
+             p->multiProcessorCount);
 }
 
-/* What `rlx devices` shows per GPU: name, memory, gfx arch, PCI bus. */
-static rlx_status rocm_device_describe(void *backend, uint32_t index,
-                                       rlx_device_info *out)
+void rlxg_vendor_detail(const gpuDeviceProp *p, const char *bus, char *out,
+                        size_t size)
 {
-    rlxg_backend *be = backend;
-    rlx_status st = rlxg_device_use(be, index);
-    if (st != RLX_OK)
-        return st;
-    hipDeviceProp_t p;
-    hipError_t err = hipGetDeviceProperties(&p, (int)index);
-    if (err != hipSuccess)
-        return rlxg_gpu_fail(be->host, err, "cannot read the device's "
-                                            "properties");
-    char bus[32] = "?";
-    size_t free_b = 0, total_b = 0;
     int runtime = 0;
-    hipDeviceGetPCIBusId(bus, (int)sizeof bus, (int)index);
-    if (hipSetDevice((int)index) == hipSuccess)
-        hipMemGetInfo(&free_b, &total_b);
     hipRuntimeGetVersion(&runtime);
-    snprintf(out->name, sizeof out->name, "%.127s", p.name);
-    snprintf(out->type, sizeof out->type, "%s",
-             p.integrated ? "integrated GPU" : "discrete GPU");
-    out->memory_total = total_b ? total_b : p.totalGlobalMem;
-    out->memory_free = free_b;
-    snprintf(out->detail, sizeof out->detail,
+    snprintf(out, size,
              "%.64s, %d compute units, wavefront %d, PCI %s, HIP runtime "
-             "%d", p.gcnArchName, p.multiProcessorCount, p.warpSize, bus,
+             "%d", p->gcnArchName, p->multiProcessorCount, p->warpSize, bus,
              runtime);
-    return RLX_OK;
 }
 
-rlx_status rlxg_device_use(rlxg_backend *be, uint32_t index)
+void rlxg_vendor_device_free(rlxg_backend *be, int index)
 {
-    rlx_status st = RLX_OK;
-    int n = 0;
-    pthread_mutex_lock(&be->lock);
-    if ((st = count_devices(be, &n)) != RLX_OK)
-        goto out;
-    if (index >= (uint32_t)n) {
-        st = rlx_kit_fail(be->host, RLX_ERR_INVALID_ARGUMENT,
-                          "rocm: device rocm:%u does not exist; %d visible. "
-                          "Fix: use rocm:0 to rocm:%d, or check "
-                          "HIP_VISIBLE_DEVICES", (unsigned)index, n, n - 1);
-        goto out;
-    }
-    hipError_t err = hipSetDevice((int)index);
-    if (err == hipSuccess && !be->devices[index].open) {
-        err = hipFree(NULL); /* creates the context */
-        if (err == hipSuccess) {
-            size_t free_b = 0, total_b = 0;
-            hipMemGetInfo(&free_b, &total_b);
-            rlx_kit_log(be->host, RLX_LOG_INFO,
-                        "rocm:%u: context created; %.1f of %.1f GiB free",
-                        (unsigned)index, (double)free_b / 1073741824.0,
-                        (double)total_b / 1073741824.0);
-            be->devices[index].open = 1;
-        }
-    }
-    if (err != hipSuccess)
-        st = rlxg_gpu_fail(be->host, err, "cannot open the device");
-out:
-    pthread_mutex_unlock(&be->lock);
-    return st;
+    if (be->devices[index].blas)
+        be->rocblas.destroy_handle(be->devices[index].blas);
 }
 
 /* ---- registration -------------------------------------------------------- */
-
-static void rocm_backend_destroy(void *backend)
-{
-    rlxg_backend *be = backend;
-    if (!be)
-        return;
-    for (int i = 0; be->devices && i < be->n_devices; i++) {
-        if (be->devices[i].blas)
-            be->rocblas.destroy_handle(be->devices[i].blas);
-        rlxg_queue_destroy(be, (uint32_t)i);
-    }
-    free(be->devices);
-    /* libamdhip64 (and rocBLAS, whose kernels it holds) stay loaded:
-     * unloading the runtime while it may still hold threads and state is
-     * not safe. */
-    pthread_mutex_destroy(&be->lock);
-    free(be);
-}
 
 RLX_PLUGIN_EXPORT rlx_status rlx_plugin_init(const rlx_host *host)
 {
     static const rlxg_vendor_ops vendor = {
         .device_kind = RLX_DEVICE_ROCM,
-        .probe = rocm_probe,
-        .backend_destroy = rocm_backend_destroy,
-        .device_describe = rocm_device_describe,
         .get_extension = rlxr_get_extension,
     };
     char description[160];

@@ -8,7 +8,7 @@
  */
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "plugin/plugin.h"
 
 #include "fuzz_util.h"
 

@@ -8,7 +8,7 @@
  */
 #include <sys/stat.h>
 
-#include "scan.h"
+#include "plugin/scan.h"
 
 #include "fuzz_util.h"
 

@@ -4,7 +4,7 @@
  * on any bytes. Every tensor it accepts is read to its last byte, so an
  * offset check that let one reach past the mapping crashes here.
  */
-#include "model.h"
+#include "model/model.h"
 
 #include "fuzz_util.h"
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../model.h"
+#include "model/model.h"
 #include "onnx.h"
 
 static char *folder_of(const char *path)

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model.h"
-#include "../program.h"
+#include "model/model.h"
+#include "exec/program.h"
 #include "onnx.h"
 
 typedef struct staged {

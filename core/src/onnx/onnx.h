@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../internal.h"
+#include "exec/exec.h"
 #include "onnx.pb-c.h"
 
 /* Limits: what the checks refuse (docs/model-format.md). */
