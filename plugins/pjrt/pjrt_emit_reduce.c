@@ -85,10 +85,14 @@ uint32_t rlxp_emit_reduce(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_REDUCE_PROD:
         y = rlxp_reduce(e, x, na, axes, "stablehlo.multiply", 1.0);
         break;
-    case RLX_OP_REDUCE_L1:
-        y = rlxp_reduce(e, rlxp_un(e, "stablehlo.abs", x), na, axes,
-                        "stablehlo.add", 0.0);
+    case RLX_OP_REDUCE_L1: {
+        /* stablehlo.abs takes no unsigned operand: |x| is x there */
+        int uns = v.dt == RLX_DTYPE_U8 || v.dt == RLX_DTYPE_U16 ||
+                  v.dt == RLX_DTYPE_U32 || v.dt == RLX_DTYPE_U64;
+        y = rlxp_reduce(e, uns ? x : rlxp_un(e, "stablehlo.abs", x), na,
+                        axes, "stablehlo.add", 0.0);
         break;
+    }
     case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_SUM_SQUARE:
         y = rlxp_reduce(e, rlxp_bin(e, "stablehlo.multiply", x, x), na,
                         axes, "stablehlo.add", 0.0);

@@ -109,6 +109,7 @@ static const case14 cases[] = {
     { "reduce_min", RLX_OP_REDUCE_MIN, 1, { T23(F32) }, 2, { 0, 1 }, 0, { 0 }, "dense<0x7F800000>", NULL },
     { "reduce_prod_i32", RLX_OP_REDUCE_PROD, 1, { T23(I32) }, 2, { 0, 0 }, 0, { 0 }, "\"stablehlo.multiply\"", NULL },
     { "reduce_l1", RLX_OP_REDUCE_L1, 1, { T23(F32) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.abs\"", NULL },
+    { "reduce_l1_u8", RLX_OP_REDUCE_L1, 1, { T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.add\"", "stablehlo.abs" },
     { "reduce_l2_f16", RLX_OP_REDUCE_L2, 1, { T23(F16) }, 2, { 1, 1 }, 0, { 0 }, "\"stablehlo.sqrt\"", NULL },
     { "reduce_log_sum_exp", RLX_OP_REDUCE_LOG_SUM_EXP, 1, { T23(F32) }, 2, { 1, 1 }, 0, { 0 }, "\"stablehlo.log\"", NULL },
     { "reduce_sum_square", RLX_OP_REDUCE_SUM_SQUARE, 1, { T23(F32) }, 2, { 0, -1 }, 0, { 0 }, "\"stablehlo.multiply\"(%0, %0)", NULL },
