@@ -58,7 +58,8 @@ static tensor make(rlx_dtype dt, uint32_t rank, const int64_t *dims,
                    double lo, double hi)
 {
     tensor t = { dt, rank, { 1, 1, 1, 1 }, NULL };
-    memcpy(t.dims, dims, rank * sizeof *dims);
+    if (rank)
+        memcpy(t.dims, dims, rank * sizeof *dims);
     size_t n = tensor_bytes(&t) / rlx_dtype_size(dt);
     t.data = calloc(n ? n : 1, rlx_dtype_size(dt));
     for (size_t i = 0; t.data && i < n; i++) {
