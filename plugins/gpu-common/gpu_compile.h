@@ -65,6 +65,11 @@ rlx_status rlxg_node_vision(ctx *c, uint32_t i);
  * indexing op, or a 1.0 arithmetic op on integers; and its steps. */
 int rlxg_node_is_more(ctx *c, uint32_t i);
 rlx_status rlxg_node_more(ctx *c, uint32_t i);
+/* gpu_lower_vision.c: a window op's plan (conv_integer's as conv's). */
+rlx_status rlxg_plan_window(ctx *c, uint32_t i, rlxg_win_plan *p);
+/* gpu_lower_quant.c: quantize_linear, dequantize_linear,
+ * matmul_integer and conv_integer: one step each. */
+rlx_status rlxg_node_quant(ctx *c, uint32_t i);
 /* gpu_lower.c: a reduction node's plan (its axes) into S. */
 rlx_status rlxg_node_reduce_plan(ctx *c, uint32_t i, rlxg_step *s);
 /* gpu_plan.c: each storage's live interval of steps. */

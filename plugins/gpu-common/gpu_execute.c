@@ -199,7 +199,7 @@ static const char *step_name(const rlxg_step *s)
         "copy", "gather", "cast", "fill", "zero", "attn", "conv",
         "conv_transpose", "pool", "batch_norm", "group_norm", "resize", "ew",
         "reduce", "arg", "layout", "gather", "scatter", "cumsum", "topk",
-        "range", "non_zero"
+        "range", "non_zero", "quant"
     };
     if (s->dnn)
         return "conv_dnn"; /* through the vendor's DNN library */

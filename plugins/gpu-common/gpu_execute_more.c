@@ -40,6 +40,16 @@ gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
     case RLXG_STEP_NON_ZERO:
         return rlxg_non_zero(st, x_dtype, in0, (int64_t *)out, &s->ix,
                              exe->dev_flag);
+    case RLXG_STEP_QUANT: {
+        const void *in3 = rlxg_value_ptr(exe, s->in[3], params);
+        if (s->q.op == RLX_OP_MATMUL_INTEGER)
+            return rlxg_matmul_integer(st, in0, in1, in2, in3,
+                                       (int32_t *)out, &s->q);
+        if (s->q.op == RLX_OP_CONV_INTEGER)
+            return rlxg_conv_integer(st, in0, in1, in2, in3, (int32_t *)out,
+                                     &s->win, &s->q);
+        return rlxg_quantize(st, in0, in1, in2, out, &s->q);
+    }
     default:
         return gpuErrorInvalidValue; /* a step kind no lowering makes */
     }

@@ -26,6 +26,7 @@
 
 #include "gpu_kernels.h"
 #include "gpu_kernels_more.h"
+#include "gpu_kernels_quant.h"
 #include "gpu_kernels_vision.h"
 #include "gpu_vendor.h"
 
@@ -150,7 +151,10 @@ typedef enum rlxg_step_kind {
     RLXG_STEP_CUMSUM,
     RLXG_STEP_TOPK,
     RLXG_STEP_RANGE,
-    RLXG_STEP_NON_ZERO
+    RLXG_STEP_NON_ZERO,
+    /* the quantization ops (gk_quant.cu): in x (a), scale or w (b),
+     * and the zero points */
+    RLXG_STEP_QUANT
 } rlxg_step_kind;
 
 typedef struct rlxg_step {
@@ -176,6 +180,7 @@ typedef struct rlxg_step {
                              library's plan (cuDNN), or NULL: our kernel */
     rlxg_ew_plan ew;      /* EW */
     rlxg_index_plan ix;   /* LAYOUT .. RANGE */
+    rlxg_quant_plan q;    /* QUANT (conv_integer: win too) */
     rlxg_matmul *mm;
 } rlxg_step;
 
@@ -348,6 +353,9 @@ rlx_status rlxg_matmul_shape(const rlx_host *host, const rlx_node_view *v,
                              const rlx_node_view *a, const rlx_node_view *b,
                              int64_t transpose_a, int64_t transpose_b,
                              rlxg_mm_shape *out);
+/* gpu_lower_quant.c: whether quantization node V's inputs and result
+ * have the count and dtypes its kernels take. */
+int rlxg_quant_dtypes_ok(const rlx_graph_view *g, const rlx_node_view *v);
 /* RLX_CUDA_PROFILE=1: run the steps once, eagerly, timing each, and log
  * the times at info level. */
 void rlxg_profile(rlx_executable *exe, void *const *params);

@@ -329,6 +329,8 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
     }
     if (y->count == 0)
         return RLX_OK;
+    if (v->op >= RLX_OP_QUANTIZE_LINEAR && v->op <= RLX_OP_CONV_INTEGER)
+        return rlxg_node_quant(c, i);
     if (rlxg_node_is_more(c, i))
         return rlxg_node_more(c, i);
     switch (v->op) {

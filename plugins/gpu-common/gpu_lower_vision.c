@@ -19,15 +19,17 @@ static rlx_status bad(ctx *c, const rlx_node_view *v, const char *what)
                         rlx_kit_op_name(v->op), v->name, what);
 }
 
-static rlx_status plan_window(ctx *c, uint32_t i, rlxg_win_plan *p)
+rlx_status rlxg_plan_window(ctx *c, uint32_t i, rlxg_win_plan *p)
 {
     const rlx_node_view *v = c->g->nodes[i];
+    /* conv_integer's attributes are conv's */
+    rlx_op op = v->op == RLX_OP_CONV_INTEGER ? RLX_OP_CONV : v->op;
     const rlxg_value *x = &c->exe->values[v->inputs[0]];
     const rlxg_value *y = &c->exe->values[i];
     rlx_kit_spatial sp;
     char err[256];
     if (x->rank != y->rank ||
-        rlx_kit_spatial_parse(v->op, x->rank, rlx_kit_n_int_attrs(v),
+        rlx_kit_spatial_parse(op, x->rank, rlx_kit_n_int_attrs(v),
                               v->int_attrs, &sp, err, sizeof err) != 0)
         return rlx_kit_fail(c->host, RLX_ERR_INVALID_ARGUMENT,
                             RLXG_NAME " compile: %s '%s': %s",
@@ -37,7 +39,7 @@ static rlx_status plan_window(ctx *c, uint32_t i, rlxg_win_plan *p)
                             "core" : err);
     memset(p, 0, sizeof *p);
     p->s = (int32_t)sp.s;
-    p->op = v->op;
+    p->op = op;
     p->count_include_pad = (int32_t)sp.count_include_pad;
     p->p = (int32_t)sp.p;
     p->act = RLXG_GEMM_NONE;
@@ -46,7 +48,7 @@ static rlx_status plan_window(ctx *c, uint32_t i, rlxg_win_plan *p)
     p->m = y->dims[1];
     p->group = sp.group;
     p->in_sp = p->out_sp = p->k_sp = 1;
-    if (rlx_kit_op_is_conv(v->op)) {
+    if (rlx_kit_op_is_conv(op)) {
         const rlxg_value *w = &c->exe->values[v->inputs[1]];
         if (v->n_inputs < 2 || w->rank != x->rank)
             return bad(c, v, "weights of the wrong rank");
@@ -66,7 +68,7 @@ static rlx_status plan_window(ctx *c, uint32_t i, rlxg_win_plan *p)
         p->in_sp *= p->in[d];
         p->out_sp *= p->out[d];
         p->k_sp *= p->k[d];
-        int64_t want = rlx_kit_spatial_out(v->op, &sp, d, p->in[d], err,
+        int64_t want = rlx_kit_spatial_out(op, &sp, d, p->in[d], err,
                                            sizeof err);
         if (want != p->out[d])
             return bad(c, v, "a result size its attributes do not give");
@@ -137,13 +139,13 @@ rlx_status rlxg_node_vision(ctx *c, uint32_t i)
     for (uint32_t j = 0; j < v->n_inputs && j < 4; j++)
         s->in[j] = (int)v->inputs[j];
     if (kind == RLXG_STEP_POOL)
-        return plan_window(c, i, &s->win);
+        return rlxg_plan_window(c, i, &s->win);
     if (kind == RLXG_STEP_RESIZE) {
         s->in[1] = s->in[2] = s->in[3] = -1; /* scales/sizes: attributes */
         return plan_resize(c, i, &s->rs);
     }
     if (kind == RLXG_STEP_CONV || kind == RLXG_STEP_CONV_TRANSPOSE) {
-        rlx_status st = plan_window(c, i, &s->win);
+        rlx_status st = rlxg_plan_window(c, i, &s->win);
         if (st != RLX_OK)
             return st;
         s->in[3] = -1;

@@ -82,6 +82,15 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
     case RLX_OP_REDUCE_LOG_SUM_EXP:
         return rlx_kit_dtype_is_float(dtype);
+    /* quantization (gk_quant.cu): the result's dtype; the inputs'
+     * are checked by supports_node */
+    case RLX_OP_QUANTIZE_LINEAR:
+        return dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8;
+    case RLX_OP_DEQUANTIZE_LINEAR:
+        return dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F16 ||
+               dtype == RLX_DTYPE_BF16;
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
+        return dtype == RLX_DTYPE_I32;
     case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* bytes: nearest only */
         return rlx_kit_dtype_is_float(dtype) || dtype == RLX_DTYPE_I8 ||
                dtype == RLX_DTYPE_U8;
@@ -105,6 +114,14 @@ int rlxg_supports_node(void *backend, const rlx_graph_view *graph,
                      rlx_kit_dtype_name(t));
             return 0;
         }
+    }
+    if (n->op >= RLX_OP_QUANTIZE_LINEAR && n->op <= RLX_OP_CONV_INTEGER &&
+        !rlxg_quant_dtypes_ok(graph, n)) {
+        snprintf(why, why_size, "no GPU kernel takes %s with these input "
+                 "dtypes (quantize: f32, f16 or bf16 x; dequantize: i8, u8 "
+                 "or i32 x; the integer ops: i8 or u8 operands)",
+                 rlx_kit_op_name(n->op));
+        return 0;
     }
     return 1;
 }
