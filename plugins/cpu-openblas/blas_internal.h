@@ -337,6 +337,11 @@ rlx_status rlxb_q_prepare(rlxb_backend *be, const rlx_graph_view *g,
 int rlxb_q_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
                void *y);
 void rlxb_q_free(rlxb_qplan *p);
+/* Depthwise conv_integer plans run directly (kernels_qdw.c). */
+int rlxb_qdw_fits(const rlxb_qplan *p);
+/* 0, or -1 when out of memory for a task's scratch. */
+int rlxb_qdw_run(rlxb_pool *pool, const rlxb_qplan *p,
+                 const void *const *in, void *y);
 /* Folds the requantization chain after each QGEMM step into it. */
 rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
                       rlxb_exe *x);

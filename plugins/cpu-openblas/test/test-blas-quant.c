@@ -314,6 +314,10 @@ static void check(const gcase *k)
                              "requantization fused"
                            : "integer matmuls and convs, 0 with"))
         FAIL("the chain was not fused as expected; log:\n%s", log);
+    int dw = k->conv && k->group == k->c && k->m == k->c;
+    if (!strstr(log, dw ? "1 depthwise direct" : "0 depthwise direct"))
+        FAIL("the depthwise kernel was %s; log:\n%s",
+             dw ? "not used" : "used", log);
     for (int round = 0; round < 2; round++) {
         uint8_t *x = bytes(b.nx, 0x5a + (uint32_t)round);
         uint8_t *w = bytes(b.nw, 0x33 * (uint32_t)round);
@@ -409,6 +413,48 @@ TEST(conv_requant_fused)
                     .tx = U8, .tw = I8, .ty = U8, .zx = 7, .zw = 0,
                     .bias = 1, .mult_per = 1, .clamp = 1,
                     .mult = 0.001f });
+}
+
+TEST(depthwise_direct)
+{
+    need_variant();
+    /* the direct depthwise kernel (kernels_qdw.c): 3x3 and 5x5, strides
+     * 1 and 2, every signedness, per channel weight zero points, i32
+     * and requantized results; rows wider than one run of columns */
+    rlx_dtype t[2] = { U8, I8 };
+    for (int a = 0; a < 2; a++)
+        for (int c = 0; c < 2; c++)
+            for (int s = 1; s <= 2; s++)
+                check(&(gcase){ .conv = 1, .n = 2, .c = 6, .h = 9, .w = 11,
+                                .m = 6, .kh = 3, .kw = 3, .group = 6,
+                                .s = s, .d = 1, .pad = 1, .tx = t[a],
+                                .tw = t[c], .zx = t[a] == U8 ? 255 : -128,
+                                .zw = s == 2 ? -2000 : t[c] == U8 ? 1 : 127 });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 5, .h = 13, .w = 300, .m = 5,
+                    .kh = 5, .kw = 5, .group = 5, .s = 1, .d = 1, .pad = 2,
+                    .tx = U8, .tw = I8, .zx = 3, .zw = 0 });
+    /* dilated (the row-run path): wider than one run, and stride 3 */
+    check(&(gcase){ .conv = 1, .n = 1, .c = 4, .h = 6, .w = 290, .m = 4,
+                    .kh = 3, .kw = 3, .group = 4, .s = 1, .d = 2, .pad = 2,
+                    .tx = U8, .tw = U8, .zx = 77, .zw = 130 });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 4, .h = 11, .w = 13, .m = 4,
+                    .kh = 5, .kw = 5, .group = 4, .s = 3, .d = 1, .pad = 2,
+                    .tx = I8, .tw = I8, .zx = -5, .zw = 3 });
+    /* dilated, unpadded, 1-pixel wide output */
+    check(&(gcase){ .conv = 1, .n = 1, .c = 3, .h = 7, .w = 5, .m = 3,
+                    .kh = 3, .kw = 3, .group = 3, .s = 1, .d = 2, .pad = 0,
+                    .tx = I8, .tw = I8, .zx = 0, .zw = -2000 });
+    float mults[3] = { 0.00731f, 0.5f, 3.0f };
+    for (int i = 0; i < 3; i++)
+        for (int clamp = 0; clamp < 3; clamp++)
+            check(&(gcase){ .conv = 1, .n = 2, .c = 19, .h = 10, .w = 270,
+                            .m = 19, .kh = i == 2 ? 5 : 3,
+                            .kw = i == 2 ? 5 : 3, .group = 19,
+                            .s = 1 + (clamp == 1), .d = 1, .pad = 1 + (i == 2),
+                            .tx = U8, .tw = I8, .ty = clamp == 1 ? I8 : U8,
+                            .zx = 200, .zw = clamp == 2 ? -2000 : 0,
+                            .bias = i != 1, .mult_per = i != 0,
+                            .clamp = clamp, .mult = mults[i] });
 }
 
 TEST(matmul_integer)
@@ -585,4 +631,5 @@ TEST(quantize_dequantize)
 RLX_TEST_LIST(TEST_ENTRY(quantize_dequantize), TEST_ENTRY(max_pool_bytes),
               TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
               TEST_ENTRY(conv_integer_shapes), TEST_ENTRY(conv_requant_fused),
+              TEST_ENTRY(depthwise_direct),
               TEST_ENTRY(matmul_integer), TEST_ENTRY(matmul_requant_fused))
