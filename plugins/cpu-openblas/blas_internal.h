@@ -81,6 +81,7 @@ typedef enum rlxb_kind {
     RLXB_K_QGEMM,        /* matmul_integer, conv_integer, with a fused
                                  requantization (kernels_q.c, qfuse.c) */
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
+    RLXB_K_QELEM,        /* q(dq(a) add|mul dq(b)) (qelem.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlxb_kind;
 
@@ -237,6 +238,7 @@ typedef struct rlxb_step {
         rlxb_window window;
         rlxb_qplan q;
         rlxb_qlin qlin;
+        rlxb_qelem qelem;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -355,6 +357,13 @@ void rlxb_qlin_run(rlxb_pool *pool, const rlxb_qlin *p, const void *x,
 /* Max pool of u8 or i8 planes on window plan P (kernels_qpool.c). */
 void rlxb_qpool_run(rlxb_pool *pool, const rlxb_window *p,
                     const void *x, void *y, int is_signed);
+
+/* QDQ adds and muls folded into their quantize (qelem.c); IN: a, its
+ * scale and zero point, b's, then y's scale and zero point. */
+rlx_status rlxb_qelem_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                           rlxb_exe *x);
+void rlxb_qelem_run(rlxb_pool *pool, const rlxb_qelem *p,
+                    const void *const *in, void *y);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

@@ -481,6 +481,98 @@ TEST(matmul_requant_fused)
                         .clamp = clamp, .mult = 0.004f });
 }
 
+/* q(dq(a) OP dq(b)) as one step (qelem.c), against cpu-ref's separate
+ * ops. SAME: b is a itself (add(d, d)); KEEP: dq(a) is also an output,
+ * so it stays. */
+static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
+                        float sy, int same, int keep)
+{
+    const int64_t dims[3] = { 2, 7, 301 };
+    size_t n = 2 * 7 * 301;
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value a, b, y, da, db;
+    ASSERT_OK(rlx_graph_input(g, "a", ta, 3, dims, &a));
+    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, dims, &b));
+    float sa = 0.0371f, sb = 0.0129f;
+    uint8_t za = ta == U8 ? 131 : (uint8_t)(int8_t)-3;
+    uint8_t zb = tb == U8 ? 0 : 127;
+    uint8_t zy = ty == U8 ? 250 : (uint8_t)(int8_t)-128;
+    int64_t q_at[2] = { 1, 0 };
+    da = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+              (rlx_value[]){ a, constant(g, "sa", RLX_DTYPE_F32, 0, NULL, &sa),
+                             constant(g, "za", ta, 0, NULL, &za) },
+              2, q_at);
+    db = same ? da
+              : node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+                     (rlx_value[]){ b, constant(g, "sb", RLX_DTYPE_F32, 0,
+                                                NULL, &sb),
+                                    constant(g, "zb", tb, 0, NULL, &zb) },
+                     2, q_at);
+    y = node(g, op, 2, (rlx_value[]){ da, db }, 0, NULL);
+    y = node(g, RLX_OP_QUANTIZE_LINEAR, 3,
+             (rlx_value[]){ y, constant(g, "sy", RLX_DTYPE_F32, 0, NULL, &sy),
+                            constant(g, "zy", ty, 0, NULL, &zy) },
+             2, q_at);
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    if (keep)
+        ASSERT_OK(rlx_graph_output(g, "da", da));
+    graph gb = { .g = g };
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb_ = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = compile(rt, "cpu-openblas", &sb_, &gb, log, sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &gb, NULL, 0);
+    if (!strstr(log, "1 quantized adds and muls fused"))
+        FAIL("the QDQ %s was not fused; log:\n%s",
+             op == RLX_OP_ADD ? "add" : "mul", log);
+    uint8_t *xa = bytes(n, 0x11), *xb = bytes(n, 0x77);
+    rlx_program *ps[2] = { pb, pr };
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, n));
+        ASSERT_OK(rlx_program_set_input(ps[i], "b", xb, n));
+        ASSERT_OK(rlx_program_run(ps[i]));
+    }
+    for (uint32_t o = 0; o < (keep ? 2u : 1u); o++) {
+        size_t nb = 0, nr = 0;
+        const uint8_t *got = rlx_program_output_data(pb, o, &nb);
+        const uint8_t *want = rlx_program_output_data(pr, o, &nr);
+        ASSERT(got && want);
+        ASSERT_EQ(nb, o ? n * 4 : n);
+        ASSERT_EQ(nr, nb);
+        if (memcmp(got, want, nb) != 0) {
+            size_t i = 0;
+            while (got[i] == want[i])
+                i++;
+            FAIL("output %u byte %zu differs (%u, cpu-ref %u)", o, i, got[i],
+                 want[i]);
+        }
+    }
+    free(xa);
+    free(xb);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb_);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(qdq_add_mul)
+{
+    need_variant();
+    /* every signedness; a small output scale saturates, a large one
+     * rounds many halves; add(d, d); a dequantize that is an output */
+    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.05f, 0, 0);
+    check_qelem(RLX_OP_ADD, I8, U8, I8, 0.003f, 0, 0);
+    check_qelem(RLX_OP_ADD, U8, I8, U8, 0.125f, 0, 1);
+    check_qelem(RLX_OP_MUL, U8, U8, I8, 0.0009f, 0, 0);
+    check_qelem(RLX_OP_MUL, I8, I8, U8, 0.25f, 0, 0);
+    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.0742f, 1, 0);
+}
+
 /* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,
  * ceil mode, against cpu-ref, and run by the plugin, not cpu-ref. */
 static void check_pool(rlx_dtype t, const int64_t *at, uint32_t n_at,
@@ -631,5 +723,5 @@ TEST(quantize_dequantize)
 RLX_TEST_LIST(TEST_ENTRY(quantize_dequantize), TEST_ENTRY(max_pool_bytes),
               TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
               TEST_ENTRY(conv_integer_shapes), TEST_ENTRY(conv_requant_fused),
-              TEST_ENTRY(depthwise_direct),
+              TEST_ENTRY(depthwise_direct), TEST_ENTRY(qdq_add_mul),
               TEST_ENTRY(matmul_integer), TEST_ENTRY(matmul_requant_fused))
