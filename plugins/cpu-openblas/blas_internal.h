@@ -97,6 +97,14 @@ typedef struct rlxb_binary {
     size_t rows;
 } rlxb_binary;
 
+/* y = quantize(dequantize(a) OP dequantize(b)), per tensor, broadcast
+ * as the f32 op's plan says (qelem.c). */
+typedef struct rlxb_qelem {
+    rlx_op op;                /* RLX_OP_ADD or RLX_OP_MUL */
+    rlx_dtype ta, tb, ty;     /* U8 or I8 each */
+    rlxb_binary bin;
+} rlxb_qelem;
+
 /* Work fused into a matmul's result at compile time (compile.c finds
  * the pattern, the gemm applies it while a tile is hot):
  * y = act(a . b + bias) + residual. Each part is optional. */

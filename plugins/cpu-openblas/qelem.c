@@ -10,9 +10,10 @@
  * scale for each side, one f32 add or multiply, the divide by the
  * output scale, round half to even (nearbyintf in the default rounding
  * mode), NaN to the zero point, + zero point, saturate; so the bytes
- * are those of the separate ops. Taken only for per-tensor scales,
- * operands shaped like the result, and an OP result read once; a
- * dequantize read only by OP is retired with it.
+ * are those of the separate ops. Taken only for per-tensor scales and
+ * an OP result read once (operands broadcast as the f32 op's plan says:
+ * the per-channel mul of a squeeze-excite block); a dequantize read only
+ * by OP is retired with it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,8 +72,7 @@ static rlx_status fuse_one(rlxb_backend *be, const rlx_graph_view *g,
     uint32_t d[2] = { f->inputs[0], f->inputs[1] };
     for (int j = 0; j < 2; j++) {
         const rlxb_step *s = &x->steps[d[j]];
-        if (!per_tensor(s, 0) || numel(g->nodes[d[j]]) != numel(g->nodes[fi]) ||
-            x->steps[s->inputs[0]].where == RLXB_FUSED)
+        if (!per_tensor(s, 0) || x->steps[s->inputs[0]].where == RLXB_FUSED)
             return RLX_OK;
     }
     uint32_t *ins = calloc(8, sizeof *ins);
@@ -86,8 +86,7 @@ static rlx_status fuse_one(rlxb_backend *be, const rlx_graph_view *g,
     ins[7] = q->inputs[2];
     rlxb_qelem e = { .op = f->op, .ta = x->steps[d[0]].plan.qlin.tx,
                      .tb = x->steps[d[1]].plan.qlin.tx,
-                     .ty = q->plan.qlin.tx,
-                     .n = numel(g->nodes[qi]) };
+                     .ty = q->plan.qlin.tx, .bin = f->plan.binary };
     /* a dequantize read only by OP goes with it */
     for (int j = 0; j < 2; j++) {
         uint32_t by_f = 1 + (d[0] == d[1]);
@@ -142,19 +141,32 @@ static float deq(rlx_dtype t, const uint8_t *x, size_t i, float z, float s)
     return (v - z) * s;
 }
 
+/* Rows [begin, end) of the f32 op's plan (kernels_ew.c's walk). */
 static void task(void *arg, size_t begin, size_t end)
 {
     const qerun *r = arg;
     const rlxb_qelem *p = r->p;
+    const rlxb_binary *bp = &p->bin;
     int add = p->op == RLX_OP_ADD;
-    for (size_t i = begin; i < end; i++) {
-        float a = deq(p->ta, r->a, i, r->fza, r->sa);
-        float b = deq(p->tb, r->b, i, r->fzb, r->sb);
-        float q = (add ? a + b : a * b) / r->sy;
-        float t = q == q ? nearbyintf(q) : 0.0f;
-        t = t < r->flo ? r->flo : t;
-        t = t > r->fhi ? r->fhi : t;
-        r->y[i] = (uint8_t)((int32_t)t + r->zy); /* i8: two's complement */
+    size_t sa = bp->a_inner ? 1 : 0, sb = bp->b_inner ? 1 : 0;
+    for (size_t row = begin; row < end; row++) {
+        size_t ia = 0, ib = 0, rest = row;
+        for (uint32_t d = bp->rank; d-- > 0;) {
+            size_t idx = rest % bp->dims[d];
+            rest /= bp->dims[d];
+            ia += idx * bp->a_stride[d];
+            ib += idx * bp->b_stride[d];
+        }
+        uint8_t *y = r->y + row * bp->len;
+        for (size_t i = 0; i < bp->len; i++) {
+            float a = deq(p->ta, r->a, ia + i * sa, r->fza, r->sa);
+            float b = deq(p->tb, r->b, ib + i * sb, r->fzb, r->sb);
+            float q = (add ? a + b : a * b) / r->sy;
+            float t = q == q ? nearbyintf(q) : 0.0f;
+            t = t < r->flo ? r->flo : t;
+            t = t > r->fhi ? r->fhi : t;
+            y[i] = (uint8_t)((int32_t)t + r->zy); /* i8: two's complement */
+        }
     }
 }
 
@@ -176,5 +188,8 @@ void rlxb_qelem_run(rlxb_pool *pool, const rlxb_qelem *p,
     r.zy = byte_at(p->ty, in[7]);
     r.flo = (float)((p->ty == RLX_DTYPE_U8 ? 0 : -128) - r.zy);
     r.fhi = (float)((p->ty == RLX_DTYPE_U8 ? 255 : 127) - r.zy);
-    rlxb_parallel_for(pool, p->n, (size_t)1 << 15, task, &r);
+    if (p->bin.len == 0 || p->bin.rows == 0)
+        return;
+    size_t grain = ((size_t)1 << 14) / p->bin.len + 1;
+    rlxb_parallel_for(pool, p->bin.rows, grain, task, &r);
 }

@@ -107,12 +107,4 @@ typedef struct rlxb_qlin {
     size_t outer, len, inner;
 } rlxb_qlin;
 
-/* y = quantize(dequantize(a) OP dequantize(b)), per tensor, N elements
- * shaped alike (qelem.c). */
-typedef struct rlxb_qelem {
-    rlx_op op;                /* RLX_OP_ADD or RLX_OP_MUL */
-    rlx_dtype ta, tb, ty;     /* U8 or I8 each */
-    size_t n;
-} rlxb_qelem;
-
 #endif

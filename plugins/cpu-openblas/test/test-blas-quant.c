@@ -483,17 +483,17 @@ TEST(matmul_requant_fused)
 
 /* q(dq(a) OP dq(b)) as one step (qelem.c), against cpu-ref's separate
  * ops. SAME: b is a itself (add(d, d)); KEEP: dq(a) is also an output,
- * so it stays. */
+ * so it stays; BCAST: b is [1, 7, 1], one value per channel. */
 static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
-                        float sy, int same, int keep)
+                        float sy, int same, int keep, int bcast)
 {
-    const int64_t dims[3] = { 2, 7, 301 };
-    size_t n = 2 * 7 * 301;
+    const int64_t dims[3] = { 2, 7, 301 }, bdims[3] = { 1, 7, 1 };
+    size_t n = 2 * 7 * 301, nb_in = bcast ? 7 : n;
     rlx_graph *g = NULL;
     ASSERT_OK(rlx_graph_create(&g));
     rlx_value a, b, y, da, db;
     ASSERT_OK(rlx_graph_input(g, "a", ta, 3, dims, &a));
-    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, dims, &b));
+    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, bcast ? bdims : dims, &b));
     float sa = 0.0371f, sb = 0.0129f;
     uint8_t za = ta == U8 ? 131 : (uint8_t)(int8_t)-3;
     uint8_t zb = tb == U8 ? 0 : 127;
@@ -532,7 +532,7 @@ static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
     rlx_program *ps[2] = { pb, pr };
     for (int i = 0; i < 2; i++) {
         ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, n));
-        ASSERT_OK(rlx_program_set_input(ps[i], "b", xb, n));
+        ASSERT_OK(rlx_program_set_input(ps[i], "b", xb, nb_in));
         ASSERT_OK(rlx_program_run(ps[i]));
     }
     for (uint32_t o = 0; o < (keep ? 2u : 1u); o++) {
@@ -564,13 +564,17 @@ TEST(qdq_add_mul)
 {
     need_variant();
     /* every signedness; a small output scale saturates, a large one
-     * rounds many halves; add(d, d); a dequantize that is an output */
-    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.05f, 0, 0);
-    check_qelem(RLX_OP_ADD, I8, U8, I8, 0.003f, 0, 0);
-    check_qelem(RLX_OP_ADD, U8, I8, U8, 0.125f, 0, 1);
-    check_qelem(RLX_OP_MUL, U8, U8, I8, 0.0009f, 0, 0);
-    check_qelem(RLX_OP_MUL, I8, I8, U8, 0.25f, 0, 0);
-    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.0742f, 1, 0);
+     * rounds many halves; add(d, d); a dequantize that is an output;
+     * broadcast operands */
+    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.05f, 0, 0, 0);
+    check_qelem(RLX_OP_ADD, I8, U8, I8, 0.003f, 0, 0, 0);
+    check_qelem(RLX_OP_ADD, U8, I8, U8, 0.125f, 0, 1, 0);
+    check_qelem(RLX_OP_MUL, U8, U8, I8, 0.0009f, 0, 0, 0);
+    check_qelem(RLX_OP_MUL, I8, I8, U8, 0.25f, 0, 0, 0);
+    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.0742f, 1, 0, 0);
+    /* a squeeze-excite mul: b per channel */
+    check_qelem(RLX_OP_MUL, U8, U8, U8, 0.011f, 0, 0, 1);
+    check_qelem(RLX_OP_ADD, I8, U8, I8, 0.02f, 0, 0, 1);
 }
 
 /* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,
