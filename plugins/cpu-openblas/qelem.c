@@ -135,10 +135,26 @@ typedef struct qerun {
     uint8_t *y;
 } qerun;
 
-static float deq(rlx_dtype t, const uint8_t *x, size_t i, float z, float s)
+#define QE_RUN 256 /* elements dequantized at a time */
+
+/* D[i] = (f32(x[i * step]) - z) * s for i < N: step 1, or 0 (one value
+ * broadcast). Loops without branches inside, so they vectorise. */
+static void deq(rlx_dtype t, const uint8_t *x, size_t step, size_t n,
+                float z, float s, float *restrict d)
 {
-    float v = t == RLX_DTYPE_U8 ? (float)x[i] : (float)(int8_t)x[i];
-    return (v - z) * s;
+    if (!step) {
+        float v = t == RLX_DTYPE_U8 ? (float)x[0] : (float)(int8_t)x[0];
+        v = (v - z) * s;
+        for (size_t i = 0; i < n; i++)
+            d[i] = v;
+    } else if (t == RLX_DTYPE_U8) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = ((float)x[i] - z) * s;
+    } else {
+        const int8_t *xs = (const int8_t *)x;
+        for (size_t i = 0; i < n; i++)
+            d[i] = ((float)xs[i] - z) * s;
+    }
 }
 
 /* Rows [begin, end) of the f32 op's plan (kernels_ew.c's walk). */
@@ -149,6 +165,7 @@ static void task(void *arg, size_t begin, size_t end)
     const rlxb_binary *bp = &p->bin;
     int add = p->op == RLX_OP_ADD;
     size_t sa = bp->a_inner ? 1 : 0, sb = bp->b_inner ? 1 : 0;
+    float fa[QE_RUN], fb[QE_RUN];
     for (size_t row = begin; row < end; row++) {
         size_t ia = 0, ib = 0, rest = row;
         for (uint32_t d = bp->rank; d-- > 0;) {
@@ -157,15 +174,26 @@ static void task(void *arg, size_t begin, size_t end)
             ia += idx * bp->a_stride[d];
             ib += idx * bp->b_stride[d];
         }
-        uint8_t *y = r->y + row * bp->len;
-        for (size_t i = 0; i < bp->len; i++) {
-            float a = deq(p->ta, r->a, ia + i * sa, r->fza, r->sa);
-            float b = deq(p->tb, r->b, ib + i * sb, r->fzb, r->sb);
-            float q = (add ? a + b : a * b) / r->sy;
-            float t = q == q ? nearbyintf(q) : 0.0f;
-            t = t < r->flo ? r->flo : t;
-            t = t > r->fhi ? r->fhi : t;
-            y[i] = (uint8_t)((int32_t)t + r->zy); /* i8: two's complement */
+        for (size_t i0 = 0; i0 < bp->len; i0 += QE_RUN) {
+            size_t n = bp->len - i0 < QE_RUN ? bp->len - i0 : QE_RUN;
+            deq(p->ta, r->a + ia + i0 * sa, sa, n, r->fza, r->sa, fa);
+            deq(p->tb, r->b + ib + i0 * sb, sb, n, r->fzb, r->sb, fb);
+            if (add)
+                for (size_t i = 0; i < n; i++)
+                    fa[i] = fa[i] + fb[i];
+            else
+                for (size_t i = 0; i < n; i++)
+                    fa[i] = fa[i] * fb[i];
+            uint8_t *y = r->y + row * bp->len + i0;
+            float sy = r->sy, flo = r->flo, fhi = r->fhi;
+            int32_t zy = r->zy;
+            for (size_t i = 0; i < n; i++) {
+                float q = fa[i] / sy;
+                float t = q == q ? nearbyintf(q) : 0.0f;
+                t = t < flo ? flo : t;
+                t = t > fhi ? fhi : t;
+                y[i] = (uint8_t)((int32_t)t + zy); /* i8: two's complement */
+            }
         }
     }
 }
