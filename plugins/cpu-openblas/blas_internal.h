@@ -81,6 +81,7 @@ typedef enum rlxb_kind {
     RLXB_K_QGEMM,        /* matmul_integer, conv_integer, with a fused
                                  requantization (kernels_q.c, qfuse.c) */
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
+    RLXB_K_QELEM,        /* q(dq(a) add|mul dq(b)) (qelem.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlxb_kind;
 
@@ -95,6 +96,14 @@ typedef struct rlxb_binary {
     size_t a_stride[RLXB_MAX_RANK], b_stride[RLXB_MAX_RANK];
     size_t rows;
 } rlxb_binary;
+
+/* y = quantize(dequantize(a) OP dequantize(b)), per tensor, broadcast
+ * as the f32 op's plan says (qelem.c). */
+typedef struct rlxb_qelem {
+    rlx_op op;                /* RLX_OP_ADD or RLX_OP_MUL */
+    rlx_dtype ta, tb, ty;     /* U8 or I8 each */
+    rlxb_binary bin;
+} rlxb_qelem;
 
 /* Work fused into a matmul's result at compile time (compile.c finds
  * the pattern, the gemm applies it while a tile is hot):
@@ -237,6 +246,7 @@ typedef struct rlxb_step {
         rlxb_window window;
         rlxb_qplan q;
         rlxb_qlin qlin;
+        rlxb_qelem qelem;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -337,6 +347,11 @@ rlx_status rlxb_q_prepare(rlxb_backend *be, const rlx_graph_view *g,
 int rlxb_q_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
                void *y);
 void rlxb_q_free(rlxb_qplan *p);
+/* Depthwise conv_integer plans run directly (kernels_qdw.c). */
+int rlxb_qdw_fits(const rlxb_qplan *p);
+/* 0, or -1 when out of memory for a task's scratch. */
+int rlxb_qdw_run(rlxb_pool *pool, const rlxb_qplan *p,
+                 const void *const *in, void *y);
 /* Folds the requantization chain after each QGEMM step into it. */
 rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
                       rlxb_exe *x);
@@ -350,6 +365,13 @@ void rlxb_qlin_run(rlxb_pool *pool, const rlxb_qlin *p, const void *x,
 /* Max pool of u8 or i8 planes on window plan P (kernels_qpool.c). */
 void rlxb_qpool_run(rlxb_pool *pool, const rlxb_window *p,
                     const void *x, void *y, int is_signed);
+
+/* QDQ adds and muls folded into their quantize (qelem.c); IN: a, its
+ * scale and zero point, b's, then y's scale and zero point. */
+rlx_status rlxb_qelem_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                           rlxb_exe *x);
+void rlxb_qelem_run(rlxb_pool *pool, const rlxb_qelem *p,
+                    const void *const *in, void *y);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

@@ -129,6 +129,13 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
                                 "smaller batch");
         return RLX_OK;
     }
+    case RLXB_K_QELEM: {
+        const void *in[8];
+        for (uint32_t j = 0; j < 8; j++)
+            in[j] = x->steps[s->inputs[j]].ptr;
+        rlxb_qelem_run(pool, &s->plan.qelem, in, s->ptr);
+        return RLX_OK;
+    }
     case RLXB_K_QLINEAR:
         rlxb_qlin_run(pool, &s->plan.qlin, x->steps[s->inputs[0]].ptr,
                       x->steps[s->inputs[1]].ptr,

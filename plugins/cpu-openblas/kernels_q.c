@@ -679,6 +679,8 @@ int rlxb_q_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
     r.b = in[conv ? 0 : 1];
     const void *za_src = in[conv ? 3 : 2];
     r.zb = in[conv ? 2 : 3];
+    if (rlxb_qdw_fits(p)) /* depthwise: direct (kernels_qdw.c) */
+        return rlxb_qdw_run(pool, p, in, y);
     resolve_epi(&r, in);
     size_t rows = conv ? p->groups * p->m : p->m;
     size_t blocks = conv ? p->nb * p->groups : p->n_batch;

@@ -226,9 +226,12 @@ static rlx_status fuse_one(qf *f, uint32_t qi)
 rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
                       rlxb_exe *x)
 {
-    unsigned n_q = 0;
-    for (uint32_t i = 0; i < x->n_steps; i++)
+    unsigned n_q = 0, n_dw = 0;
+    for (uint32_t i = 0; i < x->n_steps; i++) {
         n_q += x->steps[i].kind == RLXB_K_QGEMM;
+        n_dw += x->steps[i].kind == RLXB_K_QGEMM &&
+                rlxb_qdw_fits(&x->steps[i].plan.q);
+    }
     if (!n_q)
         return RLX_OK;
     qf f = { .be = be, .g = g, .x = x };
@@ -250,6 +253,7 @@ rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
     if (st == RLX_OK)
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: %u integer matmuls and convs, %u with "
-                    "their requantization fused", n_q, f.n_fused);
+                    "their requantization fused, %u depthwise direct",
+                    n_q, f.n_fused, n_dw);
     return st;
 }

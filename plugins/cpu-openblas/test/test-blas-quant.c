@@ -314,6 +314,10 @@ static void check(const gcase *k)
                              "requantization fused"
                            : "integer matmuls and convs, 0 with"))
         FAIL("the chain was not fused as expected; log:\n%s", log);
+    int dw = k->conv && k->group == k->c && k->m == k->c;
+    if (!strstr(log, dw ? "1 depthwise direct" : "0 depthwise direct"))
+        FAIL("the depthwise kernel was %s; log:\n%s",
+             dw ? "not used" : "used", log);
     for (int round = 0; round < 2; round++) {
         uint8_t *x = bytes(b.nx, 0x5a + (uint32_t)round);
         uint8_t *w = bytes(b.nw, 0x33 * (uint32_t)round);
@@ -411,6 +415,48 @@ TEST(conv_requant_fused)
                     .mult = 0.001f });
 }
 
+TEST(depthwise_direct)
+{
+    need_variant();
+    /* the direct depthwise kernel (kernels_qdw.c): 3x3 and 5x5, strides
+     * 1 and 2, every signedness, per channel weight zero points, i32
+     * and requantized results; rows wider than one run of columns */
+    rlx_dtype t[2] = { U8, I8 };
+    for (int a = 0; a < 2; a++)
+        for (int c = 0; c < 2; c++)
+            for (int s = 1; s <= 2; s++)
+                check(&(gcase){ .conv = 1, .n = 2, .c = 6, .h = 9, .w = 11,
+                                .m = 6, .kh = 3, .kw = 3, .group = 6,
+                                .s = s, .d = 1, .pad = 1, .tx = t[a],
+                                .tw = t[c], .zx = t[a] == U8 ? 255 : -128,
+                                .zw = s == 2 ? -2000 : t[c] == U8 ? 1 : 127 });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 5, .h = 13, .w = 300, .m = 5,
+                    .kh = 5, .kw = 5, .group = 5, .s = 1, .d = 1, .pad = 2,
+                    .tx = U8, .tw = I8, .zx = 3, .zw = 0 });
+    /* dilated (the row-run path): wider than one run, and stride 3 */
+    check(&(gcase){ .conv = 1, .n = 1, .c = 4, .h = 6, .w = 290, .m = 4,
+                    .kh = 3, .kw = 3, .group = 4, .s = 1, .d = 2, .pad = 2,
+                    .tx = U8, .tw = U8, .zx = 77, .zw = 130 });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 4, .h = 11, .w = 13, .m = 4,
+                    .kh = 5, .kw = 5, .group = 4, .s = 3, .d = 1, .pad = 2,
+                    .tx = I8, .tw = I8, .zx = -5, .zw = 3 });
+    /* dilated, unpadded, 1-pixel wide output */
+    check(&(gcase){ .conv = 1, .n = 1, .c = 3, .h = 7, .w = 5, .m = 3,
+                    .kh = 3, .kw = 3, .group = 3, .s = 1, .d = 2, .pad = 0,
+                    .tx = I8, .tw = I8, .zx = 0, .zw = -2000 });
+    float mults[3] = { 0.00731f, 0.5f, 3.0f };
+    for (int i = 0; i < 3; i++)
+        for (int clamp = 0; clamp < 3; clamp++)
+            check(&(gcase){ .conv = 1, .n = 2, .c = 19, .h = 10, .w = 270,
+                            .m = 19, .kh = i == 2 ? 5 : 3,
+                            .kw = i == 2 ? 5 : 3, .group = 19,
+                            .s = 1 + (clamp == 1), .d = 1, .pad = 1 + (i == 2),
+                            .tx = U8, .tw = I8, .ty = clamp == 1 ? I8 : U8,
+                            .zx = 200, .zw = clamp == 2 ? -2000 : 0,
+                            .bias = i != 1, .mult_per = i != 0,
+                            .clamp = clamp, .mult = mults[i] });
+}
+
 TEST(matmul_integer)
 {
     need_variant();
@@ -433,6 +479,102 @@ TEST(matmul_requant_fused)
                         .tw = I8, .ty = clamp == 1 ? I8 : U8, .zx = 131,
                         .zw = 0, .bias = clamp != 0, .mult_per = clamp != 1,
                         .clamp = clamp, .mult = 0.004f });
+}
+
+/* q(dq(a) OP dq(b)) as one step (qelem.c), against cpu-ref's separate
+ * ops. SAME: b is a itself (add(d, d)); KEEP: dq(a) is also an output,
+ * so it stays; BCAST: b is [1, 7, 1], one value per channel. */
+static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
+                        float sy, int same, int keep, int bcast)
+{
+    const int64_t dims[3] = { 2, 7, 301 }, bdims[3] = { 1, 7, 1 };
+    size_t n = 2 * 7 * 301, nb_in = bcast ? 7 : n;
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value a, b, y, da, db;
+    ASSERT_OK(rlx_graph_input(g, "a", ta, 3, dims, &a));
+    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, bcast ? bdims : dims, &b));
+    float sa = 0.0371f, sb = 0.0129f;
+    uint8_t za = ta == U8 ? 131 : (uint8_t)(int8_t)-3;
+    uint8_t zb = tb == U8 ? 0 : 127;
+    uint8_t zy = ty == U8 ? 250 : (uint8_t)(int8_t)-128;
+    int64_t q_at[2] = { 1, 0 };
+    da = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+              (rlx_value[]){ a, constant(g, "sa", RLX_DTYPE_F32, 0, NULL, &sa),
+                             constant(g, "za", ta, 0, NULL, &za) },
+              2, q_at);
+    db = same ? da
+              : node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+                     (rlx_value[]){ b, constant(g, "sb", RLX_DTYPE_F32, 0,
+                                                NULL, &sb),
+                                    constant(g, "zb", tb, 0, NULL, &zb) },
+                     2, q_at);
+    y = node(g, op, 2, (rlx_value[]){ da, db }, 0, NULL);
+    y = node(g, RLX_OP_QUANTIZE_LINEAR, 3,
+             (rlx_value[]){ y, constant(g, "sy", RLX_DTYPE_F32, 0, NULL, &sy),
+                            constant(g, "zy", ty, 0, NULL, &zy) },
+             2, q_at);
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    if (keep)
+        ASSERT_OK(rlx_graph_output(g, "da", da));
+    graph gb = { .g = g };
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb_ = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = compile(rt, "cpu-openblas", &sb_, &gb, log, sizeof log);
+    rlx_program *pr = compile(rt, "cpu-ref", &sr, &gb, NULL, 0);
+    if (!strstr(log, "1 quantized adds and muls fused"))
+        FAIL("the QDQ %s was not fused; log:\n%s",
+             op == RLX_OP_ADD ? "add" : "mul", log);
+    uint8_t *xa = bytes(n, 0x11), *xb = bytes(n, 0x77);
+    rlx_program *ps[2] = { pb, pr };
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, n));
+        ASSERT_OK(rlx_program_set_input(ps[i], "b", xb, nb_in));
+        ASSERT_OK(rlx_program_run(ps[i]));
+    }
+    for (uint32_t o = 0; o < (keep ? 2u : 1u); o++) {
+        size_t nb = 0, nr = 0;
+        const uint8_t *got = rlx_program_output_data(pb, o, &nb);
+        const uint8_t *want = rlx_program_output_data(pr, o, &nr);
+        ASSERT(got && want);
+        ASSERT_EQ(nb, o ? n * 4 : n);
+        ASSERT_EQ(nr, nb);
+        if (memcmp(got, want, nb) != 0) {
+            size_t i = 0;
+            while (got[i] == want[i])
+                i++;
+            FAIL("output %u byte %zu differs (%u, cpu-ref %u)", o, i, got[i],
+                 want[i]);
+        }
+    }
+    free(xa);
+    free(xb);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb_);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(qdq_add_mul)
+{
+    need_variant();
+    /* every signedness; a small output scale saturates, a large one
+     * rounds many halves; add(d, d); a dequantize that is an output;
+     * broadcast operands */
+    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.05f, 0, 0, 0);
+    check_qelem(RLX_OP_ADD, I8, U8, I8, 0.003f, 0, 0, 0);
+    check_qelem(RLX_OP_ADD, U8, I8, U8, 0.125f, 0, 1, 0);
+    check_qelem(RLX_OP_MUL, U8, U8, I8, 0.0009f, 0, 0, 0);
+    check_qelem(RLX_OP_MUL, I8, I8, U8, 0.25f, 0, 0, 0);
+    check_qelem(RLX_OP_ADD, U8, U8, U8, 0.0742f, 1, 0, 0);
+    /* a squeeze-excite mul: b per channel */
+    check_qelem(RLX_OP_MUL, U8, U8, U8, 0.011f, 0, 0, 1);
+    check_qelem(RLX_OP_ADD, I8, U8, I8, 0.02f, 0, 0, 1);
 }
 
 /* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,
@@ -585,4 +727,5 @@ TEST(quantize_dequantize)
 RLX_TEST_LIST(TEST_ENTRY(quantize_dequantize), TEST_ENTRY(max_pool_bytes),
               TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
               TEST_ENTRY(conv_integer_shapes), TEST_ENTRY(conv_requant_fused),
+              TEST_ENTRY(depthwise_direct), TEST_ENTRY(qdq_add_mul),
               TEST_ENTRY(matmul_integer), TEST_ENTRY(matmul_requant_fused))
