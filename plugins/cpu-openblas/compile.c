@@ -288,6 +288,8 @@ void rlxb_executable_destroy(void *backend, rlx_executable *exe)
             rlxb_window_free(&s->plan.window);
         if (s->kind == RLXB_K_QGEMM)
             rlxb_q_free(&s->plan.q);
+        if (s->kind == RLXB_K_CONVT)
+            rlxb_convt_free(&s->plan.convt);
     }
     free(x->steps);
     free(x->input_steps);

@@ -103,6 +103,7 @@ static const char *kind_name(rlxb_kind k)
     case RLXB_K_WINDOW: return "pool/batch norm";
     case RLXB_K_QGEMM: return "integer gemm";
     case RLXB_K_QLINEAR: return "quantize/dequantize";
+    case RLXB_K_CONVT: return "conv_transpose";
     case RLXB_K_FALLBACK: return "cpu-ref";
     }
     return "?";
