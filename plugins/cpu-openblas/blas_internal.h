@@ -82,6 +82,7 @@ typedef enum rlxb_kind {
                                  requantization (kernels_q.c, qfuse.c) */
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_CONVT,        /* 2-d f32 conv_transpose (kernels_convt.c) */
+    RLXB_K_RESIZE,       /* nearest f32 resize (kernels_resize.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlxb_kind;
 
@@ -223,6 +224,15 @@ typedef struct rlxb_convt {
     float *col;               /* [rows x p] (owned) */
 } rlxb_convt;
 
+/* Nearest resize: per axis d, output index o reads input element offset
+ * off[axis[d] + o] along d (kernels_resize.c). */
+typedef struct rlxb_resize {
+    uint32_t rank;
+    size_t out[8], axis[8];
+    size_t rows;              /* output rows: all axes but the last */
+    size_t *off;              /* owned */
+} rlxb_resize;
+
 typedef struct rlxb_step {
     rlx_op op;
     rlxb_kind kind;
@@ -252,6 +262,7 @@ typedef struct rlxb_step {
         rlxb_conv conv;
         rlxb_window window;
         rlxb_convt convt;
+        rlxb_resize resize;
         rlxb_qplan q;
         rlxb_qlin qlin;
     } plan;
@@ -340,6 +351,16 @@ rlx_status rlxb_convt_prepare(rlxb_backend *be, const rlx_graph_view *g,
 int rlxb_convt_run(rlxb_pool *pool, rlxb_convt *p, const float *const *in,
                    float *y);
 void rlxb_convt_free(rlxb_convt *p);
+
+/* ---- kernels_resize.c: nearest resize -------------------------------- */
+
+/* Plans node I when it is a nearest f32 resize (no extrapolation), else
+ * RLX_ERR_UNSUPPORTED. */
+rlx_status rlxb_resize_prepare(rlxb_backend *be, const rlx_graph_view *g,
+                               uint32_t i, rlxb_resize *p);
+void rlxb_resize_run(rlxb_pool *pool, const rlxb_resize *p, const float *x,
+                     float *y);
+void rlxb_resize_free(rlxb_resize *p);
 
 /* ---- kernels_window.c: pools and batch norm ------------------------- */
 

@@ -113,6 +113,9 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
                                 "Fix: free memory, or use a smaller batch");
         return RLX_OK;
     }
+    case RLXB_K_RESIZE:
+        rlxb_resize_run(pool, &s->plan.resize, F32(0), y);
+        return RLX_OK;
     case RLXB_K_CONVT: {
         rlxb_convt *c = &s->plan.convt;
         const float *in[3] = { F32(0), F32(1),
