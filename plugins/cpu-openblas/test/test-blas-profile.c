@@ -125,9 +125,9 @@ TEST(profile_names_quantize_steps)
     ASSERT_CONTAINS(log, "'quant' (quantize/dequantize)");
     ASSERT_CONTAINS(log, "'dequant' (quantize/dequantize)");
     ASSERT(!strstr(log, "(?)"));
-    /* sub-microsecond steps in us with digits, not a column of 0.000 ms */
+    /* sub-millisecond steps in us with digits, not a column of 0.000 ms
+     * (no " us" check: a preempted run can push a mean past 1 ms) */
     ASSERT(!strstr(log, " 0.000 ms"));
-    ASSERT_CONTAINS(log, " us ");
 }
 
 TEST(no_profile_by_default)
