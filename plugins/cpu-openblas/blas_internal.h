@@ -82,6 +82,8 @@ typedef enum rlxb_kind {
                                  requantization (kernels_q.c, qfuse.c) */
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_QELEM,        /* q(dq(a) add|mul dq(b)) (qelem.c) */
+    RLXB_K_CONVT,        /* 2-d f32 conv_transpose (kernels_convt.c) */
+    RLXB_K_RESIZE,       /* nearest f32 resize (kernels_resize.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
 } rlxb_kind;
 
@@ -216,6 +218,30 @@ typedef struct rlxb_window {
                                  owned */
 } rlxb_window;
 
+/* A 2-d f32 conv_transpose of one group, x [n, c, ih, iw] -> y [n, m,
+ * oh, ow] with w [c, m, kh, kw] and an optional bias [m]: a GEMM into
+ * columns, then a scatter (kernels_convt.c). */
+typedef struct rlxb_convt {
+    size_t n, c, m, ih, iw, oh, ow, kh, kw;
+    size_t sh, sw, dh, dw, ph, pw;
+    size_t rows, p;           /* m * kh * kw; ih * iw */
+    int has_bias;
+    /* per run: the weights' key (0: they change every run) */
+    uint64_t wt_key, packed_key;
+    float *wt;                /* [rows x c] transposed weights (owned) */
+    float *xpack;             /* one image packed as B (owned) */
+    float *col;               /* [rows x p] (owned) */
+} rlxb_convt;
+
+/* Nearest resize: per axis d, output index o reads input element offset
+ * off[axis[d] + o] along d (kernels_resize.c). */
+typedef struct rlxb_resize {
+    uint32_t rank;
+    size_t out[8], axis[8];
+    size_t rows;              /* output rows: all axes but the last */
+    size_t *off;              /* owned */
+} rlxb_resize;
+
 typedef struct rlxb_step {
     rlx_op op;
     rlxb_kind kind;
@@ -244,6 +270,8 @@ typedef struct rlxb_step {
         rlxb_attn attn;
         rlxb_conv conv;
         rlxb_window window;
+        rlxb_convt convt;
+        rlxb_resize resize;
         rlxb_qplan q;
         rlxb_qlin qlin;
         rlxb_qelem qelem;
@@ -322,6 +350,27 @@ rlx_status rlxb_conv_prepare(rlxb_backend *be,
 int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                        const float *const *in, float *y);
 void rlxb_conv_free(rlxb_conv *p);
+
+/* ---- kernels_convt.c: 2-d conv_transpose ----------------------------- */
+
+/* Plans node I when it is a 2-d f32 conv_transpose of one group and this
+ * variant has the sgemm, else RLX_ERR_UNSUPPORTED. */
+rlx_status rlxb_convt_prepare(rlxb_backend *be, const rlx_graph_view *g,
+                              uint32_t i, rlxb_convt *p);
+/* IN: x, w, [bias]. 0, or -1 when out of memory (nothing written). */
+int rlxb_convt_run(rlxb_pool *pool, rlxb_convt *p, const float *const *in,
+                   float *y);
+void rlxb_convt_free(rlxb_convt *p);
+
+/* ---- kernels_resize.c: nearest resize -------------------------------- */
+
+/* Plans node I when it is a nearest f32 resize (no extrapolation), else
+ * RLX_ERR_UNSUPPORTED. */
+rlx_status rlxb_resize_prepare(rlxb_backend *be, const rlx_graph_view *g,
+                               uint32_t i, rlxb_resize *p);
+void rlxb_resize_run(rlxb_pool *pool, const rlxb_resize *p, const float *x,
+                     float *y);
+void rlxb_resize_free(rlxb_resize *p);
 
 /* ---- kernels_window.c: pools and batch norm ------------------------- */
 

@@ -288,6 +288,10 @@ void rlxb_executable_destroy(void *backend, rlx_executable *exe)
             rlxb_window_free(&s->plan.window);
         if (s->kind == RLXB_K_QGEMM)
             rlxb_q_free(&s->plan.q);
+        if (s->kind == RLXB_K_CONVT)
+            rlxb_convt_free(&s->plan.convt);
+        if (s->kind == RLXB_K_RESIZE)
+            rlxb_resize_free(&s->plan.resize);
     }
     free(x->steps);
     free(x->input_steps);

@@ -113,6 +113,21 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
                                 "Fix: free memory, or use a smaller batch");
         return RLX_OK;
     }
+    case RLXB_K_RESIZE:
+        rlxb_resize_run(pool, &s->plan.resize, F32(0), y);
+        return RLX_OK;
+    case RLXB_K_CONVT: {
+        rlxb_convt *c = &s->plan.convt;
+        const float *in[3] = { F32(0), F32(1),
+                               s->n_inputs > 2 ? F32(2) : NULL };
+        c->wt_key = x->steps[s->inputs[1]].key;
+        if (rlxb_convt_run(pool, c, in, y) != 0)
+            return rlx_kit_fail(be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "cpu-openblas execute: out of memory for "
+                                "the columns of a conv_transpose. Fix: "
+                                "free memory, or use a smaller input");
+        return RLX_OK;
+    }
     case RLXB_K_QGEMM: {
         rlxb_qplan *q = &s->plan.q;
         const void *in[4 + 4 + RLXB_Q_MAX_CLAMP] = { 0 };

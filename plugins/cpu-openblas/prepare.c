@@ -276,6 +276,12 @@ rlx_status rlxb_prepare(rlxb_backend *be, const rlx_graph_view *g,
     case RLX_OP_CONV:
         s->kind = RLXB_K_CONV;
         return rlxb_conv_prepare(be, g, i, &s->plan.conv, options);
+    case RLX_OP_RESIZE:
+        s->kind = RLXB_K_RESIZE;
+        return rlxb_resize_prepare(be, g, i, &s->plan.resize);
+    case RLX_OP_CONV_TRANSPOSE:
+        s->kind = RLXB_K_CONVT;
+        return rlxb_convt_prepare(be, g, i, &s->plan.convt);
     case RLX_OP_MAX_POOL: case RLX_OP_AVG_POOL: case RLX_OP_BATCH_NORM:
         s->kind = RLXB_K_WINDOW;
         return rlxb_window_prepare(be, g, i, &s->plan.window);

@@ -7,6 +7,7 @@
  * with the node's name and its kernel. Off (the default), execute pays
  * one pointer test per step.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -84,19 +85,42 @@ void rlxb_prof_step(rlxb_prof *p, uint32_t i, double t0)
         p->ms[i] += rlxb_prof_now() - t0;
 }
 
+/* A switch without a default, so that -Wswitch names every kind added
+ * to rlxb_kind that is missing here. */
 static const char *kind_name(rlxb_kind k)
 {
-    static const char *const names[] = {
-        [RLXB_K_SOURCE] = "none", [RLXB_K_UNARY] = "unary",
-        [RLXB_K_BINARY] = "binary", [RLXB_K_MATMUL] = "matmul",
-        [RLXB_K_SOFTMAX] = "softmax", [RLXB_K_NORM] = "norm",
-        [RLXB_K_REDUCE] = "reduce", [RLXB_K_TRANSPOSE] = "transpose",
-        [RLXB_K_ATTENTION] = "attention", [RLXB_K_CONV] = "conv",
-        [RLXB_K_WINDOW] = "pool/batch norm",
-        [RLXB_K_FALLBACK] = "cpu-ref",
-    };
-    return (size_t)k < sizeof names / sizeof *names && names[k] ? names[k]
-                                                               : "?";
+    switch (k) {
+    case RLXB_K_SOURCE: return "none";
+    case RLXB_K_UNARY: return "unary";
+    case RLXB_K_BINARY: return "binary";
+    case RLXB_K_MATMUL: return "matmul";
+    case RLXB_K_SOFTMAX: return "softmax";
+    case RLXB_K_NORM: return "norm";
+    case RLXB_K_REDUCE: return "reduce";
+    case RLXB_K_TRANSPOSE: return "transpose";
+    case RLXB_K_ATTENTION: return "attention";
+    case RLXB_K_CONV: return "conv";
+    case RLXB_K_WINDOW: return "pool/batch norm";
+    case RLXB_K_QGEMM: return "integer gemm";
+    case RLXB_K_QLINEAR: return "quantize/dequantize";
+    case RLXB_K_QELEM: return "quantized add/mul";
+    case RLXB_K_CONVT: return "conv_transpose";
+    case RLXB_K_RESIZE: return "resize";
+    case RLXB_K_FALLBACK: return "cpu-ref";
+    }
+    return "?";
+}
+
+/* MS as text in a unit that keeps three significant digits: ms, or us
+ * below a millisecond (small graphs' steps take well under 1 us; in ms
+ * at three decimals they all printed 0.000). */
+static const char *fmt_time(char *buf, size_t size, double ms)
+{
+    if (ms >= 1.0)
+        snprintf(buf, size, "%8.3f ms", ms);
+    else
+        snprintf(buf, size, "%8.3f us", ms * 1e3);
+    return buf;
 }
 
 static int fused_epilogue(const rlxb_step *s)
@@ -115,9 +139,13 @@ void rlxb_prof_run_done(rlxb_backend *be, rlxb_exe *x)
     double total = 0;
     for (uint32_t i = 0; i < p->n_steps; i++)
         total += p->ms[i];
+    char tb[32];
+    const char *mean = fmt_time(tb, sizeof tb, total / n);
+    mean += strspn(mean, " ");
     rlx_kit_log(be->host, RLX_LOG_INFO,
-                "cpu-openblas profile: %.3f ms a run of %u nodes (mean of "
-                "runs 2 to %u), slowest first:", total / n,
+                "cpu-openblas profile: %s a run of %u nodes (mean of "
+                "runs 2 to %u), slowest first:",
+                mean,
                 (unsigned)p->n_steps, RLXB_PROF_RUNS);
     /* the slowest SHOWN steps, by repeated selection (no allocation) */
     double floor = -1.0;
@@ -134,8 +162,8 @@ void rlxb_prof_run_done(rlxb_backend *be, rlxb_exe *x)
         if (best == UINT32_MAX)
             break;
         rlx_kit_log(be->host, RLX_LOG_INFO,
-                    "cpu-openblas profile: %8.3f ms %5.1f%%  step %u '%s' "
-                    "(%s)", p->ms[best] / n,
+                    "cpu-openblas profile: %s %5.1f%%  step %u '%s' "
+                    "(%s)", fmt_time(tb, sizeof tb, p->ms[best] / n),
                     total > 0 ? 100.0 * p->ms[best] / total : 0.0,
                     (unsigned)best, p->names[best],
                     fused_epilogue(&x->steps[best])
