@@ -12,6 +12,7 @@
  *   kit_plan.h   the liveness memory planner
  *   kit_half.h   f16 / bf16 conversions
  *   kit_index.h  slice bounds with steps, negative indices
+ *   kit_match.h  the fused patterns: attention chain, epilogue adds
  *
  * The kit is NOT part of the ABI: everything is static inline, prefixed
  * rlx_kit_ (rlx_kit__ for its internals), and compiles into the plugin
@@ -28,6 +29,7 @@
 #include "kit_error.h"
 #include "kit_half.h"
 #include "kit_index.h"
+#include "kit_match.h"
 #include "kit_names.h"
 #include "kit_plan.h"
 #include "kit_shape.h"

@@ -13,7 +13,9 @@
  * - matmul(q, k, transpose_b) -> [mul/div by a one-element scale] ->
  *   softmax(last axis) -> matmul(., v) [-> transpose keeping the last
  *   axis]: one ATTENTION step reading q, k and v through the transposes
- *   that fed them (kernels_attn.c), so no per-head copy is made.
+ *   that fed them (kernels_attn.c), so no per-head copy is made. The
+ *   chain is matched by the kit (kit_match.h), as on the GPU backends;
+ *   what is checked here is what this backend's kernel needs.
  *
  * A chain is fused only when each intermediate has exactly one consumer
  * and is not a graph output (a reshape reading it counts as a consumer,
@@ -99,12 +101,10 @@ static void retire(fuse *f, uint32_t i)
 /* Step C is add(cur, other) or add(other, cur): OTHER, else NONE. */
 static uint32_t add_other(const fuse *f, uint32_t c, uint32_t cur)
 {
-    const rlxb_step *s = &f->x->steps[c];
-    if (c == NONE || s->kind != RLXB_K_BINARY || s->op != RLX_OP_ADD ||
-        s->n_inputs != 2 || s->inputs[0] == s->inputs[1] ||
+    if (c == NONE || f->x->steps[c].kind != RLXB_K_BINARY ||
         !is_f32_arena(f, c) || !same_shape(f, c, cur))
         return NONE;
-    return s->inputs[0] == cur ? s->inputs[1] : s->inputs[0];
+    return rlx_kit_add_other(f->g, c, cur);
 }
 
 /* [n], [1, n], [1, 1, n] ...: one value per column. */
@@ -376,57 +376,51 @@ static void batch_offsets(const rlx_node_view *v, const int64_t *stride,
 #define ATTN_RB 8   /* query rows per block, at most (kernels_attn.c) */
 #define ATTN_CT 32  /* key columns per tile */
 
+/* The attention chain's rules (kit_match.h) on cpu-openblas steps: a
+ * step read by one step only; an f32 scale of one element. */
+static int attn_single_use(void *ctx, uint32_t i)
+{
+    const fuse *f = ctx;
+    return f->uses[i] == 1 && f->user[i] != NONE;
+}
+
+static int attn_is_scale(void *ctx, uint32_t i)
+{
+    const fuse *f = ctx;
+    return f->x->steps[i].count == 1 &&
+           f->x->steps[i].dtype == RLX_DTYPE_F32;
+}
+
 static rlx_status fuse_attention(fuse *f, uint32_t pv)
 {
     rlxb_exe *x = f->x;
     rlxb_step *ps = &x->steps[pv];
     const rlx_node_view *pvn = node(f, pv);
+    rlx_kit_attn_rules rules = { .ctx = f, .single_use = attn_single_use,
+                                 .is_scale = attn_is_scale, .allow_div = 1 };
+    rlx_kit_attn_match mt;
     if (ps->kind != RLXB_K_MATMUL || !is_f32_arena(f, pv) ||
-        ps->n_inputs != 2 || pvn->rank < 2 || pvn->rank > 64 ||
-        rlx_kit_int_attr(pvn, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) ||
-        rlx_kit_int_attr(pvn, RLX_ATTR_MATMUL_TRANSPOSE_B, 0))
+        pvn->rank < 2 || pvn->rank > 64 ||
+        !rlx_kit_match_attention(f->g, pv, &rules, &mt) ||
+        mt.pv_ta || mt.pv_tb || mt.qk_ta || !mt.qk_tb)
         return RLX_OK;
-    uint32_t p = ps->inputs[0], vi = ps->inputs[1];
+    uint32_t p = mt.softmax, vi = mt.v, s = mt.qk, scale = mt.scale,
+             scaled = mt.scaled;
+    int scale_div = mt.scale_div;
     const rlxb_step *sm = &x->steps[p];
-    if (sm->kind != RLXB_K_SOFTMAX || sole_user(f, p) != pv ||
-        !is_f32_arena(f, p))
+    if (sm->kind != RLXB_K_SOFTMAX || !is_f32_arena(f, p) ||
+        (scaled != NONE && (x->steps[scaled].kind != RLXB_K_BINARY ||
+                            !is_f32_arena(f, scaled))))
         return RLX_OK;
-    uint32_t s = sm->inputs[0], scale = NONE, scaled = NONE;
-    int scale_div = 0;
-    const rlxb_step *ss = &x->steps[s];
-    if (ss->kind == RLXB_K_BINARY &&
-        (ss->op == RLX_OP_MUL || ss->op == RLX_OP_DIV) &&
-        sole_user(f, s) == p && is_f32_arena(f, s) && same_shape(f, s, p)) {
-        uint32_t a = ss->inputs[0], b = ss->inputs[1];
-        int a_one = x->steps[a].count == 1, b_one = x->steps[b].count == 1;
-        if (b_one && x->steps[b].dtype == RLX_DTYPE_F32 && a != b &&
-            same_shape(f, a, s)) {
-            scaled = s;
-            scale = b;
-            s = a;
-            scale_div = ss->op == RLX_OP_DIV;
-        } else if (a_one && ss->op == RLX_OP_MUL &&
-                   x->steps[a].dtype == RLX_DTYPE_F32 && a != b &&
-                   same_shape(f, b, s)) {
-            scaled = s;
-            scale = a;
-            s = b;
-        } else {
-            return RLX_OK;
-        }
-    }
     const rlxb_step *qk = &x->steps[s];
     const rlx_node_view *sn = node(f, s);
-    if (qk->kind != RLXB_K_MATMUL || !is_f32_arena(f, s) ||
-        qk->n_inputs != 2 || sole_user(f, s) != (scaled != NONE ? scaled : p) ||
-        rlx_kit_int_attr(sn, RLX_ATTR_MATMUL_TRANSPOSE_A, 0) ||
-        !rlx_kit_int_attr(sn, RLX_ATTR_MATMUL_TRANSPOSE_B, 0))
+    if (qk->kind != RLXB_K_MATMUL || !is_f32_arena(f, s))
         return RLX_OK;
-    uint32_t qi = qk->inputs[0], ki = qk->inputs[1];
+    uint32_t qi = mt.q, ki = mt.k;
     const rlx_node_view *qn = node(f, qi), *kn = node(f, ki),
                         *vn = node(f, vi);
     uint32_t r = pvn->rank;
-    if (qi == ki || qi == vi || ki == vi || qn->rank != r ||
+    if (qn->rank != r ||
         kn->rank != r || vn->rank != r || sn->rank != r)
         return RLX_OK;
     for (uint32_t d = 0; d + 2 < r; d++)
@@ -458,15 +452,9 @@ static rlx_status fuse_attention(fuse *f, uint32_t pv)
         is_f32_arena(f, t2) && node(f, t2)->rank == r) {
         const rlx_node_view *tn = node(f, t2);
         int64_t os[64], perm[64];
-        int ok = 1;
         rlx_kit_contiguous_strides(r, tn->shape, os);
-        for (uint32_t d = 0; d < r; d++) {
-            perm[d] = rlx_kit_n_int_attrs(tn) == r
-                          ? rlx_kit_norm_axis(rlx_kit_int_attr(tn, d, 0), r)
-                          : (int64_t)(r - 1 - d);
-            ok &= perm[d] >= 0;
-        }
-        if (ok && perm[r - 1] == (int64_t)(r - 1)) {
+        if (rlx_kit_transpose_perm(tn, r, perm) &&
+            perm[r - 1] == (int64_t)(r - 1)) {
             for (uint32_t d = 0; d < r; d++)
                 st_o[perm[d]] = os[d];
             out = t2;

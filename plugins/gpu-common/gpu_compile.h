@@ -12,6 +12,7 @@
 
 #include <rlx/kit_attrs.h>
 #include <rlx/kit_half.h>
+#include <rlx/kit_match.h>
 #include <rlx/kit_shape.h>
 
 #include "gpu_internal.h"

@@ -1,9 +1,10 @@
 /*
  * gpu_fuse.c - fusion matching, decided before emission: matmul + bias
  * (+ relu / tanh-gelu) into one matmul step, add + layer/rms norm into
- * the norm kernel, and q k^T -> scale -> (mask) -> softmax -> p v into
+ * the norm kernel, and q k^T -> [scale] -> softmax -> p v into
  * one fused attention step; conv + (residual add) + relu into one conv
- * step.
+ * step. The patterns themselves are matched by the kit (kit_match.h);
+ * what is checked here is what this backend's kernels need.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,10 +33,11 @@ void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act)
         return;
     int j = c->consumer[i];
     const rlx_node_view *w = g->nodes[j];
-    if (w->op != RLX_OP_ADD || w->dtype != v->dtype)
+    uint32_t o = rlx_kit_add_other(g, (uint32_t)j, i);
+    if (o == RLX_KIT_NO_NODE || w->dtype != v->dtype)
         return;
-    int other = w->inputs[0] == i ? (int)w->inputs[1] : (int)w->inputs[0];
-    if (other == (int)i || vals[j].rank != vals[i].rank ||
+    int other = (int)o;
+    if (vals[j].rank != vals[i].rank ||
         memcmp(vals[j].dims, vals[i].dims, vals[i].rank * sizeof(int64_t)))
         return;
     const rlxg_value *bias = &vals[other];
@@ -95,9 +97,9 @@ void rlxg_fuse_conv(ctx *c, uint32_t i, int *add, int *res, int *act)
     const rlx_node_view *w = g->nodes[j];
     if (w->op == RLX_OP_ADD && w->n_inputs == 2 && w->dtype == v->dtype &&
         claimable(c, j) && same_dims(&vals[j], &vals[i])) {
-        int other = w->inputs[0] == i ? (int)w->inputs[1]
-                                      : (int)w->inputs[0];
-        if (other == (int)i || other > (int)i ||
+        uint32_t o = rlx_kit_add_other(g, (uint32_t)j, i);
+        int other = (int)o;
+        if (o == RLX_KIT_NO_NODE || o > i ||
             !same_dims(&vals[other], &vals[i]) ||
             vals[other].dtype != v->dtype)
             return;
@@ -216,19 +218,12 @@ static int view_of(ctx *c, int i, view *w, int *chain, int *n_chain, int top)
             if (op == RLX_OP_RESHAPE)
                 return view_reshape(w, y->rank, y->dims);
             if (op == RLX_OP_TRANSPOSE) {
-                uint32_t na = rlx_kit_n_int_attrs(v);
-                int64_t st[RLXG_MAX_RANK];
-                if ((na != 0 && na != w->rank) || w->rank != y->rank)
+                int64_t st[RLXG_MAX_RANK], perm[RLXG_MAX_RANK];
+                if (w->rank != y->rank ||
+                    !rlx_kit_transpose_perm(v, y->rank, perm))
                     return 0;
-                for (uint32_t d = 0; d < y->rank; d++) {
-                    int64_t from = na ? v->int_attrs[d]
-                                      : (int64_t)(w->rank - 1 - d);
-                    if (from < 0)
-                        from += w->rank;
-                    if (from < 0 || from >= (int64_t)w->rank)
-                        return 0;
-                    st[d] = w->stride[from];
-                }
+                for (uint32_t d = 0; d < y->rank; d++)
+                    st[d] = w->stride[perm[d]];
                 memcpy(w->stride, st, y->rank * sizeof *st);
                 memcpy(w->dims, y->dims, y->rank * sizeof *y->dims);
                 return 1;
@@ -299,6 +294,29 @@ static double const_scalar(const rlx_node_view *v)
     return NAN;
 }
 
+/* The attention chain's rules (kit_match.h) on this backend's values:
+ * a value no other fusion claimed, read once; a one-element constant of
+ * the chain's dtype as the scale. */
+typedef struct attn_rules_ctx {
+    ctx *c;
+    rlx_dtype dt;
+    uint32_t rank;
+} attn_rules_ctx;
+
+static int attn_single_use(void *rc, uint32_t i)
+{
+    return claimable(((attn_rules_ctx *)rc)->c, (int)i);
+}
+
+static int attn_is_scale(void *rc, uint32_t i)
+{
+    const attn_rules_ctx *r = rc;
+    const rlx_node_view *v = r->c->g->nodes[i];
+    const rlxg_value *x = &r->c->exe->values[i];
+    return v->op == RLX_OP_CONSTANT && x->count == 1 && x->rank <= r->rank &&
+           v->dtype == r->dt && !isnan(const_scalar(v));
+}
+
 /* matmul(softmax(matmul(q, k^T) [* scale]), v), optionally followed by a
  * transpose: one attention kernel reading q, k and v through their
  * slice / reshape / transpose chains and writing the transposed layout. */
@@ -308,51 +326,41 @@ static void plan_attention_at(ctx *c, uint32_t m2)
     rlxg_value *vals = c->exe->values;
     const rlx_node_view *v2 = g->nodes[m2];
     rlx_dtype dt = v2->dtype;
-    if (v2->n_inputs != 2 || rlx_kit_int_attr(v2, 0, 0) != 0 || vals[m2].count == 0)
+    if (v2->n_inputs != 2 || vals[m2].count == 0)
         return;
-    int p = (int)v2->inputs[0];
+    attn_rules_ctx rc = { c, dt, vals[v2->inputs[0]].rank };
+    rlx_kit_attn_rules rules = { .ctx = &rc, .single_use = attn_single_use,
+                                 .is_scale = attn_is_scale };
+    rlx_kit_attn_match mt;
+    if (!rlx_kit_match_attention(g, m2, &rules, &mt) || mt.pv_ta != 0)
+        return;
+    int p = (int)mt.softmax, sc = (int)mt.qk, mul = -1;
     const rlx_node_view *sm = g->nodes[p];
-    if (sm->op != RLX_OP_SOFTMAX || !claimable(c, p) || sm->dtype != dt)
+    if (sm->dtype != dt)
         return;
-    uint32_t rank = vals[p].rank, axis;
-    int64_t causal = rlx_kit_int_attr(sm, 1, 0);
-    if (rank < 2 || rank > 4 || !norm_axis(rlx_kit_int_attr(sm, 0, -1), rank, &axis) ||
-        axis != rank - 1 || (causal != 0 && causal != 1))
+    uint32_t rank = vals[p].rank;
+    int64_t causal = mt.causal;
+    if (rank < 2 || rank > 4 || mt.axis != (int64_t)rank - 1 ||
+        (causal != 0 && causal != 1))
         return;
-    int sc = (int)sm->inputs[0], mul = -1;
     double scale = 1.0;
-    const rlx_node_view *w = g->nodes[sc];
-    if (w->op == RLX_OP_MUL && w->n_inputs == 2) {
-        if (!claimable(c, sc) || w->dtype != dt)
+    if (mt.scaled != RLX_KIT_NO_NODE) {
+        if (g->nodes[mt.scaled]->dtype != dt)
             return;
-        int a = (int)w->inputs[0], b = (int)w->inputs[1];
-        int cst = g->nodes[b]->op == RLX_OP_CONSTANT ? b
-                : g->nodes[a]->op == RLX_OP_CONSTANT ? a : -1;
-        if (cst < 0 || vals[cst].count != 1 || vals[cst].rank > rank ||
-            g->nodes[cst]->dtype != dt)
-            return;
-        scale = const_scalar(g->nodes[cst]);
-        if (isnan(scale) || !same_dims(&vals[cst == b ? a : b], &vals[sc]))
-            return;
-        mul = sc;
-        sc = cst == b ? a : b;
+        scale = const_scalar(g->nodes[mt.scale]);
+        mul = (int)mt.scaled;
     }
     const rlx_node_view *m1 = g->nodes[sc];
-    if (m1->op != RLX_OP_MATMUL || m1->n_inputs != 2 || !claimable(c, sc) ||
-        m1->dtype != dt || vals[sc].rank != rank)
+    if (m1->dtype != dt || vals[sc].rank != rank)
         return;
-    int64_t ta = rlx_kit_int_attr(m1, 0, 0), tb = rlx_kit_int_attr(m1, 1, 0);
-    int64_t tv = rlx_kit_int_attr(v2, 1, 0);
+    int64_t ta = mt.qk_ta, tb = mt.qk_tb, tv = mt.pv_tb;
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1) || (tv != 0 && tv != 1))
         return;
-    int ops[3] = { (int)m1->inputs[0], (int)m1->inputs[1],
-                   (int)v2->inputs[1] };
+    int ops[3] = { (int)mt.q, (int)mt.k, (int)mt.v };
     int chain[3][16], nch[3] = { 0, 0, 0 };
     view vw[3];
     int64_t t[3] = { ta, !tb, tv }; /* k^T: k is [.., sk, dh] when tb */
     for (int o = 0; o < 3; o++) {
-        if (ops[o] == ops[(o + 1) % 3] || ops[o] == ops[(o + 2) % 3])
-            return; /* one node read twice: its uses are not ours */
         if (vals[ops[o]].dtype != dt || vals[ops[o]].rank != rank ||
             !operand_view(c, ops[o], &vw[o], chain[o], &nch[o]) ||
             vw[o].rank != rank)
@@ -398,24 +406,13 @@ static void plan_attention_at(ctx *c, uint32_t m2)
         g->nodes[tr]->op == RLX_OP_TRANSPOSE && g->nodes[tr]->dtype == dt &&
         vals[tr].rank == rank && vals[tr].count == y->count &&
         c->attn[tr] < 0 && vals[tr].storage != -2) {
-        const rlx_node_view *tn = g->nodes[tr];
-        uint32_t na = rlx_kit_n_int_attrs(tn);
-        int64_t ts[RLXG_MAX_RANK];
-        int okp = na == 0 || na == rank;
+        int64_t ts[RLXG_MAX_RANK], perm[RLXG_MAX_RANK];
         rlx_kit_contiguous_strides(rank, vals[tr].dims, ts);
-        for (uint32_t d = 0; okp && d < rank; d++) {
-            int64_t from = na ? tn->int_attrs[d] : (int64_t)(rank - 1 - d);
-            if (from < 0)
-                from += rank;
-            if (from < 0 || from >= (int64_t)rank)
-                okp = 0;
-            else
-                ov.stride[from] = ts[d];
-        }
-        if (okp)
+        if (rlx_kit_transpose_perm(g->nodes[tr], rank, perm)) {
+            for (uint32_t d = 0; d < rank; d++)
+                ov.stride[perm[d]] = ts[d];
             out = tr;
-        else
-            rlx_kit_contiguous_strides(rank, y->dims, ov.stride);
+        }
     }
     strides4(&ov, 0, ap.o_s);
 

@@ -102,15 +102,9 @@ static void graph_dot(rlx_runtime *rt)
 /* A runtime with the plugin loaded, timed; fails the TEST if not. */
 static rlx_runtime *load(double *ms)
 {
-    rlx_runtime *rt = NULL;
-    ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
-    double t0 = now_ms();
-    rlx_status st = rlx_runtime_load_plugin(rt, cuda_test_plugin());
-    *ms = now_ms() - t0;
-    if (st != RLX_OK) {
-        rlx_runtime_destroy(rt);
+    rlx_runtime *rt = gpu_load_timed(cuda_test_plugin(), ms);
+    if (!rt)
         FAIL("the plugin does not load: %s", rlx_last_error());
-    }
     return rt;
 }
 
@@ -167,13 +161,8 @@ TEST(probe_tells_the_truth)
         FAIL("no backend 'cuda' registered");
     }
     uint32_t count = 0;
-    double t0 = now_ms();
-    rlx_status st = rlx_backend_probe(b, &count);
-    double dt = now_ms() - t0;
     char detail[1024];
-    snprintf(detail, sizeof detail, "%s, %u devices, %.1f ms: %s",
-             rlx_status_name(st), (unsigned)count, dt,
-             st ? rlx_last_error() : "");
+    rlx_status st = gpu_probe_timed(b, &count, detail, sizeof detail);
     if (gpu) {
         gpu_check(st == RLX_OK && count >= 1, "probe finds a GPU", detail);
         gpu_check_runs(rt, "cuda", 1);

@@ -66,6 +66,37 @@ static inline double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* A runtime without discovery with plugin PATH loaded, *MS the load's
+ * time; NULL (the reason the last error) when either fails. */
+static inline rlx_runtime *gpu_load_timed(const char *path, double *ms)
+{
+    rlx_runtime *rt = NULL;
+    if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) != RLX_OK)
+        return NULL;
+    double t0 = now_ms();
+    rlx_status st = rlx_runtime_load_plugin(rt, path);
+    *ms = now_ms() - t0;
+    if (st != RLX_OK) {
+        rlx_runtime_destroy(rt);
+        return NULL;
+    }
+    return rt;
+}
+
+/* Backend B probed, timed: its status, *COUNT its devices, DETAIL (N
+ * bytes) a line with both, the time and the probe's message. */
+static inline rlx_status gpu_probe_timed(const rlx_backend *b,
+                                         uint32_t *count, char *detail,
+                                         size_t n)
+{
+    double t0 = now_ms();
+    rlx_status st = rlx_backend_probe(b, count);
+    double dt = now_ms() - t0;
+    snprintf(detail, n, "%s, %u devices, %.1f ms: %s", rlx_status_name(st),
+             (unsigned)*count, dt, st ? rlx_last_error() : "");
+    return st;
+}
+
 /* y = relu(x @ w + b) on DEVICE, x also output as "xo"; returns 0 on
  * success. BIND: x, y and xo live in device tensors (rlx_program_bind),
  * and a second run with x doubled, in another tensor, lands in Y2 (the

@@ -63,12 +63,10 @@ static const char *rocm_plugin(void)
 TEST(loads_and_registers)
 {
     GPU_CHECKS_BEGIN();
-    rlx_runtime *rt = NULL;
-    ASSERT_OK(rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY));
-    double t0 = now_ms();
-    rlx_status st = rlx_runtime_load_plugin(rt, rocm_plugin());
-    double dt = now_ms() - t0;
-    gpu_check(st == RLX_OK, "plugin loads", st ? rlx_last_error() : "");
+    double dt;
+    rlx_runtime *rt = gpu_load_timed(rocm_plugin(), &dt);
+    if (!rt)
+        FAIL("the plugin does not load: %s", rlx_last_error());
     char ms[64];
     snprintf(ms, sizeof ms, "%.2f ms", dt);
     gpu_check(dt < 200.0, "loading takes little time", ms);
@@ -121,12 +119,7 @@ TEST(probe_tells_the_truth)
               detail);
     unsetenv("RLX_ROCM_HIP_LIBRARY");
 
-    double t0 = now_ms();
-    st = rlx_backend_probe(b, &count);
-    double dt = now_ms() - t0;
-    snprintf(detail, sizeof detail, "%s, %u devices, %.1f ms: %s",
-             rlx_status_name(st), (unsigned)count, dt,
-             st ? rlx_last_error() : "");
+    st = gpu_probe_timed(b, &count, detail, sizeof detail);
     if (gpu) {
         gpu_check(st == RLX_OK && count >= 1, "probe finds a GPU", detail);
         gpu_check_runs(rt, "rocm", 0);
