@@ -242,7 +242,7 @@ static rlx_status infer_matmul(const rlx__shape_ctx *c, const rlx__node *a,
 
 static rlx_status infer_softmax(const rlx__shape_ctx *c, const rlx__node *a)
 {
-    uint32_t axis;
+    uint32_t axis = 0;
     int64_t causal = rlx__shape_int(c, RLX_ATTR_SOFTMAX_CAUSAL, 0);
     rlx_status st = rlx__shape_axis(
         c, "axis", rlx__shape_int(c, RLX_ATTR_SOFTMAX_AXIS, -1), a->rank,

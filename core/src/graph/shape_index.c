@@ -204,7 +204,7 @@ rlx_status rlx__shape_gather_nd(const rlx__shape_ctx *c, rlx__node *out)
 {
     const rlx__node *x = rlx__shape_in(c, 0), *idx = rlx__shape_in(c, 1);
     int64_t batch = rlx__shape_int(c, RLX_ATTR_GATHER_ND_BATCH_DIMS, 0);
-    uint32_t k;
+    uint32_t k = 0;
     rlx_status st = check_nd(c, x, idx, batch, &k);
     if (st != RLX_OK)
         return st;
@@ -224,7 +224,7 @@ rlx_status rlx__shape_scatter_nd(const rlx__shape_ctx *c, rlx__node *out)
     char su[RLX__SHAPE_BUF], sw[RLX__SHAPE_BUF];
     const rlx__node *x = rlx__shape_in(c, 0), *idx = rlx__shape_in(c, 1);
     const rlx__node *upd = rlx__shape_in(c, 2);
-    uint32_t k;
+    uint32_t k = 0;
     rlx_status st = check_nd(c, x, idx, 0, &k);
     if (st == RLX_OK)
         st = check_same_dtype(c, x, upd);

@@ -160,7 +160,7 @@ static rlx_status lower_mel(rlx__onnx_ctx *c, rlx__onnx_val **in,
                             uint32_t n_out)
 {
     (void)n_out;
-    double mels, dft, rate, lo, hi;
+    double mels = 0, dft = 0, rate = 0, lo = 0, hi = 0;
     rlx_dtype dt;
     rlx_status st = rlx__onnx_need_inputs(c, in, n_in, 5);
     if (st != RLX_OK ||
