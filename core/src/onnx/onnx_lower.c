@@ -114,7 +114,8 @@ const char *rlx__onnx_attr_string(rlx__onnx_ctx *c, const char *name,
         return dflt;
     char *buf = bufs[next++ % 4];
     size_t n = a->s.len < sizeof bufs[0] - 1 ? a->s.len : sizeof bufs[0] - 1;
-    memcpy(buf, a->s.data, n);
+    if (n) /* an empty string may have no data at all */
+        memcpy(buf, a->s.data, n);
     buf[n] = 0;
     return buf;
 }
