@@ -44,6 +44,11 @@ extern PyObject *rlxpy_host_copy;
 
 extern PyTypeObject rlxpy_session_type;
 int rlxpy_session_ready(PyObject *module);
+/* shapes={'x': (1, 3, 224, 224)} onto MODEL's inputs before it compiles
+ * (-1 with an exception set; MODEL NULL: not a model file) */
+int rlxpy_model_set_shapes(rlx_model *model, PyObject *shapes);
+/* fallback=None|'split'|'whole'|'none'; GIVEN says whether one was */
+int rlxpy_parse_fallback(PyObject *o, rlx_fallback *out, int *given);
 
 /* rlx.Graph (graph.c): its rlx_graph and its dict of param arrays. */
 extern PyTypeObject rlxpy_graph_type;

@@ -87,72 +87,6 @@ static const rlx_graph *graph_of(runner_obj *self)
                        : rlxpy_graph_handle(self->graph);
 }
 
-static int set_shapes(runner_obj *self, PyObject *shapes)
-{
-    if (!self->model || !PyDict_Check(shapes)) {
-        rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "shapes must be a dict of "
-                     "input name to shape, for a model file. Fix: pass e.g. "
-                     "{'x': (1, 3, 224, 224)}, or leave it out for an "
-                     "rlx.Graph");
-        return -1;
-    }
-    Py_ssize_t pos = 0;
-    PyObject *k, *v;
-    while (PyDict_Next(shapes, &pos, &k, &v)) {
-        const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
-        PyObject *seq = name ? PySequence_Fast(v, "a shape is a sequence of "
-                                               "int")
-                             : NULL;
-        if (!seq) {
-            if (!name)
-                rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "shapes: keys must "
-                             "be input names. Fix: pass {'x': (1, 3)}");
-            return -1;
-        }
-        Py_ssize_t rank = PySequence_Fast_GET_SIZE(seq);
-        int64_t dims[64];
-        if (rank > 64) {
-            Py_DECREF(seq);
-            rlxpy_raisef(RLX_ERR_SHAPE, "shapes: '%s' has %zd dimensions. "
-                         "Fix: give at most 64", name, rank);
-            return -1;
-        }
-        for (Py_ssize_t d = 0; d < rank; d++) {
-            dims[d] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, d));
-            if (dims[d] == -1 && PyErr_Occurred()) {
-                Py_DECREF(seq);
-                return -1;
-            }
-        }
-        Py_DECREF(seq);
-        rlx_status st = rlx_model_set_input_shape(self->model, name,
-                                                  (uint32_t)rank, dims);
-        if (st != RLX_OK) {
-            rlxpy_raise(st, NULL);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int parse_fallback(PyObject *o, int *out)
-{
-    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
-    if (s && !strcmp(s, "split"))
-        *out = RLX_FALLBACK_SPLIT;
-    else if (s && !strcmp(s, "whole"))
-        *out = RLX_FALLBACK_WHOLE;
-    else if (s && !strcmp(s, "none"))
-        *out = RLX_FALLBACK_NONE;
-    else {
-        PyErr_Clear();
-        rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "fallback must be None, "
-                     "'split', 'whole' or 'none'. Fix: pass one of those");
-        return -1;
-    }
-    return 0;
-}
-
 /* G's inputs as a list of (name, dtype, shape). */
 static PyObject *graph_inputs(const rlx_graph *g)
 {
@@ -196,8 +130,9 @@ static int runner_init(runner_obj *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zOO", kwlist, &source,
                                      &policy, &fallback, &shapes))
         return -1;
-    int fb = -1;
-    if (fallback != Py_None && parse_fallback(fallback, &fb))
+    rlx_fallback fb = RLX_FALLBACK_SPLIT;
+    int fb_given;
+    if (rlxpy_parse_fallback(fallback, &fb, &fb_given))
         return -1;
     PyObject *graph = PyObject_TypeCheck(source, &rlxpy_graph_type) ? source
                                                                     : NULL;
@@ -226,7 +161,7 @@ static int runner_init(runner_obj *self, PyObject *args, PyObject *kw)
         Py_INCREF(graph);
         self->graph = graph;
     }
-    if (shapes != Py_None && set_shapes(self, shapes))
+    if (shapes != Py_None && rlxpy_model_set_shapes(self->model, shapes))
         goto out;
     const rlx_graph *g = graph_of(self);
     if (!g) {
@@ -242,8 +177,8 @@ static int runner_init(runner_obj *self, PyObject *args, PyObject *kw)
     if (!(self->inputs = graph_inputs(g)))
         goto out;
     st = rlx_runner_create(rt, g, policy, &self->r);
-    if (st == RLX_OK && fb >= 0)
-        st = rlx_runner_set_fallback(self->r, (rlx_fallback)fb);
+    if (st == RLX_OK && fb_given)
+        st = rlx_runner_set_fallback(self->r, fb);
     if (st == RLX_OK && self->model)
         st = rlx_runner_set_compile_hook(self->r, model_hook, self->model);
     Py_ssize_t pos = 0;

@@ -52,7 +52,7 @@ static void session_dealloc(session_obj *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int parse_fallback(PyObject *o, rlx_fallback *out, int *given)
+int rlxpy_parse_fallback(PyObject *o, rlx_fallback *out, int *given)
 {
     *given = 0;
     if (o == Py_None)
@@ -134,9 +134,9 @@ static int set_options(session_obj *self, PyObject *options)
 
 /* shapes={'x': (1, 3, 48, 320)}: the inputs' real shapes before the
  * first compile, for models whose symbolic dimensions cannot be 1. */
-static int set_shapes(session_obj *self, PyObject *shapes)
+int rlxpy_model_set_shapes(rlx_model *model, PyObject *shapes)
 {
-    if (!self->model || !PyDict_Check(shapes)) {
+    if (!model || !PyDict_Check(shapes)) {
         rlxpy_raisef(RLX_ERR_INVALID_ARGUMENT, "shapes must be a dict of "
                      "input name to shape, for a model file. Fix: pass e.g. "
                      "{'x': (1, 3, 224, 224)}, or leave it out for an "
@@ -172,7 +172,7 @@ static int set_shapes(session_obj *self, PyObject *shapes)
             }
         }
         Py_DECREF(seq);
-        rlx_status st = rlx_model_set_input_shape(self->model, name,
+        rlx_status st = rlx_model_set_input_shape(model, name,
                                                   (uint32_t)rank, dims);
         if (st != RLX_OK) {
             rlxpy_raise(st, NULL);
@@ -284,7 +284,7 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         goto out;
     }
-    if (!rt || parse_fallback(fallback, &fb, &fb_given) ||
+    if (!rt || rlxpy_parse_fallback(fallback, &fb, &fb_given) ||
         parse_precision(precision, &pr, &pr_given))
         goto out;
     const char *path = graph ? NULL : PyBytes_AS_STRING(path_obj);
@@ -331,7 +331,7 @@ static int session_init(session_obj *self, PyObject *args, PyObject *kw)
         }
         Py_DECREF(seq);
     }
-    if (shapes != Py_None && set_shapes(self, shapes))
+    if (shapes != Py_None && rlxpy_model_set_shapes(self->model, shapes))
         goto out;
     if (values != Py_None && set_values(self, values))
         goto out;
