@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rlx/rlx.h>
 
@@ -65,6 +66,55 @@ static inline rlx_runtime *blas_runtime(void)
     if (rlx_runtime_create(&rt, RLX_RUNTIME_NO_DISCOVERY) != RLX_OK)
         FAIL("rlx_runtime_create: %s", rlx_last_error());
     return rt;
+}
+
+/* Compile G on DEVICE in a new session *S; with LOG, the compile runs
+ * with RLX_LOG=debug and its stderr lands in LOG (SIZE bytes), so a test
+ * can check what the plugin planned. */
+static inline rlx_program *blas_compile(rlx_runtime *rt, const char *device,
+                                        rlx_session **s, rlx_graph *g,
+                                        char *log, size_t size)
+{
+    char path[] = "/tmp/rlx-blas-test-XXXXXX";
+    int fd = log ? mkstemp(path) : -1, saved = -1;
+    if (log) {
+        ASSERT(fd >= 0);
+        fflush(stderr);
+        saved = dup(2);
+        dup2(fd, 2);
+        setenv("RLX_LOG", "debug", 1);
+    }
+    rlx_program *p = NULL;
+    rlx_status st = rlx_session_create(rt, device, s);
+    if (st == RLX_OK)
+        st = rlx_session_compile(*s, g, &p);
+    if (log) {
+        unsetenv("RLX_LOG");
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        memset(log, 0, size);
+        lseek(fd, 0, SEEK_SET);
+        ssize_t got = read(fd, log, size - 1);
+        close(fd);
+        unlink(path);
+        ASSERT(got > 0);
+    }
+    ASSERT_OK(st);
+    return p;
+}
+
+/* A malloc'ed copy of P's first output, which must be WANT floats. */
+static inline float *blas_output(rlx_program *p, size_t want)
+{
+    size_t nbytes = 0;
+    const float *v = rlx_program_output_data(p, 0, &nbytes);
+    ASSERT(v);
+    ASSERT_EQ(nbytes, want * sizeof *v);
+    float *y = malloc(nbytes ? nbytes : 1);
+    ASSERT(y);
+    memcpy(y, v, nbytes);
+    return y;
 }
 
 #endif

@@ -153,52 +153,6 @@ static void set_all(rlx_program *p, const conv_case *k, const graph *b,
     }
 }
 
-static float *output(rlx_program *p, size_t want)
-{
-    size_t nbytes = 0;
-    const float *v = rlx_program_output_data(p, 0, &nbytes);
-    ASSERT(v);
-    ASSERT_EQ(nbytes, want * sizeof *v);
-    float *y = malloc(nbytes ? nbytes : 1);
-    ASSERT(y);
-    memcpy(y, v, nbytes);
-    return y;
-}
-
-/* Compile on DEVICE, catching the debug log into LOG when given. */
-static rlx_program *compile(rlx_runtime *rt, const char *device,
-                            rlx_session **s, const graph *b, char *log,
-                            size_t size)
-{
-    char path[] = "/tmp/rlx-blas-conv-XXXXXX";
-    int fd = log ? mkstemp(path) : -1, saved = -1;
-    if (log) {
-        ASSERT(fd >= 0);
-        fflush(stderr);
-        saved = dup(2);
-        dup2(fd, 2);
-        setenv("RLX_LOG", "debug", 1);
-    }
-    rlx_program *p = NULL;
-    rlx_status st = rlx_session_create(rt, device, s);
-    if (st == RLX_OK)
-        st = rlx_session_compile(*s, b->g, &p);
-    if (log) {
-        unsetenv("RLX_LOG");
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
-        memset(log, 0, size);
-        lseek(fd, 0, SEEK_SET);
-        ssize_t got = read(fd, log, size - 1);
-        close(fd);
-        unlink(path);
-        ASSERT(got > 0);
-    }
-    ASSERT_OK(st);
-    return p;
-}
-
 static void compare(const float *got, const float *want, size_t n,
                     const char *what)
 {
@@ -218,8 +172,9 @@ static void check(const conv_case *k, unsigned fused)
     ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, b.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, b.g, NULL, 0);
     if (*best) { /* the portable variant has no conv kernel */
         unsigned n = 0;
         const char *f = strstr(log, "cpu-openblas: fused ");
@@ -244,7 +199,7 @@ static void check(const conv_case *k, unsigned fused)
         if (round == 0) /* twice on the same weights: the packed copy */
             ASSERT_OK(rlx_program_run(pb));
         ASSERT_OK(rlx_program_run(pr));
-        float *got = output(pb, b.ny), *want = output(pr, b.ny);
+        float *got = blas_output(pb, b.ny), *want = blas_output(pr, b.ny);
         compare(got, want, b.ny, round ? "weights set again" : "first");
         free(got);
         free(want);
@@ -509,8 +464,9 @@ static void check_window(rlx_op op, int64_t n, int64_t c, int64_t h,
     ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, b.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, b.g, NULL, 0);
     ASSERT(strstr(log, " 0 through cpu-ref"));
     float *xv = fill(b.nx, 0.9, 2.0, 0.0);
     if (nan_at >= 0)
@@ -532,7 +488,7 @@ static void check_window(rlx_op op, int64_t n, int64_t c, int64_t h,
     size_t nbytes = 0;
     ASSERT(rlx_program_output_data(pr, 0, &nbytes));
     size_t ny = nbytes / sizeof(float);
-    float *got = output(pb, ny), *want = output(pr, ny);
+    float *got = blas_output(pb, ny), *want = blas_output(pr, ny);
     for (size_t i = 0; i < ny; i++)
         if (isnan(want[i]) != isnan(got[i]))
             FAIL("element %zu is %g, cpu-ref has %g", i, (double)got[i],
@@ -607,9 +563,9 @@ static void check_conv1d(int64_t n, int64_t c, int64_t len, int64_t m,
     ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb_ = compile(rt, "cpu-openblas", &sb, &gb, log,
-                               sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &gb, NULL, 0);
+    rlx_program *pb_ = blas_compile(rt, "cpu-openblas", &sb, gb.g, log,
+                                    sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, gb.g, NULL, 0);
     if (*best)
         ASSERT(strstr(log, " 0 through cpu-ref"));
     float *xv = fill(nx, 0.2, 1.0, 0.0), *wv = fill(nw, 1.1, 0.5, 0.0);
@@ -623,7 +579,8 @@ static void check_conv1d(int64_t n, int64_t c, int64_t len, int64_t m,
     }
     size_t nbytes = 0;
     ASSERT(rlx_program_output_data(pr, 0, &nbytes));
-    float *got = output(pb_, nbytes / 4), *want = output(pr, nbytes / 4);
+    float *got = blas_output(pb_, nbytes / 4);
+    float *want = blas_output(pr, nbytes / 4);
     compare(got, want, nbytes / 4, "conv 1-d");
     free(got);
     free(want);
@@ -658,7 +615,8 @@ TEST(setting_conv_off_and_bad)
     rlx_session *s = NULL;
     static char log[1 << 16];
     setenv("RLX_CPU_OPENBLAS_CONV", "0", 1);
-    rlx_program *p = compile(rt, "cpu-openblas", &s, &b, log, sizeof log);
+    rlx_program *p = blas_compile(rt, "cpu-openblas", &s, b.g,
+                                  log, sizeof log);
     ASSERT(strstr(log, " 1 through cpu-ref")); /* the conv */
     set_all(p, &k, &b, 1.0);
     ASSERT_OK(rlx_program_run(p));

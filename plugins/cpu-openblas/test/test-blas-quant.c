@@ -255,39 +255,6 @@ static graph build(const gcase *k)
     return b;
 }
 
-static rlx_program *compile(rlx_runtime *rt, const char *device,
-                            rlx_session **s, const graph *b, char *log,
-                            size_t size)
-{
-    char path[] = "/tmp/rlx-blas-quant-XXXXXX";
-    int fd = log ? mkstemp(path) : -1, saved = -1;
-    if (log) {
-        ASSERT(fd >= 0);
-        fflush(stderr);
-        saved = dup(2);
-        dup2(fd, 2);
-        setenv("RLX_LOG", "debug", 1);
-    }
-    rlx_program *p = NULL;
-    rlx_status st = rlx_session_create(rt, device, s);
-    if (st == RLX_OK)
-        st = rlx_session_compile(*s, b->g, &p);
-    if (log) {
-        unsetenv("RLX_LOG");
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
-        memset(log, 0, size);
-        lseek(fd, 0, SEEK_SET);
-        ssize_t got = read(fd, log, size - 1);
-        close(fd);
-        unlink(path);
-        ASSERT(got > 0);
-    }
-    ASSERT_OK(st);
-    return p;
-}
-
 /* Bytes of N elements: the extremes first, then random. */
 static uint8_t *bytes(size_t n, uint32_t salt)
 {
@@ -308,8 +275,9 @@ static void check(const gcase *k)
         rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, b.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, b.g, NULL, 0);
     if (!strstr(log, k->ty ? "integer matmuls and convs, 1 with their "
                              "requantization fused"
                            : "integer matmuls and convs, 0 with"))
@@ -523,8 +491,9 @@ static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
         rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
     rlx_session *sb_ = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb_, &gb, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &gb, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb_, gb.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, gb.g, NULL, 0);
     if (!strstr(log, "1 quantized adds and muls fused"))
         FAIL("the QDQ %s was not fused; log:\n%s",
              op == RLX_OP_ADD ? "add" : "mul", log);
@@ -596,8 +565,9 @@ static void check_pool(rlx_dtype t, const int64_t *at, uint32_t n_at,
         rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, b.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, b.g, NULL, 0);
     if (!strstr(log, " 0 through cpu-ref"))
         FAIL("the byte max pool ran through cpu-ref; log:\n%s", log);
     size_t n = 2 * 5 * 13 * (size_t)width;
@@ -675,8 +645,9 @@ static void check_qlinear(rlx_dtype t, int per_axis)
         rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, b.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, b.g, NULL, 0);
     if (!strstr(log, " 0 through cpu-ref"))
         FAIL("quantize or dequantize ran through cpu-ref; log:\n%s", log);
     float *v = malloc(n * sizeof *v);

@@ -44,52 +44,6 @@ static graph build(uint32_t r, const int64_t *in, const int64_t *out,
     return b;
 }
 
-static float *output(rlx_program *p, size_t want)
-{
-    size_t nbytes = 0;
-    const float *v = rlx_program_output_data(p, 0, &nbytes);
-    ASSERT(v);
-    ASSERT_EQ(nbytes, want * sizeof *v);
-    float *y = malloc(nbytes ? nbytes : 1);
-    ASSERT(y);
-    memcpy(y, v, nbytes);
-    return y;
-}
-
-/* Compile on DEVICE, the debug log into LOG when given. */
-static rlx_program *compile(rlx_runtime *rt, const char *device,
-                            rlx_session **s, const graph *b, char *log,
-                            size_t size)
-{
-    char path[] = "/tmp/rlx-blas-resize-XXXXXX";
-    int fd = log ? mkstemp(path) : -1, saved = -1;
-    if (log) {
-        ASSERT(fd >= 0);
-        fflush(stderr);
-        saved = dup(2);
-        dup2(fd, 2);
-        setenv("RLX_LOG", "debug", 1);
-    }
-    rlx_program *p = NULL;
-    rlx_status st = rlx_session_create(rt, device, s);
-    if (st == RLX_OK)
-        st = rlx_session_compile(*s, b->g, &p);
-    if (log) {
-        unsetenv("RLX_LOG");
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
-        memset(log, 0, size);
-        lseek(fd, 0, SEEK_SET);
-        ssize_t got = read(fd, log, size - 1);
-        close(fd);
-        unlink(path);
-        ASSERT(got > 0);
-    }
-    ASSERT_OK(st);
-    return p;
-}
-
 /* The case on the best variant and on cpu-ref; the plugin's own kernel
  * when OWN. Nearest copies, so the outputs must be identical. */
 static void check(uint32_t r, const int64_t *in, const int64_t *out,
@@ -102,8 +56,9 @@ static void check(uint32_t r, const int64_t *in, const int64_t *out,
     ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
-    rlx_program *pb = compile(rt, "cpu-openblas", &sb, &b, log, sizeof log);
-    rlx_program *pr = compile(rt, "cpu-ref", &sr, &b, NULL, 0);
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, b.g,
+                                   log, sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, b.g, NULL, 0);
     ASSERT_CONTAINS(log, own ? " 0 through cpu-ref" : " 1 through cpu-ref");
     float *x = malloc(b.nx * sizeof *x);
     ASSERT(x);
@@ -113,7 +68,7 @@ static void check(uint32_t r, const int64_t *in, const int64_t *out,
     ASSERT_OK(rlx_program_set_input(pr, "x", x, b.nx * sizeof *x));
     ASSERT_OK(rlx_program_run(pb));
     ASSERT_OK(rlx_program_run(pr));
-    float *got = output(pb, b.ny), *want = output(pr, b.ny);
+    float *got = blas_output(pb, b.ny), *want = blas_output(pr, b.ny);
     for (size_t i = 0; i < b.ny; i++)
         if (memcmp(&got[i], &want[i], sizeof *got))
             FAIL("element %zu is %.8g, cpu-ref has %.8g", i,
