@@ -71,6 +71,8 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_ARG64,         /* arg.comp built WIDE: i64, u64, f64 */
     RLXV_PIPE_TOPK64,        /* scan.comp built WIDE: topk of those */
     RLXV_PIPE_MATMUL_DOT,    /* matmul.comp INTEGER DOT: packed dot products */
+    RLXV_PIPE_CONVG_INT,     /* conv.comp built INTEGER */
+    RLXV_PIPE_CONVG_DOT,     /* conv.comp INTEGER DOT: packed dot products */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 

@@ -20,6 +20,11 @@ rlx_status rlxv_unsupported(const rlxv_plan_ctx *pc, const char *why);
  * (arithmetic, mod, bitwise, neg, abs, relu, sign, clip). */
 int rlxv_int_op(rlx_op op);
 
+/* Whether matmul_integer and conv_integer take the packed integer dot
+ * products: where the device has them, unless setting vulkan.int_dot
+ * (RLX_VULKAN_INT_DOT) is off. */
+int rlxv_int_dot(const rlxv_plan_ctx *pc);
+
 /* Node PC on f64 operands (shaders/ew64.comp; vk_plan_elementwise.c):
  * arithmetic, the unary ops it has, comparisons, isnan and isinf. */
 rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc);

@@ -4,15 +4,17 @@
  * with 16 or more output channels per group run as an implicit GEMM
  * (shaders/conv.comp, sgemm's tiling in scalar form); depthwise-like
  * ones and conv_transpose run direct (shaders/convd.comp), one thread
- * per output. conv_integer runs direct too (convd.comp built INTEGER,
- * the zero points at bindings 3 and 4, has bias meaning w's zero point
- * is per output channel).
+ * per output. conv_integer takes the same two paths (conv.comp and
+ * convd.comp built INTEGER, the zero points at bindings 3 and 4, has
+ * bias meaning w's zero point is per output channel); its GEMM
+ * multiplies packed 4 x 8-bit dot products where the device has them
+ * (conv.comp built DOT too; see rlxv_int_dot).
  *
  * push words (shaders/conv_common.glsl): count, M, C, group, output
  * positions, input positions, kernel taps, has bias, round, transposed,
  * K = C/group * taps, then input dims[3], output dims[3], kernel[3],
  * strides[3], dilations[3], pads_begin[3] (leading axes padded with 1,
- * or 0 for the pads).
+ * or 0 for the pads), whether x and w are i8 (conv_integer).
  */
 #include "vk_plan.h"
 
@@ -81,11 +83,13 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
                     (wz_count != 1 && wz_count != m)))
         return rlxv_unsupported(pc, "zero points neither scalars nor one "
                                        "per output channel (w)");
-    int gemm = v->op == RLX_OP_CONV && mg >= GEMM_MIN_ROWS &&
+    int gemm = v->op != RLX_OP_CONV_TRANSPOSE && mg >= GEMM_MIN_ROWS &&
                gx <= 65535 && gy <= 65535 && n * grp <= 65535;
-    rlxv_dispatch *d = rlxv_dispatch_add(
-        pc->host, pc->exe, gemm ? RLXV_PIPE_CONV
-                           : integer ? RLXV_PIPE_CONVI : RLXV_PIPE_CONVD);
+    rlxv_pipe pipe = !integer ? (gemm ? RLXV_PIPE_CONV : RLXV_PIPE_CONVD)
+                     : !gemm  ? RLXV_PIPE_CONVI
+                     : rlxv_int_dot(pc) ? RLXV_PIPE_CONVG_DOT
+                                        : RLXV_PIPE_CONVG_INT;
+    rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe, pipe);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
     const uint32_t head[11] = {
@@ -104,6 +108,8 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
         d->push[23 + a] = dil[a];
         d->push[26 + a] = pb[a];
     }
+    d->push[29] = x->dtype == RLX_DTYPE_I8;
+    d->push[30] = w->dtype == RLX_DTYPE_I8;
     d->bind[0] = pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];

@@ -107,19 +107,6 @@ int rlxv_sgemm_pick(const rlxv_ctx *ctx,
     return -1;
 }
 
-/* Whether matmul_integer takes the packed dot products: where the device
- * has them, unless setting vulkan.int_dot (RLX_VULKAN_INT_DOT) is off. */
-static int int_dot(const rlxv_plan_ctx *pc)
-{
-    char val[16];
-    if (!pc->ctx->int_dot)
-        return 0;
-    return !(rlx_compile_get_option(pc->exe->options, pc->host,
-                                    "vulkan.int_dot", val,
-                                    sizeof val) == RLX_OK &&
-             strcmp(val, "off") == 0);
-}
-
 rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
 {
     const rlx_node_view *v = pc->v, *a = rlxv_input(pc, 0),
@@ -192,7 +179,7 @@ rlx_status rlxv_plan_matmul(rlxv_plan_ctx *pc)
     rlxv_dispatch *d = rlxv_dispatch_add(
         pc->host, pc->exe,
         sv >= 0 ? (rlxv_pipe)(RLXV_PIPE_SGEMM0 + sv)
-        : integer ? (int_dot(pc) ? RLXV_PIPE_MATMUL_DOT
+        : integer ? (rlxv_int_dot(pc) ? RLXV_PIPE_MATMUL_DOT
                                  : RLXV_PIPE_MATMUL_INT)
                   : RLXV_PIPE_MATMUL);
     if (!d)

@@ -146,6 +146,12 @@ static const uint32_t topk64_spv[] =
 static const uint32_t matmul_dot_spv[] =
 #include "matmul_dot.spv.h"
     ;
+static const uint32_t convg_int_spv[] =
+#include "convg_int.spv.h"
+    ;
+static const uint32_t convg_dot_spv[] =
+#include "convg_dot.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -199,4 +205,6 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_ARG64] = { S(arg64), 0, { 0 } },
     [RLXV_PIPE_TOPK64] = { S(topk64), 0, { 0 } },
     [RLXV_PIPE_MATMUL_DOT] = { S(matmul_dot), 0, { 0 } },
+    [RLXV_PIPE_CONVG_INT] = { S(convg_int), 0, { 0 } },
+    [RLXV_PIPE_CONVG_DOT] = { S(convg_dot), 0, { 0 } },
 };

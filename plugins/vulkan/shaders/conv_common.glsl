@@ -4,4 +4,5 @@
 layout(push_constant) uniform P {
     uint count, m, c, group, np, in_sp, k_sp, has_bias, rnd, transposed, kg;
     uint in_[3], out_[3], ks[3], stride[3], dil[3], pb[3];
+    uint x_signed, w_signed;
 } p;

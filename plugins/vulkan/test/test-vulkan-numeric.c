@@ -10,7 +10,8 @@
  * ties, the integer matmul over several tiles and batches with per-row
  * and per-column zero points, on both its paths (packed dot products
  * and plain integer products, RLX_VULKAN_INT_DOT=off), the integer conv
- * with per-channel zero points and padding, grid_sample in 3-d, det, max_pool_index
+ * direct and as a GEMM on both paths with per-channel zero points and
+ * padding, grid_sample in 3-d, det, max_pool_index
  * column-major, and roi_align failing the run on a bad batch index. On
  * test/harness.h; skipped when no Vulkan device exists.
  */
@@ -605,33 +606,77 @@ TEST(matmul_integer)
     rlx_runtime_destroy(rt);
 }
 
+/* N random bytes from SEED. */
+static void fill_bytes(void *dst, size_t n, unsigned seed)
+{
+    unsigned char *d = dst;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        d[i] = (unsigned char)(seed >> 16);
+    }
+}
+
+/* conv_integer on N x C x H x W inputs and M x C/G x 3 x 3 weights, on
+ * both its paths (packed dot products where the device has them, and
+ * plain integer products, RLX_VULKAN_INT_DOT=off): the direct shader
+ * (few output channels per group) and the implicit GEMM (16 or more,
+ * tiles with tails in every direction), x and w in every signedness
+ * pairing, zero points away from 0 so a wrong correction shows. */
 TEST(conv_integer)
 {
     rlx_runtime *rt = vulkan_runtime();
-    enum { C = 3, M = 4, H = 9, W = 7 };
-    int8_t x[2 * C * H * W], w[M * C * 3 * 3];
-    unsigned s = 9;
-    for (size_t i = 0; i < sizeof x; i++) {
-        s = s * 1103515245u + 12345u;
-        x[i] = (int8_t)(s >> 16);
+    static const struct {
+        int64_t n, c, m, h, w, group;
+        int64_t attrs[9];
+        const char *what;
+    } shapes[] = {
+        { 2, 3, 4, 9, 7, 1, { 1, 2, 1, 1, 2, 1, 1, 1, 0 },
+          "direct, stride 2, dilation 2, padding" },
+        { 2, 5, 20, 9, 7, 1, { 1, 2, 1, 1, 2, 1, 1, 1, 0 },
+          "GEMM, stride 2, dilation 2, padding" },
+        { 1, 6, 36, 8, 8, 2, { 2, 1, 1, 1, 1, 1, 1, 1, 1 },
+          "GEMM, 2 groups, padding 1" },
+        { 2, 16, 70, 12, 11, 1, { 1, 1, 1, 1, 1, 1, 1, 1, 1 },
+          "GEMM, 2 x 3 tiles, padding 1" },
+    };
+    static const char *const paths[2] = { "auto", "off" };
+    enum { XMAX = 2 * 16 * 12 * 11, WMAX = 70 * 16 * 9 };
+    uint8_t *x = malloc(XMAX), *w = malloc(WMAX), zw[70];
+    uint8_t zx = 0;
+    fill_bytes(x, XMAX, 9);
+    fill_bytes(w, WMAX, 11);
+    fill_bytes(zw, sizeof zw, 13);
+    for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++) {
+        int64_t n = shapes[sh].n, c = shapes[sh].c, m = shapes[sh].m;
+        for (int k = 0; k < 2; k++) {
+            setenv("RLX_VULKAN_INT_DOT", paths[k], 1);
+            for (int t = 0; t < 4; t++) {
+                char what[192];
+                rlx_dtype xt = t & 1 ? RLX_DTYPE_I8 : RLX_DTYPE_U8;
+                rlx_dtype wt = t & 2 ? RLX_DTYPE_I8 : RLX_DTYPE_U8;
+                zx = (uint8_t)(xt == RLX_DTYPE_I8 ? -3 : 131);
+                tcase cs = {
+                    .op = RLX_OP_CONV_INTEGER, .n_in = 4,
+                    .rank = { 4, 4, 0, t == 3 ? 0 : 1 },
+                    .shape = { { n, c, shapes[sh].h, shapes[sh].w },
+                               { m, c / shapes[sh].group, 3, 3 },
+                               { 0 },
+                               { m } },
+                    .types = { xt, wt, xt, wt },
+                    .data = { x, w, &zx, zw },
+                    .attrs = { .n_ints = 9, .ints = shapes[sh].attrs } };
+                snprintf(what, sizeof what, "conv_integer %s x %s, %s, "
+                         "%s w zero points (int_dot %s)",
+                         rlx_dtype_name(xt), rlx_dtype_name(wt),
+                         shapes[sh].what,
+                         t == 3 ? "scalar" : "per-channel", paths[k]);
+                check(rt, &cs, 0, what);
+            }
+        }
     }
-    for (size_t i = 0; i < sizeof w; i++) {
-        s = s * 1103515245u + 12345u;
-        w[i] = (int8_t)(s >> 16);
-    }
-    static const int8_t zx = -3;
-    static const int8_t zw[M] = { 0, 5, -7, 127 };
-    tcase c = { .op = RLX_OP_CONV_INTEGER, .n_in = 4,
-                .rank = { 4, 4, 0, 1 },
-                .shape = { { 2, C, H, W }, { M, C, 3, 3 }, { 0 }, { M } },
-                .types = { RLX_DTYPE_I8, RLX_DTYPE_I8, RLX_DTYPE_I8,
-                           RLX_DTYPE_I8 },
-                .data = { x, w, &zx, zw },
-                .attrs = { .n_ints = 9,
-                           .ints = (const int64_t[]){ 1, 2, 1, 1, 2, 1, 1,
-                                                      1, 0 } } };
-    check(rt, &c, 0, "conv_integer i8, stride 2, dilation 2, padding, "
-                     "per-channel w zero points");
+    unsetenv("RLX_VULKAN_INT_DOT");
+    free(x);
+    free(w);
     rlx_runtime_destroy(rt);
 }
 
