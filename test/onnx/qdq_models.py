@@ -13,7 +13,9 @@ quantized after the Relu; MaxPool and Flatten keep their input's scale
 and zero point. Also resnet18 dynamic-quantized (DynamicQuantizeLinear,
 ConvInteger / MatMulInteger, the scales applied in float).
 
-Each model runs with `rlx run` on each backend and is compared with
+Each model runs with `rlx run` on each backend (whole: --fallback none;
+Vulkan twice, with its packed integer dot products where the device has
+them and with RLX_VULKAN_INT_DOT=off) and is compared with
 qdq_reference.py's NumPy evaluation of the same file: the logits (a DQ
 of the last quantized tensor) must lie within one quantization step of
 the reference (most are equal; a float op such as Add or Sigmoid may
@@ -278,14 +280,14 @@ def step_of(model_path):
     return None
 
 
-def run_one(args, name, device, plugin_dir, out_dir):
+def run_one(args, name, device, plugin_dir, out_dir, extra_env):
     """(outcome, reason): 'pass', 'fail', 'crash' or 'hang'."""
     path = os.path.join(args.cache, name + ".onnx")
     os.makedirs(out_dir, exist_ok=True)
     cmd = [args.rlx, "run", path, "--device", device, "--input",
            f"input={os.path.join(args.cache, name + '.input.npy')}",
            "--fallback", "none", "--output", out_dir]
-    env = dict(os.environ, RLX_PLUGIN_PATH=plugin_dir)
+    env = dict(os.environ, RLX_PLUGIN_PATH=plugin_dir, **extra_env)
     done = onnx_suite.run_child(cmd, env, args.timeout)
     if done is None:
         return "hang", f"no result in {args.timeout:g} s"
@@ -367,14 +369,23 @@ def main():
               flush=True)
     for spec in args.device:
         device, _, plugin_dir = spec.partition("=")
-        for name in names:
-            outcome, why = run_one(args, name, device, plugin_dir,
-                                   os.path.join(args.cache, "out", device,
-                                                name))
-            n += 1
-            bad |= outcome != "pass"
-            print(f"{'ok' if outcome == 'pass' else 'not ok'} {n} - {name} "
-                  f"on {device}: {outcome}: {why}", flush=True)
+        # Vulkan's two integer paths (the packed dot products where the
+        # device has them, and plain integer products)
+        variants = [("", {})]
+        if device == "vulkan":
+            variants.append((" (int_dot off)", {"RLX_VULKAN_INT_DOT": "off"}))
+        for label, extra_env in variants:
+            for name in names:
+                outcome, why = run_one(
+                    args, name, device, plugin_dir,
+                    os.path.join(args.cache, "out",
+                                 device + ("-int-dot-off" if label else ""),
+                                 name), extra_env)
+                n += 1
+                bad |= outcome != "pass"
+                print(f"{'ok' if outcome == 'pass' else 'not ok'} {n} - "
+                      f"{name} on {device}{label}: {outcome}: {why}",
+                      flush=True)
     print(f"1..{n}")
     return 1 if bad else 0
 
