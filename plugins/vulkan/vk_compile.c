@@ -152,6 +152,16 @@ static rlx_status value_init(const rlx_host *host, const rlx_graph_view *g,
 static rlx_status plan_node(rlxv_ctx *ctx, const rlx_graph_view *g,
                             uint32_t i, rlx_executable *exe)
 {
+    if (exe->values[i].fused)
+        return RLX_OK; /* planned at its chain's end (vk_plan_qfuse.c) */
+    if (exe->values[i].qconv) {
+        uint32_t c = exe->values[i].qconv - 1;
+        rlxv_plan_ctx pc = {
+            .host = ctx->vk->host, .ctx = ctx, .g = g, .exe = exe, .i = c,
+            .v = g->nodes[c], .round = RLXV_ROUND_NONE,
+            .name = exe->names[c], .at_chain_end = 1 };
+        return rlxv_plan_conv(&pc);
+    }
     rlxv_plan_ctx pc = {
         .host = ctx->vk->host, .ctx = ctx, .g = g, .exe = exe, .i = i,
         .v = g->nodes[i], .round = round_of(g->nodes[i]->dtype),
@@ -343,6 +353,15 @@ static rlx_status build(rlxv_ctx *ctx, const rlx_graph_view *g,
     for (uint32_t i = 0; i < exe->n_nodes; i++)
         if ((st = plan_node(ctx, g, i, exe)) != RLX_OK)
             return st;
+    unsigned n_convi = 0, n_fused = 0;
+    for (uint32_t i = 0; i < exe->n_nodes; i++) {
+        n_convi += exe->values[i].op == RLX_OP_CONV_INTEGER;
+        n_fused += exe->values[i].qconv != 0;
+    }
+    if (n_convi)
+        rlx_kit_log(host, RLX_LOG_DEBUG,
+                    "vulkan: %u conv_integer, %u with their requantization "
+                    "fused", n_convi, n_fused);
 
     if ((st = rlxv_mem_create(ctx, exe->arena_end, 0, &exe->arena)) !=
             RLX_OK ||

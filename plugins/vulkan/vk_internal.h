@@ -73,6 +73,9 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_MATMUL_DOT,    /* matmul.comp INTEGER DOT: packed dot products */
     RLXV_PIPE_CONVG_INT,     /* conv.comp built INTEGER */
     RLXV_PIPE_CONVG_DOT,     /* conv.comp INTEGER DOT: packed dot products */
+    RLXV_PIPE_CONVG_INT_Q,   /* conv.comp INTEGER EPI: requantization fused */
+    RLXV_PIPE_CONVG_DOT_Q,   /* conv.comp INTEGER DOT EPI */
+    RLXV_PIPE_QEPI,          /* the fused requantization's operand table */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 
@@ -228,6 +231,11 @@ typedef struct rlxv_value {
     int param_slot;            /* >= 0: lives in a param buffer */
     VkDeviceSize offset;       /* in the arena */
     VkDeviceSize bytes;        /* count * words * 4 */
+    /* a conv_integer's requantization chain fused (vk_plan_qfuse.c):
+     * the conv and the links before the last are planned at the last,
+     * which names the conv (index + 1) */
+    int fused;
+    uint32_t qconv;
 } rlxv_value;
 
 #define RLXV_BIND_NONE UINT32_MAX
@@ -305,6 +313,7 @@ typedef struct rlxv_plan_ctx {
     const rlx_node_view *v;
     uint32_t round;            /* RLXV_ROUND_* from the node's dtype */
     const char *name;
+    int at_chain_end;          /* conv_integer planned at its fused chain's end */
 } rlxv_plan_ctx;
 
 rlx_status rlxv_plan_elementwise(rlxv_plan_ctx *pc);

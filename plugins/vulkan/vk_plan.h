@@ -25,6 +25,23 @@ int rlxv_int_op(rlx_op op);
  * (RLX_VULKAN_INT_DOT) is off. */
 int rlxv_int_dot(const rlxv_plan_ctx *pc);
 
+/* A conv_integer's requantization chain (vk_plan_qfuse.c): the nodes it
+ * reads, and the links it fuses, the last of which holds the result. */
+typedef struct rlxv_qchain {
+    uint32_t bias, mult, scale, zp, clamp[2];  /* bias: UINT32_MAX if none */
+    int bias_per, mult_per;                    /* one per channel, not one */
+    uint32_t n_clamp;
+    rlx_op clamp_op[2];                        /* max or min */
+    rlx_dtype out;                             /* i8 or u8 */
+    uint32_t links[8], n_links, last;
+} rlxv_qchain;
+/* Whether the readers of conv_integer PC form a chain it can fuse. */
+int rlxv_qfuse_match(const rlxv_plan_ctx *pc, rlxv_qchain *qc);
+/* Dispatch the gathering of QC's operands into a table; *BIND gets the
+ * table's binding. */
+rlx_status rlxv_qfuse_table(rlxv_plan_ctx *pc, const rlxv_qchain *qc,
+                            uint32_t *bind);
+
 /* Node PC on f64 operands (shaders/ew64.comp; vk_plan_elementwise.c):
  * arithmetic, the unary ops it has, comparisons, isnan and isinf. */
 rlx_status rlxv_plan_ew64(rlxv_plan_ctx *pc);

@@ -8,7 +8,9 @@
  * convd.comp built INTEGER, the zero points at bindings 3 and 4, has
  * bias meaning w's zero point is per output channel); its GEMM
  * multiplies packed 4 x 8-bit dot products where the device has them
- * (conv.comp built DOT too; see rlxv_int_dot).
+ * (conv.comp built DOT too; see rlxv_int_dot), and takes the
+ * requantization chain after it into its epilogue where it can
+ * (vk_plan_qfuse.c; conv.comp built EPI).
  *
  * push words (shaders/conv_common.glsl): count, M, C, group, output
  * positions, input positions, kernel taps, has bias, round, transposed,
@@ -85,10 +87,27 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
                                        "per output channel (w)");
     int gemm = v->op != RLX_OP_CONV_TRANSPOSE && mg >= GEMM_MIN_ROWS &&
                gx <= 65535 && gy <= 65535 && n * grp <= 65535;
+    /* the GEMM's requantization chain fused: planned at its last node */
+    rlxv_qchain qc;
+    int fuse = integer && gemm && rlxv_qfuse_match(pc, &qc);
+    if (fuse && !pc->at_chain_end) {
+        pc->exe->values[pc->i].fused = 1;
+        for (uint32_t k = 0; k + 1 < qc.n_links; k++)
+            pc->exe->values[qc.links[k]].fused = 1;
+        pc->exe->values[qc.last].qconv = pc->i + 1;
+        return RLX_OK;
+    }
+    uint32_t table = RLXV_BIND_NONE;
+    rlx_status ts = fuse ? rlxv_qfuse_table(pc, &qc, &table) : RLX_OK;
+    if (ts != RLX_OK)
+        return ts;
+    int dot = integer && rlxv_int_dot(pc);
     rlxv_pipe pipe = !integer ? (gemm ? RLXV_PIPE_CONV : RLXV_PIPE_CONVD)
                      : !gemm  ? RLXV_PIPE_CONVI
-                     : rlxv_int_dot(pc) ? RLXV_PIPE_CONVG_DOT
-                                        : RLXV_PIPE_CONVG_INT;
+                     : fuse   ? (dot ? RLXV_PIPE_CONVG_DOT_Q
+                                     : RLXV_PIPE_CONVG_INT_Q)
+                     : dot    ? RLXV_PIPE_CONVG_DOT
+                              : RLXV_PIPE_CONVG_INT;
     rlxv_dispatch *d = rlxv_dispatch_add(pc->host, pc->exe, pipe);
     if (!d)
         return RLX_ERR_OUT_OF_MEMORY;
@@ -110,13 +129,17 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
     }
     d->push[29] = x->dtype == RLX_DTYPE_I8;
     d->push[30] = w->dtype == RLX_DTYPE_I8;
-    d->bind[0] = pc->i;
+    d->bind[0] = fuse ? qc.last : pc->i;
     d->bind[1] = v->inputs[0];
     d->bind[2] = v->inputs[1];
     if (v->n_inputs >= 3)
         d->bind[3] = v->inputs[2];
     if (integer)
         d->bind[4] = v->inputs[3];
+    if (fuse) { /* the zero points come from the table */
+        d->bind[3] = table;
+        d->bind[4] = RLXV_BIND_NONE;
+    }
     if (gemm) {
         d->groups[0] = (uint32_t)gx;
         d->groups[1] = (uint32_t)gy;

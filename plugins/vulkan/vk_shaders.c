@@ -152,6 +152,15 @@ static const uint32_t convg_int_spv[] =
 static const uint32_t convg_dot_spv[] =
 #include "convg_dot.spv.h"
     ;
+static const uint32_t convg_int_q_spv[] =
+#include "convg_int_q.spv.h"
+    ;
+static const uint32_t convg_dot_q_spv[] =
+#include "convg_dot_q.spv.h"
+    ;
+static const uint32_t qepi_spv[] =
+#include "qepi.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -207,4 +216,7 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_MATMUL_DOT] = { S(matmul_dot), 0, { 0 } },
     [RLXV_PIPE_CONVG_INT] = { S(convg_int), 0, { 0 } },
     [RLXV_PIPE_CONVG_DOT] = { S(convg_dot), 0, { 0 } },
+    [RLXV_PIPE_CONVG_INT_Q] = { S(convg_int_q), 0, { 0 } },
+    [RLXV_PIPE_CONVG_DOT_Q] = { S(convg_dot_q), 0, { 0 } },
+    [RLXV_PIPE_QEPI] = { S(qepi), 0, { 0 } },
 };

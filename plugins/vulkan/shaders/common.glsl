@@ -334,3 +334,16 @@ int rlx_index(uint lo, uint hi, uint words, uint dim)
         v += int(dim);
     return v >= 0 && uint(v) < dim ? v : -1;
 }
+
+// a / b rounded to nearest: the quotient corrected by its remainder
+float rlx_div_rn(float a, float b)
+{
+    precise float q = a / b;
+    if (isnan(q) || isinf(q) || q == 0.0)
+        return q;
+    precise float r = fma(-q, b, a);
+    precise float q1 = fma(r, 1.0 / b, q);
+    // keep the corrected quotient only if its remainder is smaller
+    precise float r1 = fma(-q1, b, a);
+    return abs(r1) < abs(r) ? q1 : q;
+}

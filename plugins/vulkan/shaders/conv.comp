@@ -19,17 +19,28 @@
 // (shaders/dot.glsl), and the zero points come in at the end through the
 // row sums of w and the column sums of x: sum (w - wz)(x - xz) =
 // sum wx - xz sum w - wz sum x + K wz xz. Padding then holds xz (which
-// adds nothing once corrected) and the k tail 0 on both sides.
+// adds nothing once corrected) and the k tail 0 on both sides. With EPI
+// too, the requantization chain after the conv is fused into the
+// epilogue (shaders/qepi.glsl): the zero points and the chain's operands
+// come from the table at binding 3 (shaders/qepi.comp) and the result is
+// the chain's i8/u8 value.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "conv_common.glsl"
 
-#ifdef INTEGER
+#if defined(EPI)
+#define T int
+#include "qepi.glsl"
+#define XZP qepi_xz()
+#define WZP(m) qepi_wz(m)
+#elif defined(INTEGER)
 #define T int
 layout(std430, set = 0, binding = 3) readonly buffer XZ { int xz[]; };
 layout(std430, set = 0, binding = 4) readonly buffer WZ { int wz[]; };
+#define XZP xz[0]
+#define WZP(m) wz[p.has_bias != 0u ? (m) : 0u]
 #else
 #define T float
 layout(std430, set = 0, binding = 3) readonly buffer Bias { float bias[]; };
@@ -86,7 +97,7 @@ void main()
         [[unroll]] for (uint j = 0u; j < 4u; j++)
             acc[i][j] = T(0);
 #ifdef INTEGER
-    int xzp = xz[0];
+    int xzp = XZP;
 #endif
 #ifdef DOT
     // raw row sums of w and column sums of x, this thread's 4 and 4
@@ -122,8 +133,7 @@ void main()
             uint col = n0 + bc, kb = k0 + bk;
 #ifdef INTEGER
             As[ak][ar] = row < mg && kk < p.kg
-                             ? w[wbase + row * p.kg + kk] -
-                                   wz[p.has_bias != 0u ? g * mg + row : 0u]
+                             ? w[wbase + row * p.kg + kk] - WZP(g * mg + row)
                              : 0;
             Bs[bk][bc] = col < p.np && kb < p.kg
                              ? im2col(xbase, kb, col, xzp) - xzp : 0;
@@ -171,7 +181,7 @@ void main()
             continue;
         uint mm = g * mg + row;
 #ifdef INTEGER
-        int wzp = wz[p.has_bias != 0u ? mm : 0u];
+        int wzp = WZP(mm);
 #else
         float b = p.has_bias != 0u ? bias[mm] : 0.0;
 #endif
@@ -180,11 +190,15 @@ void main()
             if (col >= p.np)
                 continue;
 #if defined(DOT)
-            y[(n * p.m + mm) * p.np + col] =
-                acc[i][j] - xzp * sum_w[i] - wzp * sum_x[j] +
-                int(p.kg) * wzp * xzp;
+            int r = acc[i][j] - xzp * sum_w[i] - wzp * sum_x[j] +
+                    int(p.kg) * wzp * xzp;
 #elif defined(INTEGER)
-            y[(n * p.m + mm) * p.np + col] = acc[i][j];
+            int r = acc[i][j];
+#endif
+#if defined(EPI)
+            y[(n * p.m + mm) * p.np + col] = qepi_requant(r, mm);
+#elif defined(INTEGER)
+            y[(n * p.m + mm) * p.np + col] = r;
 #else
             y[(n * p.m + mm) * p.np + col] = rlx_round(acc[i][j] + b,
                                                        p.rnd);

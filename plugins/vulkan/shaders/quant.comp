@@ -31,19 +31,6 @@ uint scale_index(uint e)
     return 0u;
 }
 
-// a / b rounded to nearest: the quotient corrected by its remainder
-float div_rn(float a, float b)
-{
-    precise float q = a / b;
-    if (isnan(q) || isinf(q) || q == 0.0)
-        return q;
-    precise float r = fma(-q, b, a);
-    precise float q1 = fma(r, 1.0 / b, q);
-    // keep the corrected quotient only if its remainder is smaller
-    precise float r1 = fma(-q1, b, a);
-    return abs(r1) < abs(r) ? q1 : q;
-}
-
 void main()
 {
     uint e = rlx_gid();
@@ -56,7 +43,7 @@ void main()
         y[e] = floatBitsToUint(rlx_round(d * s[k], p.rnd));
         return;
     }
-    float q = div_rn(uintBitsToFloat(x[e]), s[k]);
+    float q = rlx_div_rn(uintBitsToFloat(x[e]), s[k]);
     int r;
     if (isnan(q)) {
         r = zp;
