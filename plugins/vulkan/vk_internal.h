@@ -76,6 +76,7 @@ typedef enum rlxv_pipe {
     RLXV_PIPE_CONVG_INT_Q,   /* conv.comp INTEGER EPI: requantization fused */
     RLXV_PIPE_CONVG_DOT_Q,   /* conv.comp INTEGER DOT EPI */
     RLXV_PIPE_QEPI,          /* the fused requantization's operand table */
+    RLXV_PIPE_CONVI_Q,       /* convd.comp INTEGER EPI */
     RLXV_PIPE_COUNT
 } rlxv_pipe;
 

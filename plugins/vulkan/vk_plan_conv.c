@@ -8,9 +8,9 @@
  * convd.comp built INTEGER, the zero points at bindings 3 and 4, has
  * bias meaning w's zero point is per output channel); its GEMM
  * multiplies packed 4 x 8-bit dot products where the device has them
- * (conv.comp built DOT too; see rlxv_int_dot), and takes the
- * requantization chain after it into its epilogue where it can
- * (vk_plan_qfuse.c; conv.comp built EPI).
+ * (conv.comp built DOT too; see rlxv_int_dot). Both take the
+ * requantization chain after them into their epilogue where they can
+ * (vk_plan_qfuse.c; conv.comp and convd.comp built EPI).
  *
  * push words (shaders/conv_common.glsl): count, M, C, group, output
  * positions, input positions, kernel taps, has bias, round, transposed,
@@ -87,9 +87,9 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
                                        "per output channel (w)");
     int gemm = v->op != RLX_OP_CONV_TRANSPOSE && mg >= GEMM_MIN_ROWS &&
                gx <= 65535 && gy <= 65535 && n * grp <= 65535;
-    /* the GEMM's requantization chain fused: planned at its last node */
+    /* the requantization chain fused: planned at its last node */
     rlxv_qchain qc;
-    int fuse = integer && gemm && rlxv_qfuse_match(pc, &qc);
+    int fuse = integer && rlxv_qfuse_match(pc, &qc);
     if (fuse && !pc->at_chain_end) {
         pc->exe->values[pc->i].fused = 1;
         for (uint32_t k = 0; k + 1 < qc.n_links; k++)
@@ -103,7 +103,7 @@ rlx_status rlxv_plan_conv(rlxv_plan_ctx *pc)
         return ts;
     int dot = integer && rlxv_int_dot(pc);
     rlxv_pipe pipe = !integer ? (gemm ? RLXV_PIPE_CONV : RLXV_PIPE_CONVD)
-                     : !gemm  ? RLXV_PIPE_CONVI
+                     : !gemm  ? (fuse ? RLXV_PIPE_CONVI_Q : RLXV_PIPE_CONVI)
                      : fuse   ? (dot ? RLXV_PIPE_CONVG_DOT_Q
                                      : RLXV_PIPE_CONVG_INT_Q)
                      : dot    ? RLXV_PIPE_CONVG_DOT

@@ -1,7 +1,8 @@
 /*
  * vk_plan_qfuse.c - the requantization chain the ONNX importer lowers
- * QLinearConv and QDQ conv groups to, fused into conv_integer's GEMM
- * epilogue (shaders/conv.comp built EPI, shaders/qepi.glsl):
+ * QLinearConv and QDQ conv groups to, fused into conv_integer's
+ * epilogue, the implicit GEMM's or the direct conv's (shaders/conv.comp
+ * and convd.comp built EPI, shaders/qepi.glsl):
  *
  *   acc = conv_integer(x, w, x_zp, w_zp)         i32
  *   [acc = add(acc, bias)]                       i32, one or per channel

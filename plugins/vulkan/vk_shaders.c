@@ -161,6 +161,9 @@ static const uint32_t convg_dot_q_spv[] =
 static const uint32_t qepi_spv[] =
 #include "qepi.spv.h"
     ;
+static const uint32_t convi_q_spv[] =
+#include "convi_q.spv.h"
+    ;
 
 #define S(n) #n, n##_spv, sizeof n##_spv
 
@@ -219,4 +222,5 @@ const rlxv_shader rlxv_shaders[RLXV_PIPE_COUNT] = {
     [RLXV_PIPE_CONVG_INT_Q] = { S(convg_int_q), 0, { 0 } },
     [RLXV_PIPE_CONVG_DOT_Q] = { S(convg_dot_q), 0, { 0 } },
     [RLXV_PIPE_QEPI] = { S(qepi), 0, { 0 } },
+    [RLXV_PIPE_CONVI_Q] = { S(convi_q), 0, { 0 } },
 };

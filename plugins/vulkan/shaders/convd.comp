@@ -7,6 +7,8 @@
 // less their zero points (x's a scalar, w's scalar or per output
 // channel, has_bias telling which), summed in 32 bits, which wraps as
 // the i32 result does; padding adds nothing (x_zp, 0 after the shift).
+// With EPI too, the requantization chain after it is fused
+// (shaders/qepi.glsl: the zero points from the table at binding 3).
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "common.glsl"
@@ -16,8 +18,12 @@ layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) writeonly buffer Y { int y[]; };
 layout(std430, set = 0, binding = 1) readonly buffer X { int x[]; };
 layout(std430, set = 0, binding = 2) readonly buffer W { int w[]; };
+#ifdef EPI
+#include "qepi.glsl"
+#else
 layout(std430, set = 0, binding = 3) readonly buffer XZ { int xz[]; };
 layout(std430, set = 0, binding = 4) readonly buffer WZ { int wz[]; };
+#endif
 #else
 layout(std430, set = 0, binding = 0) writeonly buffer Y { float y[]; };
 layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
@@ -50,7 +56,11 @@ void main()
     uint o2 = pp % p.out_[2], o1 = (pp / p.out_[2]) % p.out_[1],
          o0 = pp / (p.out_[2] * p.out_[1]);
 #ifdef INTEGER
+#ifdef EPI
+    int xzp = qepi_xz(), wzp = qepi_wz(mm);
+#else
     int xzp = xz[0], wzp = wz[p.has_bias != 0u ? mm : 0u];
+#endif
     int acc = 0;
 #else
     float acc = p.has_bias != 0u ? bias[mm] : 0.0;
@@ -86,7 +96,9 @@ void main()
             }
         }
     }
-#ifdef INTEGER
+#if defined(EPI)
+    y[e] = qepi_requant(acc, mm);
+#elif defined(INTEGER)
     y[e] = acc;
 #else
     y[e] = rlx_round(acc, p.rnd);

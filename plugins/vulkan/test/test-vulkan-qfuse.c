@@ -1,8 +1,8 @@
 /*
  * test-vulkan-qfuse.c - conv_integer with the requantization chain the
  * ONNX importer writes after it (add bias, cast, mul, quantize_linear,
- * max/min), which the Vulkan backend fuses into the conv's epilogue
- * (vk_plan_qfuse.c): the result must be cpu-ref's bits with the fusion
+ * max/min), which the Vulkan backend fuses into the conv's epilogue, the
+ * implicit GEMM's and the direct conv's (vk_plan_qfuse.c): the result must be cpu-ref's bits with the fusion
  * and without it (RLX_VULKAN_QFUSE=off), on both integer paths
  * (RLX_VULKAN_INT_DOT), and the debug log must say whether the chain was
  * fused: not when a link is also a graph output. Skipped when no Vulkan
@@ -20,6 +20,7 @@
 enum { C = 8, M = 24, H = 10, W = 9 };
 
 typedef struct variant {
+    int64_t group;        /* 1: the GEMM; 8: 3 channels a group, direct */
     rlx_dtype out;        /* quantize_linear's dtype */
     int bias_per, mult_per;
     double scale;         /* quantize_linear's scale */
@@ -29,13 +30,17 @@ typedef struct variant {
 } variant;
 
 static const variant variants[] = {
-    { RLX_DTYPE_U8, 1, 1, 1.0, 2, 0, "u8, per-channel bias and multiplier, "
-                                     "max and min" },
-    { RLX_DTYPE_I8, 0, 0, 0.75, 0, 0, "i8, one bias and multiplier, scale "
-                                      "0.75, no clamp" },
-    { RLX_DTYPE_U8, 1, 0, 1.0, 1, 0, "u8, one multiplier computed after "
-                                     "the conv, max" },
-    { RLX_DTYPE_U8, 1, 1, 1.0, 1, 1, "u8, the cast also an output" },
+    { 1, RLX_DTYPE_U8, 1, 1, 1.0, 2, 0, "GEMM, u8, per-channel bias and "
+                                        "multiplier, max and min" },
+    { 1, RLX_DTYPE_I8, 0, 0, 0.75, 0, 0, "GEMM, i8, one bias and "
+                                         "multiplier, scale 0.75, no clamp" },
+    { 1, RLX_DTYPE_U8, 1, 0, 1.0, 1, 0, "GEMM, u8, one multiplier computed "
+                                        "after the conv, max" },
+    { 1, RLX_DTYPE_U8, 1, 1, 1.0, 1, 1, "GEMM, u8, the cast also an "
+                                        "output" },
+    { 8, RLX_DTYPE_U8, 1, 1, 1.0, 2, 0, "direct (8 groups), u8, "
+                                        "per-channel bias and multiplier, "
+                                        "max and min" },
 };
 
 static void ok(rlx_status st, const char *what)
@@ -81,13 +86,13 @@ static rlx_graph *build(const variant *v)
     }
     rlx_graph *g = NULL;
     ok(rlx_graph_create(&g), "graph");
-    const int64_t xd[4] = { 2, C, H, W }, wd[4] = { M, C, 3, 3 };
+    const int64_t xd[4] = { 2, C, H, W }, wd[4] = { M, C / v->group, 3, 3 };
     const int64_t cd[4] = { 1, M, 1, 1 };
     rlx_value x, in[4];
     ok(rlx_graph_input(g, "x", RLX_DTYPE_U8, 4, xd, &x), "input");
     const uint8_t xz = 129;
     const int8_t wz = 3;
-    const int64_t conv_attrs[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+    const int64_t conv_attrs[9] = { v->group, 1, 1, 1, 1, 1, 1, 1, 1 };
     const rlx_attrs ca = { .n_ints = 9, .ints = conv_attrs };
     in[0] = x;
     in[1] = constant(g, RLX_DTYPE_I8, 4, wd, w);
