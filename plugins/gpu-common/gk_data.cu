@@ -76,6 +76,19 @@ __device__ __forceinline__ value load_any(int t, const void *p, int64_t k)
     case RLX_DTYPE_I8: v.i = ((const int8_t *)p)[k]; break;
     case RLX_DTYPE_U8: v.i = ((const uint8_t *)p)[k]; break;
     case RLX_DTYPE_BOOL: v.i = ((const uint8_t *)p)[k] != 0; break;
+    case RLX_DTYPE_I16: v.i = ((const int16_t *)p)[k]; break;
+    case RLX_DTYPE_U16: v.i = ((const uint16_t *)p)[k]; break;
+    case RLX_DTYPE_U32: v.i = ((const uint32_t *)p)[k]; break;
+    case RLX_DTYPE_U64: {
+        unsigned long long u = ((const unsigned long long *)p)[k];
+        if (u <= (unsigned long long)INT64_MAX) {
+            v.i = (long long)u;
+        } else { /* past int64: as a double, which saturates the same */
+            v.is_float = 1;
+            v.f = (double)u;
+        }
+        break;
+    }
     default: break;
     }
     return v;
@@ -94,6 +107,19 @@ __device__ __forceinline__ long long to_int(value v, long long lo,
     if (t >= (double)hi)
         return hi;
     return (long long)t;
+}
+
+/* V as a u64: truncated, negative and NaN to 0, saturated at 2^64 - 1. */
+__device__ __forceinline__ unsigned long long to_u64(value v)
+{
+    if (!v.is_float)
+        return v.i < 0 ? 0ull : (unsigned long long)v.i;
+    double t = trunc(v.f);
+    if (isnan(t) || t <= 0)
+        return 0ull;
+    if (t >= 18446744073709551616.0)
+        return ~0ull;
+    return (unsigned long long)t;
 }
 
 __device__ __forceinline__ void store_any(int t, void *p, int64_t k, value v)
@@ -128,6 +154,18 @@ __device__ __forceinline__ void store_any(int t, void *p, int64_t k, value v)
         break;
     case RLX_DTYPE_BOOL:
         ((uint8_t *)p)[k] = v.is_float ? v.f != 0.0 : v.i != 0;
+        break;
+    case RLX_DTYPE_I16:
+        ((int16_t *)p)[k] = (int16_t)to_int(v, INT16_MIN, INT16_MAX);
+        break;
+    case RLX_DTYPE_U16:
+        ((uint16_t *)p)[k] = (uint16_t)to_int(v, 0, UINT16_MAX);
+        break;
+    case RLX_DTYPE_U32:
+        ((uint32_t *)p)[k] = (uint32_t)to_int(v, 0, UINT32_MAX);
+        break;
+    case RLX_DTYPE_U64:
+        ((unsigned long long *)p)[k] = to_u64(v);
         break;
     default: break;
     }
