@@ -43,7 +43,8 @@ RLX_PLUGIN_PATH=$BUILD/plugins/cuda timeout "${CONF_TIMEOUT:-600}" \
     "$BUILD/tools/rlx" conformance \
     --backend cuda >"$OUT/conformance.txt" 2>&1 || status=1
 tail -3 "$OUT/conformance.txt"
-grep -E "FAIL|UNSUPPORTED|not ok" "$OUT/conformance.txt" | head -60
+grep -E "FAIL|UNSUPPORTED|not ok" "$OUT/conformance.txt" | grep -v "^Summary" |
+    head -60
 
 step "meson test $tests"
 # shellcheck disable=SC2086

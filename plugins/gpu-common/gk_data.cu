@@ -65,8 +65,18 @@ __device__ __forceinline__ value load_any(int t, const void *p, int64_t k)
     switch (t) {
     case RLX_DTYPE_F32: v.is_float = 1; v.f = ((const float *)p)[k]; break;
     case RLX_DTYPE_F64: v.is_float = 1; v.f = ((const double *)p)[k]; break;
-    case RLX_DTYPE_F16:
-        v.is_float = 1; v.f = __half2float(((const __half *)p)[k]); break;
+    case RLX_DTYPE_F16: {
+        /* a NaN keeps its payload, as cpu-ref's cast (the hardware's
+         * conversion gives the canonical NaN) */
+        unsigned short b = ((const unsigned short *)p)[k];
+        v.is_float = 1;
+        v.f = (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu)
+                  ? __uint_as_float(((unsigned)(b & 0x8000u) << 16) |
+                                    0x7f800000u |
+                                    ((unsigned)(b & 0x3ffu) << 13))
+                  : __half2float(((const __half *)p)[k]);
+        break;
+    }
     case RLX_DTYPE_BF16:
         v.is_float = 1;
         v.f = gpu_bf16_to_f32(((const gpu_bf16 *)p)[k]);
