@@ -28,7 +28,7 @@ static int is_int(rlx_dtype t)
 }
 
 /* The least and greatest value of integer dtype T (u64 aside: its
- * bounds are bit patterns, u64_bound). */
+ * values are bit patterns, u64_of). */
 static void int_range(rlx_dtype t, int64_t *lo, int64_t *hi)
 {
     switch (t) {
@@ -43,8 +43,8 @@ static void int_range(rlx_dtype t, int64_t *lo, int64_t *hi)
     }
 }
 
-/* B truncated (or rounded UP / down) as a u64, saturated, NaN as NAN_TO,
- * as the bit pattern the kernels carry u64 in. */
+/* V (a whole number) as a u64, saturated, NaN as NAN_TO: the bit
+ * pattern the kernels carry u64 in (cpu-ref's u64_bound and cast). */
 static int64_t u64_of(double v, int64_t nan_to)
 {
     if (isnan(v))
