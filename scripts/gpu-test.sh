@@ -47,10 +47,10 @@ fi
 ninja -C "$BUILD" >"$OUT/build.log" 2>&1 \
     || { grep -B2 -A12 FAILED "$OUT/build.log" | head -60; exit 1; }
 
-step "meson test ${MESON_TESTS:-cuda-plugin cuda-attention cuda-queue cuda-gemm cuda-vision cuda-quant}"
+step "meson test ${MESON_TESTS:-cuda-plugin cuda-attention cuda-queue cuda-gemm cuda-vision cuda-quant cuda-dtypes}"
 # shellcheck disable=SC2086
 meson test -C "$BUILD" --print-errorlogs \
-    ${MESON_TESTS:-cuda-plugin cuda-attention cuda-queue cuda-gemm cuda-vision cuda-quant} \
+    ${MESON_TESTS:-cuda-plugin cuda-attention cuda-queue cuda-gemm cuda-vision cuda-quant cuda-dtypes} \
     >"$OUT/test.log" 2>&1 || status=1
 grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):" "$OUT/test.log" | tail -30
 # on a GPU machine the cuda tests must run, not skip

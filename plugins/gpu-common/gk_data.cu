@@ -65,8 +65,18 @@ __device__ __forceinline__ value load_any(int t, const void *p, int64_t k)
     switch (t) {
     case RLX_DTYPE_F32: v.is_float = 1; v.f = ((const float *)p)[k]; break;
     case RLX_DTYPE_F64: v.is_float = 1; v.f = ((const double *)p)[k]; break;
-    case RLX_DTYPE_F16:
-        v.is_float = 1; v.f = __half2float(((const __half *)p)[k]); break;
+    case RLX_DTYPE_F16: {
+        /* a NaN keeps its payload, as cpu-ref's cast (the hardware's
+         * conversion gives the canonical NaN) */
+        unsigned short b = ((const unsigned short *)p)[k];
+        v.is_float = 1;
+        v.f = (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu)
+                  ? __uint_as_float(((unsigned)(b & 0x8000u) << 16) |
+                                    0x7f800000u |
+                                    ((unsigned)(b & 0x3ffu) << 13))
+                  : __half2float(((const __half *)p)[k]);
+        break;
+    }
     case RLX_DTYPE_BF16:
         v.is_float = 1;
         v.f = gpu_bf16_to_f32(((const gpu_bf16 *)p)[k]);
@@ -76,6 +86,19 @@ __device__ __forceinline__ value load_any(int t, const void *p, int64_t k)
     case RLX_DTYPE_I8: v.i = ((const int8_t *)p)[k]; break;
     case RLX_DTYPE_U8: v.i = ((const uint8_t *)p)[k]; break;
     case RLX_DTYPE_BOOL: v.i = ((const uint8_t *)p)[k] != 0; break;
+    case RLX_DTYPE_I16: v.i = ((const int16_t *)p)[k]; break;
+    case RLX_DTYPE_U16: v.i = ((const uint16_t *)p)[k]; break;
+    case RLX_DTYPE_U32: v.i = ((const uint32_t *)p)[k]; break;
+    case RLX_DTYPE_U64: {
+        unsigned long long u = ((const unsigned long long *)p)[k];
+        if (u <= (unsigned long long)INT64_MAX) {
+            v.i = (long long)u;
+        } else { /* past int64: as a double, which saturates the same */
+            v.is_float = 1;
+            v.f = (double)u;
+        }
+        break;
+    }
     default: break;
     }
     return v;
@@ -94,6 +117,19 @@ __device__ __forceinline__ long long to_int(value v, long long lo,
     if (t >= (double)hi)
         return hi;
     return (long long)t;
+}
+
+/* V as a u64: truncated, negative and NaN to 0, saturated at 2^64 - 1. */
+__device__ __forceinline__ unsigned long long to_u64(value v)
+{
+    if (!v.is_float)
+        return v.i < 0 ? 0ull : (unsigned long long)v.i;
+    double t = trunc(v.f);
+    if (isnan(t) || t <= 0)
+        return 0ull;
+    if (t >= 18446744073709551616.0)
+        return ~0ull;
+    return (unsigned long long)t;
 }
 
 __device__ __forceinline__ void store_any(int t, void *p, int64_t k, value v)
@@ -128,6 +164,18 @@ __device__ __forceinline__ void store_any(int t, void *p, int64_t k, value v)
         break;
     case RLX_DTYPE_BOOL:
         ((uint8_t *)p)[k] = v.is_float ? v.f != 0.0 : v.i != 0;
+        break;
+    case RLX_DTYPE_I16:
+        ((int16_t *)p)[k] = (int16_t)to_int(v, INT16_MIN, INT16_MAX);
+        break;
+    case RLX_DTYPE_U16:
+        ((uint16_t *)p)[k] = (uint16_t)to_int(v, 0, UINT16_MAX);
+        break;
+    case RLX_DTYPE_U32:
+        ((uint32_t *)p)[k] = (uint32_t)to_int(v, 0, UINT32_MAX);
+        break;
+    case RLX_DTYPE_U64:
+        ((unsigned long long *)p)[k] = to_u64(v);
         break;
     default: break;
     }

@@ -6,8 +6,11 @@
  *
  * One kernel reads each element by its runtime dtype: floats compute in
  * f64 from the stored value and round once, integers in int64 with
- * two's-complement wrapping (done in uint64), as cpu-ref does
- * (kernels_ew_float.c, kernels_ew_int.c), so the results agree.
+ * two's-complement wrapping (done in uint64), u64 read unsigned where
+ * it orders or divides, as cpu-ref does (kernels_ew_float.c,
+ * kernels_ew_int.c, kernels_ew_u64.c), so the results agree. f64 runs
+ * every elementwise op and reduction here, the 1.0 ones included, in
+ * double math (exp, erf, tanh of double).
  * Kernels and their launchers together; written against gpu_vendor.h,
  * so nvcc (CUDA) and hipcc (ROCm) compile this same file.
  */
@@ -76,7 +79,58 @@ __device__ long long int_op(const rlxg_ew_plan &p, long long x, long long y)
     case RLX_OP_BITWISE_XOR:
         return (long long)((unsigned long long)x ^ (unsigned long long)y);
     case RLX_OP_BITWISE_NOT: return (long long)~(unsigned long long)x;
+    case RLX_OP_BIT_SHIFT: { /* the bits shifted out: lost at the store */
+        unsigned long long n = (unsigned long long)y;
+        if (n >= 64)
+            return 0;
+        return (long long)(p.i0 ? (unsigned long long)x >> n
+                                : (unsigned long long)x << n);
+    }
     default: return 0;
+    }
+}
+
+/* Whether u64 operands of OP must be read unsigned (the ops that order
+ * or divide); the wrapping ones are the same on the bits. */
+__device__ __forceinline__ bool u64_orders(int op)
+{
+    switch (op) {
+    case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_DIV: case RLX_OP_MOD:
+    case RLX_OP_CLIP: case RLX_OP_RELU: case RLX_OP_SIGN: case RLX_OP_ABS:
+    case RLX_OP_PRELU: case RLX_OP_POW:
+        return true;
+    default:
+        return false;
+    }
+}
+
+__device__ unsigned long long u64_op(const rlxg_ew_plan &p,
+                                     unsigned long long x,
+                                     unsigned long long y)
+{
+    switch (p.op) {
+    case RLX_OP_MAX: return x > y ? x : y;
+    case RLX_OP_MIN: return x < y ? x : y;
+    case RLX_OP_DIV: return y ? x / y : 0;
+    case RLX_OP_MOD: return y ? x % y : 0; /* signs agree: fmod too */
+    case RLX_OP_CLIP: { /* bounds as bit patterns (plan_ew) */
+        unsigned long long lo = (unsigned long long)p.i0;
+        unsigned long long hi = (unsigned long long)p.i1;
+        x = x < lo ? lo : x;
+        return x > hi ? hi : x;
+    }
+    case RLX_OP_SIGN: return x != 0;
+    case RLX_OP_POW: {
+        unsigned long long r = 1;
+        while (y) {
+            if (y & 1)
+                r *= x;
+            x *= x;
+            y >>= 1;
+        }
+        return r;
+    }
+    default: return x; /* relu, abs, prelu: never negative */
     }
 }
 
@@ -91,6 +145,45 @@ __device__ __forceinline__ double hard_sigmoid(double x, double a, double b)
     return v < 0 ? 0.0 : v > 1 ? 1.0 : v; /* NaN passes */
 }
 
+__device__ __forceinline__ double sigmoid(double x)
+{
+    if (x >= 0)
+        return 1.0 / (1.0 + exp(-x));
+    double e = exp(x);
+    return e / (1.0 + e);
+}
+
+/* The 1.0 unary ops in double (f64 comes here; f32, f16 and bf16 run
+ * gk_elementwise.cu's kernels). */
+__device__ double unary_d(int op, long long approx, double x)
+{
+    switch (op) {
+    case RLX_OP_RELU: return x > 0 || isnan(x) ? x : 0.0;
+    case RLX_OP_GELU:
+        if (isinf(x))
+            return x > 0 ? x : 0.0;
+        if (approx == RLX_GELU_TANH) {
+            const double c = 0.79788456080286535588;
+            return 0.5 * x * (1.0 + tanh(c * (x + 0.044715 * x * x * x)));
+        }
+        return 0.5 * x * erfc(-x * 0.70710678118654752440);
+    case RLX_OP_SIGMOID: return sigmoid(x);
+    case RLX_OP_TANH: return tanh(x);
+    case RLX_OP_EXP: return exp(x);
+    case RLX_OP_SIN: return sin(x);
+    case RLX_OP_COS: return cos(x);
+    case RLX_OP_NEG: return -x;
+    case RLX_OP_ABS: return fabs(x);
+    case RLX_OP_LOG: return log(x);
+    case RLX_OP_SQRT: return sqrt(x);
+    case RLX_OP_RSQRT: return 1.0 / sqrt(x);
+    case RLX_OP_SILU: return x * sigmoid(x);
+    case RLX_OP_TAN: return tan(x);
+    case RLX_OP_ATAN: return atan(x);
+    default: return __longlong_as_double(0x7ff8000000000000LL);
+    }
+}
+
 __device__ double float_op(const rlxg_ew_plan &p, double x, double y)
 {
     const double a = p.f0, b = p.f1;
@@ -99,6 +192,17 @@ __device__ double float_op(const rlxg_ew_plan &p, double x, double y)
     case RLX_OP_SUB: return x - y;
     case RLX_OP_MUL: return x * y;
     case RLX_OP_DIV: return x / y;
+    case RLX_OP_POW: return pow(x, y);
+    case RLX_OP_MAX: /* a NaN on either side wins */
+        return isnan(x) || isnan(y) ? x + y : (x > y ? x : y);
+    case RLX_OP_MIN: return isnan(x) || isnan(y) ? x + y : (x < y ? x : y);
+    case RLX_OP_ASIN: return asin(x);
+    case RLX_OP_ACOS: return acos(x);
+    case RLX_OP_SINH: return sinh(x);
+    case RLX_OP_COSH: return cosh(x);
+    case RLX_OP_ASINH: return asinh(x);
+    case RLX_OP_ACOSH: return acosh(x);
+    case RLX_OP_ATANH: return atanh(x);
     case RLX_OP_FLOOR: return floor(x);
     case RLX_OP_CEIL: return ceil(x);
     case RLX_OP_ROUND: return rint(x); /* half to even */
@@ -124,7 +228,7 @@ __device__ double float_op(const rlxg_ew_plan &p, double x, double y)
         return isinf(x) && x < 0 ? 0.0 : x * tanh(softplus(x));
     case RLX_OP_PRELU: return x < 0 ? y * x : x;
     case RLX_OP_MOD: return fmod(x, y);
-    default: return __longlong_as_double(0x7ff8000000000000LL);
+    default: return unary_d(p.op, p.i0, x);
     }
 }
 
@@ -160,14 +264,14 @@ __global__ void ew_kernel(const void *a, const void *b, const void *c,
             bool t = ((const uint8_t *)a)[at[0]] != 0;
             const void *from = t ? b : c;
             int64_t j = t ? at[1] : at[2];
-            switch (p.out_dtype) {
-            case RLX_DTYPE_F32: case RLX_DTYPE_I32:
+            switch (elem_bytes(p.out_dtype)) { /* the bytes, any dtype */
+            case 4:
                 ((uint32_t *)y)[k] = ((const uint32_t *)from)[j];
                 break;
-            case RLX_DTYPE_F16: case RLX_DTYPE_BF16:
+            case 2:
                 ((uint16_t *)y)[k] = ((const uint16_t *)from)[j];
                 break;
-            case RLX_DTYPE_I64: case RLX_DTYPE_F64:
+            case 8:
                 ((unsigned long long *)y)[k] =
                     ((const unsigned long long *)from)[j];
                 break;
@@ -181,9 +285,8 @@ __global__ void ew_kernel(const void *a, const void *b, const void *c,
         case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: {
             int ord;
             if (ints) {
-                long long x = load_i(p.in_dtype, a, at[0]);
-                long long w = load_i(p.in_dtype, b, at[1]);
-                ord = (x > w) - (x < w);
+                ord = int_order(p.in_dtype, load_i(p.in_dtype, a, at[0]),
+                                load_i(p.in_dtype, b, at[1]));
             } else {
                 double x = load_f(p.in_dtype, a, at[0]);
                 double w = load_f(p.in_dtype, b, at[1]);
@@ -203,7 +306,14 @@ __global__ void ew_kernel(const void *a, const void *b, const void *c,
         default:
             break;
         }
-        if (ints)
+        if (ints && is_u64(p.in_dtype) && u64_orders(p.op))
+            store_i(p.out_dtype, y, k,
+                    (long long)u64_op(
+                        p, (unsigned long long)load_i(p.in_dtype, a, at[0]),
+                        p.n_in > 1 ? (unsigned long long)load_i(p.in_dtype,
+                                                                b, at[1])
+                                   : 0ull));
+        else if (ints)
             store_i(p.out_dtype, y, k,
                     int_op(p, load_i(p.in_dtype, a, at[0]),
                            p.n_in > 1 ? load_i(p.in_dtype, b, at[1]) : 0));
@@ -241,16 +351,8 @@ __global__ void reduce_more_kernel(int dtype, int op, const void *x, void *y,
         if (ints) {
             long long acc = 0;
             switch (op) {
-            case RLX_OP_REDUCE_MIN:
-                acc = dtype == RLX_DTYPE_I8 ? INT8_MAX
-                      : dtype == RLX_DTYPE_U8 ? UINT8_MAX
-                      : dtype == RLX_DTYPE_I32 ? INT32_MAX : INT64_MAX;
-                break;
-            case RLX_OP_REDUCE_MAX:
-                acc = dtype == RLX_DTYPE_I8 ? INT8_MIN
-                      : dtype == RLX_DTYPE_U8 ? 0
-                      : dtype == RLX_DTYPE_I32 ? INT32_MIN : INT64_MIN;
-                break;
+            case RLX_OP_REDUCE_MIN: acc = int_greatest(dtype); break;
+            case RLX_OP_REDUCE_MAX: acc = int_least(dtype); break;
             case RLX_OP_REDUCE_PROD: acc = 1; break;
             default: break;
             }
@@ -260,11 +362,15 @@ __global__ void reduce_more_kernel(int dtype, int op, const void *x, void *y,
                                                                p.red_dims,
                                                                p.red_stride, r));
                 switch (op) {
-                case RLX_OP_REDUCE_MIN: acc = v < acc ? v : acc; break;
-                case RLX_OP_REDUCE_MAX: acc = v > acc ? v : acc; break;
+                case RLX_OP_REDUCE_MIN:
+                    acc = int_order(dtype, v, acc) < 0 ? v : acc;
+                    break;
+                case RLX_OP_REDUCE_MAX:
+                    acc = int_order(dtype, v, acc) > 0 ? v : acc;
+                    break;
                 case RLX_OP_REDUCE_PROD: acc = wmul(acc, v); break;
                 case RLX_OP_REDUCE_L1:
-                    v = v < 0 ? wneg(v) : v;
+                    v = v < 0 && !is_u64(dtype) ? wneg(v) : v;
                     acc = (long long)((unsigned long long)acc +
                                       (unsigned long long)v);
                     break;
@@ -272,8 +378,12 @@ __global__ void reduce_more_kernel(int dtype, int op, const void *x, void *y,
                     acc = (long long)((unsigned long long)acc +
                                       (unsigned long long)wmul(v, v));
                     break;
-                case RLX_OP_REDUCE_L2: dacc += (double)v * (double)v; break;
-                case RLX_OP_REDUCE_MEAN: dacc += (double)v; break;
+                case RLX_OP_REDUCE_L2: {
+                    double d = int_to_f(dtype, v);
+                    dacc += d * d;
+                    break;
+                }
+                case RLX_OP_REDUCE_MEAN: dacc += int_to_f(dtype, v); break;
                 default: /* sum, mean */
                     acc = (long long)((unsigned long long)acc +
                                       (unsigned long long)v);
@@ -283,14 +393,23 @@ __global__ void reduce_more_kernel(int dtype, int op, const void *x, void *y,
             if (op == RLX_OP_REDUCE_MEAN || op == RLX_OP_REDUCE_L2) {
                 double d = op == RLX_OP_REDUCE_L2 ? sqrt(dacc)
                            : p.n_red ? dacc / (double)p.n_red : 0.0;
-                acc = d >= 9223372036854775807.0 ? INT64_MAX : (long long)d;
+                if (is_u64(dtype)) /* the unsigned value's bits */
+                    acc = d >= 18446744073709551615.0
+                              ? -1
+                              : (long long)(unsigned long long)d;
+                else
+                    acc = d >= 9223372036854775807.0 ? INT64_MAX
+                                                     : (long long)d;
             }
             store_i(dtype, y, o, acc);
             continue;
         }
         double acc = op == RLX_OP_REDUCE_MIN ? INFINITY
                      : op == RLX_OP_REDUCE_PROD ? 1.0
-                     : op == RLX_OP_REDUCE_LOG_SUM_EXP ? -INFINITY : 0.0;
+                     : op == RLX_OP_REDUCE_LOG_SUM_EXP ||
+                             op == RLX_OP_REDUCE_MAX
+                         ? -INFINITY
+                         : 0.0;
         for (int64_t r = 0; r < p.n_red; r++) {
             double v = load_f(dtype, x, base + plan_off((int)p.red_rank,
                                                         p.red_dims,
@@ -304,14 +423,17 @@ __global__ void reduce_more_kernel(int dtype, int op, const void *x, void *y,
             case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_SUM_SQUARE:
                 acc += v * v;
                 break;
+            case RLX_OP_REDUCE_MAX:
             case RLX_OP_REDUCE_LOG_SUM_EXP: /* the maximum first */
                 acc = (v > acc || isnan(v)) && !isnan(acc) ? v : acc;
                 break;
-            default: break;
+            default: acc += v; break; /* sum, mean (f64) */
             }
         }
         if (op == RLX_OP_REDUCE_L2) {
             acc = sqrt(acc);
+        } else if (op == RLX_OP_REDUCE_MEAN) {
+            acc /= (double)p.n_red; /* an empty axis: 0 / 0, NaN */
         } else if (op == RLX_OP_REDUCE_LOG_SUM_EXP && !isinf(acc) &&
                    !isnan(acc)) {
             double m = acc, s = 0.0;
@@ -341,8 +463,9 @@ __global__ void arg_kernel(int dtype, int is_max, int last, const void *x,
             long long best = load_i(dtype, x, base);
             for (int64_t j = 1; j < len; j++) {
                 long long v = load_i(dtype, x, base + j * inner);
-                bool take = is_max ? (v > best || (last && v == best))
-                                   : (v < best || (last && v == best));
+                int ord = int_order(dtype, v, best);
+                bool take = is_max ? (ord > 0 || (last && ord == 0))
+                                   : (ord < 0 || (last && ord == 0));
                 if (take) {
                     best = v;
                     best_at = j;

@@ -177,9 +177,7 @@ __device__ void scatter_one(int dtype, int red, void *y, int64_t k,
         copy_elem(y, k, upd, u, elem);
         return;
     }
-    if (dtype == RLX_DTYPE_I8 || dtype == RLX_DTYPE_U8 ||
-        dtype == RLX_DTYPE_I32 || dtype == RLX_DTYPE_I64 ||
-        dtype == RLX_DTYPE_BOOL) {
+    if (is_int_dtype(dtype)) {
         long long a = load_i(dtype, y, k), b = load_i(dtype, upd, u), r;
         switch (red) {
         case RLX_REDUCTION_ADD:
@@ -188,8 +186,8 @@ __device__ void scatter_one(int dtype, int red, void *y, int64_t k,
         case RLX_REDUCTION_MUL:
             r = (long long)((unsigned long long)a * (unsigned long long)b);
             break;
-        case RLX_REDUCTION_MAX: r = a > b ? a : b; break;
-        default: r = a < b ? a : b; break;
+        case RLX_REDUCTION_MAX: r = int_order(dtype, b, a) > 0 ? b : a; break;
+        default: r = int_order(dtype, b, a) < 0 ? b : a; break;
         }
         store_i(dtype, y, k, r);
         return;
@@ -310,8 +308,8 @@ __device__ __forceinline__ bool topk_before(int dtype, bool fl,
         bool na = isnan(a), nb = isnan(b);
         ord = na || nb ? (int)na - (int)nb : (a > b) - (a < b);
     } else {
-        long long a = load_i(dtype, x, at_t), b = load_i(dtype, x, at_j);
-        ord = (a > b) - (a < b);
+        ord = int_order(dtype, load_i(dtype, x, at_t),
+                        load_i(dtype, x, at_j));
     }
     if (ord == 0)
         return t < j;

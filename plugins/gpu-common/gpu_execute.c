@@ -553,8 +553,9 @@ rlx_status rlxg_execute_on(rlxg_backend *be, rlx_executable *exe,
         if (flag)
             return rlx_host_report(be->host, RLX_ERR_INVALID_ARGUMENT,
                                    RLXG_NAME " execute: an index (gather, "
-                                   "gather_elements, gather_nd or a "
-                                   "scatter) is outside its axis, or "
+                                   "gather_elements, gather_nd, a "
+                                   "scatter or roi_align's batch index) "
+                                   "is outside its axis, or "
                                    "non_zero found more nonzeros than its "
                                    "result has columns. Fix: check the "
                                    "index input's values, or give "

@@ -37,6 +37,15 @@ gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
     case RLXG_STEP_RANGE:
         return rlxg_range(st, y->dtype, out, y->count, s->ix.f0, s->ix.f1,
                           s->ix.n0, s->ix.n1);
+    case RLXG_STEP_DET:
+        return rlxg_det(st, y->dtype, in0, out, s->outer, s->len);
+    case RLXG_STEP_POOL_INDEX:
+        return rlxg_pool_index(st, x_dtype, in0, (int64_t *)out, &s->win);
+    case RLXG_STEP_GRID_SAMPLE:
+        return rlxg_grid_sample(st, y->dtype, in0, in1, out, &s->ix);
+    case RLXG_STEP_ROI_ALIGN:
+        return rlxg_roi_align(st, y->dtype, in0, in1, in2, s->idx_is_i64,
+                              out, &s->ix, exe->dev_flag);
     case RLXG_STEP_NON_ZERO:
         return rlxg_non_zero(st, x_dtype, in0, (int64_t *)out, &s->ix,
                              exe->dev_flag);

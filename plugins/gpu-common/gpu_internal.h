@@ -152,6 +152,10 @@ typedef enum rlxg_step_kind {
     RLXG_STEP_TOPK,
     RLXG_STEP_RANGE,
     RLXG_STEP_NON_ZERO,
+    RLXG_STEP_DET,        /* outer: the matrices, len: their size m */
+    RLXG_STEP_POOL_INDEX, /* max_pool_index: win (gk_pool.cu) */
+    RLXG_STEP_GRID_SAMPLE,/* in: x, grid (gk_sample.cu) */
+    RLXG_STEP_ROI_ALIGN,  /* in: x, rois, batch indices */
     /* the quantization ops (gk_quant.cu): in x (a), scale or w (b),
      * and the zero points */
     RLXG_STEP_QUANT

@@ -45,6 +45,14 @@ gpuError_t rlxg_arg(gpuStream_t s, int dtype, int is_max, int last,
                     const void *x, int64_t *y, int64_t outer, int64_t len,
                     int64_t inner);
 
+/* det of each of BATCH m x m matrices at x into y (one per matrix):
+ * Gaussian elimination with partial pivoting in double, as cpu-ref's.
+ * m at most RLXG_DET_MAX_M (its matrix fits a block's shared memory;
+ * supports_node declines larger ones). */
+#define RLXG_DET_MAX_M 76
+gpuError_t rlxg_det(gpuStream_t s, int dtype, const void *x, void *y,
+                    int64_t batch, int64_t m);
+
 /* Index plans: a result of rank dims, its input's dims, per-axis
  * numbers (pad: begins and ends; one_hot: the axis in a; trilu: upper
  * and k in a). */
@@ -87,6 +95,19 @@ gpuError_t rlxg_topk(gpuStream_t s, int dtype, const void *x, int64_t *y,
  * order, -1 past the last; more than n0 sets *ERR to 1. One block. */
 gpuError_t rlxg_non_zero(gpuStream_t s, int dtype, const void *x, int64_t *y,
                          const rlxg_index_plan *p, int *err);
+/* grid_sample: x [N, C, D1..Ds] (in_rank, in_dims; s 1 to 3), grid
+ * [N, O1..Os, s] (idx_rank, idx_dims), y [N, C, O1..Os] (count its
+ * elements); mode RLX_GRID_SAMPLE_*, n0 the padding, n1 align_corners. */
+gpuError_t rlxg_grid_sample(gpuStream_t s, int dtype, const void *x,
+                            const void *grid, void *y,
+                            const rlxg_index_plan *p);
+/* roi_align: x [N, C, H, W] (in_dims), rois [R, 4] (x's dtype), batch
+ * indices [R] (i32, or i64 with IDX64), y [R, C, oh, ow] (dims, count);
+ * mode 1 max (else avg), n0 sampling_ratio, n1 half_pixel, f0
+ * spatial_scale. A batch index outside [0, N) sets *ERR to 1. */
+gpuError_t rlxg_roi_align(gpuStream_t s, int dtype, const void *x,
+                          const void *rois, const void *bidx, int idx64,
+                          void *y, const rlxg_index_plan *p, int *err);
 /* range: y[i] = start + i * delta (floats from f, integers from i). */
 gpuError_t rlxg_range(gpuStream_t s, int dtype, void *y, int64_t n,
                       double f_start, double f_delta, int64_t i_start,

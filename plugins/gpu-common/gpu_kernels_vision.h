@@ -52,6 +52,10 @@ gpuError_t rlxg_conv_transpose(gpuStream_t s, int dtype, const void *x,
  * RLX_OP_LP_POOL (p->p the exponent). */
 gpuError_t rlxg_pool(gpuStream_t s, int dtype, const void *x, void *y,
                      const rlxg_win_plan *p);
+/* max_pool_index (f32, f16, bf16 x): each window's maximum's flat index
+ * into x as i64 (-1: none), as cpu-ref's; p->p 1: storage order 1. */
+gpuError_t rlxg_pool_index(gpuStream_t s, int dtype, const void *x,
+                           int64_t *y, const rlxg_win_plan *p);
 
 /* batch_norm over x [n, c, inner]: per channel, from the given mean and
  * variance. */

@@ -23,22 +23,59 @@ static rlx_status bad(ctx *c, const rlx_node_view *v, const char *what)
 static int is_int(rlx_dtype t)
 {
     return t == RLX_DTYPE_I8 || t == RLX_DTYPE_U8 || t == RLX_DTYPE_I32 ||
-           t == RLX_DTYPE_I64 || t == RLX_DTYPE_BOOL;
+           t == RLX_DTYPE_I64 || t == RLX_DTYPE_BOOL ||
+           (t >= RLX_DTYPE_I16 && t <= RLX_DTYPE_U64);
+}
+
+/* The least and greatest value of integer dtype T (u64 aside: its
+ * values are bit patterns, u64_of). */
+static void int_range(rlx_dtype t, int64_t *lo, int64_t *hi)
+{
+    switch (t) {
+    case RLX_DTYPE_I8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+    case RLX_DTYPE_U8: *lo = 0; *hi = UINT8_MAX; break;
+    case RLX_DTYPE_BOOL: *lo = 0; *hi = 1; break;
+    case RLX_DTYPE_I16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    case RLX_DTYPE_U16: *lo = 0; *hi = UINT16_MAX; break;
+    case RLX_DTYPE_I32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case RLX_DTYPE_U32: *lo = 0; *hi = UINT32_MAX; break;
+    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    }
+}
+
+/* V (a whole number) as a u64, saturated, NaN as NAN_TO: the bit
+ * pattern the kernels carry u64 in (cpu-ref's u64_bound and cast). */
+static int64_t u64_of(double v, int64_t nan_to)
+{
+    if (isnan(v))
+        return nan_to;
+    if (v <= 0)
+        return 0;
+    if (v >= 18446744073709551616.0)
+        return -1; /* all ones: UINT64_MAX */
+    return (int64_t)(uint64_t)v;
 }
 
 int rlxg_node_is_more(ctx *c, uint32_t i)
 {
     const rlx_node_view *v = c->g->nodes[i];
-    if (v->op >= 100 && v->op < 200)
-        return 1;
+    if ((v->op >= 100 && v->op < 200) ||
+        (v->op >= RLX_OP_MAX_POOL_INDEX && v->op <= RLX_OP_ROI_ALIGN))
+        return 1; /* and det, grid_sample, roi_align, max_pool_index */
     if (v->n_inputs == 0)
         return 0;
-    switch (v->op) { /* the 1.0 ops on integers */
+    rlx_dtype t = c->exe->values[v->inputs[0]].dtype;
+    switch (v->op) { /* the 1.0 ops on integers and f64 */
     case RLX_OP_ADD: case RLX_OP_SUB: case RLX_OP_MUL: case RLX_OP_DIV:
     case RLX_OP_MAX: case RLX_OP_MIN: case RLX_OP_POW: case RLX_OP_NEG:
     case RLX_OP_ABS: case RLX_OP_RELU: case RLX_OP_REDUCE_SUM:
     case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_MAX:
-        return is_int(c->exe->values[v->inputs[0]].dtype);
+        return is_int(t) || t == RLX_DTYPE_F64;
+    case RLX_OP_GELU: case RLX_OP_SIGMOID: case RLX_OP_TANH:
+    case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS: case RLX_OP_LOG:
+    case RLX_OP_SQRT: case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN:
+    case RLX_OP_ATAN:
+        return t == RLX_DTYPE_F64;
     default:
         return 0;
     }
@@ -48,15 +85,11 @@ int rlxg_node_is_more(ctx *c, uint32_t i)
  * an integer clip's bound. */
 static int64_t int_bound(double b, int up, rlx_dtype t)
 {
-    int64_t lo = INT64_MIN, hi = INT64_MAX;
-    switch (t) {
-    case RLX_DTYPE_I8: lo = INT8_MIN; hi = INT8_MAX; break;
-    case RLX_DTYPE_U8: lo = 0; hi = UINT8_MAX; break;
-    case RLX_DTYPE_BOOL: lo = 0; hi = 1; break;
-    case RLX_DTYPE_I32: lo = INT32_MIN; hi = INT32_MAX; break;
-    default: break;
-    }
+    int64_t lo, hi;
     double v = up ? ceil(b) : floor(b);
+    if (t == RLX_DTYPE_U64) /* unbounded (NaN) below is 0, above all ones */
+        return u64_of(v, up ? 0 : -1);
+    int_range(t, &lo, &hi);
     if (isnan(v))
         return up ? lo : hi;
     if (v <= (double)lo)
@@ -117,6 +150,9 @@ static rlx_status plan_ew(ctx *c, uint32_t i, rlxg_step *s)
     if (v->op == RLX_OP_MOD && p->i0 == 0 &&
         !is_int((rlx_dtype)p->in_dtype))
         return bad(c, v, "fmod 0 on floats");
+    if (v->op == RLX_OP_GELU && p->i0 != RLX_GELU_ERF &&
+        p->i0 != RLX_GELU_TANH)
+        return bad(c, v, "a gelu approximation other than 0 or 1");
     return RLX_OK;
 }
 
@@ -199,11 +235,12 @@ static uint64_t value_bytes(rlx_dtype t, double value)
     case RLX_DTYPE_BF16: out = rlx_kit_bf16_from_double(value); break;
     case RLX_DTYPE_BOOL: out = value != 0.0; break;
     default: {
-        int64_t lo = INT64_MIN, hi = INT64_MAX, iv;
-        if (t == RLX_DTYPE_I8) { lo = INT8_MIN; hi = INT8_MAX; }
-        if (t == RLX_DTYPE_U8) { lo = 0; hi = UINT8_MAX; }
-        if (t == RLX_DTYPE_I32) { lo = INT32_MIN; hi = INT32_MAX; }
-        iv = tv <= (double)lo ? lo : tv >= (double)hi ? hi : (int64_t)tv;
+        int64_t lo, hi, iv;
+        int_range(t, &lo, &hi);
+        if (t == RLX_DTYPE_U64)
+            iv = u64_of(tv, 0);
+        else
+            iv = tv <= (double)lo ? lo : tv >= (double)hi ? hi : (int64_t)tv;
         size_t n = rlx_dtype_size(t);
         memcpy(&out, &iv, n); /* little-endian: the low bytes */
         break;
@@ -423,6 +460,57 @@ static rlx_status plan_index(ctx *c, uint32_t i)
     return need_flag(c);
 }
 
+/* grid_sample and roi_align: one step reading x at computed positions
+ * (gk_sample.cu), their shapes as the core checked them. */
+static rlx_status plan_sample(ctx *c, uint32_t i)
+{
+    const rlx_node_view *v = c->g->nodes[i];
+    const rlxg_value *y = &c->exe->values[i];
+    const rlxg_value *x = &c->exe->values[v->inputs[0]];
+    int roi = v->op == RLX_OP_ROI_ALIGN;
+    if (v->n_inputs != (roi ? 3u : 2u))
+        return bad(c, v, "an input count it never has");
+    const rlxg_value *g = &c->exe->values[v->inputs[1]];
+    rlxg_step *s = rlxg_step_push(c, roi ? RLXG_STEP_ROI_ALIGN
+                                         : RLXG_STEP_GRID_SAMPLE, (int)i);
+    if (!s)
+        return RLX_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < v->n_inputs; j++)
+        s->in[j] = (int)v->inputs[j];
+    rlxg_index_plan *p = &s->ix;
+    p->op = v->op;
+    p->count = y->count;
+    p->rank = y->rank;
+    memcpy(p->dims, y->dims, sizeof p->dims);
+    p->in_rank = x->rank;
+    memcpy(p->in_dims, x->dims, sizeof p->in_dims);
+    p->idx_rank = g->rank;
+    memcpy(p->idx_dims, g->dims, sizeof p->idx_dims);
+    if (!roi) {
+        p->mode = (int32_t)rlx_kit_int_attr(v, RLX_ATTR_GRID_SAMPLE_MODE,
+                                            RLX_GRID_SAMPLE_LINEAR);
+        p->n0 = rlx_kit_int_attr(v, RLX_ATTR_GRID_SAMPLE_PADDING,
+                                 RLX_GRID_SAMPLE_ZEROS);
+        p->n1 = rlx_kit_int_attr(v, RLX_ATTR_GRID_SAMPLE_ALIGN_CORNERS, 0);
+        if (x->rank < 3 || x->rank > 5 || g->rank != x->rank ||
+            g->dims[g->rank - 1] != (int64_t)x->rank - 2 ||
+            p->mode < RLX_GRID_SAMPLE_LINEAR ||
+            p->mode > RLX_GRID_SAMPLE_CUBIC || p->n0 < RLX_GRID_SAMPLE_ZEROS ||
+            p->n0 > RLX_GRID_SAMPLE_REFLECTION)
+            return bad(c, v, "a shape or mode the core should have refused");
+        return RLX_OK;
+    }
+    const rlxg_value *b = &c->exe->values[v->inputs[2]];
+    p->mode = (int32_t)rlx_kit_int_attr(v, RLX_ATTR_ROI_ALIGN_MODE, 0);
+    p->n0 = rlx_kit_int_attr(v, RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO, 0);
+    p->n1 = rlx_kit_int_attr(v, RLX_ATTR_ROI_ALIGN_HALF_PIXEL, 1);
+    p->f0 = rlx_kit_float_attr(v, RLX_ATTR_ROI_ALIGN_SPATIAL_SCALE, 1.0);
+    if (x->rank != 4 || y->rank != 4 || g->rank != 2 || !idx_ok(b))
+        return bad(c, v, "a shape or dtype the core should have refused");
+    s->idx_is_i64 = b->dtype == RLX_DTYPE_I64;
+    return need_flag(c);
+}
+
 rlx_status rlxg_node_more(ctx *c, uint32_t i)
 {
     const rlx_node_view *v = c->g->nodes[i];
@@ -455,6 +543,27 @@ rlx_status rlxg_node_more(ctx *c, uint32_t i)
     }
     case RLX_OP_EXPAND: case RLX_OP_STRIDED_SLICE:
         return strided_copy(c, i);
+    case RLX_OP_MAX_POOL_INDEX:
+        if (!(s = rlxg_step_push(c, RLXG_STEP_POOL_INDEX, (int)i)))
+            return RLX_ERR_OUT_OF_MEMORY;
+        s->in[0] = (int)v->inputs[0];
+        return rlxg_plan_window(c, i, &s->win);
+    case RLX_OP_GRID_SAMPLE: case RLX_OP_ROI_ALIGN:
+        return plan_sample(c, i);
+    case RLX_OP_DET: {
+        const rlxg_value *x = &c->exe->values[v->inputs[0]];
+        if (x->rank < 2 || x->dims[x->rank - 1] != x->dims[x->rank - 2] ||
+            x->dims[x->rank - 1] > RLXG_DET_MAX_M)
+            return bad(c, v, "matrices that are not square or larger "
+                             "than its kernel takes (supports_node "
+                             "declines those)");
+        if (!(s = rlxg_step_push(c, RLXG_STEP_DET, (int)i)))
+            return RLX_ERR_OUT_OF_MEMORY;
+        s->in[0] = (int)v->inputs[0];
+        s->len = x->dims[x->rank - 1];
+        s->outer = c->exe->values[i].count;
+        return RLX_OK;
+    }
     default:
         break;
     }

@@ -14,21 +14,33 @@
 
 static int is_signed(rlx_dtype t)
 {
-    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I32 || t == RLX_DTYPE_I64;
+    return t == RLX_DTYPE_I8 || t == RLX_DTYPE_I16 || t == RLX_DTYPE_I32 ||
+           t == RLX_DTYPE_I64;
 }
 
-/* floats, signed integers and u8: the dtypes arithmetic takes */
+static int is_unsigned(rlx_dtype t)
+{
+    return t == RLX_DTYPE_U8 || t == RLX_DTYPE_U16 || t == RLX_DTYPE_U32 ||
+           t == RLX_DTYPE_U64;
+}
+
+/* f32, f16, bf16 and f64: the dtypes the elementwise ops and reductions
+ * compute on (f64 in double: gk_ew_more.cu) */
+static int is_real(rlx_dtype t)
+{
+    return rlx_kit_dtype_is_float(t) || t == RLX_DTYPE_F64;
+}
+
+/* floats and every integer width: the dtypes arithmetic takes */
 static int is_number(rlx_dtype t)
 {
-    return rlx_kit_dtype_is_float(t) || is_signed(t) || t == RLX_DTYPE_U8;
+    return is_real(t) || is_signed(t) || is_unsigned(t);
 }
 
 int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
 {
     (void)backend;
-    /* the integer widths of 1.4 (i16, u16, u32, u64) have no kernels
-     * here yet: declined, so placement runs them on the CPU */
-    if (rlx_dtype_size(dtype) == 0 || dtype > RLX_DTYPE_I8)
+    if (rlx_dtype_size(dtype) == 0)
         return 0;
     switch (op) {
     case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
@@ -43,7 +55,7 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_WHERE:
         return 1;
     case RLX_OP_CUMSUM: case RLX_OP_RANGE:
-        return dtype != RLX_DTYPE_BOOL && dtype != RLX_DTYPE_F64;
+        return dtype != RLX_DTYPE_BOOL;
     case RLX_OP_TOPK: case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
     case RLX_OP_NON_ZERO:
         return dtype == RLX_DTYPE_I64; /* the result: indices */
@@ -57,7 +69,7 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
     case RLX_OP_REDUCE_SUM_SQUARE:
         return is_number(dtype);
     case RLX_OP_NEG:
-        return rlx_kit_dtype_is_float(dtype) || is_signed(dtype);
+        return is_real(dtype) || is_signed(dtype);
     /* bool results; the inputs are checked at compile */
     case RLX_OP_EQUAL: case RLX_OP_LESS: case RLX_OP_LESS_EQUAL:
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
@@ -66,21 +78,29 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
         return dtype == RLX_DTYPE_BOOL;
     case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR: case RLX_OP_BITWISE_XOR:
     case RLX_OP_BITWISE_NOT:
-        return is_signed(dtype) || dtype == RLX_DTYPE_U8;
+        return is_signed(dtype) || is_unsigned(dtype);
+    case RLX_OP_BIT_SHIFT:
+        return is_unsigned(dtype);
+    /* elementwise on floats, f64 included (in double) */
     case RLX_OP_GELU: case RLX_OP_SIGMOID:
     case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
     case RLX_OP_LOG: case RLX_OP_SQRT:
     case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
-    case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
-    case RLX_OP_RMS_NORM:
-    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_AVG_POOL:
-    case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
-    case RLX_OP_GROUP_NORM:
     case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND:
     case RLX_OP_RECIPROCAL: case RLX_OP_ERF: case RLX_OP_LEAKY_RELU:
     case RLX_OP_ELU: case RLX_OP_SELU: case RLX_OP_SOFTPLUS:
     case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
     case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_ASIN: case RLX_OP_ACOS: case RLX_OP_SINH: case RLX_OP_COSH:
+    case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
+    case RLX_OP_DET: /* in double (gk_det.cu); supports_node checks m */
+        return is_real(dtype);
+    /* f32, f16 and bf16 only, as docs/ops.md says */
+    case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
+    case RLX_OP_RMS_NORM:
+    case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_AVG_POOL:
+    case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
+    case RLX_OP_GROUP_NORM:
         return rlx_kit_dtype_is_float(dtype);
     /* quantization (gk_quant.cu): the result's dtype; the inputs'
      * are checked by supports_node */
@@ -91,6 +111,10 @@ int rlxg_supports_op(void *backend, rlx_op op, rlx_dtype dtype)
                dtype == RLX_DTYPE_BF16;
     case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
         return dtype == RLX_DTYPE_I32;
+    case RLX_OP_GRID_SAMPLE: case RLX_OP_ROI_ALIGN: /* gk_sample.cu */
+        return rlx_kit_dtype_is_float(dtype);
+    case RLX_OP_MAX_POOL_INDEX: /* the result; supports_node checks x */
+        return dtype == RLX_DTYPE_I64;
     case RLX_OP_MAX_POOL: case RLX_OP_RESIZE: /* bytes: nearest only */
         return rlx_kit_dtype_is_float(dtype) || dtype == RLX_DTYPE_I8 ||
                dtype == RLX_DTYPE_U8;
@@ -103,15 +127,25 @@ int rlxg_supports_node(void *backend, const rlx_graph_view *graph,
                        uint32_t node, char *why, size_t why_size)
 {
     (void)backend;
-    /* supports_op sees only the result's dtype, which for a comparison
-     * (bool) or argmax (i64) says nothing of the inputs': the 1.4 integer
-     * widths are declined by their inputs here too */
+    /* supports_op sees only the result's dtype; every input dtype the
+     * core admits for the other ops has a kernel, the quantization ops'
+     * are narrower */
     const rlx_node_view *n = graph->nodes[node];
-    for (uint32_t i = 0; i < n->n_inputs; i++) {
-        rlx_dtype t = graph->nodes[n->inputs[i]]->dtype;
-        if (rlx_dtype_size(t) == 0 || t > RLX_DTYPE_I8) {
-            snprintf(why, why_size, "no GPU kernel reads %s inputs yet",
-                     rlx_kit_dtype_name(t));
+    if (n->op == RLX_OP_MAX_POOL_INDEX && n->n_inputs == 1 &&
+        !rlx_kit_dtype_is_float(graph->nodes[n->inputs[0]]->dtype)) {
+        snprintf(why, why_size, "no GPU kernel takes max_pool_index of %s "
+                 "(f32, f16 or bf16 only)",
+                 rlx_kit_dtype_name(graph->nodes[n->inputs[0]]->dtype));
+        return 0;
+    }
+    if (n->op == RLX_OP_DET && n->n_inputs == 1) {
+        const rlx_node_view *x = graph->nodes[n->inputs[0]];
+        if (x->rank >= 2 && x->shape[x->rank - 1] > RLXG_DET_MAX_M) {
+            snprintf(why, why_size, "the GPU det kernel takes matrices of "
+                     "at most %d x %d (one in a block's shared memory), "
+                     "not %lld x %lld", RLXG_DET_MAX_M, RLXG_DET_MAX_M,
+                     (long long)x->shape[x->rank - 1],
+                     (long long)x->shape[x->rank - 1]);
             return 0;
         }
     }

@@ -127,8 +127,24 @@ TEST(loads_and_registers)
                                               RLX_DTYPE_BF16),
                   "matmul on f32, f16 and bf16", "");
         gpu_check(!rlx_backend_supports_op(b, RLX_OP_MATMUL, RLX_DTYPE_I32) &&
-                      !rlx_backend_supports_op(b, RLX_OP_EXP, RLX_DTYPE_F64),
-                  "no float ops on integer or f64 dtypes", "");
+                      !rlx_backend_supports_op(b, RLX_OP_MATMUL,
+                                               RLX_DTYPE_F64) &&
+                      !rlx_backend_supports_op(b, RLX_OP_EXP, RLX_DTYPE_I32),
+                  "no matmul on integers or f64, no exp on integers", "");
+        int every = 1;
+        for (rlx_dtype t = RLX_DTYPE_I16; t <= RLX_DTYPE_U64; t++)
+            every = every && rlx_backend_supports_op(b, RLX_OP_ADD, t) &&
+                    rlx_backend_supports_op(b, RLX_OP_REDUCE_MIN, t) &&
+                    rlx_backend_supports_op(b, RLX_OP_CAST, t);
+        gpu_check(every && rlx_backend_supports_op(b, RLX_OP_EXP,
+                                                   RLX_DTYPE_F64) &&
+                      rlx_backend_supports_op(b, RLX_OP_DET, RLX_DTYPE_F64) &&
+                      rlx_backend_supports_op(b, RLX_OP_BIT_SHIFT,
+                                              RLX_DTYPE_U64) &&
+                      !rlx_backend_supports_op(b, RLX_OP_BIT_SHIFT,
+                                               RLX_DTYPE_I64),
+                  "arithmetic, reductions and casts on i16, u16, u32 and "
+                  "u64; exp and det on f64; bit_shift on unsigned only", "");
         gpu_check(rlx_backend_supports_op(b, RLX_OP_TRANSPOSE,
                                           RLX_DTYPE_I64) &&
                       rlx_backend_supports_op(b, RLX_OP_GATHER, RLX_DTYPE_U8),
