@@ -76,7 +76,7 @@ int rlxb_wino_setting(const rlx_compile_options *o, const rlx_host *host)
 #define XI 36 /* points of the transformed 6x6 tile */
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 /* Bytes of one job's V and M together that stay in L2. */
-#define WINO_BLOCK_BYTES ((size_t)1536 << 10)
+#define WINO_BLOCK_BYTES ((size_t)1024 << 10)
 
 int rlxb_wino_fits(const rlxb_conv *p)
 {
@@ -100,11 +100,12 @@ int rlxb_wino_pays(const rlxb_conv *p)
     if (p->c < 16 || p->m < 16)
         return 0; /* the transforms outweigh the products */
     /* multiplies per input-output channel pair: 36 per tile of the
-     * (zero-padded) panels against 9 per output; the transforms and
-     * the larger weights take some of the gain */
+     * (zero-padded) panels against 9 per output; the transforms and the
+     * 4x larger weights take some of the gain, so it must be 1.4x
+     * fewer (measured: 1.4x faster at 1.5x fewer, slower at 0.4x) */
     size_t t = p->n * tiles_h(p) * tiles_w(p);
     size_t slots = (t + NR - 1) / NR * NR;
-    return slots * XI * 2 <= p->n * p->p * 9;
+    return slots * XI * 7 <= p->n * p->p * 9 * 5;
 }
 
 static size_t m_tiles(const rlxb_conv *p)
@@ -173,16 +174,17 @@ void rlxb_wino_pack(rlxb_conv *p, const float *w, const float *scale)
         }
 }
 
-/* A run of tiles of one tile row of one image, at most 16, within one
- * half of a panel. */
+/* A run of tiles of one tile row of one image within a panel (for the
+ * output transform: within one half of it). */
 typedef struct seg {
     size_t img, ty, tx, n; /* first tile, count */
     size_t col;            /* its column in the panel */
 } seg;
 
-/* The segments of the NT tiles from global tile G0 on: at most 2 * NR. */
+/* The segments of the NT tiles from global tile G0 on, cut at the
+ * halves when HALVES: at most 2 * NR. */
 static size_t segments(const rlxb_conv *p, size_t g0, size_t nt,
-                       seg *out)
+                       int halves, seg *out)
 {
     size_t tw = tiles_w(p), per = tiles_h(p) * tw, n = 0;
     for (size_t j = 0; j < nt;) {
@@ -191,7 +193,7 @@ static size_t segments(const rlxb_conv *p, size_t g0, size_t nt,
         size_t half_end = (j / 16 + 1) * 16;
         if (len > nt - j)
             len = nt - j;
-        if (len > half_end - j)
+        if (halves && len > half_end - j)
             len = half_end - j;
         out[n++] = (seg){ .img = g / per, .ty = rem / tw, .tx = tx,
                           .n = len, .col = j };
@@ -241,9 +243,9 @@ ALWAYS_INLINE void at6(__m512 m0, __m512 m1, __m512 m2, __m512 m3,
     o[3] = _mm512_add_ps(_mm512_fmadd_ps(_mm512_set1_ps(8.0f), s, q), m5);
 }
 
-/* Columns of the vertical pass of one segment: 16 tiles read 4 * 16 + 2
- * columns, rounded to vectors (the permutes read five). */
-#define VROW 80
+/* Columns of the vertical pass of one segment: NR tiles read 4 * NR + 2
+ * columns; the permutes of the last 16 tiles read five vectors. */
+#define VROW (4 * NR + 16)
 
 /* V of segment S for channels [0, C) into the panel at V (xi stride
  * XSTEP floats, channel rows of NR). */
@@ -259,7 +261,8 @@ static void input_tiles(const rlxb_conv *p, const float *x, const seg *s,
     int rows_ok[6];
     for (int k = 0; k < 6; k++)
         rows_ok[k] = r0 + k >= 0 && r0 + k < ih;
-    const __mmask16 keep = (__mmask16)((1u << s->n) - 1);
+    /* the vectors holding the live columns; the rest stay zero */
+    int nv = (int)((4 * s->n + 2 + 15) / 16);
     const __m512i x01 = _mm512_set_epi32(29, 25, 21, 17, 13, 9, 5, 1, 28,
                                          24, 20, 16, 12, 8, 4, 0);
     const __m512i y01 = _mm512_set_epi32(31, 27, 23, 19, 15, 11, 7, 3, 30,
@@ -273,13 +276,14 @@ static void input_tiles(const rlxb_conv *p, const float *x, const seg *s,
     const __m512i sh1 = _mm512_set_epi32(17, 15, 14, 13, 12, 11, 10, 9, 8,
                                          7, 6, 5, 4, 3, 2, 1);
     float tmp[6][VROW] __attribute__((aligned(64)));
+    memset(tmp, 0, sizeof tmp);
     for (size_t c = 0; c < p->c; c++) {
         const float *xc = x + (s->img * p->c + c) * p->ih * p->iw;
         const float *xr[6];
         for (int k = 0; k < 6; k++)
             xr[k] = rows_ok[k] ? xc + (r0 + k) * iw : NULL;
         /* vertical: B^T over the 6 rows, column by column */
-        for (int k = 0; k < VROW / 16; k++) {
+        for (int k = 0; k < nv; k++) {
             __m512 d[6];
             for (int r = 0; r < 6; r++)
                 d[r] = xr[r] && cm[k]
@@ -291,29 +295,36 @@ static void input_tiles(const rlxb_conv *p, const float *x, const seg *s,
             for (int i = 0; i < 6; i++)
                 _mm512_store_ps(&tmp[i][16 * k], o[i]);
         }
-        /* horizontal: tile t's columns 4t .. 4t + 5 of each row */
-        float *vc = v + c * NR + s->col;
-        for (int i = 0; i < 6; i++) {
-            __m512 a0 = _mm512_load_ps(&tmp[i][0]);
-            __m512 a1 = _mm512_load_ps(&tmp[i][16]);
-            __m512 a2 = _mm512_load_ps(&tmp[i][32]);
-            __m512 a3 = _mm512_load_ps(&tmp[i][48]);
-            __m512 a4 = _mm512_load_ps(&tmp[i][64]);
-            __m512 xa = _mm512_permutex2var_ps(a0, x01, a1);
-            __m512 ya = _mm512_permutex2var_ps(a0, y01, a1);
-            __m512 xb = _mm512_permutex2var_ps(a2, x01, a3);
-            __m512 yb = _mm512_permutex2var_ps(a2, y01, a3);
-            __m512 e0 = _mm512_permutex2var_ps(xa, lo8, xb);
-            __m512 e1 = _mm512_permutex2var_ps(xa, hi8, xb);
-            __m512 e2 = _mm512_permutex2var_ps(ya, lo8, yb);
-            __m512 e3 = _mm512_permutex2var_ps(ya, hi8, yb);
-            __m512 e4 = _mm512_permutex2var_ps(e0, sh0, a4);
-            __m512 e5 = _mm512_permutex2var_ps(e1, sh1, a4);
-            __m512 o[6];
-            bt6(e0, e1, e2, e3, e4, e5, o);
-            for (int j = 0; j < 6; j++)
-                _mm512_mask_storeu_ps(vc + (size_t)(i * 6 + j) * xstep, keep,
-                                      o[j]);
+        /* horizontal, 16 tiles at a time: tile t's columns 4t .. 4t + 5
+         * of each row */
+        for (size_t t0 = 0; t0 < s->n; t0 += 16) {
+            size_t left = s->n - t0;
+            const __mmask16 keep =
+                (__mmask16)(left >= 16 ? 0xffffu : (1u << left) - 1);
+            float *vc = v + c * NR + s->col + t0;
+            for (int i = 0; i < 6; i++) {
+                const float *ti = &tmp[i][4 * t0];
+                __m512 a0 = _mm512_load_ps(ti);
+                __m512 a1 = _mm512_load_ps(ti + 16);
+                __m512 a2 = _mm512_load_ps(ti + 32);
+                __m512 a3 = _mm512_load_ps(ti + 48);
+                __m512 a4 = _mm512_load_ps(ti + 64);
+                __m512 xa = _mm512_permutex2var_ps(a0, x01, a1);
+                __m512 ya = _mm512_permutex2var_ps(a0, y01, a1);
+                __m512 xb = _mm512_permutex2var_ps(a2, x01, a3);
+                __m512 yb = _mm512_permutex2var_ps(a2, y01, a3);
+                __m512 e0 = _mm512_permutex2var_ps(xa, lo8, xb);
+                __m512 e1 = _mm512_permutex2var_ps(xa, hi8, xb);
+                __m512 e2 = _mm512_permutex2var_ps(ya, lo8, yb);
+                __m512 e3 = _mm512_permutex2var_ps(ya, hi8, yb);
+                __m512 e4 = _mm512_permutex2var_ps(e0, sh0, a4);
+                __m512 e5 = _mm512_permutex2var_ps(e1, sh1, a4);
+                __m512 o[6];
+                bt6(e0, e1, e2, e3, e4, e5, o);
+                for (int j = 0; j < 6; j++)
+                    _mm512_mask_storeu_ps(
+                        vc + (size_t)(i * 6 + j) * xstep, keep, o[j]);
+            }
         }
     }
 }
@@ -371,8 +382,9 @@ static void output_tiles(const float *mv, size_t xstep, float out[4][64])
 
 /* N outputs SRC of channel CH at Y (residual RES or NULL): the epilogue
  * in registers for bias, residual and relu, else through the conv's. */
-static void store_row(const rlxb_conv *p, const float *src, float *y,
-                      const float *res, size_t ch, size_t n)
+ALWAYS_INLINE void store_row(const rlxb_conv *p, const float *src, float *y,
+                             const float *res, size_t ch, size_t n,
+                             int relu)
 {
     if (p->act != RLX_OP_RELU && p->act != RLX_OP_INVALID) {
         memcpy(y, src, n * sizeof *y);
@@ -380,7 +392,6 @@ static void store_row(const rlxb_conv *p, const float *src, float *y,
         return;
     }
     const __m512 bias = _mm512_set1_ps(p->fbias[ch]), zero = _mm512_setzero_ps();
-    int relu = p->act == RLX_OP_RELU;
     for (size_t j = 0; j < n; j += 16) {
         __mmask16 m = n - j >= 16 ? 0xffff
                                   : (__mmask16)((1u << (n - j)) - 1);
@@ -396,6 +407,14 @@ static void store_row(const rlxb_conv *p, const float *src, float *y,
     }
 }
 
+/* Floats from one point xi's rows to the next' (ROWS of NR): a line
+ * more than the rows, so the 36 rows the transforms touch at once fall
+ * in different L1 sets rather than one (a multiple of 4 KiB apart). */
+static size_t xi_step(size_t rows)
+{
+    return rows * NR + 16;
+}
+
 typedef struct wino_ctx {
     rlxb_conv *p;
     const float *x, *res;
@@ -409,9 +428,9 @@ static void wino_jobs(void *arg, size_t begin, size_t end)
     rlxb_conv *p = cx->p;
     unsigned slot = rlxb_conv_take_slot(p);
     size_t P = cx->block, tiles = m_tiles(p), kcs = wino_kc(p->c);
+    size_t vstep = xi_step(P * p->c), mstep = xi_step(P * p->m);
     float *v = p->scratch + slot * p->slot_floats;
-    float *mb = v + XI * P * p->c * NR;
-    size_t vstep = P * p->c * NR, mstep = P * p->m * NR; /* per xi */
+    float *mb = v + XI * vstep;
     seg sg[2 * NR];
     float out[4][64] __attribute__((aligned(64)));
     for (size_t job = begin; job < end; job++) {
@@ -427,7 +446,7 @@ static void wino_jobs(void *arg, size_t begin, size_t end)
                     for (size_t c = 0; c < p->c; c++)
                         memset(vp + xi * vstep + c * NR + nt, 0,
                                (NR - nt) * sizeof *vp);
-            size_t n_seg = segments(p, g0, nt, sg);
+            size_t n_seg = segments(p, g0, nt, 0, sg);
             for (size_t k = 0; k < n_seg; k++)
                 input_tiles(p, cx->x, &sg[k], vp, vstep);
         }
@@ -454,7 +473,7 @@ static void wino_jobs(void *arg, size_t begin, size_t end)
         for (size_t pn = 0; pn < np; pn++) {
             size_t g0 = (pn0 + pn) * NR;
             size_t nt = cx->tiles - g0 < NR ? cx->tiles - g0 : NR;
-            size_t n_seg = segments(p, g0, nt, sg);
+            size_t n_seg = segments(p, g0, nt, 1, sg);
             for (size_t half = 0; half * 16 < nt; half++)
                 for (size_t m = 0; m < p->m; m++) {
                     output_tiles(mb + (pn * p->m + m) * NR + half * 16,
@@ -472,8 +491,13 @@ static void wino_jobs(void *arg, size_t begin, size_t end)
                                 break;
                             size_t at = ((s->img * p->m + m) * p->oh + oy) *
                                             p->ow + ox;
-                            store_row(p, &out[a][4 * lt], cx->y + at,
-                                      cx->res ? cx->res + at : NULL, m, n);
+                            const float *r = cx->res ? cx->res + at : NULL;
+                            if (p->act == RLX_OP_RELU) /* two copies */
+                                store_row(p, &out[a][4 * lt], cx->y + at, r,
+                                          m, n, 1);
+                            else
+                                store_row(p, &out[a][4 * lt], cx->y + at, r,
+                                          m, n, 0);
                         }
                     }
                 }
@@ -499,7 +523,8 @@ int rlxb_wino_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
     }
     cx.n_blocks = (cx.panels + cx.block - 1) / cx.block;
     if (rlxb_conv_ensure_scratch(p, par ? (unsigned)threads : 1,
-                                 cx.block * per_panel / sizeof(float)) != 0)
+                                 XI * (xi_step(cx.block * p->c) +
+                                       xi_step(cx.block * p->m))) != 0)
         return -1;
     if (par && cx.n_blocks > 1)
         rlxb_parallel_for(pool, cx.n_blocks, 1, wino_jobs, &cx);
