@@ -457,6 +457,11 @@ static void wino_jobs(void *arg, size_t begin, size_t end)
                 for (size_t t = 0; t < tiles; t++) {
                     size_t i = t * MR, mr = p->m - i < MR ? p->m - i : MR;
                     const float *u = p->packed + u_at(p, xi, k0, kc, t);
+                    /* the next weight tile (the stream goes on through
+                     * the slices and points) into L1 while this one runs */
+                    const char *pf = (const char *)(u + kc * MR);
+                    if (xi + 1 == XI && k0 + kc == p->c && t + 1 == tiles)
+                        pf = NULL;
                     for (size_t pn = 0; pn < np; pn++) {
                         size_t g0 = (pn0 + pn) * NR;
                         size_t nt = cx->tiles - g0 < NR ? cx->tiles - g0
@@ -465,7 +470,8 @@ static void wino_jobs(void *arg, size_t begin, size_t end)
                             mr, nt, kc, u, 0, 1,
                             v + xi * vstep + (pn * p->c + k0) * NR,
                             mb + xi * mstep + (pn * p->m + i) * NR, NR,
-                            k0 > 0, NULL, NULL, 0);
+                            k0 > 0, NULL, pn == 0 ? pf : NULL,
+                            pf ? kc * MR * sizeof(float) / 64 : 0);
                     }
                 }
             }
