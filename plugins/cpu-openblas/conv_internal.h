@@ -45,6 +45,26 @@ int rlxb_igemm_fits(const rlxb_conv *p);
 int rlxb_igemm_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
                    const float *res, float *y, int par);
 
+/* ---- kernels_wino.c --------------------------------------------------- */
+
+/* The setting cpu-openblas.winograd: 0 never, 1 always where it fits, 2
+ * (unset) where it pays; -1 when bad (reported). */
+int rlxb_wino_setting(const rlx_compile_options *o, const rlx_host *host);
+/* 1 when the Winograd kernel can run P (3x3, stride 1, no dilation, one
+ * group; the AVX-512 variant only). */
+int rlxb_wino_fits(const rlxb_conv *p);
+/* 1 when P, which fits, is expected to run faster by Winograd. */
+int rlxb_wino_pays(const rlxb_conv *p);
+/* Floats of P's transformed packed weights. */
+size_t rlxb_wino_packed_floats(const rlxb_conv *p);
+/* Transform and pack weights W [m, c, 3, 3], row m scaled by SCALE[m],
+ * into p->packed. */
+void rlxb_wino_pack(rlxb_conv *p, const float *w, const float *scale);
+/* P on input X (residual RES or NULL) into Y, weights packed; threads
+ * from POOL when PAR. 0, or -1 when out of memory. */
+int rlxb_wino_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
+                  const float *res, float *y, int par);
+
 /* ---- kernels_dw.c ------------------------------------------------------ */
 
 /* 1 when the phase-plane kernel runs P (stride 1 or 2, no dilation). */

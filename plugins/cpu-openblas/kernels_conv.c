@@ -151,6 +151,14 @@ rlx_status rlxb_conv_prepare(rlxb_backend *be,
     p->bias_in = v->n_inputs == 3 ? 2 : -1;
     p->res_in = p->bn_in = -1;
     p->act = RLX_OP_INVALID;
+    int wino = rlxb_wino_setting(options, be->host);
+    if (wino < 0)
+        return RLX_ERR_INVALID_ARGUMENT;
+    p->wino = wino && rlxb_wino_fits(p) && (wino == 1 || rlxb_wino_pays(p));
+    if (p->wino)
+        rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                    "cpu-openblas: conv '%s' by Winograd F(4x4, 3x3)",
+                    v->name);
     return RLX_OK;
 #else
     (void)be;
@@ -208,6 +216,7 @@ static int pack_weights(rlxb_conv *p, const float *const *in)
     if (same)
         return 0;
     size_t floats = p->depthwise ? p->m * p->kh * p->kw
+                    : p->wino    ? rlxb_wino_packed_floats(p)
                                  : p->groups * m_tiles(p) * p->k * MR;
     if (!p->packed) {
         p->packed = aligned_alloc(RLXB_ALIGN,
@@ -227,7 +236,15 @@ static int pack_weights(rlxb_conv *p, const float *const *in)
                 in[p->bn_in + 1][ch];
         p->fbias[ch] = b;
     }
-    if (p->depthwise) {
+    if (p->wino) { /* transformed: kernels_wino.c */
+        float *scale = malloc((p->m ? p->m : 1) * sizeof *scale);
+        if (!scale)
+            return -1;
+        for (size_t ch = 0; ch < p->m; ch++)
+            scale[ch] = bn_scale(p, in, ch);
+        rlxb_wino_pack(p, w, scale);
+        free(scale);
+    } else if (p->depthwise) {
         size_t kk = p->kh * p->kw;
         for (size_t ch = 0; ch < p->m; ch++) {
             float s = bn_scale(p, in, ch);
@@ -619,6 +636,8 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
         conv_vec(p, in[0], y, cx.res);
         return 0;
     }
+    if (p->wino) /* 3x3 stride 1 where Winograd pays */
+        return rlxb_wino_run(pool, p, in[0], cx.res, y, par);
     if (rlxb_igemm_fits(p)) /* pointwise and valid: no column matrix */
         return rlxb_igemm_run(pool, p, in[0], cx.res, y, par);
     cx.panels = (p->p + NR - 1) / NR;
