@@ -185,6 +185,7 @@ typedef struct rlxb_conv {
     int depthwise;            /* groups == c == m: direct kernel */
     int pointwise;            /* 1x1, stride 1, no padding: x is col */
     int wino;                 /* 3x3 stride 1 by Winograd (kernels_wino.c) */
+    int chlane;               /* channels on the lanes (kernels_chlane.c) */
     /* step inputs: 0 x, 1 w, then these (-1: none) */
     int32_t bias_in, res_in;
     int32_t bn_in;            /* scale, bias, mean, var from here on */

@@ -65,6 +65,23 @@ void rlxb_wino_pack(rlxb_conv *p, const float *w, const float *scale);
 int rlxb_wino_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
                   const float *res, float *y, int par);
 
+/* ---- kernels_chlane.c ------------------------------------------------ */
+
+/* The setting cpu-openblas.chlane: 0 never, 1 (unset) where it fits; -1
+ * when bad (reported). */
+int rlxb_chlane_setting(const rlx_compile_options *o, const rlx_host *host);
+/* 1 when P has few output pixels per image and runs with the output
+ * channels on the lanes (the AVX-512 variant only). */
+int rlxb_chlane_fits(const rlxb_conv *p);
+/* Floats of P's packed weights (the micro-kernel's B panels). */
+size_t rlxb_chlane_packed_floats(const rlxb_conv *p);
+/* Pack weights W [m, K], row m scaled by SCALE[m], into p->packed. */
+void rlxb_chlane_pack(rlxb_conv *p, const float *w, const float *scale);
+/* P on input X (residual RES or NULL) into Y, weights packed; threads
+ * from POOL when PAR. 0, or -1 when out of memory. */
+int rlxb_chlane_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
+                    const float *res, float *y, int par);
+
 /* ---- kernels_dw.c ------------------------------------------------------ */
 
 /* 1 when the phase-plane kernel runs P (stride 1 or 2, no dilation). */

@@ -159,6 +159,14 @@ rlx_status rlxb_conv_prepare(rlxb_backend *be,
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: conv '%s' by Winograd F(4x4, 3x3)",
                     v->name);
+    int chlane = rlxb_chlane_setting(options, be->host);
+    if (chlane < 0)
+        return RLX_ERR_INVALID_ARGUMENT;
+    p->chlane = chlane && !p->wino && rlxb_chlane_fits(p);
+    if (p->chlane)
+        rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                    "cpu-openblas: conv '%s' with channels on the lanes",
+                    v->name);
     return RLX_OK;
 #else
     (void)be;
@@ -217,6 +225,7 @@ static int pack_weights(rlxb_conv *p, const float *const *in)
         return 0;
     size_t floats = p->depthwise ? p->m * p->kh * p->kw
                     : p->wino    ? rlxb_wino_packed_floats(p)
+                    : p->chlane  ? rlxb_chlane_packed_floats(p)
                                  : p->groups * m_tiles(p) * p->k * MR;
     if (!p->packed) {
         p->packed = aligned_alloc(RLXB_ALIGN,
@@ -236,13 +245,16 @@ static int pack_weights(rlxb_conv *p, const float *const *in)
                 in[p->bn_in + 1][ch];
         p->fbias[ch] = b;
     }
-    if (p->wino) { /* transformed: kernels_wino.c */
+    if (p->wino || p->chlane) { /* kernels_wino.c, kernels_chlane.c */
         float *scale = malloc((p->m ? p->m : 1) * sizeof *scale);
         if (!scale)
             return -1;
         for (size_t ch = 0; ch < p->m; ch++)
             scale[ch] = bn_scale(p, in, ch);
-        rlxb_wino_pack(p, w, scale);
+        if (p->wino)
+            rlxb_wino_pack(p, w, scale);
+        else
+            rlxb_chlane_pack(p, w, scale);
         free(scale);
     } else if (p->depthwise) {
         size_t kk = p->kh * p->kw;
@@ -638,6 +650,8 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
     }
     if (p->wino) /* 3x3 stride 1 where Winograd pays */
         return rlxb_wino_run(pool, p, in[0], cx.res, y, par);
+    if (p->chlane) /* few output pixels: channels on the lanes */
+        return rlxb_chlane_run(pool, p, in[0], cx.res, y, par);
     if (rlxb_igemm_fits(p)) /* pointwise and valid: no column matrix */
         return rlxb_igemm_run(pool, p, in[0], cx.res, y, par);
     cx.panels = (p->p + NR - 1) / NR;
