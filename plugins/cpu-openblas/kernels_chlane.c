@@ -1,7 +1,7 @@
 /*
  * kernels_chlane.c - 2-d f32 convs with few output pixels per image (the
- * 7x7 stage of ResNet at batch 1) with the output channels on the
- * vector lanes.
+ * 7x7 and 14x14 stages of ResNet at batch 1) with the output channels on
+ * the vector lanes.
  *
  * The gemm path (kernels_conv.c) puts output pixels on the lanes: a
  * 49-pixel plane fills two 32-wide panels, 49 of 64 lanes. Here the
@@ -55,15 +55,17 @@ int rlxb_chlane_setting(const rlx_compile_options *o, const rlx_host *host)
 
 #define NR RLX__SGEMM_NR
 #define MR RLX__SGEMM_MR
-/* Output pixels per image at most: above, the pixel panels of the gemm
- * path are nearly full. */
-#define CHLANE_MAX_P 64
+/* Output pixels per image at most: ResNet's 14x14 stage (at 196 the
+ * gemm path's panels are 7/8 full, but its stride-2 conv's im2col costs
+ * more than the gather here); above, the A tiles outgrow L2. */
+#define CHLANE_MAX_P 196
 
 int rlxb_chlane_fits(const rlxb_conv *p)
 {
     /* at least 2 pixels (one is conv_vec's), channels enough to fill the
-     * lanes, and pixels that leave a 32-wide panel a quarter empty */
-    return p->groups == 1 && !p->depthwise && p->p >= 2 &&
+     * lanes, pixels that leave a 32-wide panel part empty; pointwise
+     * stride-1 convs stay on the implicit GEMM, which reads x in place */
+    return p->groups == 1 && !p->depthwise && !p->pointwise && p->p >= 2 &&
            p->p <= CHLANE_MAX_P && p->p % NR != 0 && p->m >= 64 &&
            p->k >= 64 && p->c * p->ih * p->iw < ((size_t)1 << 31);
 }

@@ -1,10 +1,11 @@
 /* test-blas-chlane.c - cpu-openblas's convs with the output channels on
  * the vector lanes (kernels_chlane.c) against cpu-ref: convs of few
  * output pixels (3x3 at stride 1 and 2, 1x1 stride 2, 7x7) over channel
- * counts that are no multiple of 16, odd planes, pads, batch, input
- * channels over one K slice, every fused epilogue (batch norm, residual
- * before and after relu, hard_swish), weights set again and as a graph
- * input; which convs take it by default; the setting. */
+ * counts that are no multiple of 16, 14x14 at stride 2, odd planes,
+ * pads, batch, input channels over one K slice, every fused epilogue
+ * (batch norm, residual before and after relu, hard_swish), weights set
+ * again and as a graph input; which convs take it by default; the
+ * setting. */
 #include <math.h>
 
 #include "blas-test-util.h"
@@ -220,6 +221,10 @@ TEST(resnet_7x7_stage_shapes)
                     .pl = 1, .pb = 1, .pr = 1, .s = 2, .bn = 1, .act = 2 });
     taken(&(wcase){ .n = 1, .c = 65, .h = 14, .w = 14, .m = 97, .kh = 1,
                     .kw = 1, .s = 2, .bn = 1 });
+    /* the 14x14 stage: 196 pixels, from 28x28 at stride 2 */
+    taken(&(wcase){ .n = 1, .c = 29, .h = 28, .w = 27, .m = 70, .pt = 1,
+                    .pl = 1, .pb = 1, .pr = 1, .s = 2, .bias = 1,
+                    .res = 1, .act = 2 });
 }
 
 TEST(odd_planes_pads_batch)
@@ -294,24 +299,29 @@ TEST(random_shapes)
                 (int)k.h, (int)k.w, (int)k.m, (int)k.kh, (int)k.s,
                 (int)k.pt, (int)k.pl, (int)k.pb, (int)k.pr, k.bias, k.bn,
                 k.res, k.act);
-        /* taken when it fits: 2..64 pixels, not a multiple of 32, K of
-         * 64 and up */
+        /* taken when it fits: 2..196 pixels, not a multiple of 32, K of
+         * 64 and up, not pointwise at stride 1 */
         int64_t oh = (k.h + k.pt + k.pb - k.kh) / k.s + 1,
                 ow = (k.w + k.pl + k.pr - k.kw) / k.s + 1;
         int64_t px = oh * ow, kk = k.c * k.kh * k.kw;
-        int fits = px >= 2 && px <= 64 && px % 32 && kk >= 64;
+        int pw = k.kh == 1 && k.s == 1 && !k.pt && !k.pl && !k.pb && !k.pr;
+        int fits = px >= 2 && px <= 196 && px % 32 && kk >= 64 && !pw;
         ASSERT_EQ(check(&k, NULL), fits && has_kernel());
     }
 }
 
 TEST(default_leaves_other_shapes)
 {
-    /* many pixels (14x14), few output channels, or 0: the gemm path */
-    ASSERT_EQ(check(&(wcase){ .n = 1, .c = 64, .h = 14, .w = 14, .m = 64,
+    /* many pixels (15x15), few output channels, pointwise, or 0: the
+     * gemm paths */
+    ASSERT_EQ(check(&(wcase){ .n = 1, .c = 64, .h = 15, .w = 15, .m = 64,
                               .pt = 1, .pl = 1, .pb = 1, .pr = 1 }, NULL),
               0);
     ASSERT_EQ(check(&(wcase){ .n = 1, .c = 64, .h = 7, .w = 7, .m = 40,
                               .pt = 1, .pl = 1, .pb = 1, .pr = 1 }, NULL),
+              0);
+    ASSERT_EQ(check(&(wcase){ .n = 1, .c = 96, .h = 7, .w = 7, .m = 96,
+                              .kh = 1, .kw = 1 }, NULL),
               0);
     ASSERT_EQ(check(&(wcase){ .n = 1, .c = 64, .h = 7, .w = 7, .m = 64,
                               .pt = 1, .pl = 1, .pb = 1, .pr = 1 }, "0"),
