@@ -82,6 +82,7 @@ typedef enum rlxb_kind {
                                  requantization (kernels_q.c, qfuse.c) */
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_QELEM,        /* q(dq(a) add|mul dq(b)) (qelem.c) */
+    RLXB_K_QLUT,         /* q(unary ops(dq(x))) as a table (qchain.c) */
     RLXB_K_CONVT,        /* 2-d f32 conv_transpose (kernels_convt.c) */
     RLXB_K_RESIZE,       /* nearest f32 resize (kernels_resize.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
@@ -106,6 +107,17 @@ typedef struct rlxb_qelem {
     rlx_dtype ta, tb, ty;     /* U8 or I8 each */
     rlxb_binary bin;
 } rlxb_qelem;
+
+/* y = quantize(unary chain(dequantize(x))), per tensor, as one table of
+ * the 256 byte values (qchain.c): made by cpu-ref for the scales and
+ * zero points it holds, remade when a run's differ. */
+typedef struct rlxb_qlut {
+    rlx_dtype tx, ty;         /* U8 or I8 each */
+    int built;
+    float xs, ys;
+    int32_t xz, yz;
+    uint8_t lut[256];
+} rlxb_qlut;
 
 /* Work fused into a matmul's result at compile time (compile.c finds
  * the pattern, the gemm applies it while a tile is hot):
@@ -275,6 +287,7 @@ typedef struct rlxb_step {
         rlxb_qplan q;
         rlxb_qlin qlin;
         rlxb_qelem qelem;
+        rlxb_qlut qlut;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -421,6 +434,15 @@ rlx_status rlxb_qelem_fuse(rlxb_backend *be, const rlx_graph_view *g,
                            rlxb_exe *x);
 void rlxb_qelem_run(rlxb_pool *pool, const rlxb_qelem *p,
                     const void *const *in, void *y);
+
+/* QDQ unary chains (dequantize, sigmoid / hard swish / ..., quantize)
+ * folded into one table lookup (qchain.c); runs after rlxb_qelem_fuse.
+ * IN: x, its scale and zero point, y's scale and zero point; EXE: the
+ * step's cpu-ref table maker. */
+rlx_status rlxb_qchain_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                            rlxb_exe *x);
+rlx_status rlxb_qlut_run(rlxb_backend *be, void *exe, rlxb_qlut *p,
+                         const void *const *in, void *y, size_t count);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

@@ -1,0 +1,214 @@
+/* test-blas-qchain.c - cpu-openblas's byte-in, byte-out QDQ chains
+ * against cpu-ref's separate ops, bit for bit. Built once per variant
+ * (level in RLX_TEST_BLAS_LEVEL; the avx512 one takes the VBMI lookup
+ * where the CPU has it): dequantize -> unary ops -> quantize as one
+ * table (qchain.c) for each activation of the mobile nets, u8 and i8,
+ * scales that saturate and scales read at run time that change between
+ * runs (the table must be remade). Every byte value is an input. The
+ * debug log must say the chain was fused, or, where a value is read
+ * twice, that it was not. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas-test-util.h"
+#include "hostfit.h"
+
+#ifndef RLX_TEST_BLAS_LEVEL
+#define RLX_TEST_BLAS_LEVEL 0
+#endif
+
+#define U8 RLX_DTYPE_U8
+#define I8 RLX_DTYPE_I8
+
+static const char *const suffix[] = { "", "-avx2", "-avx512" };
+
+static void need_variant(void)
+{
+    rlxb_cpu_bits bits;
+    rlxb_cpu_bits_read(&bits);
+    if (rlxb_host_fit_decide(RLX_TEST_BLAS_LEVEL, &bits) == 0)
+        SKIP("this CPU cannot run variant level %d", RLX_TEST_BLAS_LEVEL);
+}
+
+static rlx_value node(rlx_graph *g, rlx_op op, uint32_t n,
+                      const rlx_value *in, const rlx_attrs *at)
+{
+    rlx_value v, copy[4];
+    memcpy(copy, in, n * sizeof *in);
+    if (rlx_graph_add_node(g, NULL, op, n, copy, at, &v) != RLX_OK)
+        FAIL("node %d: %s", (int)op, rlx_last_error());
+    return v;
+}
+
+static rlx_value constant(rlx_graph *g, const char *name, rlx_dtype t,
+                          const void *data)
+{
+    rlx_value v;
+    if (rlx_graph_constant(g, name, t, 0, NULL, data, &v) != RLX_OK)
+        FAIL("constant %s: %s", name, rlx_last_error());
+    return v;
+}
+
+typedef struct qcase {
+    const rlx_op *ops;        /* the unary chain */
+    uint32_t n_ops;
+    rlx_dtype tx, ty;
+    float sx, sy;
+    int zx, zy;
+    int scale_inputs;         /* scales are graph inputs, not constants */
+    int dq_out;               /* the dequantize is also an output */
+    int read_twice;           /* the last op is also an output: no fusion */
+} qcase;
+
+/* x [2, 3, 300]: every byte value, then a pattern. */
+static void fill(uint8_t *x, size_t n, unsigned salt)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = (uint8_t)(i < 256 ? i : (i * 37u + salt * 101u) >> 1);
+}
+
+static void check(const qcase *k)
+{
+    const int64_t dims[3] = { 2, 3, 300 };
+    const size_t n = 2 * 3 * 300;
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value x, sx, sy, v;
+    uint8_t zx = (uint8_t)k->zx, zy = (uint8_t)k->zy;
+    ASSERT_OK(rlx_graph_input(g, "x", k->tx, 3, dims, &x));
+    if (k->scale_inputs) {
+        ASSERT_OK(rlx_graph_input(g, "sx", RLX_DTYPE_F32, 0, NULL, &sx));
+        ASSERT_OK(rlx_graph_input(g, "sy", RLX_DTYPE_F32, 0, NULL, &sy));
+    } else {
+        sx = constant(g, "sx", RLX_DTYPE_F32, &k->sx);
+        sy = constant(g, "sy", RLX_DTYPE_F32, &k->sy);
+    }
+    const int64_t q_at[2] = { 1, 0 };
+    const rlx_attrs qa = { .n_ints = 2, .ints = q_at };
+    rlx_value d = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+                       (rlx_value[]){ x, sx, constant(g, "zx", k->tx, &zx) },
+                       &qa);
+    v = d;
+    for (uint32_t j = 0; j < k->n_ops; j++)
+        v = node(g, k->ops[j], 1, &v, NULL);
+    rlx_value last = v;
+    v = node(g, RLX_OP_QUANTIZE_LINEAR, 3,
+             (rlx_value[]){ v, sy, constant(g, "zy", k->ty, &zy) }, &qa);
+    ASSERT_OK(rlx_graph_output(g, "y", v));
+    if (k->dq_out)
+        ASSERT_OK(rlx_graph_output(g, "d", d));
+    if (k->read_twice)
+        ASSERT_OK(rlx_graph_output(g, "d", last));
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, g, log,
+                                   sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, g, NULL, 0);
+    int fused = strstr(log, "1 quantized unary chains as tables") != NULL;
+    if (fused == k->read_twice)
+        FAIL("the chain was %sfused; log:\n%s", fused ? "" : "not ", log);
+    uint8_t *xb = malloc(n);
+    ASSERT(xb);
+    uint32_t n_out = 1 + (k->dq_out || k->read_twice);
+    for (unsigned round = 0; round < (k->scale_inputs ? 3u : 2u); round++) {
+        /* inputs scales: a new pair each round but the last, which
+         * repeats the first (the table is remade both times) */
+        float s[2] = { k->sx * (round == 1 ? 3.0f : 1.0f),
+                       k->sy / (round == 1 ? 7.0f : 1.0f) };
+        fill(xb, n, round);
+        rlx_program *ps[2] = { pb, pr };
+        for (int i = 0; i < 2; i++) {
+            ASSERT_OK(rlx_program_set_input(ps[i], "x", xb, n));
+            if (k->scale_inputs) {
+                ASSERT_OK(rlx_program_set_input(ps[i], "sx", &s[0], 4));
+                ASSERT_OK(rlx_program_set_input(ps[i], "sy", &s[1], 4));
+            }
+            ASSERT_OK(rlx_program_run(ps[i]));
+        }
+        for (uint32_t o = 0; o < n_out; o++) {
+            size_t nb = 0, nr = 0;
+            const uint8_t *got = rlx_program_output_data(pb, o, &nb);
+            const uint8_t *want = rlx_program_output_data(pr, o, &nr);
+            ASSERT(got && want);
+            ASSERT_EQ(nb, o ? n * 4 : n);
+            ASSERT_EQ(nr, nb);
+            /* an f32 output read twice runs through cpu-openblas's own
+             * unary kernels: close to cpu-ref, not bit for bit */
+            if (o && k->read_twice) {
+                const float *gf = (const float *)got;
+                const float *wf = (const float *)want;
+                for (size_t i = 0; i < n; i++)
+                    if (!(fabsf(gf[i] - wf[i]) <= 1e-5f * (1 + fabsf(wf[i]))))
+                        FAIL("round %u: f32 output %zu is %g, cpu-ref %g",
+                             round, i, gf[i], wf[i]);
+                continue;
+            }
+            /* unfused, the op is cpu-openblas's own: a step at most */
+            for (size_t i = 0; k->read_twice && i < nb; i++)
+                if (abs((int)got[i] - (int)want[i]) > 1)
+                    FAIL("round %u: unfused byte %zu is %u, cpu-ref %u",
+                         round, i, got[i], want[i]);
+            if (!k->read_twice && memcmp(got, want, nb) != 0) {
+                size_t i = 0;
+                while (got[i] == want[i])
+                    i++;
+                FAIL("op %d dtypes %d/%d round %u: output %u byte %zu "
+                     "differs (%u, cpu-ref %u; x %u)", (int)k->ops[0],
+                     (int)k->tx, (int)k->ty, round, o, i, got[i], want[i],
+                     xb[o ? i / 4 : i]);
+            }
+        }
+    }
+    free(xb);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+static const rlx_op sigmoid[] = { RLX_OP_SIGMOID };
+static const rlx_op hsig[] = { RLX_OP_HARD_SIGMOID };
+static const rlx_op hswish[] = { RLX_OP_HARD_SWISH };
+static const rlx_op two[] = { RLX_OP_TANH, RLX_OP_SIGMOID };
+
+TEST(unary_chains)
+{
+    need_variant();
+    /* the mobile nets' activations, u8 -> u8 as the QDQ exports have
+     * them; i8 sides; a small output scale saturates, one near the
+     * input's rounds many halves */
+    check(&(qcase){ sigmoid, 1, U8, U8, 0.0731f, 0.0039216f, 117,
+                    0, 0, 0, 0 });
+    check(&(qcase){ hsig, 1, U8, U8, 0.0412f, 0.0039216f, 140, 0, 0, 0, 0 });
+    check(&(qcase){ hswish, 1, U8, U8, 0.0517f, 0.0344f, 99, 11, 0, 0, 0 });
+    check(&(qcase){ hswish, 1, I8, U8, 0.031f, 0.002f, 0xfb, 3, 0, 0, 0 });
+    check(&(qcase){ sigmoid, 1, U8, I8, 0.11f, 0.0039f, 0, 0x80, 0, 0, 0 });
+    check(&(qcase){ two, 2, I8, I8, 0.02f, 0.0078125f, 0x7f, 0, 0, 0, 0 });
+}
+
+TEST(unary_chain_scales_at_run_time)
+{
+    need_variant();
+    check(&(qcase){ hswish, 1, U8, U8, 0.0517f, 0.0344f, 99, 11, 1, 0, 0 });
+    check(&(qcase){ sigmoid, 1, I8, U8, 0.05f, 0.004f, 0, 0, 1, 0, 0 });
+}
+
+TEST(unary_chain_shared_values)
+{
+    need_variant();
+    /* a dequantize that is also an output stays, the chain still fuses */
+    check(&(qcase){ sigmoid, 1, U8, U8, 0.0731f, 0.0039f, 117, 0, 0, 1, 0 });
+    /* an op read twice ends the chain: nothing fused, same bytes */
+    check(&(qcase){ hsig, 1, U8, U8, 0.0412f, 0.0039f, 140, 0, 0, 0, 1 });
+}
+
+RLX_TEST_LIST(TEST_ENTRY(unary_chains),
+              TEST_ENTRY(unary_chain_scales_at_run_time),
+              TEST_ENTRY(unary_chain_shared_values))
