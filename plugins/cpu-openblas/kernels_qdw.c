@@ -19,6 +19,10 @@
 
 #include "blas_internal.h"
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #define QDW_RUN 256 /* output columns accumulated at a time */
 
 typedef struct qdw {
@@ -95,7 +99,30 @@ static void finish(const qdw *r, const uint32_t *acc, size_t len,
     float mu = r->mult[e->mult_mode == 1 ? ch : 0];
     float flo = r->flo, fhi = r->fhi;
     uint8_t *o = out;
-    for (size_t j = 0; j < len; j++) {
+    size_t j = 0;
+#if defined(__AVX512F__)
+    /* the same IEEE operations 16 at a time: the bytes do not change */
+    __m512i vb = _mm512_set1_epi32((int32_t)bv), vz = _mm512_set1_epi32(r->zp);
+    __m512 vm = _mm512_set1_ps(mu), vs = _mm512_set1_ps(r->scale);
+    __m512 vlo = _mm512_set1_ps(flo), vhi = _mm512_set1_ps(fhi);
+    int div = r->scale != 1.0f;
+    for (; j < len; j += 16) {
+        __mmask16 m = len - j >= 16 ? (__mmask16)0xffff
+                                    : (__mmask16)((1u << (len - j)) - 1);
+        __m512i a = _mm512_maskz_loadu_epi32(m, acc + j);
+        __m512 q = _mm512_mul_ps(
+            _mm512_cvtepi32_ps(_mm512_add_epi32(a, vb)), vm);
+        if (div)
+            q = _mm512_div_ps(q, vs);
+        __mmask16 ord = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
+        __m512 t = _mm512_maskz_roundscale_ps(
+            ord, q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        t = _mm512_min_ps(_mm512_max_ps(t, vlo), vhi);
+        __m512i v = _mm512_add_epi32(_mm512_cvttps_epi32(t), vz);
+        _mm512_mask_cvtepi32_storeu_epi8(o + j, m, v);
+    }
+#endif
+    for (; j < len; j++) {
         float q = (float)(int32_t)(acc[j] + bv) * mu;
         if (r->scale != 1.0f)
             q = q / r->scale;
@@ -106,20 +133,33 @@ static void finish(const qdw *r, const uint32_t *acc, size_t len,
     }
 }
 
-/* Strides 1 and 2 without dilation: the channel's plane, less its zero
- * point, is copied once into s * s i16 phases (phase (fy, fx) holds the
- * padded plane's rows fy, fy + s, ... and columns fx, fx + s, ...;
- * padding is 0 = zx - zx). Each tap then reads its phase at a fixed
- * offset, so the output is accumulated over whole phase rows as one
- * flat run per tap (the columns past ow computed and dropped): long
- * runs that vectorise well on the small planes of late layers. */
+/* Strides 1 and 2 without dilation: taps in pairs, two taps per i32 lane
+ * (vpmaddwd). The channel's plane, less its zero point, is copied once
+ * into i16 rows of the padded plane (padding is 0 = zx - zx), laid out so
+ * that for each output, flattened as i = oy * wq + ox over rows of wq
+ * columns (those past ow computed and dropped), the two inputs of a tap
+ * pair are one i32 at a fixed offset from i:
+ *   stride 2: the padded rows split by parity into two phases of
+ *     [rows][2 * wq] i16. Row 2 r + f is row r of phase f, and columns
+ *     (2 c, 2 c + 1) of it, taps kx and kx + 1 of output column c - kx / 2,
+ *     are i32 c: tap pair (ky, kx) reads phase ky & 1 at
+ *     (ky >> 1) * wq + kx / 2.
+ *   stride 1: the padded plane P of [rows][wq] i16, and beside it Q of
+ *     i32 pairs Q[j] = (P[j], P[j + 1]): pair (ky, kx) reads Q at
+ *     ky * wq + kx.
+ * An odd last tap of a row pairs with a weight of 0. The flat runs are
+ * rounded up to whole vectors; the arrays have slack past their ends so
+ * every read is inside them. */
 static int phased(const rlxb_qplan *p)
 {
     return p->dh == 1 && p->dw == 1 && p->sh == p->sw &&
-           (p->sw == 1 || p->sw == 2);
+           (p->sw == 1 || p->sw == 2) && p->kw <= 16 && p->kh <= 16;
 }
 
-/* Columns of a phase row, and rows (one spare for the flat run's end). */
+#define QDW_CHUNK 64 /* outputs accumulated in registers at a time */
+#define QDW_SLACK 64 /* i32 elements of slack past each array */
+
+/* Output columns computed per row; rows of each phase (one spare). */
 static size_t phased_wq(const rlxb_qplan *p)
 {
     return p->ow + (p->kw - 1) / p->sw;
@@ -130,61 +170,161 @@ static size_t phased_rows(const rlxb_qplan *p)
     return p->oh + (p->kh - 1) / p->sh + 1;
 }
 
+/* i16 elements of a padded row, and of a phase (stride 2) or of P */
+static size_t phased_rw(const rlxb_qplan *p)
+{
+    return p->sw == 2 ? 2 * phased_wq(p) : phased_wq(p);
+}
+
+static size_t phased_plane(const rlxb_qplan *p)
+{
+    return phased_rows(p) * phased_rw(p) + 2 * QDW_SLACK;
+}
+
+/* i32 elements of the pair arrays: two phases (stride 2), or P (kept at
+ * an even start) and Q */
+static size_t phased_pairs(const rlxb_qplan *p)
+{
+    size_t plane = phased_plane(p);
+    return p->sw == 2 ? plane : plane / 2 + 1 + plane;
+}
+
+static size_t phased_acc(const rlxb_qplan *p)
+{
+    size_t n = p->oh * phased_wq(p);
+    return (n + QDW_CHUNK - 1) / QDW_CHUNK * QDW_CHUNK;
+}
+
 static size_t scratch_bytes(const rlxb_qplan *p)
 {
-    size_t wq = phased_wq(p);
-    return p->sw * p->sw * phased_rows(p) * wq * sizeof(int16_t) +
-           p->oh * wq * sizeof(int32_t);
+    return (phased_pairs(p) + phased_acc(p)) * sizeof(int32_t) + 64;
+}
+
+/* acc[i] = sum over pairs t of the two i16 at base[t] + 2 i times the
+ * weight pair wp[t], for i < N (a multiple of QDW_CHUNK). */
+#if defined(__AVX512BW__)
+static void pairs_run(const int16_t *const *base, const int32_t *wp,
+                      size_t n_pairs, size_t n, uint32_t *acc)
+{
+    for (size_t i = 0; i < n; i += QDW_CHUNK) {
+        __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+        for (size_t t = 0; t < n_pairs; t++) {
+            const int16_t *s = base[t] + 2 * i;
+            __m512i w = _mm512_set1_epi32(wp[t]);
+            a0 = _mm512_add_epi32(
+                a0, _mm512_madd_epi16(_mm512_loadu_si512(s), w));
+            a1 = _mm512_add_epi32(
+                a1, _mm512_madd_epi16(_mm512_loadu_si512(s + 32), w));
+            a2 = _mm512_add_epi32(
+                a2, _mm512_madd_epi16(_mm512_loadu_si512(s + 64), w));
+            a3 = _mm512_add_epi32(
+                a3, _mm512_madd_epi16(_mm512_loadu_si512(s + 96), w));
+        }
+        _mm512_storeu_si512(acc + i, a0);
+        _mm512_storeu_si512(acc + i + 16, a1);
+        _mm512_storeu_si512(acc + i + 32, a2);
+        _mm512_storeu_si512(acc + i + 48, a3);
+    }
+}
+#elif defined(__AVX2__)
+static void pairs_run(const int16_t *const *base, const int32_t *wp,
+                      size_t n_pairs, size_t n, uint32_t *acc)
+{
+    for (size_t i = 0; i < n; i += 32) {
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+        for (size_t t = 0; t < n_pairs; t++) {
+            const int16_t *s = base[t] + 2 * i;
+            __m256i w = _mm256_set1_epi32(wp[t]);
+#define QDW_LD(k) _mm256_loadu_si256((const __m256i *)(const void *)(s + (k)))
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(QDW_LD(0), w));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(QDW_LD(16), w));
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(QDW_LD(32), w));
+            a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(QDW_LD(48), w));
+#undef QDW_LD
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(acc + i), a0);
+        _mm256_storeu_si256((__m256i *)(void *)(acc + i + 8), a1);
+        _mm256_storeu_si256((__m256i *)(void *)(acc + i + 16), a2);
+        _mm256_storeu_si256((__m256i *)(void *)(acc + i + 24), a3);
+    }
+}
+#else
+static void pairs_run(const int16_t *const *base, const int32_t *wp,
+                      size_t n_pairs, size_t n, uint32_t *acc)
+{
+    memset(acc, 0, n * sizeof *acc);
+    for (size_t t = 0; t < n_pairs; t++) {
+        const int16_t *restrict s = base[t];
+        int32_t w0 = (int16_t)(uint16_t)((uint32_t)wp[t] & 0xffffu);
+        int32_t w1 = (int16_t)(uint16_t)((uint32_t)wp[t] >> 16);
+        for (size_t i = 0; i < n; i++)
+            acc[i] += (uint32_t)(s[2 * i] * w0 + s[2 * i + 1] * w1);
+    }
+}
+#endif
+
+/* The weight pair (lo, hi) as vpmaddwd reads it: lo in the low half. */
+static int32_t wpair(int32_t lo, int32_t hi)
+{
+    return (int32_t)(((uint32_t)(uint16_t)(int16_t)hi << 16) |
+                     (uint32_t)(uint16_t)(int16_t)lo);
 }
 
 static void phased_channel(const qdw *r, const uint8_t *x, size_t ch,
-                           const int32_t *wv, int16_t *ph, uint32_t *acc,
+                           const int32_t *wv, int32_t *mem, uint32_t *acc,
                            uint8_t *y, size_t ysz)
 {
     const rlxb_qplan *p = r->p;
-    size_t s = p->sw, sh = s == 2, wq = phased_wq(p), rows = phased_rows(p);
-    size_t plane = rows * wq;
+    size_t s = p->sw, wq = phased_wq(p), rows = phased_rows(p);
     int32_t zx = byte_at(p->tb, r->zx_src, 0);
-    memset(ph, 0, s * s * plane * sizeof *ph);
-    /* input columns [0, nx) land inside the phases */
-    size_t nx = wq * s > p->pw ? wq * s - p->pw : 0;
-    nx = nx < p->iw ? nx : p->iw;
     int x_u8 = p->tb == RLX_DTYPE_U8;
+    memset(mem, 0, phased_pairs(p) * sizeof *mem);
+    int16_t *ph = (int16_t *)(void *)mem;
+    size_t rw = phased_rw(p), plane = phased_plane(p);
+    /* input columns [0, nx) land inside a padded row */
+    size_t nx = rw > p->pw ? rw - p->pw : 0;
+    nx = nx < p->iw ? nx : p->iw;
     for (size_t iy = 0; iy < p->ih; iy++) {
         size_t ry = iy + p->ph;
-        if ((ry >> sh) >= rows)
+        size_t f = s == 2 ? ry & 1 : 0, rr = s == 2 ? ry >> 1 : ry;
+        if (rr >= rows)
             break;
+        int16_t *restrict d = ph + f * plane + rr * rw + p->pw;
         const uint8_t *row = x + iy * p->iw;
-        int16_t *d = ph + (ry & sh) * s * plane + (ry >> sh) * wq;
-        if (s == 1) {
-            int16_t *restrict dd = d + p->pw;
-            if (x_u8)
-                for (size_t ix = 0; ix < nx; ix++)
-                    dd[ix] = (int16_t)((int32_t)row[ix] - zx);
-            else
-                for (size_t ix = 0; ix < nx; ix++)
-                    dd[ix] = (int16_t)((int32_t)(int8_t)row[ix] - zx);
-            continue;
-        }
-        /* stride 2: column cx = ix + pw to phase cx & 1, index cx >> 1 */
-        for (size_t ix = 0; ix < nx; ix++) {
-            size_t cx = ix + p->pw;
-            int32_t v = x_u8 ? (int32_t)row[ix] : (int32_t)(int8_t)row[ix];
-            d[(cx & 1) * plane + (cx >> 1)] = (int16_t)(v - zx);
-        }
+        if (x_u8)
+            for (size_t ix = 0; ix < nx; ix++)
+                d[ix] = (int16_t)((int32_t)row[ix] - zx);
+        else
+            for (size_t ix = 0; ix < nx; ix++)
+                d[ix] = (int16_t)((int32_t)(int8_t)row[ix] - zx);
     }
-    size_t n = p->oh * wq;
-    memset(acc, 0, n * sizeof *acc);
-    for (size_t ky = 0; ky < p->kh; ky++)
-        for (size_t kx = 0; kx < p->kw; kx++) {
-            const int16_t *restrict src =
-                ph + ((ky & sh) * s + (kx & sh)) * plane +
-                (ky >> sh) * wq + (kx >> sh);
-            uint32_t *restrict a = acc;
-            int32_t w1 = wv[ky * p->kw + kx];
-            for (size_t i = 0; i < n; i++)
-                a[i] += (uint32_t)((int32_t)src[i] * w1);
+    const int16_t *base[8 * 16];
+    int32_t wp[8 * 16];
+    size_t n_pairs = 0;
+    if (s == 1) {
+        /* Q[j] = (P[j], P[j + 1]) after P (plane i16 of slack) */
+        int16_t *restrict q = ph + plane + (plane & 1);
+        const int16_t *restrict pp = ph;
+        for (size_t j = 0; j + 1 < plane; j++) {
+            q[2 * j] = pp[j];
+            q[2 * j + 1] = pp[j + 1];
         }
+        for (size_t ky = 0; ky < p->kh; ky++)
+            for (size_t kx = 0; kx < p->kw; kx += 2) {
+                int32_t w1 = kx + 1 < p->kw ? wv[ky * p->kw + kx + 1] : 0;
+                base[n_pairs] = q + 2 * (ky * wq + kx);
+                wp[n_pairs++] = wpair(wv[ky * p->kw + kx], w1);
+            }
+    } else {
+        for (size_t ky = 0; ky < p->kh; ky++)
+            for (size_t kx = 0; kx < p->kw; kx += 2) {
+                int32_t w1 = kx + 1 < p->kw ? wv[ky * p->kw + kx + 1] : 0;
+                base[n_pairs] = ph + (ky & 1) * plane +
+                                2 * ((ky >> 1) * wq + kx / 2);
+                wp[n_pairs++] = wpair(wv[ky * p->kw + kx], w1);
+            }
+    }
+    pairs_run(base, wp, n_pairs, phased_acc(p), acc);
     for (size_t oy = 0; oy < p->oh; oy++)
         finish(r, acc + oy * wq, p->ow, ch, y + oy * p->ow * ysz);
 }
@@ -200,21 +340,18 @@ static void dw_task(void *arg, size_t begin, size_t end)
             atomic_store(r->oom, 1);
             return;
         }
-        size_t wq = phased_wq(p);
-        int16_t *ph = (int16_t *)(void *)mem;
-        uint32_t *acc = (uint32_t *)(void *)(mem + p->sw * p->sw *
-                                                       phased_rows(p) * wq *
-                                                       sizeof *ph);
+        int32_t *pairs = (int32_t *)(void *)mem;
+        uint32_t *acc = (uint32_t *)(void *)(pairs + phased_pairs(p));
         size_t ysz = p->epi.on ? 1 : sizeof(int32_t);
         size_t taps = p->kh * p->kw, plane = p->ih * p->iw;
-        int32_t wv[64];
+        int32_t wv[256];
         for (size_t t = begin; t < end; t++) {
             size_t ch = t % p->c;
             int32_t zw = byte_at(p->ta, r->zw_src,
                                  p->za_count == 1 ? 0 : ch);
             for (size_t q = 0; q < taps; q++)
                 wv[q] = byte_at(p->ta, r->w, ch * taps + q) - zw;
-            phased_channel(r, r->x + t * plane, ch, wv, ph, acc,
+            phased_channel(r, r->x + t * plane, ch, wv, pairs, acc,
                            (uint8_t *)r->y + t * p->oh * p->ow * ysz, ysz);
         }
         free(mem);
