@@ -401,6 +401,18 @@ TEST(depthwise_direct)
     check(&(gcase){ .conv = 1, .n = 1, .c = 5, .h = 13, .w = 300, .m = 5,
                     .kh = 5, .kw = 5, .group = 5, .s = 1, .d = 1, .pad = 2,
                     .tx = U8, .tw = I8, .zx = 3, .zw = 0 });
+    /* taps in pairs: even kernels (no odd last tap), 7x7, 1x1, no
+     * padding, strides 1 and 2, a 1-row kernel */
+    const int64_t kk[6][4] = { { 2, 2, 2, 0 }, { 4, 4, 1, 1 },
+                               { 7, 7, 2, 3 }, { 1, 1, 2, 0 },
+                               { 3, 3, 2, 0 }, { 1, 5, 1, 2 } };
+    for (int i = 0; i < 6; i++)
+        check(&(gcase){ .conv = 1, .n = 1, .c = 3, .h = 17 - i,
+                        .w = 23 + 3 * i, .m = 3, .kh = kk[i][0],
+                        .kw = kk[i][1], .group = 3, .s = kk[i][2], .d = 1,
+                        .pad = kk[i][3], .tx = i & 1 ? I8 : U8,
+                        .tw = I8, .ty = i & 2 ? U8 : 0, .zx = 9 * i,
+                        .zw = i == 4 ? -2000 : 0, .mult = 0.013f });
     /* dilated (the row-run path): wider than one run, and stride 3 */
     check(&(gcase){ .conv = 1, .n = 1, .c = 4, .h = 6, .w = 290, .m = 4,
                     .kh = 3, .kw = 3, .group = 4, .s = 1, .d = 2, .pad = 2,
