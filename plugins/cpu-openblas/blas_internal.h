@@ -108,14 +108,22 @@ typedef struct rlxb_qelem {
     rlxb_binary bin;
 } rlxb_qelem;
 
-/* y = quantize(unary chain(dequantize(x))), per tensor, as one table of
- * the 256 byte values (qchain.c): made by cpu-ref for the scales and
- * zero points it holds, remade when a run's differ. */
+/* A byte tensor x through per-tensor QDQ ops (dequantize, unary ops,
+ * quantize, and an add or mul of two such values of x: a SiLU) back to
+ * bytes, as one table of the 256 byte values (qchain.c). NODES are the
+ * graph nodes it stands for, the last one the result; the step's inputs
+ * are x, then the one-element operands (scales, zero points) the nodes
+ * read. The table is made by cpu-ref for the operand values in SEEN and
+ * remade when a run's differ. */
+#define RLXB_QLUT_NODES 16
+#define RLXB_QLUT_INS 16
 typedef struct rlxb_qlut {
-    rlx_dtype tx, ty;         /* U8 or I8 each */
+    uint32_t n_nodes, nodes[RLXB_QLUT_NODES];
+    uint32_t x;               /* the byte tensor's step */
+    uint32_t n_scalars;
+    uint8_t size[RLXB_QLUT_INS]; /* bytes of each operand */
     int built;
-    float xs, ys;
-    int32_t xz, yz;
+    unsigned char seen[RLXB_QLUT_INS * 8];
     uint8_t lut[256];
 } rlxb_qlut;
 
@@ -435,10 +443,10 @@ rlx_status rlxb_qelem_fuse(rlxb_backend *be, const rlx_graph_view *g,
 void rlxb_qelem_run(rlxb_pool *pool, const rlxb_qelem *p,
                     const void *const *in, void *y);
 
-/* QDQ unary chains (dequantize, sigmoid / hard swish / ..., quantize)
- * folded into one table lookup (qchain.c); runs after rlxb_qelem_fuse.
- * IN: x, its scale and zero point, y's scale and zero point; EXE: the
- * step's cpu-ref table maker. */
+/* QDQ unary chains (dequantize, sigmoid / hard swish / ..., quantize),
+ * and a quantized add or mul of x and such a chain of x, folded into one
+ * table lookup (qchain.c); runs after rlxb_qelem_fuse. IN: x, then the
+ * one-element operands; EXE: the step's cpu-ref table maker. */
 rlx_status rlxb_qchain_fuse(rlxb_backend *be, const rlx_graph_view *g,
                             rlxb_exe *x);
 rlx_status rlxb_qlut_run(rlxb_backend *be, void *exe, rlxb_qlut *p,

@@ -152,8 +152,8 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
         return RLX_OK;
     }
     case RLXB_K_QLUT: {
-        const void *in[5];
-        for (uint32_t j = 0; j < 5; j++)
+        const void *in[1 + RLXB_QLUT_INS];
+        for (uint32_t j = 0; j < s->n_inputs && j < 1 + RLXB_QLUT_INS; j++)
             in[j] = x->steps[s->inputs[j]].ptr;
         return rlxb_qlut_run(be, s->fallback, &s->plan.qlut, in, s->ptr,
                              s->count);
