@@ -4,7 +4,8 @@
  * where the CPU has it): dequantize -> unary ops -> quantize as one
  * table (qchain.c) for each activation of the mobile nets, u8 and i8,
  * scales that saturate and scales read at run time that change between
- * runs (the table must be remade). Every byte value is an input. The
+ * runs (the table must be remade), and a SiLU (x times a sigmoid
+ * chain of x) as one table. Every byte value is an input. The
  * debug log must say the chain was fused, or, where a value is read
  * twice, that it was not. */
 #include <math.h>
@@ -209,6 +210,94 @@ TEST(unary_chain_shared_values)
     check(&(qcase){ hsig, 1, U8, U8, 0.0412f, 0.0039f, 140, 0, 0, 0, 1 });
 }
 
+/* SiLU as a QDQ export leaves it: s = q(sigmoid(dq(x))), then
+ * q(dq(x) * dq(s)), all one table. SWAP: the mul reads s first; OWN: the
+ * mul's x has its own dequantize with another scale; OP: mul or add. */
+static void check_silu(rlx_dtype tx, rlx_dtype ty, int swap, int own,
+                       rlx_op op)
+{
+    const int64_t dims[2] = { 5, 301 };
+    const size_t n = 5 * 301;
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value x;
+    ASSERT_OK(rlx_graph_input(g, "x", tx, 2, dims, &x));
+    float sx = 0.0613f, sx2 = 0.0311f, ss = 0.0039216f, sy = 0.0457f;
+    uint8_t zx = tx == U8 ? 133 : 0xf0, zs = 0, zy = ty == U8 ? 21 : 0x90;
+    const int64_t q_at[2] = { 1, 0 };
+    const rlx_attrs qa = { .n_ints = 2, .ints = q_at };
+    rlx_value zxv = constant(g, "zx", tx, &zx);
+    rlx_value d = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+                       (rlx_value[]){ x, constant(g, "sx", RLX_DTYPE_F32,
+                                                  &sx), zxv }, &qa);
+    rlx_value sg = node(g, RLX_OP_SIGMOID, 1, &d, NULL);
+    sg = node(g, RLX_OP_QUANTIZE_LINEAR, 3,
+              (rlx_value[]){ sg, constant(g, "ss", RLX_DTYPE_F32, &ss),
+                             constant(g, "zs", U8, &zs) }, &qa);
+    sg = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+              (rlx_value[]){ sg, constant(g, "ss2", RLX_DTYPE_F32, &ss),
+                             constant(g, "zs2", U8, &zs) }, &qa);
+    rlx_value dm = own ? node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+                              (rlx_value[]){ x, constant(g, "sx2",
+                                                         RLX_DTYPE_F32,
+                                                         &sx2), zxv }, &qa)
+                       : d;
+    rlx_value m = node(g, op, 2,
+                       swap ? (rlx_value[]){ sg, dm }
+                            : (rlx_value[]){ dm, sg }, NULL);
+    rlx_value y = node(g, RLX_OP_QUANTIZE_LINEAR, 3,
+                       (rlx_value[]){ m, constant(g, "sy", RLX_DTYPE_F32,
+                                                  &sy),
+                                      constant(g, "zy", ty, &zy) }, &qa);
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, g, log,
+                                   sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, g, NULL, 0);
+    if (!strstr(log, "1 quantized unary chains as tables, 1 of them with "
+                     "the add or mul after them"))
+        FAIL("the SiLU was not one table; log:\n%s", log);
+    uint8_t *xb = malloc(n);
+    ASSERT(xb);
+    fill(xb, n, 3);
+    rlx_program *ps[2] = { pb, pr };
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(rlx_program_set_input(ps[i], "x", xb, n));
+        ASSERT_OK(rlx_program_run(ps[i]));
+    }
+    size_t nb = 0, nr = 0;
+    const uint8_t *got = rlx_program_output_data(pb, 0, &nb);
+    const uint8_t *want = rlx_program_output_data(pr, 0, &nr);
+    ASSERT(got && want);
+    ASSERT_EQ(nb, n);
+    ASSERT_EQ(nr, n);
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            FAIL("swap %d own %d: byte %zu is %u, cpu-ref %u (x %u)", swap,
+                 own, i, got[i], want[i], xb[i]);
+    free(xb);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(silu_one_table)
+{
+    need_variant();
+    check_silu(U8, U8, 0, 0, RLX_OP_MUL);
+    check_silu(U8, I8, 1, 0, RLX_OP_MUL);
+    check_silu(I8, U8, 0, 1, RLX_OP_MUL);
+    check_silu(U8, U8, 1, 1, RLX_OP_ADD);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(unary_chains),
               TEST_ENTRY(unary_chain_scales_at_run_time),
-              TEST_ENTRY(unary_chain_shared_values))
+              TEST_ENTRY(unary_chain_shared_values),
+              TEST_ENTRY(silu_one_table))
