@@ -159,15 +159,26 @@ static int phased(const rlxb_qplan *p)
 #define QDW_CHUNK 64 /* outputs accumulated in registers at a time */
 #define QDW_SLACK 64 /* i32 elements of slack past each array */
 
-/* Output columns computed per row; rows of each phase (one spare). */
+/* Output columns computed per row. */
 static size_t phased_wq(const rlxb_qplan *p)
 {
     return p->ow + (p->kw - 1) / p->sw;
 }
 
+/* A plane is done in bands of output rows, so that its arrays stay in
+ * the first-level cache (and small enough for malloc's heap). */
+#define QDW_BAND 2048 /* outputs of a band, about */
+static size_t phased_band(const rlxb_qplan *p)
+{
+    size_t b = QDW_BAND / phased_wq(p);
+    b = b < 1 ? 1 : b;
+    return b < p->oh ? b : p->oh;
+}
+
+/* Rows of each phase in a band (one spare). */
 static size_t phased_rows(const rlxb_qplan *p)
 {
-    return p->oh + (p->kh - 1) / p->sh + 1;
+    return phased_band(p) + (p->kh - 1) / p->sh + 1;
 }
 
 /* i16 elements of a padded row, and of a phase (stride 2) or of P */
@@ -189,15 +200,16 @@ static size_t phased_pairs(const rlxb_qplan *p)
     return p->sw == 2 ? plane : plane / 2 + 1 + plane;
 }
 
-static size_t phased_acc(const rlxb_qplan *p)
+/* Sums of N outputs, rounded up to whole chunks. */
+static size_t phased_acc(size_t n)
 {
-    size_t n = p->oh * phased_wq(p);
     return (n + QDW_CHUNK - 1) / QDW_CHUNK * QDW_CHUNK;
 }
 
 static size_t scratch_bytes(const rlxb_qplan *p)
 {
-    return (phased_pairs(p) + phased_acc(p)) * sizeof(int32_t) + 64;
+    return (phased_pairs(p) + phased_acc(phased_band(p) * phased_wq(p))) *
+               sizeof(int32_t) + 64;
 }
 
 /* acc[i] = sum over pairs t of the two i16 at base[t] + 2 i times the
@@ -270,63 +282,81 @@ static int32_t wpair(int32_t lo, int32_t hi)
                      (uint32_t)(uint16_t)(int16_t)lo);
 }
 
+/* D[i] = X[i] - ZX as i16 for i < N. */
+static void row_i16(const uint8_t *x, int x_u8, int32_t zx, size_t n,
+                    int16_t *restrict d)
+{
+    size_t i = 0;
+#if defined(__AVX512BW__)
+    __m512i vz = _mm512_set1_epi16((int16_t)zx);
+    for (; i < n; i += 32) {
+        __mmask32 m = n - i >= 32 ? ~(__mmask32)0
+                                  : (__mmask32)((1u << (n - i)) - 1);
+        __m256i b = _mm256_maskz_loadu_epi8(m, x + i);
+        __m512i w = x_u8 ? _mm512_cvtepu8_epi16(b) : _mm512_cvtepi8_epi16(b);
+        _mm512_mask_storeu_epi16(d + i, m, _mm512_sub_epi16(w, vz));
+    }
+#endif
+    if (x_u8)
+        for (; i < n; i++)
+            d[i] = (int16_t)((int32_t)x[i] - zx);
+    else
+        for (; i < n; i++)
+            d[i] = (int16_t)((int32_t)(int8_t)x[i] - zx);
+}
+
 static void phased_channel(const qdw *r, const uint8_t *x, size_t ch,
                            const int32_t *wv, int32_t *mem, uint32_t *acc,
                            uint8_t *y, size_t ysz)
 {
     const rlxb_qplan *p = r->p;
     size_t s = p->sw, wq = phased_wq(p), rows = phased_rows(p);
+    size_t band = phased_band(p);
     int32_t zx = byte_at(p->tb, r->zx_src, 0);
     int x_u8 = p->tb == RLX_DTYPE_U8;
-    memset(mem, 0, phased_pairs(p) * sizeof *mem);
     int16_t *ph = (int16_t *)(void *)mem;
     size_t rw = phased_rw(p), plane = phased_plane(p);
     /* input columns [0, nx) land inside a padded row */
     size_t nx = rw > p->pw ? rw - p->pw : 0;
     nx = nx < p->iw ? nx : p->iw;
-    for (size_t iy = 0; iy < p->ih; iy++) {
-        size_t ry = iy + p->ph;
-        size_t f = s == 2 ? ry & 1 : 0, rr = s == 2 ? ry >> 1 : ry;
-        if (rr >= rows)
-            break;
-        int16_t *restrict d = ph + f * plane + rr * rw + p->pw;
-        const uint8_t *row = x + iy * p->iw;
-        if (x_u8)
-            for (size_t ix = 0; ix < nx; ix++)
-                d[ix] = (int16_t)((int32_t)row[ix] - zx);
-        else
-            for (size_t ix = 0; ix < nx; ix++)
-                d[ix] = (int16_t)((int32_t)(int8_t)row[ix] - zx);
-    }
     const int16_t *base[8 * 16];
     int32_t wp[8 * 16];
     size_t n_pairs = 0;
-    if (s == 1) {
-        /* Q[j] = (P[j], P[j + 1]) after P (plane i16 of slack) */
-        int16_t *restrict q = ph + plane + (plane & 1);
-        const int16_t *restrict pp = ph;
-        for (size_t j = 0; j + 1 < plane; j++) {
-            q[2 * j] = pp[j];
-            q[2 * j + 1] = pp[j + 1];
+    int16_t *q = ph + plane + (plane & 1); /* stride 1: Q after P */
+    for (size_t ky = 0; ky < p->kh; ky++)
+        for (size_t kx = 0; kx < p->kw; kx += 2) {
+            int32_t w1 = kx + 1 < p->kw ? wv[ky * p->kw + kx + 1] : 0;
+            base[n_pairs] = s == 1 ? q + 2 * (ky * wq + kx)
+                                   : ph + (ky & 1) * plane +
+                                         2 * ((ky >> 1) * wq + kx / 2);
+            wp[n_pairs++] = wpair(wv[ky * p->kw + kx], w1);
         }
-        for (size_t ky = 0; ky < p->kh; ky++)
-            for (size_t kx = 0; kx < p->kw; kx += 2) {
-                int32_t w1 = kx + 1 < p->kw ? wv[ky * p->kw + kx + 1] : 0;
-                base[n_pairs] = q + 2 * (ky * wq + kx);
-                wp[n_pairs++] = wpair(wv[ky * p->kw + kx], w1);
+    for (size_t oy0 = 0; oy0 < p->oh; oy0 += band) {
+        size_t ob = p->oh - oy0 < band ? p->oh - oy0 : band;
+        memset(mem, 0, phased_pairs(p) * sizeof *mem);
+        /* padded rows oy0 * s + rb of the band */
+        for (size_t rb = 0; rb < rows * s; rb++) {
+            size_t ry = oy0 * s + rb;
+            if (ry < p->ph || ry - p->ph >= p->ih)
+                continue;
+            size_t f = s == 2 ? rb & 1 : 0, rr = s == 2 ? rb >> 1 : rb;
+            row_i16(x + (ry - p->ph) * p->iw, x_u8, zx, nx,
+                    ph + f * plane + rr * rw + p->pw);
+        }
+        if (s == 1) {
+            /* Q[j] = (P[j], P[j + 1]) */
+            int16_t *restrict qq = q;
+            const int16_t *restrict pp = ph;
+            for (size_t j = 0; j + 1 < plane; j++) {
+                qq[2 * j] = pp[j];
+                qq[2 * j + 1] = pp[j + 1];
             }
-    } else {
-        for (size_t ky = 0; ky < p->kh; ky++)
-            for (size_t kx = 0; kx < p->kw; kx += 2) {
-                int32_t w1 = kx + 1 < p->kw ? wv[ky * p->kw + kx + 1] : 0;
-                base[n_pairs] = ph + (ky & 1) * plane +
-                                2 * ((ky >> 1) * wq + kx / 2);
-                wp[n_pairs++] = wpair(wv[ky * p->kw + kx], w1);
-            }
+        }
+        pairs_run(base, wp, n_pairs, phased_acc(ob * wq), acc);
+        for (size_t oy = 0; oy < ob; oy++)
+            finish(r, acc + oy * wq, p->ow, ch,
+                   y + (oy0 + oy) * p->ow * ysz);
     }
-    pairs_run(base, wp, n_pairs, phased_acc(p), acc);
-    for (size_t oy = 0; oy < p->oh; oy++)
-        finish(r, acc + oy * wq, p->ow, ch, y + oy * p->ow * ysz);
 }
 
 /* One image's channel: task T = img * c + ch. */
