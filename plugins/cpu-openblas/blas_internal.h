@@ -83,6 +83,7 @@ typedef enum rlxb_kind {
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_QELEM,        /* q(dq(a) add|mul dq(b)) (qelem.c) */
     RLXB_K_QLUT,         /* q(unary ops(dq(x))) as a table (qchain.c) */
+    RLXB_K_QGAP,         /* q(reduce_mean(dq(x))) on bytes (qgap.c) */
     RLXB_K_CONVT,        /* 2-d f32 conv_transpose (kernels_convt.c) */
     RLXB_K_RESIZE,       /* nearest f32 resize (kernels_resize.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
@@ -126,6 +127,13 @@ typedef struct rlxb_qlut {
     unsigned char seen[RLXB_QLUT_INS * 8];
     uint8_t lut[256];
 } rlxb_qlut;
+
+/* y = quantize(reduce_mean(dequantize(x))) over the last LEN elements of
+ * x [outer, len], per tensor (qgap.c). */
+typedef struct rlxb_qgap {
+    rlx_dtype tx, ty;         /* U8 or I8 each */
+    size_t outer, len;
+} rlxb_qgap;
 
 /* Work fused into a matmul's result at compile time (compile.c finds
  * the pattern, the gemm applies it while a tile is hot):
@@ -296,6 +304,7 @@ typedef struct rlxb_step {
         rlxb_qlin qlin;
         rlxb_qelem qelem;
         rlxb_qlut qlut;
+        rlxb_qgap qgap;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -451,6 +460,13 @@ rlx_status rlxb_qchain_fuse(rlxb_backend *be, const rlx_graph_view *g,
                             rlxb_exe *x);
 rlx_status rlxb_qlut_run(rlxb_backend *be, void *exe, rlxb_qlut *p,
                          const void *const *in, void *y, size_t count);
+
+/* QDQ global average pools (dequantize, reduce_mean, quantize) on the
+ * bytes (qgap.c). IN: x, its scale and zero point, y's. */
+rlx_status rlxb_qgap_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                          rlxb_exe *x);
+void rlxb_qgap_run(rlxb_pool *pool, const rlxb_qgap *p,
+                   const void *const *in, void *y);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

@@ -5,7 +5,8 @@
  * table (qchain.c) for each activation of the mobile nets, u8 and i8,
  * scales that saturate and scales read at run time that change between
  * runs (the table must be remade), and a SiLU (x times a sigmoid
- * chain of x) as one table. Every byte value is an input. The
+ * chain of x) as one table; a global average pool on bytes (qgap.c).
+ * Every byte value is an input. The
  * debug log must say the chain was fused, or, where a value is read
  * twice, that it was not. */
 #include <math.h>
@@ -297,7 +298,115 @@ TEST(silu_one_table)
     check_silu(U8, U8, 1, 1, RLX_OP_ADD);
 }
 
+/* A QDQ global average pool, q(reduce_mean(dq(x))) over the last two
+ * dims, on bytes (qgap.c), against cpu-ref. SX is x's scale (an
+ * infinite one takes the double sum). RESIDUAL: planes of triples
+ * (zx + 2a, zx - a, zx - a), whose values sum to 0 but whose
+ * dequantized values do not (each rounds on its own), the mean only the
+ * rounding errors: with a tiny output scale every byte shows them; 2:
+ * triples (zx + 155, zx - 100, zx - 55), for a scale where 155 rounds
+ * up by half its last bit (the largest error, 2^7 of the scale's last
+ * bit). */
+static void check_gap(rlx_dtype tx, rlx_dtype ty, int64_t h, int64_t w,
+                      float sx, int zx, float sy, int zy, int residual)
+{
+    const int64_t dims[4] = { 2, 7, h, w };
+    const size_t n = (size_t)(2 * 7 * h * w);
+    rlx_graph *g = NULL;
+    ASSERT_OK(rlx_graph_create(&g));
+    rlx_value x;
+    ASSERT_OK(rlx_graph_input(g, "x", tx, 4, dims, &x));
+    uint8_t zxb = (uint8_t)zx, zyb = (uint8_t)zy;
+    const int64_t q_at[2] = { 1, 0 }, r_at[3] = { 1, 2, 3 };
+    const rlx_attrs qa = { .n_ints = 2, .ints = q_at };
+    const rlx_attrs ra = { .n_ints = 3, .ints = r_at };
+    rlx_value d = node(g, RLX_OP_DEQUANTIZE_LINEAR, 3,
+                       (rlx_value[]){ x, constant(g, "sx", RLX_DTYPE_F32,
+                                                  &sx),
+                                      constant(g, "zx", tx, &zxb) }, &qa);
+    rlx_value m = node(g, RLX_OP_REDUCE_MEAN, 1, &d, &ra);
+    rlx_value y = node(g, RLX_OP_QUANTIZE_LINEAR, 3,
+                       (rlx_value[]){ m, constant(g, "sy", RLX_DTYPE_F32,
+                                                  &sy),
+                                      constant(g, "zy", ty, &zyb) }, &qa);
+    ASSERT_OK(rlx_graph_output(g, "y", y));
+    rlx_runtime *rt = blas_runtime();
+    ASSERT_OK(rlx_runtime_load_plugin(
+        rt, blas_variant_path(suffix[RLX_TEST_BLAS_LEVEL])));
+    rlx_session *sb = NULL, *sr = NULL;
+    static char log[1 << 16];
+    rlx_program *pb = blas_compile(rt, "cpu-openblas", &sb, g, log,
+                                   sizeof log);
+    rlx_program *pr = blas_compile(rt, "cpu-ref", &sr, g, NULL, 0);
+    if (!strstr(log, "1 quantized means on bytes"))
+        FAIL("the mean was not fused; log:\n%s", log);
+    uint8_t *xb = malloc(n);
+    ASSERT(xb);
+    for (unsigned round = 0; round < 2; round++) {
+        /* round 0: a pattern with every byte; 1: planes of one value
+         * each (the extremes: sums that round most) */
+        if (residual == 2)
+            for (size_t i = 0; i < n; i++)
+                xb[i] = (uint8_t)(zx + (i % 3 == 0 ? 155 : i % 3 == 1
+                                                            ? -100
+                                                            : -55));
+        else if (residual)
+            for (size_t i = 0; i < n; i++) {
+                int a = 1 + (int)((i / 3 * 7 + round * 13) % 63);
+                xb[i] = (uint8_t)(zx + (i % 3 == 0 ? 2 * a : -a));
+            }
+        else if (round == 0)
+            fill(xb, n, 5);
+        else
+            for (size_t i = 0; i < n; i++)
+                xb[i] = (uint8_t)((i / (size_t)(h * w)) * 37 % 256);
+        rlx_program *ps[2] = { pb, pr };
+        for (int i = 0; i < 2; i++) {
+            ASSERT_OK(rlx_program_set_input(ps[i], "x", xb, n));
+            ASSERT_OK(rlx_program_run(ps[i]));
+        }
+        size_t nb = 0, nr = 0;
+        const uint8_t *got = rlx_program_output_data(pb, 0, &nb);
+        const uint8_t *want = rlx_program_output_data(pr, 0, &nr);
+        ASSERT(got && want);
+        ASSERT_EQ(nb, 14u);
+        ASSERT_EQ(nr, 14u);
+        for (size_t i = 0; i < 14; i++)
+            if (got[i] != want[i])
+                FAIL("%lldx%lld scale %g round %u: mean %zu is %u, cpu-ref "
+                     "%u", (long long)h, (long long)w, (double)sx, round, i,
+                     got[i], want[i]);
+    }
+    free(xb);
+    rlx_program_destroy(pb);
+    rlx_program_destroy(pr);
+    rlx_session_destroy(sb);
+    rlx_session_destroy(sr);
+    rlx_runtime_destroy(rt);
+    rlx_graph_destroy(g);
+}
+
+TEST(global_average_pool_bytes)
+{
+    need_variant();
+    /* planes of 1, 49 (one partial vector), 117 and 3000 bytes; u8 and
+     * i8; a scale with a full 24-bit significand (large rounding errors
+     * per byte); an output scale the mean rounds on by halves */
+    check_gap(U8, U8, 7, 7, 0.0713f, 131, 0.0713f, 131, 0);
+    check_gap(U8, U8, 9, 13, 0x1.fffffep-5f, 0, 0.0078125f, 7, 0);
+    check_gap(I8, U8, 1, 1, 0.02f, 0xfd, 0.01f, 0, 0);
+    check_gap(I8, I8, 50, 60, 0.3333333f, 0x80, 0.05f, 0x85, 0);
+    check_gap(U8, I8, 17, 19, 1e-30f, 255, 1e-31f, 0, 0);
+    /* means of rounding errors alone, seen at their own scale */
+    check_gap(U8, U8, 9, 13, 0x1.fffffep-5f, 128, 0x1p-30f, 128, 1);
+    check_gap(I8, U8, 40, 30, 0x1.abcdefp-3f, 0, 0x1p-28f, 128, 1);
+    check_gap(U8, U8, 3, 5, 0x1.fffdp-7f, 100, 0x1p-30f, 100, 2);
+    /* an infinite scale: the double sum (NaN and infinities) */
+    check_gap(U8, U8, 7, 7, INFINITY, 100, 0.5f, 9, 0);
+}
+
 RLX_TEST_LIST(TEST_ENTRY(unary_chains),
               TEST_ENTRY(unary_chain_scales_at_run_time),
               TEST_ENTRY(unary_chain_shared_values),
-              TEST_ENTRY(silu_one_table))
+              TEST_ENTRY(silu_one_table),
+              TEST_ENTRY(global_average_pool_bytes))
