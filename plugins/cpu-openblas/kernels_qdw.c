@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "blas_internal.h"
+#include "qround.h"
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -101,22 +102,20 @@ static void finish(const qdw *r, const uint32_t *acc, size_t len,
     uint8_t *o = out;
     size_t j = 0;
 #if defined(__AVX512F__)
-    /* the same IEEE operations 16 at a time: the bytes do not change */
+    /* the same results 16 at a time (qround.h): the bytes do not change */
     __m512i vb = _mm512_set1_epi32((int32_t)bv), vz = _mm512_set1_epi32(r->zp);
     __m512 vm = _mm512_set1_ps(mu), vs = _mm512_set1_ps(r->scale);
+    __m512 vinv = _mm512_set1_ps(1.0f / r->scale);
     __m512 vlo = _mm512_set1_ps(flo), vhi = _mm512_set1_ps(fhi);
-    int div = r->scale != 1.0f;
+    int mode = rlxb_qdiv_mode(r->scale);
     for (; j < len; j += 16) {
         __mmask16 m = len - j >= 16 ? (__mmask16)0xffff
                                     : (__mmask16)((1u << (len - j)) - 1);
         __m512i a = _mm512_maskz_loadu_epi32(m, acc + j);
         __m512 q = _mm512_mul_ps(
             _mm512_cvtepi32_ps(_mm512_add_epi32(a, vb)), vm);
-        if (div)
-            q = _mm512_div_ps(q, vs);
-        __mmask16 ord = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
-        __m512 t = _mm512_maskz_roundscale_ps(
-            ord, q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m512 t = rlxb_qdiv_round(q, vs, vinv, mode);
+        t = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(t, t, _CMP_ORD_Q), t);
         t = _mm512_min_ps(_mm512_max_ps(t, vlo), vhi);
         __m512i v = _mm512_add_epi32(_mm512_cvttps_epi32(t), vz);
         _mm512_mask_cvtepi32_storeu_epi8(o + j, m, v);
@@ -157,6 +156,7 @@ static int phased(const rlxb_qplan *p)
 }
 
 #define QDW_CHUNK 64 /* outputs accumulated in registers at a time */
+#define QDW_STACK (48 * 1024) /* scratch bytes kept on the stack */
 #define QDW_SLACK 64 /* i32 elements of slack past each array */
 
 /* Output columns computed per row. */
@@ -365,7 +365,11 @@ static void dw_task(void *arg, size_t begin, size_t end)
     const qdw *r = arg;
     const rlxb_qplan *p = r->p;
     if (phased(p)) {
-        unsigned char *mem = malloc(scratch_bytes(p));
+        /* a band's arrays fit the stack but for very wide rows (a
+         * malloc per run costs page faults when the heap is trimmed) */
+        _Alignas(64) unsigned char stack[QDW_STACK];
+        size_t need = scratch_bytes(p);
+        unsigned char *mem = need <= sizeof stack ? stack : malloc(need);
         if (!mem) {
             atomic_store(r->oom, 1);
             return;
@@ -384,7 +388,8 @@ static void dw_task(void *arg, size_t begin, size_t end)
             phased_channel(r, r->x + t * plane, ch, wv, pairs, acc,
                            (uint8_t *)r->y + t * p->oh * p->ow * ysz, ysz);
         }
-        free(mem);
+        if (mem != stack)
+            free(mem);
         return;
     }
     size_t plane = p->ih * p->iw, opix = p->oh * p->ow, taps = p->kh * p->kw;

@@ -405,8 +405,71 @@ TEST(global_average_pool_bytes)
     check_gap(U8, U8, 7, 7, INFINITY, 100, 0.5f, 9, 0);
 }
 
+/* qround.h: nearbyintf(q / s) by the reciprocal with its check, against
+ * the divide, on random quotients and on ones at half integers (where
+ * only the divide can say which way), for scales of every size. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq")
+#include "qround.h"
+static int qdiv_check(uint32_t *seed, float *bad_q, float *bad_s)
+{
+    int fails = 0;
+    for (int i = 0; i < 200000 && !fails; i++) {
+        *seed = *seed * 1664525u + 1013904223u;
+        float s = ldexpf(1.0f + (float)(*seed >> 9) * 0x1p-23f,
+                         (int)(*seed % 40) - 30);
+        *seed = *seed * 1664525u + 1013904223u;
+        float k = (float)((int)(*seed % 2400) - 1200);
+        /* half of them at k + 1/2 exactly (as close as f32 gets) */
+        float q = (i & 1) ? (k + 0.5f) * s
+                          : (k + (float)(*seed >> 20) * 0x1p-12f) * s;
+        float qs[16], r[16];
+        for (int l = 0; l < 16; l++)
+            qs[l] = l & 1 ? -q : q;
+        int mode = rlxb_qdiv_mode(s);
+        _mm512_storeu_ps(r, rlxb_qdiv_round(_mm512_loadu_ps(qs),
+                                            _mm512_set1_ps(s),
+                                            _mm512_set1_ps(1.0f / s),
+                                            mode));
+        for (int l = 0; l < 16; l++) {
+            float want = nearbyintf(qs[l] / s);
+            int same = memcmp(&want, &r[l], sizeof want) == 0 ||
+                       (fabsf(want) >= 1000.0f && fabsf(r[l]) >= 1000.0f &&
+                        (want < 0) == (r[l] < 0));
+            if (!same) {
+                *bad_q = qs[l];
+                *bad_s = s;
+                fails++;
+            }
+        }
+    }
+    return fails;
+}
+#pragma GCC pop_options
+
+TEST(qdiv_round)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f") ||
+        !__builtin_cpu_supports("avx512dq"))
+        SKIP("no AVX-512 on this CPU");
+    uint32_t seed = 12345;
+    float bq = 0, bs = 0;
+    if (qdiv_check(&seed, &bq, &bs))
+        FAIL("round(%a / %a) differs from the divide's", (double)bq,
+             (double)bs);
+}
+#else
+TEST(qdiv_round)
+{
+    SKIP("qround.h is AVX-512 code");
+}
+#endif
+
 RLX_TEST_LIST(TEST_ENTRY(unary_chains),
               TEST_ENTRY(unary_chain_scales_at_run_time),
               TEST_ENTRY(unary_chain_shared_values),
               TEST_ENTRY(silu_one_table),
-              TEST_ENTRY(global_average_pool_bytes))
+              TEST_ENTRY(global_average_pool_bytes),
+              TEST_ENTRY(qdiv_round))
