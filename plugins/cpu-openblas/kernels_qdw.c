@@ -33,7 +33,8 @@ typedef struct qdw {
     void *y;
     const int32_t *bias;
     const float *mult;
-    float scale, flo, fhi;
+    float scale, inv, flo, fhi; /* inv: 1 / scale */
+    int mode;                 /* rlxb_qdiv_mode(scale), AVX-512 only */
     int32_t zp;
     atomic_int *oom;          /* set by a task that found no scratch */
 } qdw;
@@ -105,9 +106,9 @@ static void finish(const qdw *r, const uint32_t *acc, size_t len,
     /* the same results 16 at a time (qround.h): the bytes do not change */
     __m512i vb = _mm512_set1_epi32((int32_t)bv), vz = _mm512_set1_epi32(r->zp);
     __m512 vm = _mm512_set1_ps(mu), vs = _mm512_set1_ps(r->scale);
-    __m512 vinv = _mm512_set1_ps(1.0f / r->scale);
+    __m512 vinv = _mm512_set1_ps(r->inv);
     __m512 vlo = _mm512_set1_ps(flo), vhi = _mm512_set1_ps(fhi);
-    int mode = rlxb_qdiv_mode(r->scale);
+    int mode = r->mode;
     for (; j < len; j += 16) {
         __mmask16 m = len - j >= 16 ? (__mmask16)0xffff
                                     : (__mmask16)((1u << (len - j)) - 1);
@@ -333,7 +334,10 @@ static void phased_channel(const qdw *r, const uint8_t *x, size_t ch,
         }
     for (size_t oy0 = 0; oy0 < p->oh; oy0 += band) {
         size_t ob = p->oh - oy0 < band ? p->oh - oy0 : band;
-        memset(mem, 0, phased_pairs(p) * sizeof *mem);
+        /* zeros where no input lands: stride 1 needs only P's (Q is
+         * made whole from P) */
+        memset(mem, 0, (s == 1 ? plane / 2 + 1 : phased_pairs(p)) *
+                           sizeof *mem);
         /* padded rows oy0 * s + rb of the band */
         for (size_t rb = 0; rb < rows * s; rb++) {
             size_t ry = oy0 * s + rb;
@@ -453,6 +457,10 @@ int rlxb_qdw_run(rlxb_pool *pool, const rlxb_qplan *p,
         r.bias = e->bias_in >= 0 ? in[e->bias_in] : NULL;
         r.mult = in[e->mult_in];
         r.scale = *(const float *)in[e->scale_in];
+        r.inv = 1.0f / r.scale;
+#if defined(__AVX512F__)
+        r.mode = rlxb_qdiv_mode(r.scale);
+#endif
         r.zp = byte_at(e->out, in[e->zp_in], 0);
         int32_t lo = e->out == RLX_DTYPE_U8 ? 0 : -128;
         int32_t hi = e->out == RLX_DTYPE_U8 ? 255 : 127;
