@@ -460,6 +460,9 @@ rlx_status rlxb_qchain_fuse(rlxb_backend *be, const rlx_graph_view *g,
                             rlxb_exe *x);
 rlx_status rlxb_qlut_run(rlxb_backend *be, void *exe, rlxb_qlut *p,
                          const void *const *in, void *y, size_t count);
+/* Y[i] = LUT[X[i]] for i < N (VBMI where the CPU has it). */
+void rlxb_qlut_look(const uint8_t *lut, const uint8_t *x, uint8_t *y,
+                    size_t n);
 
 /* QDQ global average pools (dequantize, reduce_mean, quantize) on the
  * bytes (qgap.c). IN: x, its scale and zero point, y's. */

@@ -431,19 +431,23 @@ static int have_vbmi(void)
 }
 #endif
 
-static void look(void *arg, size_t begin, size_t end)
+void rlxb_qlut_look(const uint8_t *lut, const uint8_t *x, uint8_t *y,
+                    size_t n)
 {
-    const lutrun *r = arg;
 #if QLUT_VBMI
     if (have_vbmi()) {
-        look_vbmi(r->lut, r->x + begin, r->y + begin, end - begin);
+        look_vbmi(lut, x, y, n);
         return;
     }
 #endif
-    const uint8_t *lut = r->lut, *x = r->x;
-    uint8_t *y = r->y;
-    for (size_t i = begin; i < end; i++)
+    for (size_t i = 0; i < n; i++)
         y[i] = lut[x[i]];
+}
+
+static void look(void *arg, size_t begin, size_t end)
+{
+    const lutrun *r = arg;
+    rlxb_qlut_look(r->lut, r->x + begin, r->y + begin, end - begin);
 }
 
 rlx_status rlxb_qlut_run(rlxb_backend *be, void *exe, rlxb_qlut *p,

@@ -467,13 +467,18 @@ TEST(matmul_requant_fused)
 static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
                         float sy, int same, int keep, int bcast)
 {
-    const int64_t dims[3] = { 2, 7, 301 }, bdims[3] = { 1, 7, 1 };
-    size_t n = 2 * 7 * 301, nb_in = bcast ? 7 : n;
+    /* BCAST 2: rows long enough for a table per row; 3: so, and a is
+     * the per-channel one */
+    int64_t w = bcast >= 2 ? 700 : 301;
+    const int64_t dims[3] = { 2, 7, w }, bdims[3] = { 1, 7, 1 };
+    int a_one = bcast == 3, b_one = bcast && bcast != 3;
+    size_t n = 2 * 7 * (size_t)w, na_in = a_one ? 7 : n;
+    size_t nb_in = b_one ? 7 : n;
     rlx_graph *g = NULL;
     ASSERT_OK(rlx_graph_create(&g));
     rlx_value a, b, y, da, db;
-    ASSERT_OK(rlx_graph_input(g, "a", ta, 3, dims, &a));
-    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, bcast ? bdims : dims, &b));
+    ASSERT_OK(rlx_graph_input(g, "a", ta, 3, a_one ? bdims : dims, &a));
+    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, b_one ? bdims : dims, &b));
     float sa = 0.0371f, sb = 0.0129f;
     uint8_t za = ta == U8 ? 131 : (uint8_t)(int8_t)-3;
     uint8_t zb = tb == U8 ? 0 : 127;
@@ -512,7 +517,7 @@ static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
     uint8_t *xa = bytes(n, 0x11), *xb = bytes(n, 0x77);
     rlx_program *ps[2] = { pb, pr };
     for (int i = 0; i < 2; i++) {
-        ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, n));
+        ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, na_in));
         ASSERT_OK(rlx_program_set_input(ps[i], "b", xb, nb_in));
         ASSERT_OK(rlx_program_run(ps[i]));
     }
@@ -556,6 +561,10 @@ TEST(qdq_add_mul)
     /* a squeeze-excite mul: b per channel */
     check_qelem(RLX_OP_MUL, U8, U8, U8, 0.011f, 0, 0, 1);
     check_qelem(RLX_OP_ADD, I8, U8, I8, 0.02f, 0, 0, 1);
+    /* rows of 700: one table per row, either side per channel */
+    check_qelem(RLX_OP_MUL, U8, U8, U8, 0.011f, 0, 0, 2);
+    check_qelem(RLX_OP_MUL, I8, U8, I8, 0.0007f, 0, 0, 3);
+    check_qelem(RLX_OP_ADD, U8, I8, U8, 0.031f, 0, 0, 3);
 }
 
 /* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,
