@@ -214,12 +214,14 @@ static size_t scratch_bytes(const rlxb_qplan *p)
 }
 
 /* acc[i] = sum over pairs t of the two i16 at base[t] + 2 i times the
- * weight pair wp[t], for i < N (a multiple of QDW_CHUNK). */
+ * weight pair wp[t], for i < N (a multiple of 16): QDW_CHUNK at a time,
+ * then single vectors. */
 #if defined(__AVX512BW__)
 static void pairs_run(const int16_t *const *base, const int32_t *wp,
                       size_t n_pairs, size_t n, uint32_t *acc)
 {
-    for (size_t i = 0; i < n; i += QDW_CHUNK) {
+    size_t i = 0;
+    for (; i + QDW_CHUNK <= n; i += QDW_CHUNK) {
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
         for (size_t t = 0; t < n_pairs; t++) {
             const int16_t *s = base[t] + 2 * i;
@@ -238,12 +240,21 @@ static void pairs_run(const int16_t *const *base, const int32_t *wp,
         _mm512_storeu_si512(acc + i + 32, a2);
         _mm512_storeu_si512(acc + i + 48, a3);
     }
+    for (; i < n; i += 16) {
+        __m512i a0 = _mm512_setzero_si512();
+        for (size_t t = 0; t < n_pairs; t++)
+            a0 = _mm512_add_epi32(
+                a0, _mm512_madd_epi16(_mm512_loadu_si512(base[t] + 2 * i),
+                                      _mm512_set1_epi32(wp[t])));
+        _mm512_storeu_si512(acc + i, a0);
+    }
 }
 #elif defined(__AVX2__)
 static void pairs_run(const int16_t *const *base, const int32_t *wp,
                       size_t n_pairs, size_t n, uint32_t *acc)
 {
-    for (size_t i = 0; i < n; i += 32) {
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
         __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
         for (size_t t = 0; t < n_pairs; t++) {
             const int16_t *s = base[t] + 2 * i;
@@ -259,6 +270,16 @@ static void pairs_run(const int16_t *const *base, const int32_t *wp,
         _mm256_storeu_si256((__m256i *)(void *)(acc + i + 8), a1);
         _mm256_storeu_si256((__m256i *)(void *)(acc + i + 16), a2);
         _mm256_storeu_si256((__m256i *)(void *)(acc + i + 24), a3);
+    }
+    for (; i < n; i += 8) {
+        __m256i a0 = _mm256_setzero_si256();
+        for (size_t t = 0; t < n_pairs; t++)
+            a0 = _mm256_add_epi32(
+                a0, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i *)(const void *)(
+                            base[t] + 2 * i)),
+                        _mm256_set1_epi32(wp[t])));
+        _mm256_storeu_si256((__m256i *)(void *)(acc + i), a0);
     }
 }
 #else
@@ -356,7 +377,7 @@ static void phased_channel(const qdw *r, const uint8_t *x, size_t ch,
                 qq[2 * j + 1] = pp[j + 1];
             }
         }
-        pairs_run(base, wp, n_pairs, phased_acc(ob * wq), acc);
+        pairs_run(base, wp, n_pairs, (ob * wq + 15) / 16 * 16, acc);
         for (size_t oy = 0; oy < ob; oy++)
             finish(r, acc + oy * wq, p->ow, ch,
                    y + (oy0 + oy) * p->ow * ysz);
