@@ -3,14 +3,17 @@
  * channel per group) computed directly, with the fused requantization
  * epilogue (qfuse.c). On the GEMM of kernels_q.c such a conv is a
  * 1-row by kh*kw-deep product per group, padded to an 8-row tile and
- * rebuilt by im2col per channel: mostly wasted work. Here each output
- * row is accumulated tap by tap in i32 over a run of columns, which the
- * compiler vectorises for stride 1, then requantized while hot.
+ * rebuilt by im2col per channel: mostly wasted work. Here strides 1
+ * and 2 take their taps in pairs on vpmaddwd over flat runs of a
+ * channel's padded plane (see phased below); other strides and
+ * dilations accumulate each output row tap by tap in i32 over a run of
+ * columns. Either way each row is requantized while hot.
  *
  * Padding reads x's zero point, so it adds (zx - zx) * w = 0 and is
  * skipped. The sum of at most 255 * 255 per tap wraps in u32 exactly as
  * the reference's int64 sum wraps to i32; the epilogue is kernels_q.c's,
- * operation for operation, so the bytes match cpu-ref's separate ops.
+ * operation for operation (its divide as qround.h does it, with the same
+ * results), so the bytes match cpu-ref's separate ops.
  */
 #include <math.h>
 #include <stdatomic.h>

@@ -13,7 +13,9 @@
  * are those of the separate ops. Taken only for per-tensor scales and
  * an OP result read once (operands broadcast as the f32 op's plan says:
  * the per-channel mul of a squeeze-excite block); a dequantize read only
- * by OP is retired with it.
+ * by OP is retired with it. The divide is qround.h's (the same results),
+ * and a long row with one operand a single value is a table of the other
+ * operand's 256 byte values, made by the same code.
  */
 #include <math.h>
 #include <stdlib.h>
