@@ -151,6 +151,20 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
         rlxb_qelem_run(pool, &s->plan.qelem, in, s->ptr);
         return RLX_OK;
     }
+    case RLXB_K_QLUT: {
+        const void *in[1 + RLXB_QLUT_INS];
+        for (uint32_t j = 0; j < s->n_inputs && j < 1 + RLXB_QLUT_INS; j++)
+            in[j] = x->steps[s->inputs[j]].ptr;
+        return rlxb_qlut_run(be, s->fallback, &s->plan.qlut, in, s->ptr,
+                             s->count);
+    }
+    case RLXB_K_QGAP: {
+        const void *in[5];
+        for (uint32_t j = 0; j < 5; j++)
+            in[j] = x->steps[s->inputs[j]].ptr;
+        rlxb_qgap_run(pool, &s->plan.qgap, in, s->ptr);
+        return RLX_OK;
+    }
     case RLXB_K_QLINEAR:
         rlxb_qlin_run(pool, &s->plan.qlin, x->steps[s->inputs[0]].ptr,
                       x->steps[s->inputs[1]].ptr,

@@ -603,6 +603,10 @@ rlx_status rlxb_fuse(rlxb_backend *be, const rlx_graph_view *g,
         st = rlxb_qfuse(be, g, x);
     if (st == RLX_OK)
         st = rlxb_qelem_fuse(be, g, x);
+    if (st == RLX_OK)
+        st = rlxb_qchain_fuse(be, g, x);
+    if (st == RLX_OK)
+        st = rlxb_qgap_fuse(be, g, x);
     if (st == RLX_OK && (f.n_epi || f.n_attn))
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: fused %u matmul epilogues and %u "
