@@ -56,6 +56,20 @@ size_t rlxb_dw_scratch_floats(const rlxb_conv *p);
 void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end);
 void rlxb_dw_jobs(void *arg, size_t begin, size_t end);
 
+/* ---- kernels_dw16.c ---------------------------------------------------- */
+
+/* 1 when the 16-channel kernel runs P (depthwise, stride 1 or 2, no
+ * dilation; the AVX-512 variant only). */
+int rlxb_dw16_fits(const rlxb_conv *p);
+/* Output rows per job: a band whose padded input fits in L2, cut into
+ * at least WANT_BANDS bands when that is more than 1. */
+size_t rlxb_dw16_band_rows(const rlxb_conv *p, size_t want_bands);
+/* Floats of one scratch slot for bands of BAND_ROWS rows. */
+size_t rlxb_dw16_scratch_floats(const rlxb_conv *p, size_t band_rows);
+/* Jobs (image, group of 16 channels, band of cx->block output rows;
+ * cx->n_blocks bands per group) [begin, end) on a rlxb_conv_ctx. */
+void rlxb_dw16_jobs(void *arg, size_t begin, size_t end);
+
 #endif /* RLX__SGEMM_NR */
 
 #endif /* RLXB_CONV_INTERNAL_H */

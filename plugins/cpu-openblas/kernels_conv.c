@@ -590,6 +590,22 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
     size_t threads = rlxb_pool_threads(pool);
     size_t macs = p->n * p->m * p->p * p->k;
     int par = threads > 1 && macs >= PAR_MIN_MACS;
+    if (p->depthwise && rlxb_dw16_fits(p)) {
+        size_t groups = p->n * ((p->m + 15) / 16);
+        size_t want = par ? (2 * threads + groups - 1) / groups : 1;
+        cx.block = rlxb_dw16_band_rows(p, want);
+        cx.n_blocks = (p->oh + cx.block - 1) / cx.block;
+        if (rlxb_conv_ensure_scratch(
+                p, par ? (unsigned)threads : 1,
+                rlxb_dw16_scratch_floats(p, cx.block)) != 0)
+            return -1;
+        size_t jobs = groups * cx.n_blocks;
+        if (par && jobs > 1)
+            rlxb_parallel_for(pool, jobs, 1, rlxb_dw16_jobs, &cx);
+        else
+            rlxb_dw16_jobs(&cx, 0, jobs);
+        return 0;
+    }
     if (p->depthwise) {
         size_t planes = p->n * p->m;
         rlxb_task_fn fn = rlxb_dw_jobs;
