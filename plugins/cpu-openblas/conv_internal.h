@@ -32,6 +32,14 @@ unsigned rlxb_conv_take_slot(rlxb_conv *p);
  * enough): 0, or -1 when out of memory. */
 int rlxb_conv_ensure_scratch(rlxb_conv *p, unsigned slots, size_t floats);
 
+/* Image IMG's packed weights: its own scaled copy when a channel scale
+ * is fused (scale_in), else the shared ones. */
+static inline const float *rlxb_conv_packed(const rlxb_conv *p, size_t img)
+{
+    return p->scale_in >= 0 ? p->spacked + img * p->spacked_floats
+                            : p->packed;
+}
+
 /* The K slice the packed weights are cut into (at most KC rows). */
 size_t rlxb_conv_slice(size_t k);
 

@@ -46,7 +46,10 @@ void rlxb_conv_free(rlxb_conv *p)
     free(p->scratch);
     free(p->busy);
     free(p->koff);
+    free(p->spacked);
     p->koff = NULL;
+    p->spacked = NULL;
+    p->spacked_floats = 0;
     p->packed = p->fbias = p->scratch = NULL;
     p->busy = NULL;
     p->n_slots = 0;
@@ -149,7 +152,7 @@ rlx_status rlxb_conv_prepare(rlxb_backend *be,
                    p->ph == 0 && p->pw == 0 && p->oh == p->ih &&
                    p->ow == p->iw;
     p->bias_in = v->n_inputs == 3 ? 2 : -1;
-    p->res_in = p->bn_in = -1;
+    p->res_in = p->bn_in = p->scale_in = -1;
     p->act = RLX_OP_INVALID;
     return RLX_OK;
 #else
@@ -496,7 +499,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         size_t yoff = (img * p->m + g * p->mg) * p->p;
         float *yg = cx->y + yoff;
         const float *rg = cx->res ? cx->res + yoff : NULL;
-        const float *wg = p->packed + g * tiles * p->k * MR;
+        const float *wg = rlxb_conv_packed(p, img) + g * tiles * p->k * MR;
         /* K slices of equal size: the columns of one slice for the whole
          * block, then every weight tile over them, so each tile's slice
          * of A is read once per block from L2 (a block spans as many
@@ -578,12 +581,46 @@ static void conv_vec(const rlxb_conv *p, const float *x, float *y,
     }
 }
 
+/* Each image's packed weights with column k times its scale S[k] (one
+ * group: the packed layout is slice, tile, K row, MR rows). */
+static int scale_weights(rlxb_conv *p, const float *s)
+{
+    size_t per = m_tiles(p) * p->k * MR, tiles = m_tiles(p);
+    if (p->spacked_floats < per) {
+        free(p->spacked);
+        p->spacked_floats = 0;
+        p->spacked = aligned_alloc(RLXB_ALIGN,
+                                   (p->n * per * sizeof(float) +
+                                    RLXB_ALIGN - 1) / RLXB_ALIGN *
+                                       RLXB_ALIGN);
+        if (!p->spacked)
+            return -1;
+        p->spacked_floats = per;
+    }
+    size_t kcs = conv_kc(p->k);
+    for (size_t img = 0; img < p->n; img++) {
+        const float *si = s + img * p->c;
+        float *d = p->spacked + img * per;
+        const float *w = p->packed;
+        for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+            size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+            for (size_t t = 0; t < tiles; t++)
+                for (size_t q = 0; q < kc; q++, w += MR, d += MR)
+                    for (size_t i = 0; i < MR; i++)
+                        d[i] = w[i] * si[k0 + q];
+        }
+    }
+    return 0;
+}
+
 int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                        const float *const *in, float *y)
 {
     if (p->n == 0 || p->m == 0 || p->p == 0)
         return 0;
     if (pack_weights(p, in) != 0)
+        return -1;
+    if (p->scale_in >= 0 && scale_weights(p, in[p->scale_in]) != 0)
         return -1;
     rlxb_conv_ctx cx = { .p = p, .x = in[0], .y = y,
                     .res = p->res_in >= 0 ? in[p->res_in] : NULL };

@@ -241,7 +241,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         size_t yoff = (img * p->m + g * p->mg) * p->p;
         float *yg = cx->y + yoff;
         const float *rg = cx->res ? cx->res + yoff : NULL;
-        const float *wg = p->packed + g * tiles * p->k * MR;
+        const float *wg = rlxb_conv_packed(p, img) + g * tiles * p->k * MR;
         for (size_t pn = p0; pn < p1; pn++) {
             size_t j0 = pn * NR, nr = cx->len - j0 < NR ? cx->len - j0 : NR;
             for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
