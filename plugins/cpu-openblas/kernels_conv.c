@@ -553,15 +553,33 @@ static void conv_vec(const rlxb_conv *p, const float *x, float *y,
             float acc[MR];
 #if defined(__AVX512F__)
             const __mmask16 lanes = (__mmask16)((1u << MR) - 1);
-            __m512 v = _mm512_setzero_ps();
+            /* four sums, so four FMA chains overlap (one waits on its
+             * own latency at every K step) */
+            __m512 v = _mm512_setzero_ps(), v1 = v, v2 = v, v3 = v;
             for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
-                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs, q = 0;
                 const float *a = p->packed + k0 * tiles * MR + t * kc * MR;
-                for (size_t q = 0; q < kc; q++)
+                const float *xq = xi + k0;
+                for (; q + 4 <= kc; q += 4) {
+                    v = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + q * MR),
+                        _mm512_set1_ps(xq[q]), v);
+                    v1 = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + (q + 1) * MR),
+                        _mm512_set1_ps(xq[q + 1]), v1);
+                    v2 = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + (q + 2) * MR),
+                        _mm512_set1_ps(xq[q + 2]), v2);
+                    v3 = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + (q + 3) * MR),
+                        _mm512_set1_ps(xq[q + 3]), v3);
+                }
+                for (; q < kc; q++)
                     v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(lanes,
                                                               a + q * MR),
-                                        _mm512_set1_ps(xi[k0 + q]), v);
+                                        _mm512_set1_ps(xq[q]), v);
             }
+            v = _mm512_add_ps(_mm512_add_ps(v, v1), _mm512_add_ps(v2, v3));
             _mm512_mask_storeu_ps(acc, lanes, v);
 #else
             for (size_t i = 0; i < MR; i++)
