@@ -77,6 +77,12 @@ size_t rlxb_dw16_scratch_floats(const rlxb_conv *p, size_t band_rows);
 /* Jobs (image, group of 16 channels, band of cx->block output rows;
  * cx->n_blocks bands per group) [begin, end) on a rlxb_conv_ctx. */
 void rlxb_dw16_jobs(void *arg, size_t begin, size_t end);
+/* The same for convs of at most 4 input channels and K <= 32 (a
+ * network's stem): lanes are 16 output channels. */
+int rlxb_c16_fits(const rlxb_conv *p);
+size_t rlxb_c16_band_rows(const rlxb_conv *p, size_t want_bands);
+size_t rlxb_c16_scratch_floats(const rlxb_conv *p, size_t band_rows);
+void rlxb_c16_jobs(void *arg, size_t begin, size_t end);
 
 #endif /* RLX__SGEMM_NR */
 

@@ -618,14 +618,16 @@ static int scale_weights(rlxb_conv *p, const float *s)
     size_t kcs = conv_kc(p->k);
     for (size_t img = 0; img < p->n; img++) {
         const float *si = s + img * p->c;
-        float *d = p->spacked + img * per;
-        const float *w = p->packed;
+        float *restrict d = p->spacked + img * per;
+        const float *restrict w = p->packed;
         for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
             size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
-            for (size_t t = 0; t < tiles; t++)
-                for (size_t q = 0; q < kc; q++, w += MR, d += MR)
+            for (size_t t = 0; t < tiles; t++, w += kc * MR, d += kc * MR)
+                for (size_t q = 0; q < kc; q++) {
+                    float sq = si[k0 + q];
                     for (size_t i = 0; i < MR; i++)
-                        d[i] = w[i] * si[k0 + q];
+                        d[q * MR + i] = w[q * MR + i] * sq;
+                }
         }
     }
     return 0;
@@ -684,6 +686,22 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                 p, yi, cx.res ? cx.res + img * p->m * p->p : NULL, p->p, 0,
                 p->m, p->p);
         }
+        return 0;
+    }
+    if (rlxb_c16_fits(p)) { /* few input channels: the stem */
+        size_t groups = p->n * ((p->m + 15) / 16);
+        size_t want = par ? (2 * threads + groups - 1) / groups : 1;
+        cx.block = rlxb_c16_band_rows(p, want);
+        cx.n_blocks = (p->oh + cx.block - 1) / cx.block;
+        if (rlxb_conv_ensure_scratch(
+                p, par ? (unsigned)threads : 1,
+                rlxb_c16_scratch_floats(p, cx.block)) != 0)
+            return -1;
+        size_t jobs = groups * cx.n_blocks;
+        if (par && jobs > 1)
+            rlxb_parallel_for(pool, jobs, 1, rlxb_c16_jobs, &cx);
+        else
+            rlxb_c16_jobs(&cx, 0, jobs);
         return 0;
     }
     if (p->p == 1 && p->pointwise && p->groups == 1) { /* SE's 1x1s */

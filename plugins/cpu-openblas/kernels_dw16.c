@@ -224,7 +224,193 @@ void rlxb_dw16_jobs(void *arg, size_t begin, size_t end)
     atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
 }
 
+/* ---- convs of few input channels (a network's stem) ---------------- */
+
+/* The stem of MobileNet or EfficientNet (3 input channels, 3x3, stride
+ * 2) has K = 27: the sgemm path packs 27-row panels by strided gathers
+ * and runs a 12-row weight tile over 16 or 32 output channels. Here the
+ * lanes are 16 output channels: every output pixel is the sum over the K
+ * taps of one weight vector times one input value (broadcast), read from
+ * a zero-padded copy of the band's input rows. */
+#define C16_MAX_K 32
+#define C16_MAX_C 4
+
+int rlxb_c16_fits(const rlxb_conv *p)
+{
+    return !p->depthwise && !p->pointwise && p->groups == 1 &&
+           p->c <= C16_MAX_C && p->k <= C16_MAX_K && p->k > 0 &&
+           p->m >= 8;
+}
+
+/* Columns of a padded input row: every column the output blocks read. */
+static size_t c16_wp(const rlxb_conv *p)
+{
+    return (round_up(p->ow, OX_BLOCK) - 1) * p->sw + (p->kw - 1) * p->dw +
+           1;
+}
+
+static size_t c16_in_rows(const rlxb_conv *p, size_t band_rows)
+{
+    return (band_rows - 1) * p->sh + (p->kh - 1) * p->dh + 1;
+}
+
+size_t rlxb_c16_band_rows(const rlxb_conv *p, size_t want_bands)
+{
+    /* 8 output rows: the padded input stays in L1 */
+    size_t rows = 8;
+    if (want_bands > 1) {
+        size_t per = (p->oh + want_bands - 1) / want_bands;
+        if (per < rows)
+            rows = per;
+    }
+    if (rows < 1)
+        rows = 1;
+    return rows > p->oh ? p->oh : rows;
+}
+
+size_t rlxb_c16_scratch_floats(const rlxb_conv *p, size_t band_rows)
+{
+    return p->c * c16_in_rows(p, band_rows) * c16_wp(p) +
+           round_up(p->ow, LANES) * LANES;
+}
+
+/* Output rows [oy0, oy1) of channels c0 .. c0 + cnt - 1 of image IMG;
+ * T holds the padded input rows, O one output row's pixel vectors. */
+static void c16_band(const rlxb_conv_ctx *cx, float *t, float *o,
+                     const __m512 *wv, size_t img, size_t c0, size_t cnt,
+                     size_t oy0, size_t oy1)
+{
+    const rlxb_conv *p = cx->p;
+    size_t wp = c16_wp(p), rows = c16_in_rows(p, oy1 - oy0);
+    size_t plane = p->ih * p->iw;
+    for (size_t ci = 0; ci < p->c; ci++) {
+        const float *xc = cx->x + (img * p->c + ci) * plane;
+        for (size_t r = 0; r < rows; r++) {
+            float *d = t + (ci * rows + r) * wp;
+            long iy = (long)(oy0 * p->sh + r) - (long)p->ph;
+            size_t lead = p->pw < wp ? p->pw : wp;
+            size_t end = p->pw + p->iw < wp ? p->pw + p->iw : wp;
+            if (iy < 0 || iy >= (long)p->ih) {
+                memset(d, 0, wp * sizeof *d);
+                continue;
+            }
+            memset(d, 0, lead * sizeof *d);
+            if (end > lead)
+                memcpy(d + lead, xc + (size_t)iy * p->iw,
+                       (end - lead) * sizeof *d);
+            memset(d + end, 0, (wp - end) * sizeof *d);
+        }
+    }
+    size_t owr = round_up(p->ow, OX_BLOCK), sw = p->sw;
+    float *yg = cx->y + (img * p->m + c0) * p->p;
+    for (size_t oy = oy0; oy < oy1; oy++) {
+        for (size_t ox = 0; ox < owr; ox += OX_BLOCK) {
+            __m512 acc[OX_BLOCK];
+            for (int j = 0; j < OX_BLOCK; j++)
+                acc[j] = _mm512_setzero_ps();
+            size_t q = 0;
+            for (size_t ci = 0; ci < p->c; ci++)
+                for (size_t a = 0; a < p->kh; a++) {
+                    const float *tr = t + (ci * rows + (oy - oy0) * p->sh +
+                                           a * p->dh) * wp + ox * sw;
+                    for (size_t b = 0; b < p->kw; b++, q++) {
+                        __m512 w = wv[q];
+                        const float *e = tr + b * p->dw;
+#pragma GCC unroll 8
+                        for (int j = 0; j < OX_BLOCK; j++)
+                            acc[j] = _mm512_fmadd_ps(
+                                _mm512_set1_ps(e[(size_t)j * sw]), w,
+                                acc[j]);
+                    }
+                }
+            for (int j = 0; j < OX_BLOCK; j++)
+                _mm512_storeu_ps(o + (ox + (size_t)j) * LANES, acc[j]);
+        }
+        for (size_t c = 0; c < p->ow; c += LANES) {
+            size_t n = p->ow - c < LANES ? p->ow - c : LANES;
+            __m512 v[LANES];
+            for (size_t j = 0; j < LANES; j++)
+                v[j] = _mm512_loadu_ps(o + (c + j) * LANES);
+            transpose16(v);
+            __mmask16 m = first_lanes(n);
+            for (size_t i = 0; i < cnt; i++)
+                _mm512_mask_storeu_ps(yg + i * p->p + oy * p->ow + c, m,
+                                      v[i]);
+        }
+    }
+    size_t off = oy0 * p->ow;
+    rlxb_conv_epilogue(p, yg + off,
+                       cx->res ? cx->res + (img * p->m + c0) * p->p + off
+                               : NULL,
+                       p->p, c0, cnt, (oy1 - oy0) * p->ow);
+}
+
+/* Jobs (image, group of 16 output channels, band of cx->block output
+ * rows), cx->n_blocks bands per group. The weights are the packed sgemm
+ * tiles of kernels_conv.c (K in one slice: MR rows per tile, K row q of
+ * tile t at t * k * MR + q * MR). */
+void rlxb_c16_jobs(void *arg, size_t begin, size_t end)
+{
+    const rlxb_conv_ctx *cx = arg;
+    rlxb_conv *p = cx->p;
+    const size_t mr = RLX__SGEMM_MR;
+    size_t groups = (p->m + LANES - 1) / LANES;
+    unsigned slot = rlxb_conv_take_slot(p);
+    float *t = p->scratch + slot * p->slot_floats;
+    float *o = t + p->c * c16_in_rows(p, cx->block) * c16_wp(p);
+    __m512 wv[C16_MAX_K];
+    size_t wv_group = (size_t)-1;
+    for (size_t job = begin; job < end; job++) {
+        size_t band = job % cx->n_blocks, rest = job / cx->n_blocks;
+        size_t g = rest % groups, img = rest / groups;
+        size_t c0 = g * LANES, cnt = p->m - c0 < LANES ? p->m - c0 : LANES;
+        if (g != wv_group) {
+            for (size_t q = 0; q < p->k; q++) {
+                float lane[LANES] = { 0 };
+                for (size_t l = 0; l < cnt; l++) {
+                    size_t ch = c0 + l;
+                    lane[l] = p->packed[(ch / mr) * p->k * mr + q * mr +
+                                        ch % mr];
+                }
+                wv[q] = _mm512_loadu_ps(lane);
+            }
+            wv_group = g;
+        }
+        size_t oy0 = band * cx->block;
+        size_t oy1 = oy0 + cx->block < p->oh ? oy0 + cx->block : p->oh;
+        c16_band(cx, t, o, wv, img, c0, cnt, oy0, oy1);
+    }
+    atomic_flag_clear_explicit(&p->busy[slot], memory_order_release);
+}
+
 #elif RLX__SGEMM_NR /* AVX2: the per-plane kernels of kernels_dw.c */
+
+int rlxb_c16_fits(const rlxb_conv *p)
+{
+    (void)p;
+    return 0;
+}
+
+size_t rlxb_c16_band_rows(const rlxb_conv *p, size_t want_bands)
+{
+    (void)p;
+    (void)want_bands;
+    return 1;
+}
+
+size_t rlxb_c16_scratch_floats(const rlxb_conv *p, size_t band_rows)
+{
+    (void)p;
+    (void)band_rows;
+    return 0;
+}
+
+void rlxb_c16_jobs(void *arg, size_t begin, size_t end)
+{
+    (void)arg;
+    (void)begin;
+    (void)end;
+}
 
 int rlxb_dw16_fits(const rlxb_conv *p)
 {
