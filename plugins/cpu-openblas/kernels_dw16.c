@@ -12,9 +12,10 @@
  * rows are transposed (16 x 16 blocks in registers) into a zero-padded
  * buffer of one 16-float vector per pixel, every output pixel is then
  * the sum over the taps of a weight vector times one input vector (eight
- * outputs at once, eight independent chains), and the band's outputs are
- * transposed back into the channel planes, where the conv's epilogue
- * (bias, activation, residual) runs on them while they are in cache.
+ * outputs at once, eight independent chains), the bias and activation
+ * (relu, hard_swish, silu) are applied in registers, and the band's
+ * outputs are transposed back into the channel planes (with a residual,
+ * the conv's epilogue then runs on them while they are in cache).
  * A last group of fewer than 16 channels runs with the missing lanes
  * zero and never stored.
  */
@@ -26,6 +27,8 @@
 #if RLX__SGEMM_NR && defined(__AVX512F__)
 
 #include <immintrin.h>
+
+#include "vmath512.h"
 
 #define LANES 16
 #define OX_BLOCK 8         /* output pixels accumulated at once */
@@ -149,6 +152,9 @@ static void dw16_band(const rlxb_conv_ctx *cx, float *t, float *o,
     }
     size_t owr = round_up(p->ow, OX_BLOCK);
     float *yg = cx->y + (img * p->m + c0) * p->p;
+    /* bias and activation in registers unless a residual is added */
+    int epi = cx->res ? RLXB_EPI16_NONE : rlxb_epi16_of(p->act);
+    __m512 bias = _mm512_maskz_loadu_ps(first_lanes(cnt), p->fbias + c0);
     for (size_t oy = oy0; oy < oy1; oy++) {
         const float *trow = t + (oy - oy0) * s * tw * LANES;
         for (size_t ox = 0; ox < owr; ox += OX_BLOCK) {
@@ -167,6 +173,9 @@ static void dw16_band(const rlxb_conv_ctx *cx, float *t, float *o,
                             acc[j]);
                 }
             }
+            if (epi != RLXB_EPI16_NONE)
+                for (int j = 0; j < OX_BLOCK; j++)
+                    acc[j] = rlxb_act16(epi, acc[j], bias);
             for (int j = 0; j < OX_BLOCK; j++)
                 _mm512_storeu_ps(o + (ox + (size_t)j) * LANES, acc[j]);
         }
@@ -184,10 +193,12 @@ static void dw16_band(const rlxb_conv_ctx *cx, float *t, float *o,
         }
     }
     size_t off = oy0 * p->ow;
-    rlxb_conv_epilogue(p, yg + off,
-                       cx->res ? cx->res + (img * p->m + c0) * p->p + off
-                               : NULL,
-                       p->p, c0, cnt, (oy1 - oy0) * p->ow);
+    if (epi == RLXB_EPI16_NONE)
+        rlxb_conv_epilogue(p, yg + off,
+                           cx->res ? cx->res + (img * p->m + c0) * p->p +
+                                         off
+                                   : NULL,
+                           p->p, c0, cnt, (oy1 - oy0) * p->ow);
 }
 
 /* Jobs (image, group of 16 channels, band of cx->block output rows),
@@ -303,6 +314,8 @@ static void c16_band(const rlxb_conv_ctx *cx, float *t, float *o,
     }
     size_t owr = round_up(p->ow, OX_BLOCK), sw = p->sw;
     float *yg = cx->y + (img * p->m + c0) * p->p;
+    int epi = cx->res ? RLXB_EPI16_NONE : rlxb_epi16_of(p->act);
+    __m512 bias = _mm512_maskz_loadu_ps(first_lanes(cnt), p->fbias + c0);
     for (size_t oy = oy0; oy < oy1; oy++) {
         for (size_t ox = 0; ox < owr; ox += OX_BLOCK) {
             __m512 acc[OX_BLOCK];
@@ -323,6 +336,9 @@ static void c16_band(const rlxb_conv_ctx *cx, float *t, float *o,
                                 acc[j]);
                     }
                 }
+            if (epi != RLXB_EPI16_NONE)
+                for (int j = 0; j < OX_BLOCK; j++)
+                    acc[j] = rlxb_act16(epi, acc[j], bias);
             for (int j = 0; j < OX_BLOCK; j++)
                 _mm512_storeu_ps(o + (ox + (size_t)j) * LANES, acc[j]);
         }
@@ -339,10 +355,12 @@ static void c16_band(const rlxb_conv_ctx *cx, float *t, float *o,
         }
     }
     size_t off = oy0 * p->ow;
-    rlxb_conv_epilogue(p, yg + off,
-                       cx->res ? cx->res + (img * p->m + c0) * p->p + off
-                               : NULL,
-                       p->p, c0, cnt, (oy1 - oy0) * p->ow);
+    if (epi == RLXB_EPI16_NONE)
+        rlxb_conv_epilogue(p, yg + off,
+                           cx->res ? cx->res + (img * p->m + c0) * p->p +
+                                         off
+                                   : NULL,
+                           p->p, c0, cnt, (oy1 - oy0) * p->ow);
 }
 
 /* Jobs (image, group of 16 output channels, band of cx->block output
