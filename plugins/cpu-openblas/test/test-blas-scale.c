@@ -77,14 +77,14 @@ static void set(rlx_program *p, const char *name, int param, size_t n,
     free(v);
 }
 
-/* K on the best variant and on cpu-ref, over two runs with other gates
+/* K on variant SUFFIX and on cpu-ref, over two runs with other gates
  * (the scaled weights are made per run); FUSED: the log must say the
  * scale was folded (when the variant has conv kernels). */
-static void check(const scale_case *k, int fused)
+static void check_on(const char *suffix, const scale_case *k, int fused)
 {
     rlx_graph *g = build(k);
     rlx_runtime *rt = blas_runtime();
-    const char *best = blas_expected_suffix(&(int){ 0 });
+    const char *best = suffix;
     ASSERT_OK(rlx_runtime_load_plugin(rt, blas_variant_path(best)));
     rlx_session *sb = NULL, *sr = NULL;
     static char log[1 << 16];
@@ -120,6 +120,20 @@ static void check(const scale_case *k, int fused)
     rlx_session_destroy(sr);
     rlx_runtime_destroy(rt);
     rlx_graph_destroy(g);
+}
+
+/* K on the best variant, and on the AVX2 one too when that is not the
+ * best and this CPU runs it (its conv takes the scaled weights through
+ * the im2col path). */
+static void check(const scale_case *k, int fused)
+{
+    const char *best = blas_expected_suffix(&(int){ 0 });
+    check_on(best, k, fused);
+    __builtin_cpu_init();
+    if (strcmp(best, "-avx2") && *best &&
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        blas_file_exists(blas_variant_path("-avx2")))
+        check_on("-avx2", k, fused);
 }
 
 TEST(scale_folded_into_pointwise_conv)
