@@ -18,6 +18,9 @@
  * the conv's epilogue then runs on them while they are in cache).
  * A last group of fewer than 16 channels runs with the missing lanes
  * zero and never stored.
+ *
+ * The second kernel here keeps the same layout for convs of few input
+ * channels (a network's stem), with 16 output channels in the lanes.
  */
 #include <stdatomic.h>
 #include <string.h>
