@@ -50,7 +50,8 @@ static inline __attribute__((always_inline)) __m512 rlxb_exp16(__m512 x)
  * keeps NaN and gives +0 for -0; hard_swish is x * clamp(x / 6 + 1/2)
  * with NaN kept and 0 where the clamp is 0 (-inf included); silu is
  * x / (1 + exp(-x)) as kernels_ew.c's x * sigmoid(x). */
-static inline __attribute__((always_inline)) __m512 rlxb_act16(int epi, __m512 v, __m512 b)
+static inline __attribute__((always_inline)) __m512
+rlxb_act16(int epi, __m512 v, __m512 b)
 {
     const __m512 zero = _mm512_setzero_ps();
     v = _mm512_add_ps(v, b);
