@@ -234,6 +234,12 @@ typedef struct rlxb_conv {
     /* the implicit-GEMM path (kernels_igemm.c): each row of K's offset
      * in a group's input planes, made at its first run (owned) */
     uint32_t *koff;
+    /* squeeze-excite's channel scale fused into a pointwise conv (fuse.c):
+     * input SCALE_IN is [n, c], each image's weights column k times its
+     * scale[k], packed anew every run into SPACKED (owned; -1: none) */
+    int32_t scale_in;
+    float *spacked;
+    size_t spacked_floats;
 } rlxb_conv;
 
 /* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm

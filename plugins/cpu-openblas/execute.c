@@ -96,8 +96,8 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
     }
     case RLXB_K_CONV: {
         rlxb_conv *c = &s->plan.conv;
-        const float *in[RLXB_CONV_KEYS + 2] = { 0 };
-        for (uint32_t j = 0; j < s->n_inputs && j < RLXB_CONV_KEYS + 2;
+        const float *in[RLXB_CONV_KEYS + 3] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < RLXB_CONV_KEYS + 3;
              j++)
             in[j] = F32(j);
         memset(c->keys, 0, sizeof c->keys);
