@@ -93,7 +93,10 @@ static uint32_t unary(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_SIN: y = rlxp_un(e, "stablehlo.sine", x); break;
     case RLX_OP_COS: y = rlxp_un(e, "stablehlo.cosine", x); break;
     case RLX_OP_NEG: y = rlxp_un(e, "stablehlo.negate", x); break;
-    case RLX_OP_ABS: y = rlxp_un(e, "stablehlo.abs", x); break;
+    case RLX_OP_ABS: /* |x| of an unsigned type is x */
+        y = rlxp_dt_unsigned(rlxp_type_of(e, x)->dt)
+                ? x : rlxp_un(e, "stablehlo.abs", x);
+        break;
     case RLX_OP_LOG: y = rlxp_un(e, "stablehlo.log", x); break;
     case RLX_OP_SQRT: y = rlxp_un(e, "stablehlo.sqrt", x); break;
     case RLX_OP_RSQRT: y = rlxp_un(e, "stablehlo.rsqrt", x); break;

@@ -268,7 +268,10 @@ uint32_t rlxp_emit_math(rlxp_emit *e, const rlx_node_view *n)
         break;
     }
     case RLX_OP_RECIPROCAL: y = dv(e, k(e, x, 1.0), x); break;
-    case RLX_OP_ERF: y = erf_poly(e, x); break;
+    case RLX_OP_ERF: /* f64 wants more than the polynomial's 1.5e-7 */
+        y = rlxp_type_of(e, x)->dt == RLX_DTYPE_F64 ? rlxp_un(e, "chlo.erf", x)
+                                                   : erf_poly(e, x);
+        break;
     case RLX_OP_LEAKY_RELU:
         y = rlxp_select(e, rlxp_compare(e, x, k(e, x, 0.0), "LT"),
                         mul(e, x, k(e, x, fattr(n, RLX_ATTR_LEAKY_RELU_ALPHA,

@@ -18,6 +18,12 @@
 static uint32_t order_key(rlxp_emit *e, uint32_t x)
 {
     const rlxp_val v = *rlxp_type_of(e, x);
+    if (v.dt == RLX_DTYPE_U32) {
+        /* the bits as i32 with the top bit flipped keep the order */
+        uint32_t b = rlxp_convert(e, x, RLX_DTYPE_I32);
+        return rlxp_bin(e, "stablehlo.xor", b,
+                        rlxp_splat_like(e, b, -2147483648.0));
+    }
     if (v.dt != RLX_DTYPE_F32)
         return rlxp_convert(e, x, RLX_DTYPE_I32);
     uint32_t zero = rlxp_splat_like(e, x, 0.0);

@@ -100,7 +100,8 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
         return 0;
     }
     /* XLA's GPU convolutions (cuDNN, MIOpen) take 1 to 3 spatial axes */
-    if ((n->op == RLX_OP_CONV || n->op == RLX_OP_CONV_TRANSPOSE) &&
+    if ((n->op == RLX_OP_CONV || n->op == RLX_OP_CONV_TRANSPOSE ||
+         n->op == RLX_OP_CONV_INTEGER) &&
         in_rank > 5 && (be->family == RLXP_FAMILY_CUDA ||
                         be->family == RLXP_FAMILY_ROCM)) {
         snprintf(why, why_size, "a convolution with %u spatial axes; XLA "
@@ -110,6 +111,7 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
     if (n->op == RLX_OP_TOPK) {
         rlx_dtype dt = graph->nodes[n->inputs[0]]->dtype;
         if (dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_F64 ||
+            dt == RLX_DTYPE_U64 ||
             (in_rank && graph->nodes[n->inputs[0]]->shape[in_rank - 1] >
                             ((int64_t)1 << 31))) {
             snprintf(why, why_size, "topk of %s; the PJRT bridge sorts "

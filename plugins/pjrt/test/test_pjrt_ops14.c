@@ -51,6 +51,12 @@ typedef struct case14 {
 #define I32 RLX_DTYPE_I32
 #define I64 RLX_DTYPE_I64
 #define BOOL RLX_DTYPE_BOOL
+#define F64 RLX_DTYPE_F64
+#define I16 RLX_DTYPE_I16
+#define U16 RLX_DTYPE_U16
+#define U32 RLX_DTYPE_U32
+#define U64 RLX_DTYPE_U64
+#define S0(dt) { dt, 0, { 0 }, 0 }
 #define T23(dt) { dt, 2, { 2, 3 }, 0 }
 #define V3(dt) { dt, 1, { 3 }, 0 }
 #define P(dt, n) { dt, 1, { n }, 1 }
@@ -161,6 +167,32 @@ static const case14 cases[] = {
     { "scatter_nd_last_wins_i32", RLX_OP_SCATTER_ND, 3, { { I32, 2, { 4, 3 }, 0 }, { I64, 2, { 3, 2 }, 0 }, { I32, 1, { 3 }, 0 } }, 0, { 0 }, 0, { 0 }, "dense<-1> : tensor<4x3xi64>", NULL },
     { "topk_largest", RLX_OP_TOPK, 1, { { F32, 2, { 3, 5 }, 0 } }, 2, { 2, -1 }, 0, { 0 }, "\"stablehlo.bitcast_convert\"", NULL },
     { "topk_smallest_i32_axis0", RLX_OP_TOPK, 1, { { I32, 2, { 4, 3 }, 0 } }, 3, { 3, 0, 0 }, 0, { 0 }, "dimension = 0 : i64, is_stable = false", "bitcast_convert" },
+    /* the other widths: f64 computes in f64, unsigned types stay unsigned */
+    { "add_u16", RLX_OP_ADD, 2, { T23(U16), V3(U16) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.add\"(%0, %2) : (tensor<2x3xui16>", NULL },
+    { "less_u32", RLX_OP_LESS, 2, { T23(U32), T23(U32) }, 0, { 0 }, 0, { 0 }, "comparison_direction LT>} : (tensor<2x3xui32>", NULL },
+    { "neg_i16", RLX_OP_NEG, 1, { T23(I16) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.negate\"(%0) : (tensor<2x3xi16>) -> tensor<2x3xi16>", NULL },
+    { "abs_u64", RLX_OP_ABS, 1, { T23(U64) }, 0, { 0 }, 0, { 0 }, "\"func.return\"(%0)", "stablehlo.abs" },
+    { "div_u64", RLX_OP_DIV, 2, { T23(U64), T23(U64) }, 0, { 0 }, 0, { 0 }, "dense<1> : tensor<2x3xui64>", NULL },
+    { "clip_u64_saturated", RLX_OP_CLIP, 1, { T23(U64) }, 0, { 0 }, 2, { -5, 1e30 }, "dense<18446744073709551615> : tensor<2x3xui64>", NULL },
+    { "clip_i16", RLX_OP_CLIP, 1, { T23(I16) }, 0, { 0 }, 2, { -1e9, 3 }, "dense<-32768> : tensor<2x3xi16>", NULL },
+    { "reduce_mean_i16", RLX_OP_REDUCE_MEAN, 1, { T23(I16) }, 2, { 0, 1 }, 0, { 0 }, "(tensor<2xf64>) -> tensor<2xi16>", NULL },
+    { "reduce_l2_u8", RLX_OP_REDUCE_L2, 1, { T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.sqrt\"(%4) : (tensor<f64>)", NULL },
+    { "erf_f64", RLX_OP_ERF, 1, { T23(F64) }, 0, { 0 }, 0, { 0 }, "\"chlo.erf\"(%0) : (tensor<2x3xf64>)", NULL },
+    { "exp_f64", RLX_OP_EXP, 1, { T23(F64) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.exponential\"(%0) : (tensor<2x3xf64>) -> tensor<2x3xf64>", "convert" },
+    { "cast_u64_i64", RLX_OP_CAST, 1, { T23(U64) }, 1, { I64 }, 0, { 0 }, "dense<9223372036854775807> : tensor<2x3xui64>", NULL },
+    { "cast_f32_u32", RLX_OP_CAST, 1, { T23(F32) }, 1, { U32 }, 0, { 0 }, "dense<4294967295> : tensor<2x3xui32>", NULL },
+    { "cast_i32_u16", RLX_OP_CAST, 1, { T23(I32) }, 1, { U16 }, 0, { 0 }, "dense<65535> : tensor<2x3xi32>", NULL },
+    { "topk_u32", RLX_OP_TOPK, 1, { { U32, 2, { 3, 5 }, 0 } }, 2, { 2, -1 }, 0, { 0 }, "dense<-2147483648> : tensor<3x5xi32>", NULL },
+    /* bit_shift (unsigned) */
+    { "bit_shift_left_u8", RLX_OP_BIT_SHIFT, 2, { T23(U8), T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.shift_left\"(%0, %1) : (tensor<2x3xui8>", NULL },
+    { "bit_shift_right_u32", RLX_OP_BIT_SHIFT, 2, { T23(U32), V3(U32) }, 1, { 1 }, 0, { 0 }, "\"stablehlo.shift_right_logical\"(%0, %2) : (tensor<2x3xui32>", "shift_left" },
+    /* quantization */
+    { "quantize_u8", RLX_OP_QUANTIZE_LINEAR, 3, { T23(F32), S0(F32), S0(U8) }, 0, { 0 }, 0, { 0 }, "dense<0x437F0000>", NULL },
+    { "quantize_i8_per_axis_f16", RLX_OP_QUANTIZE_LINEAR, 3, { T23(F16), V3(F16), V3(I8) }, 1, { 1 }, 0, { 0 }, "broadcast_dimensions = array<i64: 1>} : (tensor<3xi8>) -> tensor<2x3xi8>", NULL },
+    { "quantize_blocked", RLX_OP_QUANTIZE_LINEAR, 3, { { F32, 2, { 2, 6 }, 0 }, { F32, 2, { 2, 2 }, 0 }, { U8, 2, { 2, 2 }, 0 } }, 2, { 1, 4 }, 0, { 0 }, "limit_indices = array<i64: 2, 6>", NULL },
+    { "dequantize_i32_bf16", RLX_OP_DEQUANTIZE_LINEAR, 3, { T23(I32), V3(BF16), V3(I32) }, 1, { -1 }, 0, { 0 }, "(tensor<2x3xf32>) -> tensor<2x3xbf16>", NULL },
+    { "matmul_integer_u8_per_row", RLX_OP_MATMUL_INTEGER, 4, { T23(U8), { U8, 2, { 3, 4 }, 0 }, { U8, 1, { 2 }, 0 }, S0(U8) }, 0, { 0 }, 0, { 0 }, "(tensor<2x4xf64>) -> tensor<2x4xi64>", NULL },
+    { "conv_integer_i8", RLX_OP_CONV_INTEGER, 4, { { I8, 4, { 1, 2, 5, 5 }, 0 }, { I8, 4, { 3, 2, 3, 3 }, 1 }, S0(I8), V3(I8) }, 9, { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, 0, { 0 }, "padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64, precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]} : (tensor<1x2x5x5xf64>", NULL },
     { "trilu_lower", RLX_OP_TRILU, 1, { { F32, 2, { 3, 4 }, 0 } }, 2, { 0, 1 }, 0, { 0 }, "comparison_direction LE>", NULL },
 };
 
@@ -227,8 +259,7 @@ TEST(golden_stablehlo_for_the_1_4_ops)
 /* The 1.4 ops the bridge has no lowering for: placement must move them. */
 static const rlx_op declined[] = {
     RLX_OP_MAX_POOL_INDEX, RLX_OP_GRID_SAMPLE, RLX_OP_DET, RLX_OP_ROI_ALIGN,
-    RLX_OP_NON_ZERO, RLX_OP_BIT_SHIFT, RLX_OP_QUANTIZE_LINEAR,
-    RLX_OP_DEQUANTIZE_LINEAR, RLX_OP_MATMUL_INTEGER, RLX_OP_CONV_INTEGER,
+    RLX_OP_NON_ZERO,
 };
 
 TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
@@ -237,7 +268,7 @@ TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
     const rlx_backend *b = rlx_runtime_find_backend(rt, "pjrt");
     ASSERT(b != NULL);
     static const rlx_dtype dts[] = { F32, F16, BF16, I8, U8, I32, I64, BOOL,
-                                     RLX_DTYPE_F64 };
+                                     F64, I16, U16, U32, U64 };
     for (int op = 80; op < 256; op++) {
         rlx_op known;
         const char *name = rlx_op_name((rlx_op)op);
@@ -263,11 +294,16 @@ TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
             FAIL("op %s is neither lowered nor listed as declined",
                  rlx_op_name((rlx_op)op));
     }
-    /* dtypes: f64 and the 16-bit integer widths stay elsewhere */
+    /* dtypes: f64 for elementwise math and reductions, every integer
+     * width; f64 convolutions, matmuls and norms stay elsewhere */
     ASSERT(!rlx_backend_supports_op(b, RLX_OP_CONV, RLX_DTYPE_F64));
-    ASSERT(!rlx_backend_supports_op(b, RLX_OP_ADD, RLX_DTYPE_U16));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_ERF, RLX_DTYPE_F64));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_ADD, RLX_DTYPE_U16));
     ASSERT(rlx_backend_supports_op(b, RLX_OP_ADD, RLX_DTYPE_I32));
-    ASSERT(!rlx_backend_supports_op(b, RLX_OP_ABS, RLX_DTYPE_U8));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_ABS, RLX_DTYPE_U8));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_REDUCE_MEAN, RLX_DTYPE_U64));
+    ASSERT(!rlx_backend_supports_op(b, RLX_OP_BIT_SHIFT, RLX_DTYPE_I32));
+    ASSERT(rlx_backend_supports_op(b, RLX_OP_BIT_SHIFT, RLX_DTYPE_U64));
     ASSERT(rlx_backend_supports_op(b, RLX_OP_MAX_POOL, RLX_DTYPE_I8));
     ASSERT(!rlx_backend_supports_op(b, RLX_OP_AVG_POOL, RLX_DTYPE_I8));
     rlx_runtime_destroy(rt);
