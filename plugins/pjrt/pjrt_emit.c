@@ -503,7 +503,9 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return fl || f64 || in;
     case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_L2:
         return fl || f64 || in; /* integers through f64, truncated */
-    case RLX_OP_POW: case RLX_OP_GELU: case RLX_OP_SIGMOID:
+    case RLX_OP_POW:
+        return fl || f64 || in;
+    case RLX_OP_GELU: case RLX_OP_SIGMOID:
     case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
     case RLX_OP_LOG: case RLX_OP_SQRT:
     case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
@@ -536,6 +538,8 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return dt == RLX_DTYPE_I64; /* topk's input: supports_node */
     case RLX_OP_BIT_SHIFT:
         return in && rlxp_dt_unsigned(dt);
+    case RLX_OP_DET:
+        return fl || f64;
     case RLX_OP_QUANTIZE_LINEAR:
         return small;
     case RLX_OP_DEQUANTIZE_LINEAR:
@@ -587,6 +591,8 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
     case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
         return rlxp_emit_quant(e, n);
+    case RLX_OP_DET:
+        return rlxp_emit_det(e, n);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
     case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:

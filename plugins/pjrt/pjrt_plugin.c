@@ -119,6 +119,15 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
             return 0;
         }
     }
+    if (n->op == RLX_OP_DET && in_rank >= 2 &&
+        graph->nodes[n->inputs[0]]->shape[in_rank - 1] > RLXP_DET_MAX_M) {
+        snprintf(why, why_size, "det of %lld x %lld matrices; the PJRT "
+                 "bridge unrolls the elimination up to %d x %d",
+                 (long long)graph->nodes[n->inputs[0]]->shape[in_rank - 1],
+                 (long long)graph->nodes[n->inputs[0]]->shape[in_rank - 1],
+                 RLXP_DET_MAX_M, RLXP_DET_MAX_M);
+        return 0;
+    }
     if (n->op == RLX_OP_TILE && n->rank >= RLXP_MAX_RANK) {
         snprintf(why, why_size, "tile of rank %u; the PJRT bridge tiles "
                  "up to rank %d", n->rank, RLXP_MAX_RANK - 1);

@@ -183,6 +183,10 @@ static const case14 cases[] = {
     { "cast_f32_u32", RLX_OP_CAST, 1, { T23(F32) }, 1, { U32 }, 0, { 0 }, "dense<4294967295> : tensor<2x3xui32>", NULL },
     { "cast_i32_u16", RLX_OP_CAST, 1, { T23(I32) }, 1, { U16 }, 0, { 0 }, "dense<65535> : tensor<2x3xi32>", NULL },
     { "topk_u32", RLX_OP_TOPK, 1, { { U32, 2, { 3, 5 }, 0 } }, 2, { 2, -1 }, 0, { 0 }, "dense<-2147483648> : tensor<3x5xi32>", NULL },
+    { "pow_i8", RLX_OP_POW, 2, { T23(I8), V3(I8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.shift_right_logical\"(%2, %", "stablehlo.power" },
+    /* det: an unrolled elimination with partial pivoting, in f64 */
+    { "det_3x3_f32", RLX_OP_DET, 1, { { F32, 3, { 2, 3, 3 }, 0 } }, 0, { 0 }, 0, { 0 }, "(tensor<2xf64>) -> tensor<2xf32>", NULL },
+    { "det_2x2_f64", RLX_OP_DET, 1, { { F64, 2, { 2, 2 }, 0 } }, 0, { 0 }, 0, { 0 }, "\"stablehlo.negate\"", "convert" },
     /* bit_shift (unsigned) */
     { "bit_shift_left_u8", RLX_OP_BIT_SHIFT, 2, { T23(U8), T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.shift_left\"(%0, %1) : (tensor<2x3xui8>", NULL },
     { "bit_shift_right_u32", RLX_OP_BIT_SHIFT, 2, { T23(U32), V3(U32) }, 1, { 1 }, 0, { 0 }, "\"stablehlo.shift_right_logical\"(%0, %2) : (tensor<2x3xui32>", "shift_left" },
@@ -258,7 +262,7 @@ TEST(golden_stablehlo_for_the_1_4_ops)
 
 /* The 1.4 ops the bridge has no lowering for: placement must move them. */
 static const rlx_op declined[] = {
-    RLX_OP_MAX_POOL_INDEX, RLX_OP_GRID_SAMPLE, RLX_OP_DET, RLX_OP_ROI_ALIGN,
+    RLX_OP_MAX_POOL_INDEX, RLX_OP_GRID_SAMPLE, RLX_OP_ROI_ALIGN,
     RLX_OP_NON_ZERO,
 };
 
