@@ -190,6 +190,10 @@ static const case14 cases[] = {
     /* max_pool_index: the window walked offset by offset */
     { "max_pool_index_pad", RLX_OP_MAX_POOL_INDEX, 1, { { F32, 4, { 1, 2, 5, 5 }, 0 } }, 13, { 0, 0, 0, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1 }, 0, { 0 }, "edge_padding_low = array<i64: 0, 0, 1, 1>, edge_padding_high = array<i64: 0, 0, 1, 1>", NULL },
     { "max_pool_index_col_major_f16", RLX_OP_MAX_POOL_INDEX, 1, { { F16, 3, { 1, 1, 6 }, 0 } }, 5, { 0, 0, 1, 3, 2 }, 0, { 0 }, "limit_indices = array<i64: 1, 1, 5>, strides = array<i64: 1, 1, 2>", NULL },
+    /* grid_sample: one gather per combination of taps, in f64 */
+    { "grid_sample_bilinear_zeros", RLX_OP_GRID_SAMPLE, 2, { { F32, 4, { 1, 2, 3, 4 }, 0 }, { F32, 4, { 1, 2, 2, 2 }, 0 } }, 3, { 0, 0, 0 }, 0, { 0 }, "offset_dims = [1], collapsed_slice_dims = [0, 2, 3], start_index_map = [0, 2, 3], index_vector_dim = 3>", NULL },
+    { "grid_sample_nearest_border_f16", RLX_OP_GRID_SAMPLE, 2, { { F16, 3, { 1, 1, 5 }, 0 }, { F16, 3, { 1, 3, 1 }, 0 } }, 3, { 1, 1, 1 }, 0, { 0 }, "\"stablehlo.round_nearest_even\"", "stablehlo.remainder" },
+    { "grid_sample_cubic_reflection", RLX_OP_GRID_SAMPLE, 2, { { F32, 4, { 1, 1, 4, 4 }, 0 }, { F32, 4, { 1, 2, 2, 2 }, 0 } }, 3, { 2, 2, 0 }, 0, { 0 }, "dense<0xC00E000000000000>", NULL },
     /* bit_shift (unsigned) */
     { "bit_shift_left_u8", RLX_OP_BIT_SHIFT, 2, { T23(U8), T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.shift_left\"(%0, %1) : (tensor<2x3xui8>", NULL },
     { "bit_shift_right_u32", RLX_OP_BIT_SHIFT, 2, { T23(U32), V3(U32) }, 1, { 1 }, 0, { 0 }, "\"stablehlo.shift_right_logical\"(%0, %2) : (tensor<2x3xui32>", "shift_left" },
@@ -265,7 +269,7 @@ TEST(golden_stablehlo_for_the_1_4_ops)
 
 /* The 1.4 ops the bridge has no lowering for: placement must move them. */
 static const rlx_op declined[] = {
-    RLX_OP_GRID_SAMPLE, RLX_OP_ROI_ALIGN, RLX_OP_NON_ZERO,
+    RLX_OP_ROI_ALIGN, RLX_OP_NON_ZERO,
 };
 
 TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
