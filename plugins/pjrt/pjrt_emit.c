@@ -542,7 +542,7 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return fl || f64;
     case RLX_OP_MAX_POOL_INDEX:
         return dt == RLX_DTYPE_I64; /* of f32, f16, bf16 (the core's) */
-    case RLX_OP_GRID_SAMPLE:
+    case RLX_OP_GRID_SAMPLE: case RLX_OP_ROI_ALIGN:
         return fl;
     case RLX_OP_QUANTIZE_LINEAR:
         return small;
@@ -601,6 +601,8 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
         return rlxp_emit_pool_index(e, n);
     case RLX_OP_GRID_SAMPLE:
         return rlxp_emit_grid_sample(e, n);
+    case RLX_OP_ROI_ALIGN:
+        return rlxp_emit_roi_align(e, n);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
     case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:

@@ -128,6 +128,26 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
                  RLXP_DET_MAX_M, RLXP_DET_MAX_M);
         return 0;
     }
+    if (n->op == RLX_OP_ROI_ALIGN && in_rank == 4 && n->rank == 4) {
+        /* every sample of every bin is one gathered element */
+        const rlx_node_view *x = graph->nodes[n->inputs[0]];
+        int64_t sr = n->n_int_attrs > RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO
+                         ? n->int_attrs[RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO]
+                         : 0;
+        double ky = sr > 0 ? (double)sr : 2.0 * (double)x->shape[2] + 8;
+        double kx = sr > 0 ? (double)sr : 2.0 * (double)x->shape[3] + 8;
+        double total = ky * kx * (double)n->shape[0] *
+                       (double)n->shape[1] * (double)n->shape[2] *
+                       (double)n->shape[3];
+        if (total > (double)(1 << 26)) {
+            snprintf(why, why_size, "roi_align reading %.0f samples; the "
+                     "PJRT bridge gathers every sample of every bin at "
+                     "once (%s), up to 2^26", total,
+                     sr > 0 ? "sampling_ratio per axis"
+                            : "adaptive: 2 H + 8 by 2 W + 8 per bin");
+            return 0;
+        }
+    }
     if (n->op == RLX_OP_TILE && n->rank >= RLXP_MAX_RANK) {
         snprintf(why, why_size, "tile of rank %u; the PJRT bridge tiles "
                  "up to rank %d", n->rank, RLXP_MAX_RANK - 1);

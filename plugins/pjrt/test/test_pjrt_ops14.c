@@ -194,6 +194,9 @@ static const case14 cases[] = {
     { "grid_sample_bilinear_zeros", RLX_OP_GRID_SAMPLE, 2, { { F32, 4, { 1, 2, 3, 4 }, 0 }, { F32, 4, { 1, 2, 2, 2 }, 0 } }, 3, { 0, 0, 0 }, 0, { 0 }, "offset_dims = [1], collapsed_slice_dims = [0, 2, 3], start_index_map = [0, 2, 3], index_vector_dim = 3>", NULL },
     { "grid_sample_nearest_border_f16", RLX_OP_GRID_SAMPLE, 2, { { F16, 3, { 1, 1, 5 }, 0 }, { F16, 3, { 1, 3, 1 }, 0 } }, 3, { 1, 1, 1 }, 0, { 0 }, "\"stablehlo.round_nearest_even\"", "stablehlo.remainder" },
     { "grid_sample_cubic_reflection", RLX_OP_GRID_SAMPLE, 2, { { F32, 4, { 1, 1, 4, 4 }, 0 }, { F32, 4, { 1, 2, 2, 2 }, 0 } }, 3, { 2, 2, 0 }, 0, { 0 }, "dense<0xC00E000000000000>", NULL },
+    /* roi_align: a static window of samples, four corner gathers */
+    { "roi_align_avg_adaptive", RLX_OP_ROI_ALIGN, 3, { { F32, 4, { 1, 2, 4, 4 }, 0 }, { F32, 2, { 2, 4 }, 0 }, { I64, 1, { 2 }, 0 } }, 5, { 0, 2, 2, 0, 1 }, 1, { 1.0 }, "\"stablehlo.is_finite\"", NULL },
+    { "roi_align_max_sr2_f16", RLX_OP_ROI_ALIGN, 3, { { F16, 4, { 2, 1, 3, 3 }, 0 }, { F16, 2, { 1, 4 }, 0 }, { I32, 1, { 1 }, 0 } }, 5, { 1, 1, 1, 2, 0 }, 1, { 0.5 }, "index_vector_dim = 5>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1, 1, 1>", "is_finite" },
     /* bit_shift (unsigned) */
     { "bit_shift_left_u8", RLX_OP_BIT_SHIFT, 2, { T23(U8), T23(U8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.shift_left\"(%0, %1) : (tensor<2x3xui8>", NULL },
     { "bit_shift_right_u32", RLX_OP_BIT_SHIFT, 2, { T23(U32), V3(U32) }, 1, { 1 }, 0, { 0 }, "\"stablehlo.shift_right_logical\"(%0, %2) : (tensor<2x3xui32>", "shift_left" },
@@ -269,7 +272,7 @@ TEST(golden_stablehlo_for_the_1_4_ops)
 
 /* The 1.4 ops the bridge has no lowering for: placement must move them. */
 static const rlx_op declined[] = {
-    RLX_OP_ROI_ALIGN, RLX_OP_NON_ZERO,
+    RLX_OP_NON_ZERO,
 };
 
 TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
