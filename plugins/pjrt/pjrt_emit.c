@@ -544,6 +544,8 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return dt == RLX_DTYPE_I64; /* of f32, f16, bf16 (the core's) */
     case RLX_OP_GRID_SAMPLE: case RLX_OP_ROI_ALIGN:
         return fl;
+    case RLX_OP_NON_ZERO:
+        return dt == RLX_DTYPE_I64; /* of any dtype */
     case RLX_OP_QUANTIZE_LINEAR:
         return small;
     case RLX_OP_DEQUANTIZE_LINEAR:
@@ -603,6 +605,8 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
         return rlxp_emit_grid_sample(e, n);
     case RLX_OP_ROI_ALIGN:
         return rlxp_emit_roi_align(e, n);
+    case RLX_OP_NON_ZERO:
+        return rlxp_emit_non_zero(e, n);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
     case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:

@@ -182,6 +182,7 @@ uint32_t rlxp_emit_det(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_pool_index(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_grid_sample(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_roi_align(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_non_zero(rlxp_emit *e, const rlx_node_view *n);
 
 #define RLXP_NONE UINT32_MAX
 
