@@ -39,6 +39,14 @@ static uint32_t binop(rlxp_emit *e, const char *op, uint32_t a, uint32_t b)
     return rlxp_bin(e, op, a, b);
 }
 
+/* X is finite (an i1 of X's shape) */
+static uint32_t is_finite_of(rlxp_emit *e, uint32_t x)
+{
+    rlxp_val b = *rlxp_type_of(e, x);
+    b.dt = RLX_DTYPE_BOOL;
+    return rlxp_op(e, "stablehlo.is_finite", 1, &x, &b, NULL);
+}
+
 /* A [R] to [R, NB, K] (map 0), or A [R, NB] likewise (map 0, 1). */
 static uint32_t up(rlxp_emit *e, uint32_t a, const rlxp_val *to)
 {
@@ -75,7 +83,7 @@ static void samples(rlxp_emit *e, uint32_t start, uint32_t bin,
         f = binop(e, "stablehlo.divide", f, up(e, bin, &v2));
         f = rlxp_un(e, "stablehlo.floor", f);
         f = binop(e, "stablehlo.subtract", f, kv(e, &v2, 1.5));
-        uint32_t ok = rlxp_un(e, "stablehlo.is_finite", f);
+        uint32_t ok = is_finite_of(e, f);
         f = rlxp_select(e, ok, f, kv(e, &v2, 0.0));
         f = binop(e, "stablehlo.maximum", f, kv(e, &v2, 0.0));
         /* within the count, so the window never starts past the end */
@@ -197,7 +205,7 @@ uint32_t rlxp_emit_roi_align(rlxp_emit *e, const rlx_node_view *n)
             g = kv(e, &r1, (double)sr);
         } else {
             g = rlxp_un(e, "stablehlo.ceil", bin[i]);
-            uint32_t ok = rlxp_un(e, "stablehlo.is_finite", g);
+            uint32_t ok = is_finite_of(e, g);
             ok = binop(e, "stablehlo.and", ok,
                        rlxp_compare(e, g, kv(e, &r1, 0.0), "GT"));
             g = binop(e, "stablehlo.minimum", g, kv(e, &r1, 65536.0));

@@ -41,26 +41,26 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     %40 = "stablehlo.constant"() {value = dense<0x4000000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %41 = "stablehlo.divide"(%39, %40) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %42 = "stablehlo.ceil"(%41) : (tensor<2xf64>) -> tensor<2xf64>
-    %43 = "stablehlo.is_finite"(%42) : (tensor<2xf64>) -> tensor<2xf64>
+    %43 = "stablehlo.is_finite"(%42) : (tensor<2xf64>) -> tensor<2xi1>
     %44 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %45 = "stablehlo.compare"(%42, %44) {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xi1>
-    %46 = "stablehlo.and"(%43, %45) : (tensor<2xf64>, tensor<2xi1>) -> tensor<2xf64>
+    %46 = "stablehlo.and"(%43, %45) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
     %47 = "stablehlo.constant"() {value = dense<0x40F0000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %48 = "stablehlo.minimum"(%42, %47) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %49 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
-    %50 = "stablehlo.select"(%46, %48, %49) : (tensor<2xf64>, tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
+    %50 = "stablehlo.select"(%46, %48, %49) : (tensor<2xi1>, tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %51 = "stablehlo.subtract"(%38, %26) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %52 = "stablehlo.constant"() {value = dense<0x4000000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %53 = "stablehlo.divide"(%51, %52) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %54 = "stablehlo.ceil"(%53) : (tensor<2xf64>) -> tensor<2xf64>
-    %55 = "stablehlo.is_finite"(%54) : (tensor<2xf64>) -> tensor<2xf64>
+    %55 = "stablehlo.is_finite"(%54) : (tensor<2xf64>) -> tensor<2xi1>
     %56 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %57 = "stablehlo.compare"(%54, %56) {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xi1>
-    %58 = "stablehlo.and"(%55, %57) : (tensor<2xf64>, tensor<2xi1>) -> tensor<2xf64>
+    %58 = "stablehlo.and"(%55, %57) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
     %59 = "stablehlo.constant"() {value = dense<0x40F0000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %60 = "stablehlo.minimum"(%54, %59) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %61 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
-    %62 = "stablehlo.select"(%58, %60, %61) : (tensor<2xf64>, tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
+    %62 = "stablehlo.select"(%58, %60, %61) : (tensor<2xi1>, tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
     %63 = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x2xf64>
     %64 = "stablehlo.broadcast_in_dim"(%53) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf64>) -> tensor<2x2xf64>
     %65 = "stablehlo.multiply"(%63, %64) : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
@@ -76,9 +76,9 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     %75 = "stablehlo.floor"(%74) : (tensor<2x2xf64>) -> tensor<2x2xf64>
     %76 = "stablehlo.constant"() {value = dense<0x3FF8000000000000> : tensor<2x2xf64>} : () -> tensor<2x2xf64>
     %77 = "stablehlo.subtract"(%75, %76) : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
-    %78 = "stablehlo.is_finite"(%77) : (tensor<2x2xf64>) -> tensor<2x2xf64>
+    %78 = "stablehlo.is_finite"(%77) : (tensor<2x2xf64>) -> tensor<2x2xi1>
     %79 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2x2xf64>} : () -> tensor<2x2xf64>
-    %80 = "stablehlo.select"(%78, %77, %79) : (tensor<2x2xf64>, tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+    %80 = "stablehlo.select"(%78, %77, %79) : (tensor<2x2xi1>, tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
     %81 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2x2xf64>} : () -> tensor<2x2xf64>
     %82 = "stablehlo.maximum"(%80, %81) : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
     %83 = "stablehlo.broadcast_in_dim"(%62) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf64>) -> tensor<2x2xf64>
@@ -147,9 +147,9 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     %145 = "stablehlo.floor"(%144) : (tensor<2x2xf64>) -> tensor<2x2xf64>
     %146 = "stablehlo.constant"() {value = dense<0x3FF8000000000000> : tensor<2x2xf64>} : () -> tensor<2x2xf64>
     %147 = "stablehlo.subtract"(%145, %146) : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
-    %148 = "stablehlo.is_finite"(%147) : (tensor<2x2xf64>) -> tensor<2x2xf64>
+    %148 = "stablehlo.is_finite"(%147) : (tensor<2x2xf64>) -> tensor<2x2xi1>
     %149 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2x2xf64>} : () -> tensor<2x2xf64>
-    %150 = "stablehlo.select"(%148, %147, %149) : (tensor<2x2xf64>, tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+    %150 = "stablehlo.select"(%148, %147, %149) : (tensor<2x2xi1>, tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
     %151 = "stablehlo.constant"() {value = dense<0x0000000000000000> : tensor<2x2xf64>} : () -> tensor<2x2xf64>
     %152 = "stablehlo.maximum"(%150, %151) : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
     %153 = "stablehlo.broadcast_in_dim"(%50) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf64>) -> tensor<2x2xf64>
