@@ -130,12 +130,15 @@ static PJRT_Error *compile(PJRT_Client_Compile_Args *a)
 
 static PJRT_Error *buffer_from_host(PJRT_Client_BufferFromHostBuffer_Args *a)
 {
-    size_t es = a->type == PJRT_Buffer_Type_F64 ||
-                a->type == PJRT_Buffer_Type_S64 ? 8
-              : a->type == PJRT_Buffer_Type_F32 ||
-                a->type == PJRT_Buffer_Type_S32 ? 4
-              : a->type == PJRT_Buffer_Type_F16 ||
-                a->type == PJRT_Buffer_Type_BF16 ? 2 : 1;
+    /* element sizes by PJRT_Buffer_Type; a type outside the table is
+     * refused (XLA's plugin aborts on one) */
+    static const size_t sizes[] = { 0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8,
+                                    2 };
+    if (a->type <= PJRT_Buffer_Type_INVALID ||
+        a->type > PJRT_Buffer_Type_BF16)
+        return fail(PJRT_CODE_INVALID_ARGUMENT, "buffer type is not "
+                    "supported in the C API layer");
+    size_t es = sizes[a->type];
     size_t n = 1;
     for (size_t i = 0; i < a->num_dims; i++)
         n *= (size_t)a->dims[i];
