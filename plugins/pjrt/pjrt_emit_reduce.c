@@ -7,7 +7,7 @@
  * element count, so an empty axis gives 0/0 = NaN as rlx wants; max and
  * min propagate NaN. Log-sum-exp shifts by a finite maximum so large
  * inputs do not overflow. Integer mean and L2 go through f64 and
- * truncate, as cpu-ref's do. argmax and argmin: pjrt_emit_arg.c.
+ * truncate (then wrap to the width), as cpu-ref's do. argmax and argmin: pjrt_emit_arg.c.
  */
 #include <math.h>
 
@@ -92,6 +92,10 @@ uint32_t rlxp_emit_reduce(rlxp_emit *e, const rlx_node_view *n)
             y = rlxp_bin(e, "stablehlo.divide", y,
                          rlxp_splat_like(e, y, count));
         y = rlxp_reshape(e, y, n->rank, n->shape);
+        /* through i64, whose narrowing wraps as cpu-ref's store does
+         * (an L2 can pass the dtype's top); u64 directly */
+        if (n->dtype != RLX_DTYPE_U64)
+            y = rlxp_convert(e, y, RLX_DTYPE_I64);
         return rlxp_convert(e, y, n->dtype);
     }
     switch (n->op) {

@@ -9,7 +9,8 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
     }) {dimensions = array<i64: 1>} : (tensor<2x3xf64>, tensor<f64>) -> tensor<2xf64>
     %7 = "stablehlo.constant"() {value = dense<0x4008000000000000> : tensor<2xf64>} : () -> tensor<2xf64>
     %8 = "stablehlo.divide"(%3, %7) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
-    %9 = "stablehlo.convert"(%8) : (tensor<2xf64>) -> tensor<2xi16>
-    "func.return"(%9) : (tensor<2xi16>) -> ()
+    %9 = "stablehlo.convert"(%8) : (tensor<2xf64>) -> tensor<2xi64>
+    %10 = "stablehlo.convert"(%9) : (tensor<2xi64>) -> tensor<2xi16>
+    "func.return"(%10) : (tensor<2xi16>) -> ()
   }
 }

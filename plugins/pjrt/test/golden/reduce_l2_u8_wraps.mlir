@@ -9,7 +9,8 @@ module @rlx attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
       "stablehlo.return"(%7) : (tensor<f64>) -> ()
     }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xf64>, tensor<f64>) -> tensor<f64>
     %8 = "stablehlo.sqrt"(%4) : (tensor<f64>) -> tensor<f64>
-    %9 = "stablehlo.convert"(%8) : (tensor<f64>) -> tensor<ui8>
-    "func.return"(%9) : (tensor<ui8>) -> ()
+    %9 = "stablehlo.convert"(%8) : (tensor<f64>) -> tensor<i64>
+    %10 = "stablehlo.convert"(%9) : (tensor<i64>) -> tensor<ui8>
+    "func.return"(%10) : (tensor<ui8>) -> ()
   }
 }
