@@ -183,6 +183,8 @@ uint32_t rlxp_emit_pool_index(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_grid_sample(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_roi_align(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_non_zero(rlxp_emit *e, const rlx_node_view *n);
+/* topk of i64 and u64 takes k rounds: up to this k */
+#define RLXP_TOPK64_MAX_K 64
 
 #define RLXP_NONE UINT32_MAX
 

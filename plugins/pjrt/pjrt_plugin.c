@@ -110,12 +110,17 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
     }
     if (n->op == RLX_OP_TOPK) {
         rlx_dtype dt = graph->nodes[n->inputs[0]]->dtype;
-        if (dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_F64 ||
-            dt == RLX_DTYPE_U64 ||
+        int64_t k = n->n_int_attrs > RLX_ATTR_TOPK_K
+                        ? n->int_attrs[RLX_ATTR_TOPK_K] : 1;
+        int wide = dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_U64;
+        if (dt == RLX_DTYPE_F64 || (wide && k > RLXP_TOPK64_MAX_K) ||
             (in_rank && graph->nodes[n->inputs[0]]->shape[in_rank - 1] >
                             ((int64_t)1 << 31))) {
-            snprintf(why, why_size, "topk of %s; the PJRT bridge sorts "
-                     "values up to 32 bits wide", rlx_kit_dtype_name(dt));
+            snprintf(why, why_size, "topk of %s with k %lld; the PJRT "
+                     "bridge sorts values up to 32 bits wide, and takes "
+                     "64-bit integers in up to %d rounds",
+                     rlx_kit_dtype_name(dt), (long long)k,
+                     RLXP_TOPK64_MAX_K);
             return 0;
         }
     }

@@ -182,6 +182,7 @@ static const case14 cases[] = {
     { "cast_u64_i64", RLX_OP_CAST, 1, { T23(U64) }, 1, { I64 }, 0, { 0 }, "dense<9223372036854775807> : tensor<2x3xui64>", NULL },
     { "cast_f32_u32", RLX_OP_CAST, 1, { T23(F32) }, 1, { U32 }, 0, { 0 }, "dense<4294967295> : tensor<2x3xui32>", NULL },
     { "cast_i32_u16", RLX_OP_CAST, 1, { T23(I32) }, 1, { U16 }, 0, { 0 }, "dense<65535> : tensor<2x3xi32>", NULL },
+    { "topk_i64_rounds", RLX_OP_TOPK, 1, { { I64, 2, { 3, 5 }, 0 } }, 3, { 2, -1, 0 }, 0, { 0 }, "\"stablehlo.concatenate\"(%24, %45) {dimension = 1 : i64}", "stablehlo.sort" },
     { "topk_u32", RLX_OP_TOPK, 1, { { U32, 2, { 3, 5 }, 0 } }, 2, { 2, -1 }, 0, { 0 }, "dense<-2147483648> : tensor<3x5xi32>", NULL },
     { "pow_i8", RLX_OP_POW, 2, { T23(I8), V3(I8) }, 0, { 0 }, 0, { 0 }, "\"stablehlo.shift_right_logical\"(%2, %", "stablehlo.power" },
     /* det: an unrolled elimination with partial pivoting, in f64 */
