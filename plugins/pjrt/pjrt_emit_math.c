@@ -2,9 +2,11 @@
  * pjrt_emit_math.c - the ABI 1.4 elementwise math: clip, rounding,
  * sign, reciprocal, erf, isnan/isinf, the activations, prelu, mod and
  * the inverse trigonometric and hyperbolic functions. Floats compute in
- * f32 (f16 and bf16 round once at the end). StableHLO only, no CHLO, so
- * any PJRT plugin takes the text: erf is a polynomial, the inverse and
- * hyperbolic functions are composed from exp, log1p, sqrt and atan2.
+ * f32 (f16 and bf16 round once at the end), f64 in f64. StableHLO only,
+ * no CHLO, so any PJRT plugin takes the text: erf is a polynomial (but
+ * for f64, where its 1.5e-7 would not do: chlo.erf, as gelu uses), the
+ * inverse and hyperbolic functions are composed from exp, log1p, sqrt
+ * and atan2.
  * The limits rlx fixes (hard_swish and mish at -inf, NaN through clip)
  * are patched with selects.
  */

@@ -8,9 +8,10 @@
  * f32(zp)) * scale in f32. matmul_integer and conv_integer subtract the
  * zero points and contract in f64, whose sums of 8-bit products are
  * exact below 2^53 (over 10^11 terms), then wrap to i32 through i64 as
- * cpu-ref's int64 sums do: XLA's GPU convolutions (cuDNN) take no
- * general s32 operands, and f64 dot_general and convolution run
- * everywhere XLA does.
+ * cpu-ref's int64 sums do. f64 was chosen over s32 operands because
+ * XLA's GPU convolutions go through cuDNN, whose integer convolutions
+ * have layout limits, while f64 dot_general and convolution are taken
+ * by every XLA backend we target.
  */
 #include "pjrt_emit.h"
 
