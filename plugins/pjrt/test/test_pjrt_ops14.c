@@ -12,6 +12,7 @@
  * argv: as test_pjrt.c's. RLX_PJRT_GOLDEN_UPDATE=1 rewrites the goldens.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +275,203 @@ TEST(golden_stablehlo_for_the_1_4_ops)
              sizeof cases / sizeof *cases, first);
 }
 
+/* ---- the numbers: each case on cpu-ref and through the bridge ---------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Inputs: floats in [-2.5, 2.5] (eighths), integers in [0, 2] (valid
+ * indices, batch numbers and shift amounts for most cases), bools. */
+static void fill(rlx_dtype dt, void *data, size_t count, uint64_t *s)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = rng_next(s);
+        double f = (double)(int)(r % 41) / 8.0 - 2.5;
+        int64_t k = (int64_t)(r % 3);
+        switch (dt) {
+        case RLX_DTYPE_F32: ((float *)data)[i] = (float)f; break;
+        case RLX_DTYPE_F64: ((double *)data)[i] = f; break;
+        case RLX_DTYPE_F16: { /* eighths up to 2.5 are exact in f16 */
+            float x = (float)f;
+            uint32_t b;
+            memcpy(&b, &x, 4);
+            uint16_t h = (uint16_t)(((b >> 16) & 0x8000) |
+                                    (x == 0 ? 0 : (((b >> 23) & 0xFF) - 112)
+                                                      << 10 |
+                                               ((b >> 13) & 0x3FF)));
+            ((uint16_t *)data)[i] = h;
+            break;
+        }
+        case RLX_DTYPE_BF16: {
+            float x = (float)f;
+            uint32_t b;
+            memcpy(&b, &x, 4);
+            ((uint16_t *)data)[i] = (uint16_t)(b >> 16);
+            break;
+        }
+        case RLX_DTYPE_BOOL: ((uint8_t *)data)[i] = (uint8_t)(r & 1); break;
+        default: { /* integers: little-endian k at the dtype's width */
+            size_t es = rlx_dtype_size(dt);
+            memset((char *)data + i * es, 0, es);
+            ((uint8_t *)data)[i * es] = (uint8_t)k;
+        }
+        }
+    }
+}
+
+static double value_at(rlx_dtype dt, const void *p, size_t i)
+{
+    switch (dt) {
+    case RLX_DTYPE_F32: return ((const float *)p)[i];
+    case RLX_DTYPE_F64: return ((const double *)p)[i];
+    case RLX_DTYPE_F16: case RLX_DTYPE_BF16: {
+        uint16_t h = ((const uint16_t *)p)[i];
+        if (dt == RLX_DTYPE_BF16) {
+            uint32_t b = (uint32_t)h << 16;
+            float x;
+            memcpy(&x, &b, 4);
+            return x;
+        }
+        int ex = (h >> 10) & 31, man = h & 1023;
+        double v = ex == 31 ? (man ? NAN : INFINITY)
+                 : ex ? ldexp(1024 + man, ex - 25) : ldexp(man, -24);
+        return h & 0x8000 ? -v : v;
+    }
+    default: return NAN; /* integers compare as bytes */
+    }
+}
+
+/* Y (the bridge) against WANT (cpu-ref): floats within TOL, NaN as NaN;
+ * everything else byte for byte. */
+static int same(rlx_dtype dt, const void *y, const void *want, size_t bytes,
+                char *why, size_t why_size)
+{
+    int fl = dt == RLX_DTYPE_F32 || dt == RLX_DTYPE_F64 ||
+             dt == RLX_DTYPE_F16 || dt == RLX_DTYPE_BF16;
+    if (!fl) {
+        if (memcmp(y, want, bytes) == 0)
+            return 1;
+        snprintf(why, why_size, "integer result differs");
+        return 0;
+    }
+    double tol = dt == RLX_DTYPE_F64 ? 1e-9 : dt == RLX_DTYPE_F32 ? 1e-4
+                                                                 : 2e-2;
+    for (size_t i = 0; i < bytes / rlx_dtype_size(dt); i++) {
+        double a = value_at(dt, y, i), b = value_at(dt, want, i);
+        if ((isnan(a) && isnan(b)) || a == b ||
+            fabs(a - b) <= tol * (1 + fabs(b)))
+            continue;
+        snprintf(why, why_size, "element %zu is %.9g, cpu-ref %.9g", i, a,
+                 b);
+        return 0;
+    }
+    return 1;
+}
+
+/* Compile C's graph in a session of BACKEND on RT and run it on the
+ * inputs IN; the status, and the output in OUT (malloc'd). */
+static rlx_status run_case(rlx_runtime *rt, const char *backend,
+                           const case14 *c, void *const *in,
+                           const size_t *bytes, void **out, size_t *n,
+                           rlx_dtype *dt)
+{
+    *out = NULL;
+    *n = 0;
+    rlx_graph *g = build(c);
+    rlx_session *s = NULL;
+    rlx_program *p = NULL;
+    rlx_status st = rlx_session_create(rt, backend, &s);
+    if (st == RLX_OK)
+        st = rlx_session_compile(s, g, &p);
+    for (int i = 0; st == RLX_OK && i < c->n_in; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d", i);
+        st = (c->in[i].param ? rlx_program_set_param : rlx_program_set_input)(
+            p, name, in[i], bytes[i]);
+    }
+    if (st == RLX_OK)
+        st = rlx_program_run(p);
+    if (st == RLX_OK)
+        st = rlx_program_slot(p, RLX_SLOT_OUTPUT, 0, NULL, dt, NULL, NULL);
+    if (st == RLX_OK) {
+        const void *o = rlx_program_output_data(p, 0, n);
+        *out = malloc(*n ? *n : 1);
+        if (o && *out)
+            memcpy(*out, o, *n);
+    }
+    rlx_program_destroy(p);
+    rlx_session_destroy(s);
+    rlx_graph_destroy(g);
+    return st;
+}
+
+TEST(numbers_of_every_case_match_cpu_ref)
+{
+    if (!fake_numpy || !getenv("RLX_FAKE_PJRT_PYTHON"))
+        FAIL("the numpy fake plugin or a python3 with NumPy is missing. "
+             "Fix: apt-get install python3-numpy and reconfigure");
+    rlx_runtime *rt = runtime_with(fake_numpy);
+    int failures = 0, compared = 0;
+    char first[512] = "";
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        const case14 *c = &cases[ci];
+        uint64_t seed = 0x9E3779B97F4A7C15ull ^ (ci * 0x100000001B3ull);
+        void *in[5] = { NULL };
+        size_t bytes[5] = { 0 };
+        for (int i = 0; i < c->n_in; i++) {
+            size_t count = 1;
+            for (uint32_t d = 0; d < c->in[i].rank; d++)
+                count *= (size_t)c->in[i].shape[d];
+            bytes[i] = count * rlx_dtype_size(c->in[i].dt);
+            in[i] = malloc(bytes[i] ? bytes[i] : 1);
+            ASSERT(in[i] != NULL);
+            fill(c->in[i].dt, in[i], count, &seed);
+        }
+        void *want = NULL, *got = NULL;
+        size_t nw = 0, ng = 0;
+        rlx_dtype dt = RLX_DTYPE_INVALID, dg = RLX_DTYPE_INVALID;
+        rlx_status sw = run_case(rt, "cpu-ref", c, in, bytes, &want, &nw,
+                                 &dt);
+        char werr[512];
+        snprintf(werr, sizeof werr, "%s", rlx_last_error());
+        rlx_status sg = run_case(rt, "pjrt", c, in, bytes, &got, &ng, &dg);
+        char why[600] = "";
+        if ((sw == RLX_OK) != (sg == RLX_OK)) {
+            snprintf(why, sizeof why, "cpu-ref %s, the bridge %s",
+                     sw == RLX_OK ? "ran" : werr,
+                     sg == RLX_OK ? "ran" : rlx_last_error());
+        } else if (sw == RLX_OK) {
+            compared++;
+            if (nw != ng || dt != dg)
+                snprintf(why, sizeof why, "%zu bytes of %s, cpu-ref %zu of "
+                         "%s", ng, rlx_dtype_name(dg), nw, rlx_dtype_name(dt));
+            else
+                same(dt, got, want, nw, why, sizeof why);
+        }
+        if (why[0]) {
+            if (!failures++)
+                snprintf(first, sizeof first, "%s: %s", c->name, why);
+            fprintf(stderr, "# %s: %s\n", c->name, why);
+        }
+        free(want);
+        free(got);
+        for (int i = 0; i < c->n_in; i++)
+            free(in[i]);
+    }
+    rlx_runtime_destroy(rt);
+    if (failures)
+        FAIL("%d of %zu cases differ from cpu-ref; first: %s", failures,
+             sizeof cases / sizeof *cases, first);
+    /* most cases run on valid inputs: not all comparisons can be
+     * "both failed" */
+    ASSERT(compared * 2 > (int)(sizeof cases / sizeof *cases));
+}
+
 /* The 1.4 ops the bridge has no lowering for: placement must move them.
  * None now; an op added to the table later lands here or gets a case
  * (RLX_OP_INVALID, outside the range walked, keeps the array legal). */
@@ -331,6 +529,7 @@ TEST(every_declared_1_4_op_has_a_case_and_the_rest_are_declined)
 static const rlx_test_case cases_list[] = {
     TEST_ENTRY(golden_stablehlo_for_the_1_4_ops),
     TEST_ENTRY(every_declared_1_4_op_has_a_case_and_the_rest_are_declined),
+    TEST_ENTRY(numbers_of_every_case_match_cpu_ref),
 };
 
 int main(int argc, char **argv)
