@@ -705,7 +705,7 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
         }
         return 0;
     }
-    if (rlxb_c16_fits(p)) { /* few input channels: the stem */
+    if (!p->wino && rlxb_c16_fits(p)) { /* few input channels: the stem */
         size_t groups = p->n * ((p->m + 15) / 16);
         size_t want = par ? (2 * threads + groups - 1) / groups : 1;
         cx.block = rlxb_c16_band_rows(p, want);
