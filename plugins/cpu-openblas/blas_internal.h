@@ -82,6 +82,8 @@ typedef enum rlxb_kind {
                                  requantization (kernels_q.c, qfuse.c) */
     RLXB_K_QLINEAR,      /* quantize / dequantize (kernels_qlinear.c) */
     RLXB_K_QELEM,        /* q(dq(a) add|mul dq(b)) (qelem.c) */
+    RLXB_K_QLUT,         /* q(unary ops(dq(x))) as a table (qchain.c) */
+    RLXB_K_QGAP,         /* q(reduce_mean(dq(x))) on bytes (qgap.c) */
     RLXB_K_CONVT,        /* 2-d f32 conv_transpose (kernels_convt.c) */
     RLXB_K_RESIZE,       /* nearest f32 resize (kernels_resize.c) */
     RLXB_K_FALLBACK      /* a one-node cpu-ref executable */
@@ -106,6 +108,32 @@ typedef struct rlxb_qelem {
     rlx_dtype ta, tb, ty;     /* U8 or I8 each */
     rlxb_binary bin;
 } rlxb_qelem;
+
+/* A byte tensor x through per-tensor QDQ ops (dequantize, unary ops,
+ * quantize, and an add or mul of two such values of x: a SiLU) back to
+ * bytes, as one table of the 256 byte values (qchain.c). NODES are the
+ * graph nodes it stands for, the last one the result; the step's inputs
+ * are x, then the one-element operands (scales, zero points) the nodes
+ * read. The table is made by cpu-ref for the operand values in SEEN and
+ * remade when a run's differ. */
+#define RLXB_QLUT_NODES 16
+#define RLXB_QLUT_INS 16
+typedef struct rlxb_qlut {
+    uint32_t n_nodes, nodes[RLXB_QLUT_NODES];
+    uint32_t x;               /* the byte tensor's step */
+    uint32_t n_scalars;
+    uint8_t size[RLXB_QLUT_INS]; /* bytes of each operand */
+    int built;
+    unsigned char seen[RLXB_QLUT_INS * 8];
+    uint8_t lut[256];
+} rlxb_qlut;
+
+/* y = quantize(reduce_mean(dequantize(x))) over the last LEN elements of
+ * x [outer, len], per tensor (qgap.c). */
+typedef struct rlxb_qgap {
+    rlx_dtype tx, ty;         /* U8 or I8 each */
+    size_t outer, len;
+} rlxb_qgap;
 
 /* Work fused into a matmul's result at compile time (compile.c finds
  * the pattern, the gemm applies it while a tile is hot):
@@ -207,6 +235,12 @@ typedef struct rlxb_conv {
     /* the implicit-GEMM path (kernels_igemm.c): each row of K's offset
      * in a group's input planes, made at its first run (owned) */
     uint32_t *koff;
+    /* squeeze-excite's channel scale fused into a pointwise conv (fuse.c):
+     * input SCALE_IN is [n, c], each image's weights column k times its
+     * scale[k], packed anew every run into SPACKED (owned; -1: none) */
+    int32_t scale_in;
+    float *spacked;
+    size_t spacked_floats;
 } rlxb_conv;
 
 /* 2-d max/avg pool x [n, c, ih, iw] -> [n, c, oh, ow], or batch norm
@@ -277,6 +311,8 @@ typedef struct rlxb_step {
         rlxb_qplan q;
         rlxb_qlin qlin;
         rlxb_qelem qelem;
+        rlxb_qlut qlut;
+        rlxb_qgap qgap;
     } plan;
     void *fallback;           /* FALLBACK: the cpu-ref executable */
     const void **fb_inputs;   /* FALLBACK: operand pointers, per run */
@@ -423,6 +459,25 @@ rlx_status rlxb_qelem_fuse(rlxb_backend *be, const rlx_graph_view *g,
                            rlxb_exe *x);
 void rlxb_qelem_run(rlxb_pool *pool, const rlxb_qelem *p,
                     const void *const *in, void *y);
+
+/* QDQ unary chains (dequantize, sigmoid / hard swish / ..., quantize),
+ * and a quantized add or mul of x and such a chain of x, folded into one
+ * table lookup (qchain.c); runs after rlxb_qelem_fuse. IN: x, then the
+ * one-element operands; EXE: the step's cpu-ref table maker. */
+rlx_status rlxb_qchain_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                            rlxb_exe *x);
+rlx_status rlxb_qlut_run(rlxb_backend *be, void *exe, rlxb_qlut *p,
+                         const void *const *in, void *y, size_t count);
+/* Y[i] = LUT[X[i]] for i < N (VBMI where the CPU has it). */
+void rlxb_qlut_look(const uint8_t *lut, const uint8_t *x, uint8_t *y,
+                    size_t n);
+
+/* QDQ global average pools (dequantize, reduce_mean, quantize) on the
+ * bytes (qgap.c). IN: x, its scale and zero point, y's. */
+rlx_status rlxb_qgap_fuse(rlxb_backend *be, const rlx_graph_view *g,
+                          rlxb_exe *x);
+void rlxb_qgap_run(rlxb_pool *pool, const rlxb_qgap *p,
+                   const void *const *in, void *y);
 
 /* ---- profile.c: per-step times (setting cpu-openblas.profile) -------- */
 

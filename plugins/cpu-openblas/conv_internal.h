@@ -32,6 +32,14 @@ unsigned rlxb_conv_take_slot(rlxb_conv *p);
  * enough): 0, or -1 when out of memory. */
 int rlxb_conv_ensure_scratch(rlxb_conv *p, unsigned slots, size_t floats);
 
+/* Image IMG's packed weights: its own scaled copy when a channel scale
+ * is fused (scale_in), else the shared ones. */
+static inline const float *rlxb_conv_packed(const rlxb_conv *p, size_t img)
+{
+    return p->scale_in >= 0 ? p->spacked + img * p->spacked_floats
+                            : p->packed;
+}
+
 /* The K slice the packed weights are cut into (at most KC rows). */
 size_t rlxb_conv_slice(size_t k);
 
@@ -92,6 +100,26 @@ size_t rlxb_dw_scratch_floats(const rlxb_conv *p);
  * rlxb_conv_ctx. */
 void rlxb_dw_phase_jobs(void *arg, size_t begin, size_t end);
 void rlxb_dw_jobs(void *arg, size_t begin, size_t end);
+
+/* ---- kernels_dw16.c ---------------------------------------------------- */
+
+/* 1 when the 16-channel kernel runs P (depthwise, stride 1 or 2, no
+ * dilation; the AVX-512 variant only). */
+int rlxb_dw16_fits(const rlxb_conv *p);
+/* Output rows per job: a band whose padded input fits in L2, cut into
+ * at least WANT_BANDS bands when that is more than 1. */
+size_t rlxb_dw16_band_rows(const rlxb_conv *p, size_t want_bands);
+/* Floats of one scratch slot for bands of BAND_ROWS rows. */
+size_t rlxb_dw16_scratch_floats(const rlxb_conv *p, size_t band_rows);
+/* Jobs (image, group of 16 channels, band of cx->block output rows;
+ * cx->n_blocks bands per group) [begin, end) on a rlxb_conv_ctx. */
+void rlxb_dw16_jobs(void *arg, size_t begin, size_t end);
+/* The same for convs of at most 4 input channels and K <= 32 (a
+ * network's stem): lanes are 16 output channels. */
+int rlxb_c16_fits(const rlxb_conv *p);
+size_t rlxb_c16_band_rows(const rlxb_conv *p, size_t want_bands);
+size_t rlxb_c16_scratch_floats(const rlxb_conv *p, size_t band_rows);
+void rlxb_c16_jobs(void *arg, size_t begin, size_t end);
 
 #endif /* RLX__SGEMM_NR */
 

@@ -96,8 +96,8 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
     }
     case RLXB_K_CONV: {
         rlxb_conv *c = &s->plan.conv;
-        const float *in[RLXB_CONV_KEYS + 2] = { 0 };
-        for (uint32_t j = 0; j < s->n_inputs && j < RLXB_CONV_KEYS + 2;
+        const float *in[RLXB_CONV_KEYS + 3] = { 0 };
+        for (uint32_t j = 0; j < s->n_inputs && j < RLXB_CONV_KEYS + 3;
              j++)
             in[j] = F32(j);
         memset(c->keys, 0, sizeof c->keys);
@@ -149,6 +149,20 @@ static rlx_status step_run(rlxb_backend *be, rlxb_exe *x,
         for (uint32_t j = 0; j < 8; j++)
             in[j] = x->steps[s->inputs[j]].ptr;
         rlxb_qelem_run(pool, &s->plan.qelem, in, s->ptr);
+        return RLX_OK;
+    }
+    case RLXB_K_QLUT: {
+        const void *in[1 + RLXB_QLUT_INS];
+        for (uint32_t j = 0; j < s->n_inputs && j < 1 + RLXB_QLUT_INS; j++)
+            in[j] = x->steps[s->inputs[j]].ptr;
+        return rlxb_qlut_run(be, s->fallback, &s->plan.qlut, in, s->ptr,
+                             s->count);
+    }
+    case RLXB_K_QGAP: {
+        const void *in[5];
+        for (uint32_t j = 0; j < 5; j++)
+            in[j] = x->steps[s->inputs[j]].ptr;
+        rlxb_qgap_run(pool, &s->plan.qgap, in, s->ptr);
         return RLX_OK;
     }
     case RLXB_K_QLINEAR:

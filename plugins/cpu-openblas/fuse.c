@@ -38,7 +38,7 @@ typedef struct fuse {
     rlxb_exe *x;
     uint32_t *uses;           /* consumers: step operands and outputs */
     uint32_t *user;           /* the last consuming step, NONE: output */
-    unsigned n_epi, n_attn, n_conv, n_silu;
+    unsigned n_epi, n_attn, n_conv, n_silu, n_scale;
 } fuse;
 
 static void count_uses(fuse *f)
@@ -325,6 +325,55 @@ static rlx_status fuse_conv(fuse *f, uint32_t cv)
     return RLX_OK;
 }
 
+/* mul(x, scale [n, c, 1, 1]) read only by a pointwise conv (squeeze-
+ * excite's gate on the expanded channels, then the projection): the conv
+ * reads x and scales its weights' columns by each image's scale instead
+ * (W (x * s) = (W * s) x), so the mul's pass over x goes. Only where the
+ * weights are smaller than x (m <= oh * ow): the scaled copy is made
+ * every run. */
+static rlx_status fuse_scale(fuse *f, uint32_t cv)
+{
+    rlxb_exe *x = f->x;
+    rlxb_step *cs = &x->steps[cv];
+    if (cs->kind != RLXB_K_CONV || cs->n_inputs < 2)
+        return RLX_OK;
+    rlxb_conv *p = &cs->plan.conv;
+    uint32_t m = cs->inputs[0];
+    const rlxb_step *ms = &x->steps[m];
+    if (!p->pointwise || p->groups != 1 || p->depthwise || p->p <= 1 ||
+        p->k == 0 || p->m > p->p || p->scale_in >= 0 ||
+        ms->kind != RLXB_K_BINARY || ms->op != RLX_OP_MUL ||
+        ms->n_inputs != 2 || !is_f32_arena(f, m) || sole_user(f, m) != cv)
+        return RLX_OK;
+    for (int k = 0; k < 2; k++) {
+        uint32_t xv = ms->inputs[k], sv = ms->inputs[1 - k];
+        const rlx_node_view *s = node(f, sv);
+        if (xv == sv || !same_shape(f, xv, m) ||
+            x->steps[xv].dtype != RLX_DTYPE_F32 ||
+            s->dtype != RLX_DTYPE_F32 || s->rank != 4 ||
+            (size_t)s->shape[0] != p->n || (size_t)s->shape[1] != p->c ||
+            s->shape[2] != 1 || s->shape[3] != 1)
+            continue;
+        uint32_t *in = calloc((size_t)cs->n_inputs + 1, sizeof *in);
+        if (!in)
+            return rlx_kit_fail(f->be->host, RLX_ERR_OUT_OF_MEMORY,
+                                "cpu-openblas compile: out of memory "
+                                "fusing '%s'. Fix: free memory",
+                                node(f, cv)->name);
+        memcpy(in, cs->inputs, cs->n_inputs * sizeof *in);
+        in[0] = xv;
+        p->scale_in = (int32_t)cs->n_inputs;
+        in[cs->n_inputs] = sv;
+        free(cs->inputs);
+        cs->inputs = in;
+        cs->n_inputs++;
+        retire(f, m);
+        f->n_scale++;
+        return RLX_OK;
+    }
+    return RLX_OK;
+}
+
 /* ---- attention ---------------------------------------------------------- */
 
 /* How the attention reads operand I (consumed by step BY): through a
@@ -598,11 +647,18 @@ rlx_status rlxb_fuse(rlxb_backend *be, const rlx_graph_view *g,
         st = fuse_epilogue(&f, i);
     for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
         st = fuse_conv(&f, i);
+    count_uses(&f);
+    for (uint32_t i = 0; st == RLX_OK && i < x->n_steps; i++)
+        st = fuse_scale(&f, i);
     free(f.uses);
     if (st == RLX_OK)
         st = rlxb_qfuse(be, g, x);
     if (st == RLX_OK)
         st = rlxb_qelem_fuse(be, g, x);
+    if (st == RLX_OK)
+        st = rlxb_qchain_fuse(be, g, x);
+    if (st == RLX_OK)
+        st = rlxb_qgap_fuse(be, g, x);
     if (st == RLX_OK && (f.n_epi || f.n_attn))
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: fused %u matmul epilogues and %u "
@@ -611,5 +667,9 @@ rlx_status rlxb_fuse(rlxb_backend *be, const rlx_graph_view *g,
         rlx_kit_log(be->host, RLX_LOG_DEBUG,
                     "cpu-openblas: fused %u conv epilogues, %u silus",
                     f.n_conv, f.n_silu);
+    if (st == RLX_OK && f.n_scale)
+        rlx_kit_log(be->host, RLX_LOG_DEBUG,
+                    "cpu-openblas: fused %u channel scales into convs",
+                    f.n_scale);
     return st;
 }

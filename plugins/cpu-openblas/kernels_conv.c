@@ -46,7 +46,10 @@ void rlxb_conv_free(rlxb_conv *p)
     free(p->scratch);
     free(p->busy);
     free(p->koff);
+    free(p->spacked);
     p->koff = NULL;
+    p->spacked = NULL;
+    p->spacked_floats = 0;
     p->packed = p->fbias = p->scratch = NULL;
     p->busy = NULL;
     p->n_slots = 0;
@@ -149,7 +152,7 @@ rlx_status rlxb_conv_prepare(rlxb_backend *be,
                    p->ph == 0 && p->pw == 0 && p->oh == p->ih &&
                    p->ow == p->iw;
     p->bias_in = v->n_inputs == 3 ? 2 : -1;
-    p->res_in = p->bn_in = -1;
+    p->res_in = p->bn_in = p->scale_in = -1;
     p->act = RLX_OP_INVALID;
     int wino = rlxb_wino_setting(options, be->host);
     if (wino < 0)
@@ -525,7 +528,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         size_t yoff = (img * p->m + g * p->mg) * p->p;
         float *yg = cx->y + yoff;
         const float *rg = cx->res ? cx->res + yoff : NULL;
-        const float *wg = p->packed + g * tiles * p->k * MR;
+        const float *wg = rlxb_conv_packed(p, img) + g * tiles * p->k * MR;
         /* K slices of equal size: the columns of one slice for the whole
          * block, then every weight tile over them, so each tile's slice
          * of A is read once per block from L2 (a block spans as many
@@ -579,15 +582,33 @@ static void conv_vec(const rlxb_conv *p, const float *x, float *y,
             float acc[MR];
 #if defined(__AVX512F__)
             const __mmask16 lanes = (__mmask16)((1u << MR) - 1);
-            __m512 v = _mm512_setzero_ps();
+            /* four sums, so four FMA chains overlap (one waits on its
+             * own latency at every K step) */
+            __m512 v = _mm512_setzero_ps(), v1 = v, v2 = v, v3 = v;
             for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
-                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+                size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs, q = 0;
                 const float *a = p->packed + k0 * tiles * MR + t * kc * MR;
-                for (size_t q = 0; q < kc; q++)
+                const float *xq = xi + k0;
+                for (; q + 4 <= kc; q += 4) {
+                    v = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + q * MR),
+                        _mm512_set1_ps(xq[q]), v);
+                    v1 = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + (q + 1) * MR),
+                        _mm512_set1_ps(xq[q + 1]), v1);
+                    v2 = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + (q + 2) * MR),
+                        _mm512_set1_ps(xq[q + 2]), v2);
+                    v3 = _mm512_fmadd_ps(
+                        _mm512_maskz_loadu_ps(lanes, a + (q + 3) * MR),
+                        _mm512_set1_ps(xq[q + 3]), v3);
+                }
+                for (; q < kc; q++)
                     v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(lanes,
                                                               a + q * MR),
-                                        _mm512_set1_ps(xi[k0 + q]), v);
+                                        _mm512_set1_ps(xq[q]), v);
             }
+            v = _mm512_add_ps(_mm512_add_ps(v, v1), _mm512_add_ps(v2, v3));
             _mm512_mask_storeu_ps(acc, lanes, v);
 #else
             for (size_t i = 0; i < MR; i++)
@@ -607,6 +628,40 @@ static void conv_vec(const rlxb_conv *p, const float *x, float *y,
     }
 }
 
+/* Each image's packed weights with column k times its scale S[k] (one
+ * group: the packed layout is slice, tile, K row, MR rows). */
+static int scale_weights(rlxb_conv *p, const float *s)
+{
+    size_t per = m_tiles(p) * p->k * MR, tiles = m_tiles(p);
+    if (p->spacked_floats < per) {
+        free(p->spacked);
+        p->spacked_floats = 0;
+        p->spacked = aligned_alloc(RLXB_ALIGN,
+                                   (p->n * per * sizeof(float) +
+                                    RLXB_ALIGN - 1) / RLXB_ALIGN *
+                                       RLXB_ALIGN);
+        if (!p->spacked)
+            return -1;
+        p->spacked_floats = per;
+    }
+    size_t kcs = conv_kc(p->k);
+    for (size_t img = 0; img < p->n; img++) {
+        const float *si = s + img * p->c;
+        float *restrict d = p->spacked + img * per;
+        const float *restrict w = p->packed;
+        for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
+            size_t kc = p->k - k0 < kcs ? p->k - k0 : kcs;
+            for (size_t t = 0; t < tiles; t++, w += kc * MR, d += kc * MR)
+                for (size_t q = 0; q < kc; q++) {
+                    float sq = si[k0 + q];
+                    for (size_t i = 0; i < MR; i++)
+                        d[q * MR + i] = w[q * MR + i] * sq;
+                }
+        }
+    }
+    return 0;
+}
+
 int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                        const float *const *in, float *y)
 {
@@ -614,11 +669,29 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
         return 0;
     if (pack_weights(p, in) != 0)
         return -1;
+    if (p->scale_in >= 0 && scale_weights(p, in[p->scale_in]) != 0)
+        return -1;
     rlxb_conv_ctx cx = { .p = p, .x = in[0], .y = y,
                     .res = p->res_in >= 0 ? in[p->res_in] : NULL };
     size_t threads = rlxb_pool_threads(pool);
     size_t macs = p->n * p->m * p->p * p->k;
     int par = threads > 1 && macs >= PAR_MIN_MACS;
+    if (p->depthwise && rlxb_dw16_fits(p)) {
+        size_t groups = p->n * ((p->m + 15) / 16);
+        size_t want = par ? (2 * threads + groups - 1) / groups : 1;
+        cx.block = rlxb_dw16_band_rows(p, want);
+        cx.n_blocks = (p->oh + cx.block - 1) / cx.block;
+        if (rlxb_conv_ensure_scratch(
+                p, par ? (unsigned)threads : 1,
+                rlxb_dw16_scratch_floats(p, cx.block)) != 0)
+            return -1;
+        size_t jobs = groups * cx.n_blocks;
+        if (par && jobs > 1)
+            rlxb_parallel_for(pool, jobs, 1, rlxb_dw16_jobs, &cx);
+        else
+            rlxb_dw16_jobs(&cx, 0, jobs);
+        return 0;
+    }
     if (p->depthwise) {
         size_t planes = p->n * p->m;
         rlxb_task_fn fn = rlxb_dw_jobs;
@@ -642,6 +715,22 @@ int rlxb_conv_run(rlxb_pool *pool, rlxb_conv *p,
                 p, yi, cx.res ? cx.res + img * p->m * p->p : NULL, p->p, 0,
                 p->m, p->p);
         }
+        return 0;
+    }
+    if (!p->wino && rlxb_c16_fits(p)) { /* few input channels: the stem */
+        size_t groups = p->n * ((p->m + 15) / 16);
+        size_t want = par ? (2 * threads + groups - 1) / groups : 1;
+        cx.block = rlxb_c16_band_rows(p, want);
+        cx.n_blocks = (p->oh + cx.block - 1) / cx.block;
+        if (rlxb_conv_ensure_scratch(
+                p, par ? (unsigned)threads : 1,
+                rlxb_c16_scratch_floats(p, cx.block)) != 0)
+            return -1;
+        size_t jobs = groups * cx.n_blocks;
+        if (par && jobs > 1)
+            rlxb_parallel_for(pool, jobs, 1, rlxb_c16_jobs, &cx);
+        else
+            rlxb_c16_jobs(&cx, 0, jobs);
         return 0;
     }
     if (p->p == 1 && p->pointwise && p->groups == 1) { /* SE's 1x1s */

@@ -28,6 +28,8 @@
 
 #include <immintrin.h>
 
+#include "vmath512.h"
+
 #define NR RLX__SGEMM_NR
 #define MR RLX__SGEMM_MR
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -47,77 +49,10 @@ int rlxb_igemm_fits(const rlxb_conv *p)
            p->cg * p->ih * p->iw < ((size_t)1 << 31);
 }
 
-/* The epilogues ig_tile applies itself, in registers. */
-enum { IG_EPI_NONE, IG_EPI_BIAS, IG_EPI_RELU, IG_EPI_HARD_SWISH,
-       IG_EPI_SILU };
-
-/* vmath.h's rlxb_exp on 16 lanes (same reduction and polynomial; the
- * 2^n scaling by scalef, exact and without overflow at n = 128): inf
- * above its range, 0 below, NaN kept. */
-ALWAYS_INLINE __m512 ig_exp(__m512 x)
-{
-    const __m512 hi = _mm512_set1_ps(88.7228317f);
-    const __m512 lo = _mm512_set1_ps(-87.3365479f);
-    const __m512 magic = _mm512_set1_ps(12582912.0f);
-    __m512 xc = _mm512_min_ps(_mm512_max_ps(x, lo), hi);
-    __m512 n = _mm512_sub_ps(
-        _mm512_fmadd_ps(xc, _mm512_set1_ps(1.44269504f), magic), magic);
-    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), xc);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-    p = _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r),
-                      _mm512_set1_ps(1.0f));
-    __m512 res = _mm512_scalef_ps(p, n);
-    res = _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(x, hi, _CMP_GT_OQ),
-                             _mm512_set1_ps(INFINITY));
-    res = _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(x, lo, _CMP_LT_OQ),
-                             _mm512_setzero_ps());
-    return _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q),
-                              x);
-}
-
-/* V + B, then EPI's activation, as rlxb_conv_epilogue computes it: relu
- * keeps NaN and gives +0 for -0; hard_swish is x * clamp(x / 6 + 1/2)
- * with NaN kept and 0 where the clamp is 0 (-inf included); silu is
- * x / (1 + exp(-x)) as kernels_ew.c's x * sigmoid(x). */
-ALWAYS_INLINE __m512 ig_act(int epi, __m512 v, __m512 b)
-{
-    const __m512 zero = _mm512_setzero_ps();
-    v = _mm512_add_ps(v, b);
-    if (epi == IG_EPI_RELU)
-        return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, zero, _CMP_NLE_UQ),
-                                   v);
-    if (epi == IG_EPI_HARD_SWISH) {
-        const __m512 one = _mm512_set1_ps(1.0f);
-        __m512 h = _mm512_add_ps(
-            _mm512_mul_ps(v, _mm512_set1_ps(1.0f / 6.0f)),
-            _mm512_set1_ps(0.5f));
-        h = _mm512_mask_mov_ps(h, _mm512_cmp_ps_mask(h, zero, _CMP_LT_OQ),
-                               zero);
-        h = _mm512_mask_mov_ps(h, _mm512_cmp_ps_mask(h, one, _CMP_GT_OQ),
-                               one);
-        return _mm512_mask_mov_ps(_mm512_mul_ps(v, h),
-                                  _mm512_cmp_ps_mask(h, zero, _CMP_EQ_OQ),
-                                  zero);
-    }
-    if (epi == IG_EPI_SILU) {
-        __m512 e = ig_exp(_mm512_sub_ps(zero, v));
-        return _mm512_mul_ps(
-            v, _mm512_div_ps(_mm512_set1_ps(1.0f),
-                             _mm512_add_ps(_mm512_set1_ps(1.0f), e)));
-    }
-    return v;
-}
-
 /* One tile over one K slice [k0, k0 + kc): C[rows x NR] = CIN + A . B
  * (CIN with row step NR, or NULL for zeros), A the slice's packed tile
  * (A(i, q) at a[q * MR + i]), B(q, j) = xb[off[q] + j], its lanes past
- * the panel's end masked (never read). With EPI (not IG_EPI_NONE), row
+ * the panel's end masked (never read). With EPI (not RLXB_EPI16_NONE), row
  * i gets BIAS[i] and the activation before it is stored. */
 ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
                            const float *a, const float *xb,
@@ -158,12 +93,12 @@ ALWAYS_INLINE void ig_tile(const size_t rows, const int wide, size_t kc,
                 x1[i] = _mm512_fmadd_ps(u, b1, x1[i]);
         }
     }
-    if (epi != IG_EPI_NONE) {
+    if (epi != RLXB_EPI16_NONE) {
 #pragma GCC unroll 12
         for (size_t i = 0; i < rows; i++) {
             __m512 b = _mm512_set1_ps(bias[i]);
-            x0[i] = ig_act(epi, x0[i], b);
-            x1[i] = ig_act(epi, x1[i], b);
+            x0[i] = rlxb_act16(epi, x0[i], b);
+            x1[i] = rlxb_act16(epi, x1[i], b);
         }
     }
 #pragma GCC unroll 12
@@ -222,13 +157,9 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
     size_t plane = p->ih * p->iw, wp = p->iw;
     int direct = wp == p->ow; /* flattened outputs are y's own */
     /* the epilogues the tile applies itself (no residual to read) */
-    int epi = IG_EPI_NONE;
+    int epi = RLXB_EPI16_NONE;
     if (direct && !cx->res)
-        epi = p->act == RLX_OP_INVALID      ? IG_EPI_BIAS
-              : p->act == RLX_OP_RELU       ? IG_EPI_RELU
-              : p->act == RLX_OP_HARD_SWISH ? IG_EPI_HARD_SWISH
-              : p->act == RLX_OP_SILU       ? IG_EPI_SILU
-                                            : IG_EPI_NONE;
+        epi = rlxb_epi16_of(p->act);
     unsigned slot = rlxb_conv_take_slot(p);
     float *acc = p->scratch + slot * p->slot_floats;
     for (size_t job = begin; job < end; job++) {
@@ -241,7 +172,7 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
         size_t yoff = (img * p->m + g * p->mg) * p->p;
         float *yg = cx->y + yoff;
         const float *rg = cx->res ? cx->res + yoff : NULL;
-        const float *wg = p->packed + g * tiles * p->k * MR;
+        const float *wg = rlxb_conv_packed(p, img) + g * tiles * p->k * MR;
         for (size_t pn = p0; pn < p1; pn++) {
             size_t j0 = pn * NR, nr = cx->len - j0 < NR ? cx->len - j0 : NR;
             for (size_t k0 = 0; k0 < p->k; k0 += kcs) {
@@ -258,14 +189,14 @@ static void gemm_jobs(void *arg, size_t begin, size_t end)
                         ig_tile_any(rows, nr, kc, a, xg + j0, p->koff + k0,
                                     cin, c, p->p, epi,
                                     p->fbias + g * p->mg + i, t == 0);
-                        if (epi == IG_EPI_NONE)
+                        if (epi == RLXB_EPI16_NONE)
                             rlxb_conv_epilogue(
                                 p, c, rg ? rg + i * p->p + j0 : NULL, p->p,
                                 g * p->mg + i, rows, nr);
                         continue;
                     }
                     ig_tile_any(rows, nr, kc, a, xg + j0, p->koff + k0, cin,
-                                at, NR, IG_EPI_NONE, NULL, t == 0);
+                                at, NR, RLXB_EPI16_NONE, NULL, t == 0);
                     if (!last)
                         continue;
                     /* the live columns, one run per output row */

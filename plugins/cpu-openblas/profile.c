@@ -104,6 +104,8 @@ static const char *kind_name(rlxb_kind k)
     case RLXB_K_QGEMM: return "integer gemm";
     case RLXB_K_QLINEAR: return "quantize/dequantize";
     case RLXB_K_QELEM: return "quantized add/mul";
+    case RLXB_K_QLUT: return "quantized unary chain";
+    case RLXB_K_QGAP: return "quantized mean";
     case RLXB_K_CONVT: return "conv_transpose";
     case RLXB_K_RESIZE: return "resize";
     case RLXB_K_FALLBACK: return "cpu-ref";

@@ -13,13 +13,16 @@
  * are those of the separate ops. Taken only for per-tensor scales and
  * an OP result read once (operands broadcast as the f32 op's plan says:
  * the per-channel mul of a squeeze-excite block); a dequantize read only
- * by OP is retired with it.
+ * by OP is retired with it. The divide is qround.h's (the same results),
+ * and a long row with one operand a single value is a table of the other
+ * operand's 256 byte values, made by the same code.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blas_internal.h"
+#include "qround.h"
 
 /* The plugin builds with -ffp-contract=fast; here a multiply feeding an
  * add must round on its own, as cpu-ref's separate ops do. */
@@ -157,15 +160,64 @@ static void deq(rlx_dtype t, const uint8_t *x, size_t step, size_t n,
     }
 }
 
+/* N results from A and B (each stepping by 1, or 0: one value) into Y:
+ * cpu-ref's operations, the divide by the output scale as qround.h
+ * does it (the same bytes). N is at most QE_RUN. */
+static void chunk(const qerun *r, const uint8_t *a, size_t sa,
+                  const uint8_t *b, size_t sb, size_t n, uint8_t *y)
+{
+    const rlxb_qelem *p = r->p;
+    float fa[QE_RUN], fb[QE_RUN];
+    deq(p->ta, a, sa, n, r->fza, r->sa, fa);
+    deq(p->tb, b, sb, n, r->fzb, r->sb, fb);
+    if (p->op == RLX_OP_ADD)
+        for (size_t i = 0; i < n; i++)
+            fa[i] = fa[i] + fb[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            fa[i] = fa[i] * fb[i];
+    float sy = r->sy, flo = r->flo, fhi = r->fhi;
+    int32_t zy = r->zy;
+    size_t i = 0;
+#if defined(__AVX512F__)
+    /* the divide's results 16 at a time (qround.h) */
+    __m512 vs = _mm512_set1_ps(sy), vinv = _mm512_set1_ps(1.0f / sy);
+    __m512 vlo = _mm512_set1_ps(flo), vhi = _mm512_set1_ps(fhi);
+    __m512i vz = _mm512_set1_epi32(zy);
+    int mode = rlxb_qdiv_mode(sy);
+    for (; i + 16 <= n; i += 16) {
+        __m512 t = rlxb_qdiv_round(_mm512_loadu_ps(fa + i), vs, vinv, mode);
+        t = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(t, t, _CMP_ORD_Q), t);
+        t = _mm512_min_ps(_mm512_max_ps(t, vlo), vhi);
+        _mm512_mask_cvtepi32_storeu_epi8(
+            y + i, 0xffff, _mm512_add_epi32(_mm512_cvttps_epi32(t), vz));
+    }
+#endif
+    for (; i < n; i++) {
+        float q = fa[i] / sy;
+        float t = q == q ? nearbyintf(q) : 0.0f;
+        t = t < flo ? flo : t;
+        t = t > fhi ? fhi : t;
+        y[i] = (uint8_t)((int32_t)t + zy); /* i8: two's complement */
+    }
+}
+
+/* A row this long with one operand a single value (a squeeze-excite
+ * mul) is a function of the other operand's byte: its 256 results are
+ * made once (by chunk, so the same bytes) and looked up. */
+#define QE_TABLE_ROW 512
+_Static_assert(QE_RUN == 256, "a table is one run of every byte");
+
 /* Rows [begin, end) of the f32 op's plan (kernels_ew.c's walk). */
 static void task(void *arg, size_t begin, size_t end)
 {
     const qerun *r = arg;
-    const rlxb_qelem *p = r->p;
-    const rlxb_binary *bp = &p->bin;
-    int add = p->op == RLX_OP_ADD;
+    const rlxb_binary *bp = &r->p->bin;
     size_t sa = bp->a_inner ? 1 : 0, sb = bp->b_inner ? 1 : 0;
-    float fa[QE_RUN], fb[QE_RUN];
+    int table = bp->len >= QE_TABLE_ROW && sa != sb;
+    uint8_t all[QE_RUN], lut[QE_RUN];
+    for (int v = 0; v < QE_RUN; v++)
+        all[v] = (uint8_t)v;
     for (size_t row = begin; row < end; row++) {
         size_t ia = 0, ib = 0, rest = row;
         for (uint32_t d = bp->rank; d-- > 0;) {
@@ -174,26 +226,19 @@ static void task(void *arg, size_t begin, size_t end)
             ia += idx * bp->a_stride[d];
             ib += idx * bp->b_stride[d];
         }
+        uint8_t *y = r->y + row * bp->len;
+        if (table) {
+            if (sa)
+                chunk(r, all, 1, r->b + ib, 0, QE_RUN, lut);
+            else
+                chunk(r, r->a + ia, 0, all, 1, QE_RUN, lut);
+            rlxb_qlut_look(lut, sa ? r->a + ia : r->b + ib, y, bp->len);
+            continue;
+        }
         for (size_t i0 = 0; i0 < bp->len; i0 += QE_RUN) {
             size_t n = bp->len - i0 < QE_RUN ? bp->len - i0 : QE_RUN;
-            deq(p->ta, r->a + ia + i0 * sa, sa, n, r->fza, r->sa, fa);
-            deq(p->tb, r->b + ib + i0 * sb, sb, n, r->fzb, r->sb, fb);
-            if (add)
-                for (size_t i = 0; i < n; i++)
-                    fa[i] = fa[i] + fb[i];
-            else
-                for (size_t i = 0; i < n; i++)
-                    fa[i] = fa[i] * fb[i];
-            uint8_t *y = r->y + row * bp->len + i0;
-            float sy = r->sy, flo = r->flo, fhi = r->fhi;
-            int32_t zy = r->zy;
-            for (size_t i = 0; i < n; i++) {
-                float q = fa[i] / sy;
-                float t = q == q ? nearbyintf(q) : 0.0f;
-                t = t < flo ? flo : t;
-                t = t > fhi ? fhi : t;
-                y[i] = (uint8_t)((int32_t)t + zy); /* i8: two's complement */
-            }
+            chunk(r, r->a + ia + i0 * sa, sa, r->b + ib + i0 * sb, sb, n,
+                  y + i0);
         }
     }
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rlx/kit_names.h>
+
 #include "pjrt_internal.h"
 
 /* The last slot we call must lie inside the plugin's table. */
@@ -96,6 +98,10 @@ PJRT_Buffer_Type rlxp_pjrt_type(rlx_dtype dt)
     case RLX_DTYPE_BOOL: return PJRT_Buffer_Type_PRED;
     case RLX_DTYPE_F64: return PJRT_Buffer_Type_F64;
     case RLX_DTYPE_I8: return PJRT_Buffer_Type_S8;
+    case RLX_DTYPE_I16: return PJRT_Buffer_Type_S16;
+    case RLX_DTYPE_U16: return PJRT_Buffer_Type_U16;
+    case RLX_DTYPE_U32: return PJRT_Buffer_Type_U32;
+    case RLX_DTYPE_U64: return PJRT_Buffer_Type_U64;
     default: return PJRT_Buffer_Type_INVALID;
     }
 }
@@ -324,6 +330,11 @@ rlx_status rlxp_upload(rlxp_backend *be, PJRT_Device *device, rlx_dtype dt,
                        PJRT_Buffer **out)
 {
     static const char zero[16];
+    /* a plugin aborts on a type it does not know: never pass INVALID */
+    if (rlxp_pjrt_type(dt) == PJRT_Buffer_Type_INVALID)
+        return rlxp_report(be, RLX_ERR_UNSUPPORTED, "%s: no PJRT buffer "
+                           "type for dtype %s. Fix: cast the tensor to "
+                           "another dtype", be->id, rlx_kit_dtype_name(dt));
     RLXP_ARGS(PJRT_Client_BufferFromHostBuffer_Args, a);
     a->client = be->client;
     a->data = data ? data : zero; /* empty tensors: any valid pointer */

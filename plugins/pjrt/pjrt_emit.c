@@ -23,8 +23,20 @@ const char *rlxp_mlir_dtype(rlx_dtype dt)
     case RLX_DTYPE_BOOL: return "i1";
     case RLX_DTYPE_F64: return "f64";
     case RLX_DTYPE_I8: return "i8";
+    /* XLA's GPU and TPU backends take the other widths too; unsigned
+     * types make compare, division and convert unsigned */
+    case RLX_DTYPE_I16: return "i16";
+    case RLX_DTYPE_U16: return "ui16";
+    case RLX_DTYPE_U32: return "ui32";
+    case RLX_DTYPE_U64: return "ui64";
     default: return NULL;
     }
+}
+
+int rlxp_dt_unsigned(rlx_dtype dt)
+{
+    return dt == RLX_DTYPE_U8 || dt == RLX_DTYPE_U16 ||
+           dt == RLX_DTYPE_U32 || dt == RLX_DTYPE_U64;
 }
 
 static int is_float(rlx_dtype dt)
@@ -238,6 +250,27 @@ uint32_t rlxp_splat(rlxp_emit *e, const rlxp_val *res, double value)
     case RLX_DTYPE_U8:
         snprintf(lit, sizeof lit, "%lld", sat(value, 0, 255));
         break;
+    case RLX_DTYPE_I16:
+        snprintf(lit, sizeof lit, "%lld", sat(value, -32768, 32767));
+        break;
+    case RLX_DTYPE_U16:
+        snprintf(lit, sizeof lit, "%lld", sat(value, 0, 65535));
+        break;
+    case RLX_DTYPE_U32:
+        snprintf(lit, sizeof lit, "%lld", sat(value, 0, 4294967295.0));
+        break;
+    case RLX_DTYPE_U64: {
+        /* above 2^63 by hand: sat() stops at int64 */
+        double t = isnan(value) ? 0 : trunc(value);
+        if (t >= 18446744073709551616.0)
+            snprintf(lit, sizeof lit, "%llu", (unsigned long long)UINT64_MAX);
+        else if (t >= 9223372036854775808.0)
+            snprintf(lit, sizeof lit, "%llu", (unsigned long long)t);
+        else
+            snprintf(lit, sizeof lit, "%lld",
+                     sat(t, 0, 9223372036854775807.0));
+        break;
+    }
     case RLX_DTYPE_BOOL:
         snprintf(lit, sizeof lit, "%s", value != 0.0 ? "true" : "false");
         break;
@@ -246,6 +279,11 @@ uint32_t rlxp_splat(rlxp_emit *e, const rlxp_val *res, double value)
                   "Fix: use another dtype", (int)res->dt);
         return RLXP_NONE;
     }
+    return rlxp_splat_text(e, res, lit);
+}
+
+uint32_t rlxp_splat_text(rlxp_emit *e, const rlxp_val *res, const char *lit)
+{
     uint32_t id = rlxp_new(e, res);
     if (id == RLXP_NONE)
         return id;
@@ -437,8 +475,9 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return 0;
     int fl = dt == RLX_DTYPE_F32 || dt == RLX_DTYPE_F16 ||
              dt == RLX_DTYPE_BF16;
+    int f64 = dt == RLX_DTYPE_F64; /* computed in f64 where taken */
     int small = dt == RLX_DTYPE_I8 || dt == RLX_DTYPE_U8;
-    int in = small || dt == RLX_DTYPE_I32 || dt == RLX_DTYPE_I64;
+    int in = dt != RLX_DTYPE_BOOL && !fl && !f64;
     switch (op) {
     case RLX_OP_INPUT: case RLX_OP_PARAM: case RLX_OP_CONSTANT:
     case RLX_OP_RESHAPE: case RLX_OP_TRANSPOSE: case RLX_OP_CONCAT:
@@ -457,24 +496,30 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
     case RLX_OP_REDUCE_MIN: case RLX_OP_REDUCE_PROD: case RLX_OP_REDUCE_L1:
     case RLX_OP_REDUCE_SUM_SQUARE: case RLX_OP_CUMSUM: case RLX_OP_RANGE:
     case RLX_OP_SCATTER_ELEMENTS: case RLX_OP_SCATTER_ND:
-        return fl || in;
-    case RLX_OP_NEG: case RLX_OP_ABS: /* StableHLO's are signed only */
-        return fl || (in && dt != RLX_DTYPE_U8);
+        return fl || in || (f64 && op != RLX_OP_CUMSUM && op != RLX_OP_RANGE);
+    case RLX_OP_NEG: /* signed only, as the core checks */
+        return fl || f64 || (in && !rlxp_dt_unsigned(dt));
+    case RLX_OP_ABS: /* of an unsigned type: x */
+        return fl || f64 || in;
+    case RLX_OP_REDUCE_MEAN: case RLX_OP_REDUCE_L2:
+        return fl || f64 || in; /* integers through f64, truncated */
     case RLX_OP_POW:
+        return fl || f64 || in;
     case RLX_OP_GELU: case RLX_OP_SIGMOID:
     case RLX_OP_TANH: case RLX_OP_EXP: case RLX_OP_SIN: case RLX_OP_COS:
     case RLX_OP_LOG: case RLX_OP_SQRT:
     case RLX_OP_RSQRT: case RLX_OP_SILU: case RLX_OP_TAN: case RLX_OP_ATAN:
-    case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
-    case RLX_OP_RMS_NORM: case RLX_OP_REDUCE_MEAN:
-    /* since 1.4 */
     case RLX_OP_FLOOR: case RLX_OP_CEIL: case RLX_OP_ROUND:
     case RLX_OP_RECIPROCAL: case RLX_OP_ERF: case RLX_OP_LEAKY_RELU:
     case RLX_OP_ELU: case RLX_OP_SELU: case RLX_OP_SOFTPLUS:
     case RLX_OP_HARD_SIGMOID: case RLX_OP_HARD_SWISH: case RLX_OP_MISH:
     case RLX_OP_ASIN: case RLX_OP_ACOS: case RLX_OP_SINH: case RLX_OP_COSH:
     case RLX_OP_ASINH: case RLX_OP_ACOSH: case RLX_OP_ATANH:
-    case RLX_OP_REDUCE_L2: case RLX_OP_REDUCE_LOG_SUM_EXP:
+    case RLX_OP_REDUCE_LOG_SUM_EXP:
+        return fl || f64; /* elementwise and reductions: f64 natively */
+    case RLX_OP_MATMUL: case RLX_OP_SOFTMAX: case RLX_OP_LAYER_NORM:
+    case RLX_OP_RMS_NORM:
+    /* since 1.4 */
     case RLX_OP_CONV: case RLX_OP_CONV_TRANSPOSE: case RLX_OP_AVG_POOL:
     case RLX_OP_LP_POOL: case RLX_OP_BATCH_NORM: case RLX_OP_INSTANCE_NORM:
     case RLX_OP_GROUP_NORM:
@@ -491,6 +536,22 @@ int rlxp_emit_supports(rlx_op op, rlx_dtype dt)
         return dt == RLX_DTYPE_BOOL;
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN: case RLX_OP_TOPK:
         return dt == RLX_DTYPE_I64; /* topk's input: supports_node */
+    case RLX_OP_BIT_SHIFT:
+        return in && rlxp_dt_unsigned(dt);
+    case RLX_OP_DET:
+        return fl || f64;
+    case RLX_OP_MAX_POOL_INDEX:
+        return dt == RLX_DTYPE_I64; /* of f32, f16, bf16 (the core's) */
+    case RLX_OP_GRID_SAMPLE: case RLX_OP_ROI_ALIGN:
+        return fl;
+    case RLX_OP_NON_ZERO:
+        return dt == RLX_DTYPE_I64; /* of any dtype */
+    case RLX_OP_QUANTIZE_LINEAR:
+        return small;
+    case RLX_OP_DEQUANTIZE_LINEAR:
+        return fl;
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
+        return dt == RLX_DTYPE_I32;
     default:
         return 0;
     }
@@ -517,7 +578,7 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_GREATER: case RLX_OP_GREATER_EQUAL: case RLX_OP_LOGICAL_AND:
     case RLX_OP_LOGICAL_OR: case RLX_OP_LOGICAL_XOR: case RLX_OP_LOGICAL_NOT:
     case RLX_OP_WHERE: case RLX_OP_BITWISE_AND: case RLX_OP_BITWISE_OR:
-    case RLX_OP_BITWISE_XOR: case RLX_OP_BITWISE_NOT:
+    case RLX_OP_BITWISE_XOR: case RLX_OP_BITWISE_NOT: case RLX_OP_BIT_SHIFT:
         return rlxp_emit_compare(e, n);
     case RLX_OP_ARGMAX: case RLX_OP_ARGMIN:
         return rlxp_emit_arg(e, n);
@@ -533,6 +594,19 @@ static uint32_t emit_node(rlxp_emit *e, const rlx_node_view *n)
         return rlxp_emit_scatter(e, n);
     case RLX_OP_TOPK:
         return rlxp_emit_topk(e, n);
+    case RLX_OP_QUANTIZE_LINEAR: case RLX_OP_DEQUANTIZE_LINEAR:
+    case RLX_OP_MATMUL_INTEGER: case RLX_OP_CONV_INTEGER:
+        return rlxp_emit_quant(e, n);
+    case RLX_OP_DET:
+        return rlxp_emit_det(e, n);
+    case RLX_OP_MAX_POOL_INDEX:
+        return rlxp_emit_pool_index(e, n);
+    case RLX_OP_GRID_SAMPLE:
+        return rlxp_emit_grid_sample(e, n);
+    case RLX_OP_ROI_ALIGN:
+        return rlxp_emit_roi_align(e, n);
+    case RLX_OP_NON_ZERO:
+        return rlxp_emit_non_zero(e, n);
     case RLX_OP_PAD: case RLX_OP_EXPAND: case RLX_OP_TILE:
     case RLX_OP_STRIDED_SLICE: case RLX_OP_GATHER_ELEMENTS:
     case RLX_OP_GATHER_ND: case RLX_OP_CUMSUM: case RLX_OP_RANGE:

@@ -85,6 +85,11 @@ uint32_t rlxp_convert(rlxp_emit *e, uint32_t a, rlx_dtype dt);
 /* A tensor of RES's type with every element VALUE (converted to the
  * dtype exactly as a cast would). */
 uint32_t rlxp_splat(rlxp_emit *e, const rlxp_val *res, double value);
+/* A tensor of RES's type with every element the literal text LIT
+ * (exact integers past 2^53). */
+uint32_t rlxp_splat_text(rlxp_emit *e, const rlxp_val *res, const char *lit);
+/* Is DT an unsigned integer type (ui8..ui64)? */
+int rlxp_dt_unsigned(rlx_dtype dt);
 /* Splat VALUE shaped like A, same dtype. */
 uint32_t rlxp_splat_like(rlxp_emit *e, uint32_t a, double value);
 uint32_t rlxp_broadcast(rlxp_emit *e, uint32_t a, const rlxp_val *to,
@@ -143,6 +148,15 @@ struct rlx_kit_spatial;
 int rlxp_spatial(rlxp_emit *e, const rlx_node_view *n,
                  struct rlx_kit_spatial *sp);
 
+/* The matmul of A by B (one dtype, f32 or f64; TA, TB transpose flags)
+ * in that dtype, shaped as node N (pjrt_emit_matmul.c). */
+uint32_t rlxp_dot(rlxp_emit *e, const rlx_node_view *n, uint32_t a,
+                  uint32_t b, int ta, int tb);
+/* The convolution of X by W (one float dtype) with conv node N's
+ * window, in that dtype, without bias (pjrt_emit_conv.c). */
+uint32_t rlxp_conv(rlxp_emit *e, const rlx_node_view *n, uint32_t x,
+                   uint32_t w);
+
 /* ---- the op families -------------------------------------------------- */
 uint32_t rlxp_emit_elementwise(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_matmul(rlxp_emit *e, const rlx_node_view *n);
@@ -161,6 +175,16 @@ uint32_t rlxp_emit_index(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_resize(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_scatter(rlxp_emit *e, const rlx_node_view *n);
 uint32_t rlxp_emit_topk(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_quant(rlxp_emit *e, const rlx_node_view *n);
+/* det unrolls the elimination: matrices up to this size */
+#define RLXP_DET_MAX_M 32
+uint32_t rlxp_emit_det(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_pool_index(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_grid_sample(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_roi_align(rlxp_emit *e, const rlx_node_view *n);
+uint32_t rlxp_emit_non_zero(rlxp_emit *e, const rlx_node_view *n);
+/* topk of i64 and u64 takes k rounds: up to this k */
+#define RLXP_TOPK64_MAX_K 64
 
 #define RLXP_NONE UINT32_MAX
 

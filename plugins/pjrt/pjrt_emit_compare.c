@@ -1,7 +1,8 @@
 /*
  * pjrt_emit_compare.c - the ABI 1.4 comparisons (bool result, NaN
  * unequal to everything as StableHLO's FLOAT compare has it), the
- * logical and bitwise ops (and, or, xor, not on i1 or the integers) and
+ * logical and bitwise ops (and, or, xor, not on i1 or the integers;
+ * bit_shift on the unsigned ones) and
  * where (select over three broadcast operands, bytes copied as they
  * are, so NaN payloads and signed zeros survive).
  */
@@ -43,6 +44,15 @@ static uint32_t bitwise(rlxp_emit *e, const rlx_node_view *n)
         name = "stablehlo.or"; break;
     case RLX_OP_LOGICAL_XOR: case RLX_OP_BITWISE_XOR:
         name = "stablehlo.xor"; break;
+    case RLX_OP_BIT_SHIFT:
+        /* unsigned only; a shift past the width gives 0 in StableHLO as
+         * in rlx (bits shifted out are dropped) */
+        name = n->n_int_attrs > RLX_ATTR_BIT_SHIFT_DIRECTION &&
+                       n->int_attrs[RLX_ATTR_BIT_SHIFT_DIRECTION] ==
+                           RLX_BIT_SHIFT_RIGHT
+                   ? "stablehlo.shift_right_logical"
+                   : "stablehlo.shift_left";
+        break;
     default: /* logical_not, bitwise_not */
         return rlxp_un(e, "stablehlo.not", in(e, n, 0));
     }

@@ -82,10 +82,17 @@ static uint32_t add_bias(rlxp_emit *e, const rlx_node_view *n, uint32_t y)
 
 uint32_t rlxp_emit_conv(rlxp_emit *e, const rlx_node_view *n)
 {
+    uint32_t x = rlxp_in_f32(e, n, 0); /* in order: the text is compared */
+    uint32_t y = rlxp_conv(e, n, x, rlxp_in_f32(e, n, 1));
+    return rlxp_out(e, n, add_bias(e, n, y));
+}
+
+uint32_t rlxp_conv(rlxp_emit *e, const rlx_node_view *n, uint32_t x,
+                   uint32_t w)
+{
     rlx_kit_spatial sp;
     if (rlxp_spatial(e, n, &sp) != 0)
         return RLXP_NONE;
-    uint32_t x = rlxp_in_f32(e, n, 0), w = rlxp_in_f32(e, n, 1);
     if (x == RLXP_NONE || w == RLXP_NONE)
         return RLXP_NONE;
     const rlxp_val wv = *rlxp_type_of(e, w);
@@ -159,8 +166,7 @@ uint32_t rlxp_emit_conv(rlxp_emit *e, const rlx_node_view *n)
              "[#stablehlo<precision %s>, #stablehlo<precision %s>]",
              (long long)g, p, p);
     rlxp_val res = rlxp_val_of_node(n);
-    res.dt = RLX_DTYPE_F32;
+    res.dt = rlxp_type_of(e, x)->dt;
     uint32_t ops[2] = { x, w };
-    uint32_t y = rlxp_op(e, "stablehlo.convolution", 2, ops, &res, attrs);
-    return rlxp_out(e, n, add_bias(e, n, y));
+    return rlxp_op(e, "stablehlo.convolution", 2, ops, &res, attrs);
 }

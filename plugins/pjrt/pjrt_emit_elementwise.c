@@ -2,13 +2,46 @@
  * pjrt_emit_elementwise.c - binary ops (NumPy broadcasting through
  * broadcast_in_dim) and unary ops, computed in f32 for f16/bf16.
  * Since ABI 1.4 the arithmetic also takes the integer dtypes, which
- * wrap as StableHLO's do; integer division by 0 gives 0.
+ * wrap as StableHLO's do; integer division by 0 gives 0, integer pow
+ * is square and multiply.
  * Composite activations (gelu, silu) are spelled out from primitives;
  * erf and tan come from CHLO, which every StableHLO consumer accepts.
  */
 #include <math.h>
 
 #include "pjrt_emit.h"
+
+/* Integer pow as cpu-ref has it: square and multiply over every bit of
+ * the exponent (unrolled, wrapping); a negative exponent gives 1 for a
+ * base of 1, +-1 for -1 and 0 otherwise. */
+static uint32_t int_pow(rlxp_emit *e, uint32_t x, uint32_t y)
+{
+    rlx_dtype dt = rlxp_type_of(e, x)->dt;
+    int bits = (int)rlx_dtype_size(dt) * 8;
+    uint32_t one = rlxp_splat_like(e, x, 1.0);
+    uint32_t zero = rlxp_splat_like(e, x, 0.0);
+    uint32_t r = one, b = x;
+    for (int i = 0; i < bits && r != RLXP_NONE; i++) {
+        uint32_t yi = i ? rlxp_bin(e, "stablehlo.shift_right_logical", y,
+                                   rlxp_splat_like(e, y, i))
+                        : y;
+        uint32_t bit = rlxp_compare(e, rlxp_bin(e, "stablehlo.and", yi, one),
+                                    zero, "NE");
+        r = rlxp_select(e, bit, rlxp_bin(e, "stablehlo.multiply", r, b), r);
+        if (i + 1 < bits)
+            b = rlxp_bin(e, "stablehlo.multiply", b, b);
+    }
+    if (rlxp_dt_unsigned(dt))
+        return r;
+    uint32_t m1 = rlxp_splat_like(e, x, -1.0);
+    uint32_t odd = rlxp_compare(e, rlxp_bin(e, "stablehlo.and", y, one),
+                                zero, "NE");
+    uint32_t neg = rlxp_select(
+        e, rlxp_compare(e, x, one, "EQ"), one,
+        rlxp_select(e, rlxp_compare(e, x, m1, "EQ"),
+                    rlxp_select(e, odd, m1, one), zero));
+    return rlxp_select(e, rlxp_compare(e, y, zero, "LT"), neg, r);
+}
 
 static uint32_t binary(rlxp_emit *e, const rlx_node_view *n)
 {
@@ -30,6 +63,9 @@ static uint32_t binary(rlxp_emit *e, const rlx_node_view *n)
     default: name = "stablehlo.power"; break;
     }
     rlx_dtype dt = rlxp_type_of(e, a)->dt;
+    int fl = dt == RLX_DTYPE_F32 || dt == RLX_DTYPE_F64;
+    if (n->op == RLX_OP_POW && !fl)
+        return int_pow(e, a, b);
     if (n->op == RLX_OP_DIV && dt != RLX_DTYPE_F32 && dt != RLX_DTYPE_F64) {
         /* integers (since 1.4): x / 0 is 0, by a divisor of 1 that no
          * backend traps on and a select */
@@ -93,7 +129,10 @@ static uint32_t unary(rlxp_emit *e, const rlx_node_view *n)
     case RLX_OP_SIN: y = rlxp_un(e, "stablehlo.sine", x); break;
     case RLX_OP_COS: y = rlxp_un(e, "stablehlo.cosine", x); break;
     case RLX_OP_NEG: y = rlxp_un(e, "stablehlo.negate", x); break;
-    case RLX_OP_ABS: y = rlxp_un(e, "stablehlo.abs", x); break;
+    case RLX_OP_ABS: /* |x| of an unsigned type is x */
+        y = rlxp_dt_unsigned(rlxp_type_of(e, x)->dt)
+                ? x : rlxp_un(e, "stablehlo.abs", x);
+        break;
     case RLX_OP_LOG: y = rlxp_un(e, "stablehlo.log", x); break;
     case RLX_OP_SQRT: y = rlxp_un(e, "stablehlo.sqrt", x); break;
     case RLX_OP_RSQRT: y = rlxp_un(e, "stablehlo.rsqrt", x); break;

@@ -2,9 +2,11 @@
  * pjrt_emit_math.c - the ABI 1.4 elementwise math: clip, rounding,
  * sign, reciprocal, erf, isnan/isinf, the activations, prelu, mod and
  * the inverse trigonometric and hyperbolic functions. Floats compute in
- * f32 (f16 and bf16 round once at the end). StableHLO only, no CHLO, so
- * any PJRT plugin takes the text: erf is a polynomial, the inverse and
- * hyperbolic functions are composed from exp, log1p, sqrt and atan2.
+ * f32 (f16 and bf16 round once at the end), f64 in f64. StableHLO only,
+ * no CHLO, so any PJRT plugin takes the text: erf is a polynomial (but
+ * for f64, where its 1.5e-7 would not do: chlo.erf, as gelu uses), the
+ * inverse and hyperbolic functions are composed from exp, log1p, sqrt
+ * and atan2.
  * The limits rlx fixes (hard_swish and mish at -inf, NaN through clip)
  * are patched with selects.
  */
@@ -268,7 +270,10 @@ uint32_t rlxp_emit_math(rlxp_emit *e, const rlx_node_view *n)
         break;
     }
     case RLX_OP_RECIPROCAL: y = dv(e, k(e, x, 1.0), x); break;
-    case RLX_OP_ERF: y = erf_poly(e, x); break;
+    case RLX_OP_ERF: /* f64 wants more than the polynomial's 1.5e-7 */
+        y = rlxp_type_of(e, x)->dt == RLX_DTYPE_F64 ? rlxp_un(e, "chlo.erf", x)
+                                                   : erf_poly(e, x);
+        break;
     case RLX_OP_LEAKY_RELU:
         y = rlxp_select(e, rlxp_compare(e, x, k(e, x, 0.0), "LT"),
                         mul(e, x, k(e, x, fattr(n, RLX_ATTR_LEAKY_RELU_ALPHA,

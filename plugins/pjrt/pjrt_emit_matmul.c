@@ -31,12 +31,18 @@ static void dims_list(char *s, size_t size, const char *key, uint32_t n,
 uint32_t rlxp_emit_matmul(rlxp_emit *e, const rlx_node_view *n)
 {
     uint32_t a = rlxp_in_f32(e, n, 0), b = rlxp_in_f32(e, n, 1);
-    if (a == RLXP_NONE || b == RLXP_NONE)
-        return RLXP_NONE;
     int ta = n->n_int_attrs > RLX_ATTR_MATMUL_TRANSPOSE_A &&
              n->int_attrs[RLX_ATTR_MATMUL_TRANSPOSE_A] != 0;
     int tb = n->n_int_attrs > RLX_ATTR_MATMUL_TRANSPOSE_B &&
              n->int_attrs[RLX_ATTR_MATMUL_TRANSPOSE_B] != 0;
+    return rlxp_out(e, n, rlxp_dot(e, n, a, b, ta, tb));
+}
+
+uint32_t rlxp_dot(rlxp_emit *e, const rlx_node_view *n, uint32_t a,
+                  uint32_t b, int ta, int tb)
+{
+    if (a == RLXP_NONE || b == RLXP_NONE)
+        return RLXP_NONE;
     rlxp_val av = *rlxp_type_of(e, a), bv = *rlxp_type_of(e, b);
     if (av.rank == 1) { /* a vector is one row */
         int64_t d[2] = { 1, av.dims[0] };
@@ -88,7 +94,7 @@ uint32_t rlxp_emit_matmul(rlxp_emit *e, const rlx_node_view *n)
         res.dims[nb] = m;
         res.dims[nb + 1] = nn;
     }
-    res.dt = RLX_DTYPE_F32;
+    res.dt = rlxp_type_of(e, a)->dt;
     char attrs[512] = "dot_dimension_numbers = #stablehlo.dot<";
     int first = 1;
     dims_list(attrs, sizeof attrs, "lhs_batching_dimensions", nbatch, lb,
@@ -107,6 +113,5 @@ uint32_t rlxp_emit_matmul(rlxp_emit *e, const rlx_node_view *n)
              "#stablehlo<precision %s>]", p, p);
     uint32_t ops[2] = { a, b };
     uint32_t y = rlxp_op(e, "stablehlo.dot_general", 2, ops, &res, attrs);
-    y = rlxp_reshape(e, y, n->rank, n->shape);
-    return rlxp_out(e, n, y);
+    return rlxp_reshape(e, y, n->rank, n->shape);
 }

@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pjrt_emit.h"
@@ -177,18 +178,29 @@ static int dt_float(rlx_dtype t)
            t == RLX_DTYPE_F64;
 }
 
-/* The integer range of T as doubles (exact: bounds are powers of 2 or
- * small), LO..HI inclusive; HI_EXCL the first value above (2^k). */
-static void int_range(rlx_dtype t, double *lo, double *hi, double *hi_excl)
+/* The integer range of T as doubles (HI may round up: 2^63 - 1 and
+ * 2^64 - 1 are not doubles), LO..HI inclusive; HI_EXCL the first value
+ * above (2^k); LO_TXT and HI_TXT the exact bounds as literals. */
+static void int_range(rlx_dtype t, double *lo, double *hi, double *hi_excl,
+                      const char **lo_txt, const char **hi_txt)
 {
     switch (t) {
-    case RLX_DTYPE_I8: *lo = -128; *hi = 127; break;
-    case RLX_DTYPE_U8: *lo = 0; *hi = 255; break;
-    case RLX_DTYPE_I32: *lo = -2147483648.0; *hi = 2147483647.0; break;
-    case RLX_DTYPE_BOOL: *lo = 0; *hi = 1; break;
-    default: *lo = -9223372036854775808.0; *hi = 9223372036854775807.0; break;
+    case RLX_DTYPE_I8: *lo_txt = "-128"; *hi_txt = "127"; break;
+    case RLX_DTYPE_U8: *lo_txt = "0"; *hi_txt = "255"; break;
+    case RLX_DTYPE_I16: *lo_txt = "-32768"; *hi_txt = "32767"; break;
+    case RLX_DTYPE_U16: *lo_txt = "0"; *hi_txt = "65535"; break;
+    case RLX_DTYPE_I32: *lo_txt = "-2147483648"; *hi_txt = "2147483647"; break;
+    case RLX_DTYPE_U32: *lo_txt = "0"; *hi_txt = "4294967295"; break;
+    case RLX_DTYPE_U64: *lo_txt = "0"; *hi_txt = "18446744073709551615"; break;
+    case RLX_DTYPE_BOOL: *lo_txt = "0"; *hi_txt = "1"; break;
+    default:
+        *lo_txt = "-9223372036854775808";
+        *hi_txt = "9223372036854775807";
+        break;
     }
-    *hi_excl = t == RLX_DTYPE_I64 ? 9223372036854775808.0 : *hi + 1;
+    *lo = strtod(*lo_txt, NULL);
+    *hi = strtod(*hi_txt, NULL);
+    *hi_excl = t == RLX_DTYPE_I64 || t == RLX_DTYPE_U64 ? *hi : *hi + 1;
 }
 
 static uint32_t cast(rlxp_emit *e, const rlx_node_view *n)
@@ -202,17 +214,21 @@ static uint32_t cast(rlxp_emit *e, const rlx_node_view *n)
     if (dt_float(to) || from == RLX_DTYPE_BOOL)
         return rlxp_convert(e, x, to);
     double lo, hi, top;
-    int_range(to, &lo, &hi, &top);
+    const char *lo_txt, *hi_txt;
+    int_range(to, &lo, &hi, &top, &lo_txt, &hi_txt);
     if (!dt_float(from)) {
-        /* integer narrowing saturates: clamp in the source type first */
+        /* integer narrowing saturates: clamp in the source type first,
+         * with exact literals (2^63 - 1 is no double) */
         double slo, shi, stop;
-        int_range(from, &slo, &shi, &stop);
+        const char *slo_txt, *shi_txt;
+        int_range(from, &slo, &shi, &stop, &slo_txt, &shi_txt);
+        rlxp_val xv = *rlxp_type_of(e, x);
         if (lo > slo)
             x = rlxp_bin(e, "stablehlo.maximum", x,
-                         rlxp_splat_like(e, x, lo));
+                         rlxp_splat_text(e, &xv, lo_txt));
         if (hi < shi)
             x = rlxp_bin(e, "stablehlo.minimum", x,
-                         rlxp_splat_like(e, x, hi));
+                         rlxp_splat_text(e, &xv, hi_txt));
         return rlxp_convert(e, x, to);
     }
     /* float: convert (truncates), then patch NaN and the out-of-range */

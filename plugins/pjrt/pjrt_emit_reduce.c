@@ -6,7 +6,8 @@
  * saturated +-inf literal gives them). Mean divides the sum by the
  * element count, so an empty axis gives 0/0 = NaN as rlx wants; max and
  * min propagate NaN. Log-sum-exp shifts by a finite maximum so large
- * inputs do not overflow. argmax and argmin: pjrt_emit_arg.c.
+ * inputs do not overflow. Integer mean and L2 go through f64 and
+ * truncate (then wrap to the width), as cpu-ref's do. argmax and argmin: pjrt_emit_arg.c.
  */
 #include <math.h>
 
@@ -75,6 +76,28 @@ uint32_t rlxp_emit_reduce(rlxp_emit *e, const rlx_node_view *n)
             count *= (double)v.dims[d];
         }
     uint32_t y;
+    int fl = v.dt == RLX_DTYPE_F32 || v.dt == RLX_DTYPE_F64;
+    if (!fl && (n->op == RLX_OP_REDUCE_MEAN || n->op == RLX_OP_REDUCE_L2)) {
+        /* integers: in f64, truncated toward zero at the end as cpu-ref
+         * does; the mean of an empty axis is 0 */
+        uint32_t d = rlxp_convert(e, x, RLX_DTYPE_F64);
+        if (n->op == RLX_OP_REDUCE_L2)
+            d = rlxp_bin(e, "stablehlo.multiply", d, d);
+        y = rlxp_reduce(e, d, na, axes, "stablehlo.add", 0.0);
+        if (n->op == RLX_OP_REDUCE_L2)
+            y = rlxp_un(e, "stablehlo.sqrt", y);
+        else if (count == 0.0)
+            y = rlxp_splat_like(e, y, 0.0);
+        else
+            y = rlxp_bin(e, "stablehlo.divide", y,
+                         rlxp_splat_like(e, y, count));
+        y = rlxp_reshape(e, y, n->rank, n->shape);
+        /* through i64, whose narrowing wraps as cpu-ref's store does
+         * (an L2 can pass the dtype's top); u64 directly */
+        if (n->dtype != RLX_DTYPE_U64)
+            y = rlxp_convert(e, y, RLX_DTYPE_I64);
+        return rlxp_convert(e, y, n->dtype);
+    }
     switch (n->op) {
     case RLX_OP_REDUCE_MAX:
         y = rlxp_reduce(e, x, na, axes, "stablehlo.maximum", -INFINITY);

@@ -8,6 +8,11 @@
  * update is scattered with maximum (the last writer per target, -1
  * where none), and the updates are gathered from those positions.
  * Floats combine in f32 (f16 and bf16 round at the end).
+ *
+ * non_zero too: its result [rank, n] is static (n columns, -1 past the
+ * nonzeros; more nonzeros than n fail the run), so each nonzero's
+ * column is its inclusive prefix count less one, and its coordinates
+ * are scattered there.
  */
 #include <math.h>
 #include <stdio.h>
@@ -222,4 +227,70 @@ uint32_t rlxp_emit_scatter(rlxp_emit *e, const rlx_node_view *n)
         y = take_last(e, data, upd, nlead, win);
     }
     return rlxp_out(e, n, y);
+}
+
+/* non_zero: the coordinates of X's nonzero elements (NaN counts, -0
+ * does not) in row-major order, one per column of [rank, n]. */
+uint32_t rlxp_emit_non_zero(rlxp_emit *e, const rlx_node_view *n)
+{
+    uint32_t x = in(e, n, 0);
+    if (x == RLXP_NONE)
+        return x;
+    const rlxp_val xv = *rlxp_type_of(e, x);
+    int64_t cols = n->shape[1], count = rlxp_val_count(&xv);
+    rlxp_val out = rlxp_val_of_node(n);
+    if (count == 0)
+        return rlxp_splat(e, &out, -1.0);
+    uint32_t flat = rlxp_reshape(e, x, 1, &count);
+    uint32_t nz = rlxp_compare(e, flat, rlxp_splat_like(e, flat, 0.0), "NE");
+    uint32_t m = rlxp_convert(e, nz, RLX_DTYPE_I64);
+    /* the run fails when the nonzeros outnumber the columns */
+    int64_t d0 = 0;
+    uint32_t total = rlxp_reduce(e, m, 1, &d0, "stablehlo.add", 0.0);
+    uint32_t flag = rlxp_compare(e, total,
+                                 rlxp_splat_like(e, total, (double)cols),
+                                 "GT");
+    if (flag != RLXP_NONE) {
+        e->check_what[e->n_checks] = n->name;
+        e->checks[e->n_checks++] = flag;
+    }
+    if (xv.rank == 0)
+        return rlxp_splat(e, &out, -1.0);
+    /* inclusive prefix count: the column is one less; zeros (and any
+     * overflow) go to a spare row cut off below */
+    int64_t win = count, one = 1, lo = count - 1, hi = 0;
+    uint32_t pos = rlxp_reduce_window(e, m, "stablehlo.add", 0.0,
+                                      rlxp_type_of(e, m), &win, &one, &one,
+                                      &lo, &hi);
+    pos = rlxp_bin(e, "stablehlo.subtract", pos, rlxp_splat_like(e, pos, 1.0));
+    uint32_t spare = rlxp_splat_like(e, pos, (double)cols);
+    pos = rlxp_bin(e, "stablehlo.minimum", pos, spare);
+    pos = rlxp_select(e, nz, pos, spare);
+    int64_t d2[2] = { count, 1 };
+    uint32_t at = rlxp_reshape(e, pos, 2, d2);
+    /* the coordinates: [count, rank] */
+    uint32_t parts[RLXP_MAX_RANK];
+    rlxp_val iv = xv;
+    iv.dt = RLX_DTYPE_I64;
+    for (uint32_t d = 0; d < xv.rank; d++)
+        parts[d] = rlxp_reshape(e, rlxp_iota(e, &iv, d), 2, d2);
+    int64_t du[2] = { count, xv.rank };
+    rlxp_val uv = rlxp_val_make(RLX_DTYPE_I64, 2, du);
+    uint32_t upd = xv.rank == 1
+                       ? parts[0]
+                       : rlxp_op(e, "stablehlo.concatenate", xv.rank, parts,
+                                 &uv, "dimension = 1 : i64");
+    int64_t dt[2] = { cols + 1, xv.rank };
+    rlxp_val tv = rlxp_val_make(RLX_DTYPE_I64, 2, dt);
+    uint32_t y = scatter(e, rlxp_splat(e, &tv, -1.0), at, upd,
+                         "stablehlo.maximum", 1, 1, 1, 1);
+    char sa[256] = "";
+    int64_t s0[2] = { 0, 0 }, l0[2] = { cols, xv.rank }, st[2] = { 1, 1 };
+    rlxp_cat_array(sa, sizeof sa, "start_indices", 2, s0);
+    rlxp_cat_array(sa, sizeof sa, "limit_indices", 2, l0);
+    rlxp_cat_array(sa, sizeof sa, "strides", 2, st);
+    rlxp_val cv = rlxp_val_make(RLX_DTYPE_I64, 2, l0);
+    y = rlxp_op(e, "stablehlo.slice", 1, &y, &cv, sa);
+    int64_t perm[2] = { 1, 0 };
+    return rlxp_transpose(e, y, perm);
 }

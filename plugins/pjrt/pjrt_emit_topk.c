@@ -7,7 +7,12 @@
  * lower first), the keys are unique, and the first k keys' low 32 bits
  * are the indices. No variadic sort: any StableHLO consumer and the
  * text checker take this form. Values up to 32 bits wide (f32, f16,
- * bf16, i8, u8, i32); supports_node declines the rest.
+ * bf16, the 8-, 16- and 32-bit integers).
+ *
+ * 64-bit integers (i64, u64) leave no room for the index in a key: k
+ * rounds instead (k up to RLXP_TOPK64_MAX_K, supports_node declines
+ * more), each taking the extreme of the values not yet taken and the
+ * least index holding it. f64 stays elsewhere.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +23,12 @@
 static uint32_t order_key(rlxp_emit *e, uint32_t x)
 {
     const rlxp_val v = *rlxp_type_of(e, x);
+    if (v.dt == RLX_DTYPE_U32) {
+        /* the bits as i32 with the top bit flipped keep the order */
+        uint32_t b = rlxp_convert(e, x, RLX_DTYPE_I32);
+        return rlxp_bin(e, "stablehlo.xor", b,
+                        rlxp_splat_like(e, b, -2147483648.0));
+    }
     if (v.dt != RLX_DTYPE_F32)
         return rlxp_convert(e, x, RLX_DTYPE_I32);
     uint32_t zero = rlxp_splat_like(e, x, 0.0);
@@ -32,6 +43,51 @@ static uint32_t order_key(rlxp_emit *e, uint32_t x)
     uint32_t flip = rlxp_bin(e, "stablehlo.xor", b,
                              rlxp_splat_like(e, b, 2147483647.0));
     return rlxp_select(e, neg, flip, b);
+}
+
+/* topk of a 64-bit integer X along AXIS: K rounds of "the extreme of
+ * what is left, at its least index". */
+static uint32_t topk_rounds(rlxp_emit *e, uint32_t x, int64_t k,
+                            uint32_t axis, int largest, rlxp_val out)
+{
+    const rlxp_val v = *rlxp_type_of(e, x);
+    rlxp_val iv = v, bv = v;
+    iv.dt = RLX_DTYPE_I64;
+    bv.dt = RLX_DTYPE_BOOL;
+    uint32_t iota = rlxp_iota(e, &iv, axis);
+    /* the extreme the other way: never above (below) a value left */
+    uint32_t worst = rlxp_splat_like(e, x, largest ? -INFINITY : INFINITY);
+    uint32_t taken = rlxp_splat(e, &bv, 0.0);
+    int64_t ax = axis;
+    rlxp_val one = out;
+    one.dims[axis] = 1;
+    uint32_t parts[RLXP_TOPK64_MAX_K];
+    for (int64_t j = 0; j < k && e->status == RLX_OK; j++) {
+        uint32_t left = rlxp_un(e, "stablehlo.not", taken);
+        uint32_t cand = rlxp_select(e, left, x, worst);
+        uint32_t m = rlxp_reduce(e, cand, 1, &ax,
+                                 largest ? "stablehlo.maximum"
+                                         : "stablehlo.minimum",
+                                 largest ? -INFINITY : INFINITY);
+        uint32_t hit = rlxp_compare(e, x, rlxp_unreduce(e, m, x, 1, &ax),
+                                    "EQ");
+        hit = rlxp_bin(e, "stablehlo.and", hit, left);
+        uint32_t at = rlxp_select(e, hit, iota,
+                                  rlxp_splat_like(e, iota,
+                                                  (double)v.dims[axis]));
+        uint32_t i = rlxp_reduce(e, at, 1, &ax, "stablehlo.minimum",
+                                 (double)v.dims[axis]);
+        uint32_t ib = rlxp_unreduce(e, i, x, 1, &ax);
+        taken = rlxp_bin(e, "stablehlo.or", taken,
+                         rlxp_compare(e, iota, ib, "EQ"));
+        parts[j] = rlxp_reshape(e, i, one.rank, one.dims);
+    }
+    if (k == 1)
+        return parts[0];
+    char attrs[64];
+    snprintf(attrs, sizeof attrs, "dimension = %u : i64", axis);
+    return rlxp_op(e, "stablehlo.concatenate", (uint32_t)k, parts, &out,
+                   attrs);
 }
 
 uint32_t rlxp_emit_topk(rlxp_emit *e, const rlx_node_view *n)
@@ -51,6 +107,17 @@ uint32_t rlxp_emit_topk(rlxp_emit *e, const rlx_node_view *n)
     rlxp_val out = rlxp_val_of_node(n);
     if (k == 0 || rlxp_val_count(&out) == 0)
         return rlxp_splat(e, &out, 0.0);
+    out.dt = RLX_DTYPE_I64;
+    if (v.dt == RLX_DTYPE_I64 || v.dt == RLX_DTYPE_U64) {
+        if (k > RLXP_TOPK64_MAX_K) {
+            rlxp_fail(e, RLX_ERR_UNSUPPORTED, "pjrt: topk '%s' of 64-bit "
+                      "integers with k %lld; the bridge takes up to %d. "
+                      "Fix: run it on another backend", n->name,
+                      (long long)k, RLXP_TOPK64_MAX_K);
+            return RLXP_NONE;
+        }
+        return topk_rounds(e, x, k, (uint32_t)axis, largest, out);
+    }
     uint32_t key = rlxp_convert(e, order_key(e, x), RLX_DTYPE_I64);
     if (largest) /* -1 - key reverses the order without overflow */
         key = rlxp_bin(e, "stablehlo.subtract",

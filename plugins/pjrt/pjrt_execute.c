@@ -203,11 +203,14 @@ rlx_status rlxp_execute_on(rlxp_backend *be, rlx_executable *exe,
         unsigned char bad = 0;
         st = rlxp_download(be, resv[exe->n_outputs + i], &bad, 1);
         if (st == RLX_OK && bad)
-            st = rlxp_report(be, RLX_ERR_INVALID_ARGUMENT, "%s: gather '%s' "
-                             "got an index outside [0, dim) of its axis. "
-                             "Fix: check the indices input (negative "
-                             "indices are not wrapped)", be->id,
-                             exe->check_what[i]);
+            st = rlxp_report(be, RLX_ERR_INVALID_ARGUMENT, "%s: node '%s' "
+                             "got an index outside its range (a gather's "
+                             "outside [0, dim) of its axis, a roi_align "
+                             "batch index outside [0, N)) or, for "
+                             "non_zero, more nonzeros than columns. Fix: "
+                             "check that node's index input (gather does "
+                             "not wrap negative indices) or give non_zero "
+                             "more columns", be->id, exe->check_what[i]);
     }
     for (uint32_t i = 0; i < nres; i++)
         pjrt_buffer_free(be, resv[i]);

@@ -100,7 +100,8 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
         return 0;
     }
     /* XLA's GPU convolutions (cuDNN, MIOpen) take 1 to 3 spatial axes */
-    if ((n->op == RLX_OP_CONV || n->op == RLX_OP_CONV_TRANSPOSE) &&
+    if ((n->op == RLX_OP_CONV || n->op == RLX_OP_CONV_TRANSPOSE ||
+         n->op == RLX_OP_CONV_INTEGER) &&
         in_rank > 5 && (be->family == RLXP_FAMILY_CUDA ||
                         be->family == RLXP_FAMILY_ROCM)) {
         snprintf(why, why_size, "a convolution with %u spatial axes; XLA "
@@ -109,11 +110,46 @@ static int supports_node(void *backend, const rlx_graph_view *graph,
     }
     if (n->op == RLX_OP_TOPK) {
         rlx_dtype dt = graph->nodes[n->inputs[0]]->dtype;
-        if (dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_F64 ||
+        int64_t k = n->n_int_attrs > RLX_ATTR_TOPK_K
+                        ? n->int_attrs[RLX_ATTR_TOPK_K] : 1;
+        int wide = dt == RLX_DTYPE_I64 || dt == RLX_DTYPE_U64;
+        if (dt == RLX_DTYPE_F64 || (wide && k > RLXP_TOPK64_MAX_K) ||
             (in_rank && graph->nodes[n->inputs[0]]->shape[in_rank - 1] >
                             ((int64_t)1 << 31))) {
-            snprintf(why, why_size, "topk of %s; the PJRT bridge sorts "
-                     "values up to 32 bits wide", rlx_kit_dtype_name(dt));
+            snprintf(why, why_size, "topk of %s with k %lld; the PJRT "
+                     "bridge sorts values up to 32 bits wide, and takes "
+                     "64-bit integers in up to %d rounds",
+                     rlx_kit_dtype_name(dt), (long long)k,
+                     RLXP_TOPK64_MAX_K);
+            return 0;
+        }
+    }
+    if (n->op == RLX_OP_DET && in_rank >= 2 &&
+        graph->nodes[n->inputs[0]]->shape[in_rank - 1] > RLXP_DET_MAX_M) {
+        snprintf(why, why_size, "det of %lld x %lld matrices; the PJRT "
+                 "bridge unrolls the elimination up to %d x %d",
+                 (long long)graph->nodes[n->inputs[0]]->shape[in_rank - 1],
+                 (long long)graph->nodes[n->inputs[0]]->shape[in_rank - 1],
+                 RLXP_DET_MAX_M, RLXP_DET_MAX_M);
+        return 0;
+    }
+    if (n->op == RLX_OP_ROI_ALIGN && in_rank == 4 && n->rank == 4) {
+        /* every sample of every bin is one gathered element */
+        const rlx_node_view *x = graph->nodes[n->inputs[0]];
+        int64_t sr = n->n_int_attrs > RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO
+                         ? n->int_attrs[RLX_ATTR_ROI_ALIGN_SAMPLING_RATIO]
+                         : 0;
+        double ky = sr > 0 ? (double)sr : 2.0 * (double)x->shape[2] + 8;
+        double kx = sr > 0 ? (double)sr : 2.0 * (double)x->shape[3] + 8;
+        double total = ky * kx * (double)n->shape[0] *
+                       (double)n->shape[1] * (double)n->shape[2] *
+                       (double)n->shape[3];
+        if (total > (double)(1 << 26)) {
+            snprintf(why, why_size, "roi_align reading %.0f samples; the "
+                     "PJRT bridge gathers every sample of every bin at "
+                     "once (%s), up to 2^26", total,
+                     sr > 0 ? "sampling_ratio per axis"
+                            : "adaptive: 2 H + 8 by 2 W + 8 per bin");
             return 0;
         }
     }

@@ -348,6 +348,49 @@ TEST(depthwise_phased_strides_pads)
         }
 }
 
+TEST(depthwise_16_channel_groups)
+{
+    /* the 16-channel kernel (AVX-512): a last group of fewer than 16
+     * channels, planes of several bands (rows past one band's L2
+     * budget), widths not a multiple of its 8-pixel blocks, both
+     * strides, 3x3 and 5x5, batch, a folded batch norm, and every
+     * epilogue (relu, hard_swish, silu, residual before and after) */
+    for (int64_t s = 1; s <= 2; s++)
+        for (int64_t k = 3; k <= 5; k += 2) {
+            check(CONV(.n = 2, .c = 40, .h = 45 + s, .w = 37 - s, .m = 40,
+                        .kh = k, .kw = k, .sh = s, .sw = s, .pt = k / 2,
+                        .pl = k / 2, .pb = k / 2 - 1 + s, .pr = k / 2,
+                        .group = 40, .bias = 1, .act = 1,
+                        .act_kind = (int)(s + k) % 3), 1);
+            check(CONV(.c = 7, .h = 7, .w = 7, .m = 7, .kh = k, .kw = k,
+                        .sh = s, .sw = s, .pt = k / 2, .pl = k / 2,
+                        .pb = k / 2, .pr = k / 2, .group = 7, .bn = 1,
+                        .res = 1, .act = (int)s, .act_kind = 2), 1);
+        }
+    check(CONV(.c = 33, .h = 120, .w = 121, .m = 33, .kh = 3, .kw = 3,
+                .sh = 2, .sw = 2, .pt = 0, .pl = 1, .pb = 1, .pr = 1,
+                .group = 33, .bias = 1), 0);
+}
+
+TEST(few_input_channels_16_lanes)
+{
+    /* a stem (3 channels, 3x3, stride 2) on the 16-output-channel kernel
+     * (AVX-512): 16 and 20 (a part group) outputs, bands of 8 rows and a
+     * last short one, widths past whole 8-pixel blocks, batch, silu with
+     * a folded batch norm, a residual, dilation and asymmetric pads */
+    check(CONV(.n = 2, .c = 3, .h = 37, .w = 29, .m = 16, .kh = 3, .kw = 3,
+                .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1,
+                .bias = 1, .act = 1, .act_kind = 1), 1);
+    check(CONV(.c = 3, .h = 30, .w = 41, .m = 20, .kh = 3, .kw = 3,
+                .sh = 2, .sw = 2, .pt = 0, .pl = 1, .pb = 1, .pr = 0,
+                .bn = 1, .act = 1, .act_kind = 2), 1);
+    check(CONV(.c = 2, .h = 19, .w = 18, .m = 9, .kh = 5, .kw = 3,
+                .dh = 2, .pt = 3, .pl = 2, .pb = 1, .pr = 2, .bias = 1,
+                .res = 1, .act = 2), 1);
+    check(CONV(.c = 4, .h = 9, .w = 9, .m = 33, .kh = 2, .kw = 4, .sh = 3,
+                .sw = 1, .pr = 2), 0);
+}
+
 TEST(fused_depthwise_hard_swish_no_residual)
 {
     /* the activation applied while the rows leave the accumulator */
@@ -658,6 +701,8 @@ RLX_TEST_LIST(TEST_ENTRY(max_pool_resnet_stem),
               TEST_ENTRY(fused_relu_then_residual),
               TEST_ENTRY(fused_depthwise_bn_relu),
               TEST_ENTRY(depthwise_phased_strides_pads),
+              TEST_ENTRY(depthwise_16_channel_groups),
+              TEST_ENTRY(few_input_channels_16_lanes),
               TEST_ENTRY(fused_depthwise_hard_swish_no_residual),
               TEST_ENTRY(fused_depthwise_hard_swish_residual),
               TEST_ENTRY(fused_conv_silu),

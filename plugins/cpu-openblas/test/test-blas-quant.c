@@ -401,6 +401,18 @@ TEST(depthwise_direct)
     check(&(gcase){ .conv = 1, .n = 1, .c = 5, .h = 13, .w = 300, .m = 5,
                     .kh = 5, .kw = 5, .group = 5, .s = 1, .d = 1, .pad = 2,
                     .tx = U8, .tw = I8, .zx = 3, .zw = 0 });
+    /* taps in pairs: even kernels (no odd last tap), 7x7, 1x1, no
+     * padding, strides 1 and 2, a 1-row kernel */
+    const int64_t kk[6][4] = { { 2, 2, 2, 0 }, { 4, 4, 1, 1 },
+                               { 7, 7, 2, 3 }, { 1, 1, 2, 0 },
+                               { 3, 3, 2, 0 }, { 1, 5, 1, 2 } };
+    for (int i = 0; i < 6; i++)
+        check(&(gcase){ .conv = 1, .n = 1, .c = 3, .h = 17 - i,
+                        .w = 23 + 3 * i, .m = 3, .kh = kk[i][0],
+                        .kw = kk[i][1], .group = 3, .s = kk[i][2], .d = 1,
+                        .pad = kk[i][3], .tx = i & 1 ? I8 : U8,
+                        .tw = I8, .ty = i & 2 ? U8 : 0, .zx = 9 * i,
+                        .zw = i == 4 ? -2000 : 0, .mult = 0.013f });
     /* dilated (the row-run path): wider than one run, and stride 3 */
     check(&(gcase){ .conv = 1, .n = 1, .c = 4, .h = 6, .w = 290, .m = 4,
                     .kh = 3, .kw = 3, .group = 4, .s = 1, .d = 2, .pad = 2,
@@ -455,13 +467,18 @@ TEST(matmul_requant_fused)
 static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
                         float sy, int same, int keep, int bcast)
 {
-    const int64_t dims[3] = { 2, 7, 301 }, bdims[3] = { 1, 7, 1 };
-    size_t n = 2 * 7 * 301, nb_in = bcast ? 7 : n;
+    /* BCAST 2: rows long enough for a table per row; 3: so, and a is
+     * the per-channel one */
+    int64_t w = bcast >= 2 ? 700 : 301;
+    const int64_t dims[3] = { 2, 7, w }, bdims[3] = { 1, 7, 1 };
+    int a_one = bcast == 3, b_one = bcast && bcast != 3;
+    size_t n = 2 * 7 * (size_t)w, na_in = a_one ? 7 : n;
+    size_t nb_in = b_one ? 7 : n;
     rlx_graph *g = NULL;
     ASSERT_OK(rlx_graph_create(&g));
     rlx_value a, b, y, da, db;
-    ASSERT_OK(rlx_graph_input(g, "a", ta, 3, dims, &a));
-    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, bcast ? bdims : dims, &b));
+    ASSERT_OK(rlx_graph_input(g, "a", ta, 3, a_one ? bdims : dims, &a));
+    ASSERT_OK(rlx_graph_input(g, "b", tb, 3, b_one ? bdims : dims, &b));
     float sa = 0.0371f, sb = 0.0129f;
     uint8_t za = ta == U8 ? 131 : (uint8_t)(int8_t)-3;
     uint8_t zb = tb == U8 ? 0 : 127;
@@ -500,7 +517,7 @@ static void check_qelem(rlx_op op, rlx_dtype ta, rlx_dtype tb, rlx_dtype ty,
     uint8_t *xa = bytes(n, 0x11), *xb = bytes(n, 0x77);
     rlx_program *ps[2] = { pb, pr };
     for (int i = 0; i < 2; i++) {
-        ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, n));
+        ASSERT_OK(rlx_program_set_input(ps[i], "a", xa, na_in));
         ASSERT_OK(rlx_program_set_input(ps[i], "b", xb, nb_in));
         ASSERT_OK(rlx_program_run(ps[i]));
     }
@@ -544,6 +561,10 @@ TEST(qdq_add_mul)
     /* a squeeze-excite mul: b per channel */
     check_qelem(RLX_OP_MUL, U8, U8, U8, 0.011f, 0, 0, 1);
     check_qelem(RLX_OP_ADD, I8, U8, I8, 0.02f, 0, 0, 1);
+    /* rows of 700: one table per row, either side per channel */
+    check_qelem(RLX_OP_MUL, U8, U8, U8, 0.011f, 0, 0, 2);
+    check_qelem(RLX_OP_MUL, I8, U8, I8, 0.0007f, 0, 0, 3);
+    check_qelem(RLX_OP_ADD, U8, I8, U8, 0.031f, 0, 0, 3);
 }
 
 /* max_pool of bytes (kernels_qpool.c): kernel, stride, dilation, pads,

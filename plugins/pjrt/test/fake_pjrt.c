@@ -11,11 +11,19 @@
  * real object (destroyed by Event_Destroy, so leaks show under ASan); a
  * run whose input starts with a NaN "fails on the device": its event's
  * await reports the failure, as a GPU fault would surface.
+ *
+ * Built with FAKE_NUMPY it executes every program: the module and the
+ * arguments go to a temporary folder, RLX_FAKE_PJRT_PYTHON runs
+ * stablehlo_numpy.py (RLX_FAKE_PJRT_EVAL) on it, and the results come
+ * back as buffers, so the tests can compare the lowerings' numbers with
+ * cpu-ref on machines without an accelerator.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../pjrt_capi.h"
 
@@ -27,7 +35,7 @@ struct PJRT_Error { int code; char msg[256]; };
 struct PJRT_Client { int dummy; };
 struct PJRT_Device { int dummy; };
 struct PJRT_DeviceDescription { int dummy; };
-struct PJRT_LoadedExecutable { int dummy; };
+struct PJRT_LoadedExecutable { char *code; };
 struct PJRT_Buffer { size_t size; unsigned char *data; };
 struct PJRT_Event { int failed; };
 
@@ -118,24 +126,38 @@ static PJRT_Error *addressable(PJRT_Client_AddressableDevices_Args *a)
 
 static PJRT_Error *compile(PJRT_Client_Compile_Args *a)
 {
-    static PJRT_LoadedExecutable exe;
     if (a->program->format_size != 4 ||
         memcmp(a->program->format, "mlir", 4) != 0 ||
         a->program->code_size < 7 ||
         memcmp(a->program->code, "module ", 7) != 0)
         return fail(PJRT_CODE_INVALID_ARGUMENT, "not an MLIR module");
+#ifdef FAKE_NUMPY
+    PJRT_LoadedExecutable *e = calloc(1, sizeof *e);
+    if (!e || !(e->code = malloc(a->program->code_size + 1))) {
+        free(e);
+        return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    memcpy(e->code, a->program->code, a->program->code_size);
+    e->code[a->program->code_size] = '\0';
+    a->executable = e;
+#else
+    static PJRT_LoadedExecutable exe;
     a->executable = &exe;
+#endif
     return NULL;
 }
 
 static PJRT_Error *buffer_from_host(PJRT_Client_BufferFromHostBuffer_Args *a)
 {
-    size_t es = a->type == PJRT_Buffer_Type_F64 ||
-                a->type == PJRT_Buffer_Type_S64 ? 8
-              : a->type == PJRT_Buffer_Type_F32 ||
-                a->type == PJRT_Buffer_Type_S32 ? 4
-              : a->type == PJRT_Buffer_Type_F16 ||
-                a->type == PJRT_Buffer_Type_BF16 ? 2 : 1;
+    /* element sizes by PJRT_Buffer_Type; a type outside the table is
+     * refused (XLA's plugin aborts on one) */
+    static const size_t sizes[] = { 0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8,
+                                    2 };
+    if (a->type <= PJRT_Buffer_Type_INVALID ||
+        a->type > PJRT_Buffer_Type_BF16)
+        return fail(PJRT_CODE_INVALID_ARGUMENT, "buffer type is not "
+                    "supported in the C API layer");
+    size_t es = sizes[a->type];
     size_t n = 1;
     for (size_t i = 0; i < a->num_dims; i++)
         n *= (size_t)a->dims[i];
@@ -171,8 +193,114 @@ static PJRT_Error *to_host(PJRT_Buffer_ToHostBuffer_Args *a)
     return NULL;
 }
 
+#ifdef FAKE_NUMPY
+static int write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t n = size ? fwrite(data, 1, size, f) : 0;
+    return fclose(f) == 0 && n == size ? 0 : -1;
+}
+
+static PJRT_Error *read_buffer(const char *path, PJRT_Buffer **out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(PJRT_CODE_INTERNAL, "the evaluator wrote no result");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    PJRT_Buffer *b = calloc(1, sizeof *b);
+    if (!b || n < 0 || !(b->data = malloc(n ? (size_t)n : 1))) {
+        free(b);
+        fclose(f);
+        return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    b->size = (size_t)n;
+    int ok = !n || fread(b->data, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    if (!ok) {
+        free(b->data);
+        free(b);
+        return fail(PJRT_CODE_INTERNAL, "short result file");
+    }
+    *out = b;
+    return NULL;
+}
+
+/* The run by stablehlo_numpy.py, in a temporary folder. */
+static PJRT_Error *execute_numpy(PJRT_LoadedExecutable_Execute_Args *a)
+{
+    const char *py = getenv("RLX_FAKE_PJRT_PYTHON");
+    const char *script = getenv("RLX_FAKE_PJRT_EVAL");
+    if (!py || !script)
+        return fail(PJRT_CODE_UNIMPLEMENTED, "RLX_FAKE_PJRT_PYTHON and "
+                    "RLX_FAKE_PJRT_EVAL are not set");
+    char dir[64] = "/tmp/rlx-fake-pjrt-XXXXXX", path[128], cmd[4096];
+    if (!mkdtemp(dir))
+        return fail(PJRT_CODE_INTERNAL, "no temporary folder");
+    PJRT_Error *err = NULL;
+    snprintf(path, sizeof path, "%s/module.mlir", dir);
+    if (write_file(path, a->executable->code, strlen(a->executable->code)))
+        err = fail(PJRT_CODE_INTERNAL, "cannot write the module");
+    for (size_t i = 0; !err && i < a->num_args; i++) {
+        const PJRT_Buffer *b = a->argument_lists[0][i];
+        snprintf(path, sizeof path, "%s/arg%zu.bin", dir, i);
+        if (write_file(path, b->data, b->size))
+            err = fail(PJRT_CODE_INTERNAL, "cannot write an argument");
+    }
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' 2>'%s/err.txt'", py, script,
+             dir, dir);
+    if (!err && system(cmd) != 0) {
+        char msg[200];
+        snprintf(path, sizeof path, "%s/err.txt", dir);
+        FILE *f = fopen(path, "r");
+        size_t n = 0;
+        msg[0] = '\0';
+        if (f) {
+            /* the last line of the traceback says what failed */
+            char line[200];
+            while (fgets(line, sizeof line, f))
+                if (line[0] != ' ' && line[0] != '\n')
+                    snprintf(msg, sizeof msg, "%s", line);
+            fclose(f);
+            n = strlen(msg);
+        }
+        if (n && msg[n - 1] == '\n')
+            msg[n - 1] = '\0';
+        err = fail(PJRT_CODE_UNIMPLEMENTED, msg[0] ? msg
+                                                   : "the evaluator failed");
+    }
+    int nout = 0;
+    snprintf(path, sizeof path, "%s/nout", dir);
+    FILE *f = err ? NULL : fopen(path, "r");
+    if (!err && (!f || fscanf(f, "%d", &nout) != 1))
+        err = fail(PJRT_CODE_INTERNAL, "the evaluator wrote no count");
+    if (f)
+        fclose(f);
+    for (int i = 0; !err && i < nout; i++) {
+        snprintf(path, sizeof path, "%s/out%d.bin", dir, i);
+        err = read_buffer(path, &a->output_lists[0][i]);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0 && !err)
+        err = fail(PJRT_CODE_INTERNAL, "cannot remove the temporary folder");
+    if (!err && a->device_complete_events) {
+        PJRT_Event *ev = calloc(1, sizeof *ev);
+        if (!ev)
+            return fail(PJRT_CODE_RESOURCE_EXHAUSTED, "out of memory");
+        a->device_complete_events[0] = ev;
+    }
+    return err;
+}
+#endif
+
 static PJRT_Error *execute(PJRT_LoadedExecutable_Execute_Args *a)
 {
+#ifdef FAKE_NUMPY
+    return execute_numpy(a);
+#endif
     if (a->num_devices != 1 || a->num_args != 1)
         return fail(PJRT_CODE_UNIMPLEMENTED, "the fake PJRT plugin executes "
                     "nothing but one-argument copies");
@@ -199,7 +327,13 @@ static PJRT_Error *execute(PJRT_LoadedExecutable_Execute_Args *a)
 
 static PJRT_Error *exe_destroy(PJRT_LoadedExecutable_Destroy_Args *a)
 {
+#ifdef FAKE_NUMPY
+    if (a->executable)
+        free(a->executable->code);
+    free(a->executable);
+#else
     (void)a;
+#endif
     return NULL;
 }
 

@@ -19,6 +19,7 @@
 #include "../../../test/harness.h"
 
 static const char *bridge, *fake, *fake_major, *golden_dir;
+static const char *fake_numpy; /* argv[5]: evaluates with NumPy */
 static char dump_dir[256];
 
 /* A runtime with only cpu-ref and the bridge, the bridge pointed at
@@ -98,6 +99,7 @@ static inline int pjrt_test_main(const rlx_test_case *cases, size_t n,
     fake = argv[2];
     fake_major = argv[3];
     golden_dir = argv[4];
+    fake_numpy = argc > 5 ? argv[5] : NULL;
     snprintf(dump_dir, sizeof dump_dir, "/tmp/rlx-pjrt-test-XXXXXX");
     if (!mkdtemp(dump_dir))
         return 2;

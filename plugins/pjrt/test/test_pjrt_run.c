@@ -114,6 +114,48 @@ TEST(host_and_device_io_through_the_bridge)
     rlx_runtime_destroy(rt);
 }
 
+/* Every dtype the bridge lowers travels as a PJRT buffer type: f64 and
+ * the 16-, 32- and 64-bit integer widths through a reshape (a copy on
+ * the fake plugin, which refuses unknown buffer types as XLA's does). */
+TEST(every_lowered_dtype_uploads_and_downloads)
+{
+    static const rlx_dtype dts[] = { RLX_DTYPE_F64, RLX_DTYPE_I16,
+                                     RLX_DTYPE_U16, RLX_DTYPE_U32,
+                                     RLX_DTYPE_U64, RLX_DTYPE_I8 };
+    rlx_runtime *rt = runtime_with(fake);
+    for (size_t k = 0; k < sizeof dts / sizeof *dts; k++) {
+        int64_t xs[2] = { 2, 3 }, ys[2] = { 3, 2 };
+        rlx_graph *g = NULL;
+        rlx_value x, y;
+        rlx_attrs a = { 2, ys, 0, NULL };
+        if (rlx_graph_create(&g) != RLX_OK ||
+            rlx_graph_input(g, "x", dts[k], 2, xs, &x) != RLX_OK ||
+            rlx_graph_add_node(g, "y", RLX_OP_RESHAPE, 1, &x, &a, &y) !=
+                RLX_OK ||
+            rlx_graph_output(g, "y", y) != RLX_OK)
+            FAIL("graph: %s", rlx_last_error());
+        rlx_session *s = NULL;
+        ASSERT_EQ(rlx_session_create(rt, "pjrt", &s), RLX_OK);
+        rlx_program *p = NULL;
+        if (rlx_session_compile(s, g, &p) != RLX_OK)
+            FAIL("%s: compile: %s", rlx_dtype_name(dts[k]),
+                 rlx_last_error());
+        unsigned char in[6 * 8];
+        size_t bytes = 6 * rlx_dtype_size(dts[k]);
+        for (size_t i = 0; i < bytes; i++)
+            in[i] = (unsigned char)(i * 37 + 11);
+        ASSERT_EQ(rlx_program_set_input(p, "x", in, bytes), RLX_OK);
+        if (rlx_program_run(p) != RLX_OK)
+            FAIL("%s: run: %s", rlx_dtype_name(dts[k]), rlx_last_error());
+        size_t n = 0;
+        const void *o = rlx_program_output_data(p, 0, &n);
+        ASSERT(o != NULL && n == bytes && memcmp(o, in, n) == 0);
+        rlx_program_destroy(p);
+        rlx_session_destroy(s);
+        rlx_graph_destroy(g);
+    }
+    rlx_runtime_destroy(rt);
+}
 
 /* Sessions on one bridge backend compiling and running at once (the
  * client is created once, under the backend's lock). */
@@ -444,6 +486,7 @@ TEST(real_queued_runs)
 static const rlx_test_case cases_list[] = {
     TEST_ENTRY(pjrt_error_becomes_rlx_error_with_fix),
     TEST_ENTRY(host_and_device_io_through_the_bridge),
+    TEST_ENTRY(every_lowered_dtype_uploads_and_downloads),
     TEST_ENTRY(queued_runs_through_the_bridge),
     TEST_ENTRY(concurrent_sessions_share_one_client),
     TEST_ENTRY(real_device_io),
