@@ -220,6 +220,7 @@ def qdq_export(cache, f32_path, b1_path):
         qm = qdq_models.make_qdq(m)
     finally:
         qdq_models.ranges = calibrated
+    qm.ir_version = m.ir_version  # the exporter's, not this onnx's newest
     onnx.save(qm, path)
     return path
 

@@ -287,7 +287,7 @@ static void check_fused(rlx_runtime *rt, const float *x, int variant,
         st = RLX_ERR_SHAPE;
     if (st == RLX_OK)
         memcpy(y, data, got);
-    char again[160];
+    char again[320];
     snprintf(again, sizeof again, "%s, then with its filter param "
              "written again", what);
     report(st, y, ref, NY, 1e-5, again);
