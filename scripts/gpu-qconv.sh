@@ -6,9 +6,9 @@
 # against cpu-ref) and test-cuda-vision (the convs, their filter params
 # written again between runs), then bench/cuda/bench_resnet50.py with
 # the arguments given (default: batch 32, bf16 and int8, no
-# torch.compile). Logs go to $OUT (default ./gpu-qconv-out); BUILD is
-# the build directory (default ./build-gpu-test, shared with
-# scripts/gpu-test.sh).
+# torch.compile); PROFILE_INT8=1 then profiles the int8 model step by
+# step. Logs go to $OUT (default ./gpu-qconv-out); BUILD is the build
+# directory (default ./build-gpu-test, shared with scripts/gpu-test.sh).
 #
 #   bash scripts/gpu-qconv.sh [--batches 1,32 --modes strict,bf16,int8]
 set -uo pipefail
@@ -63,4 +63,19 @@ RLX_LIB=$BUILD/core/librlx.so.1 RLX_PLUGIN_PATH=$BUILD/plugins/cuda \
     PYTHONUNBUFFERED=1 "$PY" bench/cuda/bench_resnet50.py \
     --cache "$BUILD/resnet50" "$@" 2>&1 | tee "$OUT/resnet50.txt" ||
     status=1
+# PROFILE_INT8=1: where the int8 model's time goes (per step kind, one
+# eager run timed step by step) and which path each quantized conv took
+Q8=$BUILD/resnet50/resnet50_b32_qdq.onnx
+if [ -n "${PROFILE_INT8:-}" ] && [ -f "$Q8" ]; then
+    RLX_PLUGIN_PATH=$BUILD/plugins/cuda RLX_LOG=debug RLX_CUDA_PROFILE=1 \
+        "$BUILD/tools/rlx" run "$Q8" --device cuda --fallback none \
+        >"$OUT/int8-profile.txt" 2>&1 || status=1
+    grep -oE "quantized conv (through cuDNN int8|stays on our kernel)" \
+        "$OUT/int8-profile.txt" | sort | uniq -c
+    sed -nE 's/.* step +[0-9]+ +([a-z_]+) +op +([0-9]+) .* ([0-9.]+) ms$/\1 op \2 \3/p' \
+        "$OUT/int8-profile.txt" |
+        awk '{t[$1" "$2" "$3] += $4; n[$1" "$2" "$3]++}
+             END {for (k in t) printf "%-22s %4d steps %9.3f ms\n", k,
+                  n[k], t[k]}' | sort -k6 -rn
+fi
 exit $status
