@@ -90,8 +90,11 @@ static int set_nhwc(dnn_desc t, int dtype, const int *d, const int *st)
 }
 
 /* The descriptors and algorithm of D for step S's window; 0 where cuDNN
- * cannot take it. */
-static int describe(rlxc_qconv *d, void *handle, const rlxg_win_plan *p)
+ * cannot take it. TENSOR: the heuristics may choose tensor-core math
+ * (CUDNN_TENSOR_OP_MATH; setting cuda.qconv_math), else cuDNN's default
+ * math. */
+static int describe(rlxc_qconv *d, void *handle, const rlxg_win_plan *p,
+                    int tensor)
 {
     int64_t hp = p->in[0] + p->pad[0] + p->pad_end[0];
     int64_t wq = p->in[1] + p->pad[1] + p->pad_end[1];
@@ -106,13 +109,17 @@ static int describe(rlxc_qconv *d, void *handle, const rlxg_win_plan *p)
     int dil[2] = { (int)p->dil[0], (int)p->dil[1] };
     nhwc_strides(xd, xs);
     nhwc_strides(yd, ys);
-    if (rlxc_dnn.tensor_create(&d->x) || rlxc_dnn.tensor_create(&d->y) ||
-        rlxc_dnn.filter_create(&d->w) || rlxc_dnn.conv_create(&d->conv) ||
+    if ((!d->x && rlxc_dnn.tensor_create(&d->x)) ||
+        (!d->y && rlxc_dnn.tensor_create(&d->y)) ||
+        (!d->w && rlxc_dnn.filter_create(&d->w)) ||
+        (!d->conv && rlxc_dnn.conv_create(&d->conv)) ||
         set_nhwc(d->x, DNN_INT8, xd, xs) ||
         set_nhwc(d->y, DNN_FLOAT, yd, ys) ||
         rlxc_dnn.filter_set(d->w, DNN_INT8, DNN_NHWC, 4, wd) ||
         rlxc_dnn.conv_set(d->conv, 2, pad, stride, dil,
-                          DNN_CROSS_CORRELATION, DNN_INT32))
+                          DNN_CROSS_CORRELATION, DNN_INT32) ||
+        rlxc_dnn.conv_math(d->conv, tensor ? DNN_TENSOR_OP_MATH
+                                           : DNN_DEFAULT_MATH))
         return 0;
     enum { WANT = 8 };
     dnn_perf perf[WANT];
@@ -123,6 +130,7 @@ static int describe(rlxc_qconv *d, void *handle, const rlxg_win_plan *p)
     for (int i = 0; i < got && i < WANT; i++) {
         size_t need = 0;
         if (perf[i].status != 0 || perf[i].memory > ((size_t)256 << 20) ||
+            (tensor && rlxc_dnn.conv_math(d->conv, perf[i].math_type)) ||
             rlxc_dnn.fwd_ws(handle, d->x, d->w, d->conv, d->y, perf[i].algo,
                             &need))
             continue;
@@ -176,6 +184,11 @@ rlx_status rlxg_dnn_qconv_plan(rlx_executable *exe, rlxg_step *s)
         exe->dnn = NULL;
         return RLX_OK;
     }
+    char math[16] = ""; /* setting cuda.qconv_math (RLX_CUDA_QCONV_MATH) */
+    int tensor = rlx_compile_get_option(exe->options, exe->be->host,
+                                        "cuda.qconv_math", math,
+                                        sizeof math) == RLX_OK &&
+                 !strcmp(math, "tensor");
     rlxc_qconv *d = calloc(1, sizeof *d);
     if (!d)
         return rlx_host_report(exe->be->host, RLX_ERR_OUT_OF_MEMORY,
@@ -188,17 +201,26 @@ rlx_status rlxg_dnn_qconv_plan(rlx_executable *exe, rlxg_step *s)
                            (p->in[1] + p->pad[1] + p->pad_end[1]) * d->c4);
     size_t yb = (size_t)(p->n * p->out_sp * d->m4) * sizeof(float);
     size_t wb = (size_t)(d->m4 * p->k_sp * d->c4);
-    int ok = describe(d, exe->dnn, p) &&
-             cudaMalloc((void **)&d->wp, wb ? wb : 1) == cudaSuccess &&
+    int ok = cudaMalloc((void **)&d->wp, wb ? wb : 1) == cudaSuccess &&
              cudaMalloc((void **)&d->wsum, (size_t)d->m4 * 4) ==
                  cudaSuccess &&
              cudaMalloc((void **)&d->wbad, sizeof(int)) == cudaSuccess &&
              cudaMemset(d->wbad, 0, sizeof(int)) == cudaSuccess &&
+             (d->m4 == p->m ||
+              cudaMalloc((void **)&d->ybuf, yb) == cudaSuccess);
+    /* tensor-core math where asked for and it runs, else the default */
+    for (int t = tensor; ok; t--) {
+        ok = describe(d, exe->dnn, p, t) &&
              (!d->ws_bytes ||
               cudaMalloc(&d->workspace, d->ws_bytes) == cudaSuccess) &&
-             (d->m4 == p->m ||
-              cudaMalloc((void **)&d->ybuf, yb) == cudaSuccess) &&
              trial(d, exe->dnn, yb, wb);
+        if (ok || !t)
+            break;
+        cudaGetLastError();
+        cudaFree(d->workspace);
+        d->workspace = NULL;
+        ok = 1;
+    }
     if (!ok) {
         cudaGetLastError();
         rlxc_qconv_free(d); /* our kernel runs it */
@@ -208,8 +230,9 @@ rlx_status rlxg_dnn_qconv_plan(rlx_executable *exe, rlxg_step *s)
     }
     s->dnn = d;
     rlx_kit_log(exe->be->host, RLX_LOG_DEBUG, "cuda: quantized conv through "
-                "cuDNN int8, algorithm %d, %zu bytes of workspace", d->algo,
-                d->ws_bytes);
+                "cuDNN int8, algorithm %d, %zu bytes of workspace%s",
+                d->algo, d->ws_bytes, tensor ? " (tensor-core math allowed)"
+                                             : "");
     return RLX_OK;
 }
 

@@ -428,14 +428,23 @@ static void check_chain(rlx_runtime *rt)
  * pads and corrects: channels not a multiple of 4, uneven pads, u8
  * weights with per-channel zero points, i8 results and a clip; params
  * written again between runs (its prepared filter follows); sums beyond
- * 2^24 and a w - w_zp outside i8 (summed exactly). Then each again on
+ * 2^24 and a w - w_zp outside i8 (summed exactly). Then each again
+ * with tensor-core math allowed (RLX_CUDA_QCONV_MATH=tensor) and on
  * conv_integer's own kernel (RLX_CUDA_CONV=kernel). */
 static void check_fused_chains(rlx_runtime *rt)
 {
-    for (int kernel = 0; kernel < 2; kernel++) {
-        if (kernel)
+    /* cuDNN with its default math, cuDNN with tensor-core math allowed,
+     * our kernel */
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 1)
+            setenv("RLX_CUDA_QCONV_MATH", "tensor", 1);
+        if (pass == 2) {
+            unsetenv("RLX_CUDA_QCONV_MATH");
             setenv("RLX_CUDA_CONV", "kernel", 1);
-        const char *how = kernel ? " (our kernel)" : "";
+        }
+        const char *how = pass == 2   ? " (our kernel)"
+                          : pass == 1 ? " (cuDNN, tensor-core math)"
+                                      : "";
         char what[200];
 
         tensor a[8] = { make(RLX_DTYPE_U8, 4, DIMS(2, 8, 10, 10), 0, 0),
