@@ -190,7 +190,7 @@ typedef struct rlxg_step {
     rlxg_index_plan ix;   /* LAYOUT .. RANGE */
     rlxg_quant_plan q;    /* QUANT (conv_integer: win too) */
     /* QUANT, a fused requantization chain (q.chain): the values it reads
-     * besides in[] (rlxg_qchain_in), -1 where absent; the arena planner
+     * besides in[] (RLXG_QC_*), -1 where absent; the arena planner
      * keeps them alive up to the step */
     int extra[8];
     rlxg_matmul *mm;
@@ -354,7 +354,7 @@ gpuError_t rlxg_dnn_refresh(rlx_executable *exe, void *const *params,
 /* A fused quantized conv (a QUANT step with q.chain): plan (compile
  * time; leaves step->dnn NULL where the library cannot take it) and
  * enqueue its conv through the library, writing the f32 accumulators
- * the chain's epilogue reads; see rlxg_qchain_in for the values. */
+ * the chain's epilogue reads (step->extra holds RLXG_QC_* values). */
 rlx_status rlxg_dnn_qconv_plan(rlx_executable *exe, rlxg_step *step);
 gpuError_t rlxg_dnn_qconv_enqueue(rlx_executable *exe, const rlxg_step *step,
                                   void *const *params, gpuStream_t stream);
