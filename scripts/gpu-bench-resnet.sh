@@ -1,12 +1,13 @@
 #!/bin/bash
 # gpu-bench-resnet.sh - ResNet-50 on rlx's cuda backend against PyTorch
 # on the same GPU (bench/cuda/bench_resnet50.py: batch 1 and 32, f32
-# strict, f32 with TF32, bf16), on a machine with an NVIDIA GPU and the
+# strict, f32 with TF32, bf16, int8 QDQ), on a machine with an NVIDIA GPU and the
 # CUDA toolkit. Builds only what the benchmark needs (librlx, the rlx
 # tool, the cuda plugin) unless the build directory is complete. Logs go
 # to $OUT (default ./gpu-bench-out); BUILD is the build directory
 # (default ./build-gpu-test, shared with scripts/gpu-test.sh); extra
-# arguments go to the driver (e.g. --ab cuda.fuse=0 --compile).
+# arguments go to the driver (e.g. --ab cuda.fuse=0 --no-compile,
+# --modes bf16,int8).
 #
 #   bash scripts/gpu-bench-resnet.sh [--batches 1,32] [--modes strict,bf16]
 set -uo pipefail

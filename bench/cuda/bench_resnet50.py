@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench_resnet50.py - torchvision ResNet-50 (random weights from a fixed
 seed) through rlx's cuda backend and through PyTorch on the same GPU, in
-one process, batch 1 and 32, f32 and bf16, with the outputs compared.
+one process, batch 1 and 32, f32, bf16 and int8 (QDQ), with the outputs
+compared.
 
 The model is exported once per batch and dtype into --cache with torch's
 TorchScript exporter (eval mode: batch norm folded into the convs, as
@@ -9,9 +10,17 @@ test/onnx/torchvision_models.py does); the bf16 file is the f32 one with
 every float initializer, input and output turned to bfloat16 (rlx runs a
 bf16 graph on tensor cores; PyTorch runs model.to(torch.bfloat16)).
 
+The int8 model (mode "int8") is the f32 file quantized by
+test/onnx/qdq_models.py's QDQ writer (per-tensor u8 activations,
+per-channel symmetric i8 weights, calibrated on the batch-1 export's
+seeded input), which rlx lowers to fused int8 convs; it is timed on rlx
+only, next to the bf16 and f32 rows (PyTorch's columns there are its f32
+strict times), and its output compared with PyTorch's f32 logits.
+
 PyTorch's side: cudnn.benchmark on; eager NCHW, eager channels_last and
-CUDA-graph replay of each layout (torch.compile too with
---compile, where it works offline); "best" is the fastest. f32 is timed
+CUDA-graph replay of each layout, and torch.compile (channels_last,
+--compile-mode, default max-autotune-no-cudagraphs; --no-compile skips
+it); "best" is the fastest. f32 is timed
 twice: strict (TF32 off in cuDNN and matmul: what rlx's default strict
 precision computes) against rlx strict, and with PyTorch's defaults
 (cuDNN convs on TF32) against rlx with precision "tf32".
@@ -190,7 +199,33 @@ class RlxProgram:
         lib.rlx_model_destroy(self.m)
 
 
-def torch_times(model, x, use_compile):
+def qdq_export(cache, f32_path, b1_path):
+    """F32_PATH's model quantized by qdq_models.py's writer, its scales
+    calibrated on the batch-1 export B1_PATH (the seeded input)."""
+    path = f32_path.replace(".onnx", "_qdq.onnx")
+    if os.path.exists(path):
+        return path
+    import onnx
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "test", "onnx"))
+    import qdq_models
+    b1 = onnx.load(b1_path)
+    qdq_models.strip_identity(b1)
+    rng = qdq_models.ranges(b1)
+    m = onnx.load(f32_path)
+    qdq_models.strip_identity(m)
+    calibrated = qdq_models.ranges
+    qdq_models.ranges = lambda _model: rng
+    try:
+        qm = qdq_models.make_qdq(m)
+    finally:
+        qdq_models.ranges = calibrated
+    qm.ir_version = m.ir_version  # the exporter's, not this onnx's newest
+    onnx.save(qm, path)
+    return path
+
+
+def torch_times(model, x, use_compile, compile_mode):
     """PyTorch's eager (NCHW, channels_last), graph and compile times,
     the best, and the output of the NCHW eager run."""
     sync = torch.cuda.synchronize
@@ -223,7 +258,7 @@ def torch_times(model, x, use_compile):
     if use_compile:
         try:
             cm = torch.compile(model.to(memory_format=torch.channels_last),
-                               mode="max-autotune-no-cudagraphs")
+                               mode=compile_mode)
             with torch.inference_mode():
                 for _ in range(3):
                     cm(xcl)
@@ -244,10 +279,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cache", required=True)
     ap.add_argument("--batches", default="1,32")
-    ap.add_argument("--modes", default="strict,tf32,bf16")
+    ap.add_argument("--modes", default="strict,tf32,bf16,int8")
     ap.add_argument("--ab", action="append", default=[],
                     help="NAME=VALUE[,NAME=VALUE]: another rlx row")
-    ap.add_argument("--compile", action="store_true")
+    ap.add_argument("--no-compile", dest="compile", action="store_false",
+                    help="leave torch.compile out of PyTorch's best")
+    ap.add_argument("--compile-mode", default="max-autotune-no-cudagraphs")
     args = ap.parse_args()
     os.makedirs(args.cache, exist_ok=True)
     torch.backends.cudnn.benchmark = True
@@ -263,6 +300,7 @@ def main():
           f"{'rlx@run':>8} {'eager':>8} {'eag_cl':>8} {'graph':>8} "
           f"{'compile':>8} {'best':>8} {'rlx/best':>8} {'rel.err':>8} "
           f"{'compile_s':>9}", flush=True)
+    strict_times = {}
     for batch in [int(b) for b in args.batches.split(",")]:
         f32_path, bf_path = export(args.cache, model, batch)
         gen = torch.Generator().manual_seed(SEED + 1)
@@ -270,16 +308,33 @@ def main():
         for mode in args.modes.split(","):
             bf = mode == "bf16"
             tf32 = mode == "tf32"
+            q8 = mode == "int8"
+            path = bf_path if bf else f32_path
+            if q8:
+                try:
+                    path = qdq_export(args.cache, f32_path,
+                                      export(args.cache, model, 1)[0])
+                except Exception as e:  # noqa: BLE001 - report, go on
+                    print(f"# int8 model not written: {type(e).__name__}: "
+                          f"{e}", flush=True)
+                    continue
             torch.backends.cudnn.allow_tf32 = tf32
             torch.backends.cuda.matmul.allow_tf32 = tf32
             dt = torch.bfloat16 if bf else torch.float32
-            tm = copy.deepcopy(model).to(device="cuda", dtype=dt)
-            xd = xh.to(device="cuda", dtype=dt)
-            tt, y_t = torch_times(tm, xd, args.compile)
+            if q8 and batch in strict_times:
+                tt, y_t = strict_times[batch]  # PyTorch f32 strict
+            else:
+                tm = copy.deepcopy(model).to(device="cuda", dtype=dt)
+                xd = xh.to(device="cuda", dtype=dt)
+                tt, y_t = torch_times(tm, xd, args.compile,
+                                      args.compile_mode)
+                del tm
+                if mode in ("strict", "int8"):
+                    strict_times[batch] = (tt, y_t)
             xr = xh.to(dt)
             for label, settings in variants:
                 try:
-                    prog = RlxProgram(rt, bf_path if bf else f32_path,
+                    prog = RlxProgram(rt, path,
                                       "reduced" if bf else
                                       "tf32" if tf32 else "strict",
                                       settings, xr, [batch, 1000],
@@ -296,7 +351,6 @@ def main():
                       f"{t_q / tt['best']:7.2f}x {err:8.1e} "
                       f"{prog.compile_s:9.2f}", flush=True)
                 prog.close()
-            del tm
     lib.rlx_runtime_destroy(rt)
     return 0
 

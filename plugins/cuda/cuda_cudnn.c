@@ -33,79 +33,10 @@
 
 #include <rlx/kit_error.h>
 
+#include "cuda_cudnn_api.h"
 #include "gpu_internal.h"
 
-/* cudnnDataType_t, cudnnTensorFormat_t, cudnnConvolutionMode_t and
- * cudnnMathType_t values we use */
-enum {
-    DNN_FLOAT = 0, DNN_HALF = 2, DNN_BFLOAT16 = 9,
-    DNN_NCHW = 0, DNN_NHWC = 1,
-    DNN_CROSS_CORRELATION = 1,
-    DNN_DEFAULT_MATH = 0, DNN_TENSOR_OP_MATH = 1, DNN_FMA_MATH = 3,
-    DNN_ACT_RELU = 1, DNN_ACT_IDENTITY = 5, DNN_PROPAGATE_NAN = 1,
-    DNN_ALGO_IMPLICIT_PRECOMP_GEMM = 1
-};
-
-/* cudnnConvolutionFwdAlgoPerf_t and cudnnConvolutionBwdDataAlgoPerf_t
- * share this layout */
-typedef struct dnn_perf {
-    int algo;
-    int status;
-    float time;
-    size_t memory;
-    int determinism;
-    int math_type;
-    int reserved[3];
-} dnn_perf;
-
-typedef void *dnn_desc;
-
-static struct {
-    void *lib;
-    int (*create)(dnn_desc *);
-    int (*destroy)(dnn_desc);
-    int (*set_stream)(dnn_desc, cudaStream_t);
-    int (*tensor_create)(dnn_desc *);
-    int (*tensor_set)(dnn_desc, int, int, const int *, const int *);
-    int (*tensor_destroy)(dnn_desc);
-    int (*filter_create)(dnn_desc *);
-    int (*filter_set)(dnn_desc, int, int, int, const int *);
-    int (*filter_destroy)(dnn_desc);
-    int (*conv_create)(dnn_desc *);
-    int (*conv_set)(dnn_desc, int, const int *, const int *, const int *,
-                    int, int);
-    int (*conv_group)(dnn_desc, int);
-    int (*conv_math)(dnn_desc, int);
-    int (*conv_destroy)(dnn_desc);
-    int (*fwd_algos)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
-                     int *, dnn_perf *);
-    int (*fwd_ws)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
-                  size_t *);
-    int (*fwd)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
-               const void *, dnn_desc, int, void *, size_t, const void *,
-               dnn_desc, void *);
-    int (*bwd_algos)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
-                     int *, dnn_perf *);
-    int (*bwd_ws)(dnn_desc, dnn_desc, dnn_desc, dnn_desc, dnn_desc, int,
-                  size_t *);
-    int (*bwd)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
-               const void *, dnn_desc, int, void *, size_t, const void *,
-               dnn_desc, void *);
-    int (*add)(dnn_desc, const void *, dnn_desc, const void *, const void *,
-               dnn_desc, void *);
-    /* optional: without them fused steps stay on our kernel, and the
-     * heuristics choose */
-    int (*fused)(dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
-                 const void *, dnn_desc, int, void *, size_t, const void *,
-                 dnn_desc, const void *, dnn_desc, const void *, dnn_desc,
-                 dnn_desc, void *);
-    int (*act_create)(dnn_desc *);
-    int (*act_set)(dnn_desc, int, int, double);
-    int (*act_destroy)(dnn_desc);
-    int (*find)(dnn_desc, dnn_desc, const void *, dnn_desc, const void *,
-                dnn_desc, dnn_desc, void *, int, int *, dnn_perf *, void *,
-                size_t);
-} api;
+rlxc_dnn_api rlxc_dnn;
 
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
@@ -121,8 +52,8 @@ static void api_load(void)
     int ok = 1;
 #define SYM(field, name)                                                     \
     do {                                                                     \
-        *(void **)(&api.field) = dlsym(lib, name);                           \
-        ok = ok && api.field != NULL;                                        \
+        *(void **)(&rlxc_dnn.field) = dlsym(lib, name);                      \
+        ok = ok && rlxc_dnn.field != NULL;                                   \
     } while (0)
     SYM(create, "cudnnCreate");
     SYM(destroy, "cudnnDestroy");
@@ -150,15 +81,23 @@ static void api_load(void)
         dlclose(lib);
         return;
     }
-    api.lib = lib;
-    *(void **)(&api.fused) = dlsym(lib, "cudnnConvolutionBiasActivationForward");
-    *(void **)(&api.act_create) = dlsym(lib, "cudnnCreateActivationDescriptor");
-    *(void **)(&api.act_set) = dlsym(lib, "cudnnSetActivationDescriptor");
-    *(void **)(&api.act_destroy) = dlsym(lib,
-                                         "cudnnDestroyActivationDescriptor");
-    *(void **)(&api.find) = dlsym(lib, "cudnnFindConvolutionForwardAlgorithmEx");
-    if (!api.fused || !api.act_create || !api.act_set || !api.act_destroy)
-        api.fused = NULL;
+    rlxc_dnn.lib = lib;
+#define OPT(field, name) (*(void **)(&rlxc_dnn.field) = dlsym(lib, name))
+    OPT(fused, "cudnnConvolutionBiasActivationForward");
+    OPT(act_create, "cudnnCreateActivationDescriptor");
+    OPT(act_set, "cudnnSetActivationDescriptor");
+    OPT(act_destroy, "cudnnDestroyActivationDescriptor");
+    OPT(find, "cudnnFindConvolutionForwardAlgorithmEx");
+    OPT(tensor_set4d, "cudnnSetTensor4dDescriptor");
+#undef OPT
+    if (!rlxc_dnn.fused || !rlxc_dnn.act_create || !rlxc_dnn.act_set ||
+        !rlxc_dnn.act_destroy)
+        rlxc_dnn.fused = NULL;
+}
+
+void rlxc_dnn_load(void)
+{
+    pthread_once(&api_once, api_load);
 }
 
 /* One conv step's cuDNN plan. */
@@ -170,11 +109,15 @@ typedef struct rlxg_dnn_conv {
     int algo, math;
     /* NHWC (rlxg_dnn_layout): cuDNN computes on channels-last x, z, y
      * and a [m, kh, kw, c/group] filter; each of x, z and y not stored
-     * so (a chain's ends) goes through its buffer here, and the filter
-     * is reordered at every run (params may change between runs) */
+     * so (a chain's ends) goes through its buffer here. A filter that is
+     * a param or a constant is reordered before a run only when it
+     * changed (its buffer or the buffer's version, rlxg_dnn_refresh);
+     * one the graph computes, inside every run. */
     int nhwc;
     void *xbuf, *zbuf, *ybuf, *wbuf;
     rlxg_copy_plan cx, cz, cy, cw;
+    const void *w_src;    /* the filter wbuf holds: its bytes, version */
+    uint64_t w_ver;
     void *workspace;
     size_t ws_bytes;
 } rlxg_dnn_conv;
@@ -184,17 +127,17 @@ static void plan_free(rlxg_dnn_conv *d)
     if (!d)
         return;
     if (d->x)
-        api.tensor_destroy(d->x);
+        rlxc_dnn.tensor_destroy(d->x);
     if (d->y)
-        api.tensor_destroy(d->y);
+        rlxc_dnn.tensor_destroy(d->y);
     if (d->bias)
-        api.tensor_destroy(d->bias);
+        rlxc_dnn.tensor_destroy(d->bias);
     if (d->w)
-        api.filter_destroy(d->w);
+        rlxc_dnn.filter_destroy(d->w);
     if (d->conv)
-        api.conv_destroy(d->conv);
+        rlxc_dnn.conv_destroy(d->conv);
     if (d->act)
-        api.act_destroy(d->act);
+        rlxc_dnn.act_destroy(d->act);
     if (d->zero_bias)
         cudaFree(d->zero_bias);
     cudaFree(d->xbuf);
@@ -310,18 +253,18 @@ static int describe(rlxg_dnn_conv *d, const rlxg_win_plan *p, int dtype,
         key[23 + i] = stride[i];
         key[26 + i] = dil[i];
     }
-    if (api.tensor_create(&d->x) || api.tensor_create(&d->y) ||
-        api.filter_create(&d->w) || api.conv_create(&d->conv) ||
-        (has_bias && api.tensor_create(&d->bias)))
+    if (rlxc_dnn.tensor_create(&d->x) || rlxc_dnn.tensor_create(&d->y) ||
+        rlxc_dnn.filter_create(&d->w) || rlxc_dnn.conv_create(&d->conv) ||
+        (has_bias && rlxc_dnn.tensor_create(&d->bias)))
         return 0;
-    if (api.tensor_set(d->x, dt, rank, xd, xs) ||
-        api.tensor_set(d->y, dt, rank, yd, ys) ||
-        api.filter_set(d->w, dt, nhwc ? DNN_NHWC : DNN_NCHW, rank, wd) ||
-        api.conv_set(d->conv, sp, pad, stride, dil, DNN_CROSS_CORRELATION,
+    if (rlxc_dnn.tensor_set(d->x, dt, rank, xd, xs) ||
+        rlxc_dnn.tensor_set(d->y, dt, rank, yd, ys) ||
+        rlxc_dnn.filter_set(d->w, dt, nhwc ? DNN_NHWC : DNN_NCHW, rank, wd) ||
+        rlxc_dnn.conv_set(d->conv, sp, pad, stride, dil, DNN_CROSS_CORRELATION,
                      DNN_FLOAT) ||
-        api.conv_group(d->conv, (int)p->group) ||
-        api.conv_math(d->conv, math) ||
-        (has_bias && api.tensor_set(d->bias, dt, rank, bd, bs)))
+        rlxc_dnn.conv_group(d->conv, (int)p->group) ||
+        rlxc_dnn.conv_math(d->conv, math) ||
+        (has_bias && rlxc_dnn.tensor_set(d->bias, dt, rank, bd, bs)))
         return 0;
     *math_out = math;
     return 1;
@@ -336,9 +279,9 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
     dnn_perf perf[WANT];
     int got = 0;
     int st = transpose
-                 ? api.bwd_algos(handle, d->w, d->x, d->conv, d->y, WANT,
+                 ? rlxc_dnn.bwd_algos(handle, d->w, d->x, d->conv, d->y, WANT,
                                  &got, perf)
-                 : api.fwd_algos(handle, d->x, d->w, d->conv, d->y, WANT,
+                 : rlxc_dnn.fwd_algos(handle, d->x, d->w, d->conv, d->y, WANT,
                                  &got, perf);
     if (st)
         return 0;
@@ -350,12 +293,12 @@ static int choose(rlxg_dnn_conv *d, void *handle, int transpose, int math,
         if (act_mode == DNN_ACT_IDENTITY &&
             perf[i].algo != DNN_ALGO_IMPLICIT_PRECOMP_GEMM)
             continue; /* the only one the fused call runs without relu */
-        if (api.conv_math(d->conv, perf[i].math_type))
+        if (rlxc_dnn.conv_math(d->conv, perf[i].math_type))
             continue;
         size_t need = 0;
-        st = transpose ? api.bwd_ws(handle, d->w, d->x, d->conv, d->y,
+        st = transpose ? rlxc_dnn.bwd_ws(handle, d->w, d->x, d->conv, d->y,
                                     perf[i].algo, &need)
-                       : api.fwd_ws(handle, d->x, d->w, d->conv, d->y,
+                       : rlxc_dnn.fwd_ws(handle, d->x, d->w, d->conv, d->y,
                                     perf[i].algo, &need);
         if (st)
             continue;
@@ -398,8 +341,8 @@ static int choose_measured(rlxg_dnn_conv *d, void *handle,
         cudaMemset(w, 0, wb) != cudaSuccess ||
         cudaMemset(z, 0, yb) != cudaSuccess ||
         cudaMemset(b, 0, (size_t)p->m * elem) != cudaSuccess ||
-        api.set_stream(handle, NULL) ||
-        api.find(handle, d->x, x, d->w, w, d->conv, d->y, y, WANT, &got,
+        rlxc_dnn.set_stream(handle, NULL) ||
+        rlxc_dnn.find(handle, d->x, x, d->w, w, d->conv, d->y, y, WANT, &got,
                  perf, scr, sb))
         goto done;
     for (int i = 0; i < got && i < WANT && !found; i++) {
@@ -408,14 +351,14 @@ static int choose_measured(rlxg_dnn_conv *d, void *handle,
             (math == DNN_FMA_MATH && perf[i].math_type != DNN_FMA_MATH) ||
             (act_mode == DNN_ACT_IDENTITY &&
              perf[i].algo != DNN_ALGO_IMPLICIT_PRECOMP_GEMM) ||
-            api.conv_math(d->conv, perf[i].math_type) ||
-            api.fwd_ws(handle, d->x, d->w, d->conv, d->y, perf[i].algo,
+            rlxc_dnn.conv_math(d->conv, perf[i].math_type) ||
+            rlxc_dnn.fwd_ws(handle, d->x, d->w, d->conv, d->y, perf[i].algo,
                        &need) || need > sb)
             continue;
         if (act_mode &&
-            (api.fused(handle, &one, d->x, x, d->w, w, d->conv, perf[i].algo,
-                       scr, need, &one, d->y, z, d->bias, b, d->act, d->y,
-                       y) ||
+            (rlxc_dnn.fused(handle, &one, d->x, x, d->w, w, d->conv,
+                            perf[i].algo, scr, need, &one, d->y, z, d->bias,
+                            b, d->act, d->y, y) ||
              cudaDeviceSynchronize() != cudaSuccess)) {
             cudaGetLastError();
             continue;
@@ -486,18 +429,18 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                                       "cuda.conv_algo", how,
                                       sizeof how) == RLX_OK &&
                !strcmp(how, "find");
-    pthread_once(&api_once, api_load);
-    if (!api.lib)
+    rlxc_dnn_load();
+    if (!rlxc_dnn.lib)
         return RLX_OK; /* no cuDNN: our kernel */
     int transpose = s->kind == RLXG_STEP_CONV_TRANSPOSE;
     const rlxg_win_plan *p = &s->win;
     int act_mode = 0; /* fused: the activation after conv + z + bias */
     if (!transpose && (s->in[3] >= 0 || p->act != RLXG_GEMM_NONE)) {
-        if (!api.fused)
+        if (!rlxc_dnn.fused)
             return RLX_OK; /* our kernel fuses them */
         act_mode = p->act == RLXG_GEMM_RELU ? DNN_ACT_RELU : DNN_ACT_IDENTITY;
     }
-    if (!exe->dnn && api.create(&exe->dnn) != 0) {
+    if (!exe->dnn && rlxc_dnn.create(&exe->dnn) != 0) {
         exe->dnn = NULL;
         return RLX_OK;
     }
@@ -525,8 +468,8 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
                       s->in[2] >= 0 || act_mode, &math);
     size_t ws = 0;
     if (ok && act_mode)
-        ok = !api.act_create(&d->act) &&
-             !api.act_set(d->act, act_mode, DNN_PROPAGATE_NAN, 0.0) &&
+        ok = !rlxc_dnn.act_create(&d->act) &&
+             !rlxc_dnn.act_set(d->act, act_mode, DNN_PROPAGATE_NAN, 0.0) &&
              (s->in[2] >= 0 ||
               (cudaMalloc(&d->zero_bias, (size_t)p->m * elem) ==
                    cudaSuccess &&
@@ -537,17 +480,17 @@ rlx_status rlxg_dnn_conv_plan(rlx_executable *exe, rlxg_step *s,
     d->key[31] = find;
     int algo, amath;
     if (ok && choice_find(d->key, &algo, &amath)) {
-        ok = algo >= 0 && !api.conv_math(d->conv, amath) &&
-             !(transpose ? api.bwd_ws(exe->dnn, d->w, d->x, d->conv, d->y,
+        ok = algo >= 0 && !rlxc_dnn.conv_math(d->conv, amath) &&
+             !(transpose ? rlxc_dnn.bwd_ws(exe->dnn, d->w, d->x, d->conv, d->y,
                                       algo, &ws)
-                         : api.fwd_ws(exe->dnn, d->x, d->w, d->conv, d->y,
+                         : rlxc_dnn.fwd_ws(exe->dnn, d->x, d->w, d->conv, d->y,
                                       algo, &ws));
         d->algo = algo;
         d->math = amath;
     } else if (ok) {
         int key[32];
         memcpy(key, d->key, sizeof key);
-        ok = (!transpose && find && api.find &&
+        ok = (!transpose && find && rlxc_dnn.find &&
               choose_measured(d, exe->dnn, p, elem, math, act_mode, &ws)) ||
              choose(d, exe->dnn, transpose, math, act_mode, &ws);
         choice_keep(key, ok ? d->algo : -1, d->math);
@@ -576,7 +519,9 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
     void *out = y;
     if (d->nhwc) { /* into channels last where not stored so */
         size_t elem = rlx_dtype_size(exe->values[s->out].dtype);
-        gpuError_t e = rlxg_copy(st, elem, w, d->wbuf, &d->cw);
+        gpuError_t e = rlxc_dnn_derived_live(exe, s->in[1])
+                           ? rlxg_copy(st, elem, w, d->wbuf, &d->cw)
+                           : gpuSuccess;
         if (e == gpuSuccess && d->xbuf)
             e = rlxg_copy(st, elem, x, d->xbuf, &d->cx);
         if (e == gpuSuccess && d->zbuf && res)
@@ -588,20 +533,20 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *s,
         res = d->zbuf && res ? d->zbuf : res;
         y = d->ybuf ? d->ybuf : y;
     }
-    int rc = api.set_stream(exe->dnn, st);
+    int rc = rlxc_dnn.set_stream(exe->dnn, st);
     if (!rc && d->act)
-        rc = api.fused(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
+        rc = rlxc_dnn.fused(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
                        d->workspace, d->ws_bytes, res ? &one : &zero, d->y,
                        res ? res : y, d->bias, bias ? bias : d->zero_bias,
                        d->act, d->y, y);
     else if (!rc && s->kind == RLXG_STEP_CONV_TRANSPOSE)
-        rc = api.bwd(exe->dnn, &one, d->w, w, d->x, x, d->conv, d->algo,
+        rc = rlxc_dnn.bwd(exe->dnn, &one, d->w, w, d->x, x, d->conv, d->algo,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
     else if (!rc)
-        rc = api.fwd(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
+        rc = rlxc_dnn.fwd(exe->dnn, &one, d->x, x, d->w, w, d->conv, d->algo,
                      d->workspace, d->ws_bytes, &zero, d->y, y);
     if (!rc && !d->act && bias && d->bias)
-        rc = api.add(exe->dnn, &one, d->bias, bias, &one, d->y, y);
+        rc = rlxc_dnn.add(exe->dnn, &one, d->bias, bias, &one, d->y, y);
     if (rc)
         return gpuErrorInvalidValue;
     if (d->nhwc && d->ybuf) /* back to NCHW for its readers */
@@ -651,6 +596,9 @@ static int nhwc_value(const rlx_executable *exe, const rlx_graph_view *g,
                 return 0;
         if (t->in5 == v)
             return 0;
+        for (int j = 0; t->kind == RLXG_STEP_QUANT && j < 8; j++)
+            if (t->extra[j] == v)
+                return 0;
     }
     for (uint32_t i = 0; i < g->n_nodes; i++) /* reshapes alias it */
         if (g->nodes[i]->op == RLX_OP_RESHAPE && g->nodes[i]->n_inputs &&
@@ -661,6 +609,9 @@ static int nhwc_value(const rlx_executable *exe, const rlx_graph_view *g,
 
 rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g)
 {
+    rlx_status st = rlxc_qconv_layout(exe);
+    if (st != RLX_OK)
+        return st;
     for (uint32_t i = 0; i < exe->n_steps; i++) {
         rlxg_step *s = &exe->steps[i];
         rlxg_dnn_conv *d = s->kind == RLXG_STEP_CONV ? s->dnn : NULL;
@@ -696,13 +647,61 @@ rlx_status rlxg_dnn_layout(rlx_executable *exe, const rlx_graph_view *g)
     return RLX_OK;
 }
 
+int rlxc_dnn_derived_live(const rlx_executable *exe, int v)
+{
+    rlxg_loc_kind k = exe->values[v].loc;
+    return k != RLXG_LOC_PARAM && k != RLXG_LOC_CONST;
+}
+
+int rlxc_dnn_stale(const rlx_executable *exe, int v, void *const *params,
+                   const uint64_t *versions, const void **src,
+                   uint64_t *ver)
+{
+    const rlxg_value *x = &exe->values[v];
+    uint64_t now = x->loc == RLXG_LOC_CONST ? 1 : versions[x->slot];
+    const void *p = rlxg_value_ptr(exe, v, params);
+    int stale = !now || p != *src || now != *ver;
+    *src = p;
+    *ver = now;
+    return stale;
+}
+
+gpuError_t rlxg_dnn_refresh(rlx_executable *exe, void *const *params,
+                            const uint64_t *versions, gpuStream_t st)
+{
+    gpuError_t e = gpuSuccess;
+    for (uint32_t i = 0; e == gpuSuccess && i < exe->n_steps; i++) {
+        rlxg_step *s = &exe->steps[i];
+        if (!s->dnn)
+            continue;
+        if (s->kind == RLXG_STEP_QUANT) {
+            e = rlxc_qconv_refresh(exe, s, params, versions, st);
+            continue;
+        }
+        rlxg_dnn_conv *d = s->dnn;
+        if (s->kind != RLXG_STEP_CONV || !d->nhwc ||
+            rlxc_dnn_derived_live(exe, s->in[1]) ||
+            !rlxc_dnn_stale(exe, s->in[1], params, versions, &d->w_src,
+                            &d->w_ver))
+            continue;
+        e = rlxg_copy(st, rlx_dtype_size(exe->values[s->out].dtype),
+                      d->w_src, d->wbuf, &d->cw);
+        if (e != gpuSuccess)
+            d->w_src = NULL; /* reordered again next time */
+    }
+    return e;
+}
+
 void rlxg_dnn_release(rlx_executable *exe)
 {
     for (uint32_t i = 0; i < exe->n_steps; i++) {
-        plan_free(exe->steps[i].dnn);
+        if (exe->steps[i].kind == RLXG_STEP_QUANT)
+            rlxc_qconv_free(exe->steps[i].dnn);
+        else
+            plan_free(exe->steps[i].dnn);
         exe->steps[i].dnn = NULL;
     }
     if (exe->dnn)
-        api.destroy(exe->dnn);
+        rlxc_dnn.destroy(exe->dnn);
     exe->dnn = NULL;
 }

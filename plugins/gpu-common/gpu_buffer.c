@@ -66,6 +66,7 @@ rlx_status rlxg_buffer_create(void *backend, uint32_t device_index,
     buf->device = device_index;
     buf->dtype = desc->dtype;
     buf->nbytes = nbytes;
+    buf->version = rlxg_version_next();
     if (buf->nbytes) {
         gpuError_t err = gpuMalloc(&buf->ptr, buf->nbytes);
         if (err == gpuSuccess)
@@ -123,7 +124,17 @@ rlx_status rlxg_buffer_read(void *backend, rlx_buffer *buffer, void *dst,
 rlx_status rlxg_buffer_write(void *backend, rlx_buffer *buffer,
                              const void *src, size_t nbytes)
 {
-    return buffer_copy(backend, buffer, NULL, src, nbytes, "buffer_write");
+    rlx_status st = buffer_copy(backend, buffer, NULL, src, nbytes,
+                                "buffer_write");
+    if (st == RLX_OK && buffer->version)
+        buffer->version = rlxg_version_next();
+    return st;
+}
+
+uint64_t rlxg_version_next(void)
+{
+    static uint64_t last;
+    return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
 }
 
 void rlxg_buffer_destroy(void *backend, rlx_buffer *buffer)
@@ -160,6 +171,7 @@ static rlx_status gpu_buffer_address(void *backend, rlx_buffer *buffer,
     (void)backend;
     if (!buffer || !address)
         return RLX_ERR_INVALID_ARGUMENT;
+    buffer->version = 0; /* written where we cannot see from now on */
     *address = buffer->ptr;
     return RLX_OK;
 }

@@ -155,7 +155,7 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
 
     rlx_executable *exe = calloc(1, sizeof *exe);
     size_t nn = (size_t)graph->n_nodes + 1;
-    int *consumer = malloc(3 * nn * sizeof *consumer);
+    int *consumer = malloc(4 * nn * sizeof *consumer);
     if (exe)
         exe->values = calloc(nn, sizeof *exe->values);
     if (!exe || !consumer || !exe->values) {
@@ -167,7 +167,7 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
                                RLXG_NAME " compile: out of memory. Fix: free "
                                "memory");
     }
-    for (size_t i = 0; i < 3 * nn; i++)
+    for (size_t i = 0; i < 4 * nn; i++)
         consumer[i] = -1;
     exe->be = be;
     exe->device = device;
@@ -180,7 +180,7 @@ rlx_status rlxg_compile(void *backend, const rlx_graph_view *graph,
                                                sizeof dep) == RLX_OK &&
                         strcmp(dep, "0") == 0);
     ctx c = { host, exe, graph, precision, consumer, consumer + nn,
-              consumer + 2 * nn, NULL, 0 };
+              consumer + 2 * nn, NULL, 0, consumer + 3 * nn };
 
     st = rlxg_values_init(&c);
     if (st == RLX_OK)

@@ -41,6 +41,9 @@ typedef struct ctx {
     int *attn;          /* per node: index into attn_plans, or -1 */
     rlxg_step *attn_plans; /* fused attentions (kind, in[], attn, out) */
     uint32_t n_attn;
+    int *qchain;        /* per node: at a fused quantized conv chain's
+                           last node its conv_integer node, at that node
+                           -2 (emits nothing), else -1 */
 } ctx;
 
 /* gpu_values.c: one value per node; param and io slots; where each
@@ -55,6 +58,14 @@ void rlxg_fuse_matmul(ctx *c, uint32_t i, int *add, int *act);
 /* gpu_fuse.c: the residual add (and the value it adds) and the relu a
  * conv node I can absorb; -1 where none. */
 void rlxg_fuse_conv(ctx *c, uint32_t i, int *add, int *res, int *act);
+/* gpu_fuse.c: the requantization chain after conv_integer node I (add
+ * i32 bias, cast f32, mul, quantize_linear, max, min): its last node,
+ * or -1 where none fuses; EXTRA[RLXG_QC_*] the values it reads (-1:
+ * absent), MID its inner nodes (up to 5, -1 ended). EMITTED: the chain
+ * was claimed before (its inner values are marked fused). */
+int rlxg_qchain_match(ctx *c, uint32_t i, int emitted, int *extra, int *mid);
+/* gpu_lower_quant.c: the fused step of the chain ending at node END. */
+rlx_status rlxg_node_qchain(ctx *c, uint32_t end);
 /* gpu_lower.c: node I's steps; a new step of KIND writing value OUT
  * (NULL, reported, when out of memory). */
 rlx_status rlxg_node_emit(ctx *c, uint32_t i);

@@ -352,7 +352,8 @@ static rlx_status capture(rlx_executable *exe, void *const *params)
 }
 
 static rlx_status check_args(rlx_executable *exe,
-                             const rlx_execute_args *args, void **params)
+                             const rlx_execute_args *args, void **params,
+                             uint64_t *versions)
 {
     const rlx_host *host = exe->be->host;
     rlx_status st = rlx_kit_check_execute_args(host, RLXG_NAME " execute",
@@ -374,6 +375,7 @@ static rlx_status check_args(rlx_executable *exe,
                                      "device",
                                 v->nbytes, (unsigned)exe->device);
         params[s] = b->ptr;
+        versions[s] = b->version;
     }
     for (uint32_t j = 0; j < exe->n_inputs + exe->n_outputs; j++) {
         int is_in = j < exe->n_inputs;
@@ -402,6 +404,13 @@ static rlx_status check_args(rlx_executable *exe,
                                 is_in ? "set every input before running"
                                       : "pass host memory or a buffer for "
                                      "every output");
+    }
+    /* this run writes its bound outputs: what is derived from them
+     * (another executable's filters) is stale from now on */
+    for (uint32_t o = 0; o < exe->n_outputs; o++) {
+        rlx_buffer *b = rlx_kit_bound_output(args, o);
+        if (b && b->version)
+            b->version = rlxg_version_next();
     }
     return RLX_OK;
 }
@@ -452,14 +461,22 @@ static rlx_status prepare(rlxg_backend *be, rlx_executable *exe,
                           const rlx_execute_args *args, gpuStream_t queue)
 {
     void *stack_params[16];
-    void **params = exe->n_params <= 16
-                        ? stack_params
-                        : calloc(exe->n_params, sizeof *params);
-    if (!params)
+    uint64_t stack_versions[16];
+    int heap = exe->n_params > 16;
+    void **params = heap ? calloc(exe->n_params, sizeof *params)
+                         : stack_params;
+    uint64_t *versions = heap ? calloc(exe->n_params, sizeof *versions)
+                              : stack_versions;
+    if (!params || !versions) {
+        if (heap) {
+            free(params);
+            free(versions);
+        }
         return rlx_host_report(be->host, RLX_ERR_OUT_OF_MEMORY,
                                RLXG_NAME " execute: out of memory. Fix: free "
                                "memory");
-    rlx_status st = check_args(exe, args, params);
+    }
+    rlx_status st = check_args(exe, args, params, versions);
     if (st == RLX_OK && gpuSetDevice((int)exe->device) != gpuSuccess)
         st = rlxg_device_use(be, exe->device);
     int io_moved = st == RLX_OK ? bind_io(exe, args) : 0;
@@ -473,12 +490,21 @@ static rlx_status prepare(rlxg_backend *be, rlx_executable *exe,
                  : rlxg_gpu_fail(be->host, err, "a queued run failed on "
                                                 "the GPU");
     }
+    if (st == RLX_OK) { /* filters reordered once per param write */
+        gpuError_t err = rlxg_dnn_refresh(exe, params, versions,
+                                          queue ? queue : exe->stream);
+        if (err != gpuSuccess)
+            st = rlxg_gpu_fail(be->host, err, "cannot prepare a conv's "
+                                              "filter");
+    }
     if (st == RLX_OK && exe->profile) {
         exe->profile = 0;
         rlxg_profile(exe, params);
     }
-    if (params != stack_params)
+    if (heap) {
         free(params);
+        free(versions);
+    }
     return st;
 }
 

@@ -5,6 +5,34 @@
  */
 #include "gpu_internal.h"
 
+/* A fused quantized conv: the vendor's int8 conv and the epilogue, or
+ * conv_integer into the accumulators and the epilogue. */
+static gpuError_t qchain(rlx_executable *exe, const rlxg_step *s,
+                         void *const *params, gpuStream_t st,
+                         const void *x, const void *w, const void *zx,
+                         const void *zw, void *y)
+{
+    if (s->dnn)
+        return rlxg_dnn_qconv_enqueue(exe, s, params, st);
+    const int *e = s->extra;
+    int32_t *acc = rlxg_value_ptr(exe, e[RLXG_QC_ACC], params);
+    rlxg_qchain_ptrs c = {
+        rlxg_value_ptr(exe, e[RLXG_QC_BIAS], params),
+        rlxg_value_ptr(exe, e[RLXG_QC_MULT], params),
+        rlxg_value_ptr(exe, e[RLXG_QC_SCALE], params),
+        rlxg_value_ptr(exe, e[RLXG_QC_ZP], params),
+        rlxg_value_ptr(exe, e[RLXG_QC_LO], params),
+        rlxg_value_ptr(exe, e[RLXG_QC_HI], params)
+    };
+    rlxg_quant_plan p = s->q; /* conv_integer's own: an i32 result */
+    p.count = exe->values[e[RLXG_QC_ACC]].count;
+    p.y_dtype = RLX_DTYPE_I32;
+    gpuError_t err = rlxg_conv_integer(st, x, w, zx, zw, acc, &s->win, &p);
+    if (err != gpuSuccess)
+        return err;
+    return rlxg_qchain_i32(st, acc, &c, y, &s->win, &s->q);
+}
+
 gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
                                   void *const *params, gpuStream_t st)
 {
@@ -51,6 +79,8 @@ gpuError_t rlxg_step_enqueue_more(rlx_executable *exe, const rlxg_step *s,
                              exe->dev_flag);
     case RLXG_STEP_QUANT: {
         const void *in3 = rlxg_value_ptr(exe, s->in[3], params);
+        if (s->q.chain)
+            return qchain(exe, s, params, st, in0, in1, in2, in3, out);
         if (s->q.op == RLX_OP_MATMUL_INTEGER)
             return rlxg_matmul_integer(st, in0, in1, in2, in3,
                                        (int32_t *)out, &s->q);

@@ -118,6 +118,123 @@ void rlxg_fuse_conv(ctx *c, uint32_t i, int *add, int *res, int *act)
         *act = j;
 }
 
+/* One element, or one per channel of Y (dims [1, m, 1...] or the like):
+ * 0 and 1; -1 neither. */
+static int per_channel(const rlxg_value *o, const rlxg_value *y)
+{
+    if (o->count == 1)
+        return 0;
+    return o->rank == y->rank && y->rank >= 2 && o->count == y->dims[1] &&
+                   o->dims[1] == y->dims[1]
+               ? 1 : -1;
+}
+
+/* Node V's consumer when V is used once, by a node of OP with N inputs;
+ * else -1. EMITTED: V may be marked fused already. */
+static int chain_next(ctx *c, int v, rlx_op op, uint32_t n, int emitted)
+{
+    const rlxg_value *x = &c->exe->values[v];
+    int j = c->consumer[v];
+    if (j < 0 || x->uses != 1 || x->is_output || x->count == 0 ||
+        (!emitted && x->storage == -2))
+        return -1;
+    const rlx_node_view *w = c->g->nodes[j];
+    return w->op == op && w->n_inputs == n ? j : -1;
+}
+
+/* The operand of binary node J that is not AT, when it fits the chain
+ * (DTYPE, one or one per channel of AT's shape, J AT's shape): its
+ * value, *PER set; else -1. */
+static int chain_operand(ctx *c, int j, int at, rlx_dtype dtype, int *per)
+{
+    const rlxg_value *vals = c->exe->values;
+    const rlx_node_view *w = c->g->nodes[j];
+    int a = (int)w->inputs[0], b = (int)w->inputs[1];
+    int o = a == at ? b : a;
+    if (a == b || (a != at && b != at) || vals[o].dtype != dtype ||
+        !same_dims(&vals[j], &vals[at]))
+        return -1;
+    *per = per_channel(&vals[o], &vals[at]);
+    return *per < 0 ? -1 : o;
+}
+
+int rlxg_qchain_match(ctx *c, uint32_t i, int emitted, int *extra, int *mid)
+{
+    const rlx_graph_view *g = c->g;
+    const rlxg_value *vals = c->exe->values;
+    const rlx_node_view *v = g->nodes[i];
+    int per = 0, n_mid = 0, at = (int)i, j;
+    for (int k = 0; k < 8; k++)
+        extra[k] = -1;
+    for (int k = 0; k < 5; k++)
+        mid[k] = -1;
+    if (v->op != RLX_OP_CONV_INTEGER || v->n_inputs != 4 ||
+        vals[i].dtype != RLX_DTYPE_I32 || vals[i].rank < 3)
+        return -1;
+    extra[RLXG_QC_ACC] = (int)i;
+    if ((j = chain_next(c, at, RLX_OP_ADD, 2, emitted)) >= 0) {
+        if (g->nodes[j]->dtype != RLX_DTYPE_I32 ||
+            (extra[RLXG_QC_BIAS] = chain_operand(c, j, at, RLX_DTYPE_I32,
+                                                 &per)) < 0)
+            return -1;
+        mid[n_mid++] = at = j;
+    }
+    if ((j = chain_next(c, at, RLX_OP_CAST, 1, emitted)) < 0 ||
+        g->nodes[j]->dtype != RLX_DTYPE_F32)
+        return -1;
+    mid[n_mid++] = at = j;
+    if ((j = chain_next(c, at, RLX_OP_MUL, 2, emitted)) < 0 ||
+        g->nodes[j]->dtype != RLX_DTYPE_F32 ||
+        (extra[RLXG_QC_MULT] = chain_operand(c, j, at, RLX_DTYPE_F32,
+                                             &per)) < 0)
+        return -1;
+    mid[n_mid++] = at = j;
+    if ((j = chain_next(c, at, RLX_OP_QUANTIZE_LINEAR, 3, emitted)) < 0)
+        return -1;
+    const rlx_node_view *q = g->nodes[j];
+    int sc = (int)q->inputs[1], zp = (int)q->inputs[2];
+    if ((int)q->inputs[0] != at || !same_dims(&vals[j], &vals[at]) ||
+        (q->dtype != RLX_DTYPE_U8 && q->dtype != RLX_DTYPE_I8) ||
+        vals[sc].dtype != RLX_DTYPE_F32 || vals[sc].count != 1 ||
+        vals[sc].rank > 1 || vals[zp].dtype != q->dtype ||
+        vals[zp].count != 1 || vals[zp].rank > 1 ||
+        rlx_kit_int_attr(q, RLX_ATTR_QUANT_BLOCK_SIZE, 0) != 0)
+        return -1;
+    extra[RLXG_QC_SCALE] = sc;
+    extra[RLXG_QC_ZP] = zp;
+    at = j;
+    /* the bounds: max (relu), then min (clip), each of one element */
+    static const rlx_op bound_op[2] = { RLX_OP_MAX, RLX_OP_MIN };
+    for (int k = 0; k < 2; k++) {
+        int b;
+        if ((j = chain_next(c, at, bound_op[k], 2, emitted)) < 0 ||
+            g->nodes[j]->dtype != q->dtype ||
+            (b = chain_operand(c, j, at, q->dtype, &per)) < 0 || per)
+            continue;
+        extra[k ? RLXG_QC_HI : RLXG_QC_LO] = b;
+        mid[n_mid++] = at;
+        at = j;
+    }
+    return at;
+}
+
+/* Each conv_integer whose requantization chain fuses: the chain's inner
+ * values are never stored, and its one step runs at the chain's end
+ * (where the multiplier and bias it reads exist). */
+static void plan_qchains(ctx *c)
+{
+    int extra[8], mid[5];
+    for (uint32_t i = 0; i < c->g->n_nodes; i++) {
+        int end = rlxg_qchain_match(c, i, 0, extra, mid);
+        if (end < 0)
+            continue;
+        c->qchain[i] = -2;
+        c->qchain[end] = (int)i;
+        for (int k = 0; k < 5 && mid[k] >= 0; k++)
+            c->exe->values[mid[k]].storage = -2;
+    }
+}
+
 /* layer_norm / rms_norm reading add(a, b) of one shape, the add used only
  * there: the norm kernel adds. */
 static void plan_norm_fusions(ctx *c)
@@ -449,4 +566,5 @@ void rlxg_fuse_plan(ctx *c)
         if (c->g->nodes[i]->op == RLX_OP_MATMUL)
             plan_attention_at(c, i);
     plan_norm_fusions(c);
+    plan_qchains(c);
 }

@@ -81,7 +81,15 @@ struct rlx_buffer {
     size_t nbytes;
     void *ptr;                /* device memory; NULL when nbytes is 0 */
     int borrowed;             /* PTR is the application's (buffer_wrap) */
+    /* Changes (process-wide unique) at every write we see: creation,
+     * buffer_write, a run writing it as a bound output. 0: its memory may
+     * be written where we cannot see (wrapped, or its address given
+     * out), so what is derived from it is derived again at every run. */
+    uint64_t version;
 };
+
+/* A new buffer version, never given before in this process. */
+uint64_t rlxg_version_next(void);
 
 rlx_status rlxg_buffer_create(void *backend, uint32_t device_index,
                               const rlx_tensor_desc *desc, const void *data,
@@ -185,6 +193,10 @@ typedef struct rlxg_step {
     rlxg_ew_plan ew;      /* EW */
     rlxg_index_plan ix;   /* LAYOUT .. RANGE */
     rlxg_quant_plan q;    /* QUANT (conv_integer: win too) */
+    /* QUANT, a fused requantization chain (q.chain): the values it reads
+     * besides in[] (RLXG_QC_*), -1 where absent; the arena planner
+     * keeps them alive up to the step */
+    int extra[8];
     rlxg_matmul *mm;
 } rlxg_step;
 
@@ -336,6 +348,20 @@ gpuError_t rlxg_dnn_conv_enqueue(rlx_executable *exe, const rlxg_step *step,
                                  const void *bias, const void *res, void *y,
                                  gpuStream_t stream);
 void rlxg_dnn_release(rlx_executable *exe);
+/* Before a run is launched on STREAM: bring what the DNN plans derive
+ * from params and constants (reordered filters) up to date, where the
+ * param's buffer or version (VERSIONS, per param slot; 0: always)
+ * differs from what it was derived from. A filter computed by the
+ * graph is derived inside the run instead. */
+gpuError_t rlxg_dnn_refresh(rlx_executable *exe, void *const *params,
+                            const uint64_t *versions, gpuStream_t stream);
+/* A fused quantized conv (a QUANT step with q.chain): plan (compile
+ * time; leaves step->dnn NULL where the library cannot take it) and
+ * enqueue its conv through the library, writing the f32 accumulators
+ * the chain's epilogue reads (step->extra holds RLXG_QC_* values). */
+rlx_status rlxg_dnn_qconv_plan(rlx_executable *exe, rlxg_step *step);
+gpuError_t rlxg_dnn_qconv_enqueue(rlx_executable *exe, const rlxg_step *step,
+                                  void *const *params, gpuStream_t stream);
 /* After every step is emitted: which values the DNN library's convs
  * keep in their own layout (cuDNN: channels last) and the buffers for
  * the others. */

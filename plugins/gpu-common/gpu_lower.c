@@ -308,6 +308,10 @@ rlx_status rlxg_node_emit(ctx *c, uint32_t i)
         s->attn = a->attn;
         return RLX_OK;
     }
+    if (c->qchain[i] == -2) /* a fused quantized conv: at its end */
+        return RLX_OK;
+    if (c->qchain[i] >= 0)
+        return rlxg_node_qchain(c, i);
     if (y->storage == -2) { /* fused into another step */
         y->storage = -1;
         return RLX_OK;

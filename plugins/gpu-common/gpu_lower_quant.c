@@ -1,7 +1,9 @@
 /*
  * gpu_lower_quant.c - lowering of the quantization ops: quantize_linear
  * and dequantize_linear (per tensor, per axis, blocked), matmul_integer
- * and conv_integer, one step each (gk_quant.cu runs them). Plans follow
+ * and conv_integer, one step each (gk_quant.cu runs them); a
+ * conv_integer with its requantization chain fused (gpu_fuse.c matches
+ * it) one step at the chain's end (gk_qconv.cu). Plans follow
  * cpu-ref's (kernels_quant.c) so which scale and zero point each element
  * takes agrees with it; shapes come from the kit's matmul operand and
  * the conv window the vision lowering plans.
@@ -175,4 +177,39 @@ rlx_status rlxg_node_quant(ctx *c, uint32_t i)
     case RLX_OP_CONV_INTEGER: return plan_conv(c, i, s);
     default: return plan_scales(c, i, p);
     }
+}
+
+rlx_status rlxg_node_qchain(ctx *c, uint32_t end)
+{
+    uint32_t i = (uint32_t)c->qchain[end];
+    const rlx_node_view *v = c->g->nodes[i];
+    int extra[8], mid[5];
+    if (rlxg_qchain_match(c, i, 1, extra, mid) != (int)end ||
+        !rlxg_quant_dtypes_ok(c->g, v))
+        return bad(c, v, "a fused chain that no longer matches");
+    rlxg_step *s = rlxg_step_push(c, RLXG_STEP_QUANT, (int)end);
+    if (!s)
+        return RLX_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < 4; j++)
+        s->in[j] = (int)v->inputs[j];
+    memcpy(s->extra, extra, sizeof s->extra);
+    rlxg_quant_plan *p = &s->q;
+    const rlxg_value *vals = c->exe->values;
+    p->op = RLX_OP_CONV_INTEGER;
+    p->chain = 1;
+    p->x_dtype = (int32_t)vals[v->inputs[0]].dtype;
+    p->w_dtype = (int32_t)vals[v->inputs[1]].dtype;
+    p->y_dtype = (int32_t)vals[end].dtype;
+    p->count = vals[end].count;
+    p->bias_per = extra[RLXG_QC_BIAS] >= 0 &&
+                  vals[extra[RLXG_QC_BIAS]].count != 1;
+    p->mult_per = vals[extra[RLXG_QC_MULT]].count != 1;
+    rlx_status st = plan_conv(c, i, s);
+    if (st != RLX_OK)
+        return st;
+    if (vals[i].count != p->count)
+        return bad(c, v, "a chain whose result size differs from its "
+                         "accumulators'");
+    /* the vendor's int8 conv where it takes it (cuDNN), else our kernel */
+    return rlxg_dnn_qconv_plan(c->exe, s);
 }

@@ -30,6 +30,9 @@ void rlxg_liveness(ctx *c)
         for (int j = 0; j < 4; j++)
             touch(exe, st->in[j], (int)s);
         touch(exe, st->in5, (int)s);
+        if (st->kind == RLXG_STEP_QUANT && st->q.chain)
+            for (int j = 0; j < 8; j++)
+                touch(exe, st->extra[j], (int)s);
     }
     for (uint32_t o = 0; o < g->n_outputs; o++)
         touch(exe, (int)g->outputs[o], (int)exe->n_steps);

@@ -99,8 +99,12 @@ rlx_status rlxg_values_locate(ctx *c)
         return rlx_host_report(c->host, RLX_ERR_OUT_OF_MEMORY,
                                RLXG_NAME " compile: out of memory. Fix: free "
                                "memory");
-    for (uint32_t s = 0; s < exe->n_steps; s++)
-        written[exe->steps[s].out] = 1;
+    for (uint32_t s = 0; s < exe->n_steps; s++) {
+        const rlxg_step *t = &exe->steps[s];
+        written[t->out] = 1;
+        if (t->kind == RLXG_STEP_QUANT && t->q.chain) /* its accumulators */
+            written[t->extra[RLXG_QC_ACC]] = 1;
+    }
     rlx_status st = RLX_OK;
     size_t const_at = 0;
     for (uint32_t i = 0; i < g->n_nodes && st == RLX_OK; i++) {

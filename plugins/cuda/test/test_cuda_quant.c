@@ -12,7 +12,10 @@
  *   point) and per-channel weight zero points;
  * - the requantization chain a quantized ONNX model lowers to
  *   (conv_integer -> add i32 -> cast f32 -> mul -> quantize_linear ->
- *   max on u8), compiled with fallback refused: every node on the GPU.
+ *   max on u8), compiled with fallback refused: every node on the GPU;
+ *   fused into one step (cuDNN's int8 conv and our epilogue, then our
+ *   conv_integer kernel and the epilogue) in the shapes the fused path
+ *   pads and corrects, with params written again between runs.
  * Without a GPU it checks that the plugin loads and says why a session
  * cannot start, then skips. Prints TAP.
  */
@@ -91,7 +94,8 @@ static rlx_status build(rlx_graph *g, const rlx_value *in, uint32_t n_in,
     rlx_attrs a = { spec->n_ints, spec->ints, 0, NULL };
     if (spec->op)
         return rlx_graph_add_node(g, NULL, spec->op, n_in, in, &a, out);
-    /* chain: in x, w, x_zp, w_zp, bias i32, mul f32, scale f32, y_zp u8 */
+    /* chain: in x, w, x_zp, w_zp, bias i32, mul f32, scale f32, y_zp
+     * (also max's bound)[, min's bound] */
     rlx_value acc, biased, f, scaled, q;
     rlx_status st = rlx_graph_add_node(g, NULL, RLX_OP_CONV_INTEGER, 4, in,
                                        &a, &acc);
@@ -112,8 +116,18 @@ static rlx_status build(rlx_graph *g, const rlx_value *in, uint32_t n_in,
     rlx_value mx[2] = { q, in[7] };
     if (st == RLX_OK)
         st = rlx_graph_add_node(g, NULL, RLX_OP_MAX, 2, mx, NULL, out);
+    rlx_value mn[2] = { *out, in[8] };
+    if (st == RLX_OK && n_in > 8) /* a Clip: the upper bound too */
+        st = rlx_graph_add_node(g, NULL, RLX_OP_MIN, 2, mn, NULL, out);
     return st;
 }
+
+/* Which inputs of the next graphs are params (bit i: input i), not
+ * inputs; with RERUN, each such param is written again with every byte
+ * changed after the first run, and the result of a second run follows
+ * the first's. */
+static unsigned param_mask;
+static int rerun;
 
 /* Runs SPEC over the N_IN tensors IN on BACKEND (fallback refused:
  * every node there); the result's bytes into a new *Y (*NY bytes). */
@@ -124,14 +138,18 @@ static rlx_status run_on(rlx_runtime *rt, const char *backend,
     rlx_graph *g = NULL;
     rlx_session *s = NULL;
     rlx_program *p = NULL;
-    rlx_value v[8], out;
+    rlx_value v[9], out;
     char name[16];
     *y = NULL;
+    *ny = 0;
     rlx_status st = rlx_graph_create(&g);
     for (uint32_t i = 0; st == RLX_OK && i < n_in; i++) {
         snprintf(name, sizeof name, "i%u", i);
-        st = rlx_graph_input(g, name, in[i].dt, in[i].rank, in[i].dims,
-                             &v[i]);
+        st = param_mask >> i & 1
+                 ? rlx_graph_param(g, name, in[i].dt, in[i].rank,
+                                   in[i].dims, &v[i])
+                 : rlx_graph_input(g, name, in[i].dt, in[i].rank,
+                                   in[i].dims, &v[i]);
     }
     if (st == RLX_OK)
         st = build(g, v, n_in, spec, &out);
@@ -145,18 +163,43 @@ static rlx_status run_on(rlx_runtime *rt, const char *backend,
         st = rlx_session_compile(s, g, &p);
     for (uint32_t i = 0; st == RLX_OK && i < n_in; i++) {
         snprintf(name, sizeof name, "i%u", i);
-        st = rlx_program_set_input(p, name, in[i].data, tensor_bytes(&in[i]));
+        st = param_mask >> i & 1
+                 ? rlx_program_set_param(p, name, in[i].data,
+                                         tensor_bytes(&in[i]))
+                 : rlx_program_set_input(p, name, in[i].data,
+                                         tensor_bytes(&in[i]));
     }
-    if (st == RLX_OK)
-        st = rlx_program_run(p);
-    const void *data = st == RLX_OK ? rlx_program_output_data(p, 0, ny)
-                                    : NULL;
-    if (st == RLX_OK && !data)
-        st = RLX_ERR_SHAPE;
-    if (st == RLX_OK && !(*y = malloc(*ny ? *ny : 1)))
-        st = RLX_ERR_OUT_OF_MEMORY;
-    if (st == RLX_OK)
-        memcpy(*y, data, *ny);
+    size_t one = 0;
+    for (int pass = 0; pass <= rerun && st == RLX_OK; pass++) {
+        for (uint32_t i = 0; pass && st == RLX_OK && i < n_in; i++) {
+            if (!(param_mask >> i & 1))
+                continue;
+            size_t n = tensor_bytes(&in[i]);
+            unsigned char *d = malloc(n ? n : 1);
+            for (size_t k = 0; d && k < n; k++)
+                d[k] = (unsigned char)(((unsigned char *)in[i].data)[k] ^
+                                       0x35);
+            snprintf(name, sizeof name, "i%u", i);
+            st = d ? rlx_program_set_param(p, name, d, n)
+                   : RLX_ERR_OUT_OF_MEMORY;
+            free(d);
+        }
+        if (st == RLX_OK)
+            st = rlx_program_run(p);
+        const void *data = st == RLX_OK ? rlx_program_output_data(p, 0, &one)
+                                        : NULL;
+        if (st == RLX_OK && !data)
+            st = RLX_ERR_SHAPE;
+        void *more = st == RLX_OK ? realloc(*y, (*ny + one) ? *ny + one : 1)
+                                  : NULL;
+        if (st == RLX_OK && !more)
+            st = RLX_ERR_OUT_OF_MEMORY;
+        if (st == RLX_OK) {
+            *y = more;
+            memcpy((char *)*y + *ny, data, one);
+            *ny += one;
+        }
+    }
     rlx_program_destroy(p);
     rlx_session_destroy(s);
     rlx_graph_destroy(g);
@@ -215,6 +258,10 @@ static tensor make_scalar(rlx_dtype dt, double v)
 {
     tensor t = make(dt, 0, NULL, 0, 0);
     float f = (float)v;
+    if (t.data && dt == RLX_DTYPE_I32) {
+        *(int32_t *)t.data = (int32_t)v;
+        return t;
+    }
     if (t.data && dt == RLX_DTYPE_F32)
         memcpy(t.data, &f, 4);
     else if (t.data && dt == RLX_DTYPE_I8)
@@ -377,6 +424,95 @@ static void check_chain(rlx_runtime *rt)
             (node_spec){ 0, 9, { 1, 1, 1, 1, 1, 1, 1, 1, 1 } }, NULL, 0);
 }
 
+/* The fused quantized conv (gk_qconv.cu) in the shapes its cuDNN path
+ * pads and corrects: channels not a multiple of 4, uneven pads, u8
+ * weights with per-channel zero points, i8 results and a clip; params
+ * written again between runs (its prepared filter follows); sums beyond
+ * 2^24 and a w - w_zp outside i8 (summed exactly). Then each again
+ * with tensor-core math allowed (RLX_CUDA_QCONV_MATH=tensor) and on
+ * conv_integer's own kernel (RLX_CUDA_CONV=kernel). */
+static void check_fused_chains(rlx_runtime *rt)
+{
+    /* cuDNN with its default math, cuDNN with tensor-core math allowed,
+     * our kernel */
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 1)
+            setenv("RLX_CUDA_QCONV_MATH", "tensor", 1);
+        if (pass == 2) {
+            unsetenv("RLX_CUDA_QCONV_MATH");
+            setenv("RLX_CUDA_CONV", "kernel", 1);
+        }
+        const char *how = pass == 2   ? " (our kernel)"
+                          : pass == 1 ? " (cuDNN, tensor-core math)"
+                                      : "";
+        char what[200];
+
+        tensor a[8] = { make(RLX_DTYPE_U8, 4, DIMS(2, 8, 10, 10), 0, 0),
+                        make(RLX_DTYPE_I8, 4, DIMS(16, 8, 3, 3), 0, 0),
+                        SCALAR(RLX_DTYPE_U8, 120),
+                        SCALAR(RLX_DTYPE_I8, 0),
+                        make(RLX_DTYPE_I32, 4, DIMS(1, 16, 1, 1), 0, 0),
+                        SCALAR(RLX_DTYPE_F32, 0.00002),
+                        SCALAR(RLX_DTYPE_F32, 1),
+                        SCALAR(RLX_DTYPE_U8, 90) };
+        for (int i = 0; a[4].data && i < 16; i++)
+            ((int32_t *)a[4].data)[i] >>= 16;
+        param_mask = 1u << 1 | 1u << 3 | 1u << 4;
+        rerun = 1;
+        snprintf(what, sizeof what, "fused chain with w, w_zp and bias "
+                 "params, run, then run again after writing them%s", how);
+        compare(rt, what, a, 8,
+                (node_spec){ 0, 9, { 1, 1, 1, 1, 1, 1, 1, 1, 1 } }, NULL, 0);
+        param_mask = 0;
+        rerun = 0;
+
+        /* c 3, m 6; stride 2, pads 1 0 2 1; per-channel u8 w zero
+         * points (128, so w - w_zp fits i8), bias and multiplier */
+        tensor b[9] = { make(RLX_DTYPE_I8, 4, DIMS(3, 3, 11, 9), 0, 0),
+                        make(RLX_DTYPE_U8, 4, DIMS(6, 3, 3, 3), 0, 0),
+                        SCALAR(RLX_DTYPE_I8, -7),
+                        make(RLX_DTYPE_U8, 1, DIMS(6), 0, 0),
+                        make(RLX_DTYPE_I32, 4, DIMS(1, 6, 1, 1), 0, 0),
+                        make(RLX_DTYPE_F32, 4, DIMS(1, 6, 1, 1), 0.0005,
+                             0.004),
+                        SCALAR(RLX_DTYPE_F32, 0.5),
+                        SCALAR(RLX_DTYPE_I8, -20),
+                        SCALAR(RLX_DTYPE_I8, 70) };
+        if (b[3].data)
+            memset(b[3].data, 128, 6);
+        for (int i = 0; b[4].data && i < 6; i++)
+            ((int32_t *)b[4].data)[i] >>= 20;
+        snprintf(what, sizeof what, "fused chain: 3 channels in, 6 out, "
+                 "stride 2, uneven pads, u8 w with per-channel zero "
+                 "points, i8 result, clip%s", how);
+        compare(rt, what, b, 9,
+                (node_spec){ 0, 9, { 1, 2, 2, 1, 1, 1, 0, 2, 1 } }, NULL, 0);
+
+        /* x in {0, 1} with zero point 0, w in {-128, -127}: the shifted
+         * sums reach -2^24 and beyond */
+        tensor c[8] = { make(RLX_DTYPE_U8, 4, DIMS(1, 128, 6, 6), 0, 0),
+                        make(RLX_DTYPE_I8, 4, DIMS(8, 128, 3, 3), 0, 0),
+                        SCALAR(RLX_DTYPE_U8, 0),
+                        SCALAR(RLX_DTYPE_I8, 0),
+                        make(RLX_DTYPE_I32, 4, DIMS(1, 8, 1, 1), 0, 0),
+                        SCALAR(RLX_DTYPE_F32, 0.0003),
+                        SCALAR(RLX_DTYPE_F32, 1),
+                        SCALAR(RLX_DTYPE_U8, 100) };
+        for (size_t i = 0; c[0].data && i < 128 * 36; i++)
+            ((uint8_t *)c[0].data)[i] &= 1;
+        for (size_t i = 0; c[1].data && i < 8 * 128 * 9; i++)
+            ((uint8_t *)c[1].data)[i] = (uint8_t)(0x80 | (((uint8_t *)
+                                                   c[1].data)[i] & 1));
+        for (int i = 0; c[4].data && i < 8; i++)
+            ((int32_t *)c[4].data)[i] >>= 12;
+        snprintf(what, sizeof what, "fused chain with sums beyond 2^24 "
+                 "(exact)%s", how);
+        compare(rt, what, c, 8,
+                (node_spec){ 0, 9, { 1, 1, 1, 1, 1, 1, 1, 1, 1 } }, NULL, 0);
+    }
+    unsetenv("RLX_CUDA_CONV");
+}
+
 TEST(quant_matches_cpu_ref)
 {
     GPU_CHECKS_BEGIN();
@@ -388,6 +524,7 @@ TEST(quant_matches_cpu_ref)
     check_matmul(rt);
     check_conv(rt);
     check_chain(rt);
+    check_fused_chains(rt);
     rlx_runtime_destroy(rt);
     GPU_CHECKS_END();
 }

@@ -266,6 +266,31 @@ static void check_fused(rlx_runtime *rt, const float *x, int variant,
     if (st == RLX_OK)
         memcpy(y, data, got);
     report(st, y, ref, NY, 1e-5, what);
+    /* the filter param written again: the next run computes with the
+     * new one (no filter reordered from the old bytes is kept) */
+    ref_conv(0, x, w[1], has_bias ? b : NULL, C, 3, 1, 1, 1, 1, H, W, ref);
+    if (variant == 3)
+        ref_conv(0, x, w[0], NULL, C, 3, 1, 1, 1, 1, H, W, ref2);
+    for (int i = 0; i < NY; i++) {
+        ref[i] += variant == 3 ? ref2[i] : variant < 2 ? x[i] : 0;
+        if (variant != 1 && !(ref[i] > 0))
+            ref[i] = 0;
+    }
+    if (st == RLX_OK)
+        st = rlx_program_set_param(p, "w", w[1], sizeof w[1]);
+    if (st == RLX_OK && variant == 3)
+        st = rlx_program_set_param(p, "w2", w[0], sizeof w[0]);
+    if (st == RLX_OK)
+        st = rlx_program_run(p);
+    data = st == RLX_OK ? rlx_program_output_data(p, 0, &got) : NULL;
+    if (st == RLX_OK && (!data || got != sizeof y))
+        st = RLX_ERR_SHAPE;
+    if (st == RLX_OK)
+        memcpy(y, data, got);
+    char again[320];
+    snprintf(again, sizeof again, "%s, then with its filter param "
+             "written again", what);
+    report(st, y, ref, NY, 1e-5, again);
     rlx_program_destroy(p);
     rlx_session_destroy(s);
     rlx_graph_destroy(g);
