@@ -1,0 +1,566 @@
+/*
+ * kernels_qconv.c - conv_integer on AVX-512 VNNI straight from a
+ * channel-last copy of its input: no im2col and no column panels.
+ *
+ * On the GEMM of kernels_q.c a conv's columns are built (im2col, kh*kw
+ * times the input's bytes) and then packed, two passes over the largest
+ * operand. Here the roles are swapped: the output pixels are the
+ * broadcast side and the weights the vector side. Each image (and group)
+ * is copied once into [pixel][channel] bytes, channels padded to 4, so
+ * the four bytes vpdpbusd broadcasts are four channels of one pixel and
+ * one tap; a tile of 8 output pixels by 32 output channels walks, per
+ * tap, 8 pointers into that copy (a pointer to a row of x's zero point
+ * where the tap falls in the padding). The weights are packed once per
+ * bound buffer as [tap][channel / 4][32][4].
+ *
+ * The activations are the u8 side and the weights the s8 side (a byte of
+ * the other signedness flipped by xor 0x80, its zero point moved by
+ * 128). The path is taken when every moved weight zero point is 0 (s8
+ * symmetric weights, the usual case); then
+ * sum (x - zx) w = sum x w - zx sum w, and zx sum w folds into the bias.
+ * Padding reads zx, so it adds 0, and padded channels have weight 0.
+ * The epilogue does cpu-ref's float operations in its order, on 16
+ * lanes: f32(acc + bias), the multiply, the divide by the scale (skipped
+ * when it is 1), then NaN to 0, the clamp, and vcvtps2dq, which rounds
+ * half to even in the default rounding mode as nearbyintf does (the
+ * bounds are integers, so clamping before rounding is the same), + zero
+ * point. The tile is transposed to the result's [channel][pixel] rows.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas_internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define QC_X86 1
+#else
+#define QC_X86 0
+#endif
+
+#define PX 8       /* output pixels per tile (broadcast side) */
+#define CW 32      /* output channels per tile: two zmm of i32 */
+#define CHUNK 16   /* most tiles of pixels per task */
+
+struct rlxb_qconv {
+    size_t cp;                /* channels per group, rounded up to 4 */
+    size_t taps;              /* kh * kw */
+    size_t np;                /* panels of CW output channels per group */
+    uint64_t key;             /* a_key the weights were packed under */
+    int packed;
+    uint8_t *pw;              /* [groups][np][taps][cp / 4][CW][4] s8 */
+    int32_t *csw;             /* [groups][np * CW] sums of pw's columns */
+    int32_t *off;             /* per run: bias - zx * csw */
+    float *mult;              /* per run: multiplier per channel */
+    uint8_t *xt;              /* [nb * groups][ih * iw][cp], pad pixel */
+    size_t xt_size;
+};
+
+void rlxb_qconv_free(struct rlxb_qconv *q)
+{
+    if (!q)
+        return;
+    free(q->pw);
+    free(q->csw);
+    free(q->off);
+    free(q->mult);
+    free(q->xt);
+    free(q);
+}
+
+#if QC_X86
+
+typedef struct qcrun {
+    const rlxb_qplan *p;
+    const struct rlxb_qconv *q;
+    const uint8_t *x;
+    uint8_t xflip;            /* brings x to u8 */
+    uint8_t zxu;              /* x's zero point as a u8 byte */
+    void *y;
+    int on;                   /* the requantization is fused */
+    float scale, flo, fhi;
+    int32_t zp;
+    size_t rchunk, n_rchunks; /* transposition: pixels per task */
+    size_t chunk, n_chunks;   /* conv: tiles per task */
+    atomic_int *oom;
+} qcrun;
+
+static int32_t byte_at(rlx_dtype t, const void *p, size_t i)
+{
+    return t == RLX_DTYPE_U8 ? (int32_t)((const uint8_t *)p)[i]
+                             : (int32_t)((const int8_t *)p)[i];
+}
+
+#define T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+
+/* ---- the channel-last copy --------------------------------------------- */
+
+/* Pixels [p0, p1) of block BLK into xt: four channels at a time, 16
+ * pixels interleaved per step; padded channels are 0. */
+static T512 void transpose_run(const qcrun *r, size_t blk, size_t p0,
+                               size_t p1)
+{
+    const rlxb_qplan *p = r->p;
+    size_t hw = p->ih * p->iw, cp = r->q->cp;
+    size_t img = blk / p->groups, g = blk % p->groups;
+    const uint8_t *src = r->x + (img * p->c + g * p->cg) * hw;
+    uint8_t *dst = r->q->xt + blk * hw * cp;
+    const __m128i flip = _mm_set1_epi8((char)r->xflip);
+    for (size_t c0 = 0; c0 < cp; c0 += 4) {
+        const uint8_t *s[4];
+        int live[4];
+        for (int q = 0; q < 4; q++) {
+            live[q] = c0 + (size_t)q < p->cg;
+            s[q] = live[q] ? src + (c0 + (size_t)q) * hw : NULL;
+        }
+        size_t px = p0;
+        if (live[3]) {
+            for (; px + 16 <= p1; px += 16) {
+                __m128i a = _mm_xor_si128(
+                    flip, _mm_loadu_si128((const __m128i *)(s[0] + px)));
+                __m128i b = _mm_xor_si128(
+                    flip, _mm_loadu_si128((const __m128i *)(s[1] + px)));
+                __m128i c = _mm_xor_si128(
+                    flip, _mm_loadu_si128((const __m128i *)(s[2] + px)));
+                __m128i d = _mm_xor_si128(
+                    flip, _mm_loadu_si128((const __m128i *)(s[3] + px)));
+                __m128i ab0 = _mm_unpacklo_epi8(a, b);
+                __m128i ab1 = _mm_unpackhi_epi8(a, b);
+                __m128i cd0 = _mm_unpacklo_epi8(c, d);
+                __m128i cd1 = _mm_unpackhi_epi8(c, d);
+                __m128i v[4] = { _mm_unpacklo_epi16(ab0, cd0),
+                                 _mm_unpackhi_epi16(ab0, cd0),
+                                 _mm_unpacklo_epi16(ab1, cd1),
+                                 _mm_unpackhi_epi16(ab1, cd1) };
+                uint8_t *o = dst + px * cp + c0;
+                if (cp == 4) {
+                    for (int k = 0; k < 4; k++)
+                        _mm_storeu_si128((__m128i *)(o + 16 * k), v[k]);
+                    continue;
+                }
+                for (int k = 0; k < 4; k++) {
+                    int32_t w0 = _mm_cvtsi128_si32(v[k]);
+                    int32_t w1 = _mm_extract_epi32(v[k], 1);
+                    int32_t w2 = _mm_extract_epi32(v[k], 2);
+                    int32_t w3 = _mm_extract_epi32(v[k], 3);
+                    memcpy(o + (4 * (size_t)k + 0) * cp, &w0, 4);
+                    memcpy(o + (4 * (size_t)k + 1) * cp, &w1, 4);
+                    memcpy(o + (4 * (size_t)k + 2) * cp, &w2, 4);
+                    memcpy(o + (4 * (size_t)k + 3) * cp, &w3, 4);
+                }
+            }
+        }
+        for (; px < p1; px++)
+            for (int q = 0; q < 4; q++)
+                dst[px * cp + c0 + (size_t)q] =
+                    live[q] ? (uint8_t)(s[q][px] ^ r->xflip) : 0;
+    }
+}
+
+static void transpose_task(void *arg, size_t begin, size_t end)
+{
+    const qcrun *r = arg;
+    size_t hw = r->p->ih * r->p->iw;
+    for (size_t t = begin; t < end; t++) {
+        size_t blk = t / r->n_rchunks, c = t % r->n_rchunks;
+        size_t p0 = c * r->rchunk;
+        size_t p1 = p0 + r->rchunk < hw ? p0 + r->rchunk : hw;
+        transpose_run(r, blk, p0, p1);
+    }
+}
+
+/* ---- the micro-kernel ---------------------------------------------------- */
+
+#define ROWQ(i)                                                            \
+    do {                                                                   \
+        int32_t w_;                                                        \
+        memcpy(&w_, a##i + q, 4);                                          \
+        __m512i av_ = _mm512_set1_epi32(w_);                               \
+        c##i##0 = _mm512_dpbusd_epi32(c##i##0, av_, b0);                   \
+        c##i##1 = _mm512_dpbusd_epi32(c##i##1, av_, b1);                   \
+    } while (0)
+#define STOREQ(i)                                                          \
+    do {                                                                   \
+        _mm512_storeu_si512(c + (i) * CW, c##i##0);                        \
+        _mm512_storeu_si512(c + (i) * CW + 16, c##i##1);                   \
+    } while (0)
+
+/* C[PX][CW] = sum over taps and channels of pixel bytes (u8, through the
+ * IND pointers: [taps][PX]) times the panel B (s8, [taps][cp/4][CW][4]).
+ * Named accumulators, as in qgemm.c. */
+static T512 void tile(const uint8_t *const *ind, size_t taps, size_t cp,
+                      const uint8_t *b, int32_t *c)
+{
+    __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00,
+            c20 = c00, c21 = c00, c30 = c00, c31 = c00, c40 = c00,
+            c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00,
+            c70 = c00, c71 = c00;
+    for (size_t t = 0; t < taps; t++, ind += PX) {
+        const uint8_t *a0 = ind[0], *a1 = ind[1], *a2 = ind[2],
+                      *a3 = ind[3], *a4 = ind[4], *a5 = ind[5],
+                      *a6 = ind[6], *a7 = ind[7];
+        for (size_t q = 0; q < cp; q += 4, b += 4 * CW) {
+            __m512i b0 = _mm512_loadu_si512(b);
+            __m512i b1 = _mm512_loadu_si512(b + 64);
+            ROWQ(0);
+            ROWQ(1);
+            ROWQ(2);
+            ROWQ(3);
+            ROWQ(4);
+            ROWQ(5);
+            ROWQ(6);
+            ROWQ(7);
+        }
+    }
+    STOREQ(0);
+    STOREQ(1);
+    STOREQ(2);
+    STOREQ(3);
+    STOREQ(4);
+    STOREQ(5);
+    STOREQ(6);
+    STOREQ(7);
+}
+
+/* ---- the epilogue -------------------------------------------------------- */
+
+/* Sixteen lanes of the requantization (see the top of the file). */
+static inline T512 __m128i requant16(__m512i v, __m512 mu, __m512 sc,
+                                     int div, __m512 lo, __m512 hi,
+                                     __m512i zp)
+{
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), mu);
+    if (div)
+        f = _mm512_div_ps(f, sc);
+    f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f);
+    f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
+    return _mm512_cvtepi32_epi8(
+        _mm512_add_epi32(_mm512_cvtps_epi32(f), zp));
+}
+
+/* Two rows of 8 bytes (channels J and J + 1 of 8 pixels) from the low
+ * and high halves of D. */
+static inline T512 void put2(__m128i d, uint8_t *y0, uint8_t *y1, int two)
+{
+    _mm_storel_epi64((__m128i *)y0, d);
+    if (two)
+        _mm_storel_epi64((__m128i *)y1, _mm_unpackhi_epi64(d, d));
+}
+
+/* Bytes BT[PX][CW] (pixel rows) into the result's channel rows: 16
+ * channels at a time, an 8 by 16 byte transpose in three unpack
+ * stages. */
+static T512 void store_t(const uint8_t *bt, uint8_t *y, size_t n, size_t nc)
+{
+    for (size_t h = 0; h < CW && h < nc; h += 16) {
+        __m128i r[PX];
+        for (int i = 0; i < PX; i++)
+            r[i] = _mm_loadu_si128((const __m128i *)(bt + i * CW + h));
+        __m128i a0 = _mm_unpacklo_epi8(r[0], r[1]);
+        __m128i a1 = _mm_unpackhi_epi8(r[0], r[1]);
+        __m128i a2 = _mm_unpacklo_epi8(r[2], r[3]);
+        __m128i a3 = _mm_unpackhi_epi8(r[2], r[3]);
+        __m128i a4 = _mm_unpacklo_epi8(r[4], r[5]);
+        __m128i a5 = _mm_unpackhi_epi8(r[4], r[5]);
+        __m128i a6 = _mm_unpacklo_epi8(r[6], r[7]);
+        __m128i a7 = _mm_unpackhi_epi8(r[6], r[7]);
+        __m128i b0 = _mm_unpacklo_epi16(a0, a2);
+        __m128i b1 = _mm_unpackhi_epi16(a0, a2);
+        __m128i b2 = _mm_unpacklo_epi16(a1, a3);
+        __m128i b3 = _mm_unpackhi_epi16(a1, a3);
+        __m128i b4 = _mm_unpacklo_epi16(a4, a6);
+        __m128i b5 = _mm_unpackhi_epi16(a4, a6);
+        __m128i b6 = _mm_unpacklo_epi16(a5, a7);
+        __m128i b7 = _mm_unpackhi_epi16(a5, a7);
+        __m128i d[8] = { _mm_unpacklo_epi32(b0, b4),
+                         _mm_unpackhi_epi32(b0, b4),
+                         _mm_unpacklo_epi32(b1, b5),
+                         _mm_unpackhi_epi32(b1, b5),
+                         _mm_unpacklo_epi32(b2, b6),
+                         _mm_unpackhi_epi32(b2, b6),
+                         _mm_unpacklo_epi32(b3, b7),
+                         _mm_unpackhi_epi32(b3, b7) };
+        for (size_t k = 0; k < 8; k++) {
+            size_t j = h + 2 * k;
+            if (j >= nc)
+                break;
+            put2(d[k], y + j * n, y + (j + 1) * n, j + 1 < nc);
+        }
+    }
+}
+
+/* Tile C (NPX pixels from PIX0 by NC channels from CH0 of block BLK)
+ * into the result. */
+static T512 void put_tile(const qcrun *r, const int32_t *c, size_t blk,
+                          size_t pix0, size_t npx, size_t ch0, size_t nc)
+{
+    const rlxb_qplan *p = r->p;
+    const struct rlxb_qconv *q = r->q;
+    size_t g = blk % p->groups, n = p->n;
+    size_t gi = g * q->np * CW + ch0; /* into off and mult */
+    size_t out = (blk * p->m + ch0) * n + pix0;
+    if (!r->on) {
+        int32_t *y = (int32_t *)r->y + out;
+        for (size_t j = 0; j < nc; j++)
+            for (size_t i = 0; i < npx; i++)
+                y[j * n + i] = (int32_t)((uint32_t)c[i * CW + j] +
+                                         (uint32_t)q->off[gi + j]);
+        return;
+    }
+    __m512i o0 = _mm512_loadu_si512(q->off + gi);
+    __m512i o1 = _mm512_loadu_si512(q->off + gi + 16);
+    __m512 m0 = _mm512_loadu_ps(q->mult + gi);
+    __m512 m1 = _mm512_loadu_ps(q->mult + gi + 16);
+    __m512 sc = _mm512_set1_ps(r->scale);
+    __m512 lo = _mm512_set1_ps(r->flo), hi = _mm512_set1_ps(r->fhi);
+    __m512i zp = _mm512_set1_epi32(r->zp);
+    int div = r->scale != 1.0f;
+    uint8_t bt[PX * CW];
+    for (size_t i = 0; i < PX; i++) {
+        __m512i v0 = _mm512_add_epi32(
+            _mm512_loadu_si512(c + i * CW), o0);
+        __m512i v1 = _mm512_add_epi32(
+            _mm512_loadu_si512(c + i * CW + 16), o1);
+        _mm_storeu_si128((__m128i *)(bt + i * CW),
+                         requant16(v0, m0, sc, div, lo, hi, zp));
+        _mm_storeu_si128((__m128i *)(bt + i * CW + 16),
+                         requant16(v1, m1, sc, div, lo, hi, zp));
+    }
+    uint8_t *y = (uint8_t *)r->y + out;
+    if (npx == PX) {
+        store_t(bt, y, n, nc);
+        return;
+    }
+    for (size_t j = 0; j < nc; j++)
+        for (size_t i = 0; i < npx; i++)
+            y[j * n + i] = bt[i * CW + j];
+}
+
+/* ---- tasks ---------------------------------------------------------------- */
+
+/* Pointers of tiles [t0, t0 + nt) of block BLK: [tile][tap][PX]. */
+static void indirect(const qcrun *r, size_t blk, size_t t0, size_t nt,
+                     const uint8_t **ind)
+{
+    const rlxb_qplan *p = r->p;
+    const struct rlxb_qconv *q = r->q;
+    size_t cp = q->cp, taps = q->taps;
+    const uint8_t *base = q->xt + blk * p->ih * p->iw * cp;
+    const uint8_t *pad = q->xt + q->xt_size - cp;
+    for (size_t tt = 0; tt < nt; tt++)
+        for (size_t i = 0; i < PX; i++) {
+            size_t pix = (t0 + tt) * PX + i;
+            const uint8_t **o = ind + tt * taps * PX + i;
+            if (pix >= p->n) {
+                for (size_t t = 0; t < taps; t++)
+                    o[t * PX] = pad;
+                continue;
+            }
+            long oy = (long)(pix / p->ow), ox = (long)(pix % p->ow);
+            size_t t = 0;
+            for (size_t ky = 0; ky < p->kh; ky++) {
+                long iy = oy * (long)p->sh + (long)(ky * p->dh) -
+                          (long)p->ph;
+                for (size_t kx = 0; kx < p->kw; kx++, t++) {
+                    long ix = ox * (long)p->sw + (long)(kx * p->dw) -
+                              (long)p->pw;
+                    o[t * PX] = iy < 0 || iy >= (long)p->ih || ix < 0 ||
+                                        ix >= (long)p->iw
+                                    ? pad
+                                    : base + ((size_t)iy * p->iw +
+                                              (size_t)ix) * cp;
+                }
+            }
+        }
+}
+
+static void conv_task(void *arg, size_t begin, size_t end)
+{
+    const qcrun *r = arg;
+    const rlxb_qplan *p = r->p;
+    const struct rlxb_qconv *q = r->q;
+    size_t taps = q->taps, np = q->np;
+    const uint8_t **ind = malloc(r->chunk * taps * PX * sizeof *ind);
+    if (!ind) {
+        atomic_store(r->oom, 1);
+        return;
+    }
+    int32_t c[PX * CW];
+    size_t have = SIZE_MAX, n_tiles = (p->n + PX - 1) / PX;
+    size_t panel = taps * q->cp * CW;
+    for (size_t t = begin; t < end; t++) {
+        size_t pnl = t % np, rest = t / np;
+        size_t ch = rest % r->n_chunks, blk = rest / r->n_chunks;
+        size_t t0 = ch * r->chunk;
+        size_t nt = n_tiles - t0 < r->chunk ? n_tiles - t0 : r->chunk;
+        if (rest != have) {
+            indirect(r, blk, t0, nt, ind);
+            have = rest;
+        }
+        size_t g = blk % p->groups, ch0 = pnl * CW;
+        size_t nc = p->m - ch0 < CW ? p->m - ch0 : CW;
+        const uint8_t *b = q->pw + (g * np + pnl) * panel;
+        for (size_t tt = 0; tt < nt; tt++) {
+            size_t pix0 = (t0 + tt) * PX;
+            size_t npx = p->n - pix0 < PX ? p->n - pix0 : PX;
+            tile(ind + tt * taps * PX, taps, q->cp, b, c);
+            put_tile(r, c, blk, pix0, npx, ch0, nc);
+        }
+    }
+    free(ind);
+}
+
+/* ---- plan and run ---------------------------------------------------------- */
+
+/* The weights as panels, flipped to s8, with their column sums. */
+static void pack_w(const rlxb_qplan *p, struct rlxb_qconv *q,
+                   const uint8_t *w, uint8_t wflip)
+{
+    size_t cp = q->cp, taps = q->taps, np = q->np;
+    size_t panel = taps * cp * CW;
+    memset(q->pw, 0, p->groups * np * panel);
+    memset(q->csw, 0, p->groups * np * CW * sizeof *q->csw);
+    for (size_t g = 0; g < p->groups; g++)
+        for (size_t oc = 0; oc < p->m; oc++) {
+            const uint8_t *src = w + (g * p->m + oc) * p->k;
+            uint8_t *d = q->pw + (g * np + oc / CW) * panel + (oc % CW) * 4;
+            uint32_t sum = 0; /* wraps, as every sum here */
+            for (size_t c = 0; c < p->cg; c++)
+                for (size_t t = 0; t < taps; t++) {
+                    uint8_t v = (uint8_t)(src[c * taps + t] ^ wflip);
+                    d[(t * (cp / 4) + c / 4) * 4 * CW + c % 4] = v;
+                    sum += (uint32_t)(int32_t)(int8_t)v;
+                }
+            q->csw[g * np * CW + oc] = (int32_t)sum;
+        }
+}
+
+static struct rlxb_qconv *plan_of(rlxb_qplan *p)
+{
+    if (p->direct)
+        return p->direct;
+    struct rlxb_qconv *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    q->cp = (p->cg + 3) / 4 * 4;
+    q->taps = p->kh * p->kw;
+    q->np = (p->m + CW - 1) / CW;
+    size_t ch = p->groups * q->np * CW;
+    q->pw = malloc(ch * q->taps * q->cp + 1);
+    q->csw = malloc(ch * sizeof *q->csw);
+    q->off = malloc(ch * sizeof *q->off);
+    q->mult = malloc(ch * sizeof *q->mult);
+    q->xt_size = p->nb * p->groups * p->ih * p->iw * q->cp + q->cp;
+    q->xt = malloc(q->xt_size);
+    if (!q->pw || !q->csw || !q->off || !q->mult || !q->xt) {
+        rlxb_qconv_free(q);
+        return NULL;
+    }
+    p->direct = q;
+    return q;
+}
+
+int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
+                   void *y, int path)
+{
+    const rlxb_qepi *e = &p->epi;
+    if (path != RLXB_QPATH_VNNI512 || !p->is_conv ||
+        (e->on && (e->mult_mode == 2 || (e->bias_in >= 0 && e->bias_col))))
+        return 1;
+    /* the weights' zero points, moved to s8, must all be 0 */
+    uint8_t wflip = p->ta == RLX_DTYPE_U8 ? 0x80 : 0;
+    int32_t wmove = wflip ? -128 : 0;
+    size_t rows = p->groups * p->m;
+    for (size_t i = 0; i < (p->za_count == 1 ? 1 : rows); i++)
+        if (byte_at(p->ta, in[3], i) + wmove != 0)
+            return 1;
+    if (p->k == 0 || p->ih * p->iw == 0)
+        return 1;
+    if (p->n == 0 || p->m == 0 || p->nb == 0)
+        return 0;
+    struct rlxb_qconv *q = plan_of(p);
+    if (!q)
+        return -1;
+    if (!q->packed || !p->a_key || q->key != p->a_key) {
+        pack_w(p, q, in[1], wflip);
+        q->packed = 1;
+        q->key = p->a_key;
+    }
+    atomic_int oom = 0;
+    qcrun r = { .p = p, .q = q, .x = in[0], .y = y, .on = e->on,
+                .oom = &oom };
+    r.xflip = p->tb == RLX_DTYPE_I8 ? 0x80 : 0;
+    int32_t zx = byte_at(p->tb, in[2], 0) + (r.xflip ? 128 : 0);
+    r.zxu = (uint8_t)zx;
+    /* the pad pixel: zx in the real channels, 0 in the padded ones */
+    uint8_t *pad = q->xt + q->xt_size - q->cp;
+    memset(pad, 0, q->cp);
+    memset(pad, r.zxu, p->cg);
+    /* per channel: bias - zx * sum w (wrapping), the multiplier */
+    const int32_t *bias = e->on && e->bias_in >= 0 ? in[e->bias_in] : NULL;
+    size_t np = q->np;
+    for (size_t g = 0; g < p->groups; g++)
+        for (size_t j = 0; j < np * CW; j++) {
+            size_t i = g * np * CW + j, row = g * p->m + j;
+            int live = j < p->m;
+            uint32_t o = (uint32_t)0 - (uint32_t)zx * (uint32_t)q->csw[i];
+            if (bias && live)
+                o += (uint32_t)bias[row];
+            q->off[i] = (int32_t)o;
+            q->mult[i] = 0.0f;
+            if (e->on && live)
+                q->mult[i] = ((const float *)in[e->mult_in])
+                    [e->mult_mode == 1 ? row : 0];
+        }
+    if (e->on) {
+        r.scale = *(const float *)in[e->scale_in];
+        r.zp = byte_at(e->out, in[e->zp_in], 0);
+        int32_t lo = e->out == RLX_DTYPE_U8 ? 0 : -128;
+        int32_t hi = e->out == RLX_DTYPE_U8 ? 255 : 127;
+        for (uint32_t c = 0; c < e->n_clamp; c++) {
+            int32_t v = byte_at(e->out, in[e->clamp_in[c]], 0);
+            if (e->clamp_op[c] == RLX_OP_MAX) {
+                lo = lo > v ? lo : v;
+                hi = hi > v ? hi : v;
+            } else {
+                lo = lo < v ? lo : v;
+                hi = hi < v ? hi : v;
+            }
+        }
+        r.flo = (float)(lo - r.zp);
+        r.fhi = (float)(hi - r.zp);
+    }
+    size_t blocks = p->nb * p->groups, hw = p->ih * p->iw;
+    unsigned threads = rlxb_pool_threads(pool);
+    threads = threads ? threads : 1;
+    /* the copy: rows of pixels of about 4 KiB */
+    r.rchunk = (4096 / q->cp + 15) / 16 * 16;
+    r.n_rchunks = (hw + r.rchunk - 1) / r.rchunk;
+    rlxb_parallel_for(pool, blocks * r.n_rchunks, 1, transpose_task, &r);
+    /* the conv: halve the tiles per task until every thread has a few
+     * tasks of equal size */
+    size_t n_tiles = (p->n + PX - 1) / PX;
+    r.chunk = n_tiles < CHUNK ? n_tiles : CHUNK;
+    while (r.chunk > 1 &&
+           blocks * np * ((n_tiles + r.chunk - 1) / r.chunk) < 4 * threads)
+        r.chunk = (r.chunk + 1) / 2;
+    r.n_chunks = (n_tiles + r.chunk - 1) / r.chunk;
+    rlxb_parallel_for(pool, blocks * r.n_chunks * np, 1, conv_task, &r);
+    return atomic_load(&oom) ? -1 : 0;
+}
+
+#else /* !QC_X86 */
+
+int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
+                   void *y, int path)
+{
+    (void)pool;
+    (void)p;
+    (void)in;
+    (void)y;
+    (void)path;
+    return 1;
+}
+
+#endif
