@@ -6,12 +6,14 @@
  * times the input's bytes) and then packed, two passes over the largest
  * operand. Here the roles are swapped: the output pixels are the
  * broadcast side and the weights the vector side. Each image (and group)
- * is copied once into [pixel][channel] bytes, channels padded to 4, so
- * the four bytes vpdpbusd broadcasts are four channels of one pixel and
- * one tap; a tile of 8 output pixels by 32 output channels walks, per
- * tap, 8 pointers into that copy (a pointer to a row of x's zero point
- * where the tap falls in the padding). The weights are packed once per
- * bound buffer as [tap][channel / 4][32][4].
+ * is copied once into [row][column][channel] bytes, channels padded to
+ * 4 and the spatial padding written out as x's zero point, so the four
+ * bytes vpdpbusd broadcasts are four channels of one pixel and one tap,
+ * and every tap sits at a fixed offset from its output pixel's corner:
+ * a tile of 8 output pixels by 32 output channels needs 8 pointers.
+ * Without dilation the kw taps of a kernel row are one run of kw * cp
+ * bytes (a 7x7 stem over 3 channels: 28 bytes, not 7 runs of 4). The
+ * weights are packed once per bound buffer as [tap][channel / 4][32][4].
  *
  * The activations are the u8 side and the weights the s8 side (a byte of
  * the other signedness flipped by xor 0x80, its zero point moved by
@@ -53,8 +55,11 @@ struct rlxb_qconv {
     int32_t *csw;             /* [groups][np * CW] sums of pw's columns */
     int32_t *off;             /* per run: bias - zx * csw */
     float *mult;              /* per run: multiplier per channel */
-    uint8_t *xt;              /* [nb * groups][ih * iw][cp], pad pixel */
-    size_t xt_size;
+    size_t ihp, iwp;          /* the copy's padded height and width */
+    size_t nseg, seglen;      /* runs of bytes per pixel, their length */
+    size_t *segoff;           /* [nseg] offsets from the pixel's corner */
+    uint8_t *xt;              /* [nb * groups][ihp][iwp][cp] */
+    uint8_t *padrow;          /* [iwp][cp] of zero point (per run) */
 };
 
 void rlxb_qconv_free(struct rlxb_qconv *q)
@@ -66,6 +71,8 @@ void rlxb_qconv_free(struct rlxb_qconv *q)
     free(q->off);
     free(q->mult);
     free(q->xt);
+    free(q->padrow);
+    free(q->segoff);
     free(q);
 }
 
@@ -81,7 +88,7 @@ typedef struct qcrun {
     int on;                   /* the requantization is fused */
     float scale, flo, fhi;
     int32_t zp;
-    size_t rchunk, n_rchunks; /* transposition: pixels per task */
+    size_t rchunk, n_rchunks; /* the copy: input rows per task */
     size_t chunk, n_chunks;   /* conv: tiles per task */
     atomic_int *oom;
 } qcrun;
@@ -96,16 +103,16 @@ static int32_t byte_at(rlx_dtype t, const void *p, size_t i)
 
 /* ---- the channel-last copy --------------------------------------------- */
 
-/* Pixels [p0, p1) of block BLK into xt: four channels at a time, 16
- * pixels interleaved per step; padded channels are 0. */
-static T512 void transpose_run(const qcrun *r, size_t blk, size_t p0,
-                               size_t p1)
+/* Pixels [p0, p1) of block BLK's input (its planes at SRC, HW bytes
+ * apart) to DST, CP bytes each: four channels at a time, 16 pixels
+ * interleaved per step; padded channels are 0. */
+static T512 void transpose_run(const qcrun *r, const uint8_t *src,
+                               size_t hw, size_t p0, size_t p1,
+                               uint8_t *dst)
 {
     const rlxb_qplan *p = r->p;
-    size_t hw = p->ih * p->iw, cp = r->q->cp;
-    size_t img = blk / p->groups, g = blk % p->groups;
-    const uint8_t *src = r->x + (img * p->c + g * p->cg) * hw;
-    uint8_t *dst = r->q->xt + blk * hw * cp;
+    size_t cp = r->q->cp;
+    dst -= p0 * cp;
     const __m128i flip = _mm_set1_epi8((char)r->xflip);
     for (size_t c0 = 0; c0 < cp; c0 += 4) {
         const uint8_t *s[4];
@@ -158,15 +165,36 @@ static T512 void transpose_run(const qcrun *r, size_t blk, size_t p0,
     }
 }
 
+/* Input rows of a block into the padded copy, with the padding around
+ * them (the first task of a block writes the rows above, the last those
+ * below). */
 static void transpose_task(void *arg, size_t begin, size_t end)
 {
     const qcrun *r = arg;
-    size_t hw = r->p->ih * r->p->iw;
+    const rlxb_qplan *p = r->p;
+    const struct rlxb_qconv *q = r->q;
+    size_t hw = p->ih * p->iw, cp = q->cp, rowb = q->iwp * cp;
     for (size_t t = begin; t < end; t++) {
         size_t blk = t / r->n_rchunks, c = t % r->n_rchunks;
-        size_t p0 = c * r->rchunk;
-        size_t p1 = p0 + r->rchunk < hw ? p0 + r->rchunk : hw;
-        transpose_run(r, blk, p0, p1);
+        size_t y0 = c * r->rchunk;
+        size_t y1 = y0 + r->rchunk < p->ih ? y0 + r->rchunk : p->ih;
+        size_t img = blk / p->groups, g = blk % p->groups;
+        const uint8_t *src = r->x + (img * p->c + g * p->cg) * hw;
+        uint8_t *xt = q->xt + blk * q->ihp * rowb;
+        if (y0 == 0)
+            for (size_t y = 0; y < p->ph; y++)
+                memcpy(xt + y * rowb, q->padrow, rowb);
+        if (y1 == p->ih)
+            for (size_t y = p->ph + p->ih; y < q->ihp; y++)
+                memcpy(xt + y * rowb, q->padrow, rowb);
+        for (size_t y = y0; y < y1; y++) {
+            uint8_t *d = xt + (p->ph + y) * rowb;
+            memcpy(d, q->padrow, p->pw * cp);
+            transpose_run(r, src, hw, y * p->iw, (y + 1) * p->iw,
+                          d + p->pw * cp);
+            size_t right = (p->pw + p->iw) * cp;
+            memcpy(d + right, q->padrow, rowb - right);
+        }
     }
 }
 
@@ -186,21 +214,22 @@ static void transpose_task(void *arg, size_t begin, size_t end)
         _mm512_storeu_si512(c + (i) * CW + 16, c##i##1);                   \
     } while (0)
 
-/* C[PX][CW] = sum over taps and channels of pixel bytes (u8, through the
- * IND pointers: [taps][PX]) times the panel B (s8, [taps][cp/4][CW][4]).
- * Named accumulators, as in qgemm.c. */
-static T512 void tile(const uint8_t *const *ind, size_t taps, size_t cp,
-                      const uint8_t *b, int32_t *c)
+/* C[PX][CW] = sum over the runs of pixel bytes (u8: NSEG runs of LEN
+ * bytes at SEGOFF from each of the PX corners A) times the panel B (s8,
+ * [nseg][len / 4][CW][4]). Named accumulators, as in qgemm.c. */
+static T512 void tile(const uint8_t *const *a, const size_t *segoff,
+                      size_t nseg, size_t len, const uint8_t *b, int32_t *c)
 {
     __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00,
             c20 = c00, c21 = c00, c30 = c00, c31 = c00, c40 = c00,
             c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00,
             c70 = c00, c71 = c00;
-    for (size_t t = 0; t < taps; t++, ind += PX) {
-        const uint8_t *a0 = ind[0], *a1 = ind[1], *a2 = ind[2],
-                      *a3 = ind[3], *a4 = ind[4], *a5 = ind[5],
-                      *a6 = ind[6], *a7 = ind[7];
-        for (size_t q = 0; q < cp; q += 4, b += 4 * CW) {
+    for (size_t t = 0; t < nseg; t++) {
+        size_t o = segoff[t];
+        const uint8_t *a0 = a[0] + o, *a1 = a[1] + o, *a2 = a[2] + o,
+                      *a3 = a[3] + o, *a4 = a[4] + o, *a5 = a[5] + o,
+                      *a6 = a[6] + o, *a7 = a[7] + o;
+        for (size_t q = 0; q < len; q += 4, b += 4 * CW) {
             __m512i b0 = _mm512_loadu_si512(b);
             __m512i b1 = _mm512_loadu_si512(b + 64);
             ROWQ(0);
@@ -339,76 +368,43 @@ static T512 void put_tile(const qcrun *r, const int32_t *c, size_t blk,
 
 /* ---- tasks ---------------------------------------------------------------- */
 
-/* Pointers of tiles [t0, t0 + nt) of block BLK: [tile][tap][PX]. */
-static void indirect(const qcrun *r, size_t blk, size_t t0, size_t nt,
-                     const uint8_t **ind)
-{
-    const rlxb_qplan *p = r->p;
-    const struct rlxb_qconv *q = r->q;
-    size_t cp = q->cp, taps = q->taps;
-    const uint8_t *base = q->xt + blk * p->ih * p->iw * cp;
-    const uint8_t *pad = q->xt + q->xt_size - cp;
-    for (size_t tt = 0; tt < nt; tt++)
-        for (size_t i = 0; i < PX; i++) {
-            size_t pix = (t0 + tt) * PX + i;
-            const uint8_t **o = ind + tt * taps * PX + i;
-            if (pix >= p->n) {
-                for (size_t t = 0; t < taps; t++)
-                    o[t * PX] = pad;
-                continue;
-            }
-            long oy = (long)(pix / p->ow), ox = (long)(pix % p->ow);
-            size_t t = 0;
-            for (size_t ky = 0; ky < p->kh; ky++) {
-                long iy = oy * (long)p->sh + (long)(ky * p->dh) -
-                          (long)p->ph;
-                for (size_t kx = 0; kx < p->kw; kx++, t++) {
-                    long ix = ox * (long)p->sw + (long)(kx * p->dw) -
-                              (long)p->pw;
-                    o[t * PX] = iy < 0 || iy >= (long)p->ih || ix < 0 ||
-                                        ix >= (long)p->iw
-                                    ? pad
-                                    : base + ((size_t)iy * p->iw +
-                                              (size_t)ix) * cp;
-                }
-            }
-        }
-}
-
 static void conv_task(void *arg, size_t begin, size_t end)
 {
     const qcrun *r = arg;
     const rlxb_qplan *p = r->p;
     const struct rlxb_qconv *q = r->q;
-    size_t taps = q->taps, np = q->np;
-    const uint8_t **ind = malloc(r->chunk * taps * PX * sizeof *ind);
-    if (!ind) {
-        atomic_store(r->oom, 1);
-        return;
-    }
+    size_t np = q->np, n_tiles = (p->n + PX - 1) / PX;
+    size_t panel = q->taps * q->cp * CW;
     int32_t c[PX * CW];
-    size_t have = SIZE_MAX, n_tiles = (p->n + PX - 1) / PX;
-    size_t panel = taps * q->cp * CW;
+    const uint8_t *a[PX];
     for (size_t t = begin; t < end; t++) {
         size_t pnl = t % np, rest = t / np;
         size_t ch = rest % r->n_chunks, blk = rest / r->n_chunks;
         size_t t0 = ch * r->chunk;
         size_t nt = n_tiles - t0 < r->chunk ? n_tiles - t0 : r->chunk;
-        if (rest != have) {
-            indirect(r, blk, t0, nt, ind);
-            have = rest;
-        }
         size_t g = blk % p->groups, ch0 = pnl * CW;
         size_t nc = p->m - ch0 < CW ? p->m - ch0 : CW;
         const uint8_t *b = q->pw + (g * np + pnl) * panel;
-        for (size_t tt = 0; tt < nt; tt++) {
-            size_t pix0 = (t0 + tt) * PX;
+        const uint8_t *xt = q->xt + blk * q->ihp * q->iwp * q->cp;
+        /* the corner (tap 0, 0) of each pixel, stepped without division
+         * (pixels past the end repeat pixel 0; their results are
+         * dropped) */
+        size_t pix0 = t0 * PX, oy = pix0 / p->ow, ox = pix0 % p->ow;
+        for (size_t tt = 0; tt < nt; tt++, pix0 += PX) {
             size_t npx = p->n - pix0 < PX ? p->n - pix0 : PX;
-            tile(ind + tt * taps * PX, taps, q->cp, b, c);
+            for (size_t i = 0; i < PX; i++) {
+                a[i] = i < npx ? xt + ((oy * p->sh) * q->iwp + ox * p->sw) *
+                                          q->cp
+                               : xt;
+                if (i < npx && ++ox == p->ow) {
+                    ox = 0;
+                    oy++;
+                }
+            }
+            tile(a, q->segoff, q->nseg, q->seglen, b, c);
             put_tile(r, c, blk, pix0, npx, ch0, nc);
         }
     }
-    free(ind);
 }
 
 /* ---- plan and run ---------------------------------------------------------- */
@@ -451,9 +447,24 @@ static struct rlxb_qconv *plan_of(rlxb_qplan *p)
     q->csw = malloc(ch * sizeof *q->csw);
     q->off = malloc(ch * sizeof *q->off);
     q->mult = malloc(ch * sizeof *q->mult);
-    q->xt_size = p->nb * p->groups * p->ih * p->iw * q->cp + q->cp;
-    q->xt = malloc(q->xt_size);
-    if (!q->pw || !q->csw || !q->off || !q->mult || !q->xt) {
+    /* the copy covers every tap of every output pixel: the padding
+     * before x, x, and whatever the last taps reach past it */
+    size_t eh = (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1;
+    size_t ew = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1;
+    q->ihp = eh > p->ph + p->ih ? eh : p->ph + p->ih;
+    q->iwp = ew > p->pw + p->iw ? ew : p->pw + p->iw;
+    int run = p->dw == 1; /* a kernel row's taps are one run */
+    q->nseg = run ? p->kh : q->taps;
+    q->seglen = run ? p->kw * q->cp : q->cp;
+    q->segoff = malloc(q->nseg * sizeof *q->segoff);
+    for (size_t s = 0; q->segoff && s < q->nseg; s++) {
+        size_t ky = run ? s : s / p->kw, kx = run ? 0 : s % p->kw;
+        q->segoff[s] = (ky * p->dh * q->iwp + kx * p->dw) * q->cp;
+    }
+    q->xt = malloc(p->nb * p->groups * q->ihp * q->iwp * q->cp + 1);
+    q->padrow = malloc(q->iwp * q->cp + 1);
+    if (!q->pw || !q->csw || !q->off || !q->mult || !q->xt || !q->segoff ||
+        !q->padrow) {
         rlxb_qconv_free(q);
         return NULL;
     }
@@ -493,10 +504,10 @@ int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
     r.xflip = p->tb == RLX_DTYPE_I8 ? 0x80 : 0;
     int32_t zx = byte_at(p->tb, in[2], 0) + (r.xflip ? 128 : 0);
     r.zxu = (uint8_t)zx;
-    /* the pad pixel: zx in the real channels, 0 in the padded ones */
-    uint8_t *pad = q->xt + q->xt_size - q->cp;
-    memset(pad, 0, q->cp);
-    memset(pad, r.zxu, p->cg);
+    /* a row of padding: zx in the real channels, 0 in the padded ones */
+    memset(q->padrow, 0, q->iwp * q->cp);
+    for (size_t i = 0; i < q->iwp; i++)
+        memset(q->padrow + i * q->cp, r.zxu, p->cg);
     /* per channel: bias - zx * sum w (wrapping), the multiplier */
     const int32_t *bias = e->on && e->bias_in >= 0 ? in[e->bias_in] : NULL;
     size_t np = q->np;
@@ -531,12 +542,12 @@ int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
         r.flo = (float)(lo - r.zp);
         r.fhi = (float)(hi - r.zp);
     }
-    size_t blocks = p->nb * p->groups, hw = p->ih * p->iw;
+    size_t blocks = p->nb * p->groups;
     unsigned threads = rlxb_pool_threads(pool);
     threads = threads ? threads : 1;
-    /* the copy: rows of pixels of about 4 KiB */
-    r.rchunk = (4096 / q->cp + 15) / 16 * 16;
-    r.n_rchunks = (hw + r.rchunk - 1) / r.rchunk;
+    /* the copy: input rows of about 4 KiB per task */
+    r.rchunk = 4096 / (p->iw * q->cp) + 1;
+    r.n_rchunks = (p->ih + r.rchunk - 1) / r.rchunk;
     rlxb_parallel_for(pool, blocks * r.n_rchunks, 1, transpose_task, &r);
     /* the conv: halve the tiles per task until every thread has a few
      * tasks of equal size */
