@@ -103,9 +103,37 @@ static int32_t byte_at(rlx_dtype t, const void *p, size_t i)
 
 /* ---- the channel-last copy --------------------------------------------- */
 
+/* 16 rows of 16 bytes (channels of 16 pixels) to 16 pixels of 16
+ * channels: four unpack stages. */
+static inline T512 void t16(const __m128i *r, __m128i *out)
+{
+    __m128i a[16], b[16], c[16];
+    for (int i = 0; i < 8; i++) {
+        a[i] = _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]);     /* px 0-7 */
+        a[8 + i] = _mm_unpackhi_epi8(r[2 * i], r[2 * i + 1]); /* 8-15 */
+    }
+    for (int j = 0; j < 4; j++) { /* channels 4j .. 4j + 3 */
+        b[4 * j + 0] = _mm_unpacklo_epi16(a[2 * j], a[2 * j + 1]);
+        b[4 * j + 1] = _mm_unpackhi_epi16(a[2 * j], a[2 * j + 1]);
+        b[4 * j + 2] = _mm_unpacklo_epi16(a[8 + 2 * j], a[9 + 2 * j]);
+        b[4 * j + 3] = _mm_unpackhi_epi16(a[8 + 2 * j], a[9 + 2 * j]);
+    }
+    for (int k = 0; k < 2; k++) /* channels 8k .. 8k + 7 */
+        for (int h = 0; h < 4; h++) {
+            c[8 * k + 2 * h] = _mm_unpacklo_epi32(b[8 * k + h],
+                                                  b[8 * k + 4 + h]);
+            c[8 * k + 2 * h + 1] = _mm_unpackhi_epi32(b[8 * k + h],
+                                                      b[8 * k + 4 + h]);
+        }
+    for (int q = 0; q < 8; q++) { /* pixels 2q, 2q + 1 */
+        out[2 * q] = _mm_unpacklo_epi64(c[q], c[8 + q]);
+        out[2 * q + 1] = _mm_unpackhi_epi64(c[q], c[8 + q]);
+    }
+}
+
 /* Pixels [p0, p1) of block BLK's input (its planes at SRC, HW bytes
- * apart) to DST, CP bytes each: four channels at a time, 16 pixels
- * interleaved per step; padded channels are 0. */
+ * apart) to DST, CP bytes each: 16 channels by 16 pixels at a time, the
+ * rest four channels at a time; padded channels are 0. */
 static T512 void transpose_run(const qcrun *r, const uint8_t *src,
                                size_t hw, size_t p0, size_t p1,
                                uint8_t *dst)
@@ -114,6 +142,19 @@ static T512 void transpose_run(const qcrun *r, const uint8_t *src,
     size_t cp = r->q->cp;
     dst -= p0 * cp;
     const __m128i flip = _mm_set1_epi8((char)r->xflip);
+    size_t c16 = p->cg / 16 * 16, px16 = p0 + (p1 - p0) / 16 * 16;
+    for (size_t c0 = 0; c0 < c16; c0 += 16)
+        for (size_t px = p0; px < px16; px += 16) {
+            __m128i in[16], out[16];
+            for (size_t q = 0; q < 16; q++)
+                in[q] = _mm_xor_si128(
+                    flip, _mm_loadu_si128((const __m128i *)(
+                              src + (c0 + q) * hw + px)));
+            t16(in, out);
+            for (size_t i = 0; i < 16; i++)
+                _mm_storeu_si128((__m128i *)(dst + (px + i) * cp + c0),
+                                 out[i]);
+        }
     for (size_t c0 = 0; c0 < cp; c0 += 4) {
         const uint8_t *s[4];
         int live[4];
@@ -121,7 +162,7 @@ static T512 void transpose_run(const qcrun *r, const uint8_t *src,
             live[q] = c0 + (size_t)q < p->cg;
             s[q] = live[q] ? src + (c0 + (size_t)q) * hw : NULL;
         }
-        size_t px = p0;
+        size_t px = c0 < c16 ? px16 : p0;
         if (live[3]) {
             for (; px + 16 <= p1; px += 16) {
                 __m128i a = _mm_xor_si128(
