@@ -241,57 +241,85 @@ static void transpose_task(void *arg, size_t begin, size_t end)
 
 /* ---- the micro-kernel ---------------------------------------------------- */
 
-#define ROWQ(i)                                                            \
+/* C[R][CW] = sum over the runs of pixel bytes (u8: NSEG runs of LEN
+ * bytes at SEGOFF from each of the R corners A) times the panel B (s8,
+ * [nseg][len / 4][CW][4]). Named accumulators, as in qgemm.c; one
+ * function per R (the last tile of an image is short: a 7x7 output is
+ * six tiles of 8 and one of 1), the unused rows compiled away. */
+#define ROWQ(R, i)                                                         \
     do {                                                                   \
-        int32_t w_;                                                        \
-        memcpy(&w_, a##i + q, 4);                                          \
-        __m512i av_ = _mm512_set1_epi32(w_);                               \
-        c##i##0 = _mm512_dpbusd_epi32(c##i##0, av_, b0);                   \
-        c##i##1 = _mm512_dpbusd_epi32(c##i##1, av_, b1);                   \
+        if (R > (i)) {                                                     \
+            int32_t w_;                                                    \
+            memcpy(&w_, s##i + q, 4);                                      \
+            __m512i av_ = _mm512_set1_epi32(w_);                           \
+            c##i##0 = _mm512_dpbusd_epi32(c##i##0, av_, b0);               \
+            c##i##1 = _mm512_dpbusd_epi32(c##i##1, av_, b1);               \
+        }                                                                  \
     } while (0)
-#define STOREQ(i)                                                          \
+#define STOREQ(R, i)                                                       \
     do {                                                                   \
-        _mm512_storeu_si512(c + (i) * CW, c##i##0);                        \
-        _mm512_storeu_si512(c + (i) * CW + 16, c##i##1);                   \
+        if (R > (i)) {                                                     \
+            _mm512_storeu_si512(c + (i) * CW, c##i##0);                    \
+            _mm512_storeu_si512(c + (i) * CW + 16, c##i##1);               \
+        }                                                                  \
     } while (0)
-
-/* C[PX][CW] = sum over the runs of pixel bytes (u8: NSEG runs of LEN
- * bytes at SEGOFF from each of the PX corners A) times the panel B (s8,
- * [nseg][len / 4][CW][4]). Named accumulators, as in qgemm.c. */
-static T512 void tile(const uint8_t *const *a, const size_t *segoff,
-                      size_t nseg, size_t len, const uint8_t *b, int32_t *c)
-{
-    __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00,
-            c20 = c00, c21 = c00, c30 = c00, c31 = c00, c40 = c00,
-            c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00,
-            c70 = c00, c71 = c00;
-    for (size_t t = 0; t < nseg; t++) {
-        size_t o = segoff[t];
-        const uint8_t *a0 = a[0] + o, *a1 = a[1] + o, *a2 = a[2] + o,
-                      *a3 = a[3] + o, *a4 = a[4] + o, *a5 = a[5] + o,
-                      *a6 = a[6] + o, *a7 = a[7] + o;
-        for (size_t q = 0; q < len; q += 4, b += 4 * CW) {
-            __m512i b0 = _mm512_loadu_si512(b);
-            __m512i b1 = _mm512_loadu_si512(b + 64);
-            ROWQ(0);
-            ROWQ(1);
-            ROWQ(2);
-            ROWQ(3);
-            ROWQ(4);
-            ROWQ(5);
-            ROWQ(6);
-            ROWQ(7);
-        }
+#define TILEQ(NAME, R)                                                     \
+    static T512 void NAME(const uint8_t *const *a, const size_t *segoff,   \
+                          size_t nseg, size_t len, const uint8_t *b,       \
+                          int32_t *c)                                      \
+    {                                                                      \
+        __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00,        \
+                c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00,     \
+                c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00,     \
+                c61 = c00, c70 = c00, c71 = c00;                           \
+        for (size_t t = 0; t < nseg; t++) {                                \
+            size_t o = segoff[t];                                          \
+            const uint8_t *s0 = a[0] + o, *s1 = R > 1 ? a[1] + o : s0,     \
+                          *s2 = R > 2 ? a[2] + o : s0,                     \
+                          *s3 = R > 3 ? a[3] + o : s0,                     \
+                          *s4 = R > 4 ? a[4] + o : s0,                     \
+                          *s5 = R > 5 ? a[5] + o : s0,                     \
+                          *s6 = R > 6 ? a[6] + o : s0,                     \
+                          *s7 = R > 7 ? a[7] + o : s0;                     \
+            for (size_t q = 0; q < len; q += 4, b += 4 * CW) {             \
+                __m512i b0 = _mm512_loadu_si512(b);                        \
+                __m512i b1 = _mm512_loadu_si512(b + 64);                   \
+                ROWQ(R, 0);                                                \
+                ROWQ(R, 1);                                                \
+                ROWQ(R, 2);                                                \
+                ROWQ(R, 3);                                                \
+                ROWQ(R, 4);                                                \
+                ROWQ(R, 5);                                                \
+                ROWQ(R, 6);                                                \
+                ROWQ(R, 7);                                                \
+            }                                                              \
+        }                                                                  \
+        STOREQ(R, 0);                                                      \
+        STOREQ(R, 1);                                                      \
+        STOREQ(R, 2);                                                      \
+        STOREQ(R, 3);                                                      \
+        STOREQ(R, 4);                                                      \
+        STOREQ(R, 5);                                                      \
+        STOREQ(R, 6);                                                      \
+        STOREQ(R, 7);                                                      \
     }
-    STOREQ(0);
-    STOREQ(1);
-    STOREQ(2);
-    STOREQ(3);
-    STOREQ(4);
-    STOREQ(5);
-    STOREQ(6);
-    STOREQ(7);
-}
+
+#if PX != 8
+#error "the tiles are written for 8 pixels"
+#endif
+TILEQ(tile1, 1)
+TILEQ(tile2, 2)
+TILEQ(tile3, 3)
+TILEQ(tile4, 4)
+TILEQ(tile5, 5)
+TILEQ(tile6, 6)
+TILEQ(tile7, 7)
+TILEQ(tile8, 8)
+
+typedef void (*tile_fn)(const uint8_t *const *, const size_t *, size_t,
+                        size_t, const uint8_t *, int32_t *);
+static const tile_fn tiles[PX + 1] = { NULL,  tile1, tile2, tile3, tile4,
+                                       tile5, tile6, tile7, tile8 };
 
 /* ---- the epilogue -------------------------------------------------------- */
 
@@ -387,7 +415,7 @@ static T512 void put_tile(const qcrun *r, const int32_t *c, size_t blk,
     __m512i zp = _mm512_set1_epi32(r->zp);
     int div = r->scale != 1.0f;
     uint8_t bt[PX * CW];
-    for (size_t i = 0; i < PX; i++) {
+    for (size_t i = 0; i < npx; i++) {
         __m512i v0 = _mm512_add_epi32(
             _mm512_loadu_si512(c + i * CW), o0);
         __m512i v1 = _mm512_add_epi32(
@@ -427,22 +455,19 @@ static void conv_task(void *arg, size_t begin, size_t end)
         size_t nc = p->m - ch0 < CW ? p->m - ch0 : CW;
         const uint8_t *b = q->pw + (g * np + pnl) * panel;
         const uint8_t *xt = q->xt + blk * q->ihp * q->iwp * q->cp;
-        /* the corner (tap 0, 0) of each pixel, stepped without division
-         * (pixels past the end repeat pixel 0; their results are
-         * dropped) */
+        /* the corner (tap 0, 0) of each pixel, stepped without
+         * division */
         size_t pix0 = t0 * PX, oy = pix0 / p->ow, ox = pix0 % p->ow;
         for (size_t tt = 0; tt < nt; tt++, pix0 += PX) {
             size_t npx = p->n - pix0 < PX ? p->n - pix0 : PX;
-            for (size_t i = 0; i < PX; i++) {
-                a[i] = i < npx ? xt + ((oy * p->sh) * q->iwp + ox * p->sw) *
-                                          q->cp
-                               : xt;
-                if (i < npx && ++ox == p->ow) {
+            for (size_t i = 0; i < npx; i++) {
+                a[i] = xt + ((oy * p->sh) * q->iwp + ox * p->sw) * q->cp;
+                if (++ox == p->ow) {
                     ox = 0;
                     oy++;
                 }
             }
-            tile(a, q->segoff, q->nseg, q->seglen, b, c);
+            tiles[npx](a, q->segoff, q->nseg, q->seglen, b, c);
             put_tile(r, c, blk, pix0, npx, ch0, nc);
         }
     }
