@@ -163,16 +163,16 @@ static T512 void transpose_run(const qcrun *r, const uint8_t *src,
             s[q] = live[q] ? src + (c0 + (size_t)q) * hw : NULL;
         }
         size_t px = c0 < c16 ? px16 : p0;
-        if (live[3]) {
+        if (live[0]) { /* channels past cg read as 0 (a stem's 3 of 4) */
+            const __m128i z = _mm_setzero_si128();
             for (; px + 16 <= p1; px += 16) {
-                __m128i a = _mm_xor_si128(
-                    flip, _mm_loadu_si128((const __m128i *)(s[0] + px)));
-                __m128i b = _mm_xor_si128(
-                    flip, _mm_loadu_si128((const __m128i *)(s[1] + px)));
-                __m128i c = _mm_xor_si128(
-                    flip, _mm_loadu_si128((const __m128i *)(s[2] + px)));
-                __m128i d = _mm_xor_si128(
-                    flip, _mm_loadu_si128((const __m128i *)(s[3] + px)));
+#define LOADC(q)                                                           \
+    (live[q] ? _mm_xor_si128(flip, _mm_loadu_si128(                        \
+                                       (const __m128i *)(s[q] + px)))      \
+             : z)
+                __m128i a = LOADC(0), b = LOADC(1), c = LOADC(2),
+                        d = LOADC(3);
+#undef LOADC
                 __m128i ab0 = _mm_unpacklo_epi8(a, b);
                 __m128i ab1 = _mm_unpackhi_epi8(a, b);
                 __m128i cd0 = _mm_unpacklo_epi8(c, d);
@@ -239,7 +239,7 @@ static void transpose_task(void *arg, size_t begin, size_t end)
     }
 }
 
-/* ---- the micro-kernel ---------------------------------------------------- */
+/* ---- the micro-kernel --------------------------------------------------- */
 
 /* C[R][CW] = sum over the runs of pixel bytes (u8: NSEG runs of LEN
  * bytes at SEGOFF from each of the R corners A) times the panel B (s8,
@@ -321,7 +321,7 @@ typedef void (*tile_fn)(const uint8_t *const *, const size_t *, size_t,
 static const tile_fn tiles[PX + 1] = { NULL,  tile1, tile2, tile3, tile4,
                                        tile5, tile6, tile7, tile8 };
 
-/* ---- the epilogue -------------------------------------------------------- */
+/* ---- the epilogue ------------------------------------------------------- */
 
 /* Sixteen lanes of the requantization (see the top of the file). */
 static inline T512 __m128i requant16(__m512i v, __m512 mu, __m512 sc,
@@ -435,7 +435,7 @@ static T512 void put_tile(const qcrun *r, const int32_t *c, size_t blk,
             y[j * n + i] = bt[i * CW + j];
 }
 
-/* ---- tasks ---------------------------------------------------------------- */
+/* ---- tasks -------------------------------------------------------------- */
 
 static void conv_task(void *arg, size_t begin, size_t end)
 {
@@ -473,7 +473,7 @@ static void conv_task(void *arg, size_t begin, size_t end)
     }
 }
 
-/* ---- plan and run ---------------------------------------------------------- */
+/* ---- plan and run ------------------------------------------------------- */
 
 /* The weights as panels, flipped to s8, with their column sums. */
 static void pack_w(const rlxb_qplan *p, struct rlxb_qconv *q,
