@@ -509,7 +509,9 @@ static struct rlxb_qconv *plan_of(rlxb_qplan *p)
     q->taps = p->kh * p->kw;
     q->np = (p->m + CW - 1) / CW;
     size_t ch = p->groups * q->np * CW;
-    q->pw = malloc(ch * q->taps * q->cp + 1);
+    /* a cache line per 16 lanes of a panel row: loads never split */
+    q->pw = aligned_alloc(RLXB_ALIGN, (ch * q->taps * q->cp + RLXB_ALIGN) /
+                                          RLXB_ALIGN * RLXB_ALIGN);
     q->csw = malloc(ch * sizeof *q->csw);
     q->off = malloc(ch * sizeof *q->off);
     q->mult = malloc(ch * sizeof *q->mult);
