@@ -131,78 +131,80 @@ static inline T512 void t16(const __m128i *r, __m128i *out)
     }
 }
 
-/* Pixels [p0, p1) of block BLK's input (its planes at SRC, HW bytes
- * apart) to DST, CP bytes each: 16 channels by 16 pixels at a time, the
- * rest four channels at a time; padded channels are 0. */
+/* Pixels [p0, p1) of a block's input (its planes at SRC, HW bytes
+ * apart) to their places in the block's padded copy XT: 16 pixels at a
+ * time (across input rows: a 7 or 14 wide row is no shorter a run),
+ * their channels 16 at a time through t16, the rest four at a time;
+ * padded channels are 0. A last block of fewer than 16 pixels is moved
+ * back over the one before (writing the same bytes again). */
 static T512 void transpose_run(const qcrun *r, const uint8_t *src,
                                size_t hw, size_t p0, size_t p1,
-                               uint8_t *dst)
+                               uint8_t *xt)
 {
     const rlxb_qplan *p = r->p;
-    size_t cp = r->q->cp;
-    dst -= p0 * cp;
+    const struct rlxb_qconv *q = r->q;
+    size_t cp = q->cp, iw = p->iw, c16 = p->cg / 16 * 16;
     const __m128i flip = _mm_set1_epi8((char)r->xflip);
-    size_t c16 = p->cg / 16 * 16, px16 = p0 + (p1 - p0) / 16 * 16;
-    for (size_t c0 = 0; c0 < c16; c0 += 16)
-        for (size_t px = p0; px < px16; px += 16) {
-            __m128i in[16], out[16];
-            for (size_t q = 0; q < 16; q++)
-                in[q] = _mm_xor_si128(
-                    flip, _mm_loadu_si128((const __m128i *)(
-                              src + (c0 + q) * hw + px)));
-            t16(in, out);
-            for (size_t i = 0; i < 16; i++)
-                _mm_storeu_si128((__m128i *)(dst + (px + i) * cp + c0),
-                                 out[i]);
+    const __m128i z = _mm_setzero_si128();
+    if (p1 - p0 < 16) {
+        for (size_t px = p0; px < p1; px++) {
+            uint8_t *d = xt + ((px / iw + p->ph) * q->iwp + px % iw +
+                               p->pw) * cp;
+            for (size_t c = 0; c < cp; c++)
+                d[c] = c < p->cg ? (uint8_t)(src[c * hw + px] ^ r->xflip)
+                                 : 0;
         }
-    for (size_t c0 = 0; c0 < cp; c0 += 4) {
-        const uint8_t *s[4];
-        int live[4];
-        for (int q = 0; q < 4; q++) {
-            live[q] = c0 + (size_t)q < p->cg;
-            s[q] = live[q] ? src + (c0 + (size_t)q) * hw : NULL;
-        }
-        size_t px = c0 < c16 ? px16 : p0;
-        if (live[0]) { /* channels past cg read as 0 (a stem's 3 of 4) */
-            const __m128i z = _mm_setzero_si128();
-            for (; px + 16 <= p1; px += 16) {
-#define LOADC(q)                                                           \
-    (live[q] ? _mm_xor_si128(flip, _mm_loadu_si128(                        \
-                                       (const __m128i *)(s[q] + px)))      \
-             : z)
-                __m128i a = LOADC(0), b = LOADC(1), c = LOADC(2),
-                        d = LOADC(3);
-#undef LOADC
-                __m128i ab0 = _mm_unpacklo_epi8(a, b);
-                __m128i ab1 = _mm_unpackhi_epi8(a, b);
-                __m128i cd0 = _mm_unpacklo_epi8(c, d);
-                __m128i cd1 = _mm_unpackhi_epi8(c, d);
-                __m128i v[4] = { _mm_unpacklo_epi16(ab0, cd0),
-                                 _mm_unpackhi_epi16(ab0, cd0),
-                                 _mm_unpacklo_epi16(ab1, cd1),
-                                 _mm_unpackhi_epi16(ab1, cd1) };
-                uint8_t *o = dst + px * cp + c0;
-                if (cp == 4) {
-                    for (int k = 0; k < 4; k++)
-                        _mm_storeu_si128((__m128i *)(o + 16 * k), v[k]);
-                    continue;
-                }
-                for (int k = 0; k < 4; k++) {
-                    int32_t w0 = _mm_cvtsi128_si32(v[k]);
-                    int32_t w1 = _mm_extract_epi32(v[k], 1);
-                    int32_t w2 = _mm_extract_epi32(v[k], 2);
-                    int32_t w3 = _mm_extract_epi32(v[k], 3);
-                    memcpy(o + (4 * (size_t)k + 0) * cp, &w0, 4);
-                    memcpy(o + (4 * (size_t)k + 1) * cp, &w1, 4);
-                    memcpy(o + (4 * (size_t)k + 2) * cp, &w2, 4);
-                    memcpy(o + (4 * (size_t)k + 3) * cp, &w3, 4);
-                }
+        return;
+    }
+    for (size_t px = p0; px < p1; px += 16) {
+        if (px + 16 > p1)
+            px = p1 - 16;
+        uint8_t *d[16];
+        size_t y = px / iw, x = px % iw;
+        for (size_t i = 0; i < 16; i++) {
+            d[i] = xt + ((y + p->ph) * q->iwp + x + p->pw) * cp;
+            if (++x == iw) {
+                x = 0;
+                y++;
             }
         }
-        for (; px < p1; px++)
-            for (int q = 0; q < 4; q++)
-                dst[px * cp + c0 + (size_t)q] =
-                    live[q] ? (uint8_t)(s[q][px] ^ r->xflip) : 0;
+        for (size_t c0 = 0; c0 < c16; c0 += 16) {
+            __m128i in[16], out[16];
+            for (size_t k = 0; k < 16; k++)
+                in[k] = _mm_xor_si128(
+                    flip, _mm_loadu_si128((const __m128i *)(
+                              src + (c0 + k) * hw + px)));
+            t16(in, out);
+            for (size_t i = 0; i < 16; i++)
+                _mm_storeu_si128((__m128i *)(d[i] + c0), out[i]);
+        }
+        /* the rest, four channels at a time; channels past cg read as 0
+         * (a stem's 3 of 4) */
+        for (size_t c0 = c16; c0 < cp; c0 += 4) {
+            __m128i v4[4];
+            for (size_t k = 0; k < 4; k++)
+                v4[k] = c0 + k < p->cg
+                            ? _mm_xor_si128(flip, _mm_loadu_si128(
+                                                      (const __m128i *)(
+                                                          src + (c0 + k) *
+                                                                    hw +
+                                                          px)))
+                            : z;
+            __m128i ab0 = _mm_unpacklo_epi8(v4[0], v4[1]);
+            __m128i ab1 = _mm_unpackhi_epi8(v4[0], v4[1]);
+            __m128i cd0 = _mm_unpacklo_epi8(v4[2], v4[3]);
+            __m128i cd1 = _mm_unpackhi_epi8(v4[2], v4[3]);
+            __m128i v[4] = { _mm_unpacklo_epi16(ab0, cd0),
+                             _mm_unpackhi_epi16(ab0, cd0),
+                             _mm_unpacklo_epi16(ab1, cd1),
+                             _mm_unpackhi_epi16(ab1, cd1) };
+            for (size_t k = 0; k < 4; k++) {
+                int32_t w[4];
+                _mm_storeu_si128((__m128i *)w, v[k]);
+                for (size_t l = 0; l < 4; l++)
+                    memcpy(d[4 * k + l] + c0, &w[l], 4);
+            }
+        }
     }
 }
 
@@ -230,12 +232,11 @@ static void transpose_task(void *arg, size_t begin, size_t end)
                 memcpy(xt + y * rowb, q->padrow, rowb);
         for (size_t y = y0; y < y1; y++) {
             uint8_t *d = xt + (p->ph + y) * rowb;
-            memcpy(d, q->padrow, p->pw * cp);
-            transpose_run(r, src, hw, y * p->iw, (y + 1) * p->iw,
-                          d + p->pw * cp);
             size_t right = (p->pw + p->iw) * cp;
+            memcpy(d, q->padrow, p->pw * cp);
             memcpy(d + right, q->padrow, rowb - right);
         }
+        transpose_run(r, src, hw, y0 * p->iw, y1 * p->iw, xt);
     }
 }
 
@@ -615,6 +616,8 @@ int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
     threads = threads ? threads : 1;
     /* the copy: input rows of about 4 KiB per task */
     r.rchunk = 4096 / (p->iw * q->cp) + 1;
+    if (r.rchunk * p->iw < 64) /* and at least 64 pixels */
+        r.rchunk = (64 + p->iw - 1) / p->iw;
     r.n_rchunks = (p->ih + r.rchunk - 1) / r.rchunk;
     rlxb_parallel_for(pool, blocks * r.n_rchunks, 1, transpose_task, &r);
     /* the conv: halve the tiles per task until every thread has a few
