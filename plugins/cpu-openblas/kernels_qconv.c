@@ -246,25 +246,29 @@ static void transpose_task(void *arg, size_t begin, size_t end)
  * bytes at SEGOFF from each of the R corners A) times the panel B (s8,
  * [nseg][len / 4][CW][4]). Named accumulators, as in qgemm.c; one
  * function per R (the last tile of an image is short: a 7x7 output is
- * six tiles of 8 and one of 1), the unused rows compiled away. */
-#define ROWQ(R, i)                                                         \
+ * six tiles of 8 and one of 1), the unused rows compiled away, and per
+ * panel width W (32, or 16 for a last panel of at most 16 channels:
+ * [nseg][len / 4][16][4], one zmm per row). */
+#define ROWQ(R, W, i)                                                      \
     do {                                                                   \
         if (R > (i)) {                                                     \
             int32_t w_;                                                    \
             memcpy(&w_, s##i + q, 4);                                      \
             __m512i av_ = _mm512_set1_epi32(w_);                           \
             c##i##0 = _mm512_dpbusd_epi32(c##i##0, av_, b0);               \
-            c##i##1 = _mm512_dpbusd_epi32(c##i##1, av_, b1);               \
+            if (W > 16)                                                    \
+                c##i##1 = _mm512_dpbusd_epi32(c##i##1, av_, b1);           \
         }                                                                  \
     } while (0)
-#define STOREQ(R, i)                                                       \
+#define STOREQ(R, W, i)                                                    \
     do {                                                                   \
         if (R > (i)) {                                                     \
             _mm512_storeu_si512(c + (i) * CW, c##i##0);                    \
-            _mm512_storeu_si512(c + (i) * CW + 16, c##i##1);               \
+            if (W > 16)                                                    \
+                _mm512_storeu_si512(c + (i) * CW + 16, c##i##1);           \
         }                                                                  \
     } while (0)
-#define TILEQ(NAME, R)                                                     \
+#define TILEQ(NAME, R, W)                                                  \
     static T512 void NAME(const uint8_t *const *a, const size_t *segoff,   \
                           size_t nseg, size_t len, const uint8_t *b,       \
                           int32_t *c)                                      \
@@ -282,45 +286,54 @@ static void transpose_task(void *arg, size_t begin, size_t end)
                           *s5 = R > 5 ? a[5] + o : s0,                     \
                           *s6 = R > 6 ? a[6] + o : s0,                     \
                           *s7 = R > 7 ? a[7] + o : s0;                     \
-            for (size_t q = 0; q < len; q += 4, b += 4 * CW) {             \
+            for (size_t q = 0; q < len; q += 4, b += 4 * (W)) {            \
                 __m512i b0 = _mm512_loadu_si512(b);                        \
-                __m512i b1 = _mm512_loadu_si512(b + 64);                   \
-                ROWQ(R, 0);                                                \
-                ROWQ(R, 1);                                                \
-                ROWQ(R, 2);                                                \
-                ROWQ(R, 3);                                                \
-                ROWQ(R, 4);                                                \
-                ROWQ(R, 5);                                                \
-                ROWQ(R, 6);                                                \
-                ROWQ(R, 7);                                                \
+                __m512i b1 = W > 16 ? _mm512_loadu_si512(b + 64) : b0;     \
+                ROWQ(R, W, 0);                                             \
+                ROWQ(R, W, 1);                                             \
+                ROWQ(R, W, 2);                                             \
+                ROWQ(R, W, 3);                                             \
+                ROWQ(R, W, 4);                                             \
+                ROWQ(R, W, 5);                                             \
+                ROWQ(R, W, 6);                                             \
+                ROWQ(R, W, 7);                                             \
             }                                                              \
         }                                                                  \
-        STOREQ(R, 0);                                                      \
-        STOREQ(R, 1);                                                      \
-        STOREQ(R, 2);                                                      \
-        STOREQ(R, 3);                                                      \
-        STOREQ(R, 4);                                                      \
-        STOREQ(R, 5);                                                      \
-        STOREQ(R, 6);                                                      \
-        STOREQ(R, 7);                                                      \
+        STOREQ(R, W, 0);                                                   \
+        STOREQ(R, W, 1);                                                   \
+        STOREQ(R, W, 2);                                                   \
+        STOREQ(R, W, 3);                                                   \
+        STOREQ(R, W, 4);                                                   \
+        STOREQ(R, W, 5);                                                   \
+        STOREQ(R, W, 6);                                                   \
+        STOREQ(R, W, 7);                                                   \
     }
-
-#if PX != 8
-#error "the tiles are written for 8 pixels"
+#if PX != 8 || CW != 32
+#error "the tiles are written for 8 pixels by 32 channels"
 #endif
-TILEQ(tile1, 1)
-TILEQ(tile2, 2)
-TILEQ(tile3, 3)
-TILEQ(tile4, 4)
-TILEQ(tile5, 5)
-TILEQ(tile6, 6)
-TILEQ(tile7, 7)
-TILEQ(tile8, 8)
-
+/* full panels, and half ones (the last of 16 or fewer channels: the 16,
+ * 24 or 40 channels of MobileNet's and EfficientNet's convs) */
+TILEQ(tile1, 1, 32)
+TILEQ(tile2, 2, 32)
+TILEQ(tile3, 3, 32)
+TILEQ(tile4, 4, 32)
+TILEQ(tile5, 5, 32)
+TILEQ(tile6, 6, 32)
+TILEQ(tile7, 7, 32)
+TILEQ(tile8, 8, 32)
+TILEQ(half1, 1, 16)
+TILEQ(half2, 2, 16)
+TILEQ(half3, 3, 16)
+TILEQ(half4, 4, 16)
+TILEQ(half5, 5, 16)
+TILEQ(half6, 6, 16)
+TILEQ(half7, 7, 16)
+TILEQ(half8, 8, 16)
 typedef void (*tile_fn)(const uint8_t *const *, const size_t *, size_t,
                         size_t, const uint8_t *, int32_t *);
-static const tile_fn tiles[PX + 1] = { NULL,  tile1, tile2, tile3, tile4,
-                                       tile5, tile6, tile7, tile8 };
+static const tile_fn tiles[2][PX + 1] = {
+    { NULL, tile1, tile2, tile3, tile4, tile5, tile6, tile7, tile8 },
+    { NULL, half1, half2, half3, half4, half5, half6, half7, half8 } };
 
 /* ---- the epilogue ------------------------------------------------------- */
 
@@ -419,10 +432,12 @@ static T512 void put_tile(const qcrun *r, const int32_t *c, size_t blk,
     for (size_t i = 0; i < npx; i++) {
         __m512i v0 = _mm512_add_epi32(
             _mm512_loadu_si512(c + i * CW), o0);
-        __m512i v1 = _mm512_add_epi32(
-            _mm512_loadu_si512(c + i * CW + 16), o1);
         _mm_storeu_si128((__m128i *)(bt + i * CW),
                          requant16(v0, m0, sc, div, lo, hi, zp));
+        if (nc <= 16) /* a half panel's tile has only 16 lanes */
+            continue;
+        __m512i v1 = _mm512_add_epi32(
+            _mm512_loadu_si512(c + i * CW + 16), o1);
         _mm_storeu_si128((__m128i *)(bt + i * CW + 16),
                          requant16(v1, m1, sc, div, lo, hi, zp));
     }
@@ -468,7 +483,7 @@ static void conv_task(void *arg, size_t begin, size_t end)
                     oy++;
                 }
             }
-            tiles[npx](a, q->segoff, q->nseg, q->seglen, b, c);
+            tiles[nc <= 16][npx](a, q->segoff, q->nseg, q->seglen, b, c);
             put_tile(r, c, blk, pix0, npx, ch0, nc);
         }
     }
@@ -487,12 +502,15 @@ static void pack_w(const rlxb_qplan *p, struct rlxb_qconv *q,
     for (size_t g = 0; g < p->groups; g++)
         for (size_t oc = 0; oc < p->m; oc++) {
             const uint8_t *src = w + (g * p->m + oc) * p->k;
+            /* the last panel is half wide when it holds at most 16 */
+            size_t w16 = oc / CW == np - 1 && p->m - oc / CW * CW <= 16;
+            size_t lanes = w16 ? 16 : CW;
             uint8_t *d = q->pw + (g * np + oc / CW) * panel + (oc % CW) * 4;
             uint32_t sum = 0; /* wraps, as every sum here */
             for (size_t c = 0; c < p->cg; c++)
                 for (size_t t = 0; t < taps; t++) {
                     uint8_t v = (uint8_t)(src[c * taps + t] ^ wflip);
-                    d[(t * (cp / 4) + c / 4) * 4 * CW + c % 4] = v;
+                    d[(t * (cp / 4) + c / 4) * 4 * lanes + c % 4] = v;
                     sum += (uint32_t)(int32_t)(int8_t)v;
                 }
             q->csw[g * np * CW + oc] = (int32_t)sum;
