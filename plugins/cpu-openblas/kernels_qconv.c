@@ -28,7 +28,6 @@
  * bounds are integers, so clamping before rounding is the same), + zero
  * point. The tile is transposed to the result's [channel][pixel] rows.
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +89,6 @@ typedef struct qcrun {
     int32_t zp;
     size_t rchunk, n_rchunks; /* the copy: input rows per task */
     size_t chunk, n_chunks;   /* conv: tiles per task */
-    atomic_int *oom;
 } qcrun;
 
 static int32_t byte_at(rlx_dtype t, const void *p, size_t i)
@@ -585,9 +583,7 @@ int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
         q->packed = 1;
         q->key = p->a_key;
     }
-    atomic_int oom = 0;
-    qcrun r = { .p = p, .q = q, .x = in[0], .y = y, .on = e->on,
-                .oom = &oom };
+    qcrun r = { .p = p, .q = q, .x = in[0], .y = y, .on = e->on };
     r.xflip = p->tb == RLX_DTYPE_I8 ? 0x80 : 0;
     int32_t zx = byte_at(p->tb, in[2], 0) + (r.xflip ? 128 : 0);
     r.zxu = (uint8_t)zx;
@@ -647,7 +643,7 @@ int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
         r.chunk = (r.chunk + 1) / 2;
     r.n_chunks = (n_tiles + r.chunk - 1) / r.chunk;
     rlxb_parallel_for(pool, blocks * r.n_chunks * np, 1, conv_task, &r);
-    return atomic_load(&oom) ? -1 : 0;
+    return 0;
 }
 
 #else /* !QC_X86 */
