@@ -28,6 +28,7 @@
  * bounds are integers, so clamping before rounding is the same), + zero
  * point. The tile is transposed to the result's [channel][pixel] rows.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,7 @@ typedef struct qcrun {
     void *y;
     int on;                   /* the requantization is fused */
     float scale, flo, fhi;
+    int nan;                  /* a NaN can arise (a NaN or inf operand) */
     int32_t zp;
     size_t rchunk, n_rchunks; /* the copy: input rows per task */
     size_t chunk, n_chunks;   /* conv: tiles per task */
@@ -335,15 +337,18 @@ static const tile_fn tiles[2][PX + 1] = {
 
 /* ---- the epilogue ------------------------------------------------------- */
 
-/* Sixteen lanes of the requantization (see the top of the file). */
+/* Sixteen lanes of the requantization (see the top of the file). NAN:
+ * NaN lanes become 0 (with finite multipliers and a finite nonzero
+ * scale none can arise: an overflow is inf, which the clamp takes). */
 static inline T512 __m128i requant16(__m512i v, __m512 mu, __m512 sc,
-                                     int div, __m512 lo, __m512 hi,
-                                     __m512i zp)
+                                     int div, int nan, __m512 lo,
+                                     __m512 hi, __m512i zp)
 {
     __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), mu);
     if (div)
         f = _mm512_div_ps(f, sc);
-    f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f);
+    if (nan)
+        f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f);
     f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
     return _mm512_cvtepi32_epi8(
         _mm512_add_epi32(_mm512_cvtps_epi32(f), zp));
@@ -431,13 +436,13 @@ static T512 void put_tile(const qcrun *r, const int32_t *c, size_t blk,
         __m512i v0 = _mm512_add_epi32(
             _mm512_loadu_si512(c + i * CW), o0);
         _mm_storeu_si128((__m128i *)(bt + i * CW),
-                         requant16(v0, m0, sc, div, lo, hi, zp));
+                         requant16(v0, m0, sc, div, r->nan, lo, hi, zp));
         if (nc <= 16) /* a half panel's tile has only 16 lanes */
             continue;
         __m512i v1 = _mm512_add_epi32(
             _mm512_loadu_si512(c + i * CW + 16), o1);
         _mm_storeu_si128((__m128i *)(bt + i * CW + 16),
-                         requant16(v1, m1, sc, div, lo, hi, zp));
+                         requant16(v1, m1, sc, div, r->nan, lo, hi, zp));
     }
     uint8_t *y = (uint8_t *)r->y + out;
     if (npx == PX) {
@@ -606,9 +611,11 @@ int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
             if (e->on && live)
                 q->mult[i] = ((const float *)in[e->mult_in])
                     [e->mult_mode == 1 ? row : 0];
+            r.nan |= !isfinite(q->mult[i]);
         }
     if (e->on) {
         r.scale = *(const float *)in[e->scale_in];
+        r.nan |= !isfinite(r.scale) || r.scale == 0.0f;
         r.zp = byte_at(e->out, in[e->zp_in], 0);
         int32_t lo = e->out == RLX_DTYPE_U8 ? 0 : -128;
         int32_t hi = e->out == RLX_DTYPE_U8 ? 255 : 127;

@@ -417,12 +417,16 @@ TEST(conv_channel_last)
                     .tx = U8, .tw = I8, .ty = U8, .zx = 128, .zw = 0,
                     .bias = 1, .mult_per = 1, .clamp = 1,
                     .mult = 0.003f });
-    /* an infinite multiplier: inf * 0 is NaN, which gives the zero
-     * point, clamped */
+    /* infinite and NaN multipliers: inf saturates, NaN (and inf * 0)
+     * gives the zero point, clamped */
     check(&(gcase){ .conv = 1, .n = 1, .c = 32, .h = 5, .w = 5, .m = 8,
                     .kh = 3, .kw = 3, .group = 1, .s = 1, .d = 1, .pad = 1,
                     .tx = U8, .tw = I8, .ty = U8, .zx = 0, .zw = 0,
                     .clamp = 2, .mult = INFINITY });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 32, .h = 5, .w = 5, .m = 8,
+                    .kh = 3, .kw = 3, .group = 1, .s = 1, .d = 1, .pad = 1,
+                    .tx = U8, .tw = I8, .ty = U8, .zx = 0, .zw = 0,
+                    .mult = NAN });
 }
 
 TEST(depthwise_direct)
