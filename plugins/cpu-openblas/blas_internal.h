@@ -439,6 +439,12 @@ int rlxb_qdw_fits(const rlxb_qplan *p);
 /* 0, or -1 when out of memory for a task's scratch. */
 int rlxb_qdw_run(rlxb_pool *pool, const rlxb_qplan *p,
                  const void *const *in, void *y);
+/* A conv_integer plan on AVX-512 VNNI from a channel-last copy of x
+ * (kernels_qconv.c): 0, -1 when out of memory, 1 when PATH or the plan
+ * is not its case (the GEMM of kernels_q.c runs it). */
+int rlxb_qconv_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
+                   void *y, int path);
+void rlxb_qconv_free(struct rlxb_qconv *q);
 /* Folds the requantization chain after each QGEMM step into it. */
 rlx_status rlxb_qfuse(rlxb_backend *be, const rlx_graph_view *g,
                       rlxb_exe *x);

@@ -225,6 +225,7 @@ void rlxb_q_free(rlxb_qplan *p)
     free(p->csb);
     free(p->scratch);
     free(p->busy);
+    rlxb_qconv_free(p->direct);
     memset(p, 0, sizeof *p);
     p->epi.bias_in = p->epi.mult_in = p->epi.scale_in = p->epi.zp_in = -1;
 }
@@ -681,6 +682,9 @@ int rlxb_q_run(rlxb_pool *pool, rlxb_qplan *p, const void *const *in,
     r.zb = in[conv ? 2 : 3];
     if (rlxb_qdw_fits(p)) /* depthwise: direct (kernels_qdw.c) */
         return rlxb_qdw_run(pool, p, in, y);
+    int direct = rlxb_qconv_run(pool, p, in, y, r.path);
+    if (direct != 1) /* done, or out of memory */
+        return direct;
     resolve_epi(&r, in);
     size_t rows = conv ? p->groups * p->m : p->m;
     size_t blocks = conv ? p->nb * p->groups : p->n_batch;

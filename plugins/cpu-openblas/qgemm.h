@@ -97,6 +97,7 @@ typedef struct rlxb_qplan {
     size_t slot_bytes;
     unsigned char *scratch;
     atomic_flag *busy;
+    struct rlxb_qconv *direct; /* kernels_qconv.c's state (owned) */
 } rlxb_qplan;
 
 /* quantize_linear / dequantize_linear (kernels_qlinear.c): x seen as

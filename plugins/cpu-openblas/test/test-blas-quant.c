@@ -383,6 +383,52 @@ TEST(conv_requant_fused)
                     .mult = 0.001f });
 }
 
+TEST(conv_channel_last)
+{
+    need_variant();
+    /* the AVX-512 VNNI conv from a channel-last copy of x
+     * (kernels_qconv.c, taken when every weight zero point is 0 once
+     * the weights are s8): output channels past a 32-wide panel, pixel
+     * counts past 8-pixel tiles, channels padded to 4, s8 activations
+     * and u8 weights with zero point 128 (both flipped), groups, 1x1
+     * stride 2, dilation, a stem, a batch of images over both threads */
+    float mults[3] = { 0.00731f, 0.5f, 3.0f };
+    for (int i = 0; i < 3; i++)
+        check(&(gcase){ .conv = 1, .n = 2, .c = 64, .h = 13, .w = 21,
+                        .m = 70, .kh = 3, .kw = 3, .group = 1, .s = 1,
+                        .d = 1, .pad = 1, .tx = U8, .tw = I8,
+                        .ty = i == 1 ? I8 : U8, .zx = i == 2 ? 255 : 11,
+                        .zw = 0, .bias = i != 1, .mult_per = i != 0,
+                        .clamp = i, .mult = mults[i] });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 10, .h = 9, .w = 7, .m = 33,
+                    .kh = 3, .kw = 3, .group = 1, .s = 2, .d = 1, .pad = 1,
+                    .tx = I8, .tw = U8, .zx = -128, .zw = 128 });
+    check(&(gcase){ .conv = 1, .n = 3, .c = 12, .h = 6, .w = 9, .m = 20,
+                    .kh = 3, .kw = 3, .group = 2, .s = 1, .d = 2, .pad = 2,
+                    .tx = I8, .tw = I8, .ty = U8, .zx = 100, .zw = 0,
+                    .bias = 1, .mult_per = 1, .clamp = 1,
+                    .mult = 0.01f });
+    check(&(gcase){ .conv = 1, .n = 2, .c = 40, .h = 15, .w = 35, .m = 64,
+                    .kh = 1, .kw = 1, .group = 1, .s = 2, .d = 1,
+                    .tx = U8, .tw = I8, .ty = I8, .zx = 0, .zw = 0,
+                    .bias = 1, .mult_per = 1, .mult = 0.02f });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 3, .h = 40, .w = 38, .m = 16,
+                    .kh = 7, .kw = 7, .group = 1, .s = 2, .d = 1, .pad = 3,
+                    .tx = U8, .tw = I8, .ty = U8, .zx = 128, .zw = 0,
+                    .bias = 1, .mult_per = 1, .clamp = 1,
+                    .mult = 0.003f });
+    /* infinite and NaN multipliers: inf saturates, NaN (and inf * 0)
+     * gives the zero point, clamped */
+    check(&(gcase){ .conv = 1, .n = 1, .c = 32, .h = 5, .w = 5, .m = 8,
+                    .kh = 3, .kw = 3, .group = 1, .s = 1, .d = 1, .pad = 1,
+                    .tx = U8, .tw = I8, .ty = U8, .zx = 0, .zw = 0,
+                    .clamp = 2, .mult = INFINITY });
+    check(&(gcase){ .conv = 1, .n = 1, .c = 32, .h = 5, .w = 5, .m = 8,
+                    .kh = 3, .kw = 3, .group = 1, .s = 1, .d = 1, .pad = 1,
+                    .tx = U8, .tw = I8, .ty = U8, .zx = 0, .zw = 0,
+                    .mult = NAN });
+}
+
 TEST(depthwise_direct)
 {
     need_variant();
@@ -719,5 +765,6 @@ TEST(quantize_dequantize)
 RLX_TEST_LIST(TEST_ENTRY(quantize_dequantize), TEST_ENTRY(max_pool_bytes),
               TEST_ENTRY(tiles_every_path), TEST_ENTRY(conv_integer_i32),
               TEST_ENTRY(conv_integer_shapes), TEST_ENTRY(conv_requant_fused),
-              TEST_ENTRY(depthwise_direct), TEST_ENTRY(qdq_add_mul),
-              TEST_ENTRY(matmul_integer), TEST_ENTRY(matmul_requant_fused))
+              TEST_ENTRY(conv_channel_last), TEST_ENTRY(depthwise_direct),
+              TEST_ENTRY(qdq_add_mul), TEST_ENTRY(matmul_integer),
+              TEST_ENTRY(matmul_requant_fused))
