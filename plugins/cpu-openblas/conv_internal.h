@@ -53,6 +53,12 @@ int rlxb_igemm_fits(const rlxb_conv *p);
 int rlxb_igemm_run(rlxb_pool *pool, rlxb_conv *p, const float *x,
                    const float *res, float *y, int par);
 
+/* A 0/1 setting of the conv kernels (kernels_conv.c): 0 or 1 as set,
+ * UNSET when it is not, -1 when bad (reported, ending with FIX). */
+int rlxb_conv_setting(const rlx_compile_options *o, const rlx_host *host,
+                      const char *name, const char *env, int unset,
+                      const char *fix);
+
 /* ---- kernels_wino.c --------------------------------------------------- */
 
 /* The setting cpu-openblas.winograd: 0 never, 1 always where it fits, 2

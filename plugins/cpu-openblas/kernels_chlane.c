@@ -31,22 +31,11 @@
  * or unset where it fits. 0, 1, or -1 when bad (reported). */
 int rlxb_chlane_setting(const rlx_compile_options *o, const rlx_host *host)
 {
-    char v[16];
-    rlx_status st = rlx_compile_get_option(o, host, "cpu-openblas.chlane",
-                                           v, sizeof v);
-    if (st == RLX_ERR_NOT_FOUND)
-        return 1;
-    if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
-        return v[0] == '1';
-    if (st != RLX_OK)
-        snprintf(v, sizeof v, "(too long)");
-    rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                 "cpu-openblas compile: setting cpu-openblas.chlane "
-                 "(RLX_CPU_OPENBLAS_CHLANE) is '%s'. Fix: set it to 1 "
-                 "(output channels on the lanes for convs of few output "
-                 "pixels, the default), 0 (never), or unset it",
-                 v);
-    return -1;
+    return rlxb_conv_setting(o, host, "cpu-openblas.chlane",
+                             "RLX_CPU_OPENBLAS_CHLANE", 1,
+                             "set it to 1 (output channels on the lanes for "
+                             "convs of few output pixels, the default), 0 "
+                             "(never), or unset it");
 }
 
 #if defined(__AVX512F__)

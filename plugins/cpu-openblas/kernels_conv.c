@@ -58,26 +58,36 @@ void rlxb_conv_free(rlxb_conv *p)
 }
 
 #if RLX__SGEMM_NR
-/* The setting cpu-openblas.conv (RLX_CPU_OPENBLAS_CONV): 0 sends convs
- * to cpu-ref as before they had a kernel here (to compare, or to rule
- * the kernel out); default on. 1, 0, or -1 when bad (reported). */
-static int conv_wanted(const rlx_compile_options *o, const rlx_host *host)
+/* A 0/1 conv setting NAME (environment variable ENV): 0 or 1 as set,
+ * UNSET when it is not, -1 when bad (reported, ending with FIX). One
+ * parser for cpu-openblas.conv, .winograd and .chlane. */
+int rlxb_conv_setting(const rlx_compile_options *o, const rlx_host *host,
+                      const char *name, const char *env, int unset,
+                      const char *fix)
 {
     char v[16];
-    rlx_status st = rlx_compile_get_option(o, host, "cpu-openblas.conv", v,
-                                           sizeof v);
+    rlx_status st = rlx_compile_get_option(o, host, name, v, sizeof v);
     if (st == RLX_ERR_NOT_FOUND)
-        return 1;
+        return unset;
     if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
         return v[0] == '1';
     if (st != RLX_OK)
         snprintf(v, sizeof v, "(too long)");
     rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                 "cpu-openblas compile: setting cpu-openblas.conv "
-                 "(RLX_CPU_OPENBLAS_CONV) is '%s'. Fix: set it to 1 (own "
-                 "conv kernels, the default) or 0 (cpu-ref's), or unset it",
-                 v);
+                 "cpu-openblas compile: setting %s (%s) is '%s'. Fix: %s",
+                 name, env, v, fix);
     return -1;
+}
+
+/* The setting cpu-openblas.conv (RLX_CPU_OPENBLAS_CONV): 0 sends convs
+ * to cpu-ref as before they had a kernel here (to compare, or to rule
+ * the kernel out); default on. */
+static int conv_wanted(const rlx_compile_options *o, const rlx_host *host)
+{
+    return rlxb_conv_setting(o, host, "cpu-openblas.conv",
+                             "RLX_CPU_OPENBLAS_CONV", 1,
+                             "set it to 1 (own conv kernels, the default) "
+                             "or 0 (cpu-ref's), or unset it");
 }
 #endif
 

@@ -48,22 +48,11 @@
  * -1 when bad (reported). */
 int rlxb_wino_setting(const rlx_compile_options *o, const rlx_host *host)
 {
-    char v[16];
-    rlx_status st = rlx_compile_get_option(o, host, "cpu-openblas.winograd",
-                                           v, sizeof v);
-    if (st == RLX_ERR_NOT_FOUND)
-        return 2;
-    if (st == RLX_OK && (!strcmp(v, "0") || !strcmp(v, "1")))
-        return v[0] == '1';
-    if (st != RLX_OK)
-        snprintf(v, sizeof v, "(too long)");
-    rlx_kit_fail(host, RLX_ERR_INVALID_ARGUMENT,
-                 "cpu-openblas compile: setting cpu-openblas.winograd "
-                 "(RLX_CPU_OPENBLAS_WINOGRAD) is '%s'. Fix: set it to 1 "
-                 "(Winograd for every 3x3 stride-1 conv), 0 (never), or "
-                 "unset it (where it is faster, the default)",
-                 v);
-    return -1;
+    return rlxb_conv_setting(o, host, "cpu-openblas.winograd",
+                             "RLX_CPU_OPENBLAS_WINOGRAD", 2,
+                             "set it to 1 (Winograd for every 3x3 stride-1 "
+                             "conv), 0 (never), or unset it (where it is "
+                             "faster, the default)");
 }
 
 #if defined(__AVX512F__)
